@@ -1,0 +1,46 @@
+# docsd build. `make` builds build/docsd; `make asan` the ASan+UBSan build in
+# build-asan/; `make unit` builds and runs the C unit tests.
+CC      ?= cc
+PKGS    := libmicrohttpd jansson yajl sqlite3 libpq libcrypto
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+VERSION := 0.1.0
+BUILD_DATE := $(shell git log -1 --format=%cI 2>/dev/null || date -u +%Y-%m-%dT%H:%M:%SZ)
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
+	-Isrc $(PKG_CFLAGS) -DDOCSD_VERSION='"$(VERSION)"' -DDOCSD_BUILD_DATE='"$(BUILD_DATE)"' -MMD -MP
+OPT     ?= -O2 -g
+LIBS    := $(PKG_LIBS) -lpthread
+
+SRC := $(wildcard src/util/*.c src/http/*.c src/core/*.c src/store/*.c src/api/*.c src/jobs/*.c) src/server.c
+MAIN := src/main.c
+UNIT_SRC := $(wildcard tests/unit/*.c)
+
+BUILD ?= build
+OBJ := $(SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(MAIN:%.c=$(BUILD)/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+
+.PHONY: all asan unit clean
+all: $(BUILD)/docsd
+
+$(BUILD)/docsd: $(OBJ) $(MAIN_OBJ)
+	$(CC) $(OPT) $(SAN) -o $@ $^ $(LIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(OPT) $(SAN) -c -o $@ $<
+
+$(BUILD)/unit-tests: $(OBJ) $(UNIT_OBJ)
+	$(CC) $(OPT) $(SAN) -o $@ $^ $(LIBS)
+
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" build-asan/docsd
+
+unit: $(BUILD)/unit-tests
+	$(BUILD)/unit-tests
+
+clean:
+	rm -rf build build-asan
+
+-include $(OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

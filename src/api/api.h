@@ -1,0 +1,31 @@
+/*
+ * api.h - what handlers share: the public URL, the caller's org standing, and
+ * the helpers that end a handler with a serialized object.
+ */
+#ifndef DOCSD_API_API_H
+#define DOCSD_API_API_H
+
+#include "api/routes.h"
+#include "core/jsonw.h"
+#include "core/serialize.h"
+#include "http/http.h"
+#include "store/store.h"
+#include "util/err.h"
+
+static inline const char *api_base(const struct req *r)
+{
+	return r->srv->public_url;
+}
+
+/* Respond with one object through its serializer. */
+int api_send_org(struct req *r, int status, const struct org *o);
+int api_send_member(struct req *r, const struct member *m);
+int api_send_team(struct req *r, int status, const struct team *t);
+
+/* Whether the caller may see members' email addresses (members of the org can). */
+static inline bool api_sees_emails(const struct req *r)
+{
+	return r->org.role >= ROLE_READ;
+}
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * invites.c - an organization's invite links.
+ */
+#include "api/api.h"
+
+static int send_invite(struct req *r, int status, const struct invite *inv)
+{
+	yajl_gen g = resp_json(r, status);
+
+	if (!g)
+		return err_set(ERR_INTERNAL, "out of memory");
+	invite_to_json(g, inv, r->org.role);
+	return 0;
+}
+
+int invite_list(struct req *r)
+{
+	struct list_req lr;
+	struct cursor cur;
+	struct invite *items;
+	char *next;
+	yajl_gen g;
+	int n, rc;
+
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_invites_list(&r->tx, r->org_id, &lr, &items, &n, &next)))
+		return rc;
+	if (!(g = resp_list_begin(r)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < n; i++)
+		invite_to_json(g, &items[i], r->org.role);
+	return resp_list_end(r, n, next);
+}
+
+int invite_create(struct req *r)
+{
+	struct invite inv = { .org_id = r->org_id };
+	int rc;
+
+	/* Invites to a space or a collection name their target; those arrive with
+	 * spaces and collections. */
+	if (body_field(r, "space") || body_field(r, "collection") || body_field(r, "level"))
+		return err_set(ERR_INVALID, "space and collection invites are not supported yet: send {\"role\": ...}");
+	if ((rc = body_role(r, "role", F_REQUIRED | F_NULLABLE, &inv.role)) < 0)
+		return rc;
+	if ((rc = store_invite_create(&r->tx, &inv)))
+		return rc;
+	return send_invite(r, 201, &inv);
+}
+
+int invite_get(struct req *r)
+{
+	struct invite inv;
+	int rc = store_invite_get(&r->tx, r->org_id, req_param(r, "inviteId"), &inv);
+
+	return rc ? rc : send_invite(r, 200, &inv);
+}
+
+int invite_update(struct req *r)
+{
+	const char *id = req_param(r, "inviteId");
+	struct invite inv;
+	enum role role;
+	int rc;
+
+	if ((rc = body_role(r, "role", F_REQUIRED | F_NULLABLE, &role)) < 0)
+		return rc;
+	if ((rc = store_invite_set_role(&r->tx, r->org_id, id, role)) || (rc = store_invite_get(&r->tx, r->org_id, id, &inv)))
+		return rc;
+	return send_invite(r, 200, &inv);
+}
+
+int invite_delete(struct req *r)
+{
+	bool removed;
+	int rc = store_invite_delete(&r->tx, r->org_id, req_param(r, "inviteId"), &removed);
+
+	if (rc)
+		return rc;
+	/* GitBook: 205 when the invite was deleted, 204 when it did not exist. */
+	return resp_empty(r, removed ? 205 : 204);
+}

@@ -1,0 +1,94 @@
+/*
+ * meta.c - API information, health, metrics and users.
+ */
+#include "api/api.h"
+#include "http/services.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int api_info(struct req *r)
+{
+	yajl_gen g = resp_json(r, 200);
+
+	if (!g)
+		return err_set(ERR_INTERNAL, "out of memory");
+	yajl_gen_map_open(g);
+	jw_kstr(g, "version", DOCSD_VERSION);
+	jw_kstr(g, "build", DOCSD_BUILD_DATE);
+	yajl_gen_map_close(g);
+	return 0;
+}
+
+int api_healthz(struct req *r)
+{
+	yajl_gen g;
+
+	if (!atomic_load(&r->srv->ready))
+		return err_set(ERR_UNAVAILABLE, "starting");
+	g = resp_json(r, 200);
+	if (!g)
+		return err_set(ERR_INTERNAL, "out of memory");
+	yajl_gen_map_open(g);
+	jw_kstr(g, "status", "ok");
+	jw_kstr(g, "store", store_engine(r->srv->store));
+	yajl_gen_map_close(g);
+	return 0;
+}
+
+int api_metrics(struct req *r)
+{
+	const char *names[256];
+	size_t len = 0;
+	char *text;
+	int n = routes_count < 256 ? routes_count : 256;
+
+	for (int i = 0; i < n; i++)
+		names[i] = routes[i].name;
+	text = metrics_render(r->srv->metrics, names, n, &len);
+	if (!text)
+		return err_set(ERR_INTERNAL, "out of memory");
+	int rc = resp_text(r, 200, "text/plain; version=0.0.4", text, len);
+
+	free(text);
+	return rc;
+}
+
+int user_get_self(struct req *r)
+{
+	const struct user *u;
+	yajl_gen g;
+	int rc = req_caller(r, &u);
+
+	if (rc)
+		return rc;
+	if (!(g = resp_json(r, 200)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	user_to_json(g, api_base(r), u, true);
+	return 0;
+}
+
+int user_get(struct req *r)
+{
+	const char *id = req_param(r, "userId");
+	struct user u;
+	bool shared = false;
+	yajl_gen g;
+	int rc;
+
+	/* Users are visible to themselves and to the members of their organizations. */
+	if (strcmp(id, r->caller_id) != 0) {
+		rc = store_users_share_org(&r->tx, r->caller_id, id, &shared);
+		if (rc)
+			return rc;
+		if (!shared)
+			return err_set(ERR_NOT_FOUND, "user not found");
+	}
+	rc = store_user_get(&r->tx, id, &u);
+	if (rc)
+		return rc;
+	if (!(g = resp_json(r, 200)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	user_to_json(g, api_base(r), &u, true);
+	return 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * routes.c - the route table: one row per operation.
+ */
+#include "api/routes.h"
+
+#define V ORG_ACCESS_VIEW
+#define M ORG_ACCESS_MEMBER
+#define A ORG_ACCESS_ADMIN
+#define W ROUTE_WRITE
+#define B ROUTE_BODY
+#define BO ROUTE_BODY_OPTIONAL
+
+const struct route routes[] = {
+	{ "GET", "/healthz", api_healthz, ROUTE_PUBLIC | ROUTE_NO_TX, 0, "healthz" },
+	{ "GET", "/metrics", api_metrics, ROUTE_PUBLIC | ROUTE_NO_TX, 0, "metrics" },
+	{ "GET", "/v1", api_info, 0, 0, "getApiInformation" },
+	{ "GET", "/v1/user", user_get_self, 0, 0, "getAuthenticatedUser" },
+	{ "GET", "/v1/users/{userId}", user_get, 0, 0, "getUserById" },
+
+	{ "GET", "/v1/orgs", org_list, 0, 0, "listOrganizationsForAuthenticatedUser" },
+	{ "POST", "/v1/orgs", org_create, W | B, 0, "createOrganization" },
+	{ "GET", "/v1/orgs/{organizationId}", org_get, 0, V, "getOrganizationById" },
+	{ "PATCH", "/v1/orgs/{organizationId}", org_update, W | B, A, "updateOrganizationById" },
+	{ "GET", "/v1/email-domains/{emailDomain}/orgs", org_by_email_domain, 0, 0, "getOrganizationsForEmailDomain" },
+	{ "POST", "/v1/orgs/{organizationId}/invites", org_invite_users, W | B, A, "inviteUsersToOrganization" },
+
+	{ "GET", "/v1/orgs/{organizationId}/link-invites", invite_list, 0, A, "listOrganizationInviteLinks" },
+	{ "POST", "/v1/orgs/{organizationId}/link-invites", invite_create, W | B, A, "createOrganizationInvite" },
+	{ "GET", "/v1/orgs/{organizationId}/link-invites/{inviteId}", invite_get, 0, A, "getOrganizationInviteLink" },
+	{ "PATCH", "/v1/orgs/{organizationId}/link-invites/{inviteId}", invite_update, W | B, A, "updateOrganizationInviteById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/link-invites/{inviteId}", invite_delete, W, A, "deleteOrganizationInviteById" },
+
+	{ "GET", "/v1/orgs/{organizationId}/members", member_list, 0, M, "listMembersInOrganizationById" },
+	{ "GET", "/v1/orgs/{organizationId}/members/{userId}", member_get, 0, M, "getMemberInOrganizationById" },
+	{ "PATCH", "/v1/orgs/{organizationId}/members/{userId}", member_update, W | B, A, "updateMemberInOrganizationById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/members/{userId}", member_delete, W, A, "removeMemberFromOrganizationById" },
+	{ "POST", "/v1/orgs/{organizationId}/ping", member_ping, W | BO, V, "updateOrganizationMemberLastSeenAt" },
+	{ "POST", "/v1/orgs/{organizationId}/members/{userId}/sso", member_sso, W | BO, A, "setUserAsSSOMemberForOrganization" },
+	{ "GET", "/v1/orgs/{organizationId}/members/{userId}/teams", member_teams, 0, M, "listTeamsForOrganizationMember" },
+
+	{ "GET", "/v1/orgs/{organizationId}/teams", team_list, 0, M, "listTeamsInOrganizationById" },
+	{ "PUT", "/v1/orgs/{organizationId}/teams", team_create, W | B, A, "createOrganizationTeam" },
+	{ "GET", "/v1/orgs/{organizationId}/teams/{teamId}", team_get, 0, M, "getTeamInOrganizationById" },
+	{ "PATCH", "/v1/orgs/{organizationId}/teams/{teamId}", team_update, W | B, A, "updateTeamInOrganizationById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/teams/{teamId}", team_delete, W, A, "removeTeamFromOrganizationById" },
+	/* Team owners manage their own team's memberships: the handler checks that. */
+	{ "GET", "/v1/orgs/{organizationId}/teams/{teamId}/members", team_members_list, 0, M, "listTeamMembersInOrganizationById" },
+	{ "PUT", "/v1/orgs/{organizationId}/teams/{teamId}/members", team_members_update, W | B, V, "updateMembersInOrganizationTeam" },
+	{ "PUT", "/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", team_member_add, W | BO, V, "addMemberToOrganizationTeamById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", team_member_remove, W, V, "deleteMemberFromOrganizationTeamById" },
+};
+
+const int routes_count = (int)(sizeof(routes) / sizeof(routes[0]));

@@ -1,0 +1,76 @@
+/*
+ * routes.h - the list of operations.
+ *
+ * Each row of the route table (routes.c) is one operation: method, path
+ * template with {params}, handler, flags, and the access the caller needs on the
+ * route's {organizationId}. The router does what the row says before the
+ * handler runs, so handlers never repeat authentication, body parsing,
+ * transactions or organization access checks.
+ */
+#ifndef DOCSD_API_ROUTES_H
+#define DOCSD_API_ROUTES_H
+
+#include "core/roles.h"
+
+struct req;
+typedef int (*route_handler)(struct req *r);
+
+enum route_flags {
+	ROUTE_PUBLIC = 1 << 0,        /* no token needed */
+	ROUTE_BODY = 1 << 1,          /* a JSON object body is required */
+	ROUTE_BODY_OPTIONAL = 1 << 2, /* a JSON object body may be sent */
+	ROUTE_WRITE = 1 << 3,         /* write transaction */
+	ROUTE_NO_TX = 1 << 4,         /* no transaction (health, metrics) */
+};
+
+struct route {
+	const char *method;
+	const char *path;
+	route_handler handler;
+	unsigned flags;
+	enum org_access org; /* access needed on {organizationId} */
+	const char *name;    /* GitBook's operationId */
+};
+
+extern const struct route routes[];
+extern const int routes_count;
+
+/* handlers, one family per file */
+int api_info(struct req *r);
+int api_healthz(struct req *r);
+int api_metrics(struct req *r);
+int user_get_self(struct req *r);
+int user_get(struct req *r);
+
+int org_list(struct req *r);
+int org_create(struct req *r);
+int org_get(struct req *r);
+int org_update(struct req *r);
+int org_by_email_domain(struct req *r);
+int org_invite_users(struct req *r);
+
+int invite_list(struct req *r);
+int invite_create(struct req *r);
+int invite_get(struct req *r);
+int invite_update(struct req *r);
+int invite_delete(struct req *r);
+
+int member_list(struct req *r);
+int member_get(struct req *r);
+int member_update(struct req *r);
+int member_delete(struct req *r);
+int member_ping(struct req *r);
+int member_sso(struct req *r);
+int member_teams(struct req *r);
+
+int team_list(struct req *r);
+int team_create(struct req *r);
+int team_get(struct req *r);
+int team_update(struct req *r);
+int team_delete(struct req *r);
+int team_members_list(struct req *r);
+int team_members_update(struct req *r);
+int team_member_add(struct req *r);
+int team_member_remove(struct req *r);
+
+#endif

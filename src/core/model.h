@@ -1,0 +1,74 @@
+/*
+ * model.h - the domain objects as the store returns them and the serializers
+ * read them. Strings point into the request's arena (or another owner named by
+ * the function that filled the struct); timestamps are epoch milliseconds, 0
+ * meaning "not set".
+ */
+#ifndef DOCSD_CORE_MODEL_H
+#define DOCSD_CORE_MODEL_H
+
+#include <stdint.h>
+
+#include "core/roles.h"
+
+struct user {
+	const char *id;
+	const char *email;
+	const char *display_name;
+	const char *photo_url; /* NULL when unset */
+	int64_t created_at;
+};
+
+struct org {
+	const char *id;
+	const char *title;
+	int64_t created_at;
+	const char *email_domains; /* JSON array text, e.g. ["a.com"] */
+	const char *hostname;      /* NULL when unset */
+	const char *type;          /* business | community */
+	const char *use_case;      /* NULL when unset */
+	const char *community_type;
+	enum role default_role;    /* ROLE_GUEST for null */
+	const char *default_site;  /* defaultContent.site or NULL */
+	const char *logo;
+	int sso, ai, invite_links;
+	const char *plan;
+	const char *merge_rules;   /* JSON object text */
+};
+
+/* The caller's standing in an organization, loaded once per request. */
+struct membership {
+	enum role role;     /* ROLE_NONE when not a member */
+	int owns_team;      /* owner of at least one team */
+};
+
+struct member {
+	struct user user;
+	enum role role;
+	int disabled;
+	int sso;
+	int64_t joined_at;
+	int64_t last_seen_at;
+	int64_t spaces;
+	int64_t teams;
+};
+
+struct team {
+	const char *id;
+	const char *org_id;
+	const char *title;
+	int64_t created_at;
+	int64_t members;
+	int64_t spaces;
+};
+
+enum team_role { TEAM_MEMBER = 0, TEAM_OWNER = 1 };
+
+struct invite {
+	const char *id;
+	const char *org_id;
+	enum role role;
+	int64_t created_at;
+};
+
+#endif

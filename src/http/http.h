@@ -1,0 +1,128 @@
+/*
+ * http.h - a request as every layer above libmicrohttpd sees it.
+ *
+ * DESIGN
+ * listener.c owns the libmicrohttpd daemon and turns each connection's request
+ * into a struct req; router.c matches it against the route table
+ * (api/routes.c), performs what the route's flags ask (authentication, rate
+ * limit, JSON body, transaction, organization access) and only then calls the
+ * handler. A handler reads its input through the req_* / body_* helpers, calls
+ * the store and the domain layer, and writes its answer with the resp_*
+ * helpers; it returns 0, or an error code from util/err.h that the router turns
+ * into GitBook's error envelope.
+ *
+ * Lifetime: everything a request allocates lives in req->arena, which is freed
+ * with the request when libmicrohttpd reports it completed.
+ */
+#ifndef DOCSD_HTTP_HTTP_H
+#define DOCSD_HTTP_HTTP_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <yajl/yajl_gen.h>
+
+#include "core/model.h"
+#include "server.h"
+#include "store/store.h"
+#include "util/arena.h"
+
+struct MHD_Connection;
+struct route;
+
+#define REQ_MAX_PARAMS 6
+#define REQ_MAX_HEADERS 6
+
+struct req {
+	struct server *srv;
+	struct MHD_Connection *conn;
+	struct arena arena;
+	const char *method;
+	const char *url;
+	int64_t start_ns;
+	long id;
+
+	/* routing */
+	const struct route *route;
+	int route_index;              /* -1 when no route matched */
+	int nparams;
+	const char *param_names[REQ_MAX_PARAMS];
+	const char *param_values[REQ_MAX_PARAMS];
+
+	/* body */
+	char *body;
+	size_t body_len;
+	size_t body_cap;
+	int body_too_large;
+	json_t *json;                 /* parsed body object, or NULL */
+
+	/* caller */
+	const char *token_hash;
+	const char *caller_id;
+	struct user caller;
+	int caller_loaded;
+	const char *org_id;           /* {organizationId} when the route has one */
+	struct membership org;        /* the caller's standing in org_id */
+
+	struct store_tx tx;
+
+	/* response */
+	int status;
+	yajl_gen gen;
+	int nheaders;
+	const char *header_names[REQ_MAX_HEADERS];
+	const char *header_values[REQ_MAX_HEADERS];
+	const char *raw_body;        /* a non-JSON body (resp_text) */
+	size_t raw_len;
+	const char *content_type;
+	int rl_limit;
+	int rl_remaining;
+	int64_t rl_reset;
+	int responded;
+};
+
+/* ---- input ---- */
+const char *req_param(const struct req *r, const char *name);
+const char *req_query(const struct req *r, const char *name);
+const char *req_header(const struct req *r, const char *name);
+
+/* Read `limit` (1..1000, default 100) and `page` into lr. order_param: when
+ * non-NULL, also read that query parameter as asc|desc (default_desc applies
+ * when absent). */
+int req_list(struct req *r, struct list_req *lr, struct cursor *cur, const char *order_param, int default_desc);
+/* A query parameter that must be one of `allowed` (NULL-terminated); *out =
+ * index, or -1 when absent. */
+int req_query_enum(struct req *r, const char *name, const char *const *allowed, int *out);
+
+/* Body fields. Each returns 1 when the field is present (value or null), 0 when
+ * absent, or ERR_INVALID naming the field. */
+#define F_REQUIRED 1
+#define F_NULLABLE 2
+int body_string(struct req *r, const char *field, int flags, long minlen, long maxlen, const char **out);
+int body_bool(struct req *r, const char *field, int flags, int *out);
+int body_role(struct req *r, const char *field, int flags, enum role *out);
+/* An array of strings (each 1..maxlen long, at most max_items). */
+int body_string_array(struct req *r, const char *field, int flags, int max_items, long maxlen,
+		      const char ***out, int *n);
+json_t *body_field(struct req *r, const char *field);
+
+/* The caller, loaded on first use. */
+int req_caller(struct req *r, const struct user **out);
+
+/* ---- output ---- */
+/* Start a JSON response; returns the generator (NULL on allocation failure). */
+yajl_gen resp_json(struct req *r, int status);
+int resp_empty(struct req *r, int status);
+/* A text body (copied into the arena) with its content type. */
+int resp_text(struct req *r, int status, const char *content_type, const char *text, size_t len);
+int resp_header(struct req *r, const char *name, const char *value);
+/* {"items": [ ... ], "count": n, "next": {"page": next}} around items written
+ * between the two calls. */
+yajl_gen resp_list_begin(struct req *r);
+int resp_list_end(struct req *r, int count, const char *next);
+
+/* Map an err.h code to its HTTP status. */
+int err_status(int code);
+
+#endif

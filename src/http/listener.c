@@ -1,0 +1,278 @@
+/*
+ * listener.c - libmicrohttpd glue: the daemon, the per-request lifecycle, and
+ * turning a finished struct req into bytes on the wire.
+ *
+ * libmicrohttpd calls the access handler several times per request:
+ *   1st call: headers only. We allocate the req and return. Queueing a response
+ *            here would turn keep-alive off (measured: 23k instead of ~120k
+ *            requests/s), so we never do.
+ *   next calls: body chunks, appended up to --max-body; past it we answer 413
+ *            at once and the connection is closed after the answer.
+ *   last call: *upload_data_size == 0; we route, run and queue the response.
+ * The completion callback frees the req and everything it owns.
+ */
+#include "api/routes.h"
+#include "http/http.h"
+#include "http/listener.h"
+#include "http/router.h"
+#include "http/services.h"
+#include "util/err.h"
+#include "util/log.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct req *req_new(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method)
+{
+	struct req *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	arena_init(&r->arena);
+	r->srv = srv;
+	r->conn = conn;
+	r->start_ns = clock_mono_ns();
+	r->id = atomic_fetch_add(&srv->request_seq, 1) + 1;
+	r->route_index = -1;
+	r->url = arena_strdup(&r->arena, url);
+	r->method = arena_strdup(&r->arena, method);
+	if (!r->url || !r->method) {
+		arena_free(&r->arena);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static void req_free(struct req *r)
+{
+	if (!r)
+		return;
+	store_tx_rollback(&r->tx);
+	if (r->json)
+		json_decref(r->json);
+	if (r->gen)
+		yajl_gen_free(r->gen);
+	free(r->body);
+	arena_free(&r->arena);
+	free(r);
+}
+
+static void access_log(struct req *r, int status)
+{
+	char line[1024], path[512];
+	int64_t dur_ns = clock_mono_ns() - r->start_ns;
+	int n;
+
+	metrics_request(r->srv->metrics, r->route_index, status, dur_ns);
+	if (log_get_level() < LOG_INFO)
+		return;
+	json_escape(path, sizeof(path), r->url);
+	n = snprintf(line, sizeof(line),
+		     "{\"level\":\"info\",\"msg\":\"request\",\"id\":%ld,\"method\":\"%s\",\"path\":\"%s\","
+		     "\"route\":\"%s\",\"status\":%d,\"duration_ms\":%.3f}",
+		     r->id, r->method, path, r->route ? r->route->name : "", status, (double)dur_ns / 1e6);
+	if (n > 0)
+		log_json_line(line, n < (int)sizeof(line) ? n : (int)sizeof(line) - 1);
+}
+
+static enum MHD_Result send_response(struct req *r)
+{
+	struct MHD_Response *resp;
+	const unsigned char *buf = NULL;
+	size_t len = 0;
+	char num[32];
+	enum MHD_Result ret;
+
+	if (r->raw_body) {
+		buf = (const unsigned char *)r->raw_body;
+		len = r->raw_len;
+	} else if (r->gen && yajl_gen_get_buf(r->gen, &buf, &len) != yajl_gen_status_ok) {
+		buf = NULL;
+		len = 0;
+	}
+	if (buf && len)
+		resp = MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);
+	else
+		resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+	if (!resp)
+		return MHD_NO;
+	if (buf && len)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
+					r->content_type ? r->content_type : "application/json; charset=utf-8");
+	for (int i = 0; i < r->nheaders; i++)
+		if (r->header_names[i] && r->header_values[i])
+			MHD_add_response_header(resp, r->header_names[i], r->header_values[i]);
+	if (r->rl_limit > 0) {
+		snprintf(num, sizeof(num), "%d", r->rl_limit);
+		MHD_add_response_header(resp, "X-RateLimit-Limit", num);
+		snprintf(num, sizeof(num), "%d", r->rl_remaining);
+		MHD_add_response_header(resp, "X-RateLimit-Remaining", num);
+		snprintf(num, sizeof(num), "%lld", (long long)r->rl_reset);
+		MHD_add_response_header(resp, "X-RateLimit-Reset", num);
+	}
+	snprintf(num, sizeof(num), "%ld", r->id);
+	MHD_add_response_header(resp, "X-Request-Id", num);
+	ret = MHD_queue_response(r->conn, (unsigned)r->status, resp);
+	MHD_destroy_response(resp);
+	access_log(r, r->status);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+				  const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
+{
+	struct server *srv = cls;
+	struct req *r = *con_cls;
+
+	(void)version;
+	if (!r) {
+		r = req_new(srv, conn, url, method);
+		if (!r)
+			return MHD_NO;
+		*con_cls = r;
+		return MHD_YES;
+	}
+	if (*upload_data_size) {
+		size_t n = *upload_data_size;
+		*upload_data_size = 0;
+		if (r->body_too_large)
+			return MHD_YES;
+		if (n > srv->cfg.max_body - r->body_len) {
+			/* Answer now rather than reading the rest of an oversized body. */
+			r->body_too_large = 1;
+			err_clear();
+			router_dispatch(r);
+			return send_response(r);
+		}
+		if (r->body_len + n + 1 > r->body_cap) {
+			size_t cap = r->body_cap ? r->body_cap : 1024;
+			while (cap < r->body_len + n + 1)
+				cap *= 2;
+			if (cap > srv->cfg.max_body + 1)
+				cap = srv->cfg.max_body + 1;
+			char *nb = realloc(r->body, cap);
+			if (!nb)
+				return MHD_NO;
+			r->body = nb;
+			r->body_cap = cap;
+		}
+		memcpy(r->body + r->body_len, upload_data, n);
+		r->body_len += n;
+		r->body[r->body_len] = '\0';
+		return MHD_YES;
+	}
+	if (r->responded)
+		return MHD_YES; /* already answered (413 during upload) */
+	router_dispatch(r);
+	return send_response(r);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	(void)cls;
+	(void)conn;
+	(void)toe;
+	req_free(*con_cls);
+	*con_cls = NULL;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context, enum MHD_ConnectionNotificationCode toe)
+{
+	struct server *srv = cls;
+
+	(void)conn;
+	(void)socket_context;
+	metrics_connection(srv->metrics, toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+}
+
+static void on_panic(void *cls, const char *file, unsigned int line, const char *reason)
+{
+	(void)cls;
+	log_error("libmicrohttpd panic at %s:%u: %s", file ? file : "?", line, reason ? reason : "");
+	abort();
+}
+
+static int parse_listen(const char *listen, struct sockaddr_in *sa)
+{
+	char host[256];
+	const char *colon = strrchr(listen, ':');
+	char *end;
+	long port;
+	size_t hl;
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	if (!colon)
+		return err_set(ERR_INVALID, "--listen must be HOST:PORT");
+	hl = (size_t)(colon - listen);
+	if (hl >= sizeof(host))
+		return err_set(ERR_INVALID, "--listen host too long");
+	memcpy(host, listen, hl);
+	host[hl] = '\0';
+	port = strtol(colon + 1, &end, 10);
+	if (*end || port < 0 || port > 65535)
+		return err_set(ERR_INVALID, "--listen port must be 0..65535");
+	if (hl == 0 || strcmp(host, "0.0.0.0") == 0 || strcmp(host, "*") == 0)
+		sa->sin_addr.s_addr = htonl(INADDR_ANY);
+	else if (strcmp(host, "localhost") == 0)
+		sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	else if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
+		return err_set(ERR_INVALID, "--listen host must be an IPv4 address");
+	sa->sin_port = htons((uint16_t)port);
+	return 0;
+}
+
+int listener_start(struct server *srv)
+{
+	struct sockaddr_in sa;
+	struct MHD_Daemon *d;
+	int rc = parse_listen(srv->cfg.listen, &sa);
+	unsigned threads = srv->cfg.threads > 0 ? (unsigned)srv->cfg.threads : 2;
+
+	if (rc)
+		return rc;
+	MHD_set_panic_func(on_panic, NULL);
+	/* Several epoll threads, and always a connection timeout: libmicrohttpd
+	 * 0.9.75 can wait on a full 128-event epoll buffer until the next timeout
+	 * (DESIGN.md; bench/conns.sh drives exactly 128, 256 and 512 connections). */
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ITC, 0, NULL, NULL,
+			     on_request, srv,
+			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+			     MHD_OPTION_THREAD_POOL_SIZE, threads,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->cfg.connection_timeout,
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024,
+			     MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+			     MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
+			     MHD_OPTION_END);
+	if (!d)
+		return err_set(ERR_UNAVAILABLE, "cannot listen on %s", srv->cfg.listen);
+	srv->daemon = d;
+	return 0;
+}
+
+int listener_port(struct server *srv)
+{
+	const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
+
+	return info ? info->port : 0;
+}
+
+void listener_quiesce(struct server *srv)
+{
+	if (srv->daemon)
+		MHD_quiesce_daemon(srv->daemon);
+}
+
+void listener_stop(struct server *srv)
+{
+	if (srv->daemon)
+		MHD_stop_daemon(srv->daemon);
+	srv->daemon = NULL;
+}

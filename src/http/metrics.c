@@ -1,0 +1,151 @@
+/*
+ * metrics.c - request counters by route and status, a latency histogram and
+ * the open-connection gauge, rendered in Prometheus' text format. All counters
+ * are relaxed atomics: exact totals, no ordering needed.
+ */
+#include "http/services.h"
+#include "util/err.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const int status_slots[] = { 200, 201, 204, 205, 400, 401, 403, 404, 405, 409, 413, 415, 429, 500, 503 };
+#define NSTATUS ((int)(sizeof(status_slots) / sizeof(status_slots[0])) + 1) /* + other */
+static const double buckets_s[] = { 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5 };
+#define NBUCKETS ((int)(sizeof(buckets_s) / sizeof(buckets_s[0])))
+
+struct metrics {
+	int nroutes;
+	atomic_long open;
+	atomic_ulong hist[NBUCKETS + 1];
+	atomic_ulong hist_count;
+	atomic_ullong hist_sum_ns;
+	atomic_ulong counts[]; /* (nroutes + 1) * NSTATUS, the last route row = unmatched */
+};
+
+int metrics_new(struct metrics **out, int nroutes)
+{
+	size_t n = (size_t)(nroutes + 1) * NSTATUS;
+	struct metrics *m = calloc(1, sizeof(*m) + n * sizeof(atomic_ulong));
+
+	if (!m)
+		return err_set(ERR_INTERNAL, "out of memory");
+	m->nroutes = nroutes;
+	*out = m;
+	return 0;
+}
+
+void metrics_free(struct metrics *m)
+{
+	free(m);
+}
+
+static int status_slot(int status)
+{
+	for (int i = 0; i < NSTATUS - 1; i++)
+		if (status_slots[i] == status)
+			return i;
+	return NSTATUS - 1;
+}
+
+void metrics_request(struct metrics *m, int route, int status, int64_t duration_ns)
+{
+	int r = route < 0 || route >= m->nroutes ? m->nroutes : route;
+	int b = 0;
+
+	atomic_fetch_add_explicit(&m->counts[r * NSTATUS + status_slot(status)], 1, memory_order_relaxed);
+	while (b < NBUCKETS && (double)duration_ns / 1e9 > buckets_s[b])
+		b++;
+	atomic_fetch_add_explicit(&m->hist[b], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&m->hist_count, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&m->hist_sum_ns, (unsigned long long)duration_ns, memory_order_relaxed);
+}
+
+void metrics_connection(struct metrics *m, int delta)
+{
+	atomic_fetch_add_explicit(&m->open, delta, memory_order_relaxed);
+}
+
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = 1;
+			return;
+		}
+		if ((size_t)n < b->cap - b->len) {
+			b->len += (size_t)n;
+			return;
+		}
+		char *np = realloc(b->p, b->cap * 2 + (size_t)n);
+		if (!np) {
+			b->oom = 1;
+			return;
+		}
+		b->p = np;
+		b->cap = b->cap * 2 + (size_t)n;
+	}
+}
+
+char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes, size_t *len)
+{
+	struct sbuf b = { .p = malloc(8192), .cap = 8192 };
+	unsigned long cum = 0;
+
+	if (!b.p)
+		return NULL;
+	b.p[0] = '\0';
+	sb_printf(&b, "# HELP docsd_http_requests_total HTTP requests by operation and status.\n"
+		      "# TYPE docsd_http_requests_total counter\n");
+	for (int r = 0; r <= m->nroutes && r <= nroutes; r++) {
+		const char *name = r < nroutes ? route_names[r] : "unmatched";
+		for (int s = 0; s < NSTATUS; s++) {
+			unsigned long v = atomic_load_explicit(&m->counts[r * NSTATUS + s], memory_order_relaxed);
+			if (!v)
+				continue;
+			if (s < NSTATUS - 1)
+				sb_printf(&b, "docsd_http_requests_total{route=\"%s\",status=\"%d\"} %lu\n", name, status_slots[s], v);
+			else
+				sb_printf(&b, "docsd_http_requests_total{route=\"%s\",status=\"other\"} %lu\n", name, v);
+		}
+	}
+	sb_printf(&b, "# HELP docsd_http_request_duration_seconds Time from request to response.\n"
+		      "# TYPE docsd_http_request_duration_seconds histogram\n");
+	for (int i = 0; i <= NBUCKETS; i++) {
+		cum += atomic_load_explicit(&m->hist[i], memory_order_relaxed);
+		if (i < NBUCKETS)
+			sb_printf(&b, "docsd_http_request_duration_seconds_bucket{le=\"%g\"} %lu\n", buckets_s[i], cum);
+		else
+			sb_printf(&b, "docsd_http_request_duration_seconds_bucket{le=\"+Inf\"} %lu\n", cum);
+	}
+	sb_printf(&b, "docsd_http_request_duration_seconds_sum %.6f\n",
+		  (double)atomic_load_explicit(&m->hist_sum_ns, memory_order_relaxed) / 1e9);
+	sb_printf(&b, "docsd_http_request_duration_seconds_count %lu\n",
+		  atomic_load_explicit(&m->hist_count, memory_order_relaxed));
+	sb_printf(&b, "# HELP docsd_open_connections Open HTTP connections.\n# TYPE docsd_open_connections gauge\n"
+		      "docsd_open_connections %ld\n", atomic_load_explicit(&m->open, memory_order_relaxed));
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	*len = b.len;
+	return b.p;
+}

@@ -1,0 +1,202 @@
+/*
+ * request.c - reading a request: path and query parameters, list parameters,
+ * and typed fields of the JSON body, each failure a 400 naming the field.
+ */
+#include "http/http.h"
+#include "store/store.h"
+#include "util/err.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <microhttpd.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *req_param(const struct req *r, const char *name)
+{
+	for (int i = 0; i < r->nparams; i++)
+		if (strcmp(r->param_names[i], name) == 0)
+			return r->param_values[i];
+	return NULL;
+}
+
+const char *req_query(const struct req *r, const char *name)
+{
+	return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+const char *req_header(const struct req *r, const char *name)
+{
+	return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+}
+
+int req_query_enum(struct req *r, const char *name, const char *const *allowed, int *out)
+{
+	const char *v = req_query(r, name);
+
+	*out = -1;
+	if (!v)
+		return 0;
+	for (int i = 0; allowed[i]; i++)
+		if (strcmp(v, allowed[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	return err_set(ERR_INVALID, "%s: unsupported value", name);
+}
+
+int req_list(struct req *r, struct list_req *lr, struct cursor *cur, const char *order_param, int default_desc)
+{
+	static const char *const orders[] = { "asc", "desc", NULL };
+	const char *limit = req_query(r, "limit"), *page = req_query(r, "page");
+	int rc, order;
+
+	lr->limit = 100;
+	lr->desc = default_desc;
+	lr->after = NULL;
+	if (limit) {
+		char *end;
+		double v;
+		errno = 0;
+		v = strtod(limit, &end);
+		if (errno || end == limit || *end || v != (double)(long)v)
+			return err_set(ERR_INVALID, "limit: must be an integer between 1 and 1000");
+		if (v < 1 || v > 1000)
+			return err_set(ERR_INVALID, "limit: must be between 1 and 1000");
+		lr->limit = (int)v;
+	}
+	if (order_param) {
+		rc = req_query_enum(r, order_param, orders, &order);
+		if (rc)
+			return rc;
+		if (order >= 0)
+			lr->desc = order == 1;
+	}
+	if (page && *page) {
+		rc = cursor_decode(&r->arena, page, cur);
+		if (rc)
+			return rc;
+		lr->after = cur;
+	}
+	return 0;
+}
+
+json_t *body_field(struct req *r, const char *field)
+{
+	return r->json ? json_object_get(r->json, field) : NULL;
+}
+
+/* Common head of the body_* readers: absent, null, or a value to check. */
+static int field_head(struct req *r, const char *field, int flags, json_t **v)
+{
+	*v = body_field(r, field);
+	if (!*v) {
+		if (flags & F_REQUIRED)
+			return err_set(ERR_INVALID, "%s: is required", field);
+		return 0;
+	}
+	if (json_is_null(*v)) {
+		if (!(flags & F_NULLABLE))
+			return err_set(ERR_INVALID, "%s: must not be null", field);
+		*v = NULL;
+		return 1;
+	}
+	return 2;
+}
+
+int body_string(struct req *r, const char *field, int flags, long minlen, long maxlen, const char **out)
+{
+	json_t *v;
+	int rc = field_head(r, field, flags, &v);
+	long n;
+
+	*out = NULL;
+	if (rc <= 1)
+		return rc;
+	if (!json_is_string(v))
+		return err_set(ERR_INVALID, "%s: must be a string", field);
+	n = utf8_len(json_string_value(v));
+	if (n < 0 || strlen(json_string_value(v)) != json_string_length(v))
+		return err_set(ERR_INVALID, "%s: must be valid text", field);
+	if (n < minlen || (maxlen > 0 && n > maxlen)) {
+		if (maxlen > 0)
+			return err_set(ERR_INVALID, "%s: must be %ld to %ld characters long", field, minlen, maxlen);
+		return err_set(ERR_INVALID, "%s: must be at least %ld characters long", field, minlen);
+	}
+	*out = json_string_value(v);
+	return 1;
+}
+
+int body_bool(struct req *r, const char *field, int flags, int *out)
+{
+	json_t *v;
+	int rc = field_head(r, field, flags, &v);
+
+	if (rc <= 1)
+		return rc;
+	if (!json_is_boolean(v))
+		return err_set(ERR_INVALID, "%s: must be a boolean", field);
+	*out = json_is_true(v);
+	return 1;
+}
+
+int body_role(struct req *r, const char *field, int flags, enum role *out)
+{
+	json_t *v;
+	int rc = field_head(r, field, flags, &v);
+
+	if (rc == 1) {
+		*out = ROLE_GUEST;
+		return 1;
+	}
+	if (rc <= 0)
+		return rc;
+	if (!json_is_string(v) || role_parse(json_string_value(v)) == ROLE_NONE)
+		return err_set(ERR_INVALID, "%s: must be one of admin, create, review, edit, comment, read%s", field,
+			       flags & F_NULLABLE ? " or null" : "");
+	*out = role_parse(json_string_value(v));
+	return 1;
+}
+
+int body_string_array(struct req *r, const char *field, int flags, int max_items, long maxlen,
+		      const char ***out, int *n)
+{
+	json_t *v, *item;
+	size_t i;
+	int rc = field_head(r, field, flags, &v);
+
+	*out = NULL;
+	*n = 0;
+	if (rc <= 1)
+		return rc;
+	if (!json_is_array(v))
+		return err_set(ERR_INVALID, "%s: must be an array of strings", field);
+	if ((int)json_array_size(v) > max_items)
+		return err_set(ERR_INVALID, "%s: at most %d items", field, max_items);
+	*out = arena_alloc(&r->arena, sizeof(char *) * (json_array_size(v) + 1));
+	if (!*out)
+		return err_set(ERR_INTERNAL, "out of memory");
+	json_array_foreach(v, i, item) {
+		if (!json_is_string(item))
+			return err_set(ERR_INVALID, "%s[%zu]: must be a string", field, i);
+		if (json_string_length(item) == 0 || (long)json_string_length(item) > maxlen)
+			return err_set(ERR_INVALID, "%s[%zu]: must be 1 to %ld characters long", field, i, maxlen);
+		(*out)[i] = json_string_value(item);
+	}
+	*n = (int)json_array_size(v);
+	return 1;
+}
+
+int req_caller(struct req *r, const struct user **out)
+{
+	int rc;
+
+	if (!r->caller_loaded) {
+		rc = store_user_get(&r->tx, r->caller_id, &r->caller);
+		if (rc)
+			return rc == ERR_NOT_FOUND ? err_set(ERR_UNAUTHORIZED, "the token's user no longer exists") : rc;
+		r->caller_loaded = 1;
+	}
+	*out = &r->caller;
+	return 0;
+}

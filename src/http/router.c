@@ -1,0 +1,235 @@
+/*
+ * router.c - match a request against the route table and run it.
+ *
+ * router_dispatch() is the only path from a parsed request to a handler:
+ *   match (404 / 405) -> authenticate (401) -> rate limit (429) -> JSON body
+ *   (415 / 400) -> begin transaction -> organization access (404 / 403) ->
+ *   handler -> commit, or rollback on any error.
+ * The route's flags decide which steps apply; handlers assume they all passed.
+ */
+#include "api/routes.h"
+#include "http/http.h"
+#include "http/router.h"
+#include "http/services.h"
+#include "util/err.h"
+#include "util/log.h"
+
+#include <microhttpd.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Match `path` against a template; on success fill r's parameters. Parameter
+ * values are copied to the arena (the path is not modified). */
+static int template_match(struct req *r, const char *tpl, const char *path, int capture)
+{
+	int np = 0;
+
+	while (*tpl && *path) {
+		if (*tpl == '{') {
+			const char *name = tpl + 1, *end = strchr(tpl, '}');
+			size_t vlen = strcspn(path, "/");
+			if (!end || vlen == 0 || np >= REQ_MAX_PARAMS)
+				return 0;
+			if (capture) {
+				r->param_names[np] = arena_strndup(&r->arena, name, (size_t)(end - name));
+				r->param_values[np] = arena_strndup(&r->arena, path, vlen);
+				if (!r->param_names[np] || !r->param_values[np])
+					return 0;
+			}
+			np++;
+			tpl = end + 1;
+			path += vlen;
+			continue;
+		}
+		if (*tpl != *path)
+			return 0;
+		tpl++;
+		path++;
+	}
+	if (*tpl || *path)
+		return 0;
+	if (capture)
+		r->nparams = np;
+	return 1;
+}
+
+/* Find the route; ERR_NOT_FOUND or ERR_METHOD (with the Allow header set). */
+static int route_find(struct req *r, const char *path)
+{
+	char allow[128];
+	size_t alen = 0;
+	int path_known = 0;
+
+	allow[0] = '\0';
+	for (int i = 0; i < routes_count; i++) {
+		if (!template_match(r, routes[i].path, path, 0))
+			continue;
+		if (strcmp(routes[i].method, r->method) == 0) {
+			template_match(r, routes[i].path, path, 1);
+			if (r->nparams == 0 && strchr(routes[i].path, '{'))
+				return err_set(ERR_INTERNAL, "out of memory");
+			r->route = &routes[i];
+			r->route_index = i;
+			return 0;
+		}
+		path_known = 1;
+		int n = snprintf(allow + alen, sizeof(allow) - alen, "%s%s", alen ? ", " : "", routes[i].method);
+		if (n > 0 && (size_t)n < sizeof(allow) - alen)
+			alen += (size_t)n;
+	}
+	if (path_known) {
+		resp_header(r, "Allow", arena_strdup(&r->arena, allow));
+		return err_set(ERR_METHOD, "method %s is not allowed on this path", r->method);
+	}
+	return err_set(ERR_NOT_FOUND, "no such endpoint: %s %s", r->method, path);
+}
+
+static int authenticate(struct req *r)
+{
+	char hash[65], user[ID_LEN + 1];
+	const char *uid;
+	int rc = token_hash_header(req_header(r, MHD_HTTP_HEADER_AUTHORIZATION), hash);
+
+	if (rc)
+		return rc;
+	if (!(r->token_hash = arena_strdup(&r->arena, hash)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	if (token_cache_get(r->srv->tokens, hash, user)) {
+		r->caller_id = arena_strdup(&r->arena, user);
+		return r->caller_id ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	}
+	rc = store_token_user(&r->tx, hash, &uid);
+	if (rc == ERR_NOT_FOUND)
+		return err_set(ERR_UNAUTHORIZED, "invalid API token");
+	if (rc)
+		return rc;
+	token_cache_put(r->srv->tokens, hash, uid);
+	r->caller_id = uid;
+	return 0;
+}
+
+static int parse_body(struct req *r)
+{
+	const char *ct;
+	json_error_t jerr;
+	unsigned flags = r->route->flags;
+
+	if (r->body_too_large)
+		return err_set(ERR_TOO_LARGE, "request body is larger than %zu bytes", r->srv->cfg.max_body);
+	if (!(flags & (ROUTE_BODY | ROUTE_BODY_OPTIONAL)))
+		return 0;
+	if (r->body_len == 0) {
+		if (flags & ROUTE_BODY)
+			return err_set(ERR_INVALID, "a JSON object body is required");
+		return 0;
+	}
+	ct = req_header(r, MHD_HTTP_HEADER_CONTENT_TYPE);
+	if (!ct || strncasecmp(ct, "application/json", 16) != 0 || (ct[16] && ct[16] != ';' && ct[16] != ' '))
+		return err_set(ERR_MEDIA_TYPE, "Content-Type must be application/json");
+	r->json = json_loadb(r->body, r->body_len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!r->json)
+		return err_set(ERR_INVALID, "invalid JSON at line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+	if (!json_is_object(r->json))
+		return err_set(ERR_INVALID, "the JSON body must be an object");
+	return 0;
+}
+
+static int run(struct req *r, const char *path)
+{
+	const struct route *rt;
+	int rc = route_find(r, path);
+
+	if (rc)
+		return rc;
+	rt = r->route;
+	if (!(rt->flags & ROUTE_PUBLIC)) {
+		/* The token is checked before anything else about the request. */
+		char hash[65];
+		rc = token_hash_header(req_header(r, MHD_HTTP_HEADER_AUTHORIZATION), hash);
+		if (rc)
+			return rc;
+		if (r->srv->rl) {
+			rc = ratelimit_take(r->srv->rl, hash, &r->rl_limit, &r->rl_remaining, &r->rl_reset);
+			if (rc)
+				return rc;
+		}
+	}
+	rc = parse_body(r);
+	if (rc)
+		return rc;
+	if (rt->flags & ROUTE_NO_TX)
+		return rt->handler(r);
+	rc = store_tx_begin(r->srv->store, &r->tx, (rt->flags & ROUTE_WRITE) != 0, &r->arena);
+	if (rc)
+		return rc;
+	if (!(rt->flags & ROUTE_PUBLIC) && (rc = authenticate(r)))
+		goto fail;
+	if (rt->org != ORG_ACCESS_NONE) {
+		r->org_id = req_param(r, "organizationId");
+		rc = store_membership(&r->tx, r->org_id, r->caller_id, &r->org);
+		if (rc == 0)
+			rc = org_access_check(r->org.role, rt->org);
+		if (rc)
+			goto fail;
+	}
+	rc = rt->handler(r);
+	if (rc)
+		goto fail;
+	rc = store_tx_commit(&r->tx);
+	if (rc)
+		return rc;
+	return 0;
+fail:
+	store_tx_rollback(&r->tx);
+	return rc;
+}
+
+static void respond_error(struct req *r, int code)
+{
+	yajl_gen g;
+	int status = err_status(code);
+	const char *msg = err_message();
+
+	if (status >= 500) {
+		log_error("request %ld %s %s failed: %s", r->id, r->method, r->url, msg);
+		msg = status == 503 ? "service unavailable, try again" : "internal error";
+	}
+	g = resp_json(r, status);
+	if (!g)
+		return;
+	yajl_gen_map_open(g);
+	yajl_gen_string(g, (const unsigned char *)"error", 5);
+	yajl_gen_map_open(g);
+	yajl_gen_string(g, (const unsigned char *)"code", 4);
+	yajl_gen_integer(g, status);
+	yajl_gen_string(g, (const unsigned char *)"message", 7);
+	yajl_gen_string(g, (const unsigned char *)msg, strlen(msg));
+	yajl_gen_map_close(g);
+	yajl_gen_map_close(g);
+}
+
+void router_dispatch(struct req *r)
+{
+	char path[2048];
+	size_t n = strlen(r->url);
+	int rc;
+
+	err_clear();
+	if (n >= sizeof(path)) {
+		respond_error(r, err_set(ERR_NOT_FOUND, "path too long"));
+		return;
+	}
+	memcpy(path, r->url, n + 1);
+	/* "/v1/" and "/v1/orgs/" name the same resources as without the slash. */
+	if (n > 1 && path[n - 1] == '/')
+		path[n - 1] = '\0';
+	rc = run(r, path);
+	if (rc) {
+		r->nheaders = r->nheaders > 0 && strcmp(r->header_names[0], "Allow") == 0 ? 1 : 0;
+		respond_error(r, rc);
+	} else if (!r->responded) {
+		log_error("handler %s returned without a response", r->route ? r->route->name : "?");
+		respond_error(r, err_set(ERR_INTERNAL, "no response"));
+	}
+}

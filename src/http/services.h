@@ -1,0 +1,46 @@
+/*
+ * services.h - the per-server shared state the HTTP layer keeps in memory:
+ * the token cache, the per-token rate limiter and the metrics counters. Each is
+ * created by server_start() and hangs off struct server.
+ */
+#ifndef DOCSD_HTTP_SERVICES_H
+#define DOCSD_HTTP_SERVICES_H
+
+#include <stdint.h>
+
+#include "util/util.h"
+
+/* ---- token cache: sha256(token) -> user id, kept for a minute ---- */
+struct token_cache;
+int token_cache_new(struct token_cache **out);
+void token_cache_free(struct token_cache *tc);
+/* 1 and the user id copied to out when cached; 0 when not. */
+int token_cache_get(struct token_cache *tc, const char *hash, char out[ID_LEN + 1]);
+void token_cache_put(struct token_cache *tc, const char *hash, const char *user_id);
+
+/* Create a new API token for user_id: random, returned once in out, stored hashed. */
+struct store_tx;
+#define TOKEN_LEN 46
+int token_issue(struct store_tx *tx, const char *user_id, char out[TOKEN_LEN + 1]);
+/* Parse "Bearer <token>"; writes sha256 hex of the token; ERR_UNAUTHORIZED if malformed. */
+int token_hash_header(const char *authorization, char hash[65]);
+
+/* ---- rate limiter: fixed one-minute windows per token ---- */
+struct ratelimit;
+int ratelimit_new(struct ratelimit **out, int per_minute);
+void ratelimit_free(struct ratelimit *rl);
+/* Count one request; 0 when allowed, ERR_RATE_LIMITED when over. Always fills
+ * the header values (limit, remaining, reset as epoch seconds). */
+int ratelimit_take(struct ratelimit *rl, const char *key, int *limit, int *remaining, int64_t *reset);
+
+/* ---- metrics ---- */
+struct metrics;
+int metrics_new(struct metrics **out, int nroutes);
+void metrics_free(struct metrics *m);
+/* route -1 = unmatched */
+void metrics_request(struct metrics *m, int route, int status, int64_t duration_ns);
+void metrics_connection(struct metrics *m, int delta);
+/* Prometheus text exposition; returns malloc'd text. */
+char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes, size_t *len);
+
+#endif

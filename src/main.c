@@ -1,0 +1,345 @@
+/*
+ * main.c - the command line: serve, user create, token create, migrate.
+ *
+ * Every flag also reads a DOCSD_* environment variable; a flag given on the
+ * command line wins over the environment.
+ */
+#include "core/serialize.h"
+#include "core/validate.h"
+#include "http/listener.h"
+#include "http/services.h"
+#include "server.h"
+#include "store/store.h"
+#include "util/err.h"
+#include "util/log.h"
+#include "util/util.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_gen.h>
+
+static const char usage[] =
+	"usage: docsd <command> [options]\n"
+	"\n"
+	"commands:\n"
+	"  serve                      run the HTTP API server\n"
+	"  user create --email E [--name N]\n"
+	"                             create a user; prints {\"user\": ..., \"token\": ...}\n"
+	"  token create --email E     create an API token for an existing user; prints {\"token\": ...}\n"
+	"  migrate                    apply pending database migrations and exit\n"
+	"\n"
+	"options (each also read from the environment variable shown):\n"
+	"  --listen HOST:PORT         address to listen on (DOCSD_LISTEN, default 127.0.0.1:8080)\n"
+	"  --data DIR                 SQLite database at DIR/docsd.db (DOCSD_DATA, default ./data)\n"
+	"  --database URL             PostgreSQL URL instead of SQLite (DOCSD_DATABASE)\n"
+	"  --public-url URL           base of the URLs in responses (DOCSD_PUBLIC_URL, default http://LISTEN)\n"
+	"  --threads N                HTTP worker threads (DOCSD_THREADS, default: number of CPUs, at least 2)\n"
+	"  --rate-limit N             requests per minute per token, 0 = unlimited (DOCSD_RATE_LIMIT, default 0)\n"
+	"  --max-body BYTES           largest accepted request body (DOCSD_MAX_BODY, default 4194304)\n"
+	"  --max-connections N        open connections at most (DOCSD_MAX_CONNECTIONS, default 1024)\n"
+	"  --connection-timeout SECS  idle connection timeout (DOCSD_CONNECTION_TIMEOUT, default 30)\n"
+	"  --log-level off|error|info access log and messages on stderr (DOCSD_LOG_LEVEL, default info)\n"
+	"  --clock-offset-ms MS       shift the server's clock, for tests (DOCSD_CLOCK_OFFSET_MS, default 0)\n"
+	"  --email EMAIL, --name NAME user and token commands\n"
+	"  -h, --help                 this help\n"
+	"  -V, --version              print the version\n";
+
+enum { O_LISTEN = 256, O_DATA, O_DATABASE, O_PUBLIC_URL, O_THREADS, O_RATE_LIMIT, O_MAX_BODY, O_MAX_CONN,
+       O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME };
+
+static const struct option long_opts[] = {
+	{ "listen", required_argument, NULL, O_LISTEN },
+	{ "data", required_argument, NULL, O_DATA },
+	{ "database", required_argument, NULL, O_DATABASE },
+	{ "public-url", required_argument, NULL, O_PUBLIC_URL },
+	{ "threads", required_argument, NULL, O_THREADS },
+	{ "rate-limit", required_argument, NULL, O_RATE_LIMIT },
+	{ "max-body", required_argument, NULL, O_MAX_BODY },
+	{ "max-connections", required_argument, NULL, O_MAX_CONN },
+	{ "connection-timeout", required_argument, NULL, O_CONN_TIMEOUT },
+	{ "log-level", required_argument, NULL, O_LOG_LEVEL },
+	{ "clock-offset-ms", required_argument, NULL, O_CLOCK },
+	{ "email", required_argument, NULL, O_EMAIL },
+	{ "name", required_argument, NULL, O_NAME },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct cli {
+	struct config cfg;
+	const char *email;
+	const char *name;
+};
+
+static int parse_long(const char *flag, const char *v, long min, long max, long *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (!*v || *end || n < min || n > max) {
+		fprintf(stderr, "docsd: %s must be an integer between %ld and %ld\n", flag, min, max);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+static int parse_log_level(const char *v, int *out)
+{
+	if (strcmp(v, "off") == 0)
+		*out = LOG_OFF;
+	else if (strcmp(v, "error") == 0)
+		*out = LOG_ERROR;
+	else if (strcmp(v, "info") == 0)
+		*out = LOG_INFO;
+	else {
+		fprintf(stderr, "docsd: --log-level must be off, error or info\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Apply one option, from a flag or from its environment variable. */
+static int apply(struct cli *c, int opt, const char *v)
+{
+	long n;
+
+	switch (opt) {
+	case O_LISTEN: c->cfg.listen = v; return 0;
+	case O_DATA: c->cfg.data_dir = v; return 0;
+	case O_DATABASE: c->cfg.database_url = *v ? v : NULL; return 0;
+	case O_PUBLIC_URL: c->cfg.public_url = v; return 0;
+	case O_THREADS:
+		if (parse_long("--threads", v, 1, 256, &n))
+			return -1;
+		c->cfg.threads = (int)n;
+		return 0;
+	case O_RATE_LIMIT:
+		if (parse_long("--rate-limit", v, 0, 100000000, &n))
+			return -1;
+		c->cfg.rate_limit = (int)n;
+		return 0;
+	case O_MAX_BODY:
+		if (parse_long("--max-body", v, 1024, 1L << 30, &n))
+			return -1;
+		c->cfg.max_body = (size_t)n;
+		return 0;
+	case O_MAX_CONN:
+		if (parse_long("--max-connections", v, 1, 100000, &n))
+			return -1;
+		c->cfg.max_connections = (int)n;
+		return 0;
+	case O_CONN_TIMEOUT:
+		if (parse_long("--connection-timeout", v, 1, 3600, &n))
+			return -1;
+		c->cfg.connection_timeout = (int)n;
+		return 0;
+	case O_LOG_LEVEL: return parse_log_level(v, &c->cfg.log_level);
+	case O_CLOCK:
+		if (parse_long("--clock-offset-ms", v, -(1L << 40), 1L << 40, &n))
+			return -1;
+		c->cfg.clock_offset_ms = n;
+		return 0;
+	case O_EMAIL: c->email = v; return 0;
+	case O_NAME: c->name = v; return 0;
+	}
+	return -1;
+}
+
+static const struct {
+	int opt;
+	const char *env;
+} env_vars[] = {
+	{ O_LISTEN, "DOCSD_LISTEN" }, { O_DATA, "DOCSD_DATA" }, { O_DATABASE, "DOCSD_DATABASE" },
+	{ O_PUBLIC_URL, "DOCSD_PUBLIC_URL" }, { O_THREADS, "DOCSD_THREADS" }, { O_RATE_LIMIT, "DOCSD_RATE_LIMIT" },
+	{ O_MAX_BODY, "DOCSD_MAX_BODY" }, { O_MAX_CONN, "DOCSD_MAX_CONNECTIONS" },
+	{ O_CONN_TIMEOUT, "DOCSD_CONNECTION_TIMEOUT" }, { O_LOG_LEVEL, "DOCSD_LOG_LEVEL" },
+	{ O_CLOCK, "DOCSD_CLOCK_OFFSET_MS" },
+};
+
+/* argv[first..] holds the options of a command. */
+static int parse_options(struct cli *c, int argc, char **argv, int first)
+{
+	int opt;
+
+	config_defaults(&c->cfg);
+	for (size_t i = 0; i < sizeof(env_vars) / sizeof(env_vars[0]); i++) {
+		const char *v = getenv(env_vars[i].env);
+		if (v && apply(c, env_vars[i].opt, v)) {
+			fprintf(stderr, "docsd: in %s\n", env_vars[i].env);
+			return -1;
+		}
+	}
+	optind = first;
+	while ((opt = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(usage, stdout);
+			exit(0);
+		}
+		if (opt == 'V') {
+			printf("docsd %s\n", DOCSD_VERSION);
+			exit(0);
+		}
+		if (opt == '?' || apply(c, opt, optarg))
+			return -1;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "docsd: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	log_set_level((enum log_level)c->cfg.log_level);
+	return 0;
+}
+
+static int cmd_serve(struct cli *c)
+{
+	struct server *srv = NULL;
+	sigset_t set;
+	int sig = 0;
+
+	/* Block the stop signals in every thread (the HTTP threads inherit the
+	 * mask); the main thread waits for them with sigwait(). */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (server_start(&srv, &c->cfg)) {
+		fprintf(stderr, "docsd: %s\n", err_message());
+		return 1;
+	}
+	log_info("docsd %s listening on %s (store: %s, threads: %d)", DOCSD_VERSION, srv->public_url,
+		 store_engine(srv->store), c->cfg.threads);
+	sigwait(&set, &sig);
+	log_info("received %s, finishing requests in flight", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	listener_quiesce(srv);
+	server_stop(srv);
+	return 0;
+}
+
+/* Print {"user": ..., "token": ...} or {"token": ...} as one JSON line. */
+static int print_result(const char *base, const struct user *u, const char *token)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+	const unsigned char *buf;
+	size_t len;
+
+	if (!g)
+		return -1;
+	yajl_gen_map_open(g);
+	if (u) {
+		yajl_gen_string(g, (const unsigned char *)"user", 4);
+		user_to_json(g, base, u, true);
+	}
+	yajl_gen_string(g, (const unsigned char *)"token", 5);
+	yajl_gen_string(g, (const unsigned char *)token, strlen(token));
+	yajl_gen_map_close(g);
+	yajl_gen_get_buf(g, &buf, &len);
+	fwrite(buf, 1, len, stdout);
+	fputc('\n', stdout);
+	yajl_gen_free(g);
+	return fflush(stdout) == 0 ? 0 : -1;
+}
+
+static int cmd_user_token(struct cli *c, int create_user)
+{
+	struct store *st = NULL;
+	struct store_tx tx;
+	struct arena a;
+	struct user u;
+	char token[TOKEN_LEN + 1], base[512];
+	int rc, ret = 1;
+
+	if (!c->email || !valid_email(c->email)) {
+		fprintf(stderr, "docsd: --email must be a valid email address\n");
+		return 2;
+	}
+	if (c->name && (utf8_len(c->name) < 1 || utf8_len(c->name) > 64)) {
+		fprintf(stderr, "docsd: --name must be 1 to 64 characters\n");
+		return 2;
+	}
+	snprintf(base, sizeof(base), "%s", c->cfg.public_url ? c->cfg.public_url : "");
+	if (!*base)
+		snprintf(base, sizeof(base), "http://%s", c->cfg.listen);
+	arena_init(&a);
+	if (server_open_store(&st, &c->cfg, 1)) {
+		fprintf(stderr, "docsd: %s\n", err_message());
+		goto out;
+	}
+	rc = store_tx_begin(st, &tx, 1, &a);
+	if (rc == 0) {
+		if (create_user) {
+			char name[256];
+			const char *at = strchr(c->email, '@');
+			snprintf(name, sizeof(name), "%.*s", (int)(at - c->email), c->email);
+			rc = store_user_create(&tx, c->email, c->name ? c->name : name, &u);
+		} else {
+			rc = store_user_get_by_email(&tx, c->email, &u);
+		}
+		if (rc == 0)
+			rc = token_issue(&tx, u.id, token);
+		if (rc == 0)
+			rc = store_tx_commit(&tx);
+		else
+			store_tx_rollback(&tx);
+	}
+	if (rc) {
+		fprintf(stderr, "docsd: %s\n", err_message());
+		goto out;
+	}
+	ret = print_result(base, create_user ? &u : NULL, token) ? 1 : 0;
+out:
+	store_close(st);
+	arena_free(&a);
+	return ret;
+}
+
+static int cmd_migrate(struct cli *c)
+{
+	struct store *st = NULL;
+
+	if (server_open_store(&st, &c->cfg, 1)) {
+		fprintf(stderr, "docsd: %s\n", err_message());
+		return 1;
+	}
+	store_close(st);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { 0 };
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd || strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+		fputs(usage, cmd ? stdout : stderr);
+		return cmd ? 0 : 2;
+	}
+	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+		printf("docsd %s\n", DOCSD_VERSION);
+		return 0;
+	}
+	if (strcmp(cmd, "serve") == 0) {
+		if (parse_options(&c, argc, argv, 2))
+			return 2;
+		return cmd_serve(&c);
+	}
+	if (strcmp(cmd, "migrate") == 0) {
+		if (parse_options(&c, argc, argv, 2))
+			return 2;
+		return cmd_migrate(&c);
+	}
+	if ((strcmp(cmd, "user") == 0 || strcmp(cmd, "token") == 0) && argc > 2 && strcmp(argv[2], "create") == 0) {
+		if (parse_options(&c, argc, argv, 3))
+			return 2;
+		/* Command-line tools log errors only. */
+		log_set_level(LOG_ERROR);
+		return cmd_user_token(&c, cmd[0] == 'u');
+	}
+	fprintf(stderr, "docsd: unknown command '%s'\n\n%s", cmd, usage);
+	return 2;
+}

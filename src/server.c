@@ -1,0 +1,103 @@
+/*
+ * server.c - configuration defaults, and starting and stopping the server.
+ */
+#include "server.h"
+#include "api/routes.h"
+#include "http/listener.h"
+#include "http/services.h"
+#include "store/store.h"
+#include "util/err.h"
+#include "util/log.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void config_defaults(struct config *cfg)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->listen = "127.0.0.1:8080";
+	cfg->data_dir = "./data";
+	cfg->threads = ncpu > 1 ? (int)ncpu : 2;
+	cfg->max_body = 4u << 20;
+	cfg->max_connections = 1024;
+	cfg->connection_timeout = 30;
+	cfg->log_level = LOG_INFO;
+}
+
+int server_open_store(struct store **out, const struct config *cfg, int nconn)
+{
+	char path[4096];
+
+	if (cfg->database_url && *cfg->database_url)
+		return store_open(out, NULL, cfg->database_url, nconn);
+	if (mkdir(cfg->data_dir, 0700) != 0 && errno != EEXIST)
+		return err_set(ERR_UNAVAILABLE, "cannot create data directory %s: %s", cfg->data_dir, strerror(errno));
+	if (snprintf(path, sizeof(path), "%s/docsd.db", cfg->data_dir) >= (int)sizeof(path))
+		return err_set(ERR_INVALID, "--data path too long");
+	return store_open(out, path, NULL, nconn);
+}
+
+int server_start(struct server **out, const struct config *cfg)
+{
+	struct server *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (!s)
+		return err_set(ERR_INTERNAL, "out of memory");
+	s->cfg = *cfg;
+	clock_set_offset(cfg->clock_offset_ms);
+	rc = server_open_store(&s->store, cfg, cfg->threads + 2);
+	if (rc)
+		goto fail;
+	if ((rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)))
+		goto fail;
+	if (cfg->rate_limit > 0 && (rc = ratelimit_new(&s->rl, cfg->rate_limit)))
+		goto fail;
+	rc = listener_start(s);
+	if (rc)
+		goto fail;
+	if (cfg->public_url && *cfg->public_url) {
+		snprintf(s->public_url, sizeof(s->public_url), "%s", cfg->public_url);
+	} else {
+		/* Default: the address we listen on, with the real port when it was 0. */
+		char host[256];
+		const char *colon = strrchr(cfg->listen, ':');
+		size_t hl = colon ? (size_t)(colon - cfg->listen) : 0;
+		if (hl >= sizeof(host) || hl == 0) {
+			snprintf(host, sizeof(host), "127.0.0.1");
+		} else {
+			memcpy(host, cfg->listen, hl);
+			host[hl] = '\0';
+		}
+		snprintf(s->public_url, sizeof(s->public_url), "http://%s:%d", host, listener_port(s));
+	}
+	size_t n = strlen(s->public_url);
+	while (n > 0 && s->public_url[n - 1] == '/')
+		s->public_url[--n] = '\0';
+	atomic_store(&s->ready, 1);
+	*out = s;
+	return 0;
+fail:
+	server_stop(s);
+	return rc;
+}
+
+void server_stop(struct server *s)
+{
+	if (!s)
+		return;
+	atomic_store(&s->ready, 0);
+	listener_stop(s);
+	store_close(s->store);
+	token_cache_free(s->tokens);
+	ratelimit_free(s->rl);
+	metrics_free(s->metrics);
+	free(s);
+}

@@ -1,0 +1,56 @@
+/*
+ * server.h - the server context passed to every layer that needs it.
+ *
+ * There are no mutable globals in docsd: the listener, the store, the caches
+ * and the counters hang off one struct server created by server_start().
+ */
+#ifndef DOCSD_SERVER_H
+#define DOCSD_SERVER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+struct ratelimit;
+struct token_cache;
+struct metrics;
+
+struct config {
+	const char *listen;       /* host:port */
+	const char *data_dir;     /* SQLite at data_dir/docsd.db */
+	const char *database_url; /* PostgreSQL instead, when set */
+	const char *public_url;   /* base of every URL in `urls` */
+	int threads;
+	int rate_limit;           /* requests per minute per token; 0 = unlimited */
+	size_t max_body;          /* bytes; larger bodies are 413 */
+	int max_connections;
+	int connection_timeout;   /* seconds */
+	int log_level;            /* 0 off, 1 errors, 2 info (access log) */
+	int64_t clock_offset_ms;  /* tests move time with this */
+};
+
+struct server {
+	struct config cfg;
+	char public_url[512];     /* without a trailing slash */
+	struct store *store;
+	struct token_cache *tokens;
+	struct ratelimit *rl;
+	struct metrics *metrics;
+	void *daemon;             /* struct MHD_Daemon */
+	atomic_int ready;
+	atomic_long request_seq;
+};
+
+/* Fill cfg with defaults, then apply DOCSD_* environment variables. */
+void config_defaults(struct config *cfg);
+
+/* Open the store (running migrations), then listen. */
+int server_start(struct server **out, const struct config *cfg);
+/* Stop accepting, finish requests in flight, free everything. */
+void server_stop(struct server *s);
+
+/* Open just the store for command-line tools (user create, token create). */
+int server_open_store(struct store **out, const struct config *cfg, int nconn);
+
+#endif

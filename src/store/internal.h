@@ -1,0 +1,77 @@
+/*
+ * internal.h - helpers shared by the store's domain files (users.c, orgs.c ...), so each
+ * of them is only its SQL and the mapping of columns to model fields.
+ */
+#ifndef DOCSD_STORE_INTERNAL_H
+#define DOCSD_STORE_INTERNAL_H
+
+#include "store/store.h"
+#include "util/err.h"
+
+#define NP(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static inline int st_exec(struct store_tx *tx, const char *sql, const struct db_param *p, int np, int64_t *changes)
+{
+	return tx->drv->exec(tx->conn, sql, p, np, changes);
+}
+
+static inline int st_query(struct store_tx *tx, struct db_rows **r, const char *sql, const struct db_param *p, int np)
+{
+	return tx->drv->query(tx->conn, r, sql, p, np);
+}
+
+static inline int st_next(struct store_tx *tx, struct db_rows *r)
+{
+	return tx->drv->next(r);
+}
+
+static inline void st_done(struct store_tx *tx, struct db_rows *r)
+{
+	tx->drv->done(r);
+}
+
+static inline int64_t st_int(struct store_tx *tx, struct db_rows *r, int col)
+{
+	return tx->drv->integer(r, col);
+}
+
+/* Copy a column into the tx arena; NULL stays NULL. Sets *oom on failure. */
+const char *st_str(struct store_tx *tx, struct db_rows *r, int col, int *oom);
+
+/* Run a query expecting at most one row, passing it to fill(). ERR_NOT_FOUND
+ * when there is none. */
+typedef int (*st_row_fn)(struct store_tx *tx, struct db_rows *r, void *out);
+int st_one(struct store_tx *tx, const char *sql, const struct db_param *p, int np, st_row_fn fill, void *out);
+
+/* Run a list query: rows are passed to fill() into an array of `size`-byte items
+ * (at most lr->limit); *more says whether one more row existed. */
+int st_list(struct store_tx *tx, const char *sql, const struct db_param *p, int np, int limit,
+	    st_row_fn fill, size_t size, void **items, int *n, int *more);
+
+/* Keyset pagination: the SQL variant is picked from a fixed [desc][has_cursor]
+ * table. Parameter rule for every list statement: the cursor's key and id are the
+ * LAST two parameters, so the first-page variant uses a contiguous prefix $1..$k
+ * (PostgreSQL must see every parameter up to the highest one a statement uses). */
+int st_cursor_int_param(const struct list_req *lr, struct db_param *key, struct db_param *id);
+
+/* LIKE pattern for a case-insensitive substring match: '%' + escaped lower(s) + '%',
+ * used with `ESCAPE '\'`. */
+char *st_like_pattern(struct store_tx *tx, const char *s);
+
+/* Column lists shared by the statements of several files; the matching fill
+ * functions read them starting at a given column. */
+#define MEMBER_COLS "u.id, u.email, u.display_name, u.photo_url, u.created_at, m.role, m.disabled, m.sso, " \
+	"m.joined_at, m.last_seen_at, " \
+	"(SELECT COUNT(*) FROM team_members tm0 WHERE tm0.org_id = m.org_id AND tm0.user_id = m.user_id)"
+#define MEMBER_FROM " FROM members m JOIN users u ON u.id = m.user_id "
+#define MEMBER_NCOLS 11
+#define TEAM_COLS "t.id, t.org_id, t.title, t.created_at, " \
+	"(SELECT COUNT(*) FROM team_members tc WHERE tc.team_id = t.id)"
+#define TEAM_NCOLS 5
+
+/* Column mappers shared between domain files. */
+int store_fill_user(struct store_tx *tx, struct db_rows *r, int col, struct user *u);
+int store_fill_member(struct store_tx *tx, struct db_rows *r, int col, struct member *m);
+int store_fill_team(struct store_tx *tx, struct db_rows *r, int col, struct team *t);
+
+#endif

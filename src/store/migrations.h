@@ -1,0 +1,13 @@
+#ifndef DOCSD_STORE_MIGRATIONS_H
+#define DOCSD_STORE_MIGRATIONS_H
+
+struct migration {
+	int version;
+	const char *name;
+	const char *sql; /* several ;-separated statements, no parameters */
+};
+
+extern const struct migration migrations[];
+extern const int migrations_count;
+
+#endif

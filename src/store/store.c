@@ -1,0 +1,339 @@
+/*
+ * store.c - the connection pool, transactions, migrations and shared helpers.
+ *
+ * The pool hands a connection to one request at a time (store_tx_begin) and
+ * takes it back at commit or rollback; a request never holds two. A connection
+ * whose engine reported it unusable is closed and reopened on its next lease.
+ */
+#include "store/internal.h"
+#include "store/migrations.h"
+#include "util/log.h"
+#include "util/util.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct store {
+	const struct db_driver *drv;
+	char *target;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int n;
+	int nfree;
+	struct db_conn **free;
+};
+
+const char *store_engine(const struct store *s)
+{
+	return s->drv->name;
+}
+
+int store_open(struct store **out, const char *sqlite_path, const char *pg_url, int nconn)
+{
+	struct store *s = calloc(1, sizeof(*s));
+	int rc = ERR_INTERNAL;
+
+	if (!s)
+		return err_set(ERR_INTERNAL, "out of memory");
+	if (nconn < 1)
+		nconn = 1;
+	s->drv = pg_url ? &db_postgres_driver : &db_sqlite_driver;
+	s->target = strdup(pg_url ? pg_url : sqlite_path);
+	s->free = calloc((size_t)nconn, sizeof(*s->free));
+	if (!s->target || !s->free) {
+		err_set(ERR_INTERNAL, "out of memory");
+		goto fail;
+	}
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	s->n = nconn;
+	/* Open the first connection now so a bad target fails at start. */
+	rc = s->drv->open(&s->free[0], s->target);
+	if (rc)
+		goto fail;
+	s->nfree = 1;
+	for (int i = 1; i < nconn; i++)
+		s->free[s->nfree++] = NULL; /* opened lazily */
+	rc = store_migrate(s);
+	if (rc)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return rc;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nfree; i++)
+		if (s->free[i])
+			s->drv->close(s->free[i]);
+	free(s->free);
+	free(s->target);
+	free(s);
+}
+
+static int pool_get(struct store *s, struct db_conn **out)
+{
+	struct db_conn *c;
+	int rc = 0;
+
+	pthread_mutex_lock(&s->mu);
+	while (s->nfree == 0)
+		pthread_cond_wait(&s->cv, &s->mu);
+	c = s->free[--s->nfree];
+	pthread_mutex_unlock(&s->mu);
+	if (!c)
+		rc = s->drv->open(&c, s->target);
+	if (rc) {
+		pthread_mutex_lock(&s->mu);
+		s->free[s->nfree++] = NULL;
+		pthread_cond_signal(&s->cv);
+		pthread_mutex_unlock(&s->mu);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+static void pool_put(struct store *s, struct db_conn *c)
+{
+	pthread_mutex_lock(&s->mu);
+	s->free[s->nfree++] = c;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+int store_tx_begin(struct store *s, struct store_tx *tx, int write, struct arena *a)
+{
+	int rc;
+
+	memset(tx, 0, sizeof(*tx));
+	tx->store = s;
+	tx->drv = s->drv;
+	tx->arena = a;
+	tx->write = write;
+	rc = pool_get(s, &tx->conn);
+	if (rc)
+		return rc;
+	rc = s->drv->begin(tx->conn, write);
+	if (rc) {
+		/* A connection that cannot begin is suspect: replace it. */
+		s->drv->close(tx->conn);
+		pool_put(s, NULL);
+		tx->conn = NULL;
+		return rc;
+	}
+	tx->open = 1;
+	return 0;
+}
+
+int store_tx_commit(struct store_tx *tx)
+{
+	int rc;
+
+	if (!tx->open)
+		return 0;
+	rc = tx->drv->commit(tx->conn);
+	if (rc) {
+		tx->drv->rollback(tx->conn);
+	}
+	tx->open = 0;
+	pool_put(tx->store, tx->conn);
+	tx->conn = NULL;
+	return rc;
+}
+
+void store_tx_rollback(struct store_tx *tx)
+{
+	if (!tx->open)
+		return;
+	if (tx->drv->rollback(tx->conn)) {
+		log_error("rollback failed: %s", err_message());
+		tx->drv->close(tx->conn);
+		tx->conn = NULL;
+	}
+	tx->open = 0;
+	pool_put(tx->store, tx->conn);
+	tx->conn = NULL;
+}
+
+int store_migrate(struct store *s)
+{
+	struct arena a;
+	struct store_tx tx;
+	struct db_rows *r;
+	int64_t have = 0;
+	int rc;
+
+	arena_init(&a);
+	rc = store_tx_begin(s, &tx, 1, &a);
+	if (rc)
+		goto out;
+	rc = st_exec(&tx, "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)", NULL, 0, NULL);
+	if (rc)
+		goto fail;
+	rc = st_query(&tx, &r, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", NULL, 0);
+	if (rc)
+		goto fail;
+	if ((rc = st_next(&tx, r)) == 1)
+		have = st_int(&tx, r, 0);
+	st_done(&tx, r);
+	if (rc < 0)
+		goto fail;
+	for (int i = 0; i < migrations_count; i++) {
+		if (migrations[i].version <= have)
+			continue;
+		rc = st_exec(&tx, migrations[i].sql, NULL, 0, NULL);
+		if (rc == 0) {
+			struct db_param p[] = { P_INT(migrations[i].version), P_TEXT(migrations[i].name), P_INT(clock_now_ms()) };
+			rc = st_exec(&tx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", p, NP(p), NULL);
+		}
+		if (rc) {
+			log_error("migration %d (%s) failed: %s", migrations[i].version, migrations[i].name, err_message());
+			goto fail;
+		}
+		log_info("applied migration %d (%s)", migrations[i].version, migrations[i].name);
+	}
+	rc = store_tx_commit(&tx);
+	goto out;
+fail:
+	store_tx_rollback(&tx);
+out:
+	arena_free(&a);
+	return rc;
+}
+
+/* ---- shared helpers ---- */
+
+const char *st_str(struct store_tx *tx, struct db_rows *r, int col, int *oom)
+{
+	const char *s = tx->drv->text(r, col);
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = arena_strdup(tx->arena, s);
+	if (!d)
+		*oom = 1;
+	return d;
+}
+
+int st_one(struct store_tx *tx, const char *sql, const struct db_param *p, int np, st_row_fn fill, void *out)
+{
+	struct db_rows *r;
+	int rc = st_query(tx, &r, sql, p, np);
+
+	if (rc)
+		return rc;
+	rc = st_next(tx, r);
+	if (rc == 1)
+		rc = fill ? fill(tx, r, out) : 0;
+	else if (rc == 0)
+		rc = err_set(ERR_NOT_FOUND, "not found");
+	st_done(tx, r);
+	return rc;
+}
+
+int st_list(struct store_tx *tx, const char *sql, const struct db_param *p, int np, int limit,
+	    st_row_fn fill, size_t size, void **items, int *n, int *more)
+{
+	struct db_rows *r;
+	char *arr;
+	int rc, count = 0;
+
+	*more = 0;
+	*n = 0;
+	if (limit < 1 || limit > 1000)
+		return err_set(ERR_INVALID, "limit: must be between 1 and 1000");
+	arr = arena_alloc(tx->arena, size * (size_t)limit);
+	if (!arr)
+		return err_set(ERR_INTERNAL, "out of memory");
+	rc = st_query(tx, &r, sql, p, np);
+	if (rc)
+		return rc;
+	while ((rc = st_next(tx, r)) == 1) {
+		if (count == limit) {
+			*more = 1;
+			break;
+		}
+		memset(arr + size * (size_t)count, 0, size);
+		rc = fill(tx, r, arr + size * (size_t)count);
+		if (rc)
+			break;
+		count++;
+	}
+	st_done(tx, r);
+	if (rc < 0)
+		return rc;
+	*items = arr;
+	*n = count;
+	return 0;
+}
+
+int st_cursor_int_param(const struct list_req *lr, struct db_param *key, struct db_param *id)
+{
+	int64_t k;
+	int rc;
+
+	if (!lr->after) {
+		*key = P_NULL;
+		*id = P_NULL;
+		return 0;
+	}
+	rc = cursor_key_int(lr->after, &k);
+	if (rc)
+		return rc;
+	*key = P_INT(k);
+	*id = P_TEXT(lr->after->id);
+	return 0;
+}
+
+char *st_like_pattern(struct store_tx *tx, const char *s)
+{
+	size_t n = strlen(s);
+	char *d = arena_alloc(tx->arena, 2 * n + 3), *o = d;
+
+	if (!d)
+		return NULL;
+	*o++ = '%';
+	for (; *s; s++) {
+		if (*s == '%' || *s == '_' || *s == '\\')
+			*o++ = '\\';
+		*o++ = (char)tolower((unsigned char)*s);
+	}
+	*o++ = '%';
+	*o = '\0';
+	return d;
+}
+
+static int fill_secret(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	int oom = 0;
+
+	*(const char **)out = st_str(tx, r, 0, &oom);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
+int store_secret_get(struct store_tx *tx, const char *name, const char **out)
+{
+	static const char sel[] = "SELECT value FROM settings WHERE name = $1";
+	struct db_param p[] = { P_TEXT(name), P_NULL };
+	char value[65];
+	int rc = st_one(tx, sel, p, 1, fill_secret, out);
+
+	if (rc != ERR_NOT_FOUND)
+		return rc;
+	if (random_alnum(value, 64))
+		return err_set(ERR_INTERNAL, "getrandom failed");
+	p[1] = P_TEXT(value);
+	rc = st_exec(tx, "INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", p, 2, NULL);
+	if (rc)
+		return rc;
+	return st_one(tx, sel, p, 1, fill_secret, out);
+}

@@ -1,0 +1,145 @@
+/*
+ * store.h - the only storage interface of docsd.
+ *
+ * DESIGN
+ * A `struct store` is a pool of connections to one engine (SQLite file or
+ * PostgreSQL URL; see driver.h for the engine table). A request leases one
+ * connection for its whole life as a transaction (`struct store_tx`), so each
+ * request is exactly one transaction: store_tx_begin() .. store_tx_commit(), or
+ * store_tx_rollback() on any error. Every store_* domain function takes the tx,
+ * runs SQL written once for both engines with bound parameters, and copies what
+ * it returns into tx->arena; nothing returned outlives the request's arena.
+ *
+ * Return values follow util/err.h: 0, ERR_NOT_FOUND, ERR_CONFLICT, or
+ * ERR_INTERNAL with the engine's message (logged, never shown to a client).
+ *
+ * Lists take a struct list_req and fetch limit + 1 rows: the extra row only says
+ * that a next page exists, and the cursor is built from the last row returned.
+ */
+#ifndef DOCSD_STORE_STORE_H
+#define DOCSD_STORE_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/cursor.h"
+#include "core/model.h"
+#include "store/driver.h"
+#include "util/arena.h"
+
+struct store;
+
+struct store_tx {
+	struct store *store;
+	const struct db_driver *drv;
+	struct db_conn *conn;
+	struct arena *arena;
+	int write;
+	int open;
+};
+
+/* Open a pool of `nconn` connections and run the migrations. Exactly one of
+ * sqlite_path / pg_url is non-NULL. */
+int store_open(struct store **out, const char *sqlite_path, const char *pg_url, int nconn);
+void store_close(struct store *s);
+const char *store_engine(const struct store *s);
+
+int store_tx_begin(struct store *s, struct store_tx *tx, int write, struct arena *a);
+int store_tx_commit(struct store_tx *tx);
+void store_tx_rollback(struct store_tx *tx);
+
+/* Apply pending numbered migrations (called by store_open; exposed for `docsd migrate`). */
+int store_migrate(struct store *s);
+
+struct list_req {
+	int limit;                   /* 1..1000 */
+	int desc;                    /* 1 = descending */
+	const struct cursor *after;  /* NULL: first page */
+};
+
+/* ---- settings ---- */
+/* Server-wide secret for signing (created on first use, kept in the database so
+ * every docsd process behind a load balancer signs alike). 32 random bytes, hex. */
+int store_secret_get(struct store_tx *tx, const char *name, const char **out);
+
+/* ---- users and tokens ---- */
+int store_user_create(struct store_tx *tx, const char *email, const char *display_name, struct user *out);
+int store_user_get(struct store_tx *tx, const char *id, struct user *out);
+int store_user_get_by_email(struct store_tx *tx, const char *email, struct user *out);
+/* token_hash: sha256 hex of the token; the token itself is never stored. */
+int store_token_create(struct store_tx *tx, const char *user_id, const char *token_hash);
+int store_token_user(struct store_tx *tx, const char *token_hash, const char **user_id_out);
+int store_users_share_org(struct store_tx *tx, const char *a, const char *b, bool *out);
+
+/* ---- organizations ---- */
+int store_org_create(struct store_tx *tx, struct org *org, const char *admin_user_id);
+int store_org_get(struct store_tx *tx, const char *id, struct org *out);
+int store_org_update(struct store_tx *tx, const struct org *org);
+int store_org_set_email_domains(struct store_tx *tx, const char *org_id, const char *const *domains, int n);
+/* ERR_CONFLICT when another organization uses the hostname. */
+int store_org_hostname_check(struct store_tx *tx, const char *hostname, const char *org_id);
+int store_orgs_for_user(struct store_tx *tx, const char *user_id, const struct list_req *lr,
+			struct org **items, int *n, char **next);
+int store_orgs_by_email_domain(struct store_tx *tx, const char *domain, struct org **items, int *n);
+/* The caller's standing in an org: role (ROLE_NONE if not a member), team ownership. */
+int store_membership(struct store_tx *tx, const char *org_id, const char *user_id, struct membership *out);
+
+/* ---- members ---- */
+struct member_filter {
+	const char *role;   /* a role name, "guest", or NULL */
+	const char *search; /* substring of displayName or email, or NULL */
+	int by_last_seen;   /* sort=lastSeenAt: only members seen at least once */
+};
+int store_member_get(struct store_tx *tx, const char *org_id, const char *user_id, struct member *out);
+int store_members_list(struct store_tx *tx, const char *org_id, const struct member_filter *f,
+		       const struct list_req *lr, struct member **items, int *n, char **next);
+/* Insert a membership; *added = false when the user was already a member. */
+int store_member_add(struct store_tx *tx, const char *org_id, const char *user_id, enum role role, int sso, bool *added);
+int store_member_set_role(struct store_tx *tx, const char *org_id, const char *user_id, enum role role);
+int store_member_set_sso(struct store_tx *tx, const char *org_id, const char *user_id);
+int store_member_touch(struct store_tx *tx, const char *org_id, const char *user_id, int64_t now);
+/* *removed = false when the user was not a member. Team memberships in the org go too. */
+int store_member_remove(struct store_tx *tx, const char *org_id, const char *user_id, bool *removed);
+int store_admin_count(struct store_tx *tx, const char *org_id, int64_t *out);
+
+/* ---- teams ---- */
+int store_team_create(struct store_tx *tx, struct team *team);
+int store_team_get(struct store_tx *tx, const char *org_id, const char *team_id, struct team *out);
+int store_team_rename(struct store_tx *tx, const char *org_id, const char *team_id, const char *title);
+int store_team_delete(struct store_tx *tx, const char *org_id, const char *team_id, bool *removed);
+struct team_filter {
+	const char *title;     /* case-insensitive substring, or NULL */
+	const char *owner;     /* only teams this user owns, or NULL */
+};
+int store_teams_list(struct store_tx *tx, const char *org_id, const struct team_filter *f,
+		     const struct list_req *lr, struct team **items, int *n, char **next);
+/* Upsert a team membership with a role. */
+int store_team_member_set(struct store_tx *tx, const char *team_id, const char *org_id, const char *user_id, enum team_role role);
+int store_team_member_remove(struct store_tx *tx, const char *team_id, const char *user_id, bool *removed);
+/* *role_out = -1 when the user is not in the team. */
+int store_team_member_role(struct store_tx *tx, const char *team_id, const char *user_id, int *role_out);
+
+struct team_member_row {
+	struct member member;
+	enum team_role team_role;
+	int64_t added_at; /* the list's sort key */
+};
+int store_team_members_list(struct store_tx *tx, const char *org_id, const char *team_id,
+			    const struct list_req *lr, struct team_member_row **items, int *n, char **next);
+
+struct member_team_row {
+	struct team team;
+	enum team_role team_role;
+};
+int store_member_teams_list(struct store_tx *tx, const char *org_id, const char *user_id, const char *title,
+			    const struct list_req *lr, struct member_team_row **items, int *n, char **next);
+
+/* ---- link invites ---- */
+int store_invite_create(struct store_tx *tx, struct invite *inv);
+int store_invite_get(struct store_tx *tx, const char *org_id, const char *id, struct invite *out);
+int store_invite_set_role(struct store_tx *tx, const char *org_id, const char *id, enum role role);
+int store_invite_delete(struct store_tx *tx, const char *org_id, const char *id, bool *removed);
+int store_invites_list(struct store_tx *tx, const char *org_id, const struct list_req *lr,
+		       struct invite **items, int *n, char **next);
+
+#endif

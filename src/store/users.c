@@ -1,0 +1,114 @@
+/*
+ * users.c - users and API tokens.
+ */
+#include "store/internal.h"
+#include "util/util.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#define USER_COLS "id, email, display_name, photo_url, created_at"
+
+int store_fill_user(struct store_tx *tx, struct db_rows *r, int col, struct user *u)
+{
+	int oom = 0;
+
+	u->id = st_str(tx, r, col, &oom);
+	u->email = st_str(tx, r, col + 1, &oom);
+	u->display_name = st_str(tx, r, col + 2, &oom);
+	u->photo_url = st_str(tx, r, col + 3, &oom);
+	u->created_at = st_int(tx, r, col + 4);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
+static int fill_user(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	return store_fill_user(tx, r, 0, out);
+}
+
+int store_user_create(struct store_tx *tx, const char *email, const char *display_name, struct user *out)
+{
+	char id[ID_LEN + 1];
+	int64_t now = clock_now_ms();
+	char *lower = arena_strdup(tx->arena, email);
+	int rc;
+
+	if (!lower || id_new(id))
+		return err_set(ERR_INTERNAL, "cannot allocate user");
+	for (char *c = lower; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	struct db_param p[] = { P_TEXT(id), P_TEXT(lower), P_TEXT(display_name), P_INT(now) };
+	rc = st_exec(tx, "INSERT INTO users (id, email, display_name, created_at) VALUES ($1, $2, $3, $4)", p, NP(p), NULL);
+	if (rc == ERR_CONFLICT)
+		return err_set(ERR_CONFLICT, "a user with email '%s' already exists", email);
+	if (rc)
+		return rc;
+	out->id = arena_strdup(tx->arena, id);
+	out->email = lower;
+	out->display_name = arena_strdup(tx->arena, display_name);
+	out->photo_url = NULL;
+	out->created_at = now;
+	if (!out->id || !out->display_name)
+		return err_set(ERR_INTERNAL, "out of memory");
+	return 0;
+}
+
+int store_user_get(struct store_tx *tx, const char *id, struct user *out)
+{
+	struct db_param p[] = { P_TEXT(id) };
+	int rc = st_one(tx, "SELECT " USER_COLS " FROM users WHERE id = $1", p, 1, fill_user, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "user not found") : rc;
+}
+
+int store_user_get_by_email(struct store_tx *tx, const char *email, struct user *out)
+{
+	char *lower = arena_strdup(tx->arena, email);
+	int rc;
+
+	if (!lower)
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (char *c = lower; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	struct db_param p[] = { P_TEXT(lower) };
+	rc = st_one(tx, "SELECT " USER_COLS " FROM users WHERE email = $1", p, 1, fill_user, out);
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "no user with email '%s'", email) : rc;
+}
+
+int store_token_create(struct store_tx *tx, const char *user_id, const char *token_hash)
+{
+	struct db_param p[] = { P_TEXT(token_hash), P_TEXT(user_id), P_INT(clock_now_ms()) };
+
+	return st_exec(tx, "INSERT INTO tokens (hash, user_id, created_at) VALUES ($1, $2, $3)", p, NP(p), NULL);
+}
+
+static int fill_str0(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	int oom = 0;
+
+	*(const char **)out = st_str(tx, r, 0, &oom);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
+int store_token_user(struct store_tx *tx, const char *token_hash, const char **user_id_out)
+{
+	struct db_param p[] = { P_TEXT(token_hash) };
+
+	return st_one(tx, "SELECT user_id FROM tokens WHERE hash = $1", p, 1, fill_str0, user_id_out);
+}
+
+int store_users_share_org(struct store_tx *tx, const char *a, const char *b, bool *out)
+{
+	struct db_param p[] = { P_TEXT(a), P_TEXT(b) };
+	int rc = st_one(tx,
+			"SELECT 1 FROM members ma JOIN members mb ON mb.org_id = ma.org_id "
+			"WHERE ma.user_id = $1 AND mb.user_id = $2 LIMIT 1",
+			p, NP(p), NULL, NULL);
+
+	if (rc == ERR_NOT_FOUND) {
+		*out = false;
+		return 0;
+	}
+	*out = rc == 0;
+	return rc;
+}

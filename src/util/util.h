@@ -1,0 +1,44 @@
+/*
+ * util.h - ids, time, hashing and encodings used across docsd.
+ */
+#ifndef DOCSD_UTIL_UTIL_H
+#define DOCSD_UTIL_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ID_LEN 20
+
+/* 20 characters of [A-Za-z0-9] from getrandom(); out must hold ID_LEN + 1. */
+int id_new(char out[ID_LEN + 1]);
+/* n random alphanumerics (n < 256), NUL-terminated. */
+int random_alnum(char *out, size_t n);
+/* 1 if s is a plausible docsd id: 1..64 characters of [A-Za-z0-9_-]. */
+int id_valid(const char *s);
+
+/* Wall-clock milliseconds since the epoch, plus the process's test offset
+ * (clock_set_offset). The one clock every rule reads. */
+int64_t clock_now_ms(void);
+void clock_set_offset(int64_t ms);
+/* Monotonic nanoseconds, for durations only. */
+int64_t clock_mono_ns(void);
+
+/* ISO 8601 UTC with milliseconds: 2024-01-02T03:04:05.678Z; out holds 25 bytes. */
+#define TS_LEN 48
+void ts_format(char out[TS_LEN], int64_t ms);
+
+/* SHA-256 of data as 64 lowercase hex characters plus NUL. */
+int sha256_hex(char out[65], const void *data, size_t len);
+/* HMAC-SHA256, raw 32 bytes. */
+int hmac_sha256(unsigned char out[32], const void *key, size_t klen, const void *data, size_t len);
+
+/* base64url without padding. out must hold base64url_len(n) + 1. */
+size_t base64url_len(size_t n);
+void base64url_encode(char *out, const void *in, size_t n);
+/* Returns decoded length, or -1 on bad input; out must hold n * 3 / 4 + 3. */
+long base64url_decode(unsigned char *out, const char *in, size_t n);
+
+/* UTF-8 aware length in code points; -1 if not valid UTF-8. */
+long utf8_len(const char *s);
+
+#endif
