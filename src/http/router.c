@@ -19,9 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-/* Match `path` against a template; on success fill r's parameters. Parameter
- * values are copied to the arena (the path is not modified). */
-static int template_match(struct req *r, const char *tpl, const char *path, int capture)
+int route_template_match(const char *tpl, const char *path, struct arena *a, struct route_match *m)
 {
 	int np = 0;
 
@@ -31,11 +29,11 @@ static int template_match(struct req *r, const char *tpl, const char *path, int 
 			size_t vlen = strcspn(path, "/");
 			if (!end || vlen == 0 || np >= REQ_MAX_PARAMS)
 				return 0;
-			if (capture) {
-				r->param_names[np] = arena_strndup(&r->arena, name, (size_t)(end - name));
-				r->param_values[np] = arena_strndup(&r->arena, path, vlen);
-				if (!r->param_names[np] || !r->param_values[np])
-					return 0;
+			if (a) {
+				m->names[np] = arena_strndup(a, name, (size_t)(end - name));
+				m->values[np] = arena_strndup(a, path, vlen);
+				if (!m->names[np] || !m->values[np])
+					return -1;
 			}
 			np++;
 			tpl = end + 1;
@@ -49,40 +47,56 @@ static int template_match(struct req *r, const char *tpl, const char *path, int 
 	}
 	if (*tpl || *path)
 		return 0;
-	if (capture)
-		r->nparams = np;
+	if (a)
+		m->nparams = np;
 	return 1;
 }
 
-/* Find the route; ERR_NOT_FOUND or ERR_METHOD (with the Allow header set). */
-static int route_find(struct req *r, const char *path)
+int route_find(const char *method, const char *path, struct arena *a, struct route_match *m)
 {
-	char allow[128];
 	size_t alen = 0;
-	int path_known = 0;
+	int path_known = 0, rc;
 
-	allow[0] = '\0';
+	m->allow[0] = '\0';
+	m->index = -1;
+	m->nparams = 0;
 	for (int i = 0; i < routes_count; i++) {
-		if (!template_match(r, routes[i].path, path, 0))
+		if (!route_template_match(routes[i].path, path, NULL, NULL))
 			continue;
-		if (strcmp(routes[i].method, r->method) == 0) {
-			template_match(r, routes[i].path, path, 1);
-			if (r->nparams == 0 && strchr(routes[i].path, '{'))
+		if (strcmp(routes[i].method, method) == 0) {
+			rc = route_template_match(routes[i].path, path, a, m);
+			if (rc < 0)
 				return err_set(ERR_INTERNAL, "out of memory");
-			r->route = &routes[i];
-			r->route_index = i;
+			m->index = i;
 			return 0;
 		}
 		path_known = 1;
-		int n = snprintf(allow + alen, sizeof(allow) - alen, "%s%s", alen ? ", " : "", routes[i].method);
-		if (n > 0 && (size_t)n < sizeof(allow) - alen)
+		int n = snprintf(m->allow + alen, sizeof(m->allow) - alen, "%s%s", alen ? ", " : "", routes[i].method);
+		if (n > 0 && (size_t)n < sizeof(m->allow) - alen)
 			alen += (size_t)n;
 	}
-	if (path_known) {
-		resp_header(r, "Allow", arena_strdup(&r->arena, allow));
-		return err_set(ERR_METHOD, "method %s is not allowed on this path", r->method);
+	if (path_known)
+		return err_set(ERR_METHOD, "method %s is not allowed on this path", method);
+	return err_set(ERR_NOT_FOUND, "no such endpoint: %s %s", method, path);
+}
+
+static int route_request(struct req *r, const char *path)
+{
+	struct route_match m;
+	int rc = route_find(r->method, path, &r->arena, &m);
+
+	if (rc == ERR_METHOD)
+		resp_header(r, "Allow", arena_strdup(&r->arena, m.allow));
+	if (rc)
+		return rc;
+	r->route = &routes[m.index];
+	r->route_index = m.index;
+	r->nparams = m.nparams;
+	for (int i = 0; i < m.nparams; i++) {
+		r->param_names[i] = m.names[i];
+		r->param_values[i] = m.values[i];
 	}
-	return err_set(ERR_NOT_FOUND, "no such endpoint: %s %s", r->method, path);
+	return 0;
 }
 
 static int authenticate(struct req *r)
@@ -138,7 +152,7 @@ static int parse_body(struct req *r)
 static int run(struct req *r, const char *path)
 {
 	const struct route *rt;
-	int rc = route_find(r, path);
+	int rc = route_request(r, path);
 
 	if (rc)
 		return rc;

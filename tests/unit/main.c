@@ -1,0 +1,41 @@
+#include "unit.h"
+
+#include <stdlib.h>
+
+#define MAX_CASES 256
+
+static struct unit_case cases[MAX_CASES];
+static int ncases;
+int unit_case_failed;
+
+void unit_register(const char *name, void (*fn)(void))
+{
+	if (ncases < MAX_CASES)
+		cases[ncases++] = (struct unit_case){ name, fn };
+}
+
+void unit_fail(const char *file, int line, const char *expr)
+{
+	fprintf(stderr, "  %s:%d: check failed: %s\n", file, line, expr);
+	unit_case_failed = 1;
+}
+
+int main(int argc, char **argv)
+{
+	int passed = 0, failed = 0;
+	const char *only = argc > 1 ? argv[1] : NULL;
+
+	for (int i = 0; i < ncases; i++) {
+		if (only && !strstr(cases[i].name, only))
+			continue;
+		unit_case_failed = 0;
+		cases[i].fn();
+		printf("%s %s\n", unit_case_failed ? "FAIL" : "ok  ", cases[i].name);
+		if (unit_case_failed)
+			failed++;
+		else
+			passed++;
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,45 @@
+/*
+ * unit.h - a minimal test harness. Each test file registers its cases with
+ * UNIT_TEST(); main.c runs them all and prints "N passed, N failed".
+ */
+#ifndef DOCSD_TESTS_UNIT_H
+#define DOCSD_TESTS_UNIT_H
+
+#include <stdio.h>
+#include <string.h>
+
+struct unit_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+void unit_register(const char *name, void (*fn)(void));
+void unit_fail(const char *file, int line, const char *expr);
+extern int unit_case_failed;
+
+#define UNIT_TEST(name)                                                              \
+	static void test_##name(void);                                               \
+	__attribute__((constructor)) static void register_##name(void)               \
+	{                                                                            \
+		unit_register(#name, test_##name);                                   \
+	}                                                                            \
+	static void test_##name(void)
+
+#define CHECK(expr)                                          \
+	do {                                                 \
+		if (!(expr))                                 \
+			unit_fail(__FILE__, __LINE__, #expr); \
+	} while (0)
+
+#define CHECK_STR(a, b)                                                                     \
+	do {                                                                                \
+		const char *a_ = (a), *b_ = (b);                                            \
+		if (!a_ || !b_ || strcmp(a_, b_) != 0) {                                    \
+			char m_[512];                                                       \
+			snprintf(m_, sizeof(m_), "%s == %s (\"%s\" vs \"%s\")", #a, #b,      \
+				 a_ ? a_ : "(null)", b_ ? b_ : "(null)");                   \
+			unit_fail(__FILE__, __LINE__, m_);                                  \
+		}                                                                           \
+	} while (0)
+
+#endif
