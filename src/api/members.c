@@ -57,6 +57,9 @@ static int keep_an_admin(struct req *r, const struct member *m)
 
 	if (m->role != ROLE_ADMIN)
 		return 0;
+	/* Two admins demoting each other at once must not leave none. */
+	if ((rc = store_org_lock(&r->tx, r->org_id)))
+		return rc;
 	if ((rc = store_admin_count(&r->tx, r->org_id, &admins)))
 		return rc;
 	if (admins <= 1)

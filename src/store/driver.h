@@ -80,6 +80,12 @@ struct db_driver {
 	int64_t (*integer)(struct db_rows *r, int col);   /* 0 for SQL NULL */
 	void (*done)(struct db_rows *r);
 
+	/* Serialize this transaction with every other one taking the same key,
+	 * until commit or rollback (invariants spanning rows, such as "an
+	 * organization keeps an admin"). SQLite needs nothing: BEGIN IMMEDIATE
+	 * already serializes writers. PostgreSQL takes pg_advisory_xact_lock. */
+	int (*lock)(struct db_conn *c, int64_t key);
+
 	/* 1 if the last error was a unique-constraint violation */
 	int (*is_unique_violation)(struct db_conn *c);
 };

@@ -679,6 +679,18 @@ static int pg_rollback(struct db_conn *c)
 	return simple(c, "ROLLBACK");
 }
 
+/* Transaction-scoped advisory lock: released by COMMIT or ROLLBACK. */
+static int pg_lock(struct db_conn *c, int64_t key)
+{
+	static const char sql[] = "SELECT pg_advisory_xact_lock(CAST($1 AS BIGINT))";
+	struct db_param p = db_int(key);
+	PGresult *res = NULL;
+	int rc = run(c, sql, &p, 1, &res);
+
+	PQclear(res);
+	return rc;
+}
+
 static int pg_is_unique_violation(struct db_conn *c)
 {
 	return c->unique;
@@ -698,5 +710,6 @@ const struct db_driver db_postgres_driver = {
 	.text = pg_text,
 	.integer = pg_integer,
 	.done = pg_done,
+	.lock = pg_lock,
 	.is_unique_violation = pg_is_unique_violation,
 };

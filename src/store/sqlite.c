@@ -275,6 +275,13 @@ static int sq_exec(struct db_conn *c, const char *sql, const struct db_param *p,
 	return rc;
 }
 
+static int sq_lock(struct db_conn *c, int64_t key)
+{
+	(void)c;
+	(void)key;
+	return 0;
+}
+
 static int sq_is_unique_violation(struct db_conn *c)
 {
 	return c->last_extended == SQLITE_CONSTRAINT_UNIQUE || c->last_extended == SQLITE_CONSTRAINT_PRIMARYKEY;
@@ -294,5 +301,6 @@ const struct db_driver db_sqlite_driver = {
 	.text = sq_text,
 	.integer = sq_integer,
 	.done = sq_done,
+	.lock = sq_lock,
 	.is_unique_violation = sq_is_unique_violation,
 };

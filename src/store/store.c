@@ -209,6 +209,15 @@ out:
 	return rc;
 }
 
+int store_org_lock(struct store_tx *tx, const char *org_id)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a: a stable key per organization */
+
+	for (const char *p = org_id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return tx->drv->lock(tx->conn, (int64_t)(h >> 1));
+}
+
 /* ---- shared helpers ---- */
 
 const char *st_str(struct store_tx *tx, struct db_rows *r, int col, int *oom)

@@ -48,6 +48,10 @@ int store_tx_begin(struct store *s, struct store_tx *tx, int write, struct arena
 int store_tx_commit(struct store_tx *tx);
 void store_tx_rollback(struct store_tx *tx);
 
+/* Serialize with every other transaction that locks the same organization
+ * (for invariants such as "an organization keeps at least one admin"). */
+int store_org_lock(struct store_tx *tx, const char *org_id);
+
 /* Apply pending numbered migrations (called by store_open; exposed for `docsd migrate`). */
 int store_migrate(struct store *s);
 

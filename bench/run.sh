@@ -1,0 +1,316 @@
+#!/usr/bin/env bash
+# docsd benchmark: docsd against nginx serving the same bytes, plus write throughput,
+# crash durability and peak memory. See bench/README.md. Results: bench/out/results.md.
+#
+# env: BENCH_DURATION (10s)  BENCH_RUNS (3)  BENCH_CONNS (64)  BENCH_WRK_THREADS (1)
+#      BENCH_THREADS (docsd --threads, 2)  BENCH_MEMBERS (10000)  BENCH_TEAMS (100)
+#      BENCH_NGINX_WORKERS (1)  BENCH_RATE_LIMIT (0 = unlimited, if docsd has --rate-limit)
+#      BENCH_DOCSD_ARGS (extra `docsd serve` arguments, split on spaces)
+#      BENCH_NO_BUILD=1 (skip deps + make)  BENCH_KEEP=1 (keep the temp dir)
+#      DOCSD_BIN (build/docsd)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+duration=${BENCH_DURATION:-10s}
+runs=${BENCH_RUNS:-3}
+conns=${BENCH_CONNS:-64}
+wrk_threads=${BENCH_WRK_THREADS:-1}
+threads=${BENCH_THREADS:-2}
+members=${BENCH_MEMBERS:-10000}
+teams=${BENCH_TEAMS:-100}
+nginx_workers=${BENCH_NGINX_WORKERS:-1}
+rate_limit=${BENCH_RATE_LIMIT:-0}
+read -r -a extra_args <<<"${BENCH_DOCSD_ARGS:-}"
+bin=${DOCSD_BIN:-build/docsd}
+out="$root/bench/out"
+
+die() { echo "bench: $*" >&2; exit 1; }
+note() { echo "bench: $*" >&2; }
+
+[[ "$duration" =~ ^([0-9]+)(s|m)?$ ]] || die "BENCH_DURATION must look like 10s or 1m"
+dur_s=${BASH_REMATCH[1]}
+[ "${BASH_REMATCH[2]}" = m ] && dur_s=$(( dur_s * 60 ))
+[ "$dur_s" -ge 2 ] || die "BENCH_DURATION must be at least 2s"
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer"
+
+if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
+  scripts/deps.sh bench
+  make -j"$(nproc 2>/dev/null || echo 2)"
+fi
+[ -x "$bin" ] || die "$bin not found (run make)"
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+for tool in wrk nginx node; do
+  command -v "$tool" >/dev/null 2>&1 || die "$tool not found; run scripts/deps.sh bench"
+done
+
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 4096 2>/dev/null || true
+
+mkdir -p "$out"
+work=$(mktemp -d "${TMPDIR:-/tmp}/docsd-bench.XXXXXX")
+chmod 755 "$work" # nginx workers run as an unprivileged user and read $work/www
+data="$work/data"
+www="$work/www"
+mkdir -p "$data" "$www" "$work/nginx"
+export BENCH_LUA_DIR="$root/bench"
+
+docsd_pid=""
+nginx_pid=""
+wrk_pid=""
+
+stop_pid() { # PID SIGNAL: signal, wait up to 5 s, then SIGKILL
+  local pid=$1 sig=$2 i
+  [ -n "$pid" ] || return 0
+  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+  kill "-$sig" "$pid" 2>/dev/null || true
+  for (( i = 0; i < 50; i++ )); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+  set +e
+  stop_pid "$wrk_pid" TERM
+  stop_pid "$docsd_pid" TERM
+  stop_pid "$nginx_pid" QUIT
+  if [ -f "$work/docsd.log" ]; then tail -n 200 "$work/docsd.log" >"$out/docsd.log.tail"; fi
+  if [ "${BENCH_KEEP:-0}" = 1 ]; then note "kept $work"; else rm -rf -- "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  local port i
+  port=$(( 20000 + RANDOM % 30000 ))
+  for (( i = 0; i < 200; i++ )); do
+    if ! (: <>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return 0; fi
+    port=$(( port + 1 ))
+  done
+  die "no free port found"
+}
+
+http_status() { # PORT PATH
+  # shellcheck disable=SC2016 # expanded by the inner bash
+  timeout 3 bash -c '
+    exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+    printf "GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\nConnection: close\r\n\r\n" "$2" "$1" >&3
+    IFS=" " read -r _ code _ <&3 && printf "%s\n" "$code"' _ "$1" "$2" 2>/dev/null || true
+}
+
+wait_200() { # PID PORT PATH SECONDS
+  local i
+  for (( i = 0; i < $4 * 10; i++ )); do
+    kill -0 "$1" 2>/dev/null || return 1
+    [ "$(http_status "$2" "$3")" = 200 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# Options this docsd build offers (from --help): rate limit off, access log quiet.
+help=$(timeout 5 "$bin" --help 2>&1 || true)
+serve_opts=(--threads "$threads")
+if grep -q -- '--rate-limit' <<<"$help"; then serve_opts+=(--rate-limit "$rate_limit"); fi
+quiet=()
+if grep -q -- '--quiet' <<<"$help"; then quiet=(--quiet)
+elif grep -q -- '--no-access-log' <<<"$help"; then quiet=(--no-access-log)
+elif grep -q -- '--log-level' <<<"$help"; then quiet=(--log-level error)
+fi
+serve_opts+=("${extra_args[@]}")
+
+docsd_port=$(free_port)
+docsd="http://127.0.0.1:$docsd_port"
+
+start_docsd() {
+  local attempt
+  for attempt in quiet plain; do
+    if [ "$attempt" = plain ]; then
+      [ "${#quiet[@]}" -gt 0 ] || break
+      note "docsd did not start with ${quiet[*]}; retrying without it"
+      quiet=()
+    fi
+    "$bin" serve --data "$data" --listen "127.0.0.1:$docsd_port" "${serve_opts[@]}" "${quiet[@]}" \
+      2>>"$work/docsd.log" >/dev/null &
+    docsd_pid=$!
+    if wait_200 "$docsd_pid" "$docsd_port" /healthz 30; then return 0; fi
+    stop_pid "$docsd_pid" KILL
+    docsd_pid=""
+  done
+  tail -n 30 "$work/docsd.log" >&2 || true
+  die "docsd did not answer GET /healthz with 200 within 30 s"
+}
+
+# --- seed -------------------------------------------------------------------------------
+note "seeding: 1 user, 1 org, $members members, $teams teams (data in $data)"
+user_json=$("$bin" user create --data "$data" --email admin@bench.example.com --name Admin) \
+  || die "docsd user create failed"
+token=$(node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const t=JSON.parse(s).token;if(!t)process.exit(1);console.log(t)})' <<<"$user_json") \
+  || die "no token in: $user_json"
+auth="Authorization: Bearer $token"
+
+start_docsd
+note "docsd pid $docsd_pid on $docsd: serve ${serve_opts[*]} ${quiet[*]}"
+t0=$(date +%s)
+seed_json=$(node bench/seed.mjs seed "$docsd" "$token" "$www" "$members" "$teams") || die "seeding failed"
+note "seeded in $(( $(date +%s) - t0 )) s: $seed_json"
+org_id=$(node -p 'JSON.parse(process.argv[1]).orgId' "$seed_json")
+members_first_page=$(node -p 'JSON.parse(process.argv[1]).membersOnFirstPage' "$seed_json")
+
+# --- nginx with the same bytes ----------------------------------------------------------
+chmod 755 "$www"; chmod 644 "$www"/*.json
+nginx_port=$(free_port)
+cat >"$work/nginx/nginx.conf" <<EOF
+worker_processes $nginx_workers;
+daemon off;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  types { }
+  default_type application/json;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000000;
+  keepalive_timeout 65;
+  client_body_temp_path $work/nginx/body;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    root $www;
+  }
+}
+EOF
+nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
+nginx_pid=$!
+wait_200 "$nginx_pid" "$nginx_port" /org.json 10 \
+  || { cat "$work/nginx/error.log" >&2 || true; die "nginx did not serve /org.json"; }
+ref="http://127.0.0.1:$nginx_port"
+
+# --- wrk --------------------------------------------------------------------------------
+# kv LINE KEY: the value of KEY=value in a BENCH line
+kv() { sed -n "s/.* $2=\\([0-9.]*\\).*/\\1/p" <<<"$1"; }
+
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {
+    if (NR == 0) print 0; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'
+}
+
+wrk_seq=0
+# run_wrk NAME URL SCRIPT AUTH(0|1) [SCRIPT_ARG]: one wrk run; sets $bench_line
+run_wrk() {
+  local name=$1 url=$2 script=$3 use_auth=$4 log opts=()
+  wrk_seq=$(( wrk_seq + 1 ))
+  log="$out/wrk-$(printf '%02d' "$wrk_seq")-$name.txt"
+  opts=(-t"$wrk_threads" -c"$conns" -d"$duration" --latency --timeout 5s -s "$script")
+  [ "$use_auth" = 1 ] && opts+=(-H "$auth")
+  opts+=("$url")
+  [ "$#" -ge 5 ] && opts+=(-- "$5")
+  timeout $(( dur_s + 60 )) wrk "${opts[@]}" >"$log" 2>&1 || die "wrk failed ($name), see $log"
+  bench_line=$(grep '^BENCH ' "$log" | tail -n 1) || die "no result from wrk ($name), see $log"
+}
+
+declare -A r_rps r_p50 r_p99 r_non2xx r_err
+put_created=0
+# measure KEY NAME URL SCRIPT AUTH: $runs runs, medians into r_*[KEY]. For KEY=put the
+# rate is created teams/s (201s counted by teams.lua) and put_created sums the 201s.
+measure() {
+  local key=$1 name=$2 url=$3 script=$4 use_auth=$5 i rps=() p50=() p99=() non2xx=0 err=0 line c
+  for (( i = 1; i <= runs; i++ )); do
+    run_wrk "$name" "$url" "$script" "$use_auth" "r$(date +%s)-$i"
+    line=$bench_line
+    if [ "$key" = put ]; then
+      c=$(kv "$line" created)
+      put_created=$(( put_created + c ))
+      rps+=("$(awk -v c="$c" -v s="$(kv "$line" duration_s)" 'BEGIN { printf "%.1f", c / s }')")
+    else
+      rps+=("$(kv "$line" rps)")
+    fi
+    p50+=("$(kv "$line" p50_us)")
+    p99+=("$(kv "$line" p99_us)")
+    non2xx=$(( non2xx + $(kv "$line" non2xx) ))
+    err=$(( err + $(kv "$line" timeouts) + $(kv "$line" connect_errors) + $(kv "$line" read_errors) + $(kv "$line" write_errors) ))
+    note "$name run $i/$runs: ${rps[-1]}/s, p50 $(kv "$line" p50_us) us, p99 $(kv "$line" p99_us) us, non-2xx $(kv "$line" non2xx)"
+  done
+  r_rps[$key]=$(median "${rps[@]}")
+  r_p50[$key]=$(median "${p50[@]}")
+  r_p99[$key]=$(median "${p99[@]}")
+  r_non2xx[$key]=$non2xx
+  r_err[$key]=$err
+}
+
+count_teams() { node bench/seed.mjs count-teams "$docsd" "$token" "$org_id"; }
+
+rm -f "$out"/wrk-*.txt
+report="$root/bench/report.lua"
+teams_lua="$root/bench/teams.lua"
+org_path="/v1/orgs/$org_id"
+
+measure nginx_org nginx-org "$ref/org.json" "$report" 0
+measure org docsd-org "$docsd$org_path" "$report" 1
+measure nginx_members nginx-members "$ref/members.json" "$report" 0
+measure members docsd-members "$docsd$org_path/members?limit=100" "$report" 1
+teams_before=$(count_teams) || die "counting teams failed"
+measure put docsd-put-teams "$docsd$org_path/teams" "$teams_lua" 1
+
+# --- peak memory, before the crash test replaces the process ------------------------------
+vm_hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$docsd_pid/status" 2>/dev/null || echo 0)
+vm_rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$docsd_pid/status" 2>/dev/null || echo 0)
+
+# --- durability: kill -9 under PUT load, restart, every acknowledged team must be there ---
+note "durability: PUT load, kill -9 docsd after $(( dur_s / 2 )) s, restart on the same data"
+kill_log="$out/wrk-$(printf '%02d' $(( wrk_seq + 1 )))-docsd-put-kill9.txt"
+wrk -t"$wrk_threads" -c"$conns" -d"$duration" --timeout 5s -s "$teams_lua" -H "$auth" \
+  "$docsd$org_path/teams" -- "k$(date +%s)" >"$kill_log" 2>&1 &
+wrk_pid=$!
+sleep $(( dur_s / 2 ))
+kill -KILL "$docsd_pid"
+wait "$docsd_pid" 2>/dev/null || true
+docsd_pid=""
+killed_wait=0
+while kill -0 "$wrk_pid" 2>/dev/null && [ "$killed_wait" -lt $(( dur_s * 10 + 100 )) ]; do
+  sleep 0.1; killed_wait=$(( killed_wait + 1 ))
+done
+stop_pid "$wrk_pid" TERM
+wrk_pid=""
+kill_line=$(grep '^BENCH ' "$kill_log" | tail -n 1) || die "no result from the kill -9 wrk run, see $kill_log"
+kill_created=$(kv "$kill_line" created)
+acked=$(( put_created + kill_created ))
+start_docsd
+teams_after=$(count_teams) || die "counting teams after the restart failed"
+expected=$(( teams_before + acked ))
+if [ "$teams_after" -ge "$expected" ]; then durability=PASS; else durability=FAIL; fi
+note "durability $durability: $teams_after teams after restart, >= $teams_before before the PUT runs + $acked acknowledged ($put_created in $runs runs, $kill_created in the killed run)"
+
+# --- report -----------------------------------------------------------------------------
+ms() { awk -v u="$1" 'BEGIN { printf "%.2f ms", u / 1000 }'; }
+num() { awk -v x="$1" 'BEGIN { printf "%.0f", x }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+org_bytes=$(wc -c <"$www/org.json")
+members_bytes=$(wc -c <"$www/members.json")
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+
+{
+  echo "# docsd benchmark"
+  echo
+  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores${cpu:+ ($cpu)}, docsd $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')."
+  echo "docsd \`serve ${serve_opts[*]} ${quiet[*]}\` on SQLite; nginx $(nginx -v 2>&1 | sed 's|.*/||'), worker_processes $nginx_workers, access_log off;"
+  echo "wrk -t$wrk_threads -c$conns -d$duration, median of $runs runs; everything on the same machine."
+  echo "Seeded: 1 org, $members invited members ($members_first_page on the first members page), $teams teams."
+  echo
+  echo "| endpoint | docsd req/s | p50 | p99 | reference req/s | ratio |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  echo "| GET /v1/orgs/{id} ($org_bytes B) | $(num "${r_rps[org]}") | $(ms "${r_p50[org]}") | $(ms "${r_p99[org]}") | $(num "${r_rps[nginx_org]}") (nginx, same bytes) | $(ratio "${r_rps[org]}" "${r_rps[nginx_org]}") |"
+  echo "| GET /v1/orgs/{id}/members?limit=100 ($members_bytes B) | $(num "${r_rps[members]}") | $(ms "${r_p50[members]}") | $(ms "${r_p99[members]}") | $(num "${r_rps[nginx_members]}") (nginx, same bytes) | $(ratio "${r_rps[members]}" "${r_rps[nginx_members]}") |"
+  echo "| PUT /v1/orgs/{id}/teams (created teams/s) | $(num "${r_rps[put]}") | $(ms "${r_p50[put]}") | $(ms "${r_p99[put]}") | - | - |"
+  echo
+  echo "Peak RSS of docsd (VmHWM, seeding + all runs above): $(( vm_hwm / 1024 )) MiB (VmRSS at the end $(( vm_rss / 1024 )) MiB)."
+  echo
+  echo "Durability (kill -9 during a PUT load, restart on the same data): **$durability**: $teams_after teams after the restart; needed >= $expected ($teams_before before the PUT runs + $acked acknowledged with 201: $put_created in $runs runs, $kill_created in the killed run)."
+  echo
+  echo "Non-2xx responses: GET org ${r_non2xx[org]}, GET members ${r_non2xx[members]}, PUT teams ${r_non2xx[put]}; socket errors/timeouts: GET org ${r_err[org]}, GET members ${r_err[members]}, PUT teams ${r_err[put]}, nginx ${r_err[nginx_org]}/${r_err[nginx_members]}. Raw wrk output: bench/out/wrk-*.txt."
+} >"$out/results.md"
+
+echo
+cat "$out/results.md"
+[ "$durability" = PASS ] || exit 1

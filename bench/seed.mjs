@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// Seeding and counting for bench/run.sh, through docsd's public API (Node >= 18, no packages).
+//
+//   node bench/seed.mjs seed BASE TOKEN OUTDIR [MEMBERS] [TEAMS]
+//       POST /v1/orgs, MEMBERS invites (role read) in batches of 1000, TEAMS teams via PUT;
+//       then saves the exact bodies of GET /v1/orgs/{id} and
+//       GET /v1/orgs/{id}/members?limit=100 as OUTDIR/org.json and OUTDIR/members.json.
+//       Prints {"orgId", "invited", "membersOnFirstPage", "teams", "orgBytes", "membersBytes"}.
+//   node bench/seed.mjs count-teams BASE TOKEN ORG_ID
+//       Walks GET /v1/orgs/{id}/teams?limit=1000 page by page; prints the number of teams.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const TIMEOUT_MS = 120_000;
+const BATCH = 1000;
+const MAX_PAGES = 100_000;
+
+function fail(msg) {
+  process.stderr.write(`seed.mjs: ${msg}\n`);
+  process.exit(1);
+}
+
+async function call(base, token, method, path, body, expect) {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (!expect.includes(res.status)) {
+    fail(`${method} ${path} -> ${res.status} (wanted ${expect.join('/')}): ${bytes.toString().slice(0, 500)}`);
+  }
+  return bytes;
+}
+
+const json = (bytes) => JSON.parse(bytes.toString('utf8'));
+
+async function seed(base, token, outdir, members, teams) {
+  const org = json(await call(base, token, 'POST', '/v1/orgs', { title: 'Bench org' }, [200, 201]));
+  if (!org.id) fail('POST /v1/orgs returned no id');
+  const orgPath = `/v1/orgs/${encodeURIComponent(org.id)}`;
+
+  let invited = 0;
+  for (let start = 0; start < members; start += BATCH) {
+    const emails = [];
+    for (let i = start; i < Math.min(members, start + BATCH); i++) {
+      emails.push(`bench-member-${String(i).padStart(6, '0')}@example.com`);
+    }
+    await call(base, token, 'POST', `${orgPath}/invites`, { emails, role: 'read' }, [200, 201]);
+    invited += emails.length;
+  }
+
+  // Teams: a few requests in flight at a time, bounded.
+  let next = 0;
+  const worker = async () => {
+    while (next < teams) {
+      const i = next++;
+      await call(base, token, 'PUT', `${orgPath}/teams`, { title: `Seed team ${i}` }, [200, 201]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, teams) }, worker));
+
+  const orgBody = await call(base, token, 'GET', orgPath, undefined, [200]);
+  const membersBody = await call(base, token, 'GET', `${orgPath}/members?limit=100`, undefined, [200]);
+  writeFileSync(join(outdir, 'org.json'), orgBody);
+  writeFileSync(join(outdir, 'members.json'), membersBody);
+  const firstPage = json(membersBody);
+  process.stdout.write(JSON.stringify({
+    orgId: org.id,
+    invited,
+    membersOnFirstPage: Array.isArray(firstPage.items) ? firstPage.items.length : null,
+    teams,
+    orgBytes: orgBody.length,
+    membersBytes: membersBody.length,
+  }) + '\n');
+}
+
+async function countTeams(base, token, orgId) {
+  const path = `/v1/orgs/${encodeURIComponent(orgId)}/teams?limit=1000`;
+  let count = 0;
+  let page;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const q = page === undefined ? '' : `&page=${encodeURIComponent(page)}`;
+    const body = json(await call(base, token, 'GET', path + q, undefined, [200]));
+    if (!Array.isArray(body.items)) fail('teams list has no items array');
+    count += body.items.length;
+    page = body.next && body.next.page;
+    if (!page) {
+      process.stdout.write(`${count}\n`);
+      return;
+    }
+  }
+  fail(`more than ${MAX_PAGES} pages of teams`);
+}
+
+const [cmd, ...args] = process.argv.slice(2);
+try {
+  if (cmd === 'seed' && args.length >= 3) {
+    const members = Number(args[3] ?? 10000);
+    const teams = Number(args[4] ?? 100);
+    if (!Number.isInteger(members) || !Number.isInteger(teams) || members < 0 || teams < 0) {
+      fail('MEMBERS and TEAMS must be non-negative integers');
+    }
+    await seed(args[0], args[1], args[2], members, teams);
+  } else if (cmd === 'count-teams' && args.length === 3) {
+    await countTeams(args[0], args[1], args[2]);
+  } else {
+    fail('usage: seed.mjs seed BASE TOKEN OUTDIR [MEMBERS] [TEAMS] | count-teams BASE TOKEN ORG_ID');
+  }
+} catch (err) {
+  fail(err && err.stack ? err.stack : String(err));
+}

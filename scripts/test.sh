@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The whole test run (the README's second command; CI runs it through .ci/run):
+#   deps -> make -> throwaway PostgreSQL -> C unit tests (SQLite + PostgreSQL)
+#   -> API tests on SQLite -> API tests on PostgreSQL -> keep-alive stall check
+#   -> ASan/UBSan build -> API tests on SQLite under the sanitizers.
+# Setup steps (deps, builds, PostgreSQL, npm ci) stop the run at once. A failing test stage
+# is reported and the remaining stages still run, so one run shows every failure; set
+# TEST_FAIL_FAST=1 to stop at the first failing stage instead. A stage that runs no test
+# counts as failed.
+# The last line is always "tests: X passed, Y failed"; the exit status is non-zero on any
+# failure. Per-stage logs: $TEST_LOG_DIR (default: a temp dir, kept only when a stage failed).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+export DEBIAN_FRONTEND=noninteractive
+export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
+jobs=$(nproc 2>/dev/null || echo 2)
+# Stage time limits (seconds); a normal run takes a fraction of these.
+t_unit=${TEST_TIMEOUT_UNIT:-300}
+t_api=${TEST_TIMEOUT_API:-360}
+t_asan=${TEST_TIMEOUT_ASAN:-540}
+t_conns=${TEST_TIMEOUT_CONNS:-90}
+
+passed=0
+failed=0
+failed_stages=()
+pg_dir=""
+log_dir=${TEST_LOG_DIR:-}
+own_log_dir=0
+if [ -z "$log_dir" ]; then
+  log_dir=$(mktemp -d "${TMPDIR:-/tmp}/docsd-test.XXXXXX"); own_log_dir=1
+fi
+mkdir -p "$log_dir"
+started=$(date +%s)
+
+say() { printf '\n==> %s\n' "$*"; }
+
+on_exit() {
+  local rc=$?
+  set +e
+  trap - EXIT INT TERM
+  if [ -n "$pg_dir" ]; then scripts/pg-cluster.sh stop "$pg_dir" >/dev/null 2>&1; fi
+  if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+  if [ "$failed" -ne 0 ]; then
+    [ "${#failed_stages[@]}" -gt 0 ] && echo "failed stages: ${failed_stages[*]} (logs in $log_dir)"
+  elif [ "$own_log_dir" -eq 1 ]; then
+    rm -rf -- "$log_dir"
+  fi
+  echo "test.sh: $(( $(date +%s) - started )) s"
+  echo "tests: $passed passed, $failed failed"
+  [ "$failed" -eq 0 ] && exit 0
+  [ "$rc" -ne 0 ] && exit "$rc"
+  exit 1
+}
+trap on_exit EXIT
+trap 'echo "test.sh: interrupted" >&2; exit 130' INT TERM
+
+# Setup failure: stop the run now (on_exit prints the totals).
+die() { # STAGE MESSAGE
+  echo "test.sh: FAILED ($1): $2" >&2
+  failed_stages+=("$1")
+  exit 1
+}
+
+# stage NAME KIND TIMEOUT CMD...: run a test stage, tee its output to $log_dir/NAME.log and
+# add its counts. KIND node: node's runner ("# pass N"/"# fail N", or "ℹ pass N" from the
+# spec reporter); KIND plain: the last "N passed, N failed" line.
+stage() {
+  local name=$1 kind=$2 limit=$3 log rc p f c
+  shift 3
+  log="$log_dir/$name.log"
+  say "$name"
+  set +e
+  timeout -k 15 "$limit" "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  if [ "$kind" = node ]; then
+    p=$(sed -n 's/^\(# \|ℹ \)pass \([0-9][0-9]*\)$/\2/p' "$log" | tail -n 1)
+    f=$(sed -n 's/^\(# \|ℹ \)fail \([0-9][0-9]*\)$/\2/p' "$log" | tail -n 1)
+    c=$(sed -n 's/^\(# \|ℹ \)cancelled \([0-9][0-9]*\)$/\2/p' "$log" | tail -n 1)
+    f=$(( ${f:-0} + ${c:-0} ))
+  else
+    p=$(sed -n 's/.*\b\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1/p' "$log" | tail -n 1)
+    f=$(sed -n 's/.*\b\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\2/p' "$log" | tail -n 1)
+  fi
+  p=${p:-0}
+  f=${f:-0}
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    echo "test.sh: stage $name timed out after $limit s" >&2
+    f=$(( f + 1 ))
+  elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    echo "test.sh: stage $name exited $rc with no failing test counted" >&2
+    f=1
+  elif [ "$rc" -eq 0 ] && [ $(( p + f )) -eq 0 ]; then
+    echo "test.sh: stage $name ran no test" >&2
+    f=1
+  fi
+  passed=$(( passed + p ))
+  failed=$(( failed + f ))
+  echo "--> $name: $p passed, $f failed"
+  if [ "$f" -ne 0 ]; then
+    failed_stages+=("$name")
+    if [ "${TEST_FAIL_FAST:-0}" = 1 ]; then
+      echo "test.sh: stopping at the first failing stage (TEST_FAIL_FAST=1)" >&2
+      exit 1
+    fi
+  fi
+}
+
+say "deps (scripts/deps.sh test)"
+scripts/deps.sh test || die deps "scripts/deps.sh test"
+command -v node >/dev/null 2>&1 || die deps "node not found"
+
+say "make"
+make -j"$jobs" || die make "make (build/docsd)"
+[ -x build/docsd ] || die make "make did not produce build/docsd"
+
+say "PostgreSQL (throwaway cluster)"
+pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/docsd-pg.XXXXXX")
+pg_url=$(scripts/pg-cluster.sh start "$pg_dir" | tail -n 1) || die postgres "scripts/pg-cluster.sh start"
+[[ "$pg_url" == postgres://* ]] || die postgres "no URL from scripts/pg-cluster.sh start"
+echo "$pg_url"
+
+stage unit plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" make -j"$jobs" unit
+
+say "npm ci (tests/api)"
+timeout -k 15 300 npm --prefix tests/api ci --no-audit --no-fund || die npm "npm ci in tests/api"
+
+stage api-sqlite node "$t_api" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/api test
+
+pg_api_url=$(scripts/pg-cluster.sh createdb "$pg_dir" "docsd_api_$(date +%s)_$$") \
+  || die postgres "CREATE DATABASE for the API tests"
+stage api-postgres node "$t_api" env DOCSD_BIN="$root/build/docsd" \
+  DOCSD_TEST_DATABASE="$pg_api_url" npm --prefix tests/api test
+
+stage keepalive-conns plain "$t_conns" env DOCSD_BIN="$root/build/docsd" bench/conns.sh
+
+say "make asan"
+make -j"$jobs" asan || die make-asan "make asan (build-asan/docsd)"
+[ -x build-asan/docsd ] || die make-asan "make asan did not produce build-asan/docsd"
+
+stage api-sqlite-asan node "$t_asan" env DOCSD_BIN="$root/build-asan/docsd" DOCSD_ASAN=1 \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  npm --prefix tests/api test
