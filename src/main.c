@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yajl/yajl_gen.h>
+#include "core/jsonw.h"
 
 static const char usage[] =
 	"usage: docsd <command> [options]\n"
@@ -224,25 +224,21 @@ static int cmd_serve(struct cli *c)
 /* Print {"user": ..., "token": ...} or {"token": ...} as one JSON line. */
 static int print_result(const char *base, const struct user *u, const char *token)
 {
-	yajl_gen g = yajl_gen_alloc(NULL);
-	const unsigned char *buf;
-	size_t len;
+	struct jw w, *g = &w;
+	int ok;
 
-	if (!g)
-		return -1;
-	yajl_gen_map_open(g);
+	jw_init(g);
+	jw_obj_open(g);
 	if (u) {
-		yajl_gen_string(g, (const unsigned char *)"user", 4);
+		jw_strn(g, "user", 4);
 		user_to_json(g, base, u, true);
 	}
-	yajl_gen_string(g, (const unsigned char *)"token", 5);
-	yajl_gen_string(g, (const unsigned char *)token, strlen(token));
-	yajl_gen_map_close(g);
-	yajl_gen_get_buf(g, &buf, &len);
-	fwrite(buf, 1, len, stdout);
-	fputc('\n', stdout);
-	yajl_gen_free(g);
-	return fflush(stdout) == 0 ? 0 : -1;
+	jw_strn(g, "token", 5);
+	jw_strn(g, token, strlen(token));
+	jw_obj_close(g);
+	ok = jw_ok(g) && fwrite(g->buf, 1, g->len, stdout) == g->len && fputc('\n', stdout) != EOF;
+	jw_free(g);
+	return ok && fflush(stdout) == 0 ? 0 : -1;
 }
 
 static int cmd_user_token(struct cli *c, int create_user)

@@ -5,7 +5,7 @@
 
 static int send_invite(struct req *r, int status, const struct invite *inv)
 {
-	yajl_gen g = resp_json(r, status);
+	struct jw *g = resp_json(r, status);
 
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -19,7 +19,7 @@ int invite_list(struct req *r)
 	struct cursor cur;
 	struct invite *items;
 	char *next;
-	yajl_gen g;
+	struct jw *g;
 	int n, rc;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_invites_list(&r->tx, r->org_id, &lr, &items, &n, &next)))

@@ -6,7 +6,7 @@
 
 int api_send_member(struct req *r, const struct member *m)
 {
-	yajl_gen g = resp_json(r, 200);
+	struct jw *g = resp_json(r, 200);
 
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -23,7 +23,7 @@ int member_list(struct req *r)
 	struct cursor cur;
 	struct member *items;
 	char *next;
-	yajl_gen g;
+	struct jw *g;
 	int n, rc, role, sort;
 
 	if ((rc = req_list(r, &lr, &cur, "order", 1)) || (rc = req_query_enum(r, "role", roles, &role)) ||
@@ -139,18 +139,18 @@ static int visitor_claims(struct req *r, const char **out)
 int member_ping(struct req *r)
 {
 	const char *jwt;
-	yajl_gen g;
+	struct jw *g;
 	int rc;
 
 	if ((rc = store_member_touch(&r->tx, r->org_id, r->caller_id, clock_now_ms())) || (rc = visitor_claims(r, &jwt)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	/* The seed names it serviceVisitorClaims, GitBook's 0.143.2 spec gitbookVisitorClaims. */
 	jw_kstr(g, "serviceVisitorClaims", jwt);
 	jw_kstr(g, "gitbookVisitorClaims", jwt);
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
 	return 0;
 }
 
@@ -180,7 +180,7 @@ int member_teams(struct req *r)
 	struct member_team_row *items;
 	struct member m;
 	char *next;
-	yajl_gen g;
+	struct jw *g;
 	int n, rc;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_member_get(&r->tx, r->org_id, user_id, &m)))
@@ -194,14 +194,14 @@ int member_teams(struct req *r)
 		if (r->org.role != ROLE_ADMIN &&
 		    (rc = store_team_member_role(&r->tx, items[i].team.id, r->caller_id, &caller_role)))
 			return rc;
-		yajl_gen_map_open(g);
+		jw_obj_open(g);
 		jw_key(g, "team");
 		team_to_json(g, &items[i].team, r->org.role, caller_role == TEAM_OWNER);
 		jw_key(g, "member");
-		yajl_gen_map_open(g);
+		jw_obj_open(g);
 		jw_kstr(g, "role", items[i].team_role == TEAM_OWNER ? "owner" : "member");
-		yajl_gen_map_close(g);
-		yajl_gen_map_close(g);
+		jw_obj_close(g);
+		jw_obj_close(g);
 	}
 	return resp_list_end(r, n, next);
 }

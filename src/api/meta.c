@@ -9,30 +9,30 @@
 
 int api_info(struct req *r)
 {
-	yajl_gen g = resp_json(r, 200);
+	struct jw *g = resp_json(r, 200);
 
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kstr(g, "version", DOCSD_VERSION);
 	jw_kstr(g, "build", DOCSD_BUILD_DATE);
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
 	return 0;
 }
 
 int api_healthz(struct req *r)
 {
-	yajl_gen g;
+	struct jw *g;
 
 	if (!atomic_load(&r->srv->ready))
 		return err_set(ERR_UNAVAILABLE, "starting");
 	g = resp_json(r, 200);
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kstr(g, "status", "ok");
 	jw_kstr(g, "store", store_engine(r->srv->store));
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
 	return 0;
 }
 
@@ -57,7 +57,7 @@ int api_metrics(struct req *r)
 int user_get_self(struct req *r)
 {
 	const struct user *u;
-	yajl_gen g;
+	struct jw *g;
 	int rc = req_caller(r, &u);
 
 	if (rc)
@@ -73,7 +73,7 @@ int user_get(struct req *r)
 	const char *id = req_param(r, "userId");
 	struct user u;
 	bool shared = false;
-	yajl_gen g;
+	struct jw *g;
 	int rc;
 
 	/* Users are visible to themselves and to the members of their organizations. */

@@ -13,7 +13,7 @@
 
 int api_send_org(struct req *r, int status, const struct org *o)
 {
-	yajl_gen g = resp_json(r, status);
+	struct jw *g = resp_json(r, status);
 
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -22,7 +22,7 @@ int api_send_org(struct req *r, int status, const struct org *o)
 }
 
 /* Serialize orgs for the caller, looking up the caller's standing in each. */
-static int send_org_items(struct req *r, yajl_gen g, const struct org *items, int n)
+static int send_org_items(struct req *r, struct jw *g, const struct org *items, int n)
 {
 	for (int i = 0; i < n; i++) {
 		struct membership m;
@@ -40,7 +40,7 @@ int org_list(struct req *r)
 	struct cursor cur;
 	struct org *items;
 	char *next;
-	yajl_gen g;
+	struct jw *g;
 	int n, rc;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)))
@@ -266,7 +266,7 @@ int org_by_email_domain(struct req *r)
 	const char *domain = req_param(r, "emailDomain"), *at;
 	const struct user *me;
 	struct org *items = NULL;
-	yajl_gen g;
+	struct jw *g;
 	int n = 0, rc;
 
 	if ((rc = req_caller(r, &me)))
@@ -284,13 +284,13 @@ int org_by_email_domain(struct req *r)
 	}
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_key(g, "organizations");
-	yajl_gen_array_open(g);
+	jw_arr_open(g);
 	if ((rc = send_org_items(r, g, items, n)))
 		return rc;
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
+	jw_arr_close(g);
+	jw_obj_close(g);
 	return 0;
 }
 
@@ -302,7 +302,7 @@ int org_invite_users(struct req *r)
 	int sso = 0, rc, invited = 0;
 	size_t i;
 	const char **added;
-	yajl_gen g;
+	struct jw *g;
 
 	if ((rc = store_org_get(&r->tx, r->org_id, &o)))
 		return rc;
@@ -352,13 +352,13 @@ int org_invite_users(struct req *r)
 	}
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_key(g, "users");
-	yajl_gen_array_open(g);
+	jw_arr_open(g);
 	for (int k = 0; k < invited; k++)
 		jw_str(g, added[k]);
-	yajl_gen_array_close(g);
+	jw_arr_close(g);
 	jw_kint(g, "invited", invited);
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
 	return 0;
 }

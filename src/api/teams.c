@@ -23,7 +23,7 @@ static int caller_owns(struct req *r, const char *team_id, bool *out)
 
 int api_send_team(struct req *r, int status, const struct team *t)
 {
-	yajl_gen g;
+	struct jw *g;
 	bool owner;
 	int rc = caller_owns(r, t->id, &owner);
 
@@ -42,7 +42,7 @@ int team_list(struct req *r)
 	struct cursor cur;
 	struct team *items;
 	char *next;
-	yajl_gen g;
+	struct jw *g;
 	int n, rc;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_teams_list(&r->tx, r->org_id, &f, &lr, &items, &n, &next)))
@@ -154,7 +154,7 @@ int team_members_list(struct req *r)
 	struct team_member_row *items;
 	struct team t;
 	char *next;
-	yajl_gen g;
+	struct jw *g;
 	int n, rc;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_team_get(&r->tx, r->org_id, req_param(r, "teamId"), &t)) ||
@@ -163,18 +163,18 @@ int team_members_list(struct req *r)
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++) {
-		yajl_gen_map_open(g);
+		jw_obj_open(g);
 		jw_key(g, "organization");
 		member_to_json(g, api_base(r), &items[i].member, api_sees_emails(r));
 		jw_key(g, "team");
-		yajl_gen_map_open(g);
+		jw_obj_open(g);
 		jw_kstr(g, "role", items[i].team_role == TEAM_OWNER ? "owner" : "member");
-		yajl_gen_map_close(g);
+		jw_obj_close(g);
 		jw_key(g, "permissions");
-		yajl_gen_map_open(g);
+		jw_obj_open(g);
 		jw_kbool(g, "view", r->org.role >= ROLE_READ);
-		yajl_gen_map_close(g);
-		yajl_gen_map_close(g);
+		jw_obj_close(g);
+		jw_obj_close(g);
 	}
 	return resp_list_end(r, n, next);
 }

@@ -4,26 +4,9 @@
 
 #include <stdio.h>
 
-void jw_kts(yajl_gen g, const char *k, int64_t ms)
+void user_to_json(struct jw *g, const char *base, const struct user *u, bool with_email)
 {
-	char ts[TS_LEN];
-
-	ts_format(ts, ms);
-	jw_kstr(g, k, ts);
-}
-
-void jw_kurl(yajl_gen g, const char *k, const char *base, const char *path1, const char *path2)
-{
-	char buf[1024];
-	int n = snprintf(buf, sizeof(buf), "%s%s%s", base, path1, path2 ? path2 : "");
-
-	jw_key(g, k);
-	yajl_gen_string(g, (const unsigned char *)buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
-void user_to_json(yajl_gen g, const char *base, const struct user *u, bool with_email)
-{
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kstr(g, "object", "user");
 	jw_kstr(g, "id", u->id);
 	jw_kstr(g, "displayName", u->display_name);
@@ -31,23 +14,23 @@ void user_to_json(yajl_gen g, const char *base, const struct user *u, bool with_
 		jw_kstr_opt(g, "email", u->email);
 	jw_kstr_opt(g, "photoURL", u->photo_url);
 	jw_key(g, "urls");
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kurl(g, "location", base, "/v1/users/", u->id);
-	yajl_gen_map_close(g);
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
+	jw_obj_close(g);
 }
 
-static void role_value(yajl_gen g, enum role r)
+static void role_value(struct jw *g, enum role r)
 {
 	jw_str(g, role_name(r));
 }
 
-void org_to_json(yajl_gen g, const char *base, const struct org *o, const struct membership *caller)
+void org_to_json(struct jw *g, const char *base, const struct org *o, const struct membership *caller)
 {
 	struct org_permissions p;
 
 	org_permissions(&p, caller->role, caller->owns_team);
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kstr(g, "object", "organization");
 	jw_kstr(g, "id", o->id);
 	jw_kstr(g, "title", o->title);
@@ -62,10 +45,10 @@ void org_to_json(yajl_gen g, const char *base, const struct org *o, const struct
 	role_value(g, o->default_role);
 	if (o->default_site) {
 		jw_key(g, "defaultContent");
-		yajl_gen_map_open(g);
+		jw_obj_open(g);
 		jw_kstr(g, "type", "site");
 		jw_kstr(g, "site", o->default_site);
-		yajl_gen_map_close(g);
+		jw_obj_close(g);
 	}
 	jw_kbool(g, "sso", o->sso);
 	jw_kbool(g, "ai", o->ai);
@@ -74,17 +57,17 @@ void org_to_json(yajl_gen g, const char *base, const struct org *o, const struct
 	jw_key(g, "mergeRules");
 	jw_raw(g, o->merge_rules ? o->merge_rules : "{\"type\":\"none\"}");
 	jw_key(g, "urls");
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kurl(g, "location", base, "/v1/orgs/", o->id);
 	jw_kurl(g, "app", base, "/o/", o->id);
 	jw_kstr_opt(g, "logo", o->logo);
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
 	jw_key(g, "trial");
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kstr(g, "status", "notapplicable");
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
 	jw_key(g, "permissions");
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kbool(g, "view", p.view);
 	jw_kbool(g, "admin", p.admin);
 	jw_kbool(g, "ownTeam", p.own_team);
@@ -97,13 +80,13 @@ void org_to_json(yajl_gen g, const char *base, const struct org *o, const struct
 	jw_kbool(g, "listIntegrations", p.list_integrations);
 	jw_kbool(g, "listInstallations", p.list_installations);
 	jw_kbool(g, "installIntegration", p.install_integration);
-	yajl_gen_map_close(g);
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
+	jw_obj_close(g);
 }
 
-void member_to_json(yajl_gen g, const char *base, const struct member *m, bool with_email)
+void member_to_json(struct jw *g, const char *base, const struct member *m, bool with_email)
 {
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kstr(g, "object", "member");
 	jw_kstr(g, "id", m->user.id);
 	jw_key(g, "role");
@@ -117,15 +100,15 @@ void member_to_json(yajl_gen g, const char *base, const struct member *m, bool w
 	jw_kbool(g, "sso", m->sso);
 	jw_kint(g, "spaces", m->spaces);
 	jw_kint(g, "teams", m->teams);
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
 }
 
-void team_to_json(yajl_gen g, const struct team *t, enum role caller, bool caller_team_owner)
+void team_to_json(struct jw *g, const struct team *t, enum role caller, bool caller_team_owner)
 {
 	struct team_permissions p;
 
 	team_permissions(&p, caller, caller_team_owner);
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kstr(g, "object", "team");
 	jw_kstr(g, "id", t->id);
 	jw_kstr(g, "title", t->title);
@@ -133,21 +116,21 @@ void team_to_json(yajl_gen g, const struct team *t, enum role caller, bool calle
 	jw_kint(g, "spaces", t->spaces);
 	jw_kts(g, "createdAt", t->created_at);
 	jw_key(g, "permissions");
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kbool(g, "admin", p.admin);
 	jw_kbool(g, "view", p.view);
-	yajl_gen_map_close(g);
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
+	jw_obj_close(g);
 }
 
-void invite_to_json(yajl_gen g, const struct invite *inv, enum role caller)
+void invite_to_json(struct jw *g, const struct invite *inv, enum role caller)
 {
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_kstr(g, "object", "invite");
 	jw_kstr(g, "id", inv->id);
 	jw_key(g, "role");
 	role_value(g, inv->role);
 	/* Redundant when the caller already has at least the role the link grants. */
 	jw_kbool(g, "redundant", caller >= inv->role);
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
 }

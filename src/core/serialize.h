@@ -9,15 +9,15 @@
 #ifndef DOCSD_CORE_SERIALIZE_H
 #define DOCSD_CORE_SERIALIZE_H
 
-#include <yajl/yajl_gen.h>
+#include "core/jsonw.h"
 
 #include "core/model.h"
 #include "core/roles.h"
 
-void user_to_json(yajl_gen g, const char *base, const struct user *u, bool with_email);
-void org_to_json(yajl_gen g, const char *base, const struct org *o, const struct membership *caller);
-void member_to_json(yajl_gen g, const char *base, const struct member *m, bool with_email);
-void team_to_json(yajl_gen g, const struct team *t, enum role caller, bool caller_team_owner);
-void invite_to_json(yajl_gen g, const struct invite *inv, enum role caller);
+void user_to_json(struct jw *g, const char *base, const struct user *u, bool with_email);
+void org_to_json(struct jw *g, const char *base, const struct org *o, const struct membership *caller);
+void member_to_json(struct jw *g, const char *base, const struct member *m, bool with_email);
+void team_to_json(struct jw *g, const struct team *t, enum role caller, bool caller_team_owner);
+void invite_to_json(struct jw *g, const struct invite *inv, enum role caller);
 
 #endif

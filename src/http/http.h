@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <yajl/yajl_gen.h>
+#include "core/jsonw.h"
 
 #include "core/model.h"
 #include "server.h"
@@ -69,7 +69,8 @@ struct req {
 
 	/* response */
 	int status;
-	yajl_gen gen;
+	struct jw *gen;               /* &out while the body is JSON, else NULL */
+	struct jw out;
 	int nheaders;
 	const char *header_names[REQ_MAX_HEADERS];
 	const char *header_values[REQ_MAX_HEADERS];
@@ -112,14 +113,14 @@ int req_caller(struct req *r, const struct user **out);
 
 /* ---- output ---- */
 /* Start a JSON response; returns the generator (NULL on allocation failure). */
-yajl_gen resp_json(struct req *r, int status);
+struct jw *resp_json(struct req *r, int status);
 int resp_empty(struct req *r, int status);
 /* A text body (copied into the arena) with its content type. */
 int resp_text(struct req *r, int status, const char *content_type, const char *text, size_t len);
 int resp_header(struct req *r, const char *name, const char *value);
 /* {"items": [ ... ], "count": n, "next": {"page": next}} around items written
  * between the two calls. */
-yajl_gen resp_list_begin(struct req *r);
+struct jw *resp_list_begin(struct req *r);
 int resp_list_end(struct req *r, int count, const char *next);
 
 /* Map an err.h code to its HTTP status. */

@@ -55,8 +55,7 @@ static void req_free(struct req *r)
 	store_tx_rollback(&r->tx);
 	if (r->json)
 		json_decref(r->json);
-	if (r->gen)
-		yajl_gen_free(r->gen);
+	jw_free(&r->out);
 	free(r->body);
 	arena_free(&r->arena);
 	free(r);
@@ -91,9 +90,11 @@ static enum MHD_Result send_response(struct req *r)
 	if (r->raw_body) {
 		buf = (const unsigned char *)r->raw_body;
 		len = r->raw_len;
-	} else if (r->gen && yajl_gen_get_buf(r->gen, &buf, &len) != yajl_gen_status_ok) {
-		buf = NULL;
-		len = 0;
+	} else if (r->gen) {
+		if (!jw_ok(r->gen))
+			return MHD_NO; /* out of memory mid-response: drop the connection */
+		buf = (const unsigned char *)r->gen->buf;
+		len = r->gen->len;
 	}
 	if (buf && len)
 		resp = MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);

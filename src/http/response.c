@@ -24,16 +24,10 @@ int err_status(int code)
 	return 500;
 }
 
-yajl_gen resp_json(struct req *r, int status)
+struct jw *resp_json(struct req *r, int status)
 {
-	if (r->gen) {
-		yajl_gen_clear(r->gen);
-		yajl_gen_reset(r->gen, NULL);
-	} else {
-		r->gen = yajl_gen_alloc(NULL);
-		if (!r->gen)
-			return NULL;
-	}
+	jw_reset(&r->out);
+	r->gen = &r->out;
 	r->status = status;
 	r->responded = 1;
 	r->raw_body = NULL;
@@ -42,10 +36,7 @@ yajl_gen resp_json(struct req *r, int status)
 
 int resp_empty(struct req *r, int status)
 {
-	if (r->gen) {
-		yajl_gen_free(r->gen);
-		r->gen = NULL;
-	}
+	r->gen = NULL;
 	r->status = status;
 	r->responded = 1;
 	return 0;
@@ -74,30 +65,30 @@ int resp_header(struct req *r, const char *name, const char *value)
 	return 0;
 }
 
-yajl_gen resp_list_begin(struct req *r)
+struct jw *resp_list_begin(struct req *r)
 {
-	yajl_gen g = resp_json(r, 200);
+	struct jw *g = resp_json(r, 200);
 
 	if (!g)
 		return NULL;
-	yajl_gen_map_open(g);
+	jw_obj_open(g);
 	jw_key(g, "items");
-	yajl_gen_array_open(g);
+	jw_arr_open(g);
 	return g;
 }
 
 int resp_list_end(struct req *r, int count, const char *next)
 {
-	yajl_gen g = r->gen;
+	struct jw *g = r->gen;
 
-	yajl_gen_array_close(g);
+	jw_arr_close(g);
 	jw_kint(g, "count", count);
 	if (next) {
 		jw_key(g, "next");
-		yajl_gen_map_open(g);
+		jw_obj_open(g);
 		jw_kstr(g, "page", next);
-		yajl_gen_map_close(g);
+		jw_obj_close(g);
 	}
-	yajl_gen_map_close(g);
+	jw_obj_close(g);
 	return 0;
 }

@@ -201,7 +201,7 @@ fail:
 
 static void respond_error(struct req *r, int code)
 {
-	yajl_gen g;
+	struct jw *g;
 	int status = err_status(code);
 	const char *msg = err_message();
 
@@ -212,15 +212,15 @@ static void respond_error(struct req *r, int code)
 	g = resp_json(r, status);
 	if (!g)
 		return;
-	yajl_gen_map_open(g);
-	yajl_gen_string(g, (const unsigned char *)"error", 5);
-	yajl_gen_map_open(g);
-	yajl_gen_string(g, (const unsigned char *)"code", 4);
-	yajl_gen_integer(g, status);
-	yajl_gen_string(g, (const unsigned char *)"message", 7);
-	yajl_gen_string(g, (const unsigned char *)msg, strlen(msg));
-	yajl_gen_map_close(g);
-	yajl_gen_map_close(g);
+	jw_obj_open(g);
+	jw_strn(g, "error", 5);
+	jw_obj_open(g);
+	jw_strn(g, "code", 4);
+	jw_int(g, status);
+	jw_strn(g, "message", 7);
+	jw_strn(g, msg, strlen(msg));
+	jw_obj_close(g);
+	jw_obj_close(g);
 }
 
 void router_dispatch(struct req *r)

@@ -83,19 +83,59 @@ int64_t clock_mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+static void put2(char *p, unsigned v)
+{
+	p[0] = (char)('0' + v / 10);
+	p[1] = (char)('0' + v % 10);
+}
+
+/* Hand-rolled (civil-from-days, Howard Hinnant's algorithm) rather than
+ * gmtime_r + snprintf: every object carries timestamps and this runs for each
+ * of them on list pages. */
 void ts_format(char out[TS_LEN], int64_t ms)
 {
-	time_t secs = (time_t)(ms / 1000);
-	int milli = (int)(ms % 1000);
-	struct tm tm;
+	int64_t secs = ms / 1000, days, z, era, doe, yoe, y, doy, mp, d, m;
+	int milli = (int)(ms % 1000), sod;
 
 	if (milli < 0) {
 		milli += 1000;
 		secs -= 1;
 	}
-	gmtime_r(&secs, &tm);
-	snprintf(out, TS_LEN, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", (tm.tm_year + 1900) % 10000,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, milli);
+	days = secs / 86400;
+	sod = (int)(secs % 86400);
+	if (sod < 0) {
+		sod += 86400;
+		days -= 1;
+	}
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	y += m <= 2;
+	if (y < 0 || y > 9999)
+		y = y < 0 ? 0 : 9999;
+	put2(out, (unsigned)(y / 100));
+	put2(out + 2, (unsigned)(y % 100));
+	out[4] = '-';
+	put2(out + 5, (unsigned)m);
+	out[7] = '-';
+	put2(out + 8, (unsigned)d);
+	out[10] = 'T';
+	put2(out + 11, (unsigned)(sod / 3600));
+	out[13] = ':';
+	put2(out + 14, (unsigned)(sod / 60 % 60));
+	out[16] = ':';
+	put2(out + 17, (unsigned)(sod % 60));
+	out[19] = '.';
+	out[20] = (char)('0' + milli / 100);
+	put2(out + 21, (unsigned)(milli % 100));
+	out[23] = 'Z';
+	out[24] = '\0';
 }
 
 int sha256_hex(char out[65], const void *data, size_t len)

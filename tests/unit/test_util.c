@@ -6,6 +6,8 @@
 #include "util/err.h"
 #include "util/util.h"
 
+#include <time.h>
+
 UNIT_TEST(ids_are_20_alphanumerics_and_distinct)
 {
 	char a[ID_LEN + 1], b[ID_LEN + 1];
@@ -145,4 +147,21 @@ UNIT_TEST(roles_order_and_org_access)
 	CHECK(team_can_manage(ROLE_READ, true));
 	CHECK(!team_can_manage(ROLE_EDIT, false));
 	CHECK(team_can_manage(ROLE_ADMIN, false));
+}
+
+UNIT_TEST(timestamps_match_gmtime_over_centuries)
+{
+	char ts[TS_LEN], ref[64];
+
+	for (int64_t ms = -2208988800000LL; ms < 4102444800000LL; ms += 86399999LL * 37 + 12345) {
+		time_t secs = (time_t)(ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
+		struct tm tm;
+		gmtime_r(&secs, &tm);
+		snprintf(ref, sizeof(ref), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+			 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(((ms % 1000) + 1000) % 1000));
+		ts_format(ts, ms);
+		CHECK_STR(ts, ref);
+		if (unit_case_failed)
+			break;
+	}
 }
