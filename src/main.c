@@ -230,10 +230,10 @@ static int print_result(const char *base, const struct user *u, const char *toke
 	jw_init(g);
 	jw_obj_open(g);
 	if (u) {
-		jw_strn(g, "user", 4);
+		jw_key(g, "user");
 		user_to_json(g, base, u, true);
 	}
-	jw_strn(g, "token", 5);
+	jw_key(g, "token");
 	jw_strn(g, token, strlen(token));
 	jw_obj_close(g);
 	ok = jw_ok(g) && fwrite(g->buf, 1, g->len, stdout) == g->len && fputc('\n', stdout) != EOF;

@@ -85,7 +85,7 @@ struct req {
 
 /* ---- input ---- */
 const char *req_param(const struct req *r, const char *name);
-const char *req_query(const struct req *r, const char *name);
+const char *req_query(struct req *r, const char *name);
 const char *req_header(const struct req *r, const char *name);
 
 /* Read `limit` (1..1000, default 100) and `page` into lr. order_param: when

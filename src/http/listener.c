@@ -198,6 +198,45 @@ static void on_panic(void *cls, const char *file, unsigned int line, const char 
 	abort();
 }
 
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Percent-decoding of the path and of query arguments. libmicrohttpd's own
+ * decoder turns %2F into a separator and %00 into the end of the string, so
+ * "/v1/orgs/%00" would name /v1/orgs and "/v1/orgs/x%2Fmembers" another route.
+ * We decode everything except those two, which stay encoded: inside a path
+ * segment they are then part of an (unknown) id, and req_query() decodes %2F in
+ * query values itself. Invalid escapes are kept as they are. */
+static size_t on_unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+	char *r = s, *w = s;
+
+	(void)cls;
+	(void)conn;
+	while (*r) {
+		int hi, lo;
+		if (r[0] == '%' && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0) {
+			int c = hi * 16 + lo;
+			if (c != 0 && c != '/') {
+				*w++ = (char)c;
+				r += 3;
+				continue;
+			}
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
 static int parse_listen(const char *listen, struct sockaddr_in *sa)
 {
 	char host[256];
@@ -249,6 +288,7 @@ int listener_start(struct server *srv)
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->cfg.connection_timeout,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
 			     MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+			     MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, NULL,
 			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
 			     MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
 			     MHD_OPTION_END);

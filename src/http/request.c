@@ -20,9 +20,27 @@ const char *req_param(const struct req *r, const char *name)
 	return NULL;
 }
 
-const char *req_query(const struct req *r, const char *name)
+const char *req_query(struct req *r, const char *name)
 {
-	return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+	const char *v = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+	char *d, *w;
+
+	/* The listener leaves %2F encoded (see on_unescape); decode it here. */
+	if (!v || !strchr(v, '%'))
+		return v;
+	d = arena_strdup(&r->arena, v);
+	if (!d)
+		return v;
+	for (w = d; *v; v++) {
+		if (v[0] == '%' && v[1] == '2' && (v[2] == 'F' || v[2] == 'f')) {
+			*w++ = '/';
+			v += 2;
+		} else {
+			*w++ = *v;
+		}
+	}
+	*w = '\0';
+	return d;
 }
 
 const char *req_header(const struct req *r, const char *name)

@@ -213,11 +213,11 @@ static void respond_error(struct req *r, int code)
 	if (!g)
 		return;
 	jw_obj_open(g);
-	jw_strn(g, "error", 5);
+	jw_key(g, "error");
 	jw_obj_open(g);
-	jw_strn(g, "code", 4);
+	jw_key(g, "code");
 	jw_int(g, status);
-	jw_strn(g, "message", 7);
+	jw_key(g, "message");
 	jw_strn(g, msg, strlen(msg));
 	jw_obj_close(g);
 	jw_obj_close(g);
