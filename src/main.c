@@ -38,7 +38,7 @@ static const char usage[] =
 	"  --public-url URL           base of the URLs in responses (DOCSD_PUBLIC_URL, default http://LISTEN)\n"
 	"  --threads N                HTTP worker threads (DOCSD_THREADS, default: number of CPUs, at least 2)\n"
 	"  --rate-limit N             requests per minute per token, 0 = unlimited (DOCSD_RATE_LIMIT, default 0)\n"
-	"  --max-body BYTES           largest accepted request body (DOCSD_MAX_BODY, default 4194304)\n"
+	"  --max-body BYTES           largest accepted request body (DOCSD_MAX_BODY, default 1048576)\n"
 	"  --max-connections N        open connections at most (DOCSD_MAX_CONNECTIONS, default 1024)\n"
 	"  --connection-timeout SECS  idle connection timeout (DOCSD_CONNECTION_TIMEOUT, default 30)\n"
 	"  --log-level off|error|info access log and messages on stderr (DOCSD_LOG_LEVEL, default info)\n"

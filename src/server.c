@@ -25,7 +25,7 @@ void config_defaults(struct config *cfg)
 	cfg->listen = "127.0.0.1:8080";
 	cfg->data_dir = "./data";
 	cfg->threads = ncpu > 1 ? (int)ncpu : 2;
-	cfg->max_body = 4u << 20;
+	cfg->max_body = 1u << 20;
 	cfg->max_connections = 1024;
 	cfg->connection_timeout = 30;
 	cfg->log_level = LOG_INFO;

@@ -55,6 +55,7 @@ struct req {
 	size_t body_len;
 	size_t body_cap;
 	int body_too_large;
+	size_t body_discarded;        /* bytes of an oversized body read and dropped */
 	json_t *json;                 /* parsed body object, or NULL */
 
 	/* caller */

@@ -6,8 +6,8 @@
  *   1st call: headers only. We allocate the req and return. Queueing a response
  *            here would turn keep-alive off (measured: 23k instead of ~120k
  *            requests/s), so we never do.
- *   next calls: body chunks, appended up to --max-body; past it we answer 413
- *            at once and the connection is closed after the answer.
+ *   next calls: body chunks, appended up to --max-body; past it the rest is
+ *            read and dropped, and the last call answers 413.
  *   last call: *upload_data_size == 0; we route, run and queue the response.
  * The completion callback frees the req and everything it owns.
  */
@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define DISCARD_MAX ((size_t)64 << 20)
 
 static struct req *req_new(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method)
 {
@@ -132,23 +134,44 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 	(void)version;
 	if (!r) {
+		const char *cl, *expect;
 		r = req_new(srv, conn, url, method);
 		if (!r)
 			return MHD_NO;
 		*con_cls = r;
+		/* A client that waits for "100 Continue" before sending an oversized
+		 * body gets the 413 instead, and never sends it. (Answering in the first
+		 * call costs keep-alive, which does not matter for a refused request.) */
+		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		expect = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+		if (cl && expect && strtoull(cl, NULL, 10) > srv->cfg.max_body) {
+			r->body_too_large = 1;
+			router_dispatch(r);
+			return send_response(r);
+		}
 		return MHD_YES;
 	}
 	if (*upload_data_size) {
 		size_t n = *upload_data_size;
 		*upload_data_size = 0;
-		if (r->body_too_large)
+		if (r->body_too_large) {
+			/* Read and drop the rest so that the 413 reaches the client: closing
+			 * with unread data would reset the connection and lose the answer.
+			 * Past DISCARD_MAX we answer at once and let the connection go. */
+			r->body_discarded += n;
+			if (r->body_discarded > DISCARD_MAX && !r->responded) {
+				router_dispatch(r);
+				return send_response(r);
+			}
 			return MHD_YES;
+		}
 		if (n > srv->cfg.max_body - r->body_len) {
-			/* Answer now rather than reading the rest of an oversized body. */
 			r->body_too_large = 1;
-			err_clear();
-			router_dispatch(r);
-			return send_response(r);
+			r->body_discarded = r->body_len + n;
+			free(r->body);
+			r->body = NULL;
+			r->body_len = r->body_cap = 0;
+			return MHD_YES;
 		}
 		if (r->body_len + n + 1 > r->body_cap) {
 			size_t cap = r->body_cap ? r->body_cap : 1024;

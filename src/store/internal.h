@@ -61,8 +61,7 @@ char *st_like_pattern(struct store_tx *tx, const char *s);
 /* Column lists shared by the statements of several files; the matching fill
  * functions read them starting at a given column. */
 #define MEMBER_COLS "u.id, u.email, u.display_name, u.photo_url, u.created_at, m.role, m.disabled, m.sso, " \
-	"m.joined_at, m.last_seen_at, " \
-	"(SELECT COUNT(*) FROM team_members tm0 WHERE tm0.org_id = m.org_id AND tm0.user_id = m.user_id)"
+	"m.joined_at, m.last_seen_at, m.teams"
 #define MEMBER_FROM " FROM members m JOIN users u ON u.id = m.user_id "
 #define MEMBER_NCOLS 11
 #define TEAM_COLS "t.id, t.org_id, t.title, t.created_at, " \

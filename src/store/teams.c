@@ -4,6 +4,11 @@
  * Invariant: a team membership's (org_id, user_id) is an organization member
  * (foreign key), so removing a member removes their team memberships and a
  * team's member count only ever counts organization members.
+ *
+ * Invariant: members.teams is the number of team_members rows of that member.
+ * Every statement here that adds or removes team_members rows recounts it in
+ * the same transaction (the member list reads it from its covering index
+ * instead of counting per row).
  */
 #include "store/internal.h"
 #include "util/util.h"
@@ -63,11 +68,27 @@ int store_team_rename(struct store_tx *tx, const char *org_id, const char *team_
 	return rc;
 }
 
+static int recount_member_teams(struct store_tx *tx, const char *org_id, const char *user_id)
+{
+	struct db_param p[] = { P_TEXT(org_id), P_TEXT(user_id) };
+
+	return st_exec(tx,
+		       "UPDATE members SET teams = (SELECT COUNT(*) FROM team_members tm "
+		       "WHERE tm.org_id = $1 AND tm.user_id = $2) WHERE org_id = $1 AND user_id = $2",
+		       p, NP(p), NULL);
+}
+
 int store_team_delete(struct store_tx *tx, const char *org_id, const char *team_id, bool *removed)
 {
 	struct db_param p[] = { P_TEXT(org_id), P_TEXT(team_id) };
 	int64_t changes = 0;
-	int rc = st_exec(tx, "DELETE FROM team_members WHERE org_id = $1 AND team_id = $2", p, NP(p), NULL);
+	int rc = st_exec(tx,
+			 "UPDATE members SET teams = teams - 1 WHERE org_id = $1 AND user_id IN "
+			 "(SELECT user_id FROM team_members WHERE org_id = $1 AND team_id = $2)",
+			 p, NP(p), NULL);
+
+	if (rc == 0)
+		rc = st_exec(tx, "DELETE FROM team_members WHERE org_id = $1 AND team_id = $2", p, NP(p), NULL);
 
 	if (rc == 0)
 		rc = st_exec(tx, "DELETE FROM teams WHERE org_id = $1 AND id = $2", p, NP(p), &changes);
@@ -122,18 +143,25 @@ int store_team_member_set(struct store_tx *tx, const char *team_id, const char *
 	struct db_param p[] = { P_TEXT(team_id), P_TEXT(org_id), P_TEXT(user_id),
 				P_TEXT(role == TEAM_OWNER ? "owner" : "member"), P_INT(clock_now_ms()) };
 
-	return st_exec(tx,
-		       "INSERT INTO team_members (team_id, org_id, user_id, role, added_at) VALUES ($1, $2, $3, $4, $5) "
-		       "ON CONFLICT (team_id, user_id) DO UPDATE SET role = excluded.role",
-		       p, NP(p), NULL);
+	int rc = st_exec(tx,
+			 "INSERT INTO team_members (team_id, org_id, user_id, role, added_at) VALUES ($1, $2, $3, $4, $5) "
+			 "ON CONFLICT (team_id, user_id) DO UPDATE SET role = excluded.role",
+			 p, NP(p), NULL);
+
+	return rc ? rc : recount_member_teams(tx, org_id, user_id);
 }
 
 int store_team_member_remove(struct store_tx *tx, const char *team_id, const char *user_id, bool *removed)
 {
 	struct db_param p[] = { P_TEXT(team_id), P_TEXT(user_id) };
 	int64_t changes = 0;
-	int rc = st_exec(tx, "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2", p, NP(p), &changes);
+	int rc = st_exec(tx,
+			 "UPDATE members SET teams = teams - 1 WHERE user_id = $2 AND org_id = "
+			 "(SELECT org_id FROM team_members WHERE team_id = $1 AND user_id = $2)",
+			 p, NP(p), NULL);
 
+	if (rc == 0)
+		rc = st_exec(tx, "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2", p, NP(p), &changes);
 	*removed = changes > 0;
 	return rc;
 }

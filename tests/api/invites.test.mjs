@@ -1,0 +1,221 @@
+// Inviting users by email and invite links.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, uniq } from './lib/fixtures.mjs';
+import { ok, empty, expectError, raw, createOrg, checkPagination, client } from './lib/api.mjs';
+
+describe('invites', () => {
+    let ctx, alice, bob, eve, carol;
+    let org;
+
+    before(async () => {
+        ctx = await setup();
+        alice = await ctx.user('alice');
+        bob = await ctx.user('bob');
+        eve = await ctx.user('eve');
+        carol = await ctx.user('carol');
+        ({ org } = await createOrg(ctx.url, alice.token, `Invites ${ctx.run}`));
+    });
+    after(async () => {
+        if (ctx) await ctx.server.stop();
+    });
+
+    const member = (id) => ok(alice.api.orgs.getMemberInOrganizationById(org.id, id), 'getMemberInOrganizationById');
+    const memberIds = async () => (await ok(alice.api.orgs.listMembersInOrganizationById(org.id, { limit: 1000 }), 'listMembersInOrganizationById')).items.map((m) => m.id);
+
+    it('inviting an existing user by email makes them a member with the role', async () => {
+        const res = await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [bob.email], role: 'edit' }), 'inviteUsersToOrganization');
+        assert.deepEqual(res.users, [bob.id]);
+        assert.equal(res.invited, 1);
+        const m = await member(bob.id);
+        assert.equal(m.role, 'edit');
+        assert.equal(m.user.email, bob.email);
+        const o = await ok(bob.api.orgs.getOrganizationById(org.id), 'getOrganizationById');
+        assert.equal(o.id, org.id);
+        const l = await ok(bob.api.orgs.listOrganizationsForAuthenticatedUser(), 'listOrganizationsForAuthenticatedUser');
+        assert.deepEqual(l.items.map((x) => x.id), [org.id]);
+    });
+
+    it('the object form {email, role} sets a role per email', async () => {
+        const res = await ok(
+            alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [{ email: eve.email, role: 'comment' }] }),
+            'inviteUsersToOrganization',
+        );
+        assert.deepEqual(res.users, [eve.id]);
+        assert.equal(res.invited, 1);
+        assert.equal((await member(eve.id)).role, 'comment');
+    });
+
+    it('inviting an existing member does not duplicate them', async () => {
+        const before = await memberIds();
+        const res = await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [bob.email], role: 'edit' }), 'inviteUsersToOrganization');
+        assert.ok(res.users.length <= 1);
+        const after = await memberIds();
+        assert.deepEqual([...after].sort(), [...before].sort());
+        assert.equal(after.filter((id) => id === bob.id).length, 1);
+    });
+
+    it('inviting an unknown email creates a user who can then get a token', async () => {
+        const email = `newbie-${uniq(6)}@${ctx.domain}`;
+        const res = await ok(
+            alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [{ email, role: 'review' }] }),
+            'inviteUsersToOrganization',
+        );
+        assert.equal(res.users.length, 1);
+        assert.equal(res.invited, 1);
+        const id = res.users[0];
+        const u = await ok(alice.api.users.getUserById(id), 'getUserById');
+        assert.equal(u.id, id);
+        assert.equal(u.email, email);
+        const m = await member(id);
+        assert.equal(m.role, 'review');
+
+        const token = await ctx.server.createToken(email);
+        const api = client(ctx.url, token);
+        const me = await ok(api.user.getAuthenticatedUser(), 'getAuthenticatedUser');
+        assert.equal(me.id, id);
+        assert.equal(me.email, email);
+        const o = await ok(api.orgs.getOrganizationById(org.id), 'getOrganizationById');
+        assert.equal(o.permissions.admin, false);
+        assert.equal(o.permissions.view, true);
+    });
+
+    it('several emails at once, mixing forms', async () => {
+        const e1 = `multi1-${uniq(6)}@${ctx.domain}`;
+        const e2 = `multi2-${uniq(6)}@${ctx.domain}`;
+        const res = await ok(
+            alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [e1, { email: e2, role: 'admin' }], role: 'read' }),
+            'inviteUsersToOrganization',
+        );
+        assert.equal(res.users.length, 2);
+        assert.equal(res.invited, 2);
+        const roles = {};
+        for (const id of res.users) {
+            const m = await member(id);
+            roles[m.user.email] = m.role;
+        }
+        assert.deepEqual(roles, { [e1]: 'read', [e2]: 'admin' });
+    });
+
+    it('inviting as a guest (role null)', async () => {
+        const res = await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [carol.email], role: null }), 'inviteUsersToOrganization');
+        assert.deepEqual(res.users, [carol.id]);
+        const m = await member(carol.id);
+        assert.equal(m.role ?? null, null);
+        await ok(carol.api.orgs.getOrganizationById(org.id), 'getOrganizationById');
+        await empty(alice.api.orgs.removeMemberFromOrganizationById(org.id, carol.id), 205, 'remove carol again');
+    });
+
+    it('invite validation', async () => {
+        const before = await memberIds();
+        const missing = await expectError(alice.api.orgs.inviteUsersToOrganization(org.id, { role: 'read' }), 400, 'missing emails');
+        assert.match(missing.error.message, /emails/);
+        const notArray = await expectError(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: 'x@y.z', role: 'read' }), 400, 'emails not an array');
+        assert.match(notArray.error.message, /emails/);
+        await expectError(
+            alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [`ok-${uniq(4)}@${ctx.domain}`], role: 'king' }),
+            400,
+            'invalid role',
+        );
+        await expectError(
+            alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [{ email: `ok-${uniq(4)}@${ctx.domain}`, role: 'king' }] }),
+            400,
+            'invalid role in object form',
+        );
+        await expectError(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [42], role: 'read' }), 400, 'number as email');
+        await expectError(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: ['not-an-email'], role: 'read' }), 400, 'not an email');
+        assert.deepEqual((await memberIds()).sort(), before.sort(), 'failed invites add nobody');
+    });
+
+    it('only admins may invite; non-members get 404', async () => {
+        const email = `nope-${uniq(6)}@${ctx.domain}`;
+        await expectError(bob.api.orgs.inviteUsersToOrganization(org.id, { emails: [email], role: 'admin' }), 403, 'edit member invites');
+        await expectError(eve.api.orgs.inviteUsersToOrganization(org.id, { emails: [carol.email], role: 'read' }), 403, 'comment member invites');
+        await expectError(carol.api.orgs.inviteUsersToOrganization(org.id, { emails: [carol.email], role: 'admin' }), 404, 'non-member');
+        await expectError(alice.api.orgs.getMemberInOrganizationById(org.id, carol.id), 404, 'carol still not a member');
+        await expectError(alice.api.orgs.inviteUsersToOrganization('nosuchorg00000000000', { emails: [email], role: 'read' }), 404, 'unknown org');
+        await expectError(raw(ctx.url, 'POST', `/v1/orgs/${org.id}/invites`, { json: { emails: [email] } }), 401, 'no token');
+    });
+
+    describe('link invites', () => {
+        let inv;
+        const path = () => `/v1/orgs/${org.id}/link-invites`;
+
+        it('POST creates an invite link; GET reads it back', async () => {
+            inv = await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: 'read' }), 'createOrganizationInvite', 201);
+            assert.equal(inv.object, 'invite');
+            assert.equal(inv.role, 'read');
+            assert.equal(typeof inv.redundant, 'boolean');
+            assert.equal(typeof inv.id, 'string');
+            const got = await ok(alice.api.orgs.getOrganizationInviteLink(org.id, inv.id), 'getOrganizationInviteLink');
+            assert.deepEqual({ ...got, redundant: undefined }, { ...inv, redundant: undefined });
+            const list = await ok(alice.api.orgs.listOrganizationInviteLinks(org.id), 'listOrganizationInviteLinks');
+            assert.deepEqual(list.items.map((i) => i.id), [inv.id]);
+        });
+
+        it('POST validates the role', async () => {
+            await expectError(alice.api.orgs.createOrganizationInvite(org.id, { role: 'wizard' }), 400, 'invalid role');
+            const e = await expectError(alice.api.orgs.createOrganizationInvite(org.id, { role: 7 }), 400, 'number');
+            assert.match(e.error.message, /role/);
+            await expectError(alice.api.orgs.createOrganizationInvite(org.id, {}), 400, 'missing role');
+            const guest = await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: null }), 'createOrganizationInvite', 201);
+            assert.equal(guest.role ?? null, null);
+            await empty(alice.api.orgs.deleteOrganizationInviteById(org.id, guest.id), 205, 'delete guest invite');
+        });
+
+        it('lists invite links with pagination', async () => {
+            const made = [inv];
+            for (const role of ['edit', 'comment', 'admin']) {
+                made.push(await ok(alice.api.orgs.createOrganizationInvite(org.id, { role }), 'createOrganizationInvite', 201));
+            }
+            const all = await checkPagination((q) => alice.api.orgs.listOrganizationInviteLinks(org.id, q), 'listOrganizationInviteLinks');
+            assert.deepEqual(all.map((i) => i.id).sort(), made.map((i) => i.id).sort());
+            const roles = Object.fromEntries(all.map((i) => [i.id, i.role]));
+            for (const m of made) assert.equal(roles[m.id], m.role);
+            for (const m of made.slice(1)) await empty(alice.api.orgs.deleteOrganizationInviteById(org.id, m.id), 205, 'cleanup');
+            await expectError(raw(ctx.url, 'GET', `${path()}?limit=1001`, { token: alice.token }), 400, 'limit=1001');
+        });
+
+        it('PATCH changes the role', async () => {
+            const p = await ok(alice.api.orgs.updateOrganizationInviteById(org.id, inv.id, { role: 'edit' }), 'updateOrganizationInviteById');
+            assert.equal(p.id, inv.id);
+            assert.equal(p.role, 'edit');
+            const got = await ok(alice.api.orgs.getOrganizationInviteLink(org.id, inv.id), 'getOrganizationInviteLink');
+            assert.equal(got.role, 'edit');
+            await expectError(alice.api.orgs.updateOrganizationInviteById(org.id, inv.id, { role: 'nope' }), 400, 'invalid role');
+            await expectError(alice.api.orgs.updateOrganizationInviteById(org.id, 'nosuchinvite00000000', { role: 'read' }), 404, 'unknown invite');
+            const still = await ok(alice.api.orgs.getOrganizationInviteLink(org.id, inv.id), 'getOrganizationInviteLink');
+            assert.equal(still.role, 'edit');
+        });
+
+        it('only admins manage invite links; non-members get 404', async () => {
+            await expectError(bob.api.orgs.createOrganizationInvite(org.id, { role: 'admin' }), 403, 'edit member creates');
+            await expectError(bob.api.orgs.updateOrganizationInviteById(org.id, inv.id, { role: 'admin' }), 403, 'edit member patches');
+            await expectError(eve.api.orgs.deleteOrganizationInviteById(org.id, inv.id), 403, 'comment member deletes');
+            await expectError(carol.api.orgs.listOrganizationInviteLinks(org.id), 404, 'non-member lists');
+            await expectError(carol.api.orgs.getOrganizationInviteLink(org.id, inv.id), 404, 'non-member gets');
+            await expectError(carol.api.orgs.updateOrganizationInviteById(org.id, inv.id, { role: 'admin' }), 404, 'non-member patches');
+            await expectError(carol.api.orgs.deleteOrganizationInviteById(org.id, inv.id), 404, 'non-member deletes');
+            await expectError(raw(ctx.url, 'GET', path()), 401, 'no token');
+            const got = await ok(alice.api.orgs.getOrganizationInviteLink(org.id, inv.id), 'getOrganizationInviteLink');
+            assert.equal(got.role, 'edit');
+        });
+
+        it('an invite of one org is not reachable through another', async () => {
+            const { org: other } = await createOrg(ctx.url, alice.token, `Other ${ctx.run}`);
+            await expectError(alice.api.orgs.getOrganizationInviteLink(other.id, inv.id), 404, 'wrong org');
+            await empty(alice.api.orgs.deleteOrganizationInviteById(other.id, inv.id), 204, 'delete through the wrong org');
+            await ok(alice.api.orgs.getOrganizationInviteLink(org.id, inv.id), 'getOrganizationInviteLink');
+        });
+
+        it('DELETE: 205, then GET 404, then DELETE 204', async () => {
+            await empty(alice.api.orgs.deleteOrganizationInviteById(org.id, inv.id), 205, 'delete');
+            await expectError(alice.api.orgs.getOrganizationInviteLink(org.id, inv.id), 404, 'deleted invite');
+            await empty(alice.api.orgs.deleteOrganizationInviteById(org.id, inv.id), 204, 'delete again');
+            await empty(alice.api.orgs.deleteOrganizationInviteById(org.id, 'nosuchinvite00000000'), 204, 'delete unknown');
+            const list = await ok(alice.api.orgs.listOrganizationInviteLinks(org.id), 'listOrganizationInviteLinks');
+            assert.deepEqual(list.items, []);
+            assert.equal(list.next, undefined);
+        });
+    });
+});
