@@ -7,6 +7,9 @@ struct migration {
 	const char *sql; /* several ;-separated statements, no parameters */
 };
 
+/* The storage hint in a migration's SQL that only SQLite acts on. */
+#define MIGRATION_ROWID_HINT "/*WITHOUT ROWID*/"
+
 extern const struct migration migrations[];
 extern const int migrations_count;
 
