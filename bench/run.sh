@@ -3,7 +3,7 @@
 # crash durability and peak memory. See bench/README.md. Results: bench/out/results.md.
 #
 # env: BENCH_DURATION (10s)  BENCH_RUNS (3)  BENCH_CONNS (64)  BENCH_WRK_THREADS (1)
-#      BENCH_THREADS (docsd --threads, 2)  BENCH_MEMBERS (10000)  BENCH_TEAMS (100)
+#      BENCH_THREADS (docsd --threads, its default when empty)  BENCH_MEMBERS (10000)  BENCH_TEAMS (100)
 #      BENCH_NGINX_WORKERS (1)  BENCH_RATE_LIMIT (0 = unlimited, if docsd has --rate-limit)
 #      BENCH_DOCSD_ARGS (extra `docsd serve` arguments, split on spaces)
 #      BENCH_NO_BUILD=1 (skip deps + make)  BENCH_KEEP=1 (keep the temp dir)
@@ -17,7 +17,7 @@ duration=${BENCH_DURATION:-10s}
 runs=${BENCH_RUNS:-3}
 conns=${BENCH_CONNS:-64}
 wrk_threads=${BENCH_WRK_THREADS:-1}
-threads=${BENCH_THREADS:-2}
+threads=${BENCH_THREADS:-}
 members=${BENCH_MEMBERS:-10000}
 teams=${BENCH_TEAMS:-100}
 nginx_workers=${BENCH_NGINX_WORKERS:-1}
@@ -110,7 +110,8 @@ wait_200() { # PID PORT PATH SECONDS
 
 # Options this docsd build offers (from --help): rate limit off, access log quiet.
 help=$(timeout 5 "$bin" --help 2>&1 || true)
-serve_opts=(--threads "$threads")
+serve_opts=()
+[ -n "$threads" ] && serve_opts+=(--threads "$threads")
 if grep -q -- '--rate-limit' <<<"$help"; then serve_opts+=(--rate-limit "$rate_limit"); fi
 quiet=()
 if grep -q -- '--quiet' <<<"$help"; then quiet=(--quiet)

@@ -36,7 +36,7 @@ static const char usage[] =
 	"  --data DIR                 SQLite database at DIR/docsd.db (DOCSD_DATA, default ./data)\n"
 	"  --database URL             PostgreSQL URL instead of SQLite (DOCSD_DATABASE)\n"
 	"  --public-url URL           base of the URLs in responses (DOCSD_PUBLIC_URL, default http://LISTEN)\n"
-	"  --threads N                HTTP worker threads (DOCSD_THREADS, default: number of CPUs, at least 2)\n"
+	"  --threads N                HTTP worker threads (DOCSD_THREADS, default: 2 per CPU, at least 4)\n"
 	"  --rate-limit N             requests per minute per token, 0 = unlimited (DOCSD_RATE_LIMIT, default 0)\n"
 	"  --max-body BYTES           largest accepted request body (DOCSD_MAX_BODY, default 1048576)\n"
 	"  --max-connections N        open connections at most (DOCSD_MAX_CONNECTIONS, default 1024)\n"

@@ -311,6 +311,7 @@ int listener_start(struct server *srv)
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->cfg.connection_timeout,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
 			     MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+			     MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, /* restart at once after a crash */
 			     MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, NULL,
 			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
 			     MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
