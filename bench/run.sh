@@ -82,7 +82,7 @@ trap 'exit 130' INT TERM
 
 free_port() {
   local port i
-  port=$(( 20000 + RANDOM % 30000 ))
+  port=$(( 20000 + RANDOM % 12000 )) # below the ephemeral range (32768+): a client socket cannot take it
   for (( i = 0; i < 200; i++ )); do
     if ! (: <>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return 0; fi
     port=$(( port + 1 ))

@@ -41,7 +41,7 @@ as_owner() {
 # A TCP port on 127.0.0.1 that nothing answers on (bounded tries).
 free_port() {
   local port i
-  port=$(( 20000 + RANDOM % 30000 ))
+  port=$(( 20000 + RANDOM % 12000 )) # below the ephemeral range (32768+): a client socket cannot take it
   for (( i = 0; i < 200; i++ )); do
     if ! (: <>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"; return 0
