@@ -20,7 +20,7 @@ OBJ := $(SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN:%.c=$(BUILD)/%.o)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all asan unit clean
+.PHONY: all asan unit unit-asan clean
 all: $(BUILD)/docsd
 
 $(BUILD)/docsd: $(OBJ) $(MAIN_OBJ)
@@ -39,6 +39,11 @@ asan:
 
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests
+
+unit-asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" build-asan/unit-tests
+	build-asan/unit-tests
 
 clean:
 	rm -rf build build-asan

@@ -123,7 +123,7 @@ pg_url=$(scripts/pg-cluster.sh start "$pg_dir" | tail -n 1) || die postgres "scr
 [[ "$pg_url" == postgres://* ]] || die postgres "no URL from scripts/pg-cluster.sh start"
 echo "$pg_url"
 
-stage unit plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" make -j"$jobs" unit
+stage unit plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" DOCSD_TEST_REQUIRE_PG=1 make -j"$jobs" unit
 
 say "npm ci (tests/api)"
 timeout -k 15 300 npm --prefix tests/api ci --no-audit --no-fund || die npm "npm ci in tests/api"
@@ -140,6 +140,9 @@ stage keepalive-conns plain "$t_conns" env DOCSD_BIN="$root/build/docsd" bench/c
 say "make asan"
 make -j"$jobs" asan || die make-asan "make asan (build-asan/docsd)"
 [ -x build-asan/docsd ] || die make-asan "make asan did not produce build-asan/docsd"
+
+stage unit-asan plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" DOCSD_TEST_REQUIRE_PG=1 \
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 make -j"$jobs" unit-asan
 
 stage api-sqlite-asan node "$t_asan" env DOCSD_BIN="$root/build-asan/docsd" DOCSD_ASAN=1 \
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \

@@ -38,6 +38,7 @@
  */
 #include "store/driver.h"
 #include "util/err.h"
+#include "util/log.h"
 
 #include <libpq-fe.h>
 
@@ -281,6 +282,20 @@ static int ready(struct db_conn *c, int may_reset)
 	return session_setup(c);
 }
 
+/* Server notices (warnings) go to docsd's log rather than raw to stderr. */
+static void pg_notice(void *arg, const char *message)
+{
+	char line[512];
+	size_t n;
+
+	(void)arg;
+	snprintf(line, sizeof(line), "%s", message ? message : "");
+	n = strlen(line);
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
+		line[--n] = '\0';
+	log_error("postgres: %s", line);
+}
+
 static int pg_open(struct db_conn **out, const char *target)
 {
 	struct db_conn *c = NULL;
@@ -321,6 +336,7 @@ static int pg_open(struct db_conn **out, const char *target)
 		rc = err_set(ERR_UNAVAILABLE, "postgres: cannot connect: %s", msg);
 		goto cleanup;
 	}
+	PQsetNoticeProcessor(c->pg, pg_notice, NULL);
 	if ((rc = session_setup(c)) != 0)
 		goto cleanup;
 	*out = c;
