@@ -60,7 +60,8 @@ int server_start(struct server **out, const struct config *cfg)
 	rc = server_open_store(&s->store, cfg, cfg->threads + 2);
 	if (rc)
 		goto fail;
-	if ((rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)))
+	if ((rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)) ||
+	    (rc = pagecache_new(&s->pages, 64, 256 * 1024)))
 		goto fail;
 	if (cfg->rate_limit > 0 && (rc = ratelimit_new(&s->rl, cfg->rate_limit)))
 		goto fail;
@@ -103,5 +104,6 @@ void server_stop(struct server *s)
 	token_cache_free(s->tokens);
 	ratelimit_free(s->rl);
 	metrics_free(s->metrics);
+	pagecache_free(s->pages);
 	free(s);
 }

@@ -15,6 +15,7 @@ struct store;
 struct ratelimit;
 struct token_cache;
 struct metrics;
+struct pagecache;
 
 struct config {
 	const char *listen;       /* host:port */
@@ -37,6 +38,7 @@ struct server {
 	struct token_cache *tokens;
 	struct ratelimit *rl;
 	struct metrics *metrics;
+	struct pagecache *pages;
 	void *daemon;             /* struct MHD_Daemon */
 	atomic_int ready;
 	atomic_long request_seq;

@@ -30,7 +30,7 @@ const struct route routes[] = {
 	{ "PATCH", "/v1/orgs/{organizationId}/link-invites/{inviteId}", invite_update, W | B, A, "updateOrganizationInviteById" },
 	{ "DELETE", "/v1/orgs/{organizationId}/link-invites/{inviteId}", invite_delete, W, A, "deleteOrganizationInviteById" },
 
-	{ "GET", "/v1/orgs/{organizationId}/members", member_list, 0, M, "listMembersInOrganizationById" },
+	{ "GET", "/v1/orgs/{organizationId}/members", member_list, ROUTE_CACHE, M, "listMembersInOrganizationById" },
 	{ "GET", "/v1/orgs/{organizationId}/members/{userId}", member_get, 0, M, "getMemberInOrganizationById" },
 	{ "PATCH", "/v1/orgs/{organizationId}/members/{userId}", member_update, W | B, A, "updateMemberInOrganizationById" },
 	{ "DELETE", "/v1/orgs/{organizationId}/members/{userId}", member_delete, W, A, "removeMemberFromOrganizationById" },

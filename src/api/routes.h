@@ -21,6 +21,10 @@ enum route_flags {
 	ROUTE_BODY_OPTIONAL = 1 << 2, /* a JSON object body may be sent */
 	ROUTE_WRITE = 1 << 3,         /* write transaction */
 	ROUTE_NO_TX = 1 << 4,         /* no transaction (health, metrics) */
+	/* The 200 body depends only on the organization's member data and the
+	 * query, not on the caller: served from http/pagecache.c while the
+	 * organization's generation is unchanged. */
+	ROUTE_CACHE = 1 << 5,
 };
 
 struct route {

@@ -40,6 +40,7 @@ struct org {
 struct membership {
 	enum role role;     /* ROLE_NONE when not a member */
 	int owns_team;      /* owner of at least one team */
+	int64_t generation; /* the organization's member-list generation (store_org_bump) */
 };
 
 struct member {

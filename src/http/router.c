@@ -149,9 +149,52 @@ static int parse_body(struct req *r)
 	return 0;
 }
 
+struct keybuf {
+	char buf[1024];
+	size_t len;
+	int overflow;
+};
+
+static void key_add(struct keybuf *k, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	int w;
+
+	/* Length-prefixed, so no value can imitate another key's structure. */
+	w = snprintf(k->buf + k->len, sizeof(k->buf) - k->len, "%zu:", n);
+	if (w < 0 || (size_t)w + n >= sizeof(k->buf) - k->len) {
+		k->overflow = 1;
+		return;
+	}
+	k->len += (size_t)w;
+	memcpy(k->buf + k->len, s ? s : "", n);
+	k->len += n;
+}
+
+static enum MHD_Result key_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	(void)kind;
+	key_add(cls, key);
+	key_add(cls, value ? value : "");
+	return MHD_YES;
+}
+
+/* The page cache key: route, organization, and every query argument in order. */
+static int cache_key(struct req *r, struct keybuf *k)
+{
+	k->len = 0;
+	k->overflow = 0;
+	key_add(k, r->route->name);
+	key_add(k, r->org_id);
+	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, key_arg, k);
+	return !k->overflow;
+}
+
 static int run(struct req *r, const char *path)
 {
 	const struct route *rt;
+	struct keybuf key;
+	int cacheable = 0;
 	int rc = route_request(r, path);
 
 	if (rc)
@@ -187,12 +230,19 @@ static int run(struct req *r, const char *path)
 		if (rc)
 			goto fail;
 	}
+	if ((rt->flags & ROUTE_CACHE) && cache_key(r, &key)) {
+		cacheable = 1;
+		if (pagecache_get(r->srv->pages, key.buf, key.len, r->org.generation, resp_json(r, 200)))
+			return store_tx_commit(&r->tx);
+	}
 	rc = rt->handler(r);
 	if (rc)
 		goto fail;
 	rc = store_tx_commit(&r->tx);
 	if (rc)
 		return rc;
+	if (cacheable && r->status == 200 && r->gen && jw_ok(r->gen))
+		pagecache_put(r->srv->pages, key.buf, key.len, r->org.generation, r->gen->buf, r->gen->len);
 	return 0;
 fail:
 	store_tx_rollback(&r->tx);

@@ -6,6 +6,7 @@
 #ifndef DOCSD_HTTP_SERVICES_H
 #define DOCSD_HTTP_SERVICES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/util.h"
@@ -32,6 +33,16 @@ void ratelimit_free(struct ratelimit *rl);
 /* Count one request; 0 when allowed, ERR_RATE_LIMITED when over. Always fills
  * the header values (limit, remaining, reset as epoch seconds). */
 int ratelimit_take(struct ratelimit *rl, const char *key, int *limit, int *remaining, int64_t *reset);
+
+/* ---- rendered pages of ROUTE_CACHE routes (pagecache.c) ---- */
+struct pagecache;
+struct jw;
+int pagecache_new(struct pagecache **out, int nslots, size_t max_entry);
+void pagecache_free(struct pagecache *pc);
+/* 1 and the body appended to w when the key is cached at this generation. */
+int pagecache_get(struct pagecache *pc, const char *key, size_t klen, int64_t generation, struct jw *w);
+void pagecache_put(struct pagecache *pc, const char *key, size_t klen, int64_t generation, const char *body, size_t len);
+void pagecache_stats(struct pagecache *pc, unsigned long *hits, unsigned long *misses);
 
 /* ---- metrics ---- */
 struct metrics;

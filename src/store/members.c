@@ -103,9 +103,10 @@ int store_member_add(struct store_tx *tx, const char *org_id, const char *user_i
 			 p, NP(p), &changes);
 
 	*added = changes > 0;
-	return rc;
+	return rc || !*added ? rc : store_org_bump(tx, org_id);
 }
 
+/* p[0] is the organization id in every member update. */
 static int member_update(struct store_tx *tx, const char *sql, const struct db_param *p, int np)
 {
 	int64_t changes = 0;
@@ -113,7 +114,7 @@ static int member_update(struct store_tx *tx, const char *sql, const struct db_p
 
 	if (rc == 0 && changes == 0)
 		return err_set(ERR_NOT_FOUND, "member not found");
-	return rc;
+	return rc ? rc : store_org_bump(tx, p[0].s);
 }
 
 int store_member_set_role(struct store_tx *tx, const char *org_id, const char *user_id, enum role role)
@@ -146,7 +147,7 @@ int store_member_remove(struct store_tx *tx, const char *org_id, const char *use
 	if (rc == 0)
 		rc = st_exec(tx, "DELETE FROM members WHERE org_id = $1 AND user_id = $2", p, NP(p), &changes);
 	*removed = changes > 0;
-	return rc;
+	return rc || !*removed ? rc : store_org_bump(tx, org_id);
 }
 
 static int fill_count(struct store_tx *tx, struct db_rows *r, void *out)

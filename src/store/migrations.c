@@ -48,6 +48,7 @@ static const char m0001_foundation[] =
 	"  ai INTEGER NOT NULL DEFAULT 0,"
 	"  invite_links INTEGER NOT NULL DEFAULT 1,"
 	"  plan TEXT NOT NULL DEFAULT 'free_2024',"
+	"  generation BIGINT NOT NULL DEFAULT 0," /* bumped by every change to its member list (store_org_bump) */
 	"  merge_rules TEXT NOT NULL DEFAULT '{\"type\":\"none\"}') " WITHOUT_ROWID ";"
 	"CREATE TABLE org_email_domains ("
 	"  domain TEXT NOT NULL,"

@@ -168,6 +168,7 @@ static int fill_membership(struct store_tx *tx, struct db_rows *r, void *out)
 	if (m->role == ROLE_NONE)
 		m->role = ROLE_GUEST;
 	m->owns_team = st_int(tx, r, 1) != 0;
+	m->generation = st_int(tx, r, 2);
 	return 0;
 }
 
@@ -176,14 +177,22 @@ int store_membership(struct store_tx *tx, const char *org_id, const char *user_i
 	struct db_param p[] = { P_TEXT(org_id), P_TEXT(user_id) };
 	int rc = st_one(tx,
 			"SELECT m.role, CASE WHEN EXISTS (SELECT 1 FROM team_members tm WHERE tm.org_id = m.org_id "
-			"AND tm.user_id = m.user_id AND tm.role = 'owner') THEN 1 ELSE 0 END "
-			"FROM members m WHERE m.org_id = $1 AND m.user_id = $2",
+			"AND tm.user_id = m.user_id AND tm.role = 'owner') THEN 1 ELSE 0 END, o.generation "
+			"FROM members m JOIN orgs o ON o.id = m.org_id WHERE m.org_id = $1 AND m.user_id = $2",
 			p, NP(p), fill_membership, out);
 
 	if (rc == ERR_NOT_FOUND) {
 		out->role = ROLE_NONE;
 		out->owns_team = 0;
+		out->generation = 0;
 		return 0;
 	}
 	return rc;
+}
+
+int store_org_bump(struct store_tx *tx, const char *org_id)
+{
+	struct db_param p[] = { P_TEXT(org_id) };
+
+	return st_exec(tx, "UPDATE orgs SET generation = generation + 1 WHERE id = $1", p, NP(p), NULL);
 }

@@ -85,7 +85,12 @@ int store_org_hostname_check(struct store_tx *tx, const char *hostname, const ch
 int store_orgs_for_user(struct store_tx *tx, const char *user_id, const struct list_req *lr,
 			struct org **items, int *n, char **next);
 int store_orgs_by_email_domain(struct store_tx *tx, const char *domain, struct org **items, int *n);
-/* The caller's standing in an org: role (ROLE_NONE if not a member), team ownership. */
+/* Mark the organization's member list changed: response caches keyed on the
+ * generation (http/pagecache.c) drop what they hold for it. Every store
+ * function that changes a member, a member's teams or their user row calls it. */
+int store_org_bump(struct store_tx *tx, const char *org_id);
+/* The caller's standing in an org: role (ROLE_NONE if not a member), team
+ * ownership, and the org's generation. */
 int store_membership(struct store_tx *tx, const char *org_id, const char *user_id, struct membership *out);
 
 /* ---- members ---- */

@@ -93,7 +93,7 @@ int store_team_delete(struct store_tx *tx, const char *org_id, const char *team_
 	if (rc == 0)
 		rc = st_exec(tx, "DELETE FROM teams WHERE org_id = $1 AND id = $2", p, NP(p), &changes);
 	*removed = changes > 0;
-	return rc;
+	return rc || !*removed ? rc : store_org_bump(tx, org_id);
 }
 
 /* $1 org, $2 limit, $3 title LIKE pattern, $4 owner user id, $5/$6 cursor */
@@ -148,7 +148,9 @@ int store_team_member_set(struct store_tx *tx, const char *team_id, const char *
 			 "ON CONFLICT (team_id, user_id) DO UPDATE SET role = excluded.role",
 			 p, NP(p), NULL);
 
-	return rc ? rc : recount_member_teams(tx, org_id, user_id);
+	if (rc == 0)
+		rc = recount_member_teams(tx, org_id, user_id);
+	return rc ? rc : store_org_bump(tx, org_id);
 }
 
 int store_team_member_remove(struct store_tx *tx, const char *team_id, const char *user_id, bool *removed)
@@ -163,7 +165,10 @@ int store_team_member_remove(struct store_tx *tx, const char *team_id, const cha
 	if (rc == 0)
 		rc = st_exec(tx, "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2", p, NP(p), &changes);
 	*removed = changes > 0;
-	return rc;
+	if (rc || !*removed)
+		return rc;
+	return st_exec(tx, "UPDATE orgs SET generation = generation + 1 WHERE id = (SELECT org_id FROM teams WHERE id = $1)",
+		       p, 1, NULL);
 }
 
 static int fill_team_role(struct store_tx *tx, struct db_rows *r, void *out)
