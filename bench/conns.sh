@@ -10,6 +10,8 @@
 #   env: CONNS_DURATION (3s), CONNS_LIST ("128 256 512"), CONNS_WRK_THREADS (2)
 # Last line: "conns: N passed, N failed"; exit status 1 when any check failed.
 set -euo pipefail
+# shellcheck source=scripts/net.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/net.sh"
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -41,25 +43,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-free_port() {
-  local port i
-  port=$(( 20000 + RANDOM % 12000 )) # below the ephemeral range (32768+): a client socket cannot take it
-  for (( i = 0; i < 200; i++ )); do
-    if ! (: <>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return 0; fi
-    port=$(( port + 1 ))
-  done
-  die "no free port found"
-}
-
-# HTTP status of GET PATH on 127.0.0.1:PORT, or nothing (bash /dev/tcp; no curl needed).
-http_status() { # PORT PATH
-  # shellcheck disable=SC2016 # expanded by the inner bash
-  timeout 3 bash -c '
-    exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
-    printf "GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\nConnection: close\r\n\r\n" "$2" "$1" >&3
-    IFS=" " read -r _ code _ <&3 && printf "%s\n" "$code"' _ "$1" "$2" 2>/dev/null || true
-}
 
 if [ -z "$base" ]; then
   [ -x "$bin" ] || die "$bin not found or not executable (run make)"

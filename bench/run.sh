@@ -9,6 +9,8 @@
 #      BENCH_NO_BUILD=1 (skip deps + make)  BENCH_KEEP=1 (keep the temp dir)
 #      DOCSD_BIN (build/docsd)
 set -euo pipefail
+# shellcheck source=scripts/net.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/net.sh"
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -79,24 +81,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-free_port() {
-  local port i
-  port=$(( 20000 + RANDOM % 12000 )) # below the ephemeral range (32768+): a client socket cannot take it
-  for (( i = 0; i < 200; i++ )); do
-    if ! (: <>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return 0; fi
-    port=$(( port + 1 ))
-  done
-  die "no free port found"
-}
-
-http_status() { # PORT PATH
-  # shellcheck disable=SC2016 # expanded by the inner bash
-  timeout 3 bash -c '
-    exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
-    printf "GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\nConnection: close\r\n\r\n" "$2" "$1" >&3
-    IFS=" " read -r _ code _ <&3 && printf "%s\n" "$code"' _ "$1" "$2" 2>/dev/null || true
-}
 
 wait_200() { # PID PORT PATH SECONDS
   local i

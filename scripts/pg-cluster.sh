@@ -11,6 +11,8 @@
 # Auth is trust, fsync is off: never use this for data you want to keep.
 # As root, initdb/postgres run as the 'postgres' system user (initdb refuses root).
 set -euo pipefail
+# shellcheck source=scripts/net.sh
+. "$(dirname "${BASH_SOURCE[0]}")/net.sh"
 
 marker=.docsd-pg-cluster
 
@@ -36,19 +38,6 @@ as_owner() {
   else
     "$@"
   fi
-}
-
-# A TCP port on 127.0.0.1 that nothing answers on (bounded tries).
-free_port() {
-  local port i
-  port=$(( 20000 + RANDOM % 12000 )) # below the ephemeral range (32768+): a client socket cannot take it
-  for (( i = 0; i < 200; i++ )); do
-    if ! (: <>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"; return 0
-    fi
-    port=$(( port + 1 ))
-  done
-  die "no free port found"
 }
 
 psql_cmd() { # DIR SQL
