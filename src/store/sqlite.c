@@ -295,6 +295,16 @@ static int sq_lock(struct db_conn *c, int64_t key)
 	return 0;
 }
 
+static int sq_maintain(struct db_conn *c)
+{
+	int rc = sqlite3_wal_checkpoint_v2(c->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+
+	/* BUSY: a writer or another checkpoint holds the lock; try again next time. */
+	if (rc != SQLITE_OK && rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+		return sq_fail(c, rc, "checkpoint");
+	return 0;
+}
+
 static int sq_is_unique_violation(struct db_conn *c)
 {
 	return c->last_extended == SQLITE_CONSTRAINT_UNIQUE || c->last_extended == SQLITE_CONSTRAINT_PRIMARYKEY;
@@ -302,6 +312,7 @@ static int sq_is_unique_violation(struct db_conn *c)
 
 const struct db_driver db_sqlite_driver = {
 	.name = "sqlite",
+	.single_writer = 1,
 	.open = sq_open,
 	.close = sq_close,
 	.begin = sq_begin,
@@ -315,5 +326,6 @@ const struct db_driver db_sqlite_driver = {
 	.integer = sq_integer,
 	.done = sq_done,
 	.lock = sq_lock,
+	.maintain = sq_maintain,
 	.is_unique_violation = sq_is_unique_violation,
 };

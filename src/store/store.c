@@ -14,12 +14,22 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#define MAINTAIN_INTERVAL_MS 100
 
 struct store {
 	const struct db_driver *drv;
 	char *target;
+	/* upkeep thread (driver.h maintain), with its own connection */
+	pthread_t maint;
+	int maint_running;
+	pthread_mutex_t maint_mu;
+	pthread_cond_t maint_cv;
+	int maint_stop;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+	pthread_mutex_t write_mu; /* held from begin to end of a write tx when drv->single_writer */
 	int n;
 	int nfree;
 	struct db_conn **free;
@@ -28,6 +38,34 @@ struct store {
 const char *store_engine(const struct store *s)
 {
 	return s->drv->name;
+}
+
+static void *maintain_thread(void *arg)
+{
+	struct store *s = arg;
+	struct db_conn *c = NULL;
+	struct timespec until;
+	int stop = 0;
+
+	if (s->drv->open(&c, s->target)) {
+		log_error("store upkeep disabled: %s", err_message());
+		return NULL;
+	}
+	while (!stop) {
+		if (s->drv->maintain(c))
+			log_error("store upkeep: %s", err_message());
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += MAINTAIN_INTERVAL_MS * 1000000L;
+		until.tv_sec += until.tv_nsec / 1000000000L;
+		until.tv_nsec %= 1000000000L;
+		pthread_mutex_lock(&s->maint_mu);
+		while (!s->maint_stop && pthread_cond_timedwait(&s->maint_cv, &s->maint_mu, &until) == 0)
+			;
+		stop = s->maint_stop;
+		pthread_mutex_unlock(&s->maint_mu);
+	}
+	s->drv->close(c);
+	return NULL;
 }
 
 int store_open(struct store **out, const char *sqlite_path, const char *pg_url, int nconn)
@@ -48,6 +86,7 @@ int store_open(struct store **out, const char *sqlite_path, const char *pg_url, 
 	}
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
+	pthread_mutex_init(&s->write_mu, NULL);
 	s->n = nconn;
 	/* Open the first connection now so a bad target fails at start. */
 	rc = s->drv->open(&s->free[0], s->target);
@@ -59,6 +98,10 @@ int store_open(struct store **out, const char *sqlite_path, const char *pg_url, 
 	rc = store_migrate(s);
 	if (rc)
 		goto fail;
+	pthread_mutex_init(&s->maint_mu, NULL);
+	pthread_cond_init(&s->maint_cv, NULL);
+	if (s->drv->maintain && pthread_create(&s->maint, NULL, maintain_thread, s) == 0)
+		s->maint_running = 1;
 	*out = s;
 	return 0;
 fail:
@@ -70,6 +113,15 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	if (s->maint_running) {
+		pthread_mutex_lock(&s->maint_mu);
+		s->maint_stop = 1;
+		pthread_cond_signal(&s->maint_cv);
+		pthread_mutex_unlock(&s->maint_mu);
+		pthread_join(s->maint, NULL);
+		pthread_mutex_destroy(&s->maint_mu);
+		pthread_cond_destroy(&s->maint_cv);
+	}
 	for (int i = 0; i < s->nfree; i++)
 		if (s->free[i])
 			s->drv->close(s->free[i]);
@@ -109,6 +161,14 @@ static void pool_put(struct store *s, struct db_conn *c)
 	pthread_mutex_unlock(&s->mu);
 }
 
+static void tx_release_writer(struct store_tx *tx)
+{
+	if (tx->serialized) {
+		tx->serialized = 0;
+		pthread_mutex_unlock(&tx->store->write_mu);
+	}
+}
+
 int store_tx_begin(struct store *s, struct store_tx *tx, int write, struct arena *a)
 {
 	int rc;
@@ -121,9 +181,13 @@ int store_tx_begin(struct store *s, struct store_tx *tx, int write, struct arena
 	rc = pool_get(s, &tx->conn);
 	if (rc)
 		return rc;
+	tx->serialized = write && s->drv->single_writer;
+	if (tx->serialized)
+		pthread_mutex_lock(&s->write_mu);
 	rc = s->drv->begin(tx->conn, write);
 	if (rc) {
 		/* A connection that cannot begin is suspect: replace it. */
+		tx_release_writer(tx);
 		s->drv->close(tx->conn);
 		pool_put(s, NULL);
 		tx->conn = NULL;
@@ -143,6 +207,7 @@ int store_tx_commit(struct store_tx *tx)
 	if (rc) {
 		tx->drv->rollback(tx->conn);
 	}
+	tx_release_writer(tx);
 	tx->open = 0;
 	pool_put(tx->store, tx->conn);
 	tx->conn = NULL;
@@ -158,6 +223,7 @@ void store_tx_rollback(struct store_tx *tx)
 		tx->drv->close(tx->conn);
 		tx->conn = NULL;
 	}
+	tx_release_writer(tx);
 	tx->open = 0;
 	pool_put(tx->store, tx->conn);
 	tx->conn = NULL;

@@ -36,6 +36,7 @@ struct store_tx {
 	struct arena *arena;
 	int write;
 	int open;
+	int serialized; /* holds the store's writer mutex */
 };
 
 /* Open a pool of `nconn` connections and run the migrations. Exactly one of
