@@ -3,6 +3,7 @@
  */
 #include "server.h"
 #include "api/routes.h"
+#include "core/validate.h"
 #include "http/listener.h"
 #include "http/services.h"
 #include "store/store.h"
@@ -56,6 +57,12 @@ int server_start(struct server **out, const struct config *cfg)
 	if (!s)
 		return err_set(ERR_INTERNAL, "out of memory");
 	s->cfg = *cfg;
+	/* The public URL is written into responses unescaped (jw_kurl): only a
+	 * plain http(s) URL is accepted. */
+	if (cfg->public_url && *cfg->public_url && !valid_url(cfg->public_url)) {
+		rc = err_set(ERR_INVALID, "--public-url must be an absolute http or https URL");
+		goto fail;
+	}
 	clock_set_offset(cfg->clock_offset_ms);
 	rc = server_open_store(&s->store, cfg, cfg->threads + 2);
 	if (rc)
