@@ -194,14 +194,7 @@ int member_teams(struct req *r)
 		if (r->org.role != ROLE_ADMIN &&
 		    (rc = store_team_member_role(&r->tx, items[i].team.id, r->caller_id, &caller_role)))
 			return rc;
-		jw_obj_open(g);
-		jw_key(g, "team");
-		team_to_json(g, &items[i].team, r->org.role, caller_role == TEAM_OWNER);
-		jw_key(g, "member");
-		jw_obj_open(g);
-		jw_kstr(g, "role", items[i].team_role == TEAM_OWNER ? "owner" : "member");
-		jw_obj_close(g);
-		jw_obj_close(g);
+		member_team_to_json(g, &items[i].team, items[i].team_role, r->org.role, caller_role == TEAM_OWNER);
 	}
 	return resp_list_end(r, n, next);
 }

@@ -39,38 +39,18 @@ int api_healthz(struct req *r)
 int api_metrics(struct req *r)
 {
 	const char *names[256];
+	struct metrics_extra extra;
 	size_t len = 0;
 	char *text;
-	int n = routes_count < 256 ? routes_count : 256;
+	int rc, n = routes_count < 256 ? routes_count : 256;
 
 	for (int i = 0; i < n; i++)
 		names[i] = routes[i].name;
-	unsigned long hits, misses;
-	char extra[512];
-	int en;
-
-	text = metrics_render(r->srv->metrics, names, n, &len);
+	pagecache_stats(r->srv->pages, &extra.page_cache_hits, &extra.page_cache_misses);
+	text = metrics_render(r->srv->metrics, names, n, &extra, &len);
 	if (!text)
 		return err_set(ERR_INTERNAL, "out of memory");
-	pagecache_stats(r->srv->pages, &hits, &misses);
-	en = snprintf(extra, sizeof(extra),
-		      "# HELP docsd_page_cache_lookups_total Lookups of rendered list pages by result.\n"
-		      "# TYPE docsd_page_cache_lookups_total counter\n"
-		      "docsd_page_cache_lookups_total{result=\"hit\"} %lu\n"
-		      "docsd_page_cache_lookups_total{result=\"miss\"} %lu\n",
-		      hits, misses);
-	char *all = malloc(len + (size_t)en + 1);
-	if (!all) {
-		free(text);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
-	memcpy(all, text, len);
-	memcpy(all + len, extra, (size_t)en + 1);
-	free(text);
-	text = all;
-	len += (size_t)en;
-	int rc = resp_text(r, 200, "text/plain; version=0.0.4", text, len);
-
+	rc = resp_text(r, 200, "text/plain; version=0.0.4", text, len);
 	free(text);
 	return rc;
 }

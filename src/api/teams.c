@@ -162,20 +162,8 @@ int team_members_list(struct req *r)
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = 0; i < n; i++) {
-		jw_obj_open(g);
-		jw_key(g, "organization");
-		member_to_json(g, api_base(r), &items[i].member, api_sees_emails(r));
-		jw_key(g, "team");
-		jw_obj_open(g);
-		jw_kstr(g, "role", items[i].team_role == TEAM_OWNER ? "owner" : "member");
-		jw_obj_close(g);
-		jw_key(g, "permissions");
-		jw_obj_open(g);
-		jw_kbool(g, "view", r->org.role >= ROLE_READ);
-		jw_obj_close(g);
-		jw_obj_close(g);
-	}
+	for (int i = 0; i < n; i++)
+		team_member_to_json(g, api_base(r), &items[i].member, items[i].team_role, r->org.role);
 	return resp_list_end(r, n, next);
 }
 

@@ -123,6 +123,39 @@ void team_to_json(struct jw *g, const struct team *t, enum role caller, bool cal
 	jw_obj_close(g);
 }
 
+void team_role_to_json(struct jw *g, enum team_role role)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "role", role == TEAM_OWNER ? "owner" : "member");
+	jw_obj_close(g);
+}
+
+void member_team_to_json(struct jw *g, const struct team *t, enum team_role role, enum role caller,
+			 bool caller_team_owner)
+{
+	jw_obj_open(g);
+	jw_key(g, "team");
+	team_to_json(g, t, caller, caller_team_owner);
+	jw_key(g, "member");
+	team_role_to_json(g, role);
+	jw_obj_close(g);
+}
+
+void team_member_to_json(struct jw *g, const char *base, const struct member *m, enum team_role role,
+			 enum role caller)
+{
+	jw_obj_open(g);
+	jw_key(g, "organization");
+	member_to_json(g, base, m, caller >= ROLE_READ);
+	jw_key(g, "team");
+	team_role_to_json(g, role);
+	jw_key(g, "permissions");
+	jw_obj_open(g);
+	jw_kbool(g, "view", caller >= ROLE_READ);
+	jw_obj_close(g);
+	jw_obj_close(g);
+}
+
 void invite_to_json(struct jw *g, const struct invite *inv, enum role caller)
 {
 	jw_obj_open(g);

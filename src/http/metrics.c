@@ -105,7 +105,8 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
-char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes, size_t *len)
+char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes,
+		     const struct metrics_extra *extra, size_t *len)
 {
 	struct sbuf b = { .p = malloc(8192), .cap = 8192 };
 	unsigned long cum = 0;
@@ -142,6 +143,11 @@ char *metrics_render(struct metrics *m, const char *const *route_names, int nrou
 		  atomic_load_explicit(&m->hist_count, memory_order_relaxed));
 	sb_printf(&b, "# HELP docsd_open_connections Open HTTP connections.\n# TYPE docsd_open_connections gauge\n"
 		      "docsd_open_connections %ld\n", atomic_load_explicit(&m->open, memory_order_relaxed));
+	sb_printf(&b, "# HELP docsd_page_cache_lookups_total Lookups of rendered list pages by result.\n"
+		      "# TYPE docsd_page_cache_lookups_total counter\n"
+		      "docsd_page_cache_lookups_total{result=\"hit\"} %lu\n"
+		      "docsd_page_cache_lookups_total{result=\"miss\"} %lu\n",
+		  extra->page_cache_hits, extra->page_cache_misses);
 	if (b.oom) {
 		free(b.p);
 		return NULL;

@@ -52,6 +52,10 @@ void metrics_free(struct metrics *m);
 void metrics_request(struct metrics *m, int route, int status, int64_t duration_ns);
 void metrics_connection(struct metrics *m, int delta);
 /* Prometheus text exposition; returns malloc'd text. */
-char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes, size_t *len);
+struct metrics_extra {
+	unsigned long page_cache_hits, page_cache_misses;
+};
+char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes,
+		     const struct metrics_extra *extra, size_t *len);
 
 #endif

@@ -25,30 +25,10 @@ export function client(url, token) {
     return new GitBookAPI({ endpoint: url, authToken: token, serviceBinding: { fetch: recordingFetch } });
 }
 
-/** Awaits a client call, asserts the status, validates the JSON body against operationId's schema. */
-export async function ok(promise, operationId, status = 200) {
-    let res;
+/** Awaits a client call; a GitBookAPIError becomes an assertion naming the status and body. */
+async function settle(promise, status, what) {
     try {
-        res = await promise;
-    } catch (e) {
-        if (e instanceof GitBookAPIError) {
-            const body = errorBodies.get(e.response);
-            throw new assert.AssertionError({
-                message: `${operationId}: expected ${status}, got ${e.code} ${e.response.url}: ${body}`,
-            });
-        }
-        throw e;
-    }
-    assert.equal(res.status, status, `${operationId}: expected status ${status}, got ${res.status}`);
-    validate(operationId, status, res.data);
-    return res.data;
-}
-
-/** Awaits a client call that returns no body (204/205) and asserts the status and an empty body. */
-export async function empty(promise, status, what = 'request') {
-    let res;
-    try {
-        res = await promise;
+        return await promise;
     } catch (e) {
         if (e instanceof GitBookAPIError) {
             const body = errorBodies.get(e.response);
@@ -56,6 +36,19 @@ export async function empty(promise, status, what = 'request') {
         }
         throw e;
     }
+}
+
+/** Awaits a client call, asserts the status, validates the JSON body against operationId's schema. */
+export async function ok(promise, operationId, status = 200) {
+    const res = await settle(promise, status, operationId);
+    assert.equal(res.status, status, `${operationId}: expected status ${status}, got ${res.status}`);
+    validate(operationId, status, res.data);
+    return res.data;
+}
+
+/** Awaits a client call that returns no body (204/205) and asserts the status and an empty body. */
+export async function empty(promise, status, what = 'request') {
+    const res = await settle(promise, status, what);
     assert.equal(res.status, status, `${what}: expected status ${status}, got ${res.status}`);
     if (res.body && !res.bodyUsed) {
         const text = await res.text();
