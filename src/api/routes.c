@@ -48,6 +48,14 @@ const struct route routes[] = {
 	{ "PUT", "/v1/orgs/{organizationId}/teams/{teamId}/members", team_members_update, W | B, V, "updateMembersInOrganizationTeam" },
 	{ "PUT", "/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", team_member_add, W | BO, V, "addMemberToOrganizationTeamById" },
 	{ "DELETE", "/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", team_member_remove, W, V, "deleteMemberFromOrganizationTeamById" },
+
+	{ "GET", "/v1/orgs/{organizationId}/saml", saml_list, 0, A, "listSAMLProvidersInOrganizationById" },
+	{ "POST", "/v1/orgs/{organizationId}/saml", saml_create, W | B, A, "createOrganizationSAMLProvider" },
+	{ "GET", "/v1/orgs/{organizationId}/saml/{samlProviderId}", saml_get, 0, A, "getOrganizationSAMLProviderById" },
+	{ "PATCH", "/v1/orgs/{organizationId}/saml/{samlProviderId}", saml_update, W | B, A, "updateOrganizationSAMLProvider" },
+	{ "DELETE", "/v1/orgs/{organizationId}/saml/{samlProviderId}", saml_delete, W, A, "deleteOrganizationSAMLProvider" },
+	/* The identity providers a member may sign in with: guests included. */
+	{ "GET", "/v1/orgs/{organizationId}/sso", sso_logins, 0, V, "listSSOProviderLoginsInOrganization" },
 };
 
 const int routes_count = (int)(sizeof(routes) / sizeof(routes[0]));

@@ -77,4 +77,11 @@ int team_members_update(struct req *r);
 int team_member_add(struct req *r);
 int team_member_remove(struct req *r);
 
+int saml_list(struct req *r);
+int saml_create(struct req *r);
+int saml_get(struct req *r);
+int saml_update(struct req *r);
+int saml_delete(struct req *r);
+int sso_logins(struct req *r);
+
 #endif

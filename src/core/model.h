@@ -41,6 +41,7 @@ struct membership {
 	enum role role;     /* ROLE_NONE when not a member */
 	int owns_team;      /* owner of at least one team */
 	int64_t generation; /* the organization's member-list generation (store_org_bump) */
+	enum role org_default; /* the organization's defaultRole (ROLE_GUEST for null) */
 };
 
 struct member {
@@ -65,10 +66,66 @@ struct team {
 
 enum team_role { TEAM_MEMBER = 0, TEAM_OWNER = 1 };
 
+struct collection {
+	const char *id;
+	const char *org_id;
+	const char *parent_id; /* NULL at the top level */
+	const char *title;
+	const char *description;
+	int default_level; /* LEVEL_INHERIT, ROLE_GUEST (null) or a role */
+	int64_t position;
+	int64_t created_at;
+	int64_t updated_at;
+	enum role access; /* the caller's effective role, set by the API layer */
+};
+
+struct space {
+	const char *id;
+	const char *org_id;
+	const char *parent_id; /* NULL at the top level */
+	const char *title;
+	const char *emoji;     /* NULL when unset */
+	const char *icon;      /* NULL when unset */
+	const char *visibility;
+	const char *edit_mode; /* live | locked */
+	const char *language;  /* NULL when unset */
+	int default_level; /* LEVEL_INHERIT, ROLE_GUEST (null) or a role */
+	const char *revision;
+	const char *merge_rules; /* JSON object text */
+	int64_t position;
+	int64_t created_at;
+	int64_t updated_at;
+	int64_t deleted_at;    /* 0 when live */
+	int64_t comments, change_requests, change_requests_open, change_requests_draft;
+	enum role access; /* the caller's effective role, set by the API layer */
+};
+
+/* A role granted on a space or collection to a user or a team. */
+struct grant_row {
+	enum role role;
+	int64_t created_at;
+	struct user user;  /* user grants */
+	struct team team;  /* team grants */
+};
+
 struct invite {
 	const char *id;
 	const char *org_id;
 	enum role role;
+	int64_t created_at;
+};
+
+/* A SAML identity provider of an organization. */
+struct saml_provider {
+	const char *id;
+	const char *org_id;
+	const char *label;
+	const char *entity_id;    /* NULL when unset */
+	const char *certificate;  /* PEM X.509; NULL when unset */
+	const char *sso_url;      /* NULL when unset */
+	const char *default_team; /* team id, NULL when none */
+	struct team team;         /* the default team when the store read it */
+	enum role default_role;   /* ROLE_GUEST for null */
 	int64_t created_at;
 };
 

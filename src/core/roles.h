@@ -25,6 +25,10 @@ enum role {
 	ROLE_ADMIN,
 };
 
+/* A space's or collection's defaultLevel: LEVEL_INHERIT, ROLE_GUEST (null: no
+ * default access) or ROLE_READ..ROLE_ADMIN. */
+#define LEVEL_INHERIT (-1)
+
 /* "admin" .. "read" -> role; NULL -> ROLE_GUEST; anything else -> ROLE_NONE. */
 enum role role_parse(const char *s);
 /* Role name for the wire and the database; NULL for guest/none. */

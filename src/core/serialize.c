@@ -1,8 +1,10 @@
 #include "core/serialize.h"
+#include "core/access.h"
 #include "core/jsonw.h"
 #include "util/util.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void user_to_json(struct jw *g, const char *base, const struct user *u, bool with_email)
 {
@@ -156,6 +158,115 @@ void team_member_to_json(struct jw *g, const char *base, const struct member *m,
 	jw_obj_close(g);
 }
 
+static void level_value(struct jw *g, int level)
+{
+	jw_str(g, level_name(level));
+}
+
+void space_to_json(struct jw *g, const char *base, const struct space *s, enum role role)
+{
+	struct space_permissions p;
+	bool shared = strcmp(s->visibility, "private") != 0 && strcmp(s->visibility, "in-collection") != 0;
+
+	space_permissions(&p, role, strcmp(s->edit_mode, "locked") == 0);
+	jw_obj_open(g);
+	jw_kstr(g, "object", "space");
+	jw_kstr(g, "id", s->id);
+	jw_kstr(g, "title", s->title);
+	jw_kstr(g, "emoji", s->emoji ? s->emoji : "");
+	jw_kstr(g, "visibility", s->visibility);
+	jw_kts(g, "createdAt", s->created_at);
+	jw_kts(g, "updatedAt", s->updated_at);
+	if (s->deleted_at)
+		jw_kts(g, "deletedAt", s->deleted_at);
+	jw_kstr(g, "editMode", s->edit_mode);
+	jw_key(g, "mergeRules");
+	jw_raw(g, s->merge_rules ? s->merge_rules : "{\"type\":\"inherit\"}");
+	jw_key(g, "urls");
+	jw_obj_open(g);
+	jw_kurl(g, "location", base, "/v1/spaces/", s->id);
+	jw_kurl(g, "app", base, "/s/", s->id);
+	if (shared)
+		jw_kurl(g, "published", base, "/p/", s->id);
+	if (strcmp(s->visibility, "public") == 0)
+		jw_kurl(g, "public", base, "/p/", s->id);
+	jw_kstr_opt(g, "icon", s->icon);
+	jw_obj_close(g);
+	jw_kstr(g, "organization", s->org_id);
+	jw_kstr_opt(g, "parent", s->parent_id);
+	jw_kstr_opt(g, "language", s->language);
+	jw_kstr(g, "revision", s->revision);
+	jw_key(g, "defaultLevel");
+	level_value(g, s->default_level);
+	jw_kint(g, "comments", s->comments);
+	jw_kint(g, "changeRequests", s->change_requests);
+	jw_kint(g, "changeRequestsOpen", s->change_requests_open);
+	jw_kint(g, "changeRequestsDraft", s->change_requests_draft);
+	jw_key(g, "permissions");
+	jw_obj_open(g);
+	jw_kbool(g, "view", p.view);
+	jw_kbool(g, "access", p.access);
+	jw_kbool(g, "admin", p.admin);
+	jw_kbool(g, "viewInviteLinks", p.view_invite_links);
+	jw_kbool(g, "edit", p.edit);
+	jw_kbool(g, "triggerGitSync", p.trigger_git_sync);
+	jw_kbool(g, "comment", p.comment);
+	jw_kbool(g, "merge", p.merge);
+	jw_kbool(g, "review", p.review);
+	jw_kbool(g, "installIntegration", p.install_integration);
+	jw_obj_close(g);
+	jw_obj_close(g);
+}
+
+void collection_to_json(struct jw *g, const char *base, const struct collection *c, enum role role)
+{
+	struct collection_permissions p;
+
+	collection_permissions(&p, role);
+	jw_obj_open(g);
+	jw_kstr(g, "object", "collection");
+	jw_kstr(g, "id", c->id);
+	jw_kstr(g, "title", c->title);
+	jw_kstr_opt(g, "description", c->description);
+	jw_kstr(g, "organization", c->org_id);
+	jw_kstr_opt(g, "parent", c->parent_id);
+	jw_key(g, "defaultLevel");
+	level_value(g, c->default_level);
+	jw_key(g, "urls");
+	jw_obj_open(g);
+	jw_kurl(g, "location", base, "/v1/collections/", c->id);
+	jw_kurl(g, "app", base, "/c/", c->id);
+	jw_obj_close(g);
+	jw_key(g, "permissions");
+	jw_obj_open(g);
+	jw_kbool(g, "view", p.view);
+	jw_kbool(g, "admin", p.admin);
+	jw_kbool(g, "viewInviteLinks", p.view_invite_links);
+	jw_kbool(g, "create", p.create);
+	jw_obj_close(g);
+	jw_obj_close(g);
+}
+
+void user_grant_to_json(struct jw *g, const char *base, const struct grant_row *gr, bool with_email)
+{
+	jw_obj_open(g);
+	jw_key(g, "permission");
+	role_value(g, gr->role);
+	jw_key(g, "user");
+	user_to_json(g, base, &gr->user, with_email);
+	jw_obj_close(g);
+}
+
+void team_grant_to_json(struct jw *g, const struct grant_row *gr, enum role caller_org_role)
+{
+	jw_obj_open(g);
+	jw_key(g, "permission");
+	role_value(g, gr->role);
+	jw_key(g, "team");
+	team_to_json(g, &gr->team, caller_org_role, false);
+	jw_obj_close(g);
+}
+
 void invite_to_json(struct jw *g, const struct invite *inv, enum role caller)
 {
 	jw_obj_open(g);
@@ -165,5 +276,61 @@ void invite_to_json(struct jw *g, const struct invite *inv, enum role caller)
 	role_value(g, inv->role);
 	/* Redundant when the caller already has at least the role the link grants. */
 	jw_kbool(g, "redundant", caller >= inv->role);
+	jw_obj_close(g);
+}
+
+/* The concatenation of parts (NULL-terminated) as a string value under key k.
+ * The parts are the operator's --public-url, docsd's own ids and literal paths:
+ * nothing JSON needs escaped (as in jw_kurl). */
+static void kurl_join(struct jw *g, const char *k, const char *const *parts)
+{
+	jw_key(g, k);
+	jw_put(g, "\"", 1);
+	for (; *parts; parts++)
+		jw_put(g, *parts, strlen(*parts));
+	jw_put(g, "\"", 1);
+	g->comma = true;
+}
+
+void saml_provider_to_json(struct jw *g, const char *base, const struct saml_provider *sp, enum role caller)
+{
+	bool active = sp->sso_url && sp->entity_id && sp->certificate;
+
+	jw_obj_open(g);
+	jw_kstr(g, "object", "saml-provider");
+	jw_kstr(g, "id", sp->id);
+	jw_kstr(g, "label", sp->label);
+	/* The schema requires these three strings, and ssoURL to be a URI: while
+	 * unset they are "" and about:blank (RFC 6694), which PATCH reads back as unset. */
+	jw_kstr(g, "ssoURL", sp->sso_url ? sp->sso_url : SAML_NO_SSO_URL);
+	jw_kstr(g, "entityID", sp->entity_id ? sp->entity_id : "");
+	jw_kstr(g, "certificate", sp->certificate ? sp->certificate : "");
+	if (sp->default_team) {
+		jw_key(g, "defaultTeam");
+		team_to_json(g, &sp->team, caller, false);
+	}
+	jw_key(g, "defaultRole");
+	role_value(g, sp->default_role);
+	jw_kts(g, "createdAt", sp->created_at);
+	jw_kstr(g, "status", active ? "active" : "pending");
+	jw_key(g, "service");
+	jw_obj_open(g);
+	kurl_join(g, "acsURL", (const char *const[]){ base, "/sso/saml/", sp->id, "/acs", NULL });
+	kurl_join(g, "startURL", (const char *const[]){ base, "/sso/saml/", sp->id, "/start", NULL });
+	kurl_join(g, "entityID", (const char *const[]){ base, "/sso/saml/", sp->id, "/metadata", NULL });
+	jw_obj_close(g);
+	jw_key(g, "urls");
+	jw_obj_open(g);
+	kurl_join(g, "location", (const char *const[]){ base, "/v1/orgs/", sp->org_id, "/saml/", sp->id, NULL });
+	jw_obj_close(g);
+	jw_obj_close(g);
+}
+
+void saml_login_to_json(struct jw *g, const char *base, const struct saml_provider *sp)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "id", sp->id);
+	jw_kstr(g, "label", sp->label);
+	kurl_join(g, "startURL", (const char *const[]){ base, "/sso/saml/", sp->id, "/start", NULL });
 	jw_obj_close(g);
 }

@@ -26,6 +26,19 @@ void member_team_to_json(struct jw *g, const struct team *t, enum team_role role
 /* An item of a team's member list (OrganizationTeamMember): {organization, team, permissions}. */
 void team_member_to_json(struct jw *g, const char *base, const struct member *m, enum team_role role,
 			 enum role caller);
+/* role: the caller's effective role on the object (core/access.c). */
+void space_to_json(struct jw *g, const char *base, const struct space *s, enum role role);
+void collection_to_json(struct jw *g, const char *base, const struct collection *c, enum role role);
+/* {"permission": role, ...}: items of the permission lists. */
+void user_grant_to_json(struct jw *g, const char *base, const struct grant_row *gr, bool with_email);
+void team_grant_to_json(struct jw *g, const struct grant_row *gr, enum role caller_org_role);
 void invite_to_json(struct jw *g, const struct invite *inv, enum role caller);
+/* OrganizationSAMLProvider. The service-provider URLs are derived from base:
+ * <base>/sso/saml/<id>/{acs,start,metadata}. An unset ssoURL is written as
+ * SAML_NO_SSO_URL (the schema wants a URI), unset entityID and certificate as "". */
+#define SAML_NO_SSO_URL "about:blank"
+void saml_provider_to_json(struct jw *g, const char *base, const struct saml_provider *sp, enum role caller);
+/* OrganizationSSOProviderLogin: {id, label, startURL}. */
+void saml_login_to_json(struct jw *g, const char *base, const struct saml_provider *sp);
 
 #endif

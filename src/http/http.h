@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include "core/jsonw.h"
 
+#include "core/access.h"
 #include "core/model.h"
 #include "server.h"
 #include "store/store.h"
@@ -65,6 +66,8 @@ struct req {
 	int caller_loaded;
 	const char *org_id;           /* {organizationId} when the route has one */
 	struct membership org;        /* the caller's standing in org_id */
+	struct access_ctx access;     /* the caller's grants in org_id (api/content.c) */
+	int access_loaded;
 
 	struct store_tx tx;
 

@@ -54,6 +54,17 @@ int st_list(struct store_tx *tx, const char *sql, const struct db_param *p, int 
  * (PostgreSQL must see every parameter up to the highest one a statement uses). */
 int st_cursor_int_param(const struct list_req *lr, struct db_param *key, struct db_param *id);
 
+/* A keyset list whose rows also pass a filter that SQL cannot express (the
+ * caller's access, core/access.c). Reads batches of rows after the cursor until
+ * the page is full or the rows run out, so a page costs what its rows cost,
+ * wherever it starts. sql[desc][has_cursor]; p[limit_idx] is the LIMIT and the
+ * last two parameters are the cursor (st_cursor_int_param). key() gives an
+ * item's sort key and id. keep == NULL keeps every row. */
+typedef void (*st_key_fn)(const void *item, int64_t *key, const char **id);
+int st_list_keep(struct store_tx *tx, const char *const sql[2][2], struct db_param *p, int np, int limit_idx,
+		 const struct list_req *lr, st_row_fn fill, size_t size, st_key_fn key, store_keep_fn keep,
+		 void *ctx, void **items, int *n, char **next);
+
 /* LIKE pattern for a case-insensitive substring match: '%' + escaped lower(s) + '%',
  * used with `ESCAPE '\'`. */
 char *st_like_pattern(struct store_tx *tx, const char *s);
@@ -68,9 +79,18 @@ char *st_like_pattern(struct store_tx *tx, const char *s);
 	"(SELECT COUNT(*) FROM team_members tc WHERE tc.team_id = t.id)"
 #define TEAM_NCOLS 5
 
+#define SPACE_COLS "s.id, s.org_id, s.parent_id, s.title, s.emoji, s.icon, s.visibility, s.edit_mode, " \
+	"s.language, s.default_level, s.revision, s.merge_rules, s.position, s.created_at, s.updated_at, " \
+	"s.deleted_at, s.comments, s.change_requests, s.change_requests_open, s.change_requests_draft"
+#define SPACE_NCOLS 20
+
 /* Column mappers shared between domain files. */
 int store_fill_user(struct store_tx *tx, struct db_rows *r, int col, struct user *u);
 int store_fill_member(struct store_tx *tx, struct db_rows *r, int col, struct member *m);
 int store_fill_team(struct store_tx *tx, struct db_rows *r, int col, struct team *t);
+int store_fill_space(struct store_tx *tx, struct db_rows *r, int col, struct space *s);
+
+/* Position for a new last item under parent_id (NULL: the top level). */
+int st_position_append(struct store_tx *tx, const char *org_id, const char *parent_id, int64_t *out);
 
 #endif

@@ -92,7 +92,93 @@ static const char m0001_foundation[] =
 	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
 	"CREATE INDEX invites_org ON invites (org_id, created_at, id);";
 
+/*
+ * Content: collections, spaces, the grants on them, SAML providers.
+ *
+ * Levels (collections.default_level, spaces.default_level, grants.role) are
+ * integers so the highest one is MAX(): -1 inherit, 0 none (null on the wire),
+ * 1 read .. 6 admin (enum role in core/roles.h).
+ *
+ * position orders the items of one parent (spaces and collections together);
+ * positions have gaps so a move writes one row (store/content.c).
+ */
+static const char m0002_content[] =
+	"CREATE TABLE collections ("
+	"  id TEXT PRIMARY KEY,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  parent_id TEXT REFERENCES collections(id) ON DELETE CASCADE,"
+	"  title TEXT NOT NULL,"
+	"  description TEXT,"
+	"  default_level INTEGER NOT NULL DEFAULT -1,"
+	"  position BIGINT NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX collections_org ON collections (org_id, created_at, id);"
+	"CREATE INDEX collections_parent ON collections (org_id, parent_id, position, id);"
+	"CREATE INDEX collections_child ON collections (parent_id);"
+	"CREATE TABLE spaces ("
+	"  id TEXT PRIMARY KEY,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  parent_id TEXT REFERENCES collections(id) ON DELETE SET NULL,"
+	"  title TEXT NOT NULL,"
+	"  emoji TEXT,"
+	"  icon TEXT,"
+	"  visibility TEXT NOT NULL DEFAULT 'private',"
+	"  edit_mode TEXT NOT NULL DEFAULT 'live',"
+	"  language TEXT,"
+	"  default_level INTEGER NOT NULL DEFAULT -1,"
+	"  revision TEXT NOT NULL,"
+	"  merge_rules TEXT NOT NULL DEFAULT '{\"type\":\"inherit\"}',"
+	"  position BIGINT NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL,"
+	"  deleted_at BIGINT,"
+	"  comments BIGINT NOT NULL DEFAULT 0,"
+	"  change_requests BIGINT NOT NULL DEFAULT 0,"
+	"  change_requests_open BIGINT NOT NULL DEFAULT 0,"
+	"  change_requests_draft BIGINT NOT NULL DEFAULT 0) " WITHOUT_ROWID ";"
+	/* Live spaces only: lists never see deleted ones, and the purge job reads
+	 * its own index of deletion times. */
+	"CREATE INDEX spaces_org ON spaces (org_id, created_at, id) WHERE deleted_at IS NULL;"
+	"CREATE INDEX spaces_parent ON spaces (org_id, parent_id, position, id) WHERE deleted_at IS NULL;"
+	"CREATE INDEX spaces_in ON spaces (parent_id);"
+	"CREATE INDEX spaces_deleted ON spaces (deleted_at) WHERE deleted_at IS NOT NULL;"
+	/* A grant of a role on a space or collection (target) to a user or team
+	 * (principal). The typed columns exist for their foreign keys: a grant goes
+	 * with its space, collection, team, or the user's membership. */
+	"CREATE TABLE grants ("
+	"  target_id TEXT NOT NULL,"
+	"  principal_id TEXT NOT NULL,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  space_id TEXT REFERENCES spaces(id) ON DELETE CASCADE,"
+	"  collection_id TEXT REFERENCES collections(id) ON DELETE CASCADE,"
+	"  user_id TEXT,"
+	"  team_id TEXT REFERENCES teams(id) ON DELETE CASCADE,"
+	"  role INTEGER NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  PRIMARY KEY (target_id, principal_id),"
+	"  FOREIGN KEY (org_id, user_id) REFERENCES members(org_id, user_id) ON DELETE CASCADE) " WITHOUT_ROWID ";"
+	"CREATE INDEX grants_principal ON grants (org_id, principal_id, target_id, role);"
+	"CREATE INDEX grants_list ON grants (target_id, created_at, principal_id);"
+	"CREATE INDEX grants_space ON grants (space_id);"
+	"CREATE INDEX grants_collection ON grants (collection_id);"
+	"CREATE INDEX grants_user ON grants (org_id, user_id);"
+	"CREATE INDEX grants_team ON grants (team_id);"
+	"CREATE TABLE saml_providers ("
+	"  id TEXT PRIMARY KEY,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  label TEXT NOT NULL,"
+	"  entity_id TEXT,"
+	"  certificate TEXT,"
+	"  sso_url TEXT,"
+	"  default_team TEXT REFERENCES teams(id) ON DELETE SET NULL,"
+	"  default_role TEXT,"
+	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX saml_providers_org ON saml_providers (org_id, created_at, id);"
+	"CREATE INDEX saml_providers_team ON saml_providers (default_team);";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation },
+	{ 2, "content", m0002_content },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -395,6 +395,71 @@ int st_cursor_int_param(const struct list_req *lr, struct db_param *key, struct 
 	return 0;
 }
 
+int st_list_keep(struct store_tx *tx, const char *const sql[2][2], struct db_param *p, int np, int limit_idx,
+		 const struct list_req *lr, st_row_fn fill, size_t size, st_key_fn key, store_keep_fn keep,
+		 void *ctx, void **items, int *n, char **next)
+{
+	int limit = lr->limit, count = 0, more = 0, cursor = lr->after != NULL, rc;
+	char *arr, *row;
+	int64_t k = 0;
+	const char *id = NULL;
+
+	*n = 0;
+	*next = NULL;
+	if (limit < 1 || limit > 1000)
+		return err_set(ERR_INVALID, "limit: must be between 1 and 1000");
+	arr = arena_alloc(tx->arena, size * (size_t)limit);
+	row = arena_alloc(tx->arena, size);
+	if (!arr || !row)
+		return err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = st_cursor_int_param(lr, &p[np - 2], &p[np - 1])))
+		return rc;
+	for (;;) {
+		/* Unfiltered: exactly one row more than the page. Filtered: read ahead. */
+		int batch = keep ? 2 * (limit - count + 1) : limit + 1, got = 0;
+		struct db_rows *r;
+
+		if (keep && batch < 64)
+			batch = 64;
+		if (batch > 1001)
+			batch = 1001;
+		p[limit_idx] = P_INT(batch);
+		if ((rc = st_query(tx, &r, sql[lr->desc != 0][cursor], p, np)))
+			return rc;
+		while ((rc = st_next(tx, r)) == 1) {
+			got++;
+			memset(row, 0, size);
+			if ((rc = fill(tx, r, row)))
+				break;
+			key(row, &k, &id);
+			if (keep && keep(ctx, row) < ROLE_READ)
+				continue;
+			if (count == limit) {
+				more = 1;
+				break;
+			}
+			memcpy(arr + size * (size_t)count++, row, size);
+		}
+		st_done(tx, r);
+		if (rc < 0)
+			return rc;
+		if (more || got < batch)
+			break;
+		/* Go on after the last row read, kept or not. */
+		p[np - 2] = P_INT(k);
+		p[np - 1] = P_TEXT(id);
+		cursor = 1;
+	}
+	*items = arr;
+	*n = count;
+	if (more && count > 0) {
+		key(arr + size * (size_t)(count - 1), &k, &id);
+		if (!(*next = cursor_encode_int(tx->arena, k, id)))
+			return err_set(ERR_INTERNAL, "out of memory");
+	}
+	return 0;
+}
+
 char *st_like_pattern(struct store_tx *tx, const char *s)
 {
 	size_t n = strlen(s);

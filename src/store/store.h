@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/access.h"
 #include "core/cursor.h"
 #include "core/model.h"
 #include "store/driver.h"
@@ -144,6 +145,84 @@ struct member_team_row {
 int store_member_teams_list(struct store_tx *tx, const char *org_id, const char *user_id, const char *title,
 			    const struct list_req *lr, struct member_team_row **items, int *n, char **next);
 
+/* ---- content: collections, spaces and the grants on them ---- */
+
+/* A list filter run on each row before it is kept: returns the caller's role
+ * on the item (and may record it in the item); rows below ROLE_READ are
+ * skipped. NULL keeps every row. */
+typedef enum role (*store_keep_fn)(void *ctx, void *item);
+
+/* The user's grants in an organization, own and through teams: the highest role
+ * per target, sorted by target (strcmp), as core/access.c reads them. */
+int store_access_grants(struct store_tx *tx, const char *org_id, const char *user_id,
+			struct access_grant **out, int *n);
+/* A collection and the collections above it, nearest first (at most
+ * ACCESS_MAX_DEPTH); *n = 0 when it does not exist. */
+int store_collection_chain(struct store_tx *tx, const char *collection_id, struct access_node *out, int *n);
+/* Every collection of an organization with its parent, sorted by id (strcmp):
+ * the chains of a whole list page come from it. */
+struct collection_node {
+	const char *id;
+	const char *parent_id;
+	int level;
+};
+int store_collection_nodes(struct store_tx *tx, const char *org_id, struct collection_node **out, int *n);
+
+/* Where an item lands among the items (spaces and collections) of parent_id
+ * (NULL: the top level of org_id): before or after the sibling ref_id, or last
+ * when ref_id is NULL. self_id is the item being placed (never its own
+ * reference). ERR_INVALID when ref_id is not an item of that parent. */
+int store_position_for(struct store_tx *tx, const char *org_id, const char *parent_id, const char *ref_id,
+		       int after, const char *self_id, int64_t *out);
+
+int store_collection_create(struct store_tx *tx, struct collection *c);
+int store_collection_get(struct store_tx *tx, const char *id, struct collection *out);
+/* title, description, default_level */
+int store_collection_update(struct store_tx *tx, const struct collection *c);
+/* Delete a collection and the collections in it; their spaces become deleted
+ * spaces (restorable for 7 days, at the top level). *removed = false when it
+ * did not exist. */
+int store_collection_delete(struct store_tx *tx, const char *id, bool *removed);
+int store_collection_place(struct store_tx *tx, const struct collection *c, const char *parent_id, int64_t position);
+/* Move the collection with everything in it to another organization's top level. */
+int store_collection_transfer(struct store_tx *tx, const struct collection *c, const char *org_id, int64_t position);
+/* nested = 0: top-level collections only. Sorted by creation. */
+int store_collections_list(struct store_tx *tx, const char *org_id, int nested, const struct list_req *lr,
+			   store_keep_fn keep, void *ctx, struct collection **items, int *n, char **next);
+
+int store_space_create(struct store_tx *tx, struct space *s);
+/* Live and deleted spaces (deleted_at set) until the purge removes them. */
+int store_space_get(struct store_tx *tx, const char *id, struct space *out);
+/* title, emoji, icon, visibility, edit_mode, language, default_level, merge_rules */
+int store_space_update(struct store_tx *tx, const struct space *s);
+/* Marks the space deleted; *deleted = false when it was already. */
+int store_space_delete(struct store_tx *tx, const struct space *s, bool *deleted);
+int store_space_restore(struct store_tx *tx, const struct space *s);
+int store_space_place(struct store_tx *tx, const struct space *s, const char *parent_id, int64_t position);
+int store_space_transfer(struct store_tx *tx, const struct space *s, const char *org_id, const char *parent_id,
+			 int64_t position);
+/* A copy of the space's settings and grants, placed right after it. */
+int store_space_duplicate(struct store_tx *tx, const struct space *src, struct space *out);
+/* Remove spaces deleted before `cutoff` for good. */
+int store_spaces_purge(struct store_tx *tx, int64_t cutoff, int64_t *removed);
+
+enum space_scope { SPACES_OF_ORG, SPACES_IN_COLLECTION };
+/* Live spaces of an organization (sorted by creation) or of one collection
+ * (sorted by position). */
+int store_spaces_list(struct store_tx *tx, enum space_scope scope, const char *org_id, const char *collection_id,
+		      const struct list_req *lr, store_keep_fn keep, void *ctx, struct space **items, int *n,
+		      char **next);
+
+enum grant_kind { GRANT_USER, GRANT_TEAM };
+/* Upsert a grant of `role` on a space or collection. */
+int store_grant_set(struct store_tx *tx, const char *org_id, const char *space_id, const char *collection_id,
+		    enum grant_kind kind, const char *principal_id, enum role role);
+/* ERR_NOT_FOUND when there is no such grant. */
+int store_grant_update(struct store_tx *tx, const char *org_id, const char *target_id, const char *principal_id, enum role role);
+int store_grant_remove(struct store_tx *tx, const char *org_id, const char *target_id, const char *principal_id, bool *removed);
+int store_grants_list(struct store_tx *tx, const char *target_id, enum grant_kind kind, const struct list_req *lr,
+		      struct grant_row **items, int *n, char **next);
+
 /* ---- link invites ---- */
 int store_invite_create(struct store_tx *tx, struct invite *inv);
 int store_invite_get(struct store_tx *tx, const char *org_id, const char *id, struct invite *out);
@@ -151,5 +230,17 @@ int store_invite_set_role(struct store_tx *tx, const char *org_id, const char *i
 int store_invite_delete(struct store_tx *tx, const char *org_id, const char *id, bool *removed);
 int store_invites_list(struct store_tx *tx, const char *org_id, const struct list_req *lr,
 		       struct invite **items, int *n, char **next);
+
+/* ---- SAML providers ---- */
+/* Sets sp->id and sp->created_at. sp->default_team must be a team of the org. */
+int store_saml_create(struct store_tx *tx, struct saml_provider *sp);
+/* Fills out->team when the provider has a default team. */
+int store_saml_get(struct store_tx *tx, const char *org_id, const char *id, struct saml_provider *out);
+/* Writes every column from sp (read, change, write back). */
+int store_saml_update(struct store_tx *tx, const struct saml_provider *sp);
+int store_saml_delete(struct store_tx *tx, const char *org_id, const char *id, bool *removed);
+/* Oldest first (created_at, id). */
+int store_saml_list(struct store_tx *tx, const char *org_id, const struct list_req *lr,
+		    struct saml_provider **items, int *n, char **next);
 
 #endif

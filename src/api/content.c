@@ -1,0 +1,200 @@
+/*
+ * content.c - loading spaces and collections with the caller's role on them.
+ */
+#include "api/content.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int content_enter_org(struct req *r, const char *org_id)
+{
+	int rc;
+
+	if (r->access_loaded && r->org_id && strcmp(r->org_id, org_id) == 0)
+		return 0;
+	if (!r->org_id || strcmp(r->org_id, org_id) != 0) {
+		if ((rc = store_membership(&r->tx, org_id, r->caller_id, &r->org)))
+			return rc;
+		r->org_id = org_id;
+	}
+	r->access = (struct access_ctx){ .org_role = r->org.role, .org_default = r->org.org_default };
+	/* Admins and outsiders do not need their grants looked at. */
+	if (r->org.role != ROLE_ADMIN && r->org.role != ROLE_NONE &&
+	    (rc = store_access_grants(&r->tx, org_id, r->caller_id, (struct access_grant **)&r->access.grants,
+				      &r->access.ngrants)))
+		return rc;
+	r->access_loaded = 1;
+	return 0;
+}
+
+/* chain[0] is the object itself; the collections above it follow. */
+static int role_of(struct req *r, const char *org_id, struct access_node *chain, int n, const char *parent_id,
+		   enum role *out)
+{
+	int more = 0, rc;
+
+	if ((rc = content_enter_org(r, org_id)))
+		return rc;
+	if (r->access.org_role == ROLE_ADMIN || r->access.org_role == ROLE_NONE) {
+		*out = r->access.org_role;
+		return 0;
+	}
+	if (parent_id && (rc = store_collection_chain(&r->tx, parent_id, chain + n, &more)))
+		return rc;
+	*out = access_role(&r->access, chain, n + more);
+	return 0;
+}
+
+int content_space_role(struct req *r, const struct space *s, enum role *out)
+{
+	struct access_node chain[ACCESS_MAX_DEPTH + 1] = { { s->id, s->default_level } };
+
+	return role_of(r, s->org_id, chain, 1, s->parent_id, out);
+}
+
+int content_collection_role(struct req *r, const struct collection *c, enum role *out)
+{
+	struct access_node chain[ACCESS_MAX_DEPTH + 1];
+
+	return role_of(r, c->org_id, chain, 0, c->id, out);
+}
+
+int content_role_at(struct req *r, const char *org_id, const char *collection_id, enum role *out)
+{
+	struct access_node chain[ACCESS_MAX_DEPTH + 1];
+	int rc;
+
+	if (!collection_id) {
+		if ((rc = content_enter_org(r, org_id)))
+			return rc;
+		*out = r->org.role;
+		return 0;
+	}
+	return role_of(r, org_id, chain, 0, collection_id, out);
+}
+
+int content_space(struct req *r, enum role need, struct space *s)
+{
+	int rc = store_space_get(&r->tx, req_param(r, "spaceId"), s);
+
+	if (rc || (rc = content_space_role(r, s, &s->access)))
+		return rc;
+	return access_check(s->access, need, "space");
+}
+
+int content_collection(struct req *r, enum role need, struct collection *c)
+{
+	int rc = store_collection_get(&r->tx, req_param(r, "collectionId"), c);
+
+	if (rc || (rc = content_collection_role(r, c, &c->access)))
+		return rc;
+	return access_check(c->access, need, "collection");
+}
+
+int content_list_init(struct req *r, const struct access_ctx *ctx, const char *org_id, struct content_list *cl)
+{
+	memset(cl, 0, sizeof(*cl));
+	cl->r = r;
+	cl->ctx = ctx;
+	if (ctx->org_role == ROLE_ADMIN || ctx->org_role == ROLE_NONE)
+		return 0;
+	return store_collection_nodes(&r->tx, org_id, &cl->nodes, &cl->nnodes);
+}
+
+static int node_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct collection_node *)elem)->id);
+}
+
+/* Walk from collection_id up through the loaded tree into chain[n..]. */
+static int tree_chain(const struct content_list *cl, const char *collection_id, struct access_node *chain, int n)
+{
+	while (collection_id && n < ACCESS_MAX_DEPTH) {
+		const struct collection_node *c =
+			bsearch(collection_id, cl->nodes, (size_t)cl->nnodes, sizeof(*c), node_cmp);
+		if (!c)
+			break;
+		chain[n].id = c->id;
+		chain[n].level = c->level;
+		n++;
+		collection_id = c->parent_id;
+	}
+	return n;
+}
+
+enum role content_keep_space(void *arg, void *item)
+{
+	struct content_list *cl = arg;
+	struct space *s = item;
+	struct access_node chain[ACCESS_MAX_DEPTH + 1] = { { s->id, s->default_level } };
+
+	if (cl->ctx->org_role == ROLE_ADMIN || cl->ctx->org_role == ROLE_NONE)
+		return s->access = cl->ctx->org_role;
+	return s->access = access_role(cl->ctx, chain, tree_chain(cl, s->parent_id, chain, 1));
+}
+
+enum role content_keep_collection(void *arg, void *item)
+{
+	struct content_list *cl = arg;
+	struct collection *c = item;
+	struct access_node chain[ACCESS_MAX_DEPTH + 1];
+
+	if (cl->ctx->org_role == ROLE_ADMIN || cl->ctx->org_role == ROLE_NONE)
+		return c->access = cl->ctx->org_role;
+	return c->access = access_role(cl->ctx, chain, tree_chain(cl, c->id, chain, 0));
+}
+
+int body_level(struct req *r, const char *field, int *out)
+{
+	json_t *v = body_field(r, field);
+	enum role role;
+
+	if (!v)
+		return 0;
+	if (json_is_null(v)) {
+		*out = ROLE_GUEST;
+		return 1;
+	}
+	if (json_is_string(v) && strcmp(json_string_value(v), "inherit") == 0) {
+		*out = LEVEL_INHERIT;
+		return 1;
+	}
+	if (!json_is_string(v) || (role = role_parse(json_string_value(v))) < ROLE_READ)
+		return err_set(ERR_INVALID, "%s: must be 'inherit', one of admin, create, review, edit, comment, read, or null",
+			       field);
+	*out = role;
+	return 1;
+}
+
+int body_position(struct req *r, const char **ref, int *after)
+{
+	json_t *pos = body_field(r, "position"), *before, *aft, *ptr, *type, *id;
+
+	*ref = NULL;
+	*after = 0;
+	if (!pos || json_is_null(pos))
+		return 0;
+	if (!json_is_object(pos))
+		return err_set(ERR_INVALID, "position: must be an object with 'before' or 'after'");
+	before = json_object_get(pos, "before");
+	aft = json_object_get(pos, "after");
+	if (!before == !aft)
+		return err_set(ERR_INVALID, "position: give exactly one of 'before' and 'after'");
+	ptr = before ? before : aft;
+	type = json_object_get(ptr, "type");
+	if (!json_is_object(ptr) || !json_is_string(type))
+		return err_set(ERR_INVALID, "position.%s: must be {type: 'space', space} or {type: 'collection', collection}",
+			       before ? "before" : "after");
+	if (strcmp(json_string_value(type), "space") == 0)
+		id = json_object_get(ptr, "space");
+	else if (strcmp(json_string_value(type), "collection") == 0)
+		id = json_object_get(ptr, "collection");
+	else
+		return err_set(ERR_INVALID, "position.%s.type: must be 'space' or 'collection'", before ? "before" : "after");
+	if (!json_is_string(id) || json_string_length(id) == 0 || json_string_length(id) > 64)
+		return err_set(ERR_INVALID, "position.%s.%s: must be an id", before ? "before" : "after",
+			       json_string_value(type));
+	*ref = json_string_value(id);
+	*after = aft != NULL;
+	return 1;
+}
