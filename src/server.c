@@ -2,6 +2,7 @@
  * server.c - configuration defaults, and starting and stopping the server.
  */
 #include "server.h"
+#include "jobs/jobs.h"
 #include "api/routes.h"
 #include "core/validate.h"
 #include "http/listener.h"
@@ -72,6 +73,8 @@ int server_start(struct server **out, const struct config *cfg)
 		goto fail;
 	if (cfg->rate_limit > 0 && (rc = ratelimit_new(&s->rl, cfg->rate_limit)))
 		goto fail;
+	if ((rc = jobs_start(&s->jobs, s->store)))
+		goto fail;
 	rc = listener_start(s);
 	if (rc)
 		goto fail;
@@ -107,6 +110,7 @@ void server_stop(struct server *s)
 		return;
 	atomic_store(&s->ready, 0);
 	listener_stop(s);
+	jobs_stop(s->jobs);
 	store_close(s->store);
 	token_cache_free(s->tokens);
 	ratelimit_free(s->rl);

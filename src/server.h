@@ -39,6 +39,7 @@ struct server {
 	struct ratelimit *rl;
 	struct metrics *metrics;
 	struct pagecache *pages;
+	struct jobs *jobs;
 	void *daemon;             /* struct MHD_Daemon */
 	atomic_int ready;
 	atomic_long request_seq;

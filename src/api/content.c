@@ -198,3 +198,78 @@ int body_position(struct req *r, const char **ref, int *after)
 	*after = aft != NULL;
 	return 1;
 }
+
+static int same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The parent of the item a position points at (a live space or a collection of org_id). */
+static int position_parent(struct req *r, const char *org_id, const char *ref, const char **parent)
+{
+	struct space s;
+	struct collection c;
+	int rc = store_space_get(&r->tx, ref, &s);
+
+	if (rc == 0 && !s.deleted_at && strcmp(s.org_id, org_id) == 0) {
+		*parent = s.parent_id;
+		return 0;
+	}
+	if (rc && rc != ERR_NOT_FOUND)
+		return rc;
+	rc = store_collection_get(&r->tx, ref, &c);
+	if (rc == 0 && strcmp(c.org_id, org_id) == 0) {
+		*parent = c.parent_id;
+		return 0;
+	}
+	if (rc && rc != ERR_NOT_FOUND)
+		return rc;
+	return err_set(ERR_INVALID, "position: '%s' is not a space or collection of this organization", ref);
+}
+
+int content_placement(struct req *r, const char *org_id, const char *self_id, const char *current_parent,
+		      struct placement *pl)
+{
+	json_t *parent = body_field(r, "parent");
+	const char *ref;
+	int after, already = 0, rc;
+	enum role role;
+
+	if (parent && !json_is_null(parent) && (!json_is_string(parent) || json_string_length(parent) == 0))
+		return err_set(ERR_INVALID, "parent: must be a collection id or null");
+	if ((rc = body_position(r, &ref, &after)) < 0)
+		return rc;
+	if (!parent && !ref)
+		return err_set(ERR_INVALID, "give 'parent', 'position', or both");
+	pl->parent_id = parent ? json_string_value(parent) : NULL;
+	if (!parent && (rc = position_parent(r, org_id, ref, &pl->parent_id)))
+		return rc;
+	if (pl->parent_id) {
+		struct collection c;
+		rc = store_collection_get(&r->tx, pl->parent_id, &c);
+		if (rc == ERR_NOT_FOUND || (rc == 0 && strcmp(c.org_id, org_id) != 0))
+			return err_set(ERR_INVALID, "parent: no collection '%s' in this organization", pl->parent_id);
+		if (rc)
+			return rc;
+	}
+	if ((rc = content_role_at(r, org_id, pl->parent_id, &role)))
+		return rc;
+	if (role < ROLE_READ && pl->parent_id)
+		return err_set(ERR_INVALID, "parent: no collection '%s' in this organization", pl->parent_id);
+	if (role < ROLE_CREATE)
+		return err_set(ERR_FORBIDDEN, "you need the create role %s",
+			       pl->parent_id ? "on the target collection" : "in the organization");
+	if ((rc = store_position_for(&r->tx, org_id, pl->parent_id, ref, after, self_id, &pl->position, &already)))
+		return rc;
+	if (same(pl->parent_id, current_parent) && (!ref || already))
+		return err_set(ERR_CONFLICT, "the move would not change anything");
+	return 0;
+}
+
+int content_grant_creator(struct req *r, const char *org_id, const char *space_id, const char *collection_id)
+{
+	if (r->org.role == ROLE_ADMIN)
+		return 0;
+	r->access_loaded = 0; /* the grant changes the caller's access */
+	return store_grant_set(&r->tx, org_id, space_id, collection_id, GRANT_USER, r->caller_id, ROLE_ADMIN);
+}

@@ -11,9 +11,6 @@
 
 #include "api/api.h"
 
-/* Deleted spaces can be restored this long; the purge job removes them after. */
-#define SPACE_RETENTION_MS (7LL * 24 * 3600 * 1000)
-
 /* Load the caller's membership and grants in org_id (no-op when loaded). */
 int content_enter_org(struct req *r, const char *org_id);
 
@@ -46,5 +43,20 @@ enum role content_keep_collection(void *cl, void *item);
 int body_level(struct req *r, const char *field, int *out);
 /* position {before|after: {type: space|collection, ...}}: *ref = NULL when absent. */
 int body_position(struct req *r, const char **ref, int *after);
+
+/* Where a move puts an item: the body's "parent" (null: the top level) and/or
+ * "position" (whose item then names the parent). Checks the target exists in
+ * the organization, the caller may create there (403), and that the move
+ * changes something (409). self_id/current_parent: the item being moved. */
+struct placement {
+	const char *parent_id;
+	int64_t position;
+};
+int content_placement(struct req *r, const char *org_id, const char *self_id, const char *current_parent,
+		      struct placement *pl);
+
+/* Give the creator of a space or collection admin on it, unless they are an
+ * organization admin already. */
+int content_grant_creator(struct req *r, const char *org_id, const char *space_id, const char *collection_id);
 
 #endif

@@ -77,6 +77,34 @@ int team_members_update(struct req *r);
 int team_member_add(struct req *r);
 int team_member_remove(struct req *r);
 
+int collection_create(struct req *r);
+int collection_get(struct req *r);
+int collection_update(struct req *r);
+int collection_delete(struct req *r);
+int collection_move(struct req *r);
+int collection_transfer(struct req *r);
+int org_collections_list(struct req *r);
+
+int space_create(struct req *r);
+int space_get(struct req *r);
+int space_update(struct req *r);
+int space_delete(struct req *r);
+int space_restore(struct req *r);
+int space_duplicate(struct req *r);
+int space_move(struct req *r);
+int space_transfer(struct req *r);
+int org_spaces_list(struct req *r);
+int collection_spaces_list(struct req *r);
+int member_spaces_list(struct req *r);
+
+int grant_invite(struct req *r);
+int grant_list_users(struct req *r);
+int grant_list_teams(struct req *r);
+int grant_update_user(struct req *r);
+int grant_update_team(struct req *r);
+int grant_remove_user(struct req *r);
+int grant_remove_team(struct req *r);
+
 int saml_list(struct req *r);
 int saml_create(struct req *r);
 int saml_get(struct req *r);

@@ -13,7 +13,7 @@ static const struct {
 	{ ERR_INVALID, 400 },      { ERR_UNAUTHORIZED, 401 }, { ERR_FORBIDDEN, 403 },
 	{ ERR_NOT_FOUND, 404 },    { ERR_METHOD, 405 },       { ERR_CONFLICT, 409 },
 	{ ERR_TOO_LARGE, 413 },    { ERR_MEDIA_TYPE, 415 },   { ERR_RATE_LIMITED, 429 },
-	{ ERR_UNAVAILABLE, 503 },
+	{ ERR_UNAVAILABLE, 503 },  { ERR_PRECONDITION, 412 },
 };
 
 int err_status(int code)

@@ -104,6 +104,24 @@ int store_collection_delete(struct store_tx *tx, const char *id, bool *removed)
 	return store_org_bump(tx, c.org_id);
 }
 
+static int fill_height(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	*(int *)out = (int)st_int(tx, r, 0);
+	return 0;
+}
+
+int store_collection_height(struct store_tx *tx, const char *id, int *out)
+{
+	struct db_param p[] = { P_TEXT(id), P_INT(ACCESS_MAX_DEPTH + 1) };
+
+	*out = 1;
+	return st_one(tx,
+		      "WITH RECURSIVE sub(id, d) AS (SELECT id, 1 FROM collections WHERE id = $1 "
+		      "UNION ALL SELECT c.id, sub.d + 1 FROM collections c JOIN sub ON c.parent_id = sub.id WHERE sub.d < $2) "
+		      "SELECT MAX(d) FROM sub",
+		      p, NP(p), fill_height, out);
+}
+
 int store_collection_place(struct store_tx *tx, const struct collection *c, const char *parent_id, int64_t position)
 {
 	struct db_param p[] = { P_TEXT(c->id), P_TEXT(parent_id), P_INT(position), P_INT(clock_now_ms()) };

@@ -270,11 +270,13 @@ static int between(const struct sibling *sib, int n, int at, int after, int64_t 
 }
 
 int store_position_for(struct store_tx *tx, const char *org_id, const char *parent_id, const char *ref_id,
-		       int after, const char *self_id, int64_t *out)
+		       int after, const char *self_id, int64_t *out, int *already)
 {
 	struct sibling *sib = NULL;
-	int n = 0, m = 0, at = -1, rc;
+	int n = 0, m = 0, at = -1, self_at = -1, ref_at = -1, rc;
 
+	if (already)
+		*already = 0;
 	if (!ref_id)
 		return st_position_append(tx, org_id, parent_id, out);
 	if (self_id && strcmp(ref_id, self_id) == 0)
@@ -283,12 +285,18 @@ int store_position_for(struct store_tx *tx, const char *org_id, const char *pare
 		return rc;
 	/* The item being placed is not its own neighbour. */
 	for (int i = 0; i < n; i++) {
-		if (self_id && strcmp(sib[i].id, self_id) == 0)
+		if (self_id && strcmp(sib[i].id, self_id) == 0) {
+			self_at = i;
 			continue;
-		if (strcmp(sib[i].id, ref_id) == 0)
+		}
+		if (strcmp(sib[i].id, ref_id) == 0) {
 			at = m;
+			ref_at = i;
+		}
 		sib[m++] = sib[i];
 	}
+	if (already && self_at >= 0 && ref_at >= 0)
+		*already = after ? self_at == ref_at + 1 : self_at == ref_at - 1;
 	if (at < 0)
 		return err_set(ERR_INVALID, "position: '%s' is not a live space or collection %s", ref_id,
 			       parent_id ? "in the target collection" : "at the top level of the organization");

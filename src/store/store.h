@@ -171,9 +171,10 @@ int store_collection_nodes(struct store_tx *tx, const char *org_id, struct colle
 /* Where an item lands among the items (spaces and collections) of parent_id
  * (NULL: the top level of org_id): before or after the sibling ref_id, or last
  * when ref_id is NULL. self_id is the item being placed (never its own
- * reference). ERR_INVALID when ref_id is not an item of that parent. */
+ * reference). ERR_INVALID when ref_id is not an item of that parent.
+ * *already (may be NULL): the item already sits there. */
 int store_position_for(struct store_tx *tx, const char *org_id, const char *parent_id, const char *ref_id,
-		       int after, const char *self_id, int64_t *out);
+		       int after, const char *self_id, int64_t *out, int *already);
 
 int store_collection_create(struct store_tx *tx, struct collection *c);
 int store_collection_get(struct store_tx *tx, const char *id, struct collection *out);
@@ -183,12 +184,17 @@ int store_collection_update(struct store_tx *tx, const struct collection *c);
  * spaces (restorable for 7 days, at the top level). *removed = false when it
  * did not exist. */
 int store_collection_delete(struct store_tx *tx, const char *id, bool *removed);
+/* Levels in the subtree rooted at id (1: no child collections). */
+int store_collection_height(struct store_tx *tx, const char *id, int *out);
 int store_collection_place(struct store_tx *tx, const struct collection *c, const char *parent_id, int64_t position);
 /* Move the collection with everything in it to another organization's top level. */
 int store_collection_transfer(struct store_tx *tx, const struct collection *c, const char *org_id, int64_t position);
 /* nested = 0: top-level collections only. Sorted by creation. */
 int store_collections_list(struct store_tx *tx, const char *org_id, int nested, const struct list_req *lr,
 			   store_keep_fn keep, void *ctx, struct collection **items, int *n, char **next);
+
+/* Deleted spaces can be restored this long; the purge job (jobs/) removes them after. */
+#define SPACE_RETENTION_MS (7LL * 24 * 3600 * 1000)
 
 int store_space_create(struct store_tx *tx, struct space *s);
 /* Live and deleted spaces (deleted_at set) until the purge removes them. */

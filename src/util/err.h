@@ -23,6 +23,7 @@ enum err_code {
 	ERR_MEDIA_TYPE = -9,   /* 415 */
 	ERR_RATE_LIMITED = -10,/* 429 */
 	ERR_UNAVAILABLE = -11, /* 503 */
+	ERR_PRECONDITION = -12,/* 412 */
 };
 
 /* Set the thread's error and return `code`, so callers write `return err_set(...)`. */
