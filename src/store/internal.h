@@ -72,12 +72,14 @@ char *st_like_pattern(struct store_tx *tx, const char *s);
 /* Column lists shared by the statements of several files; the matching fill
  * functions read them starting at a given column. */
 #define MEMBER_COLS "u.id, u.email, u.display_name, u.photo_url, u.created_at, m.role, m.disabled, m.sso, " \
-	"m.joined_at, m.last_seen_at, m.teams"
+	"m.joined_at, m.last_seen_at, m.teams, " \
+	"(SELECT COUNT(*) FROM grants gs WHERE gs.org_id = m.org_id AND gs.user_id = m.user_id AND gs.space_id IS NOT NULL)"
 #define MEMBER_FROM " FROM members m JOIN users u ON u.id = m.user_id "
-#define MEMBER_NCOLS 11
+#define MEMBER_NCOLS 12
 #define TEAM_COLS "t.id, t.org_id, t.title, t.created_at, " \
-	"(SELECT COUNT(*) FROM team_members tc WHERE tc.team_id = t.id)"
-#define TEAM_NCOLS 5
+	"(SELECT COUNT(*) FROM team_members tc WHERE tc.team_id = t.id), " \
+	"(SELECT COUNT(*) FROM grants gs WHERE gs.team_id = t.id AND gs.space_id IS NOT NULL)"
+#define TEAM_NCOLS 6
 
 #define SPACE_COLS "s.id, s.org_id, s.parent_id, s.title, s.emoji, s.icon, s.visibility, s.edit_mode, " \
 	"s.language, s.default_level, s.revision, s.merge_rules, s.position, s.created_at, s.updated_at, " \

@@ -22,7 +22,7 @@ int store_fill_member(struct store_tx *tx, struct db_rows *r, int col, struct me
 	m->joined_at = st_int(tx, r, col + 8);
 	m->last_seen_at = st_int(tx, r, col + 9);
 	m->teams = st_int(tx, r, col + 10);
-	m->spaces = 0; /* spaces arrive with the spaces issue */
+	m->spaces = st_int(tx, r, col + 11); /* spaces granted to the member directly */
 	return 0;
 }
 

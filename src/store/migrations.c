@@ -162,7 +162,8 @@ static const char m0002_content[] =
 	"CREATE INDEX grants_list ON grants (target_id, created_at, principal_id);"
 	"CREATE INDEX grants_space ON grants (space_id);"
 	"CREATE INDEX grants_collection ON grants (collection_id);"
-	"CREATE INDEX grants_user ON grants (org_id, user_id);"
+	/* Also covers the member list's count of spaces granted to each member. */
+	"CREATE INDEX grants_user ON grants (org_id, user_id, space_id);"
 	"CREATE INDEX grants_team ON grants (team_id);"
 	"CREATE TABLE saml_providers ("
 	"  id TEXT PRIMARY KEY,"

@@ -22,7 +22,7 @@ int store_fill_team(struct store_tx *tx, struct db_rows *r, int col, struct team
 	t->title = st_str(tx, r, col + 2, &oom);
 	t->created_at = st_int(tx, r, col + 3);
 	t->members = st_int(tx, r, col + 4);
-	t->spaces = 0; /* spaces arrive with the spaces issue */
+	t->spaces = st_int(tx, r, col + 5); /* spaces granted to the team */
 	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
 }
 

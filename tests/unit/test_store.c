@@ -2,6 +2,7 @@
  * The store, run the same way on SQLite (a temporary file) and on PostgreSQL
  * (DOCSD_TEST_PG_URL; scripts/test.sh starts a throwaway cluster and sets it).
  */
+#include "jobs/jobs.h"
 #include "store/store.h"
 #include "unit.h"
 #include "util/err.h"
@@ -135,6 +136,80 @@ static void store_suite(struct store *s)
 	arena_free(&a);
 }
 
+/* Collections, spaces, grants, positions, and the purge of deleted spaces. */
+static void content_suite(struct store *s)
+{
+	struct arena a;
+	struct store_tx tx;
+	struct user u;
+	struct org org = { .title = "Content", .email_domains = "[]", .default_role = ROLE_READ };
+	struct collection top = { .title = "Top", .default_level = LEVEL_INHERIT }, inner = { .title = "Inner", .default_level = ROLE_GUEST };
+	struct space s1 = { .title = "One", .default_level = LEVEL_INHERIT }, s2 = { .title = "Two", .default_level = LEVEL_INHERIT }, got;
+	struct access_node chain[ACCESS_MAX_DEPTH];
+	struct access_grant *grants;
+	struct grant_row *rows;
+	struct space *spaces;
+	struct list_req lr = { .limit = 10 };
+	char e[64], *next;
+	int64_t pos, removed;
+	bool flag;
+	int n, already;
+
+	arena_init(&a);
+	email(e, sizeof(e), "carol");
+	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
+	CHECK(store_user_create(&tx, e, "Carol", &u) == 0);
+	CHECK(store_org_create(&tx, &org, u.id) == 0);
+	top.org_id = inner.org_id = s1.org_id = s2.org_id = org.id;
+	CHECK(store_collection_create(&tx, &top) == 0);
+	inner.parent_id = top.id;
+	CHECK(store_collection_create(&tx, &inner) == 0);
+	s1.parent_id = s2.parent_id = inner.id;
+	CHECK(store_space_create(&tx, &s1) == 0);
+	CHECK(store_space_create(&tx, &s2) == 0);
+
+	/* the chain of the inner collection, nearest first */
+	CHECK(store_collection_chain(&tx, inner.id, chain, &n) == 0 && n == 2);
+	CHECK_STR(chain[0].id, inner.id);
+	CHECK(chain[0].level == ROLE_GUEST && chain[1].level == LEVEL_INHERIT);
+
+	/* positions: s2 before s1, then s2 is already there */
+	CHECK(store_position_for(&tx, org.id, inner.id, s1.id, 0, s2.id, &pos, &already) == 0 && !already);
+	CHECK(store_space_place(&tx, &s2, inner.id, pos) == 0);
+	CHECK(store_position_for(&tx, org.id, inner.id, s1.id, 0, s2.id, &pos, &already) == 0 && already);
+	CHECK(store_spaces_list(&tx, SPACES_IN_COLLECTION, org.id, inner.id, &lr, NULL, NULL, &spaces, &n, &next) == 0);
+	CHECK(n == 2 && strcmp(spaces[0].id, s2.id) == 0 && strcmp(spaces[1].id, s1.id) == 0);
+	CHECK(store_position_for(&tx, org.id, NULL, s1.id, 0, NULL, &pos, NULL) == ERR_INVALID);
+
+	/* grants: the caller's highest role per target */
+	CHECK(store_grant_set(&tx, org.id, s1.id, NULL, GRANT_USER, u.id, ROLE_COMMENT) == 0);
+	CHECK(store_grant_set(&tx, org.id, s1.id, NULL, GRANT_USER, u.id, ROLE_EDIT) == 0);
+	CHECK(store_access_grants(&tx, org.id, u.id, &grants, &n) == 0 && n == 1 && grants[0].role == ROLE_EDIT);
+	CHECK(store_grants_list(&tx, s1.id, GRANT_USER, &lr, &rows, &n, &next) == 0 && n == 1);
+	CHECK_STR(rows[0].user.id, u.id);
+
+	/* deleting the top collection deletes the inner one and their spaces */
+	CHECK(store_collection_delete(&tx, top.id, &flag) == 0 && flag);
+	CHECK(store_collection_get(&tx, inner.id, &inner) == ERR_NOT_FOUND);
+	CHECK(store_space_get(&tx, s1.id, &got) == 0 && got.deleted_at > 0 && got.parent_id == NULL);
+	CHECK(store_tx_commit(&tx) == 0);
+
+	/* the purge removes spaces deleted more than 7 days ago, with their grants */
+	CHECK(jobs_purge_spaces(s, &removed) == 0);
+	CHECK(store_tx_begin(s, &tx, 0, &a) == 0);
+	CHECK(store_space_get(&tx, s1.id, &got) == 0);
+	store_tx_rollback(&tx);
+	clock_set_offset(SPACE_RETENTION_MS + 3600 * 1000);
+	CHECK(jobs_purge_spaces(s, &removed) == 0 && removed >= 2);
+	clock_set_offset(0);
+	CHECK(store_tx_begin(s, &tx, 0, &a) == 0);
+	CHECK(store_space_get(&tx, s1.id, &got) == ERR_NOT_FOUND);
+	CHECK(store_space_get(&tx, s2.id, &got) == ERR_NOT_FOUND);
+	CHECK(store_grants_list(&tx, s1.id, GRANT_USER, &lr, &rows, &n, &next) == 0 && n == 0);
+	store_tx_rollback(&tx);
+	arena_free(&a);
+}
+
 UNIT_TEST(store_on_sqlite)
 {
 	char dir[] = "/tmp/docsd-unit-XXXXXX", path[128];
@@ -145,6 +220,7 @@ UNIT_TEST(store_on_sqlite)
 	CHECK(store_open(&s, path, NULL, 2) == 0);
 	if (s) {
 		store_suite(s);
+		content_suite(s);
 		store_close(s);
 	}
 	/* reopening runs no migration twice */
@@ -176,5 +252,6 @@ UNIT_TEST(store_on_postgres)
 		return;
 	}
 	store_suite(s);
+	content_suite(s);
 	store_close(s);
 }

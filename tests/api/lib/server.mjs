@@ -80,12 +80,13 @@ function parseSingleJson(stdout, what) {
 }
 
 /**
- * Starts `docsd serve` on a free loopback port with a fresh data directory.
+ * Starts `docsd serve` on a free loopback port with a fresh data directory, or with `dataDir`
+ * (the data of a server stopped with stop({ keepData: true })) to restart on the same data.
  * Returns {url, port, dataDir, logFile, stop(), createUser(email, name), createToken(email), cli(args)}.
  */
-export async function startServer({ rateLimit, extraArgs = [] } = {}) {
+export async function startServer({ rateLimit, extraArgs = [], dataDir: reuseDir } = {}) {
     if (!existsSync(DOCSD_BIN)) throw new Error(`docsd binary not found at ${DOCSD_BIN} (run make, or set DOCSD_BIN)`);
-    const dataDir = mkdtempSync(join(tmpdir(), 'docsd-api-test-'));
+    const dataDir = reuseDir ?? mkdtempSync(join(tmpdir(), 'docsd-api-test-'));
     const logFile = join(dataDir, 'server.log');
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -169,8 +170,11 @@ export async function startServer({ rateLimit, extraArgs = [] } = {}) {
         return obj.token;
     }
 
-    /** SIGTERM, wait (bounded), assert a clean exit 0; under DOCSD_ASAN=1 also check the log. */
-    async function stop() {
+    /**
+     * SIGTERM, wait (bounded), assert a clean exit 0; under DOCSD_ASAN=1 also check the log.
+     * keepData: leave the data directory for a restart (startServer({ dataDir })).
+     */
+    async function stop({ keepData = false } = {}) {
         stopping = true;
         if (!exited) {
             child.kill('SIGTERM');
@@ -197,7 +201,7 @@ export async function startServer({ rateLimit, extraArgs = [] } = {}) {
             { code: 0, signal: null },
             `docsd should exit with code 0 after SIGTERM, got ${JSON.stringify(exited)}\nlog tail:\n${tail(logFile)}`,
         );
-        if (!process.env.DOCSD_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+        if (!keepData && !process.env.DOCSD_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
     }
 
     return {
