@@ -6,6 +6,11 @@
 //       then saves the exact bodies of GET /v1/orgs/{id} and
 //       GET /v1/orgs/{id}/members?limit=100 as OUTDIR/org.json and OUTDIR/members.json.
 //       Prints {"orgId", "invited", "membersOnFirstPage", "teams", "orgBytes", "membersBytes"}.
+//   node bench/seed.mjs spaces BASE TOKEN OUTDIR SPACES
+//       POST /v1/orgs (a second org), SPACES spaces via POST /v1/orgs/{id}/spaces; saves
+//       GET /v1/spaces/{id} (a space in the middle) as OUTDIR/space.json, and pages 1 and 500
+//       of GET /v1/orgs/{id}/spaces?limit=100 as OUTDIR/spaces.json and OUTDIR/spaces-500.json.
+//       Prints {"orgId", "spaceId", "spaces", "page500"} (page500: the path of page 500).
 //   node bench/seed.mjs count-teams BASE TOKEN ORG_ID
 //       Walks GET /v1/orgs/{id}/teams?limit=1000 page by page; prints the number of teams.
 import { writeFileSync } from 'node:fs';
@@ -79,6 +84,40 @@ async function seed(base, token, outdir, members, teams) {
   }) + '\n');
 }
 
+async function seedSpaces(base, token, outdir, spaces) {
+  const org = json(await call(base, token, 'POST', '/v1/orgs', { title: 'Bench spaces org' }, [200, 201]));
+  const orgPath = `/v1/orgs/${encodeURIComponent(org.id)}`;
+  let next = 0;
+  let middle;
+  const worker = async () => {
+    while (next < spaces) {
+      const i = next++;
+      const s = json(await call(base, token, 'POST', `${orgPath}/spaces`, { title: `Space ${i}` }, [201]));
+      if (i === Math.floor(spaces / 2)) middle = s.id;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(16, spaces) }, worker));
+  const listPath = `${orgPath}/spaces?limit=100`;
+  const first = await call(base, token, 'GET', listPath, undefined, [200]);
+  let page = json(first).next?.page;
+  let page500Path = null;
+  let body500 = null;
+  for (let i = 2; i <= 500 && page; i++) {
+    const path = `${listPath}&page=${encodeURIComponent(page)}`;
+    const body = await call(base, token, 'GET', path, undefined, [200]);
+    if (i === 500) {
+      page500Path = path;
+      body500 = body;
+    }
+    page = json(body).next?.page;
+  }
+  if (!page500Path) fail(`fewer than 500 pages of spaces (seeded ${spaces})`);
+  writeFileSync(join(outdir, 'space.json'), await call(base, token, 'GET', `/v1/spaces/${middle}`, undefined, [200]));
+  writeFileSync(join(outdir, 'spaces.json'), first);
+  writeFileSync(join(outdir, 'spaces-500.json'), body500);
+  process.stdout.write(JSON.stringify({ orgId: org.id, spaceId: middle, spaces, page500: page500Path }) + '\n');
+}
+
 async function countTeams(base, token, orgId) {
   const path = `/v1/orgs/${encodeURIComponent(orgId)}/teams?limit=1000`;
   let count = 0;
@@ -106,6 +145,10 @@ try {
       fail('MEMBERS and TEAMS must be non-negative integers');
     }
     await seed(args[0], args[1], args[2], members, teams);
+  } else if (cmd === 'spaces' && args.length === 4) {
+    const spaces = Number(args[3]);
+    if (!Number.isInteger(spaces) || spaces < 50000) fail('SPACES must be an integer >= 50000 (page 500 of 100)');
+    await seedSpaces(args[0], args[1], args[2], spaces);
   } else if (cmd === 'count-teams' && args.length === 3) {
     await countTeams(args[0], args[1], args[2]);
   } else {

@@ -94,7 +94,8 @@ int collection_update(struct req *r)
 
 	if ((rc = content_collection(r, ROLE_ADMIN, &c)))
 		return rc;
-	if ((rc = body_string(r, "title", 0, 0, 50, &c.title)) < 0 ||
+	/* body_string clears its output when the field is absent. */
+	if ((body_field(r, "title") && (rc = body_string(r, "title", 0, 0, 50, &c.title)) < 0) ||
 	    (body_field(r, "description") && (rc = body_string(r, "description", F_NULLABLE, 0, 100, &c.description)) < 0) ||
 	    (rc = body_level(r, "defaultLevel", &c.default_level)) < 0)
 		return rc;

@@ -134,36 +134,36 @@ int grant_list_teams(struct req *r)
 	return list_grants(r, GRANT_TEAM);
 }
 
-static int update_grant(struct req *r, const char *principal)
+static int update_grant(struct req *r, enum grant_kind kind, const char *principal)
 {
 	struct target t;
 	enum role role;
 	int rc;
 
 	if ((rc = load_target(r, ROLE_ADMIN, &t)) || (rc = body_grant_role(r, &role)) ||
-	    (rc = store_grant_update(&r->tx, t.org_id, t.id, req_param(r, principal), role)))
+	    (rc = store_grant_update(&r->tx, t.org_id, t.id, kind, req_param(r, principal), role)))
 		return rc;
 	return resp_empty(r, 204);
 }
 
 int grant_update_user(struct req *r)
 {
-	return update_grant(r, "userId");
+	return update_grant(r, GRANT_USER, "userId");
 }
 
 int grant_update_team(struct req *r)
 {
-	return update_grant(r, "teamId");
+	return update_grant(r, GRANT_TEAM, "teamId");
 }
 
-static int remove_grant(struct req *r, const char *principal)
+static int remove_grant(struct req *r, enum grant_kind kind, const char *principal)
 {
 	struct target t;
 	bool removed;
 	int rc;
 
 	if ((rc = load_target(r, ROLE_ADMIN, &t)) ||
-	    (rc = store_grant_remove(&r->tx, t.org_id, t.id, req_param(r, principal), &removed)))
+	    (rc = store_grant_remove(&r->tx, t.org_id, t.id, kind, req_param(r, principal), &removed)))
 		return rc;
 	/* GitBook: 205 when removed, 204 when there was nothing to remove. */
 	return resp_empty(r, removed ? 205 : 204);
@@ -171,10 +171,10 @@ static int remove_grant(struct req *r, const char *principal)
 
 int grant_remove_user(struct req *r)
 {
-	return remove_grant(r, "userId");
+	return remove_grant(r, GRANT_USER, "userId");
 }
 
 int grant_remove_team(struct req *r)
 {
-	return remove_grant(r, "teamId");
+	return remove_grant(r, GRANT_TEAM, "teamId");
 }

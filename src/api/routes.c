@@ -64,7 +64,7 @@ const struct route routes[] = {
 	{ "DELETE", "/v1/spaces/{spaceId}/permissions/users/{userId}", grant_remove_user, W, 0, "removeUserFromSpace" },
 	{ "PATCH", "/v1/spaces/{spaceId}/permissions/teams/{teamId}", grant_update_team, W | B, 0, "updateTeamPermissionInSpace" },
 	{ "DELETE", "/v1/spaces/{spaceId}/permissions/teams/{teamId}", grant_remove_team, W, 0, "removeTeamFromSpace" },
-	{ "GET", "/v1/orgs/{organizationId}/members/{userId}/spaces", member_spaces_list, 0, M, "listSpacesForOrganizationMember" },
+	{ "GET", "/v1/orgs/{organizationId}/members/{userId}/spaces", member_spaces_list, 0, V, "listSpacesForOrganizationMember" },
 
 	{ "GET", "/v1/orgs/{organizationId}/members", member_list, ROUTE_CACHE, M, "listMembersInOrganizationById" },
 	{ "GET", "/v1/orgs/{organizationId}/members/{userId}", member_get, 0, M, "getMemberInOrganizationById" },

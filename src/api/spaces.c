@@ -133,11 +133,21 @@ int space_update(struct req *r)
 
 	if ((rc = content_space(r, ROLE_ADMIN, &s)) || (rc = require_live(&s)))
 		return rc;
-	if ((rc = body_enum(r, "editMode", edit_modes, &s.edit_mode)) < 0 ||
-	    (rc = body_string(r, "title", 0, 0, 50, &s.title)) < 0 || (rc = body_level(r, "defaultLevel", &s.default_level)) < 0 ||
-	    (rc = body_enum(r, "language", languages, &s.language)) < 0 ||
-	    (rc = body_enum(r, "visibility", visibilities, &s.visibility)) < 0)
+	/* body_string clears its output when the field is absent: read into temporaries. */
+	const char *edit_mode, *title, *language, *visibility;
+	if ((rc = body_enum(r, "editMode", edit_modes, &edit_mode)) < 0 ||
+	    (rc = body_string(r, "title", 0, 0, 50, &title)) < 0 || (rc = body_level(r, "defaultLevel", &s.default_level)) < 0 ||
+	    (rc = body_enum(r, "language", languages, &language)) < 0 ||
+	    (rc = body_enum(r, "visibility", visibilities, &visibility)) < 0)
 		return rc;
+	if (edit_mode)
+		s.edit_mode = edit_mode;
+	if (title)
+		s.title = title;
+	if (language)
+		s.language = language;
+	if (visibility)
+		s.visibility = visibility;
 	/* emoji and icon: a value, or null to remove it. */
 	if (body_field(r, "emoji") && (rc = body_string(r, "emoji", F_NULLABLE, 1, 50, &s.emoji)) < 0)
 		return rc;
@@ -266,8 +276,10 @@ int space_transfer(struct req *r)
 		return err_set(ERR_FORBIDDEN, "you must be an admin of the target organization");
 	if (strcmp(org_id, s.org_id) == 0 && (!parent || (s.parent_id && strcmp(parent, s.parent_id) == 0)))
 		return err_set(ERR_CONFLICT, "the transfer would not change anything");
+	/* Within the organization a transfer is a move: its teams and members, and so their grants, stay. */
 	if ((rc = store_position_for(&r->tx, org_id, parent, NULL, 0, NULL, &position, NULL)) ||
-	    (rc = store_space_transfer(&r->tx, &s, org_id, parent, position)))
+	    (rc = strcmp(org_id, s.org_id) == 0 ? store_space_place(&r->tx, &s, parent, position)
+						: store_space_transfer(&r->tx, &s, org_id, parent, position)))
 		return rc;
 	return send_space_fresh(r, 200, s.id);
 }

@@ -152,9 +152,12 @@ int store_collection_transfer(struct store_tx *tx, const struct collection *c, c
 			     "UPDATE grants SET org_id = $2 WHERE collection_id IN (" SUBTREE ") OR space_id IN "
 			     "(SELECT s.id FROM spaces s WHERE s.parent_id IN (" SUBTREE "))",
 			     p, 2, NULL);
-	if (rc == 0)
-		rc = st_exec(tx, "UPDATE collections SET parent_id = NULL, position = $3, updated_at = $4 WHERE id = $1",
-			     p, NP(p), NULL);
+	if (rc == 0) {
+		/* Every parameter must appear in the statement: PostgreSQL cannot type an unused $2. */
+		struct db_param top[] = { P_TEXT(c->id), P_INT(position), P_INT(clock_now_ms()) };
+		rc = st_exec(tx, "UPDATE collections SET parent_id = NULL, position = $2, updated_at = $3 WHERE id = $1",
+			     top, NP(top), NULL);
+	}
 	if (rc == 0)
 		rc = store_org_bump(tx, c->org_id);
 	return rc ? rc : store_org_bump(tx, org_id);

@@ -28,11 +28,22 @@ int store_grant_set(struct store_tx *tx, const char *org_id, const char *space_i
 	return rc ? rc : store_org_bump(tx, org_id);
 }
 
-int store_grant_update(struct store_tx *tx, const char *org_id, const char *target_id, const char *principal_id, enum role role)
+/* The kind is part of the key on the wire: a user path never reaches a team's grant. */
+static const char *const grant_update_sql[2] = {
+	[GRANT_USER] = "UPDATE grants SET role = $3 WHERE target_id = $1 AND principal_id = $2 AND user_id IS NOT NULL",
+	[GRANT_TEAM] = "UPDATE grants SET role = $3 WHERE target_id = $1 AND principal_id = $2 AND team_id IS NOT NULL",
+};
+static const char *const grant_remove_sql[2] = {
+	[GRANT_USER] = "DELETE FROM grants WHERE target_id = $1 AND principal_id = $2 AND user_id IS NOT NULL",
+	[GRANT_TEAM] = "DELETE FROM grants WHERE target_id = $1 AND principal_id = $2 AND team_id IS NOT NULL",
+};
+
+int store_grant_update(struct store_tx *tx, const char *org_id, const char *target_id, enum grant_kind kind,
+		       const char *principal_id, enum role role)
 {
 	struct db_param p[] = { P_TEXT(target_id), P_TEXT(principal_id), P_INT(role) };
 	int64_t changes = 0;
-	int rc = st_exec(tx, "UPDATE grants SET role = $3 WHERE target_id = $1 AND principal_id = $2", p, NP(p), &changes);
+	int rc = st_exec(tx, grant_update_sql[kind], p, NP(p), &changes);
 
 	if (rc)
 		return rc;
@@ -41,11 +52,12 @@ int store_grant_update(struct store_tx *tx, const char *org_id, const char *targ
 	return store_org_bump(tx, org_id);
 }
 
-int store_grant_remove(struct store_tx *tx, const char *org_id, const char *target_id, const char *principal_id, bool *removed)
+int store_grant_remove(struct store_tx *tx, const char *org_id, const char *target_id, enum grant_kind kind,
+		       const char *principal_id, bool *removed)
 {
 	struct db_param p[] = { P_TEXT(target_id), P_TEXT(principal_id) };
 	int64_t changes = 0;
-	int rc = st_exec(tx, "DELETE FROM grants WHERE target_id = $1 AND principal_id = $2", p, NP(p), &changes);
+	int rc = st_exec(tx, grant_remove_sql[kind], p, NP(p), &changes);
 
 	*removed = changes > 0;
 	return rc || !*removed ? rc : store_org_bump(tx, org_id);

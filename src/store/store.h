@@ -224,8 +224,10 @@ enum grant_kind { GRANT_USER, GRANT_TEAM };
 int store_grant_set(struct store_tx *tx, const char *org_id, const char *space_id, const char *collection_id,
 		    enum grant_kind kind, const char *principal_id, enum role role);
 /* ERR_NOT_FOUND when there is no such grant. */
-int store_grant_update(struct store_tx *tx, const char *org_id, const char *target_id, const char *principal_id, enum role role);
-int store_grant_remove(struct store_tx *tx, const char *org_id, const char *target_id, const char *principal_id, bool *removed);
+int store_grant_update(struct store_tx *tx, const char *org_id, const char *target_id, enum grant_kind kind,
+		       const char *principal_id, enum role role);
+int store_grant_remove(struct store_tx *tx, const char *org_id, const char *target_id, enum grant_kind kind,
+		       const char *principal_id, bool *removed);
 int store_grants_list(struct store_tx *tx, const char *target_id, enum grant_kind kind, const struct list_req *lr,
 		      struct grant_row **items, int *n, char **next);
 
