@@ -4,6 +4,7 @@
 #
 # env: BENCH_DURATION (10s)  BENCH_RUNS (3)  BENCH_CONNS (64)  BENCH_WRK_THREADS (1)
 #      BENCH_THREADS (docsd --threads, its default when empty)  BENCH_MEMBERS (10000)  BENCH_TEAMS (100)
+#      BENCH_SPACES (100000, at least 50000: the list is read at page 500 of 100)
 #      BENCH_NGINX_WORKERS (1)  BENCH_RATE_LIMIT (0 = unlimited, if docsd has --rate-limit)
 #      BENCH_DOCSD_ARGS (extra `docsd serve` arguments, split on spaces)
 #      BENCH_NO_BUILD=1 (skip deps + make)  BENCH_KEEP=1 (keep the temp dir)
@@ -22,6 +23,7 @@ wrk_threads=${BENCH_WRK_THREADS:-1}
 threads=${BENCH_THREADS:-}
 members=${BENCH_MEMBERS:-10000}
 teams=${BENCH_TEAMS:-100}
+spaces=${BENCH_SPACES:-100000}
 nginx_workers=${BENCH_NGINX_WORKERS:-1}
 rate_limit=${BENCH_RATE_LIMIT:-0}
 read -r -a extra_args <<<"${BENCH_DOCSD_ARGS:-}"
@@ -140,6 +142,12 @@ t0=$(date +%s)
 seed_json=$(node bench/seed.mjs seed "$docsd" "$token" "$www" "$members" "$teams") || die "seeding failed"
 note "seeded in $(( $(date +%s) - t0 )) s: $seed_json"
 org_id=$(node -p 'JSON.parse(process.argv[1]).orgId' "$seed_json")
+t0=$(date +%s)
+spaces_json=$(node bench/seed.mjs spaces "$docsd" "$token" "$www" "$spaces") || die "seeding spaces failed"
+note "seeded $spaces spaces in $(( $(date +%s) - t0 )) s: $spaces_json"
+space_id=$(node -p 'JSON.parse(process.argv[1]).spaceId' "$spaces_json")
+spaces_org=$(node -p 'JSON.parse(process.argv[1]).orgId' "$spaces_json")
+spaces_page500=$(node -p 'JSON.parse(process.argv[1]).page500' "$spaces_json")
 members_first_page=$(node -p 'JSON.parse(process.argv[1]).membersOnFirstPage' "$seed_json")
 
 # --- nginx with the same bytes ----------------------------------------------------------
@@ -236,6 +244,11 @@ measure org docsd-org "$docsd$org_path" "$report" 1
 measure nginx_members nginx-members "$ref/members.json" "$report" 0
 measure members docsd-members "$docsd$org_path/members?limit=100" "$report" 1
 measure members_uncached docsd-members-uncached "$docsd$org_path/members?limit=100" "$root/bench/uncached.lua" 1
+measure nginx_space nginx-space "$ref/space.json" "$report" 0
+measure space docsd-space "$docsd/v1/spaces/$space_id" "$report" 1
+measure nginx_spaces nginx-spaces "$ref/spaces.json" "$report" 0
+measure spaces docsd-spaces "$docsd/v1/orgs/$spaces_org/spaces?limit=100" "$report" 1
+measure spaces500 docsd-spaces-p500 "$docsd$spaces_page500" "$report" 1
 teams_before=$(count_teams) || die "counting teams failed"
 measure put docsd-put-teams "$docsd$org_path/teams" "$teams_lua" 1
 
@@ -274,6 +287,8 @@ num() { awk -v x="$1" 'BEGIN { printf "%.0f", x }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 org_bytes=$(wc -c <"$www/org.json")
 members_bytes=$(wc -c <"$www/members.json")
+space_bytes=$(wc -c <"$www/space.json")
+spaces_bytes=$(wc -c <"$www/spaces.json")
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 
 {
@@ -282,13 +297,16 @@ cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null ||
   echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores${cpu:+ ($cpu)}, docsd $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')."
   echo "docsd \`serve ${serve_opts[*]} ${quiet[*]}\` on SQLite; nginx $(nginx -v 2>&1 | sed 's|.*/||'), worker_processes $nginx_workers, access_log off;"
   echo "wrk -t$wrk_threads -c$conns -d$duration, median of $runs runs; everything on the same machine."
-  echo "Seeded: 1 org, $members invited members ($members_first_page on the first members page), $teams teams."
+  echo "Seeded: 1 org, $members invited members ($members_first_page on the first members page), $teams teams; a second org with $spaces spaces."
   echo
   echo "| endpoint | docsd req/s | p50 | p99 | reference req/s | ratio |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: |"
   echo "| GET /v1/orgs/{id} ($org_bytes B) | $(num "${r_rps[org]}") | $(ms "${r_p50[org]}") | $(ms "${r_p99[org]}") | $(num "${r_rps[nginx_org]}") (nginx, same bytes) | $(ratio "${r_rps[org]}" "${r_rps[nginx_org]}") |"
   echo "| GET /v1/orgs/{id}/members?limit=100 ($members_bytes B) | $(num "${r_rps[members]}") | $(ms "${r_p50[members]}") | $(ms "${r_p99[members]}") | $(num "${r_rps[nginx_members]}") (nginx, same bytes) | $(ratio "${r_rps[members]}" "${r_rps[nginx_members]}") |"
   echo "| same, uncached (a unique query argument per request) | $(num "${r_rps[members_uncached]}") | $(ms "${r_p50[members_uncached]}") | $(ms "${r_p99[members_uncached]}") | $(num "${r_rps[nginx_members]}") (nginx, same bytes) | $(ratio "${r_rps[members_uncached]}" "${r_rps[nginx_members]}") |"
+  echo "| GET /v1/spaces/{id} ($space_bytes B) | $(num "${r_rps[space]}") | $(ms "${r_p50[space]}") | $(ms "${r_p99[space]}") | $(num "${r_rps[nginx_space]}") (nginx, same bytes) | $(ratio "${r_rps[space]}" "${r_rps[nginx_space]}") |"
+  echo "| GET /v1/orgs/{id}/spaces?limit=100, page 1 of $(( spaces / 100 )) ($spaces_bytes B) | $(num "${r_rps[spaces]}") | $(ms "${r_p50[spaces]}") | $(ms "${r_p99[spaces]}") | $(num "${r_rps[nginx_spaces]}") (nginx, same bytes) | $(ratio "${r_rps[spaces]}" "${r_rps[nginx_spaces]}") |"
+  echo "| same, page 500 | $(num "${r_rps[spaces500]}") | $(ms "${r_p50[spaces500]}") | $(ms "${r_p99[spaces500]}") | $(num "${r_rps[spaces]}") (docsd, page 1) | $(ratio "${r_rps[spaces500]}" "${r_rps[spaces]}") |"
   echo "| PUT /v1/orgs/{id}/teams (created teams/s) | $(num "${r_rps[put]}") | $(ms "${r_p50[put]}") | $(ms "${r_p99[put]}") | - | - |"
   echo
   echo "Peak RSS of docsd (VmHWM, seeding + all runs above): $(( vm_hwm / 1024 )) MiB (VmRSS at the end $(( vm_rss / 1024 )) MiB)."

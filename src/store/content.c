@@ -160,9 +160,13 @@ static const char *const siblings_sql[2] = {
 	SIBLINGS(AT_TOP) " ORDER BY 2, 1",
 	SIBLINGS(IN_PARENT) " ORDER BY 2, 1",
 };
-static const char *const last_position_sql[2] = {
-	"SELECT MAX(position) FROM (" SIBLINGS(AT_TOP) ") x",
-	"SELECT MAX(position) FROM (" SIBLINGS(IN_PARENT) ") x",
+/* One MAX per table, each answered from the end of its (org, parent, position)
+ * index; a MAX over the UNION would read every sibling. [in a collection][table] */
+static const char *const last_position_sql[2][2] = {
+	{ "SELECT MAX(position) FROM collections WHERE org_id = $1 AND parent_id IS NULL",
+	  "SELECT MAX(position) FROM spaces WHERE org_id = $1 AND parent_id IS NULL AND deleted_at IS NULL" },
+	{ "SELECT MAX(position) FROM collections WHERE org_id = $1 AND parent_id = $2",
+	  "SELECT MAX(position) FROM spaces WHERE org_id = $1 AND parent_id = $2 AND deleted_at IS NULL" },
 };
 
 static int fill_int(struct store_tx *tx, struct db_rows *r, void *out)
@@ -174,11 +178,17 @@ static int fill_int(struct store_tx *tx, struct db_rows *r, void *out)
 int st_position_append(struct store_tx *tx, const char *org_id, const char *parent_id, int64_t *out)
 {
 	struct db_param p[] = { P_TEXT(org_id), P_TEXT(parent_id) };
-	int64_t last = 0;
-	int rc = st_one(tx, last_position_sql[parent_id != NULL], p, NP(p), fill_int, &last);
+	int64_t last = 0, in_table;
+	int rc;
 
-	if (rc && rc != ERR_NOT_FOUND)
-		return rc;
+	for (int t = 0; t < 2; t++) {
+		in_table = 0;
+		rc = st_one(tx, last_position_sql[parent_id != NULL][t], p, parent_id ? 2 : 1, fill_int, &in_table);
+		if (rc && rc != ERR_NOT_FOUND)
+			return rc;
+		if (in_table > last)
+			last = in_table;
+	}
 	*out = last + POSITION_STEP;
 	return 0;
 }
