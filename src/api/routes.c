@@ -32,7 +32,7 @@ const struct route routes[] = {
 
 	/* Content routes without {organizationId} check access on the object
 	 * itself (api/content.c); the org-scoped ones need membership first. */
-	{ "GET", "/v1/orgs/{organizationId}/collections", org_collections_list, 0, V, "listCollectionsInOrganizationById" },
+	{ "GET", "/v1/orgs/{organizationId}/collections", org_collections_list, ROUTE_CACHE_ADMIN, V, "listCollectionsInOrganizationById" },
 	{ "POST", "/v1/orgs/{organizationId}/collections", collection_create, W | BO, V, "createCollection" },
 	{ "GET", "/v1/collections/{collectionId}", collection_get, 0, 0, "getCollectionById" },
 	{ "PATCH", "/v1/collections/{collectionId}", collection_update, W | B, 0, "updateCollectionById" },
@@ -48,7 +48,7 @@ const struct route routes[] = {
 	{ "PATCH", "/v1/collections/{collectionId}/permissions/teams/{teamId}", grant_update_team, W | B, 0, "updateTeamPermissionInCollection" },
 	{ "DELETE", "/v1/collections/{collectionId}/permissions/teams/{teamId}", grant_remove_team, W, 0, "removeTeamFromCollection" },
 
-	{ "GET", "/v1/orgs/{organizationId}/spaces", org_spaces_list, 0, V, "listSpacesInOrganizationById" },
+	{ "GET", "/v1/orgs/{organizationId}/spaces", org_spaces_list, ROUTE_CACHE_ADMIN, V, "listSpacesInOrganizationById" },
 	{ "POST", "/v1/orgs/{organizationId}/spaces", space_create, W | BO, V, "createSpace" },
 	{ "GET", "/v1/spaces/{spaceId}", space_get, 0, 0, "getSpaceById" },
 	{ "PATCH", "/v1/spaces/{spaceId}", space_update, W | B, 0, "updateSpaceById" },

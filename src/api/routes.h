@@ -25,6 +25,9 @@ enum route_flags {
 	 * query, not on the caller: served from http/pagecache.c while the
 	 * organization's generation is unchanged. */
 	ROUTE_CACHE = 1 << 5,
+	/* Like ROUTE_CACHE, but only for organization admins: the body depends on
+	 * the caller's access, which is the same (everything) for every admin. */
+	ROUTE_CACHE_ADMIN = 1 << 6,
 };
 
 struct route {

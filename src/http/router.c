@@ -230,7 +230,8 @@ static int run(struct req *r, const char *path)
 		if (rc)
 			goto fail;
 	}
-	if ((rt->flags & ROUTE_CACHE) && cache_key(r, &key)) {
+	if (((rt->flags & ROUTE_CACHE) || ((rt->flags & ROUTE_CACHE_ADMIN) && r->org.role == ROLE_ADMIN)) &&
+	    cache_key(r, &key)) {
 		cacheable = 1;
 		if (pagecache_get(r->srv->pages, key.buf, key.len, r->org.generation, resp_json(r, 200)))
 			return store_tx_commit(&r->tx);

@@ -145,7 +145,11 @@ struct member_team_row {
 int store_member_teams_list(struct store_tx *tx, const char *org_id, const char *user_id, const char *title,
 			    const struct list_req *lr, struct member_team_row **items, int *n, char **next);
 
-/* ---- content: collections, spaces and the grants on them ---- */
+/* ---- content: collections, spaces and the grants on them ----
+ * Every function here that changes a space, a collection or a grant bumps the
+ * organization's generation (store_org_bump): the admins' list pages of spaces
+ * and collections are cached on it (ROUTE_CACHE_ADMIN). So must the content
+ * issue's writers of the counts a Space shows (comments, change requests). */
 
 /* A list filter run on each row before it is kept: returns the caller's role
  * on the item (and may record it in the item); rows below ROLE_READ are

@@ -83,4 +83,46 @@ describe('member list page cache', () => {
         assert.equal(all.items.length, 1);
         assert.equal(guests.items.length, 0);
     });
+
+    it('caches the admins\' space and collection lists, never a non-admin\'s, and shows every change', async () => {
+        const spaces = async (who) =>
+            (await ok(who.api.orgs.listSpacesInOrganizationById(org.id, { limit: 50 }), 'listSpacesInOrganizationById')).items;
+        const titles = async (who) => (await spaces(who)).map((s) => s.title).sort();
+        const reader = await ctx.user('reader');
+        await addMember(alice.api, org.id, reader.email, 'read');
+        const first = await ok(alice.api.orgs.createSpace(org.id, { title: 'Cached one' }), 'createSpace', 201);
+        assert.deepEqual(await titles(alice), ['Cached one']);
+        const before = await hits();
+        assert.deepEqual(await titles(alice), ['Cached one']);
+        assert.ok((await hits()) > before, 'an admin\'s repeated space list is a cache hit');
+
+        // a change of each kind shows at once
+        await ok(alice.api.spaces.updateSpaceById(first.id, { title: 'Renamed' }), 'updateSpaceById');
+        assert.deepEqual(await titles(alice), ['Renamed']);
+        const hidden = await ok(alice.api.orgs.createSpace(org.id, { title: 'Hidden' }), 'createSpace', 201);
+        assert.deepEqual(await titles(alice), ['Hidden', 'Renamed']);
+        await ok(alice.api.spaces.updateSpaceById(hidden.id, { defaultLevel: null }), 'updateSpaceById');
+
+        // a reader sees their own filtered page, not the admins' cached one, and no hit is counted
+        const h = await hits();
+        assert.deepEqual(await titles(reader), ['Renamed']);
+        assert.deepEqual(await titles(reader), ['Renamed']);
+        assert.equal(await hits(), h, 'a non-admin list is never served from the cache');
+        for (const s of await spaces(reader)) assert.equal(s.permissions.admin, false);
+        for (const s of await spaces(alice)) assert.equal(s.permissions.admin, true);
+
+        await empty(alice.api.spaces.deleteSpaceById(first.id), 204, 'delete');
+        assert.deepEqual(await titles(alice), ['Hidden']);
+        await ok(alice.api.spaces.restoreSpace(first.id), 'restoreSpace');
+        assert.deepEqual(await titles(alice), ['Hidden', 'Renamed']);
+
+        const col = await ok(alice.api.orgs.createCollection(org.id, { title: 'Shelf' }), 'createCollection', 201);
+        const cols = async () =>
+            (await ok(alice.api.orgs.listCollectionsInOrganizationById(org.id), 'listCollectionsInOrganizationById')).items.map((c) => c.title);
+        assert.deepEqual(await cols(), ['Shelf']);
+        await ok(alice.api.collections.updateCollectionById(col.id, { title: 'Shelf 2' }), 'updateCollectionById');
+        assert.deepEqual(await cols(), ['Shelf 2']);
+        await empty(alice.api.collections.deleteCollectionById(col.id), 204, 'delete collection');
+        assert.deepEqual(await cols(), []);
+    });
 });

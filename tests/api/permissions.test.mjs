@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
-import { ok, empty, expectError, createOrg, addMember, checkPagination } from './lib/api.mjs';
+import { ok, empty, expectError, createOrg, addMember, checkPagination, sleep } from './lib/api.mjs';
 
 const NO_ID = 'nosuchid000000000000';
 const CALLERS = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest', 'outsider'];
@@ -1121,6 +1121,7 @@ describe('permissions', () => {
                 let res = await ok(call(alice, `listUserPermissionsIn${T}`, x.id), `listUserPermissionsIn${T}`);
                 assert.deepEqual(Object.fromEntries(res.items.map((g) => [g.user.id, g.permission])), { [u1.id]: 'comment', [u2.id]: 'comment' });
                 assert.equal(res.items.find((g) => g.user.id === u1.id).user.displayName, u1.name);
+                await sleep(3); // grants of the same millisecond are ordered by id
                 await empty(call(alice, `inviteTo${T}`, x.id, { role: 'read', users: [u3.id, u4.id], teams: [t1.id, t2.id] }), 204, 'users and teams at once');
                 await empty(call(alice, `inviteTo${T}`, x.id, { role: 'read', teams: [t3.id] }), 204, 'a team alone');
                 assert.deepEqual(await userGrants(kind, x.id), { [u1.id]: 'comment', [u2.id]: 'comment', [u3.id]: 'read', [u4.id]: 'read' });
