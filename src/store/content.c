@@ -34,43 +34,15 @@ int store_access_grants(struct store_tx *tx, const char *org_id, const char *use
 			struct access_grant **out, int *n)
 {
 	struct db_param p[] = { P_TEXT(org_id), P_TEXT(user_id) };
-	struct db_rows *r;
-	struct access_grant *arr = NULL;
-	int cap = 0, count = 0, rc;
+	int rc = st_all(tx,
+			"SELECT target_id, MAX(role) FROM grants WHERE org_id = $1 AND (principal_id = $2 OR principal_id IN "
+			"(SELECT team_id FROM team_members WHERE org_id = $1 AND user_id = $2)) GROUP BY target_id",
+			p, NP(p), fill_access_grant, sizeof(**out), (void **)out, n);
 
-	*out = NULL;
-	*n = 0;
-	rc = st_query(tx, &r,
-		      "SELECT target_id, MAX(role) FROM grants WHERE org_id = $1 AND (principal_id = $2 OR principal_id IN "
-		      "(SELECT team_id FROM team_members WHERE org_id = $1 AND user_id = $2)) GROUP BY target_id",
-		      p, NP(p));
-	if (rc)
-		return rc;
-	while ((rc = st_next(tx, r)) == 1) {
-		if (count == cap) {
-			struct access_grant *bigger = arena_alloc(tx->arena, sizeof(*arr) * (size_t)(cap ? cap * 2 : 16));
-			if (!bigger) {
-				rc = err_set(ERR_INTERNAL, "out of memory");
-				break;
-			}
-			if (count)
-				memcpy(bigger, arr, sizeof(*arr) * (size_t)count);
-			arr = bigger;
-			cap = cap ? cap * 2 : 16;
-		}
-		if ((rc = fill_access_grant(tx, r, &arr[count])))
-			break;
-		count++;
-	}
-	st_done(tx, r);
-	if (rc < 0)
-		return rc;
 	/* Sorted here, not by SQL: PostgreSQL's collation need not be strcmp's. */
-	if (count > 1)
-		qsort(arr, (size_t)count, sizeof(*arr), grant_sort);
-	*out = arr;
-	*n = count;
-	return 0;
+	if (rc == 0 && *n > 1)
+		qsort(*out, (size_t)*n, sizeof(**out), grant_sort);
+	return rc;
 }
 
 int store_collection_chain(struct store_tx *tx, const char *collection_id, struct access_node *out, int *n)
@@ -108,45 +80,26 @@ static int node_sort(const void *a, const void *b)
 	return strcmp(((const struct collection_node *)a)->id, ((const struct collection_node *)b)->id);
 }
 
+static int fill_node(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct collection_node *c = out;
+	int oom = 0;
+
+	c->id = st_str(tx, r, 0, &oom);
+	c->parent_id = st_str(tx, r, 1, &oom);
+	c->level = (int)st_int(tx, r, 2);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
 int store_collection_nodes(struct store_tx *tx, const char *org_id, struct collection_node **out, int *n)
 {
 	struct db_param p[] = { P_TEXT(org_id) };
-	struct db_rows *r;
-	struct collection_node *arr = NULL;
-	int cap = 0, count = 0, rc, oom = 0;
+	int rc = st_all(tx, "SELECT id, parent_id, default_level FROM collections WHERE org_id = $1", p, NP(p), fill_node,
+			sizeof(**out), (void **)out, n);
 
-	*out = NULL;
-	*n = 0;
-	rc = st_query(tx, &r, "SELECT id, parent_id, default_level FROM collections WHERE org_id = $1", p, NP(p));
-	if (rc)
-		return rc;
-	while ((rc = st_next(tx, r)) == 1) {
-		if (count == cap) {
-			struct collection_node *bigger = arena_alloc(tx->arena, sizeof(*arr) * (size_t)(cap ? cap * 2 : 16));
-			if (!bigger) {
-				oom = 1;
-				break;
-			}
-			if (count)
-				memcpy(bigger, arr, sizeof(*arr) * (size_t)count);
-			arr = bigger;
-			cap = cap ? cap * 2 : 16;
-		}
-		arr[count].id = st_str(tx, r, 0, &oom);
-		arr[count].parent_id = st_str(tx, r, 1, &oom);
-		arr[count].level = (int)st_int(tx, r, 2);
-		count++;
-	}
-	st_done(tx, r);
-	if (rc < 0)
-		return rc;
-	if (oom)
-		return err_set(ERR_INTERNAL, "out of memory");
-	if (count > 1)
-		qsort(arr, (size_t)count, sizeof(*arr), node_sort);
-	*out = arr;
-	*n = count;
-	return 0;
+	if (rc == 0 && *n > 1)
+		qsort(*out, (size_t)*n, sizeof(**out), node_sort);
+	return rc;
 }
 
 /* The items of one parent. $1 org, $2 parent (NULL: top level). */
@@ -214,35 +167,8 @@ static int fill_sibling(struct store_tx *tx, struct db_rows *r, void *out)
 static int load_siblings(struct store_tx *tx, const char *org_id, const char *parent_id, struct sibling **out, int *n)
 {
 	struct db_param p[] = { P_TEXT(org_id), P_TEXT(parent_id) };
-	struct db_rows *r;
-	struct sibling *arr = NULL;
-	int cap = 0, count = 0, rc;
 
-	rc = st_query(tx, &r, siblings_sql[parent_id != NULL], p, NP(p));
-	if (rc)
-		return rc;
-	while ((rc = st_next(tx, r)) == 1) {
-		if (count == cap) {
-			struct sibling *bigger = arena_alloc(tx->arena, sizeof(*arr) * (size_t)(cap ? cap * 2 : 32));
-			if (!bigger) {
-				rc = err_set(ERR_INTERNAL, "out of memory");
-				break;
-			}
-			if (count)
-				memcpy(bigger, arr, sizeof(*arr) * (size_t)count);
-			arr = bigger;
-			cap = cap ? cap * 2 : 32;
-		}
-		if ((rc = fill_sibling(tx, r, &arr[count])))
-			break;
-		count++;
-	}
-	st_done(tx, r);
-	if (rc < 0)
-		return rc;
-	*out = arr;
-	*n = count;
-	return 0;
+	return st_all(tx, siblings_sql[parent_id != NULL], p, NP(p), fill_sibling, sizeof(**out), (void **)out, n);
 }
 
 /* Spread the items of one parent out again, in their current order. */

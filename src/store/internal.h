@@ -48,6 +48,11 @@ int st_one(struct store_tx *tx, const char *sql, const struct db_param *p, int n
 int st_list(struct store_tx *tx, const char *sql, const struct db_param *p, int np, int limit,
 	    st_row_fn fill, size_t size, void **items, int *n, int *more);
 
+/* Every row of a query, through fill(), into a growing arena array of
+ * `size`-byte items (for bounded sets: a caller's grants, an org's collections). */
+int st_all(struct store_tx *tx, const char *sql, const struct db_param *p, int np, st_row_fn fill, size_t size,
+	   void **items, int *n);
+
 /* Keyset pagination: the SQL variant is picked from a fixed [desc][has_cursor]
  * table. Parameter rule for every list statement: the cursor's key and id are the
  * LAST two parameters, so the first-page variant uses a contiguous prefix $1..$k

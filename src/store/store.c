@@ -377,6 +377,43 @@ int st_list(struct store_tx *tx, const char *sql, const struct db_param *p, int 
 	return 0;
 }
 
+int st_all(struct store_tx *tx, const char *sql, const struct db_param *p, int np, st_row_fn fill, size_t size,
+	   void **items, int *n)
+{
+	struct db_rows *r;
+	char *arr = NULL;
+	int cap = 0, count = 0, rc;
+
+	*items = NULL;
+	*n = 0;
+	if ((rc = st_query(tx, &r, sql, p, np)))
+		return rc;
+	while ((rc = st_next(tx, r)) == 1) {
+		if (count == cap) {
+			int ncap = cap ? cap * 2 : 16;
+			char *bigger = arena_alloc(tx->arena, size * (size_t)ncap);
+			if (!bigger) {
+				rc = err_set(ERR_INTERNAL, "out of memory");
+				break;
+			}
+			if (count)
+				memcpy(bigger, arr, size * (size_t)count);
+			arr = bigger;
+			cap = ncap;
+		}
+		memset(arr + size * (size_t)count, 0, size);
+		if ((rc = fill(tx, r, arr + size * (size_t)count)))
+			break;
+		count++;
+	}
+	st_done(tx, r);
+	if (rc < 0)
+		return rc;
+	*items = arr;
+	*n = count;
+	return 0;
+}
+
 int st_cursor_int_param(const struct list_req *lr, struct db_param *key, struct db_param *id)
 {
 	int64_t k;

@@ -80,7 +80,12 @@ describe('permissions', () => {
 
     const getSpace = (who, id) => ok(who.api.spaces.getSpaceById(id), 'getSpaceById');
     const getCollection = (who, id) => ok(who.api.collections.getCollectionById(id), 'getCollectionById');
-    const newSpace = (orgId, body = {}) => ok(alice.api.orgs.createSpace(orgId, { title: 'Space', ...body }), 'createSpace', 201);
+    // Items of the same millisecond list in id order: a short pause keeps creation order.
+    const newSpace = async (orgId, body = {}) => {
+        const s = await ok(alice.api.orgs.createSpace(orgId, { title: 'Space', ...body }), 'createSpace', 201);
+        await sleep(2);
+        return s;
+    };
     const newCollection = (orgId, body = {}) =>
         ok(alice.api.orgs.createCollection(orgId, { title: 'Collection', ...body }), 'createCollection', 201);
     const patchSpace = (id, body) => ok(alice.api.spaces.updateSpaceById(id, body), 'updateSpaceById');

@@ -5,7 +5,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { setup } from './lib/fixtures.mjs';
-import { ok, empty, expectError, raw, rawOk, createOrg, addMember, checkPagination } from './lib/api.mjs';
+import { ok, empty, expectError, raw, rawOk, createOrg, addMember, checkPagination, sleep } from './lib/api.mjs';
 
 // Used only when the openssl command is missing (generated once with the command below).
 const FALLBACK_CERT = `-----BEGIN CERTIFICATE-----
@@ -60,7 +60,13 @@ describe('saml', () => {
     });
 
     const get = (id) => ok(alice.api.orgs.getOrganizationSamlProviderById(org.id, id), 'getOrganizationSAMLProviderById');
-    const create = (body) => ok(alice.api.orgs.createOrganizationSamlProvider(org.id, body), 'createOrganizationSAMLProvider', 201);
+    // Lists are oldest first and items of the same millisecond are ordered by id: a short
+    // pause keeps the creation order the order the assertions expect.
+    const create = async (body) => {
+        const p = await ok(alice.api.orgs.createOrganizationSamlProvider(org.id, body), 'createOrganizationSAMLProvider', 201);
+        await sleep(2);
+        return p;
+    };
     const update = (id, body) => ok(alice.api.orgs.updateOrganizationSamlProvider(org.id, id, body), 'updateOrganizationSAMLProvider');
     const listIds = async () =>
         (await ok(alice.api.orgs.listSamlProvidersInOrganizationById(org.id, { limit: 1000 }), 'listSAMLProvidersInOrganizationById')).items.map(
