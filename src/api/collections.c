@@ -39,24 +39,16 @@ static int depth_under(struct req *r, const char *parent_id, int *depth)
 int collection_create(struct req *r)
 {
 	struct collection c = { .org_id = r->org_id, .default_level = LEVEL_INHERIT };
-	struct collection parent;
 	enum role role;
 	int depth, rc;
 
 	if ((rc = body_string(r, "title", 0, 0, 50, &c.title)) < 0 ||
 	    (rc = body_string(r, "description", F_NULLABLE, 0, 100, &c.description)) < 0 ||
 	    (rc = body_level(r, "defaultLevel", &c.default_level)) < 0 ||
-	    (rc = body_string(r, "parent", F_NULLABLE, 1, 64, &c.parent_id)) < 0)
+	    (rc = body_parent(r, r->org_id, &c.parent_id)) < 0)
 		return rc;
 	if (!c.title)
 		c.title = "";
-	if (c.parent_id) {
-		rc = store_collection_get(&r->tx, c.parent_id, &parent);
-		if (rc == ERR_NOT_FOUND || (rc == 0 && strcmp(parent.org_id, r->org_id) != 0))
-			return err_set(ERR_INVALID, "parent: no collection '%s' in this organization", c.parent_id);
-		if (rc)
-			return rc;
-	}
 	if ((rc = content_role_at(r, r->org_id, c.parent_id, &role)))
 		return rc;
 	if (role < ROLE_READ && c.parent_id)

@@ -166,6 +166,20 @@ int body_level(struct req *r, const char *field, int *out)
 	return 1;
 }
 
+/* parent (a collection id of org_id, or absent/null for the top level). */
+int body_parent(struct req *r, const char *org_id, const char **out)
+{
+	struct collection c;
+	int rc = body_string(r, "parent", F_NULLABLE, 1, 64, out);
+
+	if (rc <= 0 || !*out)
+		return rc;
+	rc = store_collection_get(&r->tx, *out, &c);
+	if (rc == ERR_NOT_FOUND || (rc == 0 && strcmp(c.org_id, org_id) != 0))
+		return err_set(ERR_INVALID, "parent: no collection '%s' in this organization", *out);
+	return rc ? rc : 1;
+}
+
 int body_position(struct req *r, const char **ref, int *after)
 {
 	json_t *pos = body_field(r, "position"), *before, *aft, *ptr, *type, *id;
@@ -230,28 +244,18 @@ static int position_parent(struct req *r, const char *org_id, const char *ref, c
 int content_placement(struct req *r, const char *org_id, const char *self_id, const char *current_parent,
 		      struct placement *pl)
 {
-	json_t *parent = body_field(r, "parent");
 	const char *ref;
-	int after, already = 0, rc;
+	int after, already = 0, has_parent, rc;
 	enum role role;
 
-	if (parent && !json_is_null(parent) && (!json_is_string(parent) || json_string_length(parent) == 0))
-		return err_set(ERR_INVALID, "parent: must be a collection id or null");
+	if ((has_parent = body_parent(r, org_id, &pl->parent_id)) < 0)
+		return has_parent;
 	if ((rc = body_position(r, &ref, &after)) < 0)
 		return rc;
-	if (!parent && !ref)
+	if (!has_parent && !ref)
 		return err_set(ERR_INVALID, "give 'parent', 'position', or both");
-	pl->parent_id = parent ? json_string_value(parent) : NULL;
-	if (!parent && (rc = position_parent(r, org_id, ref, &pl->parent_id)))
+	if (!has_parent && (rc = position_parent(r, org_id, ref, &pl->parent_id)))
 		return rc;
-	if (pl->parent_id) {
-		struct collection c;
-		rc = store_collection_get(&r->tx, pl->parent_id, &c);
-		if (rc == ERR_NOT_FOUND || (rc == 0 && strcmp(c.org_id, org_id) != 0))
-			return err_set(ERR_INVALID, "parent: no collection '%s' in this organization", pl->parent_id);
-		if (rc)
-			return rc;
-	}
 	if ((rc = content_role_at(r, org_id, pl->parent_id, &role)))
 		return rc;
 	if (role < ROLE_READ && pl->parent_id)

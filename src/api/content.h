@@ -41,6 +41,9 @@ enum role content_keep_collection(void *cl, void *item);
 /* Body helpers shared by the content handlers. */
 /* defaultLevel: "inherit", a role, or null. */
 int body_level(struct req *r, const char *field, int *out);
+/* parent: a collection id of org_id (400 when it is not one), or null for the
+ * top level; 1 when the field is present, 0 when absent. */
+int body_parent(struct req *r, const char *org_id, const char **out);
 /* position {before|after: {type: space|collection, ...}}: *ref = NULL when absent. */
 int body_position(struct req *r, const char **ref, int *after);
 

@@ -75,20 +75,6 @@ static int require_live(const struct space *s)
 	return s->deleted_at ? err_set(ERR_CONFLICT, "the space is deleted; restore it first") : 0;
 }
 
-/* parent (a collection id of org_id, or absent/null for the top level). */
-static int body_parent(struct req *r, const char *org_id, const char **out)
-{
-	struct collection c;
-	int rc = body_string(r, "parent", F_NULLABLE, 1, 64, out);
-
-	if (rc <= 0 || !*out)
-		return rc;
-	rc = store_collection_get(&r->tx, *out, &c);
-	if (rc == ERR_NOT_FOUND || (rc == 0 && strcmp(c.org_id, org_id) != 0))
-		return err_set(ERR_INVALID, "parent: no collection '%s' in this organization", *out);
-	return rc ? rc : 1;
-}
-
 int space_create(struct req *r)
 {
 	struct space s = { .org_id = r->org_id, .default_level = LEVEL_INHERIT, .title = "" };
