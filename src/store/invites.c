@@ -65,27 +65,24 @@ int store_invite_delete(struct store_tx *tx, const char *org_id, const char *id,
 	"SELECT id, org_id, role, created_at FROM invites WHERE org_id = $1 " cmp \
 	"ORDER BY created_at, id LIMIT $2"
 
+static void invite_key(const void *item, int64_t *key, const char **id)
+{
+	const struct invite *inv = item;
+
+	*key = inv->created_at;
+	*id = inv->id;
+}
+
 int store_invites_list(struct store_tx *tx, const char *org_id, const struct list_req *lr,
 		       struct invite **items, int *n, char **next)
 {
-	static const char *const sql[2] = {
-		INVITE_LIST(""),
-		INVITE_LIST("AND (created_at, id) > ($3, $4) "),
+	/* One order (oldest first): both rows of the table are ascending. */
+	static const char *const sql[2][2] = {
+		{ INVITE_LIST(""), INVITE_LIST("AND (created_at, id) > ($3, $4) ") },
+		{ INVITE_LIST(""), INVITE_LIST("AND (created_at, id) > ($3, $4) ") },
 	};
-	struct db_param p[4];
-	int more, rc;
+	struct db_param p[4] = { P_TEXT(org_id) };
 
-	p[0] = P_TEXT(org_id);
-	p[1] = P_INT(lr->limit + 1);
-	rc = st_cursor_int_param(lr, &p[2], &p[3]);
-	if (rc)
-		return rc;
-	rc = st_list(tx, sql[lr->after != NULL], p, NP(p), lr->limit, fill_invite, sizeof(struct invite),
-		     (void **)items, n, &more);
-	if (rc)
-		return rc;
-	*next = NULL;
-	if (more && *n > 0 && !(*next = cursor_encode_int(tx->arena, (*items)[*n - 1].created_at, (*items)[*n - 1].id)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	return 0;
+	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_invite, sizeof(struct invite), invite_key, NULL, NULL,
+			    (void **)items, n, next);
 }
