@@ -129,8 +129,7 @@ int org_get(struct req *r)
 	return api_send_org(r, 200, &o);
 }
 
-/* mergeRules: {"type":"none"} or {"type":"rules","rules":[{"rule":...}...]}. */
-static int read_merge_rules(struct req *r, const char **out)
+int body_merge_rules(struct req *r, bool allow_inherit, const char **out)
 {
 	static const char *const simple[] = {
 		"require_at_least_one_review", "require_all_reviews_approved", "require_agent_review",
@@ -154,8 +153,12 @@ static int read_merge_rules(struct req *r, const char **out)
 		*out = "{\"type\":\"none\"}";
 		return 1;
 	}
+	if (allow_inherit && strcmp(type, "inherit") == 0) {
+		*out = "{\"type\":\"inherit\"}";
+		return 1;
+	}
 	if (strcmp(type, "rules") != 0)
-		return err_set(ERR_INVALID, "mergeRules.type: must be 'none' or 'rules'");
+		return err_set(ERR_INVALID, "mergeRules.type: must be %s'none' or 'rules'", allow_inherit ? "'inherit', " : "");
 	rules = json_object_get(v, "rules");
 	if (!json_is_array(rules) || json_array_size(rules) > 50)
 		return err_set(ERR_INVALID, "mergeRules.rules: must be an array of at most 50 rules");
@@ -252,7 +255,7 @@ int org_update(struct req *r)
 		return rc;
 	if (rc)
 		o.invite_links = b;
-	if ((rc = read_merge_rules(r, &o.merge_rules)) < 0)
+	if ((rc = body_merge_rules(r, false, &o.merge_rules)) < 0)
 		return rc;
 	if ((rc = store_org_update(&r->tx, &o)))
 		return rc;

@@ -113,8 +113,6 @@ int space_get(struct req *r)
 int space_update(struct req *r)
 {
 	struct space s;
-	const char *merge_type = NULL;
-	json_t *mr;
 	int rc;
 
 	if ((rc = content_space(r, ROLE_ADMIN, &s)) || (rc = require_live(&s)))
@@ -151,20 +149,8 @@ int space_update(struct req *r)
 		s.emoji = NULL;
 	if (strcmp(s.visibility, "in-collection") == 0 && !s.parent_id)
 		return err_set(ERR_INVALID, "visibility: 'in-collection' is only for spaces in a collection");
-	if ((mr = body_field(r, "mergeRules"))) {
-		json_t *type = json_object_get(mr, "type");
-		merge_type = json_is_string(type) ? json_string_value(type) : NULL;
-		if (!json_is_object(mr) || !merge_type ||
-		    !(strcmp(merge_type, "inherit") == 0 || strcmp(merge_type, "none") == 0 ||
-		      (strcmp(merge_type, "rules") == 0 && json_is_array(json_object_get(mr, "rules")))))
-			return err_set(ERR_INVALID, "mergeRules: must be {type: 'inherit'}, {type: 'none'} or {type: 'rules', rules: [...]}");
-		if (!(s.merge_rules = json_dumps(mr, JSON_COMPACT)))
-			return err_set(ERR_INTERNAL, "out of memory");
-		char *copy = arena_strdup(&r->arena, s.merge_rules);
-		free((void *)s.merge_rules);
-		if (!(s.merge_rules = copy))
-			return err_set(ERR_INTERNAL, "out of memory");
-	}
+	if ((rc = body_merge_rules(r, true, &s.merge_rules)) < 0)
+		return rc;
 	if ((rc = store_space_update(&r->tx, &s)))
 		return rc;
 	return send_space_fresh(r, 200, s.id);

@@ -264,6 +264,8 @@ describe('spaces', () => {
                 [{ visibility: 'in-collection' }, 'in-collection at the top level'],
                 [{ emoji: 'e'.repeat(51) }, 'emoji of 51'],
                 [{ mergeRules: { type: 'sometimes' } }, 'mergeRules'],
+                [{ mergeRules: { type: 'rules', rules: [{ rule: 'bogus' }] } }, 'an unknown merge rule'],
+                [{ mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers' }] } }, 'a rule without its users'],
                 [{ title: 'Changed', editMode: 'frozen' }, 'a good and a bad field'],
             ];
             for (const [body, what] of bad) await expectError(alice.api.spaces.updateSpaceById(sp.id, body), 400, what);
@@ -272,6 +274,17 @@ describe('spaces', () => {
             await expectError(dave.api.spaces.updateSpaceById(sp.id, { title: 'Dave' }), 404, 'a non-member patches');
             await expectError(alice.api.spaces.updateSpaceById(NO_SUCH_SPACE, { title: 'Nope' }), 404, 'unknown space');
             assert.deepEqual(await S.get(sp.id), before);
+        });
+
+        it('PATCH mergeRules: rules, none, and back to inherit', async () => {
+            const rules = { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }, { rule: 'require_specific_reviewers', users: [alice.id] }] };
+            let s = await ok(alice.api.spaces.updateSpaceById(sp.id, { mergeRules: rules }), 'updateSpaceById');
+            assert.deepEqual(s.mergeRules, rules);
+            assert.deepEqual((await S.get(sp.id)).mergeRules, rules);
+            s = await ok(alice.api.spaces.updateSpaceById(sp.id, { mergeRules: { type: 'none' } }), 'updateSpaceById');
+            assert.deepEqual(s.mergeRules, { type: 'none' });
+            s = await ok(alice.api.spaces.updateSpaceById(sp.id, { mergeRules: { type: 'inherit' } }), 'updateSpaceById');
+            assert.deepEqual(s.mergeRules, { type: 'inherit' });
         });
 
         it('visibility: published URLs when not private; in-collection only in a collection', async () => {
