@@ -1,7 +1,7 @@
 # docsd build. `make` builds build/docsd; `make asan` the ASan+UBSan build in
 # build-asan/; `make unit` builds and runs the C unit tests.
 CC      ?= cc
-PKGS    := libmicrohttpd jansson sqlite3 libpq libcrypto
+PKGS    := libmicrohttpd jansson sqlite3 libpq libcrypto libcmark-gfm pangocairo cairo-pdf libcurl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 VERSION := 0.1.0
@@ -9,7 +9,8 @@ BUILD_DATE := $(shell git log -1 --format=%cI 2>/dev/null || date -u +%Y-%m-%dT%
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
 	-Isrc $(PKG_CFLAGS) -DDOCSD_VERSION='"$(VERSION)"' -DDOCSD_BUILD_DATE='"$(BUILD_DATE)"' -MMD -MP
 OPT     ?= -O2 -g
-LIBS    := $(PKG_LIBS) -lpthread
+# cmark-gfm's extensions library (tables, strikethrough, task lists) ships no .pc file.
+LIBS    := $(PKG_LIBS) -lcmark-gfm-extensions -lpthread
 
 SRC := $(wildcard src/util/*.c src/http/*.c src/core/*.c src/store/*.c src/api/*.c src/jobs/*.c) src/server.c
 MAIN := src/main.c

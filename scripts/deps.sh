@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages docsd needs for one purpose:
 #   run    build and serve (compiler, pkg-config, the -dev libraries)
-#   test   run + Node.js >= 18 with npm, PostgreSQL 15 (throwaway clusters), wrk
+#   test   run + Node.js >= 18 with npm, PostgreSQL 15 (throwaway clusters), wrk,
+#          poppler-utils (pdftotext reads back the PDFs docsd renders)
 #   bench  run + Node.js >= 18 (seeding), nginx-light (the reference server), wrk
 # Prints nothing and changes nothing when everything is present. As root it runs
 # apt-get update + apt-get install; otherwise it prints the sudo command and exits 1.
@@ -12,12 +13,14 @@ usage() { echo "usage: $0 [run|test|bench]" >&2; exit 2; }
 purpose=${1:-run}
 
 run_pkgs=(build-essential pkg-config libmicrohttpd-dev libjansson-dev libyajl-dev
-          libsqlite3-dev libpq-dev libssl-dev)
+          libsqlite3-dev libpq-dev libssl-dev libcmark-gfm-dev
+          libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev
+          fonts-dejavu-core)
 node_pkgs=(nodejs npm)
 
 case "$purpose" in
   run)   wanted=("${run_pkgs[@]}") ;;
-  test)  wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk) ;;
+  test)  wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk poppler-utils) ;;
   bench) wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" nginx-light wrk) ;;
   -h|--help) usage ;;
   *) echo "deps.sh: unknown purpose '$purpose'" >&2; usage ;;
