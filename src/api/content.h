@@ -62,4 +62,21 @@ int content_placement(struct req *r, const char *org_id, const char *self_id, co
  * organization admin already. */
 int content_grant_creator(struct req *r, const char *org_id, const char *space_id, const char *collection_id);
 
+/* Load {changeRequestId} of space s (which the caller reads: content_space
+ * first). 404 when the space has no such change request. */
+int content_change_request(struct req *r, const struct space *s, struct change_request *cr);
+
+/* What a comment's target shows of a page of a revision. */
+struct page_summary {
+	const char *id;
+	const char *title;
+	const char *emoji; /* NULL when unset */
+	const char *icon;  /* NULL when unset */
+	const char *path;
+	int64_t created_at;
+	int64_t updated_at;
+};
+/* ERR_NOT_FOUND when the revision has no such page. */
+int content_page_summary(struct req *r, const char *revision_id, const char *page_id, struct page_summary *out);
+
 #endif

@@ -115,4 +115,43 @@ int saml_update(struct req *r);
 int saml_delete(struct req *r);
 int sso_logins(struct req *r);
 
+/* api/revisions.c */
+int content_revision_get(struct req *r);
+int content_pages_list(struct req *r);
+int content_files_list(struct req *r);
+int content_file_get(struct req *r);
+int content_file_backlinks(struct req *r);
+int content_page_get(struct req *r);
+int content_page_links(struct req *r);
+int content_page_backlinks(struct req *r);
+int content_page_by_path(struct req *r);
+int content_template_apply(struct req *r);
+int content_space_links(struct req *r);
+int content_space_pdf(struct req *r);
+int content_cr_pdf(struct req *r);
+int content_blob_get(struct req *r);
+/* api/change_requests.c */
+int cr_list(struct req *r);
+int cr_create(struct req *r);
+int cr_get(struct req *r);
+int cr_update(struct req *r);
+int cr_merge(struct req *r);
+int cr_update_from_main(struct req *r);
+int cr_content_update(struct req *r);
+/* api/comments.c */
+int comment_list(struct req *r);
+int comment_create(struct req *r);
+int comment_get(struct req *r);
+int comment_update(struct req *r);
+int comment_delete(struct req *r);
+int reply_list(struct req *r);
+int reply_create(struct req *r);
+int reply_get(struct req *r);
+int reply_update(struct req *r);
+int reply_delete(struct req *r);
+int commenter_list(struct req *r);
+/* api/search.c */
+int search_space(struct req *r);
+int search_org(struct req *r);
+
 #endif

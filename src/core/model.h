@@ -129,4 +129,50 @@ struct saml_provider {
 	int64_t created_at;
 };
 
+/* A change request: a branch of a space's content (core/revision.c). Its base
+ * is revision_merged_ancestor once updated, else revision_initial. */
+struct change_request {
+	const char *id;
+	const char *space_id;
+	int64_t number;
+	const char *status; /* draft | open | archived | merged */
+	const char *subject;
+	const char *agent_task_id; /* NULL when unset */
+	struct user created_by;
+	int64_t created_at;
+	int64_t updated_at;
+	const char *revision;
+	const char *revision_initial;
+	const char *revision_merged_ancestor; /* NULL until updated */
+	const char *revision_merged;          /* NULL until merged */
+	int64_t comments;                     /* open comments */
+};
+
+static inline const char *change_request_base(const struct change_request *cr)
+{
+	return cr->revision_merged_ancestor ? cr->revision_merged_ancestor : cr->revision_initial;
+}
+
+/* A comment (parent_id NULL) or a reply (parent_id set) on a space, or on a
+ * change request when change_request_id is set. */
+struct comment {
+	const char *id;
+	const char *space_id;
+	const char *change_request_id;
+	const char *parent_id;
+	struct user posted_by;
+	int64_t posted_at;
+	int64_t edited_at; /* 0 when never edited */
+	const char *markdown;
+	const char *status; /* open | resolved */
+	int64_t resolved_at;
+	struct user resolved_by; /* id NULL when not resolved */
+	const char *revision;
+	const char *target_page;       /* page id or NULL */
+	const char *target_node;       /* node id or NULL */
+	const char *target_preview;    /* NULL when none */
+	const char *target_table_cell; /* JSON {record, definition} or NULL */
+	int64_t replies;
+};
+
 #endif

@@ -26,11 +26,17 @@ int route_template_match(const char *tpl, const char *path, struct arena *a, str
 	while (*tpl && *path) {
 		if (*tpl == '{') {
 			const char *name = tpl + 1, *end = strchr(tpl, '}');
-			size_t vlen = strcspn(path, "/");
-			if (!end || vlen == 0 || np >= REQ_MAX_PARAMS)
+			if (!end || np >= REQ_MAX_PARAMS)
+				return 0;
+			/* {name*} ends a template and takes the rest of the path,
+			 * slashes included (a page path such as guides/setup). */
+			int rest = end > name && end[-1] == '*' && end[1] == '\0';
+			size_t nlen = (size_t)(end - name) - (rest ? 1 : 0);
+			size_t vlen = rest ? strlen(path) : strcspn(path, "/");
+			if (vlen == 0)
 				return 0;
 			if (a) {
-				m->names[np] = arena_strndup(a, name, (size_t)(end - name));
+				m->names[np] = arena_strndup(a, name, nlen);
 				m->values[np] = arena_strndup(a, path, vlen);
 				if (!m->names[np] || !m->values[np])
 					return -1;

@@ -12,6 +12,8 @@
  */
 #include "store/migrations.h"
 
+#include <stddef.h>
+
 #define WITHOUT_ROWID MIGRATION_ROWID_HINT
 
 static const char m0001_foundation[] =
@@ -178,8 +180,100 @@ static const char m0002_content[] =
 	"CREATE INDEX saml_providers_org ON saml_providers (org_id, created_at, id);"
 	"CREATE INDEX saml_providers_team ON saml_providers (default_team);";
 
+/* Content (DESIGN.md, "Content model"). Page bodies and file bytes are stored
+ * once per distinct content, addressed by their SHA-256. A revision row holds
+ * either a full manifest of the space's pages and files (a snapshot) or only
+ * the entries that changed against its parent (a delta); core/revision.c
+ * builds the tree from the nearest snapshot and the deltas after it. */
+static const char m0003_revisions[] =
+	"CREATE TABLE page_bodies ("
+	"  hash TEXT PRIMARY KEY,"
+	"  markdown TEXT NOT NULL,"
+	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	/* Links as written in a body (taken once, when the body is first stored);
+	 * their status is decided against the revision that reads them. */
+	"CREATE TABLE page_links ("
+	"  body_hash TEXT NOT NULL REFERENCES page_bodies(hash) ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL,"
+	"  target TEXT NOT NULL,"
+	"  line INTEGER NOT NULL,"
+	"  PRIMARY KEY (body_hash, seq)) " WITHOUT_ROWID ";"
+	"CREATE INDEX page_links_target ON page_links (target, body_hash);"
+	"CREATE TABLE file_blobs ("
+	"  hash TEXT PRIMARY KEY,"
+	"  size BIGINT NOT NULL,"
+	"  content_type TEXT NOT NULL,"
+	"  data TEXT NOT NULL," /* base64: one TEXT column both engines bind alike */
+	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE TABLE revisions ("
+	"  id TEXT PRIMARY KEY,"
+	"  space_id TEXT NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,"
+	"  parent_id TEXT," /* the revision this one's delta applies to; NULL for a snapshot */
+	"  parents TEXT NOT NULL DEFAULT '[]',"
+	"  type TEXT NOT NULL,"
+	"  merged_from TEXT,"
+	"  created_by TEXT,"
+	"  created_at BIGINT NOT NULL,"
+	"  chain INTEGER NOT NULL DEFAULT 0," /* deltas since the nearest snapshot */
+	"  chain_bytes BIGINT NOT NULL DEFAULT 0,"
+	"  manifest TEXT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX revisions_space ON revisions (space_id, created_at);"
+	"INSERT INTO revisions (id, space_id, parents, type, created_at, manifest) "
+	"  SELECT revision, id, '[]', 'edits', created_at, '{\"pages\":[],\"files\":[]}' FROM spaces;"
+	"CREATE TABLE change_requests ("
+	"  id TEXT PRIMARY KEY,"
+	"  space_id TEXT NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,"
+	"  number INTEGER NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  subject TEXT NOT NULL DEFAULT '',"
+	"  agent_task_id TEXT,"
+	"  created_by TEXT NOT NULL REFERENCES users(id),"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL,"
+	"  revision TEXT NOT NULL,"
+	"  revision_initial TEXT NOT NULL,"
+	"  revision_merged_ancestor TEXT,"
+	"  revision_merged TEXT,"
+	"  comments INTEGER NOT NULL DEFAULT 0," /* open comments */
+	"  UNIQUE (space_id, number)) " WITHOUT_ROWID ";"
+	"CREATE INDEX change_requests_list ON change_requests (space_id, status, created_at, id);"
+	"CREATE TABLE change_request_contributors ("
+	"  change_request_id TEXT NOT NULL REFERENCES change_requests(id) ON DELETE CASCADE,"
+	"  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	"  PRIMARY KEY (change_request_id, user_id)) " WITHOUT_ROWID ";"
+	"CREATE INDEX change_request_contributors_user ON change_request_contributors (user_id);"
+	"ALTER TABLE spaces ADD COLUMN change_request_seq INTEGER NOT NULL DEFAULT 0;"
+	/* Comments and replies (parent_id set) on a space or a change request. */
+	"CREATE TABLE comments ("
+	"  id TEXT PRIMARY KEY,"
+	"  space_id TEXT NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,"
+	"  change_request_id TEXT REFERENCES change_requests(id) ON DELETE CASCADE,"
+	"  parent_id TEXT REFERENCES comments(id) ON DELETE CASCADE,"
+	"  posted_by TEXT NOT NULL REFERENCES users(id),"
+	"  posted_at BIGINT NOT NULL,"
+	"  edited_at BIGINT,"
+	"  markdown TEXT NOT NULL,"
+	"  status TEXT NOT NULL DEFAULT 'open',"
+	"  resolved_at BIGINT,"
+	"  resolved_by TEXT REFERENCES users(id),"
+	"  revision TEXT NOT NULL,"
+	"  target_page TEXT,"
+	"  target_node TEXT,"
+	"  target_preview TEXT,"
+	"  target_table_cell TEXT," /* JSON {record, definition} */
+	"  replies INTEGER NOT NULL DEFAULT 0) " WITHOUT_ROWID ";"
+	"CREATE INDEX comments_list ON comments (space_id, change_request_id, parent_id, posted_at, id);"
+	"CREATE INDEX comments_parent ON comments (parent_id, posted_at, id);"
+	"CREATE TABLE comment_reactions ("
+	"  comment_id TEXT NOT NULL REFERENCES comments(id) ON DELETE CASCADE,"
+	"  emoji TEXT NOT NULL,"
+	"  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	"  reacted_at BIGINT NOT NULL,"
+	"  PRIMARY KEY (comment_id, emoji, user_id)) " WITHOUT_ROWID ";";
+
 const struct migration migrations[] = {
-	{ 1, "foundation", m0001_foundation },
-	{ 2, "content", m0002_content },
+	{ 1, "foundation", m0001_foundation, NULL, NULL },
+	{ 2, "content", m0002_content, NULL, NULL },
+	{ 3, "revisions", m0003_revisions, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -5,6 +5,10 @@ struct migration {
 	int version;
 	const char *name;
 	const char *sql; /* several ;-separated statements, no parameters */
+	/* Engine-specific statements run after sql (full-text search: FTS5 on
+	 * SQLite, tsvector on PostgreSQL); NULL when none. */
+	const char *sqlite_sql;
+	const char *postgres_sql;
 };
 
 /* The storage hint in a migration's SQL that only SQLite acts on. */

@@ -282,6 +282,11 @@ int store_migrate(struct store *s)
 			goto fail;
 		}
 		rc = st_exec(&tx, sql, NULL, 0, NULL);
+		{
+			const char *own = s->drv == &db_sqlite_driver ? migrations[i].sqlite_sql : migrations[i].postgres_sql;
+			if (rc == 0 && own)
+				rc = st_exec(&tx, own, NULL, 0, NULL);
+		}
 		if (rc == 0) {
 			struct db_param p[] = { P_INT(migrations[i].version), P_TEXT(migrations[i].name), P_INT(clock_now_ms()) };
 			rc = st_exec(&tx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", p, NP(p), NULL);

@@ -255,4 +255,54 @@ int store_saml_delete(struct store_tx *tx, const char *org_id, const char *id, b
 int store_saml_list(struct store_tx *tx, const char *org_id, const struct list_req *lr,
 		    struct saml_provider **items, int *n, char **next);
 
+/* ---- content: revisions, page bodies, files (store/revisions.c) ---- */
+struct revision;      /* core/revision.h */
+struct revision_new;  /* core/revision.h */
+/* A revision by id, built from its snapshot and deltas, shared through the
+ * process-wide revision cache. The reference is held by the transaction and
+ * released when it ends, so callers never free it. ERR_NOT_FOUND when unknown. */
+int store_revision_get(struct store_tx *tx, const char *id, const struct revision **out);
+/* Write a new revision of space_id (nr says its parent and what changed) and
+ * return it, cached. */
+int store_revision_create(struct store_tx *tx, const struct revision_new *nr, const struct revision **out);
+/* Store a page body once: *hash gets its SHA-256 (hex). Links in it are taken
+ * the first time it is stored. */
+int store_body_put(struct store_tx *tx, const char *markdown, const char **hash);
+int store_body_get(struct store_tx *tx, const char *hash, const char **markdown);
+/* The links a body holds, in order. */
+struct body_link {
+	const char *target;
+	int line;
+};
+int store_body_links(struct store_tx *tx, const char *hash, struct body_link **out, int *n);
+/* Bodies (of any space) that link to target (exact string). */
+int store_bodies_linking(struct store_tx *tx, const char *target, const char ***hashes, int *n);
+/* File bytes, once per distinct content. */
+int store_blob_put(struct store_tx *tx, const unsigned char *data, size_t len, const char *content_type,
+		   const char **hash);
+int store_blob_get(struct store_tx *tx, const char *hash, unsigned char **data, size_t *len,
+		   const char **content_type);
+/* Point the space at a new current revision (merge, template, restore of content). */
+int store_space_set_revision(struct store_tx *tx, const struct space *s, const char *revision_id);
+
+/* ---- change requests (store/change_requests.c) ---- */
+struct cr_filter {
+	const char *status;      /* a status, or NULL for all */
+	const char *contributor; /* user id, or NULL */
+};
+/* Sets id, number (next in the space), timestamps. */
+int store_cr_create(struct store_tx *tx, struct change_request *cr);
+int store_cr_get(struct store_tx *tx, const char *space_id, const char *id, struct change_request *out);
+int store_cr_get_by_number(struct store_tx *tx, const char *space_id, int64_t number, struct change_request *out);
+/* Writes subject, status, revision, revision_merged_ancestor, revision_merged,
+ * updated_at; keeps the space's change request counts. */
+int store_cr_update(struct store_tx *tx, const struct change_request *cr, const char *old_status);
+int store_cr_add_contributor(struct store_tx *tx, const char *cr_id, const char *user_id);
+/* Newest first. */
+int store_crs_list(struct store_tx *tx, const char *space_id, const struct cr_filter *f, const struct list_req *lr,
+		   struct change_request **items, int *n, char **next);
+
+#include "store/comments.h"
+#include "store/search.h"
+
 #endif

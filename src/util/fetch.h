@@ -1,0 +1,69 @@
+/*
+ * fetch.h - download a user-supplied URL safely (insert_files changes, imports).
+ *
+ * The URL comes from a request, so the fetch must not become a way into the
+ * server's own network (SSRF) or a way to exhaust it:
+ *   - only http and https, on the first request and on every redirect; at most
+ *     FETCH_MAX_REDIRECTS redirects;
+ *   - every address curl is about to connect to is checked by
+ *     fetch_addr_is_private() in curl's open-socket callback, so a name that
+ *     resolves (or re-resolves: DNS rebinding) to 10.0.0.1, or a redirect to
+ *     http://127.0.0.1/, is refused before a socket exists;
+ *   - no proxy, even if http_proxy is set in the environment (a proxy would make
+ *     the address check look at the proxy instead of the target);
+ *   - one total timeout, and the body is abandoned as soon as it is larger than
+ *     max_bytes (a larger Content-Length fails before any body is read);
+ *   - no Accept-Encoding, so the size limit is the size of what we keep.
+ * fetch_url() is thread-safe; it uses its own curl handle for every call.
+ */
+#ifndef DOCSD_UTIL_FETCH_H
+#define DOCSD_UTIL_FETCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+#define FETCH_MAX_REDIRECTS 3
+#define FETCH_DEFAULT_MAX_BYTES ((size_t)10 << 20)
+#define FETCH_DEFAULT_TIMEOUT_MS 10000L
+
+struct fetch_opts {
+	size_t max_bytes;   /* 0: FETCH_DEFAULT_MAX_BYTES */
+	long timeout_ms;    /* whole transfer, redirects included; <= 0: FETCH_DEFAULT_TIMEOUT_MS */
+	bool allow_private; /* tests and trusted deployments only */
+};
+
+struct fetch_result {
+	unsigned char *data;    /* malloc'd, len bytes plus a NUL; NULL unless success */
+	size_t len;
+	char content_type[128]; /* lower-case, parameters stripped: "image/png"; "" if absent */
+	long status;            /* the final response's HTTP status; 0 if none arrived */
+	char error[256];        /* on failure, a reason fit for a 400 body; "" on success */
+};
+
+/*
+ * Fetch url into *out (which need not be initialised). opts may be NULL for
+ * the defaults. Returns 0 when the final response is 2xx and its body fits in
+ * max_bytes. Otherwise returns ERR_INVALID for anything the URL is to blame for
+ * (scheme, private address, size, timeout, HTTP status, unreachable host) or
+ * ERR_INTERNAL (-1) when memory or curl fail us; out->error and the thread's
+ * error message (err_message()) both say why, e.g. "url: HTTP 404". out->data
+ * belongs to the caller: release it with fetch_result_free().
+ */
+int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_result *out);
+
+/* Free r->data and zero r; accepts NULL, a zeroed result and any result
+ * fetch_url() has written, successful or not. */
+void fetch_result_free(struct fetch_result *r);
+
+/*
+ * true unless sa is a public unicast IPv4 or IPv6 address: loopback, private
+ * (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16, fe80::/10),
+ * unspecified, multicast, broadcast and reserved, CGNAT (100.64/10), and IPv6
+ * addresses that embed one of those IPv4 addresses (::ffff:0:0/96 mapped,
+ * ::/96 compatible, 64:ff9b::/96 NAT64, 2002::/16 6to4). Families other than
+ * AF_INET and AF_INET6 count as private.
+ */
+bool fetch_addr_is_private(const struct sockaddr *sa);
+
+#endif
