@@ -71,3 +71,7 @@ int content_blob_get(struct req *r)
 	return err_set(ERR_NOT_FOUND, "not implemented yet");
 }
 
+int content_pdf_get(struct req *r)
+{
+	return err_set(ERR_NOT_FOUND, "not implemented yet");
+}

@@ -79,14 +79,16 @@ const struct route routes[] = {
 	{ "GET", "/v1/spaces/{spaceId}/content/path/{pagePath*}", content_page_by_path, 0, 0, "getPageByPath" },
 	{ "POST", "/v1/spaces/{spaceId}/content/template", content_template_apply, W | B, 0, "applyTemplateToSpace" },
 	{ "GET", "/v1/spaces/{spaceId}/links", content_space_links, 0, 0, "listSpaceLinks" },
-	{ "GET", "/v1/spaces/{spaceId}/pdf", content_space_pdf, W, 0, "getSpacePDF" },
+	{ "GET", "/v1/spaces/{spaceId}/pdf", content_space_pdf, 0, 0, "getSpacePDF" },
 	{ "GET", "/v1/spaces/{spaceId}/revisions/{revisionId}", content_revision_get, 0, 0, "getRevisionById" },
 	{ "GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/pages", content_pages_list, 0, 0, "listPagesInRevisionById" },
 	{ "GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/files", content_files_list, 0, 0, "listFilesInRevisionById" },
 	{ "GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}", content_file_get, 0, 0, "getFileInRevisionById" },
 	{ "GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}", content_page_get, 0, 0, "getPageInRevisionById" },
 	{ "GET", "/v1/spaces/{spaceId}/revisions/{revisionId}/path/{pagePath*}", content_page_by_path, 0, 0, "getPageInRevisionByPath" },
+	/* Served to browsers without a token: the URLs carry an HMAC signature. */
 	{ "GET", "/files/{blob}", content_blob_get, ROUTE_PUBLIC, 0, "downloadFile" },
+	{ "GET", "/pdf/{pdf}", content_pdf_get, ROUTE_PUBLIC, 0, "downloadPDF" },
 
 	/* Change requests (api/change_requests.c). */
 	{ "GET", "/v1/spaces/{spaceId}/change-requests", cr_list, 0, 0, "listChangeRequestsForSpace" },
@@ -96,7 +98,7 @@ const struct route routes[] = {
 	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", cr_merge, W | BO, 0, "mergeChangeRequest" },
 	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", cr_update_from_main, W | BO, 0, "updateChangeRequest" },
 	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", cr_content_update, W | B, 0, "updateChangeRequestContent" },
-	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", content_cr_pdf, W, 0, "getChangeRequestPDF" },
+	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", content_cr_pdf, 0, 0, "getChangeRequestPDF" },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", content_revision_get, 0, 0, "getRevisionOfChangeRequestById" },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages", content_pages_list, 0, 0, "listPagesInChangeRequest" },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files", content_files_list, 0, 0, "listFilesInChangeRequestById" },

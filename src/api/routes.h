@@ -130,6 +130,7 @@ int content_space_links(struct req *r);
 int content_space_pdf(struct req *r);
 int content_cr_pdf(struct req *r);
 int content_blob_get(struct req *r);
+int content_pdf_get(struct req *r);
 /* api/change_requests.c */
 int cr_list(struct req *r);
 int cr_create(struct req *r);
