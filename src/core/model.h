@@ -173,6 +173,13 @@ struct comment {
 	const char *target_preview;    /* NULL when none */
 	const char *target_table_cell; /* JSON {record, definition} or NULL */
 	int64_t replies;
+	/* Filled by store_comment_reactions: every (emoji, user) reaction, oldest first. */
+	const struct comment_reaction {
+		const char *emoji;
+		struct user user;
+		int64_t reacted_at;
+	} *reactions;
+	int nreactions;
 };
 
 #endif
