@@ -38,7 +38,9 @@ static const char usage[] =
 	"  --public-url URL           base of the URLs in responses (DOCSD_PUBLIC_URL, default http://LISTEN)\n"
 	"  --threads N                HTTP worker threads (DOCSD_THREADS, default: 2 per CPU, at least 4)\n"
 	"  --rate-limit N             requests per minute per token, 0 = unlimited (DOCSD_RATE_LIMIT, default 0)\n"
-	"  --max-body BYTES           largest accepted request body (DOCSD_MAX_BODY, default 1048576)\n"
+	"  --max-body BYTES           largest accepted request body (DOCSD_MAX_BODY, default 8388608)\n"
+	"  --allow-private-network    let insert_files fetch URLs on loopback and private addresses\n"
+	"                             (DOCSD_ALLOW_PRIVATE_NETWORK=1; off by default)\n"
 	"  --max-connections N        open connections at most (DOCSD_MAX_CONNECTIONS, default 1024)\n"
 	"  --connection-timeout SECS  idle connection timeout (DOCSD_CONNECTION_TIMEOUT, default 30)\n"
 	"  --log-level off|error|info access log and messages on stderr (DOCSD_LOG_LEVEL, default info)\n"
@@ -48,7 +50,7 @@ static const char usage[] =
 	"  -V, --version              print the version\n";
 
 enum { O_LISTEN = 256, O_DATA, O_DATABASE, O_PUBLIC_URL, O_THREADS, O_RATE_LIMIT, O_MAX_BODY, O_MAX_CONN,
-       O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME };
+       O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME, O_ALLOW_PRIVATE };
 
 static const struct option long_opts[] = {
 	{ "listen", required_argument, NULL, O_LISTEN },
@@ -62,6 +64,7 @@ static const struct option long_opts[] = {
 	{ "connection-timeout", required_argument, NULL, O_CONN_TIMEOUT },
 	{ "log-level", required_argument, NULL, O_LOG_LEVEL },
 	{ "clock-offset-ms", required_argument, NULL, O_CLOCK },
+	{ "allow-private-network", no_argument, NULL, O_ALLOW_PRIVATE },
 	{ "email", required_argument, NULL, O_EMAIL },
 	{ "name", required_argument, NULL, O_NAME },
 	{ "help", no_argument, NULL, 'h' },
@@ -144,6 +147,9 @@ static int apply(struct cli *c, int opt, const char *v)
 			return -1;
 		c->cfg.clock_offset_ms = n;
 		return 0;
+	case O_ALLOW_PRIVATE:
+		c->cfg.allow_private_network = !v || (strcmp(v, "0") != 0 && strcmp(v, "false") != 0);
+		return 0;
 	case O_EMAIL: c->email = v; return 0;
 	case O_NAME: c->name = v; return 0;
 	}
@@ -158,7 +164,7 @@ static const struct {
 	{ O_PUBLIC_URL, "DOCSD_PUBLIC_URL" }, { O_THREADS, "DOCSD_THREADS" }, { O_RATE_LIMIT, "DOCSD_RATE_LIMIT" },
 	{ O_MAX_BODY, "DOCSD_MAX_BODY" }, { O_MAX_CONN, "DOCSD_MAX_CONNECTIONS" },
 	{ O_CONN_TIMEOUT, "DOCSD_CONNECTION_TIMEOUT" }, { O_LOG_LEVEL, "DOCSD_LOG_LEVEL" },
-	{ O_CLOCK, "DOCSD_CLOCK_OFFSET_MS" },
+	{ O_CLOCK, "DOCSD_CLOCK_OFFSET_MS" }, { O_ALLOW_PRIVATE, "DOCSD_ALLOW_PRIVATE_NETWORK" },
 };
 
 /* argv[first..] holds the options of a command. */

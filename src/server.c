@@ -31,7 +31,7 @@ void config_defaults(struct config *cfg)
 	 * accepted by one worker leaves a CPU idle (measured: half the throughput
 	 * in about half the runs); with two the kernel keeps every CPU busy. */
 	cfg->threads = ncpu > 1 ? 2 * (int)ncpu : 4;
-	cfg->max_body = 1u << 20;
+	cfg->max_body = 8u << 20; /* room for insert_files batches of base64 files (1 MB each) */
 	cfg->max_connections = 1024;
 	cfg->connection_timeout = 30;
 	cfg->log_level = LOG_INFO;

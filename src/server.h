@@ -8,6 +8,7 @@
 #define DOCSD_SERVER_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,7 @@ struct config {
 	int connection_timeout;   /* seconds */
 	int log_level;            /* 0 off, 1 errors, 2 info (access log) */
 	int64_t clock_offset_ms;  /* tests move time with this */
+	bool allow_private_network; /* insert_files may fetch loopback/private URLs */
 };
 
 struct server {

@@ -2,6 +2,8 @@
  * content.c - loading spaces and collections with the caller's role on them.
  */
 #include "api/content.h"
+#include "core/revision.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -276,4 +278,108 @@ int content_grant_creator(struct req *r, const char *org_id, const char *space_i
 		return 0;
 	r->access_loaded = 0; /* the grant changes the caller's access */
 	return store_grant_set(&r->tx, org_id, space_id, collection_id, GRANT_USER, r->caller_id, ROLE_ADMIN);
+}
+
+/* ---- change requests and revisions ---- */
+
+int content_change_request(struct req *r, const struct space *s, struct change_request *cr)
+{
+	return store_cr_get(&r->tx, s->id, req_param(r, "changeRequestId"), cr);
+}
+
+int content_source(struct req *r, enum role need, struct content_src *src)
+{
+	const char *rev_id = req_param(r, "revisionId");
+	int rc;
+
+	memset(src, 0, sizeof(*src));
+	if ((rc = content_space(r, need, &src->space)))
+		return rc;
+	if (req_param(r, "changeRequestId")) {
+		if ((rc = content_change_request(r, &src->space, &src->cr)))
+			return rc;
+		src->has_cr = 1;
+		rev_id = src->cr.revision;
+	} else if (!rev_id) {
+		rev_id = src->space.revision;
+	}
+	rc = store_revision_get(&r->tx, rev_id, &src->rv);
+	if (rc == ERR_NOT_FOUND || (!rc && strcmp(src->rv->space_id, src->space.id) != 0))
+		return err_set(ERR_NOT_FOUND, "revision not found");
+	return rc;
+}
+
+int content_page_summary(struct req *r, const char *revision_id, const char *page_id, struct page_summary *out)
+{
+	const struct revision *rv;
+	const struct rev_page *p;
+	int rc = store_revision_get(&r->tx, revision_id, &rv);
+
+	if (rc)
+		return rc;
+	if (!(p = revision_page(rv, page_id)))
+		return err_set(ERR_NOT_FOUND, "page not found");
+	out->id = p->id;
+	out->title = p->title && *p->title ? p->title : "Untitled";
+	out->emoji = p->emoji;
+	out->icon = p->icon;
+	out->path = p->path ? p->path : p->slug;
+	out->created_at = p->created_at;
+	out->updated_at = p->updated_at;
+	return 0;
+}
+
+/* 32 hex characters of HMAC-SHA256(files key, what). */
+static int sign(struct req *r, const char *what, char out[33])
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *key;
+	unsigned char mac[32];
+	int rc = store_secret_get(&r->tx, "files", &key);
+
+	if (rc)
+		return rc;
+	if (hmac_sha256(mac, key, strlen(key), what, strlen(what)))
+		return err_set(ERR_INTERNAL, "hmac failed");
+	for (int i = 0; i < 16; i++) {
+		out[2 * i] = hex[mac[i] >> 4];
+		out[2 * i + 1] = hex[mac[i] & 15];
+	}
+	out[32] = '\0';
+	return 0;
+}
+
+const char *content_file_url(struct req *r, const char *blob, const char *name)
+{
+	char sig[33];
+
+	(void)name;
+	if (sign(r, blob, sig))
+		return NULL;
+	return arena_printf(&r->arena, "%s/files/%s.%s", api_base(r), blob, sig);
+}
+
+const char *content_pdf_url(struct req *r, const char *space_id, const char *revision_id, const char *page_id)
+{
+	char sig[33];
+	const char *what = arena_printf(&r->arena, "%s.%s.%s", space_id, revision_id, page_id ? page_id : "all");
+
+	if (!what || sign(r, what, sig))
+		return NULL;
+	return arena_printf(&r->arena, "%s/pdf/%s.%s.pdf", api_base(r), what, sig);
+}
+
+int content_sig_check(struct req *r, const char *what, const char *sig)
+{
+	char want[33];
+	int rc = sign(r, what, want);
+	unsigned diff = 0;
+
+	if (rc)
+		return rc;
+	if (strlen(sig) != 32)
+		return err_set(ERR_NOT_FOUND, "no such file");
+	for (int i = 0; i < 32; i++)
+		diff |= (unsigned)(want[i] ^ sig[i]);
+	return diff ? err_set(ERR_NOT_FOUND, "no such file") : 0;
 }

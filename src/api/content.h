@@ -10,6 +10,7 @@
 #define DOCSD_API_CONTENT_H
 
 #include "api/api.h"
+#include "core/revision.h"
 
 /* Load the caller's membership and grants in org_id (no-op when loaded). */
 int content_enter_org(struct req *r, const char *org_id);
@@ -65,6 +66,47 @@ int content_grant_creator(struct req *r, const char *org_id, const char *space_i
 /* Load {changeRequestId} of space s (which the caller reads: content_space
  * first). 404 when the space has no such change request. */
 int content_change_request(struct req *r, const struct space *s, struct change_request *cr);
+
+/* The content a read or write route addresses: the space's current
+ * revision, a change request's head ({changeRequestId}), or any revision of
+ * the space ({revisionId}). */
+struct content_src {
+	struct space space;
+	struct change_request cr; /* when has_cr */
+	int has_cr;
+	const struct revision *rv;
+};
+int content_source(struct req *r, enum role need, struct content_src *src);
+
+/* Signed URLs served without a token: file bytes and rendered PDFs. */
+const char *content_file_url(struct req *r, const char *blob, const char *name);
+const char *content_pdf_url(struct req *r, const char *space_id, const char *revision_id, const char *page_id);
+/* Check a signature made by the two above over `what`. */
+int content_sig_check(struct req *r, const char *what, const char *sig);
+
+/* Applying a batch of content changes (api/content_changes.c) to a working
+ * copy; out (may be NULL) lists the pages and files it touched. */
+#define CONTENT_MAX_OUTCOMES 64
+struct content_change {
+	const char *kind; /* created_page | updated_page | deleted_page */
+	const char *page_id;
+	const char *ref;
+};
+struct content_outcome {
+	struct content_change items[CONTENT_MAX_OUTCOMES];
+	int n;
+	struct rev_file files[CONTENT_MAX_OUTCOMES];
+	int nfiles;
+};
+struct tree_work;
+struct revision_new;
+/* refs (may be NULL): a JSON object of extra link refs, name -> "/files/<id>". */
+int content_apply_changes(struct req *r, struct tree_work *w, json_t *changes, const struct revision *revert_base,
+			  json_t *refs, struct content_outcome *out);
+void content_revision_new(const struct tree_work *w, struct revision_new *nr);
+
+/* Make `now` the space's current revision and bring the search index along. */
+int content_space_advance(struct req *r, const struct space *s, const struct revision *now);
 
 /* What a comment's target shows of a page of a revision. */
 struct page_summary {

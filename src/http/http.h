@@ -121,11 +121,15 @@ struct jw *resp_json(struct req *r, int status);
 int resp_empty(struct req *r, int status);
 /* A text body (copied into the arena) with its content type. */
 int resp_text(struct req *r, int status, const char *content_type, const char *text, size_t len);
+/* A binary body the request's arena (or something outliving it) owns. */
+int resp_bytes(struct req *r, int status, const char *content_type, const void *data, size_t len);
 int resp_header(struct req *r, const char *name, const char *value);
 /* {"items": [ ... ], "count": n, "next": {"page": next}} around items written
  * between the two calls. */
 struct jw *resp_list_begin(struct req *r);
 int resp_list_end(struct req *r, int count, const char *next);
+/* Like resp_list_end, when the caller closed the items and added keys of its own. */
+int resp_list_end_open(struct req *r, int count, const char *next);
 
 /* Map an err.h code to its HTTP status. */
 int err_status(int code);

@@ -55,6 +55,15 @@ int resp_text(struct req *r, int status, const char *content_type, const char *t
 	return 0;
 }
 
+int resp_bytes(struct req *r, int status, const char *content_type, const void *data, size_t len)
+{
+	resp_empty(r, status);
+	r->raw_body = data;
+	r->raw_len = len;
+	r->content_type = content_type;
+	return 0;
+}
+
 int resp_header(struct req *r, const char *name, const char *value)
 {
 	if (r->nheaders >= REQ_MAX_HEADERS)
@@ -79,9 +88,14 @@ struct jw *resp_list_begin(struct req *r)
 
 int resp_list_end(struct req *r, int count, const char *next)
 {
+	jw_arr_close(r->gen);
+	return resp_list_end_open(r, count, next);
+}
+
+int resp_list_end_open(struct req *r, int count, const char *next)
+{
 	struct jw *g = r->gen;
 
-	jw_arr_close(g);
 	jw_kint(g, "count", count);
 	if (next) {
 		jw_key(g, "next");

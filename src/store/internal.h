@@ -91,6 +91,12 @@ char *st_like_pattern(struct store_tx *tx, const char *s);
 	"s.deleted_at, s.comments, s.change_requests, s.change_requests_open, s.change_requests_draft"
 #define SPACE_NCOLS 20
 
+/* Write a space's first revision rev_id: empty, or a snapshot of revision
+ * copy_of's content (duplicates). */
+int st_revision_first(struct store_tx *tx, const char *space_id, const char *rev_id, const char *copy_of);
+/* Release the revisions a transaction holds (store/revisions.c). */
+void st_release_revisions(struct store_tx *tx);
+
 /* Column mappers shared between domain files. */
 int store_fill_user(struct store_tx *tx, struct db_rows *r, int col, struct user *u);
 int store_fill_member(struct store_tx *tx, struct db_rows *r, int col, struct member *m);

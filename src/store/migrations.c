@@ -271,9 +271,16 @@ static const char m0003_revisions[] =
 	"  reacted_at BIGINT NOT NULL,"
 	"  PRIMARY KEY (comment_id, emoji, user_id)) " WITHOUT_ROWID ";";
 
+/* The key that signs file and PDF download URLs, made where the randomness is. */
+static const char m0003_sqlite[] =
+	"INSERT INTO settings (name, value) VALUES ('files', lower(hex(randomblob(32)))) ON CONFLICT DO NOTHING;";
+static const char m0003_postgres[] =
+	"INSERT INTO settings (name, value) VALUES ('files', replace(gen_random_uuid()::text, '-', '') || "
+	"replace(gen_random_uuid()::text, '-', '')) ON CONFLICT DO NOTHING;";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
-	{ 3, "revisions", m0003_revisions, NULL, NULL },
+	{ 3, "revisions", m0003_revisions, m0003_sqlite, m0003_postgres },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -6,4 +6,9 @@
 #ifndef DOCSD_STORE_SEARCH_H
 #define DOCSD_STORE_SEARCH_H
 
+/* (interface agreed with the search work; implemented in store/search.c) */
+int store_search_put_page(struct store_tx *tx, const char *org_id, const char *space_id, const char *page_id,
+			  const char *title, const char *path, const char *markdown);
+int store_search_remove_page(struct store_tx *tx, const char *space_id, const char *page_id);
+
 #endif

@@ -87,9 +87,9 @@ int store_space_create(struct store_tx *tx, struct space *s)
 		s->edit_mode = "live";
 	if (!s->merge_rules)
 		s->merge_rules = "{\"type\":\"inherit\"}";
-	if ((rc = st_position_append(tx, s->org_id, s->parent_id, &s->position)))
+	if ((rc = st_position_append(tx, s->org_id, s->parent_id, &s->position)) || (rc = insert_space(tx, s)))
 		return rc;
-	return insert_space(tx, s);
+	return st_revision_first(tx, s->id, s->revision, NULL);
 }
 
 int store_space_get(struct store_tx *tx, const char *id, struct space *out)
@@ -184,7 +184,7 @@ int store_space_duplicate(struct store_tx *tx, const struct space *src, struct s
 	out->deleted_at = 0;
 	out->comments = out->change_requests = out->change_requests_open = out->change_requests_draft = 0;
 	if ((rc = store_position_for(tx, src->org_id, src->parent_id, src->id, 1, NULL, &out->position, NULL)) ||
-	    (rc = insert_space(tx, out)))
+	    (rc = insert_space(tx, out)) || (rc = st_revision_first(tx, out->id, out->revision, src->revision)))
 		return rc;
 	struct db_param p[] = { P_TEXT(src->id), P_TEXT(out->id), P_INT(out->created_at) };
 	return st_exec(tx,

@@ -201,6 +201,7 @@ int store_tx_commit(struct store_tx *tx)
 {
 	int rc;
 
+	st_release_revisions(tx);
 	if (!tx->open)
 		return 0;
 	rc = tx->drv->commit(tx->conn);
@@ -216,6 +217,7 @@ int store_tx_commit(struct store_tx *tx)
 
 void store_tx_rollback(struct store_tx *tx)
 {
+	st_release_revisions(tx);
 	if (!tx->open)
 		return;
 	if (tx->drv->rollback(tx->conn)) {

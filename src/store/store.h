@@ -38,6 +38,10 @@ struct store_tx {
 	int write;
 	int open;
 	int serialized; /* holds the store's writer mutex */
+	/* Revisions this transaction uses (store_revision_get), released when
+	 * it ends. */
+	struct revision *held[16];
+	int nheld;
 };
 
 /* Open a pool of `nconn` connections and run the migrations. Exactly one of

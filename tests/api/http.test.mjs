@@ -124,8 +124,8 @@ describe('http', () => {
         validate('createOrganization', 201, r.json);
     });
 
-    it('a body over 1 MiB is 413', async () => {
-        const big = JSON.stringify({ title: 'x'.repeat(1024 * 1024 + 10) });
+    it('a body over 8 MiB (the default --max-body) is 413', async () => {
+        const big = JSON.stringify({ title: 'x'.repeat(8 * 1024 * 1024 + 10) });
         await expectError(raw(ctx.url, 'POST', '/v1/orgs', { token: alice.token, body: big, headers: { 'Content-Type': 'application/json' } }), 413, 'POST 1 MiB');
         await expectError(
             raw(ctx.url, 'PATCH', `/v1/orgs/${org.id}`, { token: alice.token, body: big, headers: { 'Content-Type': 'application/json' } }),
@@ -134,7 +134,7 @@ describe('http', () => {
         );
         // the server is still fine afterwards, and a body just under the limit is no 413
         await ok(alice.api.user.getAuthenticatedUser(), 'getAuthenticatedUser');
-        const under = JSON.stringify({ title: `Under ${ctx.run}`, padding: 'p'.repeat(1024 * 1024 - 200) });
+        const under = JSON.stringify({ title: `Under ${ctx.run}`, padding: 'p'.repeat(8 * 1024 * 1024 - 200) });
         const r = await raw(ctx.url, 'PATCH', `/v1/orgs/${org.id}`, { token: alice.token, body: under, headers: { 'Content-Type': 'application/json' } });
         assert.equal(r.status, 200, `just under the limit: ${r.status} ${r.text.slice(0, 200)}`);
         validate('updateOrganizationById', 200, r.json);

@@ -15,6 +15,18 @@ const SPEC_ID = 'gitbook-openapi';
 
 // Operations that 0.143.2 lacks but docsd implements (taken from @gitbook/api@0.202.0).
 const EXTRA_OPERATIONS = {
+    // compat=true (the default) answers the change request.
+    updateChangeRequestContent: {
+        method: 'post',
+        path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content',
+        responses: {
+            200: {
+                content: {
+                    'application/json': { schema: { $ref: '#/components/schemas/ChangeRequest' } },
+                },
+            },
+        },
+    },
     createOrganization: {
         method: 'post',
         path: '/orgs',

@@ -1,0 +1,588 @@
+/*
+ * content_changes.c - applying a batch of content changes (GitBook's
+ * updateChangeRequestContent) to a working copy of a page tree.
+ *
+ * A batch is applied in two passes. First every insert_files change stores
+ * its bytes and every insert_page with a `ref` gets its id, so a page can
+ * link to a file or page of the same batch whatever the order of the
+ * changes. Then the page changes run in order. Any bad change stops the
+ * batch with a 400 naming it ("changes[3].page: no such page"); the caller
+ * then writes nothing, because the revision is only written at the end.
+ */
+#include "api/content.h"
+#include "core/markdown.h"
+#include "core/tree_edit.h"
+#include "util/base64.h"
+#include "util/fetch.h"
+#include "util/image.h"
+#include "util/util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CHANGES 50
+#define MAX_FILES_PER_CHANGE 20
+#define MAX_FILE_BYTES (1024 * 1024)
+#define MAX_MARKDOWN (1024 * 1024)
+
+struct batch_ref {
+	const char *ref;
+	const char *target; /* "/files/<id>" or "/pages/<id>" */
+};
+
+struct batch {
+	struct req *r;
+	struct tree_work *w;
+	const struct revision *revert_base; /* revert_page's default revision */
+	struct batch_ref refs[MAX_CHANGES * MAX_FILES_PER_CHANGE];
+	int nrefs;
+	const char **page_ids; /* per change: the id an insert_page gets */
+	struct content_outcome *out;
+	int index;             /* the change being applied, for messages */
+};
+
+static int bad(struct batch *b, const char *field, const char *msg)
+{
+	return err_set(ERR_INVALID, "changes[%d]%s%s: %s", b->index, field ? "." : "", field ? field : "", msg);
+}
+
+static const char *get_str(json_t *o, const char *k, int *present, int *wrong)
+{
+	json_t *v = json_object_get(o, k);
+
+	*present = v != NULL;
+	if (!v || json_is_null(v))
+		return NULL;
+	if (!json_is_string(v)) {
+		*wrong = 1;
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+/* Links written as ./<ref>, <ref>, ./<ref>.md resolve to the batch's refs. */
+static const char *map_ref(void *ctx, const char *target)
+{
+	struct batch *b = ctx;
+	const char *t = target;
+
+	if (strncmp(t, "./", 2) == 0)
+		t += 2;
+	for (int i = 0; i < b->nrefs; i++) {
+		size_t n = strlen(b->refs[i].ref);
+		if (strncmp(t, b->refs[i].ref, n) == 0 && (t[n] == '\0' || strcmp(t + n, ".md") == 0))
+			return b->refs[i].target;
+	}
+	return NULL;
+}
+
+static int add_ref(struct batch *b, const char *ref, const char *target)
+{
+	for (int i = 0; i < b->nrefs; i++)
+		if (strcmp(b->refs[i].ref, ref) == 0)
+			return bad(b, "ref", "used twice in the batch");
+	if (b->nrefs >= (int)(sizeof(b->refs) / sizeof(b->refs[0])))
+		return bad(b, "ref", "too many refs");
+	b->refs[b->nrefs++] = (struct batch_ref){ ref, target };
+	return 0;
+}
+
+/* ---- files ---- */
+
+static int insert_file(struct batch *b, json_t *f, int k)
+{
+	struct req *r = b->r;
+	int present, wrong = 0, rc;
+	const char *name = get_str(f, "name", &present, &wrong), *ref = get_str(f, "ref", &present, &wrong);
+	const char *url = get_str(f, "url", &present, &wrong), *b64 = get_str(f, "base64", &present, &wrong);
+	const char *type = get_str(f, "contentType", &present, &wrong), *sniffed = NULL, *blob;
+	unsigned char *data = NULL;
+	size_t len = 0;
+	int width = 0, height = 0;
+	struct fetch_result fr = { 0 };
+	char field[48];
+
+	snprintf(field, sizeof(field), "files[%d]", k);
+	if (!json_is_object(f) || wrong)
+		return bad(b, field, "must be an object with string fields");
+	if (!name || !*name || utf8_len(name) > 256)
+		return bad(b, field, "name: required, 1 to 256 characters");
+	if (!!url == !!b64)
+		return bad(b, field, "set exactly one of url and base64");
+	if (b64) {
+		if (!type || !*type)
+			return bad(b, field, "contentType: required with base64");
+		size_t n = strlen(b64);
+		if (base64_decoded_max(n) > MAX_FILE_BYTES + 3)
+			return bad(b, field, "base64: larger than 1 MB");
+		data = arena_alloc(&r->arena, base64_decoded_max(n) + 1);
+		if (!data)
+			return err_set(ERR_INTERNAL, "out of memory");
+		long got = base64_decode(data, b64, n);
+		if (got < 0)
+			return bad(b, field, "base64: not valid base64");
+		if (got > MAX_FILE_BYTES)
+			return bad(b, field, "base64: larger than 1 MB");
+		len = (size_t)got;
+	} else {
+		struct fetch_opts fo = { .max_bytes = MAX_FILE_BYTES, .timeout_ms = 10000,
+					 .allow_private = r->srv->cfg.allow_private_network };
+		if (strlen(url) > 2048)
+			return bad(b, field, "url: longer than 2048 characters");
+		if (fetch_url(url, &fo, &fr)) {
+			rc = bad(b, field, fr.error[0] ? fr.error : "url: the fetch failed");
+			fetch_result_free(&fr);
+			return rc;
+		}
+		data = arena_alloc(&r->arena, fr.len + 1);
+		if (!data) {
+			fetch_result_free(&fr);
+			return err_set(ERR_INTERNAL, "out of memory");
+		}
+		memcpy(data, fr.data, fr.len);
+		len = fr.len;
+		if (!type && fr.content_type[0])
+			type = arena_strdup(&r->arena, fr.content_type);
+		fetch_result_free(&fr);
+	}
+	if (image_dimensions(data, len, &width, &height, &sniffed) != 0)
+		width = height = 0;
+	if (!type || !*type)
+		type = sniffed ? sniffed : "application/octet-stream";
+	if ((rc = store_blob_put(&r->tx, data, len, type, &blob)))
+		return rc;
+	char id[ID_LEN + 1];
+	if (id_new(id))
+		return err_set(ERR_INTERNAL, "cannot make an id");
+	struct rev_file rf = { .id = arena_strdup(&r->arena, id), .name = name, .content_type = type, .blob = blob,
+			       .size = (int64_t)len, .width = width, .height = height };
+	if (!rf.id || (rc = tree_add_file(b->w, &rf)))
+		return rc ? rc : err_set(ERR_INTERNAL, "out of memory");
+	if (b->out && b->out->nfiles < CONTENT_MAX_OUTCOMES)
+		b->out->files[b->out->nfiles++] = b->w->files[b->w->nf - 1];
+	if (ref) {
+		const char *target = arena_printf(&r->arena, "/files/%s", rf.id);
+		if (!target)
+			return err_set(ERR_INTERNAL, "out of memory");
+		return add_ref(b, ref, target);
+	}
+	return 0;
+}
+
+/* ---- pages ---- */
+
+/* A Document: {markdown}, {} (empty), or {document} (refused: the JSON
+ * document form is produced, not accepted). *md = NULL when absent. */
+static int read_document(struct batch *b, json_t *c, const char **md)
+{
+	json_t *d = json_object_get(c, "document"), *m;
+
+	*md = NULL;
+	if (!d || json_is_null(d))
+		return 0;
+	if (!json_is_object(d))
+		return bad(b, "document", "must be an object with markdown");
+	if (json_object_get(d, "document"))
+		return bad(b, "document", "only markdown documents are supported; send {\"markdown\": \"...\"}");
+	m = json_object_get(d, "markdown");
+	if (!m) {
+		*md = json_object_size(d) == 0 ? "" : NULL;
+		if (!*md)
+			return bad(b, "document", "markdown: required");
+		return 0;
+	}
+	if (!json_is_string(m))
+		return bad(b, "document.markdown", "must be a string");
+	if (json_string_length(m) > MAX_MARKDOWN)
+		return bad(b, "document.markdown", "longer than 1 MB");
+	*md = json_string_value(m);
+	return 0;
+}
+
+struct meta {
+	const char *title, *slug, *emoji, *icon, *description;
+	int hidden, no_index, no_robots; /* -1: absent */
+	int has_emoji, has_icon, has_description;
+};
+
+static int read_flag(struct batch *b, json_t *c, const char *k, int *out)
+{
+	json_t *v = json_object_get(c, k);
+
+	*out = -1;
+	if (!v)
+		return 0;
+	if (!json_is_boolean(v))
+		return bad(b, k, "must be a boolean");
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int read_meta(struct batch *b, json_t *c, struct meta *m)
+{
+	int present, wrong = 0, rc;
+
+	memset(m, 0, sizeof(*m));
+	m->title = get_str(c, "title", &present, &wrong);
+	if (wrong || (present && (!m->title || !*m->title || utf8_len(m->title) > 256)))
+		return bad(b, "title", "must be a string of 1 to 256 characters");
+	m->slug = get_str(c, "slug", &present, &wrong);
+	if (wrong || (present && (!m->slug || !*m->slug || strlen(m->slug) > 100)))
+		return bad(b, "slug", "must be a string of 1 to 100 characters");
+	if (m->slug)
+		for (const char *p = m->slug; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+			      *p == '_' || *p == '.'))
+				return bad(b, "slug", "only letters, digits, '-', '_' and '.' are allowed");
+	m->emoji = get_str(c, "emoji", &m->has_emoji, &wrong);
+	if (wrong || (m->emoji && utf8_len(m->emoji) > 50))
+		return bad(b, "emoji", "must be a string of at most 50 characters");
+	m->icon = get_str(c, "icon", &m->has_icon, &wrong);
+	if (wrong || (m->icon && utf8_len(m->icon) > 50))
+		return bad(b, "icon", "must be a string of at most 50 characters");
+	m->description = get_str(c, "description", &m->has_description, &wrong);
+	if (wrong || (m->description && utf8_len(m->description) > 1000))
+		return bad(b, "description", "must be a string of at most 1000 characters");
+	if ((rc = read_flag(b, c, "hidden", &m->hidden)) || (rc = read_flag(b, c, "noIndex", &m->no_index)) ||
+	    (rc = read_flag(b, c, "noRobotsIndex", &m->no_robots)))
+		return rc;
+	return 0;
+}
+
+static int read_at(struct batch *b, json_t *c, int *at)
+{
+	json_t *v = json_object_get(c, "at");
+
+	*at = -1;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 1000000)
+		return bad(b, "at", "must be an integer >= 0");
+	*at = (int)json_integer_value(v);
+	return 0;
+}
+
+/* Store a markdown document: frontmatter fills metadata the change did not
+ * set, links to refs are resolved, the body is stored once per content. */
+static int put_body(struct batch *b, const char *md, struct meta *m, const char **title_out, const char **hash)
+{
+	struct req *r = b->r;
+	struct md_front fm;
+	size_t len = strlen(md);
+
+	if (md_frontmatter(&r->arena, md, len, &fm))
+		return err_set(ERR_INTERNAL, "out of memory");
+	if (fm.present) {
+		/* Frontmatter takes precedence, as GitBook's Git Sync reads it. */
+		if (fm.title)
+			m->title = fm.title;
+		if (fm.description)
+			m->description = fm.description, m->has_description = 1;
+		if (fm.icon)
+			m->icon = fm.icon, m->has_icon = 1;
+		if (fm.emoji)
+			m->emoji = fm.emoji, m->has_emoji = 1;
+		if (fm.hidden)
+			m->hidden = 1;
+		md += fm.body;
+		len -= fm.body;
+	}
+	const char *body = md_rewrite_links(&r->arena, md, len, map_ref, b);
+	if (!body)
+		return err_set(ERR_INTERNAL, "out of memory");
+	*title_out = md_title(&r->arena, body, strlen(body));
+	return store_body_put(&r->tx, body, hash);
+}
+
+static void note_outcome(struct batch *b, const char *kind, const char *page_id, const char *ref)
+{
+	struct content_outcome *o = b->out;
+
+	if (!o)
+		return;
+	for (int i = 0; i < o->n; i++)
+		if (strcmp(o->items[i].page_id, page_id) == 0) {
+			if (strcmp(kind, "deleted_page") == 0)
+				o->items[i].kind = kind;
+			return;
+		}
+	if (o->n < CONTENT_MAX_OUTCOMES)
+		o->items[o->n++] = (struct content_change){ kind, page_id, ref };
+}
+
+static void apply_meta(struct rev_page *p, const struct meta *m)
+{
+	if (m->title)
+		p->title = m->title;
+	if (m->has_emoji)
+		p->emoji = m->emoji && *m->emoji ? m->emoji : NULL;
+	if (m->has_icon)
+		p->icon = m->icon && *m->icon ? m->icon : NULL;
+	if (m->has_description)
+		p->description = m->description && *m->description ? m->description : NULL;
+	if (m->hidden >= 0)
+		p->hidden = m->hidden;
+	if (m->no_index >= 0)
+		p->no_index = m->no_index;
+	if (m->no_robots >= 0)
+		p->no_robots_index = m->no_robots;
+}
+
+static int insert_page(struct batch *b, json_t *c)
+{
+	struct meta m;
+	const char *md, *into, *heading = NULL, *hash = NULL, *ref;
+	int present, wrong = 0, at, rc;
+	struct tree_work *w = b->w;
+
+	if ((rc = read_meta(b, c, &m)) || (rc = read_document(b, c, &md)) || (rc = read_at(b, c, &at)))
+		return rc;
+	if (!md)
+		return bad(b, "document", "required");
+	into = get_str(c, "into", &present, &wrong);
+	ref = get_str(c, "ref", &present, &wrong);
+	if (wrong)
+		return bad(b, "into", "must be a page id");
+	if (into) {
+		int pi = tree_find(w, into);
+		const char *byref = pi < 0 ? map_ref(b, into) : NULL;
+		/* A page inserted earlier in the batch may be named by its ref. */
+		if (byref && strncmp(byref, "/pages/", 7) == 0 && (pi = tree_find(w, byref + 7)) >= 0)
+			into = byref + 7;
+		if (pi < 0)
+			return bad(b, "into", "no such page");
+		if (w->pages[pi].type == PAGE_LINK)
+			return bad(b, "into", "a link page cannot have child pages");
+	}
+	if ((rc = put_body(b, md, &m, &heading, &hash)))
+		return rc;
+	struct rev_page p = {
+		.id = b->page_ids[b->index], .parent = into, .type = PAGE_DOCUMENT, .body = hash,
+		.created_at = w->now, .updated_at = w->now,
+	};
+	if (!m.title)
+		m.title = heading ? heading : "Untitled";
+	apply_meta(&p, &m);
+	if (m.slug) {
+		if (!tree_slug_free(w, into, m.slug, NULL))
+			return bad(b, "slug", "another page in the same parent has this slug");
+		p.slug = m.slug;
+	} else {
+		char *base = slugify(&b->r->arena, p.title);
+		if (!base || !(p.slug = tree_slug_unique(w, into, base, NULL)))
+			return err_set(ERR_INTERNAL, "out of memory");
+	}
+	if ((rc = tree_insert(w, &p, at)))
+		return rc;
+	note_outcome(b, "created_page", p.id, ref);
+	return 0;
+}
+
+static int update_page(struct batch *b, json_t *c)
+{
+	struct meta m;
+	const char *md, *id, *heading = NULL, *into = NULL;
+	int present, wrong = 0, at, rc, pi, into_given;
+	struct tree_work *w = b->w;
+
+	if ((rc = read_meta(b, c, &m)) || (rc = read_document(b, c, &md)) || (rc = read_at(b, c, &at)))
+		return rc;
+	id = get_str(c, "page", &present, &wrong);
+	if (!id || wrong)
+		return bad(b, "page", "required: the id of the page to update");
+	if ((pi = tree_find(w, id)) < 0)
+		return bad(b, "page", "no such page");
+	into = get_str(c, "into", &into_given, &wrong);
+	if (wrong)
+		return bad(b, "into", "must be a page id or null");
+	struct rev_page p = w->pages[pi];
+	if (md) {
+		if (p.type != PAGE_DOCUMENT)
+			return bad(b, "document", "only document pages have a document");
+		if ((rc = put_body(b, md, &m, &heading, &p.body)))
+			return rc;
+	}
+	apply_meta(&p, &m);
+	if (into_given || at >= 0) {
+		const char *parent = into_given ? into : p.parent;
+		if (parent) {
+			int ti = tree_find(w, parent);
+			if (ti < 0)
+				return bad(b, "into", "no such page");
+			if (tree_is_descendant(w, parent, p.id))
+				return bad(b, "into", "a page cannot move under itself or one of its descendants");
+			if (w->pages[ti].type == PAGE_LINK)
+				return bad(b, "into", "a link page cannot have child pages");
+		}
+		int moving = !((parent && p.parent && strcmp(parent, p.parent) == 0) || (!parent && !p.parent));
+		p.parent = parent;
+		if (at >= 0 || moving) {
+			int64_t pos;
+			if ((rc = tree_position(w, parent, at, p.id, &pos)))
+				return rc;
+			p.pos = pos;
+		}
+	}
+	const char *slug = m.slug ? m.slug : p.slug;
+	if (!tree_slug_free(w, p.parent, slug, p.id)) {
+		if (m.slug)
+			return bad(b, "slug", "another page in the same parent has this slug");
+		if (!(slug = tree_slug_unique(w, p.parent, slug, p.id)))
+			return err_set(ERR_INTERNAL, "out of memory");
+	}
+	p.slug = slug;
+	p.updated_at = w->now;
+	/* tree_position may have renumbered siblings: re-find the slot. */
+	pi = tree_find(w, id);
+	w->pages[pi] = p;
+	note_outcome(b, "updated_page", p.id, NULL);
+	return 0;
+}
+
+static int delete_page(struct batch *b, json_t *c)
+{
+	int present, wrong = 0;
+	const char *id = get_str(c, "page", &present, &wrong);
+
+	if (!id || wrong)
+		return bad(b, "page", "required: the id of the page to delete");
+	if (tree_find(b->w, id) < 0)
+		return bad(b, "page", "no such page");
+	note_outcome(b, "deleted_page", id, NULL);
+	return tree_delete(b->w, id);
+}
+
+/* The page as it is in another revision: restored, reset, or removed. */
+static int revert_page(struct batch *b, json_t *c)
+{
+	struct req *r = b->r;
+	int present, wrong = 0, rc;
+	const char *id = get_str(c, "page", &present, &wrong), *rev_id = get_str(c, "revision", &present, &wrong);
+	const struct revision *from = b->revert_base;
+	struct tree_work *w = b->w;
+
+	if (!id || wrong)
+		return bad(b, "page", "required: the id of the page to revert");
+	if (json_object_get(c, "block"))
+		return bad(b, "block", "reverting single blocks is not supported; revert the whole page");
+	if (rev_id) {
+		rc = store_revision_get(&r->tx, rev_id, &from);
+		if (rc == ERR_NOT_FOUND || (!rc && strcmp(from->space_id, b->revert_base->space_id) != 0))
+			return bad(b, "revision", "no such revision in this space");
+		if (rc)
+			return rc;
+	}
+	const struct rev_page *old = revision_page(from, id);
+	int pi = tree_find(w, id);
+	if (!old && pi < 0)
+		return bad(b, "page", "no such page in the change request or the revision");
+	if (!old) {
+		note_outcome(b, "deleted_page", id, NULL);
+		return tree_delete(w, id);
+	}
+	struct rev_page p = *old;
+	if (p.parent && tree_find(w, p.parent) < 0)
+		p.parent = NULL; /* its old parent is gone: keep the page, at the top */
+	if (!tree_slug_free(w, p.parent, p.slug, p.id) && !(p.slug = tree_slug_unique(w, p.parent, p.slug, p.id)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	if (pi >= 0) {
+		w->pages[pi] = p;
+		note_outcome(b, "updated_page", id, NULL);
+		return 0;
+	}
+	note_outcome(b, "created_page", id, NULL);
+	if ((rc = tree_insert(w, &p, -1)))
+		return rc;
+	w->pages[w->n - 1].pos = old->pos; /* back where it was */
+	return 0;
+}
+
+int content_apply_changes(struct req *r, struct tree_work *w, json_t *changes, const struct revision *revert_base,
+			  json_t *refs, struct content_outcome *out)
+{
+	struct batch *b;
+	size_t n = json_array_size(changes);
+	int rc = 0;
+
+	if (!json_is_array(changes) || n < 1 || n > MAX_CHANGES)
+		return err_set(ERR_INVALID, "changes: must be an array of 1 to %d changes", MAX_CHANGES);
+	if (!(b = calloc(1, sizeof(*b))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	b->r = r;
+	b->w = w;
+	b->revert_base = revert_base;
+	b->out = out;
+	if (out)
+		memset(out, 0, sizeof(*out));
+	b->page_ids = arena_alloc(&r->arena, sizeof(char *) * n);
+	if (!b->page_ids) {
+		free(b);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	/* Refs given by the caller (a template's contentRefs): name -> target. */
+	const char *rname;
+	json_t *rval;
+	json_object_foreach(refs, rname, rval)
+	{
+		if (json_is_string(rval) && (rc = add_ref(b, rname, json_string_value(rval))))
+			break;
+	}
+	/* Pass 1: ids for new pages, files stored, refs known. */
+	for (size_t i = 0; i < n && !rc; i++) {
+		json_t *c = json_array_get(changes, i);
+		const char *op;
+		int present, wrong = 0;
+		b->index = (int)i;
+		b->page_ids[i] = NULL;
+		if (!json_is_object(c) || !(op = get_str(c, "operation", &present, &wrong)))
+			rc = bad(b, "operation", "required: insert_page, update_page, delete_page, revert_page or insert_files");
+		else if (strcmp(op, "insert_page") == 0) {
+			char id[ID_LEN + 1];
+			const char *ref = get_str(c, "ref", &present, &wrong);
+			if (id_new(id) || !(b->page_ids[i] = arena_strdup(&r->arena, id)))
+				rc = err_set(ERR_INTERNAL, "cannot make an id");
+			else if (wrong)
+				rc = bad(b, "ref", "must be a string");
+			else if (ref) {
+				const char *target = arena_printf(&r->arena, "/pages/%s", b->page_ids[i]);
+				rc = target ? add_ref(b, ref, target) : err_set(ERR_INTERNAL, "out of memory");
+			}
+		} else if (strcmp(op, "insert_files") == 0) {
+			json_t *files = json_object_get(c, "files");
+			size_t nf = json_array_size(files);
+			if (!json_is_array(files) || nf < 1 || nf > MAX_FILES_PER_CHANGE)
+				rc = bad(b, "files", "must be an array of 1 to 20 files");
+			for (size_t k = 0; k < nf && !rc; k++)
+				rc = insert_file(b, json_array_get(files, k), (int)k);
+		} else if (strcmp(op, "update_page") && strcmp(op, "delete_page") && strcmp(op, "revert_page")) {
+			rc = bad(b, "operation", "must be insert_page, update_page, delete_page, revert_page or insert_files");
+		}
+	}
+	/* Pass 2: page changes in order. */
+	for (size_t i = 0; i < n && !rc; i++) {
+		json_t *c = json_array_get(changes, i);
+		int present, wrong = 0;
+		const char *op = get_str(c, "operation", &present, &wrong);
+		b->index = (int)i;
+		if (strcmp(op, "insert_page") == 0)
+			rc = insert_page(b, c);
+		else if (strcmp(op, "update_page") == 0)
+			rc = update_page(b, c);
+		else if (strcmp(op, "delete_page") == 0)
+			rc = delete_page(b, c);
+		else if (strcmp(op, "revert_page") == 0)
+			rc = revert_page(b, c);
+	}
+	free(b);
+	return rc;
+}
+
+/* Entries of a working copy as a new revision. */
+void content_revision_new(const struct tree_work *w, struct revision_new *nr)
+{
+	nr->pages = w->pages;
+	nr->npages = w->n;
+	nr->files = w->files;
+	nr->nfiles = w->nf;
+}

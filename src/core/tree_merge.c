@@ -1,0 +1,268 @@
+/*
+ * tree_merge.c - three-way merge of page trees and files (tree_merge.h).
+ *
+ * The three revisions keep their entries sorted by id, so the union of ids is
+ * one merge walk; the checks on the merged tree (parents, cycles, slugs) use
+ * a sorted copy. A merge of a 10,000-page space costs a few passes over it.
+ */
+#include "core/tree_merge.h"
+#include "core/merge3.h"
+#include "util/err.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct conflicts {
+	struct arena *a;
+	struct merge_conflict *items;
+	int n, cap;
+};
+
+static int conflict(struct conflicts *c, const char *id, const char *reason, bool file)
+{
+	if (c->n == c->cap) {
+		int cap = c->cap ? c->cap * 2 : 8;
+		struct merge_conflict *ni = arena_alloc(c->a, sizeof(*ni) * (size_t)cap);
+		if (!ni)
+			return err_set(ERR_INTERNAL, "out of memory");
+		if (c->n)
+			memcpy(ni, c->items, sizeof(*ni) * (size_t)c->n);
+		c->items = ni;
+		c->cap = cap;
+	}
+	c->items[c->n++] = (struct merge_conflict){ id, reason, file };
+	return 0;
+}
+
+static bool eq(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+/* One field, three ways: 0 and *out set, or 1 on a conflict. */
+#define MERGE_FIELD(out, b, o, t, same)             \
+	do {                                        \
+		if (same((o), (b)))                 \
+			(out) = (t);                \
+		else if (same((t), (b)) || same((o), (t))) \
+			(out) = (o);                \
+		else                                \
+			clash = 1;                  \
+	} while (0)
+#define SAME_STR(x, y) eq((x), (y))
+#define SAME_VAL(x, y) ((x) == (y))
+
+static int merge_page(struct arena *a, const struct rev_page *b, const struct rev_page *o, const struct rev_page *t,
+		      const struct tree_merge_io *io, struct rev_page *out, const char **why)
+{
+	int clash = 0;
+
+	*out = *o;
+	/* Place: parent and position move together. */
+	if (eq(o->parent, b->parent) && o->pos == b->pos) {
+		out->parent = t->parent;
+		out->pos = t->pos;
+	} else if (!(eq(t->parent, b->parent) && t->pos == b->pos) && !(eq(o->parent, t->parent) && o->pos == t->pos)) {
+		*why = "moved to different places on both sides";
+		return 1;
+	}
+	MERGE_FIELD(out->title, b->title, o->title, t->title, SAME_STR);
+	MERGE_FIELD(out->emoji, b->emoji, o->emoji, t->emoji, SAME_STR);
+	MERGE_FIELD(out->icon, b->icon, o->icon, t->icon, SAME_STR);
+	MERGE_FIELD(out->slug, b->slug, o->slug, t->slug, SAME_STR);
+	MERGE_FIELD(out->description, b->description, o->description, t->description, SAME_STR);
+	MERGE_FIELD(out->href, b->href, o->href, t->href, SAME_STR);
+	MERGE_FIELD(out->type, b->type, o->type, t->type, SAME_VAL);
+	MERGE_FIELD(out->hidden, b->hidden, o->hidden, t->hidden, SAME_VAL);
+	MERGE_FIELD(out->no_index, b->no_index, o->no_index, t->no_index, SAME_VAL);
+	MERGE_FIELD(out->no_robots_index, b->no_robots_index, o->no_robots_index, t->no_robots_index, SAME_VAL);
+	if (clash) {
+		*why = "the same property was changed differently on both sides";
+		return 1;
+	}
+	out->updated_at = o->updated_at > t->updated_at ? o->updated_at : t->updated_at;
+	if (eq(o->body, b->body)) {
+		out->body = t->body;
+	} else if (eq(t->body, b->body) || eq(o->body, t->body)) {
+		out->body = o->body;
+	} else {
+		const char *mb = "", *mo = "", *mt = "";
+		struct merge3_result res;
+		int rc;
+		if ((b->body && (rc = io->body_get(io->ctx, b->body, &mb))) ||
+		    (o->body && (rc = io->body_get(io->ctx, o->body, &mo))) ||
+		    (t->body && (rc = io->body_get(io->ctx, t->body, &mt))))
+			return rc;
+		if (merge3_text(a, mb, strlen(mb), mo, strlen(mo), mt, strlen(mt), &res) < 0)
+			return err_set(ERR_INTERNAL, "out of memory");
+		if (res.conflicts > 0) {
+			*why = "the same lines of the page were changed on both sides";
+			return 1;
+		}
+		if ((rc = io->body_put(io->ctx, res.text, &out->body)))
+			return rc;
+	}
+	return 0;
+}
+
+static const struct rev_page *next_page(const struct revision *rv, int *i, const char *id)
+{
+	if (*i < rv->npages && strcmp(rv->pages[*i].id, id) == 0)
+		return &rv->pages[(*i)++];
+	return NULL;
+}
+
+static const char *min_id(const char *a, const char *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return strcmp(a, b) <= 0 ? a : b;
+}
+
+static int cmp_page_id(const void *x, const void *y)
+{
+	return strcmp(((const struct rev_page *)x)->id, ((const struct rev_page *)y)->id);
+}
+
+static const struct rev_page *find_sorted(const struct rev_page *pages, int n, const char *id)
+{
+	struct rev_page key = { .id = id };
+
+	return id ? bsearch(&key, pages, (size_t)n, sizeof(key), cmp_page_id) : NULL;
+}
+
+struct sib_key {
+	const struct rev_page *p;
+};
+
+static int cmp_sib(const void *x, const void *y)
+{
+	const struct rev_page *a = ((const struct sib_key *)x)->p, *b = ((const struct sib_key *)y)->p;
+	int c = strcmp(a->parent ? a->parent : "", b->parent ? b->parent : "");
+
+	return c ? c : strcmp(a->slug ? a->slug : "", b->slug ? b->slug : "");
+}
+
+/* Parents exist, no cycles, no two siblings share a slug. */
+static int check_tree(struct tree_work *w, struct conflicts *c)
+{
+	int rc = 0;
+
+	qsort(w->pages, (size_t)w->n, sizeof(struct rev_page), cmp_page_id);
+	for (int i = 0; i < w->n && !rc; i++) {
+		const struct rev_page *p = &w->pages[i];
+		if (p->parent && !find_sorted(w->pages, w->n, p->parent)) {
+			rc = conflict(c, p->id, "its parent page was deleted on the other side", false);
+			continue;
+		}
+		int steps = 0;
+		for (const struct rev_page *up = p; up && up->parent && steps <= w->n; steps++) {
+			up = find_sorted(w->pages, w->n, up->parent);
+			if (up == p) {
+				steps = w->n + 1;
+				break;
+			}
+		}
+		if (steps > w->n)
+			rc = conflict(c, p->id, "the moves on both sides put the page inside itself", false);
+	}
+	if (rc || w->n < 2)
+		return rc;
+	struct sib_key *k = malloc(sizeof(*k) * (size_t)w->n);
+	if (!k)
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < w->n; i++)
+		k[i].p = &w->pages[i];
+	qsort(k, (size_t)w->n, sizeof(*k), cmp_sib);
+	for (int i = 1; i < w->n && !rc; i++)
+		if (k[i].p->type != PAGE_LINK && cmp_sib(&k[i - 1], &k[i]) == 0)
+			rc = conflict(c, k[i].p->id, "a page with the same slug was added next to it on the other side",
+				      false);
+	free(k);
+	return rc;
+}
+
+int tree_merge(struct arena *a, const struct revision *base, const struct revision *ours,
+	       const struct revision *theirs, const struct tree_merge_io *io, int64_t now, struct tree_work *out,
+	       struct merge_conflict **conflicts, int *nconflicts)
+{
+	struct conflicts c = { .a = a };
+	int ib = 0, io_ = 0, it = 0, rc;
+
+	*conflicts = NULL;
+	*nconflicts = 0;
+	if ((rc = tree_work_init(out, a, NULL, now)))
+		return rc;
+	out->cap = ours->npages + theirs->npages + 1;
+	out->pages = arena_alloc(a, sizeof(struct rev_page) * (size_t)out->cap);
+	if (!out->pages)
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (;;) {
+		const char *id = min_id(ib < base->npages ? base->pages[ib].id : NULL,
+					min_id(io_ < ours->npages ? ours->pages[io_].id : NULL,
+					       it < theirs->npages ? theirs->pages[it].id : NULL));
+		if (!id)
+			break;
+		const struct rev_page *b = next_page(base, &ib, id), *o = next_page(ours, &io_, id),
+				      *t = next_page(theirs, &it, id);
+		const struct rev_page *take = NULL;
+		const char *why = NULL;
+		struct rev_page merged;
+
+		if (o == b || (o && b && rev_page_same(o, b)))
+			take = t;
+		else if (t == b || (t && b && rev_page_same(t, b)) || (o && t && rev_page_same(o, t)))
+			take = o;
+		else if (!o || !t)
+			why = o ? "changed on this side but deleted on the other" : "deleted on this side but changed on the other";
+		else if (!b)
+			why = "added on both sides";
+		else if ((rc = merge_page(a, b, o, t, io, &merged, &why)) < 0)
+			return rc;
+		else if (rc == 0)
+			take = &merged;
+		if (why) {
+			if ((rc = conflict(&c, id, why, false)))
+				return rc;
+			continue;
+		}
+		if (take)
+			out->pages[out->n++] = *take;
+	}
+	/* Files: no fields to merge; a file changed on both sides differently,
+	 * or changed on one and deleted on the other, is a conflict. */
+	out->capf = ours->nfiles + theirs->nfiles + 1;
+	out->files = arena_alloc(a, sizeof(struct rev_file) * (size_t)out->capf);
+	if (!out->files)
+		return err_set(ERR_INTERNAL, "out of memory");
+	ib = io_ = it = 0;
+	for (;;) {
+		const char *id = min_id(ib < base->nfiles ? base->files[ib].id : NULL,
+					min_id(io_ < ours->nfiles ? ours->files[io_].id : NULL,
+					       it < theirs->nfiles ? theirs->files[it].id : NULL));
+		if (!id)
+			break;
+		const struct rev_file *b = ib < base->nfiles && strcmp(base->files[ib].id, id) == 0 ? &base->files[ib++] : NULL;
+		const struct rev_file *o = io_ < ours->nfiles && strcmp(ours->files[io_].id, id) == 0 ? &ours->files[io_++] : NULL;
+		const struct rev_file *t = it < theirs->nfiles && strcmp(theirs->files[it].id, id) == 0 ? &theirs->files[it++] : NULL;
+		const struct rev_file *take;
+		if (o == b || (o && b && rev_file_same(o, b)))
+			take = t;
+		else if (t == b || (t && b && rev_file_same(t, b)) || (o && t && rev_file_same(o, t)))
+			take = o;
+		else {
+			if ((rc = conflict(&c, id, "the file was changed differently on both sides", true)))
+				return rc;
+			continue;
+		}
+		if (take)
+			out->files[out->nf++] = *take;
+	}
+	if (c.n == 0 && (rc = check_tree(out, &c)))
+		return rc;
+	*conflicts = c.items;
+	*nconflicts = c.n;
+	return 0;
+}

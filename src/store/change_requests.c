@@ -1,0 +1,167 @@
+/*
+ * change_requests.c - change requests and their contributors.
+ *
+ * Numbers come from the space's change_request_seq, bumped in the creating
+ * transaction, so they increase per space without gaps or duplicates. The
+ * space's counts (changeRequests, changeRequestsOpen, changeRequestsDraft) are
+ * recounted from the rows in every transaction that changes a status, so they
+ * are always true; the org is bumped because admins' space lists are cached.
+ */
+#include "store/internal.h"
+#include "util/util.h"
+
+#include <string.h>
+
+#define CR_COLS "c.id, c.space_id, c.number, c.status, c.subject, c.agent_task_id, c.created_at, c.updated_at, " \
+	"c.revision, c.revision_initial, c.revision_merged_ancestor, c.revision_merged, c.comments, " \
+	"u.id, u.email, u.display_name, u.photo_url, u.created_at"
+#define CR_FROM " FROM change_requests c JOIN users u ON u.id = c.created_by "
+
+static int fill_cr(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct change_request *cr = out;
+	int oom = 0;
+
+	cr->id = st_str(tx, r, 0, &oom);
+	cr->space_id = st_str(tx, r, 1, &oom);
+	cr->number = st_int(tx, r, 2);
+	cr->status = st_str(tx, r, 3, &oom);
+	cr->subject = st_str(tx, r, 4, &oom);
+	cr->agent_task_id = st_str(tx, r, 5, &oom);
+	cr->created_at = st_int(tx, r, 6);
+	cr->updated_at = st_int(tx, r, 7);
+	cr->revision = st_str(tx, r, 8, &oom);
+	cr->revision_initial = st_str(tx, r, 9, &oom);
+	cr->revision_merged_ancestor = st_str(tx, r, 10, &oom);
+	cr->revision_merged = st_str(tx, r, 11, &oom);
+	cr->comments = st_int(tx, r, 12);
+	if (oom)
+		return err_set(ERR_INTERNAL, "out of memory");
+	return store_fill_user(tx, r, 13, &cr->created_by);
+}
+
+static int recount(struct store_tx *tx, const char *space_id)
+{
+	struct db_param p[] = { P_TEXT(space_id) };
+	int rc = st_exec(tx,
+			 "UPDATE spaces SET "
+			 "change_requests = (SELECT COUNT(*) FROM change_requests WHERE space_id = $1), "
+			 "change_requests_open = (SELECT COUNT(*) FROM change_requests WHERE space_id = $1 AND status = 'open'), "
+			 "change_requests_draft = (SELECT COUNT(*) FROM change_requests WHERE space_id = $1 AND status = 'draft') "
+			 "WHERE id = $1",
+			 p, NP(p), NULL);
+	struct space s;
+
+	if (rc || (rc = store_space_get(tx, space_id, &s)))
+		return rc;
+	return store_org_bump(tx, s.org_id);
+}
+
+static int fill_int0(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	*(int64_t *)out = st_int(tx, r, 0);
+	return 0;
+}
+
+int store_cr_create(struct store_tx *tx, struct change_request *cr)
+{
+	char id[ID_LEN + 1];
+	struct db_param sp[] = { P_TEXT(cr->space_id) };
+	int rc;
+
+	if (id_new(id) || !(cr->id = arena_strdup(tx->arena, id)))
+		return err_set(ERR_INTERNAL, "cannot make an id");
+	rc = st_one(tx, "UPDATE spaces SET change_request_seq = change_request_seq + 1 WHERE id = $1 "
+			"RETURNING change_request_seq",
+		    sp, NP(sp), fill_int0, &cr->number);
+	if (rc)
+		return rc;
+	cr->created_at = cr->updated_at = clock_now_ms();
+	cr->comments = 0;
+	struct db_param p[] = {
+		P_TEXT(cr->id), P_TEXT(cr->space_id), P_INT(cr->number), P_TEXT(cr->status), P_TEXT(cr->subject),
+		P_TEXT(cr->agent_task_id), P_TEXT(cr->created_by.id), P_INT(cr->created_at), P_TEXT(cr->revision),
+		P_TEXT(cr->revision_initial),
+	};
+	rc = st_exec(tx,
+		     "INSERT INTO change_requests (id, space_id, number, status, subject, agent_task_id, created_by, "
+		     "created_at, updated_at, revision, revision_initial) "
+		     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10)",
+		     p, NP(p), NULL);
+	return rc ? rc : recount(tx, cr->space_id);
+}
+
+int store_cr_get(struct store_tx *tx, const char *space_id, const char *id, struct change_request *out)
+{
+	struct db_param p[] = { P_TEXT(space_id), P_TEXT(id) };
+	int rc = st_one(tx, "SELECT " CR_COLS CR_FROM "WHERE c.space_id = $1 AND c.id = $2", p, NP(p), fill_cr, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "change request not found") : rc;
+}
+
+int store_cr_get_by_number(struct store_tx *tx, const char *space_id, int64_t number, struct change_request *out)
+{
+	struct db_param p[] = { P_TEXT(space_id), P_INT(number) };
+	int rc = st_one(tx, "SELECT " CR_COLS CR_FROM "WHERE c.space_id = $1 AND c.number = $2", p, NP(p), fill_cr,
+			out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "change request not found") : rc;
+}
+
+int store_cr_update(struct store_tx *tx, const struct change_request *cr, const char *old_status)
+{
+	struct db_param p[] = {
+		P_TEXT(cr->id), P_TEXT(cr->subject), P_TEXT(cr->status), P_TEXT(cr->revision),
+		P_TEXT(cr->revision_merged_ancestor), P_TEXT(cr->revision_merged), P_INT(clock_now_ms()),
+	};
+	int rc = st_exec(tx,
+			 "UPDATE change_requests SET subject = $2, status = $3, revision = $4, "
+			 "revision_merged_ancestor = $5, revision_merged = $6, updated_at = $7 WHERE id = $1",
+			 p, NP(p), NULL);
+
+	if (rc)
+		return rc;
+	/* The space list shows counts by status; other edits leave them alone. */
+	if (!old_status || strcmp(old_status, cr->status) != 0)
+		return recount(tx, cr->space_id);
+	return 0;
+}
+
+int store_cr_add_contributor(struct store_tx *tx, const char *cr_id, const char *user_id)
+{
+	struct db_param p[] = { P_TEXT(cr_id), P_TEXT(user_id) };
+
+	return st_exec(tx,
+		       "INSERT INTO change_request_contributors (change_request_id, user_id) VALUES ($1, $2) "
+		       "ON CONFLICT DO NOTHING",
+		       p, NP(p), NULL);
+}
+
+/* $1 space, $2 limit, $3 status or NULL, $4 contributor or NULL, $5/$6 cursor */
+#define CR_LIST(cmp, dir) \
+	"SELECT " CR_COLS CR_FROM "WHERE c.space_id = $1 " \
+	"AND (CAST($3 AS TEXT) IS NULL OR c.status = $3) " \
+	"AND (CAST($4 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM change_request_contributors x " \
+	"WHERE x.change_request_id = c.id AND x.user_id = $4)) " cmp \
+	"ORDER BY c.created_at " dir ", c.id " dir " LIMIT $2"
+
+static void cr_key(const void *item, int64_t *key, const char **id)
+{
+	const struct change_request *cr = item;
+
+	*key = cr->created_at;
+	*id = cr->id;
+}
+
+int store_crs_list(struct store_tx *tx, const char *space_id, const struct cr_filter *f, const struct list_req *lr,
+		   struct change_request **items, int *n, char **next)
+{
+	static const char *const sql[2][2] = {
+		{ CR_LIST("", "ASC"), CR_LIST("AND (c.created_at, c.id) > ($5, $6) ", "ASC") },
+		{ CR_LIST("", "DESC"), CR_LIST("AND (c.created_at, c.id) < ($5, $6) ", "DESC") },
+	};
+	struct db_param p[6] = { P_TEXT(space_id), P_NULL, P_TEXT(f->status), P_TEXT(f->contributor) };
+
+	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_cr, sizeof(struct change_request), cr_key, NULL, NULL,
+			    (void **)items, n, next);
+}

@@ -1,0 +1,580 @@
+/*
+ * revisions.c - revisions, page bodies and file bytes, and the revision cache.
+ *
+ * A revision row's manifest is a snapshot or a delta against parent_id
+ * (core/revision.h). Reading one walks back to the nearest snapshot, or to a
+ * revision already in the cache, and applies the deltas newest first: the
+ * first entry seen for an id wins, so the walk costs the chain's rows plus one
+ * pass over the base, however long the chain. A new revision is a delta until
+ * the chain reaches REV_MAX_CHAIN or its deltas weigh as much as a snapshot.
+ *
+ * The cache holds built revisions (they are immutable) shared by every
+ * request. A transaction takes a reference for each revision it reads and
+ * drops them when it ends; eviction only frees revisions nobody holds.
+ */
+#include "core/markdown.h"
+#include "core/revision.h"
+#include "store/internal.h"
+#include "util/base64.h"
+#include "util/log.h"
+#include "util/util.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REV_MAX_CHAIN 256
+#define REVCACHE_SLOTS 128
+#define REVCACHE_MAX_PAGES 2000000 /* ~0.5 KB each: about 1 GB at the very most */
+
+static struct {
+	pthread_mutex_t mu;
+	struct revision *slot[REVCACHE_SLOTS];
+	uint64_t used[REVCACHE_SLOTS];
+	uint64_t clock;
+	long pages;
+} cache = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static void rev_unref_locked(struct revision *rv)
+{
+	if (--rv->refs == 0)
+		revision_free(rv);
+}
+
+static void rev_unref(struct revision *rv)
+{
+	if (!rv)
+		return;
+	pthread_mutex_lock(&cache.mu);
+	rev_unref_locked(rv);
+	pthread_mutex_unlock(&cache.mu);
+}
+
+/* A +1 reference to a cached revision, or NULL. */
+static struct revision *cache_find(const char *id)
+{
+	struct revision *rv = NULL;
+
+	pthread_mutex_lock(&cache.mu);
+	for (int i = 0; i < REVCACHE_SLOTS; i++) {
+		if (cache.slot[i] && strcmp(cache.slot[i]->id, id) == 0) {
+			rv = cache.slot[i];
+			rv->refs++;
+			cache.used[i] = ++cache.clock;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&cache.mu);
+	return rv;
+}
+
+/* Add rv (the caller keeps its own reference). Evicts the least recently
+ * used revisions no transaction holds until the new one fits. */
+static void cache_add(struct revision *rv)
+{
+	pthread_mutex_lock(&cache.mu);
+	for (;;) {
+		int free_slot = -1, victim = -1;
+		for (int i = 0; i < REVCACHE_SLOTS; i++) {
+			if (!cache.slot[i]) {
+				if (free_slot < 0)
+					free_slot = i;
+				continue;
+			}
+			if (strcmp(cache.slot[i]->id, rv->id) == 0)
+				goto out; /* another thread built it first */
+			if (cache.slot[i]->refs == 1 && (victim < 0 || cache.used[i] < cache.used[victim]))
+				victim = i;
+		}
+		if (free_slot >= 0 && cache.pages + rv->npages <= REVCACHE_MAX_PAGES) {
+			rv->refs++;
+			cache.slot[free_slot] = rv;
+			cache.used[free_slot] = ++cache.clock;
+			cache.pages += rv->npages;
+			goto out;
+		}
+		if (victim < 0)
+			goto out; /* everything is in use: serve it uncached */
+		cache.pages -= cache.slot[victim]->npages;
+		rev_unref_locked(cache.slot[victim]);
+		cache.slot[victim] = NULL;
+	}
+out:
+	pthread_mutex_unlock(&cache.mu);
+}
+
+static int tx_hold(struct store_tx *tx, struct revision *rv)
+{
+	if (tx->nheld >= (int)(sizeof(tx->held) / sizeof(tx->held[0]))) {
+		rev_unref(rv);
+		return err_set(ERR_INTERNAL, "too many revisions in one transaction");
+	}
+	tx->held[tx->nheld++] = rv;
+	return 0;
+}
+
+void st_release_revisions(struct store_tx *tx)
+{
+	if (!tx->nheld)
+		return;
+	pthread_mutex_lock(&cache.mu);
+	for (int i = 0; i < tx->nheld; i++)
+		rev_unref_locked(tx->held[i]);
+	pthread_mutex_unlock(&cache.mu);
+	tx->nheld = 0;
+}
+
+/* ---- reading ---- */
+
+struct rev_row {
+	const char *id, *space_id, *parent_id, *parents, *type, *merged_from, *created_by, *manifest;
+	int64_t created_at, chain, chain_bytes;
+};
+
+static int fill_rev_row(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct rev_row *row = out;
+	int oom = 0;
+
+	row->id = st_str(tx, r, 0, &oom);
+	row->space_id = st_str(tx, r, 1, &oom);
+	row->parent_id = st_str(tx, r, 2, &oom);
+	row->parents = st_str(tx, r, 3, &oom);
+	row->type = st_str(tx, r, 4, &oom);
+	row->merged_from = st_str(tx, r, 5, &oom);
+	row->created_by = st_str(tx, r, 6, &oom);
+	row->created_at = st_int(tx, r, 7);
+	row->chain = st_int(tx, r, 8);
+	row->chain_bytes = st_int(tx, r, 9);
+	row->manifest = st_str(tx, r, 10, &oom);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
+static int rev_row_get(struct store_tx *tx, const char *id, struct rev_row *out)
+{
+	struct db_param p[] = { P_TEXT(id) };
+
+	return st_one(tx,
+		      "SELECT id, space_id, parent_id, parents, type, merged_from, created_by, created_at, chain, "
+		      "chain_bytes, manifest FROM revisions WHERE id = $1",
+		      p, NP(p), fill_rev_row, out);
+}
+
+/* Open-addressing set of ids seen while folding deltas, newest first. */
+struct seen {
+	const char **keys;
+	size_t cap;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static int seen_init(struct arena *a, struct seen *s, size_t n)
+{
+	s->cap = 16;
+	while (s->cap < n * 2)
+		s->cap *= 2;
+	s->keys = arena_alloc(a, sizeof(char *) * s->cap);
+	if (!s->keys)
+		return err_set(ERR_INTERNAL, "out of memory");
+	memset(s->keys, 0, sizeof(char *) * s->cap);
+	return 0;
+}
+
+/* 1 when id was new (and is now in the set). */
+static int seen_add(struct seen *s, const char *id)
+{
+	size_t i = hash_str(id) & (s->cap - 1);
+
+	while (s->keys[i]) {
+		if (strcmp(s->keys[i], id) == 0)
+			return 0;
+		i = (i + 1) & (s->cap - 1);
+	}
+	s->keys[i] = id;
+	return 1;
+}
+
+static int seen_has(const struct seen *s, const char *id)
+{
+	size_t i = hash_str(id) & (s->cap - 1);
+
+	while (s->keys[i]) {
+		if (strcmp(s->keys[i], id) == 0)
+			return 1;
+		i = (i + 1) & (s->cap - 1);
+	}
+	return 0;
+}
+
+/* Build revision `id`: rows[0] is it, rows[k] the parent of rows[k-1]; the last
+ * row is a snapshot, or base (a cached revision) is the parent of the last. */
+static int fold_chain(struct store_tx *tx, struct arena *a, struct rev_row *rows, int nrows,
+		      const struct revision *base, struct revision **out)
+{
+	struct manifest *m = arena_alloc(a, sizeof(*m) * (size_t)nrows);
+	size_t total_p = base ? (size_t)base->npages : 0, total_f = base ? (size_t)base->nfiles : 0;
+	struct seen sp, sf;
+	struct rev_page *P;
+	struct rev_file *F;
+	int np = 0, nf = 0, rc;
+
+	if (!m)
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int k = 0; k < nrows; k++) {
+		if ((rc = manifest_parse(a, rows[k].manifest, &m[k])))
+			return rc;
+		total_p += (size_t)m[k].npages + (size_t)m[k].ndel_pages;
+		total_f += (size_t)m[k].nfiles + (size_t)m[k].ndel_files;
+	}
+	if ((rc = seen_init(a, &sp, total_p)) || (rc = seen_init(a, &sf, total_f)))
+		return rc;
+	P = arena_alloc(a, sizeof(*P) * (total_p + 1));
+	F = arena_alloc(a, sizeof(*F) * (total_f + 1));
+	if (!P || !F)
+		return err_set(ERR_INTERNAL, "out of memory");
+	/* Newest first: an id's first appearance (entry or deletion) decides it. */
+	for (int k = 0; k < nrows; k++) {
+		for (int i = 0; i < m[k].npages; i++)
+			if (seen_add(&sp, m[k].pages[i].id))
+				P[np++] = m[k].pages[i];
+		for (int i = 0; i < m[k].ndel_pages; i++)
+			seen_add(&sp, m[k].del_pages[i]);
+		for (int i = 0; i < m[k].nfiles; i++)
+			if (seen_add(&sf, m[k].files[i].id))
+				F[nf++] = m[k].files[i];
+		for (int i = 0; i < m[k].ndel_files; i++)
+			seen_add(&sf, m[k].del_files[i]);
+	}
+	if (base) {
+		for (int i = 0; i < base->npages; i++)
+			if (!seen_has(&sp, base->pages[i].id))
+				P[np++] = base->pages[i];
+		for (int i = 0; i < base->nfiles; i++)
+			if (!seen_has(&sf, base->files[i].id))
+				F[nf++] = base->files[i];
+	}
+	struct revision_new nr = {
+		.space_id = rows[0].space_id, .parent_id = rows[0].parent_id, .parents = rows[0].parents,
+		.type = rows[0].type, .merged_from = rows[0].merged_from, .created_by = rows[0].created_by,
+		.pages = P, .npages = np, .files = F, .nfiles = nf,
+	};
+	*out = revision_build(rows[0].id, &nr, rows[0].created_at);
+	if (!*out)
+		return err_set(ERR_INTERNAL, "out of memory");
+	(*out)->chain = (int)rows[0].chain;
+	(*out)->chain_bytes = rows[0].chain_bytes;
+	(void)tx;
+	return 0;
+}
+
+/* A +1 reference to revision id, from the cache or built from its rows. */
+static int rev_load(struct store_tx *tx, const char *id, struct revision **out)
+{
+	struct arena a;
+	struct rev_row *rows = NULL;
+	struct revision *base = NULL;
+	int nrows = 0, cap = 0, rc = 0;
+
+	if ((*out = cache_find(id)))
+		return 0;
+	arena_init(&a);
+	for (const char *at = id;;) {
+		if (nrows == cap) {
+			int ncap = cap ? cap * 2 : 8;
+			struct rev_row *nr = arena_alloc(&a, sizeof(*nr) * (size_t)ncap);
+			if (!nr) {
+				rc = err_set(ERR_INTERNAL, "out of memory");
+				goto out;
+			}
+			if (nrows)
+				memcpy(nr, rows, sizeof(*nr) * (size_t)nrows);
+			rows = nr;
+			cap = ncap;
+		}
+		if ((rc = rev_row_get(tx, at, &rows[nrows]))) {
+			if (rc == ERR_NOT_FOUND && nrows > 0)
+				rc = err_set(ERR_INTERNAL, "revision %s: parent %s is missing", id, at);
+			goto out;
+		}
+		at = rows[nrows++].parent_id;
+		if (!at)
+			break;
+		if ((base = cache_find(at)))
+			break;
+		if (nrows > REV_MAX_CHAIN + 1) {
+			rc = err_set(ERR_INTERNAL, "revision %s: delta chain too long", id);
+			goto out;
+		}
+	}
+	rc = fold_chain(tx, &a, rows, nrows, base, out);
+	if (!rc)
+		cache_add(*out);
+out:
+	rev_unref(base);
+	arena_free(&a);
+	return rc;
+}
+
+int store_revision_get(struct store_tx *tx, const char *id, const struct revision **out)
+{
+	struct revision *rv;
+	int rc;
+
+	if (!id)
+		return err_set(ERR_NOT_FOUND, "no such revision");
+	if ((rc = rev_load(tx, id, &rv)))
+		return rc;
+	if ((rc = tx_hold(tx, rv)))
+		return rc;
+	*out = rv;
+	return 0;
+}
+
+/* ---- writing ---- */
+
+int store_revision_create(struct store_tx *tx, const struct revision_new *nr, const struct revision **out)
+{
+	char id[ID_LEN + 1];
+	const struct revision *parent = NULL;
+	struct revision *rv;
+	struct jw w;
+	int chain = 0, rc;
+	int64_t chain_bytes = 0, now = clock_now_ms();
+
+	if (id_new(id))
+		return err_set(ERR_INTERNAL, "cannot make an id");
+	if (nr->parent_id && (rc = store_revision_get(tx, nr->parent_id, &parent)))
+		return rc;
+	rv = revision_build(id, nr, now);
+	if (!rv)
+		return err_set(ERR_INTERNAL, "out of memory");
+	jw_init(&w);
+	if (parent && parent->space_id && strcmp(parent->space_id, nr->space_id) == 0 &&
+	    parent->chain + 1 < REV_MAX_CHAIN) {
+		revision_delta_write(&w, parent, rv);
+		chain = parent->chain + 1;
+		chain_bytes = parent->chain_bytes + (int64_t)w.len;
+		/* Deltas that weigh as much as a snapshot are not worth their reads. */
+		if (chain_bytes > (int64_t)rv->npages * 160 + 4096) {
+			jw_reset(&w);
+			chain = 0;
+			chain_bytes = 0;
+		}
+	}
+	if (chain == 0)
+		revision_snapshot_write(&w, rv->pages, rv->npages, rv->files, rv->nfiles);
+	jw_put(&w, "", 1);
+	if (!jw_ok(&w)) {
+		jw_free(&w);
+		revision_free(rv);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	rv->parent_id = chain ? rv->parent_id : NULL;
+	rv->chain = chain;
+	rv->chain_bytes = chain_bytes;
+	struct db_param p[] = {
+		P_TEXT(rv->id), P_TEXT(nr->space_id), P_TEXT(chain ? nr->parent_id : NULL), P_TEXT(rv->parents),
+		P_TEXT(rv->type), P_TEXT(nr->merged_from), P_TEXT(nr->created_by), P_INT(now), P_INT(chain),
+		P_INT(chain_bytes), P_TEXT(w.buf),
+	};
+	rc = st_exec(tx,
+		     "INSERT INTO revisions (id, space_id, parent_id, parents, type, merged_from, created_by, "
+		     "created_at, chain, chain_bytes, manifest) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+		     p, NP(p), NULL);
+	jw_free(&w);
+	if (rc) {
+		revision_free(rv);
+		return rc;
+	}
+	cache_add(rv);
+	if ((rc = tx_hold(tx, rv)))
+		return rc;
+	*out = rv;
+	return 0;
+}
+
+int st_revision_first(struct store_tx *tx, const char *space_id, const char *rev_id, const char *copy_of)
+{
+	const struct revision *src = NULL;
+	struct jw w;
+	int rc;
+
+	if (copy_of && (rc = store_revision_get(tx, copy_of, &src)))
+		return rc;
+	jw_init(&w);
+	if (src)
+		revision_snapshot_write(&w, src->pages, src->npages, src->files, src->nfiles);
+	else
+		revision_snapshot_write(&w, NULL, 0, NULL, 0);
+	jw_put(&w, "", 1);
+	if (!jw_ok(&w)) {
+		jw_free(&w);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	struct db_param p[] = { P_TEXT(rev_id), P_TEXT(space_id), P_INT(clock_now_ms()), P_TEXT(w.buf) };
+	rc = st_exec(tx,
+		     "INSERT INTO revisions (id, space_id, parents, type, created_at, manifest) "
+		     "VALUES ($1, $2, '[]', 'edits', $3, $4)",
+		     p, NP(p), NULL);
+	jw_free(&w);
+	return rc;
+}
+
+int store_space_set_revision(struct store_tx *tx, const struct space *s, const char *revision_id)
+{
+	struct db_param p[] = { P_TEXT(s->id), P_TEXT(revision_id), P_INT(clock_now_ms()) };
+	int rc = st_exec(tx, "UPDATE spaces SET revision = $2, updated_at = $3 WHERE id = $1", p, NP(p), NULL);
+
+	return rc ? rc : store_org_bump(tx, s->org_id);
+}
+
+/* ---- page bodies ---- */
+
+int store_body_put(struct store_tx *tx, const char *markdown, const char **hash)
+{
+	char h[65];
+	size_t len = strlen(markdown);
+	int64_t changes = 0;
+	int rc;
+
+	if (sha256_hex(h, markdown, len))
+		return err_set(ERR_INTERNAL, "hash failed");
+	if (!(*hash = arena_strdup(tx->arena, h)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	struct db_param p[] = { P_TEXT(h), P_TEXT(markdown), P_INT(clock_now_ms()) };
+	rc = st_exec(tx,
+		     "INSERT INTO page_bodies (hash, markdown, created_at) VALUES ($1, $2, $3) "
+		     "ON CONFLICT (hash) DO NOTHING",
+		     p, NP(p), &changes);
+	if (rc || changes == 0)
+		return rc;
+	/* First time this body is stored: take its links. */
+	struct md_link *links;
+	size_t n;
+	if (md_links(tx->arena, markdown, len, &links, &n))
+		return err_set(ERR_INTERNAL, "reading the page's links failed");
+	for (size_t i = 0; i < n; i++) {
+		struct db_param lp[] = { P_TEXT(h), P_INT(i), P_TEXT(links[i].target), P_INT(links[i].line) };
+		if ((rc = st_exec(tx, "INSERT INTO page_links (body_hash, seq, target, line) VALUES ($1, $2, $3, $4)",
+				  lp, NP(lp), NULL)))
+			return rc;
+	}
+	return 0;
+}
+
+static int fill_text0(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	int oom = 0;
+
+	*(const char **)out = st_str(tx, r, 0, &oom);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
+int store_body_get(struct store_tx *tx, const char *hash, const char **markdown)
+{
+	struct db_param p[] = { P_TEXT(hash) };
+
+	*markdown = "";
+	if (!hash)
+		return 0;
+	return st_one(tx, "SELECT markdown FROM page_bodies WHERE hash = $1", p, NP(p), fill_text0, markdown);
+}
+
+static int fill_link(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct body_link *l = out;
+	int oom = 0;
+
+	l->target = st_str(tx, r, 0, &oom);
+	l->line = (int)st_int(tx, r, 1);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
+int store_body_links(struct store_tx *tx, const char *hash, struct body_link **out, int *n)
+{
+	struct db_param p[] = { P_TEXT(hash) };
+
+	*out = NULL;
+	*n = 0;
+	if (!hash)
+		return 0;
+	return st_all(tx, "SELECT target, line FROM page_links WHERE body_hash = $1 ORDER BY seq", p, NP(p), fill_link,
+		      sizeof(struct body_link), (void **)out, n);
+}
+
+int store_bodies_linking(struct store_tx *tx, const char *target, const char ***hashes, int *n)
+{
+	struct db_param p[] = { P_TEXT(target) };
+
+	return st_all(tx, "SELECT DISTINCT body_hash FROM page_links WHERE target = $1", p, NP(p), fill_text0,
+		      sizeof(char *), (void **)hashes, n);
+}
+
+/* ---- file bytes ---- */
+
+int store_blob_put(struct store_tx *tx, const unsigned char *data, size_t len, const char *content_type,
+		   const char **hash)
+{
+	char h[65];
+	char *b64;
+
+	if (sha256_hex(h, data, len))
+		return err_set(ERR_INTERNAL, "hash failed");
+	if (!(*hash = arena_strdup(tx->arena, h)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	b64 = malloc(base64_encoded_len(len) + 1);
+	if (!b64)
+		return err_set(ERR_INTERNAL, "out of memory");
+	base64_encode(b64, data, len);
+	struct db_param p[] = { P_TEXT(h), P_INT((int64_t)len), P_TEXT(content_type), P_TEXT(b64), P_INT(clock_now_ms()) };
+	int rc = st_exec(tx,
+			 "INSERT INTO file_blobs (hash, size, content_type, data, created_at) VALUES ($1, $2, $3, $4, $5) "
+			 "ON CONFLICT (hash) DO NOTHING",
+			 p, NP(p), NULL);
+	free(b64);
+	return rc;
+}
+
+struct blob_row {
+	const char *type, *data;
+};
+
+static int fill_blob(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct blob_row *b = out;
+	int oom = 0;
+
+	b->type = st_str(tx, r, 0, &oom);
+	b->data = st_str(tx, r, 1, &oom);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
+int store_blob_get(struct store_tx *tx, const char *hash, unsigned char **data, size_t *len,
+		   const char **content_type)
+{
+	struct db_param p[] = { P_TEXT(hash) };
+	struct blob_row b;
+	int rc = st_one(tx, "SELECT content_type, data FROM file_blobs WHERE hash = $1", p, NP(p), fill_blob, &b);
+	size_t n;
+	long got;
+
+	if (rc)
+		return rc;
+	n = strlen(b.data);
+	*data = arena_alloc(tx->arena, base64_decoded_max(n) + 1);
+	if (!*data)
+		return err_set(ERR_INTERNAL, "out of memory");
+	got = base64_decode(*data, b.data, n);
+	if (got < 0)
+		return err_set(ERR_INTERNAL, "blob %s is corrupt", hash);
+	*len = (size_t)got;
+	*content_type = b.type;
+	return 0;
+}
