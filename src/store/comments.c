@@ -78,11 +78,15 @@ static int count_open(struct store_tx *tx, const struct comment_place *pl, int d
 	return store_org_bump(tx, pl->org_id);
 }
 
+/* Add delta to a comment's replies; ERR_NOT_FOUND when the comment went
+ * (deleted by a request that committed after this one read it). */
 static int count_reply(struct store_tx *tx, const char *parent_id, int delta)
 {
 	struct db_param p[] = { P_TEXT(parent_id), P_INT(delta) };
+	int64_t changes = 0;
+	int rc = st_exec(tx, "UPDATE comments SET replies = replies + $2 WHERE id = $1", p, NP(p), &changes);
 
-	return st_exec(tx, "UPDATE comments SET replies = replies + $2 WHERE id = $1", p, NP(p), NULL);
+	return rc || changes ? rc : err_set(ERR_NOT_FOUND, "comment not found");
 }
 
 int store_comment_create(struct store_tx *tx, const struct comment_place *pl, struct comment *c)
@@ -110,14 +114,19 @@ int store_comment_create(struct store_tx *tx, const struct comment_place *pl, st
 		P_TEXT(c->posted_by.id), P_INT(c->posted_at), P_TEXT(c->markdown), P_TEXT(c->revision),
 		P_TEXT(c->target_page), P_TEXT(c->target_node), P_TEXT(c->target_preview), P_TEXT(c->target_table_cell),
 	};
+	/* A reply counts on its comment first: the comment's row is then locked
+	 * before the reply's, the order a DELETE of the comment (cascading to its
+	 * replies) takes them in, so the two cannot deadlock on PostgreSQL. */
+	if (c->parent_id && (rc = count_reply(tx, c->parent_id, 1)))
+		return rc;
 	rc = st_exec(tx,
 		     "INSERT INTO comments (id, space_id, change_request_id, parent_id, posted_by, posted_at, markdown, "
 		     "status, revision, target_page, target_node, target_preview, target_table_cell) "
 		     "VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $9, $10, $11, $12)",
 		     p, NP(p), NULL);
-	if (rc)
+	if (rc || c->parent_id)
 		return rc;
-	return c->parent_id ? count_reply(tx, c->parent_id, 1) : count_open(tx, pl, 1);
+	return count_open(tx, pl, 1);
 }
 
 int store_comment_get(struct store_tx *tx, const struct comment_place *pl, const char *parent_id, const char *id,
@@ -199,8 +208,12 @@ int store_comment_delete(struct store_tx *tx, const struct comment_place *pl, co
 
 	*removed = false;
 	if (parent_id) {
+		/* The comment's row first (see store_comment_create), then the reply. */
 		struct db_param p[] = { P_TEXT(id), P_TEXT(parent_id) };
-		if ((rc = st_exec(tx, "DELETE FROM comments WHERE id = $1 AND parent_id = $2", p, NP(p), &changes)) ||
+		rc = count_reply(tx, parent_id, 0);
+		if (rc == ERR_NOT_FOUND) /* went with its comment */
+			return 0;
+		if (rc || (rc = st_exec(tx, "DELETE FROM comments WHERE id = $1 AND parent_id = $2", p, NP(p), &changes)) ||
 		    changes == 0)
 			return rc;
 		*removed = true;

@@ -241,6 +241,36 @@ describe('comments', () => {
                 assert.equal(await listed(), before);
             });
 
+            it('concurrent resolves, reopens and deletes count each change once', async () => {
+                const base = await openCount();
+                const cs = [];
+                for (let i = 0; i < 6; i++) cs.push(await say(B, `Race ${i}`));
+                assert.equal(await openCount(), base + 6);
+                // Every comment resolved by two requests at once, then reopened by two at once.
+                await Promise.all(cs.flatMap((c) => [put(A, c.id, { resolved: true }), put(C, c.id, { resolved: true })]));
+                assert.equal(await openCount(), base);
+                await Promise.all(cs.flatMap((c) => [put(A, c.id, { resolved: false }), put(B, c.id, { resolved: false })]));
+                assert.equal(await openCount(), base + 6);
+                // Replies posted and deleted at once are counted once each.
+                const rs = await Promise.all(Array.from({ length: 8 }, (_, i) => reply(i % 2 ? B : C, cs[0].id, `Reply ${i}`)));
+                assert.equal((await get(A, cs[0].id)).replies, 8);
+                await Promise.all(rs.flatMap((r) => [delReply(A, cs[0].id, r.id), delReply(A, cs[0].id, r.id)]));
+                assert.equal((await get(A, cs[0].id)).replies, 0);
+                // Replies being written while their comment goes.
+                const late = await Promise.all([
+                    ...Array.from({ length: 4 }, () => C.reply(cs[1].id, { body: { markdown: 'late' } }).catch((e) => e)),
+                    del(A, cs[1].id),
+                ]);
+                for (const r of late.slice(0, 4)) {
+                    const status = r instanceof GitBookAPIError ? r.code : r.status;
+                    assert.ok(status === 201 || status === 404, `a reply racing its comment's deletion: 201 or 404, got ${status}`);
+                }
+                await expectError(A.get(cs[1].id), 404, 'deleted while replied to');
+                // Deleted twice at once: one of each pair deletes, both answer 204.
+                await Promise.all(cs.flatMap((c) => [del(A, c.id), del(B, c.id)]));
+                assert.equal(await openCount(), base);
+            });
+
             it('only the author edits the body; editedAt is set', async () => {
                 const c = await say(B, 'First draft');
                 const e1 = await expectError(C.put(c.id, { body: { markdown: 'Hijacked' } }), 403, 'another commenter');
@@ -269,6 +299,7 @@ describe('comments', () => {
                 assert.equal(r.reactions[0].count, 1);
                 assert.equal(r.reactions[0].users[0].user.id, bob.id);
                 assertRecent(r.reactions[0].users[0].reactedAt, 'reactedAt');
+                await sleep(3); // reactions are ordered by time (to the millisecond)
                 r = await put(C, c.id, { addedReactions: ['👍', '🎉'] });
                 assert.deepEqual(
                     r.reactions.map((x) => [x.emoji, x.count, x.users.map((u) => u.user.id)]),
