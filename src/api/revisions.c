@@ -279,20 +279,6 @@ static int location_org(struct location_ctx *lc)
 	return rc;
 }
 
-static void version_context(struct jw *g, const struct content_src *src)
-{
-	jw_key(g, "versionContext");
-	jw_obj_open(g);
-	if (src->has_cr) {
-		jw_kstr(g, "type", "change-request");
-		jw_kstr(g, "changeRequest", src->cr.id);
-	} else {
-		jw_kstr(g, "type", "revision");
-		jw_kstr(g, "revision", src->rv->id);
-	}
-	jw_obj_close(g);
-}
-
 /* A ContentLocation of a page or file of the source's revision. */
 static void location_json(struct jw *g, struct location_ctx *lc, const struct rev_page *p, const struct rev_file *f,
 			  const char *url)
@@ -311,7 +297,8 @@ static void location_json(struct jw *g, struct location_ctx *lc, const struct re
 	org_to_json(g, api_base(r), &lc->org, &r->org);
 	jw_key(g, "space");
 	space_to_json(g, api_base(r), &lc->src->space, lc->src->space.access);
-	version_context(g, lc->src);
+	/* versionContext is left out: GitBook's schema wants the whole Revision
+	 * or ChangeRequest there, repeated in every item. */
 	if (p) {
 		struct page_json o = page_opts(r, lc->src->space.id);
 		o.children = 0;

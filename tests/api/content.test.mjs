@@ -397,17 +397,17 @@ describe('content', () => {
             { operation: 'insert_page', title: 'Intro', document: { markdown: '# Intro\n\nPrintable paragraph.\n\n- item one\n- item two\n\n```\ncode sample\n```\n\n| A | B |\n| --- | --- |\n| cell1 | cell2 |\n' } },
             { operation: 'insert_page', title: 'Second', document: { markdown: 'Second page text.\n' } },
         ]);
-        const { url } = await ok(api.spaces.getSpacePDF(s.id), 'getSpacePDF');
+        const { url } = await ok(api.spaces.getSpacePdf(s.id), 'getSpacePDF');
         const text = await pdfText(url);
         for (const w of ['Intro', 'Printable paragraph', 'item one', 'code sample', 'cell1', 'Second page text']) assert.ok(text.includes(w), `${w} in ${text}`);
-        const one = await ok(api.spaces.getSpacePDF(s.id, { only: true, page: ps[1].id }), 'getSpacePDF');
+        const one = await ok(api.spaces.getSpacePdf(s.id, { only: true, page: ps[1].id }), 'getSpacePDF');
         const t1 = await pdfText(one.url);
         assert.ok(t1.includes('Second page text') && !t1.includes('Printable paragraph'));
         const cr = await newCR(s.id, 'Print');
         await content(s.id, cr.id, { changes: [{ operation: 'insert_page', title: 'Draft', document: { markdown: 'Draft words here.\n' } }] });
-        const crPdf = await ok(api.spaces.getChangeRequestPDF(s.id, cr.id), 'getChangeRequestPDF');
+        const crPdf = await ok(api.spaces.getChangeRequestPdf(s.id, cr.id), 'getChangeRequestPDF');
         assert.ok((await pdfText(crPdf.url)).includes('Draft words here'));
-        await expectError(api.spaces.getSpacePDF(s.id, { page: 'nosuchpage' }), 400);
+        await expectError(api.spaces.getSpacePdf(s.id, { page: 'nosuchpage' }), 400);
         const forged = await fetch(url.replace(/\.[0-9a-f]{32}\.pdf$/, '.00000000000000000000000000000000.pdf'));
         assert.equal(forged.status, 404);
     });
