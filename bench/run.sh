@@ -24,6 +24,8 @@ threads=${BENCH_THREADS:-}
 members=${BENCH_MEMBERS:-10000}
 teams=${BENCH_TEAMS:-100}
 spaces=${BENCH_SPACES:-100000}
+pages=${BENCH_PAGES:-10000}
+content_spaces=${BENCH_CONTENT_SPACES:-10}
 nginx_workers=${BENCH_NGINX_WORKERS:-1}
 rate_limit=${BENCH_RATE_LIMIT:-0}
 read -r -a extra_args <<<"${BENCH_DOCSD_ARGS:-}"
@@ -149,6 +151,21 @@ space_id=$(node -p 'JSON.parse(process.argv[1]).spaceId' "$spaces_json")
 spaces_org=$(node -p 'JSON.parse(process.argv[1]).orgId' "$spaces_json")
 spaces_page500=$(node -p 'JSON.parse(process.argv[1]).page500' "$spaces_json")
 members_first_page=$(node -p 'JSON.parse(process.argv[1]).membersOnFirstPage' "$seed_json")
+t0=$(date +%s)
+content_json=$(node bench/seed.mjs content "$docsd" "$token" "$www" "$pages" "$content_spaces") || die "seeding content failed"
+note "seeded $content_spaces spaces of $pages pages and measured merges and searches in $(( $(date +%s) - t0 )) s: $content_json"
+cj() { node -p "const j=JSON.parse(process.argv[1]); String($1)" "$content_json"; }
+content_space=$(cj j.spaceId)
+page_path=$(cj j.pagePath)
+rev_from=$(cj j.revisionsFrom)
+# Storage of the 100 one-page change requests and their merges (200 revisions): manifest bytes
+# and the page bodies they added, against one full snapshot of the space.
+sq() { sqlite3 "$data/docsd.db" "$1"; }
+rev_bytes=$(sq "SELECT COALESCE(SUM(LENGTH(manifest)),0) FROM revisions WHERE space_id='$content_space' AND created_at > (SELECT created_at FROM revisions WHERE id='$rev_from')")
+rev_rows=$(sq "SELECT COUNT(*) FROM revisions WHERE space_id='$content_space' AND created_at > (SELECT created_at FROM revisions WHERE id='$rev_from')")
+snap_bytes=$(sq "SELECT COALESCE(MAX(LENGTH(manifest)),0) FROM revisions WHERE space_id='$content_space' AND parent_id IS NULL")
+body_avg=$(sq "SELECT CAST(AVG(LENGTH(markdown)) AS INTEGER) FROM page_bodies")
+space_bytes_full=$(( snap_bytes + body_avg * pages ))
 
 # --- nginx with the same bytes ----------------------------------------------------------
 chmod 755 "$www"; chmod 644 "$www"/*.json
@@ -244,6 +261,8 @@ measure org docsd-org "$docsd$org_path" "$report" 1
 measure nginx_members nginx-members "$ref/members.json" "$report" 0
 measure members docsd-members "$docsd$org_path/members?limit=100" "$report" 1
 measure members_uncached docsd-members-uncached "$docsd$org_path/members?limit=100" "$root/bench/uncached.lua" 1
+measure nginx_page nginx-page "$ref/page.json" "$report" 0
+measure page docsd-page "$docsd$page_path" "$report" 1
 measure nginx_space nginx-space "$ref/space.json" "$report" 0
 measure space docsd-space "$docsd/v1/spaces/$space_id" "$report" 1
 measure nginx_spaces nginx-spaces "$ref/spaces.json" "$report" 0
@@ -309,7 +328,12 @@ cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null ||
   echo "| GET /v1/orgs/{id}/spaces?limit=100, page 1 of $(( spaces / 100 )) ($spaces_bytes B) | $(num "${r_rps[spaces]}") | $(ms "${r_p50[spaces]}") | $(ms "${r_p99[spaces]}") | $(num "${r_rps[nginx_spaces]}") (nginx, same bytes) | $(ratio "${r_rps[spaces]}" "${r_rps[nginx_spaces]}") |"
   echo "| same, uncached (a unique query argument per request) | $(num "${r_rps[spaces_uncached]}") | $(ms "${r_p50[spaces_uncached]}") | $(ms "${r_p99[spaces_uncached]}") | $(num "${r_rps[nginx_spaces]}") (nginx, same bytes) | $(ratio "${r_rps[spaces_uncached]}" "${r_rps[nginx_spaces]}") |"
   echo "| same, page 500, uncached | $(num "${r_rps[spaces500]}") | $(ms "${r_p50[spaces500]}") | $(ms "${r_p99[spaces500]}") | $(num "${r_rps[spaces_uncached]}") (docsd, page 1 uncached) | $(ratio "${r_rps[spaces500]}" "${r_rps[spaces_uncached]}") |"
+  echo "| GET /v1/spaces/{id}/content/page/{pageId}, space of $pages pages ($(wc -c <"$www/page.json") B) | $(num "${r_rps[page]}") | $(ms "${r_p50[page]}") | $(ms "${r_p99[page]}") | $(num "${r_rps[nginx_page]}") (nginx, same bytes) | $(ratio "${r_rps[page]}" "${r_rps[nginx_page]}") |"
   echo "| PUT /v1/orgs/{id}/teams (created teams/s) | $(num "${r_rps[put]}") | $(ms "${r_p50[put]}") | $(ms "${r_p99[put]}") | - | - |"
+  echo
+  echo "Content ($content_spaces spaces of $pages pages, sequential requests from Node): merge of a change request editing one page p50 $(cj j.merge.p50) ms (p99 $(cj j.merge.p99) ms, 100 merges); space search p50 $(cj j.spaceSearch.p50) ms (p99 $(cj j.spaceSearch.p99)); org search over $(( pages * content_spaces )) pages p50 $(cj j.orgSearch.p50) ms (p99 $(cj j.orgSearch.p99))."
+  echo
+  echo "Storage: 100 change requests editing one page each, merged ($rev_rows revisions), added $rev_bytes bytes of manifests plus at most 100 page bodies of ~$body_avg bytes: $(( rev_bytes + 100 * body_avg )) bytes, about $(( (rev_bytes + 100 * body_avg) / (body_avg > 0 ? body_avg : 1) )) pages' worth; one full copy of the space is ~$space_bytes_full bytes (snapshot $snap_bytes + $pages bodies)."
   echo
   echo "Peak RSS of docsd (VmHWM, seeding + all runs above): $(( vm_hwm / 1024 )) MiB (VmRSS at the end $(( vm_rss / 1024 )) MiB)."
   echo

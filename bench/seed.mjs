@@ -11,6 +11,14 @@
 //       GET /v1/spaces/{id} (a space in the middle) as OUTDIR/space.json, and pages 1 and 500
 //       of GET /v1/orgs/{id}/spaces?limit=100 as OUTDIR/spaces.json and OUTDIR/spaces-500.json.
 //       Prints {"orgId", "spaceId", "spaces", "page500"} (page500: the path of page 500).
+//   node bench/seed.mjs content BASE TOKEN OUTDIR PAGES SPACES
+//       POST /v1/orgs (a third org) with SPACES spaces of PAGES pages each (100 parents with
+//       PAGES/100 - 1 children; written through change requests in batches of 50, then merged);
+//       saves GET .../content/page/{pageId} of a page in the middle as OUTDIR/page.json. Then
+//       measures, sequentially: 100 change requests that each edit one page, created and merged
+//       (merge p50/p99 in ms), 200 space searches and 100 org searches (p50/p99 in ms).
+//       Prints {"orgId", "spaceId", "pagePath", "pages", "spaces", "merge", "spaceSearch",
+//       "orgSearch", "revisionsFrom", "revisionsTo"}.
 //   node bench/seed.mjs count-teams BASE TOKEN ORG_ID
 //       Walks GET /v1/orgs/{id}/teams?limit=1000 page by page; prints the number of teams.
 import { writeFileSync } from 'node:fs';
@@ -118,6 +126,100 @@ async function seedSpaces(base, token, outdir, spaces) {
   process.stdout.write(JSON.stringify({ orgId: org.id, spaceId: middle, spaces, page500: page500Path }) + '\n');
 }
 
+const WORDS = ('alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa ' +
+  'quebec romeo sierra tango uniform victor whiskey xray yankee zulu hatch pattern custom render export import ' +
+  'deploy cluster region bucket token session webhook payload schema migration index query cache latency').split(' ');
+
+function pageMarkdown(i) {
+  const w = (k) => WORDS[(i * 7 + k * 13) % WORDS.length];
+  let md = `# Page ${i} ${w(1)} ${w(2)}\n\nThis page explains ${w(3)} ${w(4)} and ${w(5)} for case ${i}.\n\n`;
+  for (let s = 0; s < 3; s++) {
+    md += `## ${w(6 + s)} ${w(9 + s)}\n\nThe ${w(12 + s)} step uses ${w(15 + s)} with ${w(18 + s)} ${i % 97}. `;
+    md += `See [the next page](/pages/placeholder) and keep ${w(20 + s)} in mind.\n\n`;
+  }
+  return md;
+}
+
+const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+async function timed(fn) {
+  const t = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+async function seedContentSpace(base, token, orgPath, title, pages) {
+  const space = json(await call(base, token, 'POST', `${orgPath}/spaces`, { title }, [201]));
+  const sp = `/v1/spaces/${space.id}`;
+  const cr = json(await call(base, token, 'POST', `${sp}/change-requests`, { subject: 'Seed' }, [201]));
+  const children = Math.max(0, Math.floor(pages / 100) - 1);
+  let n = 0;
+  for (let p = 0; p < 100 && n < pages; p++) {
+    const batch = [{ operation: 'insert_page', title: `Part ${p}`, ref: `part${p}`, document: { markdown: pageMarkdown(n++) } }];
+    for (let c = 0; c < children && n < pages; c++) {
+      batch.push({ operation: 'insert_page', title: `Topic ${p}.${c}`, into: `part${p}`, document: { markdown: pageMarkdown(n++) } });
+      if (batch.length === 50) {
+        await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, { changes: batch.splice(0) }, [200]);
+      }
+    }
+    if (batch.length) await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, { changes: batch }, [200]);
+  }
+  const m = json(await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/merge`, undefined, [200]));
+  if (m.result !== 'merge') fail(`seed merge: ${JSON.stringify(m)}`);
+  return space;
+}
+
+async function seedContent(base, token, outdir, pages, spaces) {
+  const org = json(await call(base, token, 'POST', '/v1/orgs', { title: 'Bench content org' }, [200, 201]));
+  const orgPath = `/v1/orgs/${encodeURIComponent(org.id)}`;
+  const made = [];
+  for (let i = 0; i < spaces; i++) made.push(await seedContentSpace(base, token, orgPath, `Content ${i}`, pages));
+  const space = made[0];
+  const sp = `/v1/spaces/${space.id}`;
+  const list = json(await call(base, token, 'GET', `${sp}/content/pages`, undefined, [200])).pages;
+  const mid = list[Math.floor(list.length / 2)];
+  const target = mid.pages && mid.pages.length ? mid.pages[Math.floor(mid.pages.length / 2)] : mid;
+  const pagePath = `${sp}/content/page/${target.id}`;
+  writeFileSync(join(outdir, 'page.json'), await call(base, token, 'GET', pagePath, undefined, [200]));
+  const revFrom = json(await call(base, token, 'GET', sp, undefined, [200])).revision;
+
+  // 100 change requests, one page edited each, merged one after the other.
+  const merges = [];
+  const flat = list.flatMap((p) => [p, ...(p.pages || [])]);
+  for (let i = 0; i < 100; i++) {
+    const page = flat[(i * 37) % flat.length];
+    const cr = json(await call(base, token, 'POST', `${sp}/change-requests`, { subject: `Edit ${i}` }, [201]));
+    await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, {
+      changes: [{ operation: 'update_page', page: page.id, document: { markdown: pageMarkdown(i) + `\nEdit ${i}.\n` } }],
+    }, [200]);
+    merges.push(await timed(async () => {
+      const m = json(await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/merge`, undefined, [200]));
+      if (m.result !== 'merge') fail(`merge ${i}: ${JSON.stringify(m)}`);
+    }));
+  }
+  const revTo = json(await call(base, token, 'GET', sp, undefined, [200])).revision;
+  const queries = ['hatch pattern', 'custom hatch patterns', 'deploy cluster region', 'webhook payl', 'zulu', 'latency cache index'];
+  const spaceSearch = [];
+  for (let i = 0; i < 200; i++) {
+    const q = encodeURIComponent(queries[i % queries.length]);
+    spaceSearch.push(await timed(() => call(base, token, 'GET', `${sp}/search?query=${q}&limit=20`, undefined, [200])));
+  }
+  const orgSearch = [];
+  for (let i = 0; i < 100; i++) {
+    const q = encodeURIComponent(queries[i % queries.length]);
+    orgSearch.push(await timed(() => call(base, token, 'GET', `${orgPath}/search?query=${q}&limit=20`, undefined, [200])));
+  }
+  const ms = (xs) => ({ p50: +percentile(xs, 50).toFixed(2), p99: +percentile(xs, 99).toFixed(2) });
+  process.stdout.write(JSON.stringify({
+    orgId: org.id, spaceId: space.id, pagePath, pages, spaces,
+    merge: ms(merges), spaceSearch: ms(spaceSearch), orgSearch: ms(orgSearch),
+    revisionsFrom: revFrom, revisionsTo: revTo,
+  }) + '\n');
+}
+
 async function countTeams(base, token, orgId) {
   const path = `/v1/orgs/${encodeURIComponent(orgId)}/teams?limit=1000`;
   let count = 0;
@@ -149,6 +251,13 @@ try {
     const spaces = Number(args[3]);
     if (!Number.isInteger(spaces) || spaces < 50000) fail('SPACES must be an integer >= 50000 (page 500 of 100)');
     await seedSpaces(args[0], args[1], args[2], spaces);
+  } else if (cmd === 'content' && args.length === 5) {
+    const pages = Number(args[3]);
+    const spaces = Number(args[4]);
+    if (!Number.isInteger(pages) || pages < 200 || !Number.isInteger(spaces) || spaces < 1) {
+      fail('PAGES must be an integer >= 200 and SPACES >= 1');
+    }
+    await seedContent(args[0], args[1], args[2], pages, spaces);
   } else if (cmd === 'count-teams' && args.length === 3) {
     await countTeams(args[0], args[1], args[2]);
   } else {
