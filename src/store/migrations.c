@@ -278,9 +278,40 @@ static const char m0003_postgres[] =
 	"INSERT INTO settings (name, value) VALUES ('files', replace(gen_random_uuid()::text, '-', '') || "
 	"replace(gen_random_uuid()::text, '-', '')) ON CONFLICT DO NOTHING;";
 
+/* Search: one row per page of each space's current revision (its sections as
+ * JSON for excerpts); the full-text index is the engine's own. */
+static const char m0004_search[] =
+	"CREATE TABLE search_pages ("
+	"  space_id TEXT NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,"
+	"  page_id TEXT NOT NULL,"
+	"  org_id TEXT NOT NULL,"
+	"  title TEXT NOT NULL,"
+	"  path TEXT NOT NULL,"
+	"  body TEXT NOT NULL,"
+	"  sections TEXT NOT NULL,"
+	"  UNIQUE (space_id, page_id));"
+	"CREATE INDEX search_pages_org ON search_pages (org_id);";
+/* FTS5 with the table as external content, kept in step by triggers (a
+ * cascade from spaces fires the delete trigger too). */
+static const char m0004_sqlite[] =
+	"CREATE VIRTUAL TABLE search_fts USING fts5(title, body, content='search_pages', content_rowid='rowid', "
+	"  tokenize='unicode61 remove_diacritics 2');"
+	"CREATE TRIGGER search_pages_ai AFTER INSERT ON search_pages BEGIN "
+	"  INSERT INTO search_fts(rowid, title, body) VALUES (new.rowid, new.title, new.body); END;"
+	"CREATE TRIGGER search_pages_ad AFTER DELETE ON search_pages BEGIN "
+	"  INSERT INTO search_fts(search_fts, rowid, title, body) VALUES ('delete', old.rowid, old.title, old.body); END;"
+	"CREATE TRIGGER search_pages_au AFTER UPDATE ON search_pages BEGIN "
+	"  INSERT INTO search_fts(search_fts, rowid, title, body) VALUES ('delete', old.rowid, old.title, old.body);"
+	"  INSERT INTO search_fts(rowid, title, body) VALUES (new.rowid, new.title, new.body); END;";
+static const char m0004_postgres[] =
+	"ALTER TABLE search_pages ADD COLUMN tsv tsvector GENERATED ALWAYS AS "
+	"  (setweight(to_tsvector('simple', title), 'A') || setweight(to_tsvector('simple', body), 'B')) STORED;"
+	"CREATE INDEX search_pages_tsv ON search_pages USING GIN (tsv);";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
 	{ 3, "revisions", m0003_revisions, m0003_sqlite, m0003_postgres },
+	{ 4, "search", m0004_search, m0004_sqlite, m0004_postgres },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));
