@@ -35,8 +35,8 @@ extern int unit_case_failed;
 	do {                                                                                \
 		const char *a_ = (a), *b_ = (b);                                            \
 		if (!a_ || !b_ || strcmp(a_, b_) != 0) {                                    \
-			char m_[512];                                                       \
-			snprintf(m_, sizeof(m_), "%s == %s (\"%s\" vs \"%s\")", #a, #b,      \
+			char m_[1024];                                                      \
+			snprintf(m_, sizeof(m_), "%.200s == %.200s (\"%.250s\" vs \"%.250s\")", #a, #b, \
 				 a_ ? a_ : "(null)", b_ ? b_ : "(null)");                   \
 			unit_fail(__FILE__, __LINE__, m_);                                  \
 		}                                                                           \
