@@ -156,17 +156,26 @@ async function seedContentSpace(base, token, orgPath, title, pages) {
   const sp = `/v1/spaces/${space.id}`;
   const cr = json(await call(base, token, 'POST', `${sp}/change-requests`, { subject: 'Seed' }, [201]));
   const children = Math.max(0, Math.floor(pages / 100) - 1);
+  const parents = [];
   let n = 0;
-  for (let p = 0; p < 100 && n < pages; p++) {
-    const batch = [{ operation: 'insert_page', title: `Part ${p}`, ref: `part${p}`, document: { markdown: pageMarkdown(n++) } }];
+  // The 100 parents first (their ids come back with compat=false), then their children.
+  for (let p = 0; p < 100; p += 50) {
+    const batch = [];
+    for (let k = p; k < p + 50 && k < 100; k++) batch.push({ operation: 'insert_page', title: `Part ${k}`, ref: `part${k}`, document: { markdown: pageMarkdown(n++) } });
+    const res = json(await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content?compat=false`, { changes: batch }, [200]));
+    for (const c of res.changes) parents.push(c.page.id);
+  }
+  let batch = [];
+  for (let p = 0; p < 100; p++) {
     for (let c = 0; c < children && n < pages; c++) {
-      batch.push({ operation: 'insert_page', title: `Topic ${p}.${c}`, into: `part${p}`, document: { markdown: pageMarkdown(n++) } });
+      batch.push({ operation: 'insert_page', title: `Topic ${p}.${c}`, into: parents[p], document: { markdown: pageMarkdown(n++) } });
       if (batch.length === 50) {
-        await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, { changes: batch.splice(0) }, [200]);
+        await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, { changes: batch }, [200]);
+        batch = [];
       }
     }
-    if (batch.length) await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, { changes: batch }, [200]);
   }
+  if (batch.length) await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, { changes: batch }, [200]);
   const m = json(await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/merge`, undefined, [200]));
   if (m.result !== 'merge') fail(`seed merge: ${JSON.stringify(m)}`);
   return space;
