@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Containers (quotes, lists) nested deeper than this become plain paragraphs. */
 #define MD_MAX_DEPTH 32
@@ -196,7 +197,11 @@ static bool fm_line_ok(const char *s, size_t b, size_t e)
 		return true;
 	if (s[b] == '-' && (b + 1 == e || s[b + 1] == ' '))
 		return true;
-	return fm_key_len(s, b, e) > 0;
+	/* "key: value" or "key:", the key possibly with spaces ("my key: v"). */
+	for (size_t i = b + 1; i < e; i++)
+		if (s[i] == ':' && (i + 1 == e || s[i + 1] == ' ' || s[i + 1] == '\t'))
+			return true;
+	return false;
 }
 
 /* Finds a frontmatter block: its content s[*cb..*ce) and where the body starts. */
@@ -789,8 +794,17 @@ static int assign_anchors(struct arena *a, cmark_node *root)
 
 /* -------------------------------------------------------------- documents */
 
-enum { M_BOLD = 1, M_ITALIC = 2, M_STRIKE = 4, M_CODE = 8 };
-static const char *const mark_names[] = { "bold", "italic", "strikethrough", "code" };
+enum { M_BOLD = 1, M_ITALIC = 2, M_STRIKE = 4, M_CODE = 8, M_KBD = 16, M_COUNT = 5 };
+static const char *const mark_names[M_COUNT] = { "bold", "italic", "strikethrough", "code", "keyboard" };
+
+/* Inline HTML tags that carry a mark; other tags are dropped. */
+static const struct {
+	const char *tag;
+	unsigned mark;
+} html_marks[] = {
+	{ "b", M_BOLD }, { "strong", M_BOLD }, { "i", M_ITALIC }, { "em", M_ITALIC }, { "s", M_STRIKE },
+	{ "del", M_STRIKE }, { "strike", M_STRIKE }, { "code", M_CODE }, { "kbd", M_KBD },
+};
 
 /* Where a block is written: GitBook allows different children in each. */
 enum where { AT_TOP, IN_ITEM, IN_QUOTE };
@@ -804,7 +818,8 @@ struct doc {
 	unsigned pend_marks;
 	struct jw pend;
 	int bold, italic, strike;
-	cmark_node *link; /* the link being written */
+	int html[M_COUNT]; /* open inline HTML tags per mark, within one container */
+	cmark_node *link;  /* the link being written */
 	struct jw tmp;    /* plain text scratch */
 };
 
@@ -852,7 +867,46 @@ static void container_close(struct doc *d)
 
 static unsigned cur_marks(const struct doc *d)
 {
-	return (d->bold > 0 ? M_BOLD : 0) | (d->italic > 0 ? M_ITALIC : 0) | (d->strike > 0 ? M_STRIKE : 0);
+	unsigned m = (d->bold > 0 ? M_BOLD : 0) | (d->italic > 0 ? M_ITALIC : 0) | (d->strike > 0 ? M_STRIKE : 0);
+
+	for (unsigned i = 0; i < M_COUNT; i++)
+		if (d->html[i] > 0)
+			m |= 1u << i;
+	return m;
+}
+
+static void add_text(struct doc *d, const char *s, size_t n, unsigned marks);
+
+/* An inline HTML tag: <br> is a line break, <b>, </em>... open and close marks. */
+static void html_inline(struct doc *d, const char *lit)
+{
+	bool closing = lit[0] == '<' && lit[1] == '/';
+	const char *name = lit + 1 + closing;
+	size_t n = 0;
+
+	if (lit[0] != '<')
+		return;
+	if (is_br(lit)) {
+		add_text(d, "\n", 1, cur_marks(d));
+		return;
+	}
+	while ((name[n] >= 'a' && name[n] <= 'z') || (name[n] >= 'A' && name[n] <= 'Z'))
+		n++;
+	if (name[n] != '>' && name[n] != ' ' && name[n] != '\t' && name[n] != '\n')
+		return;
+	for (size_t i = 0; i < sizeof(html_marks) / sizeof(html_marks[0]); i++) {
+		unsigned bit = 0;
+
+		if (strlen(html_marks[i].tag) != n || strncasecmp(html_marks[i].tag, name, n) != 0)
+			continue;
+		while (!(html_marks[i].mark & (1u << bit)))
+			bit++;
+		if (closing && d->html[bit] > 0)
+			d->html[bit]--;
+		else if (!closing && lit[strlen(lit) - 2] != '/')
+			d->html[bit]++;
+		return;
+	}
 }
 
 static void leaf(struct doc *d, const char *s, size_t n, unsigned marks)
@@ -871,7 +925,7 @@ static void leaf(struct doc *d, const char *s, size_t n, unsigned marks)
 	jw_strn(w, s, n);
 	jw_key(w, "marks");
 	jw_arr_open(w);
-	for (unsigned i = 0; i < 4; i++) {
+	for (unsigned i = 0; i < M_COUNT; i++) {
 		if (!(marks & (1u << i)))
 			continue;
 		jw_obj_open(w);
@@ -1020,6 +1074,7 @@ static void inlines(struct doc *d, cmark_node *parent)
 		d->pend.oom = true;
 		return;
 	}
+	memset(d->html, 0, sizeof(d->html));
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
 		bool enter = ev == CMARK_EVENT_ENTER;
@@ -1048,11 +1103,7 @@ static void inlines(struct doc *d, cmark_node *parent)
 			add_text(d, "\n", 1, cur_marks(d));
 			break;
 		case CMARK_NODE_HTML_INLINE:
-			lit = literal(n);
-			if (is_br(lit))
-				add_text(d, "\n", 1, cur_marks(d));
-			else
-				add_text(d, lit, strlen(lit), cur_marks(d));
+			html_inline(d, literal(n));
 			break;
 		case CMARK_NODE_EMPH:
 			d->italic += enter ? 1 : -1;
@@ -1091,6 +1142,7 @@ static void inlines(struct doc *d, cmark_node *parent)
 		}
 	}
 	cmark_iter_free(it);
+	memset(d->html, 0, sizeof(d->html));
 }
 
 static void paragraph_begin(struct doc *d)

@@ -40,7 +40,9 @@
  * quote, images inside a list) it degrades to paragraphs; HTML blocks become
  * paragraphs of their text; containers nested deeper than 32 become a paragraph
  * of their plain text. Inlines: text with leaves and bold/italic/code/
- * strikethrough marks, link, inline-image. References: /files/<id> ->
+ * strikethrough marks, link, inline-image; inline HTML <b>/<strong>, <i>/<em>,
+ * <s>/<del>, <code> and <kbd> become marks (keyboard for <kbd>), <br> a line
+ * break, other tags are dropped. References: /files/<id> ->
  * {kind:"file"}, /pages/<id> -> {kind:"page"}, /pages/<id>#a and #a ->
  * {kind:"anchor"} (links only), anything else {kind:"url"}. Keys are "b1",
  * "b2"... in document order, unique in the document. Soft line breaks become
@@ -111,9 +113,10 @@ int md_frontmatter(struct arena *a, const char *md, size_t len, struct md_front 
  * destination of each inline link and image `[text](dest "title")` for which
  * map(ctx, target) returns non-NULL is replaced by the returned string; every
  * other byte is copied unchanged. target is the destination as md_links gives
- * it. The replacement is written bare when it can be (no spaces, controls,
- * angle brackets, backslashes or unbalanced parentheses), else as <...>
- * with '<', '>' and '\' escaped. Reference definitions, autolinks and links
+ * it; the string map returns must stay valid until md_rewrite_links returns.
+ * The replacement is written bare when it can be (no spaces, controls, angle
+ * brackets, backslashes or unbalanced parentheses), else as <...> with '<',
+ * '>' and '\' escaped. Reference definitions, autolinks and links
  * inside code are left alone. NULL when memory runs out.
  */
 char *md_rewrite_links(struct arena *a, const char *md, size_t len,

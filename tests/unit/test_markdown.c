@@ -313,6 +313,28 @@ UNIT_TEST(markdown_document_degrades_where_gitbook_forbids)
 	json_decref(doc);
 }
 
+UNIT_TEST(markdown_document_inline_html)
+{
+	json_t *doc = doc_of("a <b>bold <em>both</em></b><br>x <kbd>K</kbd> <span>y</span></i> <!-- c -->z");
+	json_t *leaves;
+
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	leaves = json_object_get(json_array_get(json_object_get(node_at(doc, 0), "nodes"), 0), "leaves");
+	CHECK(json_array_size(leaves) == 6);
+	CHECK_STR(str_at(leaves, "0.text"), "a ");
+	CHECK_STR(str_at(leaves, "1.text"), "bold ");
+	CHECK_STR(str_at(leaves, "1.marks.0.type"), "bold");
+	CHECK_STR(str_at(leaves, "2.text"), "both");
+	CHECK_STR(str_at(leaves, "2.marks.1.type"), "italic");
+	CHECK_STR(str_at(leaves, "3.text"), "\nx ");
+	CHECK_STR(str_at(leaves, "4.text"), "K");
+	CHECK_STR(str_at(leaves, "4.marks.0.type"), "keyboard");
+	CHECK_STR(str_at(leaves, "5.text"), " y z");
+	json_decref(doc);
+}
+
 UNIT_TEST(markdown_document_empty_junk_and_depth)
 {
 	char types[256] = "";
@@ -478,6 +500,7 @@ UNIT_TEST(markdown_frontmatter)
 			 "icon: book-open   # a comment\n"
 			 "emoji: '1f600'\n"
 			 "hidden: true\n"
+			 "my key: with spaces\n"
 			 "layout:\n"
 			 "  title:\n"
 			 "    visible: false\n"
