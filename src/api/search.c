@@ -1,233 +1,197 @@
 /*
  * search.c - searchSpaceContent and searchOrganizationContent.
  *
- * The query is split into words (letters and digits, lowercased; at most 16);
- * store_search ranks the pages. Results are pages with the sections that hold
- * a query word and an excerpt around the first hit. The organization search
- * keeps only pages of spaces the caller can read and groups them by space.
- * Pages are paged by their index in the ranked list (the cursor).
+ * The store ranks and pages the results (store/search.h); these handlers check
+ * access, read the query, and write GitBook's shapes: a space search lists
+ * SearchPageResult, an organization search SearchSpaceResult ({id, title,
+ * pages}) for the spaces the caller can read. App URLs are
+ * <public-url>/s/<space>/<page path>[#<section anchor>].
  */
 #include "api/content.h"
-#include "util/util.h"
 
-#include <ctype.h>
-#include <jansson.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define MAX_WORDS 16
-#define MAX_HITS 1000
-#define EXCERPT 200
-
-static int query_words(struct req *r, const char **words, int *n)
+/* query: required, 1..SEARCH_QUERY_MAX bytes, not only white space. */
+static int read_query(struct req *r, const char **out)
 {
 	const char *q = req_query(r, "query");
-	char *copy, *save = NULL;
 
-	*n = 0;
-	if (!q || !*q)
+	if (!q || !q[strspn(q, " \t\r\n")])
 		return err_set(ERR_INVALID, "query: required");
-	if (strlen(q) > 512)
-		return err_set(ERR_INVALID, "query: at most 512 characters");
-	if (!(copy = arena_strdup(&r->arena, q)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	for (char *c = copy; *c; c++) {
-		unsigned char u = (unsigned char)*c;
-		*c = u >= 0x80 || isalnum(u) ? (char)tolower(u) : ' ';
-	}
-	for (char *t = strtok_r(copy, " ", &save); t && *n < MAX_WORDS; t = strtok_r(NULL, " ", &save))
-		words[(*n)++] = t;
-	if (*n == 0)
-		return err_set(ERR_INVALID, "query: must hold a word");
+	if (strlen(q) > SEARCH_QUERY_MAX)
+		return err_set(ERR_INVALID, "query: at most %d characters", SEARCH_QUERY_MAX);
+	*out = q;
 	return 0;
 }
 
-/* Offset of the first query word in lowercase s, or -1. */
-static long first_hit(const char *s, const char *const *words, int n)
+/* s with every byte but [A-Za-z0-9-._~/] percent-encoded (paths and anchors
+ * are slugs, so this rarely changes anything). NULL when out of memory. */
+static const char *url_path(struct arena *a, const char *s)
 {
-	char *low = strdup(s);
-	long best = -1;
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(s);
+	char *d = arena_alloc(a, 3 * n + 1), *o = d;
 
-	if (!low)
-		return -1;
-	for (char *c = low; *c; c++)
-		*c = (char)tolower((unsigned char)*c);
-	for (int i = 0; i < n; i++) {
-		const char *p = strstr(low, words[i]);
-		if (p && (best < 0 || p - low < best))
-			best = p - low;
+	if (!d)
+		return NULL;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-._~/", c)) {
+			*o++ = (char)c;
+		} else {
+			*o++ = '%';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
+		}
 	}
-	free(low);
-	return best;
+	*o = '\0';
+	return d;
 }
 
-static void excerpt(struct jw *g, const char *body, long at)
+/* {"app": "<base>/s/<space>/<path>[#<anchor>]"} under key "urls". */
+static int write_urls(struct req *r, struct jw *g, const char *space_id, const char *path, const char *anchor)
 {
-	size_t len = strlen(body), start = at > EXCERPT / 3 ? (size_t)at - EXCERPT / 3 : 0, end;
+	const char *p = url_path(&r->arena, path), *h = anchor && *anchor ? url_path(&r->arena, anchor) : NULL;
+	const char *url = p && (!anchor || !*anchor || h)
+				  ? arena_printf(&r->arena, "%s/s/%s/%s%s%s", api_base(r), space_id, p, h ? "#" : "", h ? h : "")
+				  : NULL;
 
-	/* Word boundaries, and never inside a UTF-8 sequence. */
-	while (start > 0 && start < len && body[start - 1] != ' ' && body[start - 1] != '\n')
-		start--;
-	while (start < len && ((unsigned char)body[start] & 0xC0) == 0x80)
-		start++;
-	end = start + EXCERPT < len ? start + EXCERPT : len;
-	while (end < len && body[end] != ' ' && body[end] != '\n' && end - start < EXCERPT + 40)
-		end++;
-	while (end > start && end < len && ((unsigned char)body[end] & 0xC0) == 0x80)
-		end--;
-	jw_key(g, "body");
-	jw_strn(g, body + start, end - start);
-}
-
-static void hit_json(struct jw *g, struct req *r, const struct search_hit *h, const char *const *words, int nw)
-{
-	json_error_t je;
-	json_t *secs = json_loads(h->sections, 0, &je);
-	const char *base = api_base(r);
-	int wrote = 0;
-
-	jw_obj_open(g);
-	jw_kstr(g, "id", h->page_id);
-	jw_kstr(g, "title", h->title);
-	jw_kstr(g, "path", h->path);
+	if (!url)
+		return err_set(ERR_INTERNAL, "out of memory");
 	jw_key(g, "urls");
 	jw_obj_open(g);
-	jw_kstr(g, "app", arena_printf(&r->arena, "%s/s/%s/%s", base, h->space_id, h->path));
+	jw_kstr(g, "app", url);
 	jw_obj_close(g);
-	jw_key(g, "sections");
-	jw_arr_open(g);
-	for (size_t i = 0; i < json_array_size(secs); i++) {
-		json_t *s = json_array_get(secs, i);
-		const char *id = json_string_value(json_object_get(s, "id")), *title = json_string_value(json_object_get(s, "title"));
-		const char *body = json_string_value(json_object_get(s, "body"));
-		long at = body ? first_hit(body, words, nw) : -1, tat = title ? first_hit(title, words, nw) : -1;
-		if (!id || !title || !body || (at < 0 && tat < 0 && !(i + 1 == json_array_size(secs) && !wrote)))
-			continue;
-		const char *path = *id ? arena_printf(&r->arena, "%s#%s", h->path, id) : h->path;
-		jw_obj_open(g);
-		jw_kstr(g, "id", *id ? id : h->page_id);
-		jw_kstr(g, "title", *title ? title : h->title);
-		jw_kstr(g, "path", path);
-		excerpt(g, body, at < 0 ? 0 : at);
-		jw_key(g, "urls");
-		jw_obj_open(g);
-		jw_kstr(g, "app", arena_printf(&r->arena, "%s/s/%s/%s", base, h->space_id, path));
-		jw_obj_close(g);
-		jw_obj_close(g);
-		wrote++;
-	}
-	jw_arr_close(g);
-	jw_obj_close(g);
-	json_decref(secs);
-}
-
-static int window(struct req *r, struct list_req *lr, int *start)
-{
-	*start = 0;
-	if (lr->after && (*start = atoi(lr->after->id)) < 0)
-		return err_set(ERR_INVALID, "page: not a cursor of this list");
 	return 0;
 }
 
-static const char *next_cursor(struct req *r, int end, int total)
+/* SearchPageResult. A section before the page's first heading has no anchor:
+ * its id is the page's and its path the page's path. */
+static int page_to_json(struct req *r, struct jw *g, const struct search_page *p)
 {
-	char idx[16];
+	int rc;
 
-	if (end >= total)
-		return NULL;
-	snprintf(idx, sizeof(idx), "%d", end);
-	return cursor_encode(&r->arena, "0", idx);
+	jw_obj_open(g);
+	jw_kstr(g, "id", p->id);
+	jw_kstr(g, "title", p->title);
+	jw_kstr(g, "path", p->path);
+	jw_key(g, "sections");
+	jw_arr_open(g);
+	for (int i = 0; i < p->nsections; i++) {
+		const struct search_section *s = &p->sections[i];
+		const char *path = *s->id ? arena_printf(&r->arena, "%s#%s", p->path, s->id) : p->path;
+		if (!path)
+			return err_set(ERR_INTERNAL, "out of memory");
+		jw_obj_open(g);
+		jw_kstr(g, "id", *s->id ? s->id : p->id);
+		jw_kstr(g, "title", s->title);
+		jw_kstr(g, "path", path);
+		jw_kstr(g, "body", s->body);
+		if ((rc = write_urls(r, g, p->space_id, p->path, s->id)))
+			return rc;
+		jw_obj_close(g);
+	}
+	jw_arr_close(g);
+	if ((rc = write_urls(r, g, p->space_id, p->path, NULL)))
+		return rc;
+	jw_obj_close(g);
+	return 0;
 }
 
 int search_space(struct req *r)
 {
-	const char *words[MAX_WORDS];
 	struct space s;
 	struct list_req lr;
 	struct cursor cur;
-	struct search_hit *hits;
-	int nw, n, start, rc, count = 0;
+	struct search_page *items;
+	const char *query;
+	char *next;
+	struct jw *g;
+	int n, rc;
 
-	if ((rc = content_space(r, ROLE_READ, &s)) || (rc = query_words(r, words, &nw)) ||
-	    (rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = window(r, &lr, &start)))
+	if ((rc = content_space(r, ROLE_READ, &s)) || (rc = read_query(r, &query)) ||
+	    (rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	    (rc = store_search_space(&r->tx, s.id, query, &lr, &items, &n, &next)))
 		return rc;
-	int want = start + lr.limit < MAX_HITS ? start + lr.limit + 1 : MAX_HITS;
-	if ((rc = store_search(&r->tx, s.org_id, s.id, words, nw, want, &hits, &n)))
-		return rc;
-	struct jw *g = resp_list_begin(r);
-	if (!g)
+	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = start; i < n && count < lr.limit; i++, count++)
-		hit_json(g, r, &hits[i], words, nw);
-	return resp_list_end(r, count, next_cursor(r, start + count, n));
+	for (int i = 0; i < n; i++)
+		if ((rc = page_to_json(r, g, &items[i])))
+			return rc;
+	return resp_list_end(r, n, next);
 }
 
-struct space_seen {
-	const char *id;
-	struct space s;
-	int readable;
-};
+/* The ids of the organization's live spaces the caller reads, through the
+ * space list's own filter. */
+static int readable_spaces(struct req *r, const char ***ids, int *n)
+{
+	struct content_list cl;
+	struct list_req lr = { .limit = 1000 };
+	struct cursor cur;
+	struct space *items;
+	char *next;
+	int got, cap = 0, rc;
+
+	*ids = NULL;
+	*n = 0;
+	if ((rc = content_list_init(r, &r->access, r->org_id, &cl)))
+		return rc;
+	do {
+		if ((rc = store_spaces_list(&r->tx, SPACES_OF_ORG, r->org_id, NULL, &lr, content_keep_space, &cl, &items,
+					    &got, &next)))
+			return rc;
+		if (*n + got > cap) {
+			const char **bigger;
+			cap = 2 * (*n + got);
+			if (!(bigger = arena_alloc(&r->arena, (size_t)cap * sizeof(*bigger))))
+				return err_set(ERR_INTERNAL, "out of memory");
+			if (*n)
+				memcpy(bigger, *ids, (size_t)*n * sizeof(*bigger));
+			*ids = bigger;
+		}
+		for (int i = 0; i < got; i++)
+			(*ids)[(*n)++] = items[i].id;
+		if (next && (rc = cursor_decode(&r->arena, next, &cur)))
+			return rc;
+		lr.after = &cur;
+	} while (next);
+	return 0;
+}
 
 int search_org(struct req *r)
 {
-	const char *words[MAX_WORDS];
 	struct list_req lr;
 	struct cursor cur;
-	struct search_hit *hits;
-	struct space_seen *seen;
-	int nw, n, start, rc, nseen = 0, kept = 0;
+	struct search_space *items;
+	const char **ids = NULL;
+	const char *query;
+	char *next;
+	struct jw *g;
+	int nids = 0, n, rc;
 
-	if ((rc = query_words(r, words, &nw)) || (rc = req_list(r, &lr, &cur, NULL, 0)) ||
-	    (rc = window(r, &lr, &start)))
+	if ((rc = read_query(r, &query)) || (rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	    (rc = content_enter_org(r, r->org_id)))
 		return rc;
-	int want = start + lr.limit < MAX_HITS ? start + lr.limit + 1 : MAX_HITS;
-	if ((rc = store_search(&r->tx, r->org_id, NULL, words, nw, want, &hits, &n)))
+	/* Admins read every space: no list to pass. */
+	if (r->org.role != ROLE_ADMIN && (rc = readable_spaces(r, &ids, &nids)))
 		return rc;
-	if (!(seen = arena_alloc(&r->arena, sizeof(*seen) * (size_t)(n + 1))))
+	if (r->org.role != ROLE_ADMIN && nids == 0)
+		n = 0, next = NULL;
+	else if ((rc = store_search_org(&r->tx, r->org_id, ids, nids, query, &lr, &items, &n, &next)))
+		return rc;
+	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	/* Keep the hits in spaces the caller reads (each space checked once). */
 	for (int i = 0; i < n; i++) {
-		int k = 0;
-		while (k < nseen && strcmp(seen[k].id, hits[i].space_id) != 0)
-			k++;
-		if (k == nseen) {
-			enum role role = ROLE_NONE;
-			seen[k].id = hits[i].space_id;
-			if ((rc = store_space_get(&r->tx, hits[i].space_id, &seen[k].s)) ||
-			    (rc = content_space_role(r, &seen[k].s, &role)))
-				return rc;
-			seen[k].readable = role >= ROLE_READ;
-			nseen++;
-		}
-		if (seen[k].readable)
-			hits[kept++] = hits[i];
-	}
-	int end = start + lr.limit < kept ? start + lr.limit : kept, count = 0;
-	struct jw *g = resp_list_begin(r);
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
-	/* Group the window's pages by space, spaces in the order of their best page. */
-	for (int i = start; i < end; i++) {
-		int first = 1;
-		for (int j = start; j < i && first; j++)
-			first = strcmp(hits[j].space_id, hits[i].space_id) != 0;
-		if (!first)
-			continue;
-		int k = 0;
-		while (strcmp(seen[k].id, hits[i].space_id) != 0)
-			k++;
 		jw_obj_open(g);
-		jw_kstr(g, "id", hits[i].space_id);
-		jw_kstr(g, "title", seen[k].s.title);
+		jw_kstr(g, "id", items[i].id);
+		jw_kstr(g, "title", items[i].title);
 		jw_key(g, "pages");
 		jw_arr_open(g);
-		for (int j = i; j < end; j++)
-			if (strcmp(hits[j].space_id, hits[i].space_id) == 0)
-				hit_json(g, r, &hits[j], words, nw);
+		for (int j = 0; j < items[i].npages; j++)
+			if ((rc = page_to_json(r, g, &items[i].pages[j])))
+				return rc;
 		jw_arr_close(g);
 		jw_obj_close(g);
-		count++;
 	}
-	return resp_list_end(r, count, next_cursor(r, end, kept));
+	return resp_list_end(r, n, next);
 }

@@ -2,31 +2,83 @@
  * search.h - full-text search over the pages of spaces' current revisions
  * (store/search.c): SQLite FTS5 / PostgreSQL tsvector behind one interface.
  * Included by store.h.
+ *
+ * The index holds one row per page of a space's current revision: the page's
+ * title, path, and its sections (md_sections: split at headings). Whoever
+ * moves a space's current revision (merge, template, import) keeps it in step
+ * with store_search_put_page / store_search_remove_page in the same
+ * transaction. Rows go with their space (purge) and follow it to another
+ * organization (transfer) by themselves; a deleted space is never searched.
+ *
+ * A query is user text. It is split into words (letters and digits); English
+ * stop words are dropped when other words remain; the last word also matches
+ * as a prefix unless the text ends after it (a space: the word is complete) or
+ * it is one character long. Words reach the engine only as quoted FTS5 strings
+ * or tsquery lexemes, in bound parameters. A text without any word is
+ * ERR_INVALID.
+ *
+ * Order: pages holding every word first, then pages holding fewer words (most
+ * first); within each group by relevance (BM25 on SQLite, ts_rank on
+ * PostgreSQL; a title hit weighs more than a body hit), then page id. To keep
+ * a query's cost bounded whatever the words, each group is ranked from at most
+ * SEARCH_CANDIDATES matching pages (the most recently added ones).
  */
 #ifndef DOCSD_STORE_SEARCH_H
 #define DOCSD_STORE_SEARCH_H
 
-/* Index a page (replacing what was indexed for it): its title, path, and
- * the sections of its markdown (split at headings). */
+#define SEARCH_QUERY_MAX 512    /* bytes of query text (the spec's maxLength) */
+#define SEARCH_MAX_WORDS 8      /* words taken from a query: the first 7 and the last */
+#define SEARCH_CANDIDATES 2000  /* pages ranked per group (all words / some words) */
+#define SEARCH_SECTIONS 5       /* sections shown per page */
+#define SEARCH_ORG_PAGES 5      /* pages shown per space in an organization search */
+#define SEARCH_EXCERPT 200      /* characters of a section's excerpt */
+
+/* Index a page (replacing what was indexed for it): its title, path, and the
+ * sections of its markdown. */
 int store_search_put_page(struct store_tx *tx, const char *org_id, const char *space_id, const char *page_id,
 			  const char *title, const char *path, const char *markdown);
+/* Drop a page from the index (nothing happens when it is not indexed). */
 int store_search_remove_page(struct store_tx *tx, const char *space_id, const char *page_id);
+/* Index to_space_id's pages as from_space_id's (a duplicate of its content). */
+int store_search_copy_space(struct store_tx *tx, const char *from_space_id, const char *to_space_id);
 
-struct search_hit {
-	const char *space_id;
-	const char *page_id;
+/* A section of a result page: where the hit is, and an excerpt of about
+ * SEARCH_EXCERPT characters around the first hit, cut at word boundaries
+ * ("…" marks a cut). id and title are "" for the text before the first
+ * heading. */
+struct search_section {
+	const char *id;
 	const char *title;
-	const char *path;
-	const char *sections; /* JSON [{id, title, body}] */
-	int matched;          /* query words the page holds */
-	double rank;          /* lower is better */
+	const char *body;
 };
 
-/* Pages of one space (space_id) or of an organization's live spaces
- * (space_id NULL), best first: pages holding every word, then most words,
- * then by BM25 / ts_rank. words: lowercase, [a-z0-9] and UTF-8 only; the
- * last also matches as a prefix. At most max hits. */
-int store_search(struct store_tx *tx, const char *org_id, const char *space_id, const char *const *words,
-		 int nwords, int max, struct search_hit **out, int *n);
+struct search_page {
+	const char *space_id;
+	const char *id;
+	const char *title;
+	const char *path;
+	int words;                         /* query words the page holds */
+	struct search_section *sections;   /* the best SEARCH_SECTIONS sections with a hit, best first; */
+	int nsections;                     /* the first section when none shows a hit */
+};
+
+/* Pages of a live space, best first, keyset-paginated (lr->desc is ignored).
+ * *next (NULL on the last page) continues the same query. */
+int store_search_space(struct store_tx *tx, const char *space_id, const char *query, const struct list_req *lr,
+		       struct search_page **items, int *n, char **next);
+
+struct search_space {
+	const char *id;
+	const char *title;
+	struct search_page *pages; /* its best SEARCH_ORG_PAGES pages, best first */
+	int npages;
+};
+
+/* Live spaces of an organization holding matching pages, ordered by their best
+ * page; lr->limit counts spaces. space_ids (nspace_ids of them) limits the
+ * search to those spaces (the ones the caller reads); NULL searches every
+ * space of the organization. */
+int store_search_org(struct store_tx *tx, const char *org_id, const char *const *space_ids, int nspace_ids,
+		     const char *query, const struct list_req *lr, struct search_space **items, int *n, char **next);
 
 #endif
