@@ -25,7 +25,7 @@
 
 #define REV_MAX_CHAIN 256
 #define REVCACHE_SLOTS 128
-#define REVCACHE_MAX_PAGES 2000000 /* ~0.5 KB each: about 1 GB at the very most */
+#define REVCACHE_MAX_PAGES 250000 /* ~0.3 KB each in memory: under 100 MB of cached trees */
 
 static struct {
 	pthread_mutex_t mu;
