@@ -26,8 +26,9 @@
  *   2. when pass 1 runs out, any word (OR) minus those with every word: the
  *      words a page holds are counted by one membership test per word against
  *      that word's own match list.
- * Each pass ranks at most SEARCH_CANDIDATES pages - the newest matches, taken
- * from the index in descending rowid order with a LIMIT - so a query made of
+ * Each pass ranks at most SEARCH_CANDIDATES pages - the first matches in
+ * storage order (SQLite: rowid order from the FTS index; PostgreSQL: the order
+ * of the bitmap heap scan, which stops at the LIMIT) - so a query made of
  * very common words costs a bounded amount instead of a scan of every page.
  * The membership tests only look at the rowid range of those candidates.
  *
@@ -339,22 +340,24 @@ static const char *expr(struct arena *a, bool pg, const char *scope_col, const c
 #define KEY_TIER "1125899906842624"   /* 2^50 */
 #define KEY_REL_MAX "1125899906842623" /* 2^50 - 1 */
 
-/* SQLite: the newest candidates of a MATCH, with their BM25 (weights: the
+/* SQLite: the first candidates of a MATCH, with their BM25 (weights: the
  * scope columns 0, title 10, body 1). */
 #define SQ_WINDOW(match)                                                                                    \
 	"SELECT rowid AS id, bm25(search_fts, 0.0, 0.0, 10.0, 1.0) AS b FROM search_fts WHERE search_fts MATCH " \
-	match " ORDER BY rowid DESC LIMIT $5"
+	match " ORDER BY rowid LIMIT $5"
 #define SQ_REL(w) "min(CAST(-" w ".b * 1000000000 AS INTEGER), " KEY_REL_MAX ")"
 /* Whether candidate w.id holds word $i: a lookup in the word's match list,
  * read only over the candidates' rowid range. */
 #define SQ_HAS(w, i)                                                                                       \
 	"(CASE WHEN $" #i " IS NULL THEN 0 WHEN " w ".id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH $" #i \
-	" AND rowid >= (SELECT min(id) FROM " w ")) THEN 1 ELSE 0 END)"
+	" AND rowid <= (SELECT max(id) FROM " w ")) THEN 1 ELSE 0 END)"
 #define SQ_WORDS(w)                                                                                        \
 	SQ_HAS(w, 7) " + " SQ_HAS(w, 8) " + " SQ_HAS(w, 9) " + " SQ_HAS(w, 10) " + " SQ_HAS(w, 11) " + " SQ_HAS(w, 12) \
 	" + " SQ_HAS(w, 13) " + " SQ_HAS(w, 14)
 
-/* PostgreSQL: the queries once, then the newest candidates of one of them. */
+/* PostgreSQL: the queries once, then the first candidates of one of them, in
+ * the order the scan meets them (no sort: a sort by id would read every
+ * match from the table first). */
 #define PG_Q                                                                                               \
 	"q AS MATERIALIZED (SELECT to_tsquery('simple', $1) AS qa, to_tsquery('simple', $2) AS qo, "        \
 	"to_tsquery('simple', $7) AS q1, to_tsquery('simple', $8) AS q2, to_tsquery('simple', $9) AS q3, "    \
@@ -362,7 +365,7 @@ static const char *expr(struct arena *a, bool pg, const char *scope_col, const c
 	"to_tsquery('simple', $13) AS q7, to_tsquery('simple', $14) AS q8)"
 #define PG_WINDOW(query, scope)                                                                            \
 	"SELECT c.id, c.space_id, c.page_id, c.tsv FROM q CROSS JOIN search_index c WHERE c.tsv @@ q." query \
-	" AND " scope " ORDER BY c.id DESC LIMIT $5"
+	" AND " scope " LIMIT $5"
 #define PG_REL(w) "LEAST(CAST(ts_rank(" w ".tsv, q.qo, 1) * 1000000000 AS BIGINT), " KEY_REL_MAX ")"
 #define PG_HAS(w, i) "COALESCE(CAST(" w ".tsv @@ q.q" #i " AS INTEGER), 0)"
 #define PG_WORDS(w)                                                                                        \
@@ -486,15 +489,18 @@ static bool is_space(char c)
 }
 
 /* Up to about SEARCH_EXCERPT characters of text around byte offset hit
- * (inside a word or at 0): starting a little before it at a word boundary,
- * ending at one, runs of white space as one space, "…" where text was cut. */
+ * (inside a word or at 0): starting a little before it at a word boundary -
+ * earlier when the text ends soon after it - and ending at one, runs of white
+ * space as one space, "…" where text was cut. */
 static const char *excerpt(struct arena *a, const char *text, size_t len, size_t hit)
 {
-	const size_t lead = SEARCH_EXCERPT / 4;
+	size_t lead = SEARCH_EXCERPT / 4, rest = cp_count(text + hit, len - hit);
 	size_t start = hit, end, chars = 0, last_space = 0;
 	struct sbuf b = { .a = a };
 	bool space = false;
 
+	if (rest + lead < SEARCH_EXCERPT)
+		lead = SEARCH_EXCERPT - rest;
 	/* Back `lead` characters, then forward to the start of a word. */
 	while (start > 0 && chars < lead) {
 		start--;

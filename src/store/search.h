@@ -21,7 +21,7 @@
  * first); within each group by relevance (BM25 on SQLite, ts_rank on
  * PostgreSQL; a title hit weighs more than a body hit), then page id. To keep
  * a query's cost bounded whatever the words, each group is ranked from at most
- * SEARCH_CANDIDATES matching pages (the most recently added ones).
+ * SEARCH_CANDIDATES matching pages (the first ones in storage order).
  */
 #ifndef DOCSD_STORE_SEARCH_H
 #define DOCSD_STORE_SEARCH_H

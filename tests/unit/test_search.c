@@ -197,6 +197,15 @@ static void sections(struct fixture *f)
 	} else {
 		CHECK(!"one section expected");
 	}
+	/* a text shorter than an excerpt is shown whole, wherever the hit is */
+	store_tx_rollback(&tx);
+	put(f, &f->docs, "short", "Short", "A fairly short paragraph that mentions many things before it says quokka at its end.\n");
+	CHECK(store_tx_begin(f->s, &tx, 0, &f->a) == 0);
+	CHECK(store_search_space(&tx, f->docs.id, "quokka", &lr, &pages, &n, &next) == 0 && n == 1);
+	CHECK(n == 1 && pages[0].nsections == 1);
+	if (n == 1 && pages[0].nsections == 1)
+		CHECK_STR(pages[0].sections[0].body,
+			  "A fairly short paragraph that mentions many things before it says quokka at its end.");
 	store_tx_rollback(&tx);
 }
 
