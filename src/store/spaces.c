@@ -184,7 +184,8 @@ int store_space_duplicate(struct store_tx *tx, const struct space *src, struct s
 	out->deleted_at = 0;
 	out->comments = out->change_requests = out->change_requests_open = out->change_requests_draft = 0;
 	if ((rc = store_position_for(tx, src->org_id, src->parent_id, src->id, 1, NULL, &out->position, NULL)) ||
-	    (rc = insert_space(tx, out)) || (rc = st_revision_first(tx, out->id, out->revision, src->revision)))
+	    (rc = insert_space(tx, out)) || (rc = st_revision_first(tx, out->id, out->revision, src->revision)) ||
+	    (rc = store_search_copy_space(tx, src->id, out->id)))
 		return rc;
 	struct db_param p[] = { P_TEXT(src->id), P_TEXT(out->id), P_INT(out->created_at) };
 	return st_exec(tx,

@@ -158,7 +158,7 @@ describe('search', () => {
         assert.equal((await search(docs.id, 'okapi')).items.length, 0);
     });
 
-    it('a duplicated space is searchable', { todo: 'store_space_duplicate (store/spaces.c) does not call store_search_copy_space yet' }, async () => {
+    it('a duplicated space is searchable', async () => {
         const copy = validate('duplicateSpace', 201, (await api.spaces.duplicateSpace(docs.id)).data); // answers 200 (spaces.test.mjs)
         assert.deepEqual(titles(await search(copy.id, 'hatching')), ['Hatching']);
     });
