@@ -329,6 +329,13 @@ int store_revision_get(struct store_tx *tx, const char *id, const struct revisio
 
 	if (!id)
 		return err_set(ERR_NOT_FOUND, "no such revision");
+	/* One reference per distinct revision and transaction: a list that reads
+	 * the same revision for every item holds it once. */
+	for (int i = 0; i < tx->nheld; i++)
+		if (strcmp(tx->held[i]->id, id) == 0) {
+			*out = tx->held[i];
+			return 0;
+		}
 	if ((rc = rev_load(tx, id, &rv)))
 		return rc;
 	if ((rc = tx_hold(tx, rv)))

@@ -40,7 +40,7 @@ struct store_tx {
 	int serialized; /* holds the store's writer mutex */
 	/* Revisions this transaction uses (store_revision_get), released when
 	 * it ends. */
-	struct revision *held[16];
+	struct revision *held[64];
 	int nheld;
 };
 
