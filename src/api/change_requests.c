@@ -31,15 +31,6 @@ static int send_cr(struct req *r, int status, const struct change_request *cr, c
 	return 0;
 }
 
-static int require_unlocked(const struct space *s)
-{
-	if (s->deleted_at)
-		return err_set(ERR_CONFLICT, "the space is deleted; restore it first");
-	if (s->edit_mode && strcmp(s->edit_mode, "locked") == 0)
-		return err_set(ERR_FORBIDDEN, "the space is locked (editMode: locked): its content cannot be changed");
-	return 0;
-}
-
 static int require_active(const struct change_request *cr, const char *what)
 {
 	if (strcmp(cr->status, "merged") == 0)
@@ -70,7 +61,7 @@ int cr_create(struct req *r)
 	const struct user *me;
 	int rc;
 
-	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = require_unlocked(&s)) || (rc = req_caller(r, &me)))
+	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = content_require_editable(&s)) || (rc = req_caller(r, &me)))
 		return rc;
 	if ((rc = body_string(r, "subject", F_NULLABLE, 0, 100, &subject)) < 0 ||
 	    (rc = body_string(r, "agentTaskId", F_NULLABLE, 1, 100, &task)) < 0)
@@ -221,11 +212,10 @@ int cr_content_update(struct req *r)
 	const struct user *me;
 	struct tree_work w;
 	struct content_outcome *out;
-	struct revision_new nr = { 0 };
 	const char *compat = req_query(r, "compat");
 	int rc;
 
-	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = require_unlocked(&s)) || (rc = load_cr(r, &s, &cr)) ||
+	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = content_require_editable(&s)) || (rc = load_cr(r, &s, &cr)) ||
 	    (rc = require_active(&cr, "changing its content")) || (rc = req_caller(r, &me)))
 		return rc;
 	if (compat && strcmp(compat, "true") != 0 && strcmp(compat, "false") != 0)
@@ -238,13 +228,7 @@ int cr_content_update(struct req *r)
 	if ((rc = tree_work_init(&w, &r->arena, head, clock_now_ms())) ||
 	    (rc = content_apply_changes(r, &w, json_object_get(r->json, "changes"), base, NULL, out)))
 		return rc;
-	content_revision_new(&w, &nr);
-	nr.space_id = s.id;
-	nr.parent_id = head->id;
-	nr.parents = arena_printf(&r->arena, "[\"%s\"]", head->id);
-	nr.type = "edits";
-	nr.created_by = me->id;
-	if ((rc = store_revision_create(&r->tx, &nr, &next)))
+	if ((rc = content_write_edits(r, &s, &w, head, &next)))
 		return rc;
 	cr.revision = next->id;
 	if ((rc = store_cr_update(&r->tx, &cr, cr.status)) || (rc = store_cr_add_contributor(&r->tx, cr.id, me->id)) ||
@@ -363,7 +347,7 @@ int cr_merge(struct req *r)
 	struct merge_conflict *conflicts;
 	int n, rc;
 
-	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = require_unlocked(&s)) || (rc = load_cr(r, &s, &cr)) ||
+	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = content_require_editable(&s)) || (rc = load_cr(r, &s, &cr)) ||
 	    (rc = require_active(&cr, "merging it again")))
 		return rc;
 	if ((rc = store_revision_get(&r->tx, change_request_base(&cr), &base)) ||

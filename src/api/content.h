@@ -103,7 +103,15 @@ struct revision_new;
 /* refs (may be NULL): a JSON object of extra link refs, name -> "/files/<id>". */
 int content_apply_changes(struct req *r, struct tree_work *w, json_t *changes, const struct revision *revert_base,
 			  json_t *refs, struct content_outcome *out);
+/* Write the working copy as an `edits` revision of space s whose parent is
+ * parent (a change request's head, or the space's current revision). */
+int content_write_edits(struct req *r, const struct space *s, const struct tree_work *w,
+			const struct revision *parent, const struct revision **out);
+/* Entries of a working copy as the pages and files of a new revision. */
 void content_revision_new(const struct tree_work *w, struct revision_new *nr);
+/* A space whose content may change: live (not deleted: 409), editMode not
+ * locked (403). */
+int content_require_editable(const struct space *s);
 
 /* Make `now` the space's current revision and bring the search index along. */
 int content_space_advance(struct req *r, const struct space *s, const struct revision *now);

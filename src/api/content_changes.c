@@ -586,3 +586,32 @@ void content_revision_new(const struct tree_work *w, struct revision_new *nr)
 	nr->files = w->files;
 	nr->nfiles = w->nf;
 }
+
+int content_write_edits(struct req *r, const struct space *s, const struct tree_work *w,
+			const struct revision *parent, const struct revision **out)
+{
+	struct revision_new nr = { 0 };
+	const struct user *me;
+	int rc = req_caller(r, &me);
+
+	if (rc)
+		return rc;
+	content_revision_new(w, &nr);
+	nr.space_id = s->id;
+	nr.parent_id = parent->id;
+	nr.parents = arena_printf(&r->arena, "[\"%s\"]", parent->id);
+	nr.type = "edits";
+	nr.created_by = me->id;
+	if (!nr.parents)
+		return err_set(ERR_INTERNAL, "out of memory");
+	return store_revision_create(&r->tx, &nr, out);
+}
+
+int content_require_editable(const struct space *s)
+{
+	if (s->deleted_at)
+		return err_set(ERR_CONFLICT, "the space is deleted; restore it first");
+	if (s->edit_mode && strcmp(s->edit_mode, "locked") == 0)
+		return err_set(ERR_FORBIDDEN, "the space is locked (editMode: locked): its content cannot be changed");
+	return 0;
+}

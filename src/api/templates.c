@@ -173,20 +173,16 @@ int content_template_apply(struct req *r)
 {
 	struct space s;
 	const struct revision *cur, *next;
-	const struct user *me;
 	const struct tpl *t = NULL;
 	const char *id = NULL;
 	struct tree_work w;
-	struct revision_new nr = { 0 };
 	json_t *refs = NULL, *changes = NULL;
 	int rc;
 
-	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = req_caller(r, &me)))
+	if ((rc = content_space(r, ROLE_EDIT, &s)))
 		return rc;
-	if (s.deleted_at)
-		return err_set(ERR_CONFLICT, "the space is deleted; restore it first");
-	if (s.edit_mode && strcmp(s.edit_mode, "locked") == 0)
-		return err_set(ERR_FORBIDDEN, "the space is locked (editMode: locked): its content cannot be changed");
+	if ((rc = content_require_editable(&s)))
+		return rc;
 	if ((rc = body_string(r, "id", F_REQUIRED, 1, 64, &id)) < 0)
 		return rc;
 	for (int i = 0; templates[i].id; i++)
@@ -199,13 +195,7 @@ int content_template_apply(struct req *r)
 	    (rc = template_changes(t, refs, &changes)) || (rc = tree_work_init(&w, &r->arena, cur, clock_now_ms())) ||
 	    (rc = content_apply_changes(r, &w, changes, cur, refs, NULL)))
 		goto out;
-	content_revision_new(&w, &nr);
-	nr.space_id = s.id;
-	nr.parent_id = cur->id;
-	nr.parents = arena_printf(&r->arena, "[\"%s\"]", cur->id);
-	nr.type = "edits";
-	nr.created_by = me->id;
-	if ((rc = store_revision_create(&r->tx, &nr, &next)) || (rc = content_space_advance(r, &s, next)))
+	if ((rc = content_write_edits(r, &s, &w, cur, &next)) || (rc = content_space_advance(r, &s, next)))
 		goto out;
 	rc = resp_empty(r, 201);
 out:
