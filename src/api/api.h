@@ -30,7 +30,7 @@ int body_merge_rules(struct req *r, bool allow_inherit, const char **out);
 /* Whether the caller may see members' email addresses (members of the org can). */
 static inline bool api_sees_emails(const struct req *r)
 {
-	return r->org.role >= ROLE_READ;
+	return r->dom.actor.org.role >= ROLE_READ;
 }
 
 #endif

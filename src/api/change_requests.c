@@ -61,7 +61,7 @@ int cr_create(struct req *r)
 	const struct user *me;
 	int rc;
 
-	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = content_require_editable(&s)) || (rc = req_caller(r, &me)))
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = dom_space_editable(&s)) || (rc = req_caller(r, &me)))
 		return rc;
 	if ((rc = body_string(r, "subject", F_NULLABLE, 0, 100, &subject)) < 0 ||
 	    (rc = body_string(r, "agentTaskId", F_NULLABLE, 1, 100, &task)) < 0)
@@ -88,7 +88,7 @@ int cr_list(struct req *r)
 	int n, rc, st;
 	char *next;
 
-	if ((rc = content_space(r, ROLE_READ, &s)) || (rc = req_list(r, &lr, &cur, NULL, 1)) ||
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_READ, &s)) || (rc = req_list(r, &lr, &cur, NULL, 1)) ||
 	    (rc = req_query_enum(r, "status", statuses, &st)))
 		return rc;
 	if (st >= 0)
@@ -112,7 +112,7 @@ int cr_get(struct req *r)
 	struct change_request cr;
 	int rc;
 
-	if ((rc = content_space(r, ROLE_READ, &s)) || (rc = load_cr(r, &s, &cr)))
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_READ, &s)) || (rc = load_cr(r, &s, &cr)))
 		return rc;
 	return send_cr(r, 200, &cr, &s);
 }
@@ -124,7 +124,7 @@ int cr_update(struct req *r)
 	const char *subject = NULL, *status = NULL, *old;
 	int rc;
 
-	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = load_cr(r, &s, &cr)))
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = load_cr(r, &s, &cr)))
 		return rc;
 	if ((rc = body_string(r, "subject", 0, 0, 100, &subject)) < 0 ||
 	    (rc = body_string(r, "status", 0, 1, 32, &status)) < 0)
@@ -215,7 +215,7 @@ int cr_content_update(struct req *r)
 	const char *compat = req_query(r, "compat");
 	int rc;
 
-	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = content_require_editable(&s)) || (rc = load_cr(r, &s, &cr)) ||
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = dom_space_editable(&s)) || (rc = load_cr(r, &s, &cr)) ||
 	    (rc = require_active(&cr, "changing its content")) || (rc = req_caller(r, &me)))
 		return rc;
 	if (compat && strcmp(compat, "true") != 0 && strcmp(compat, "false") != 0)
@@ -347,7 +347,7 @@ int cr_merge(struct req *r)
 	struct merge_conflict *conflicts;
 	int n, rc;
 
-	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = content_require_editable(&s)) || (rc = load_cr(r, &s, &cr)) ||
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = dom_space_editable(&s)) || (rc = load_cr(r, &s, &cr)) ||
 	    (rc = require_active(&cr, "merging it again")))
 		return rc;
 	if ((rc = store_revision_get(&r->tx, change_request_base(&cr), &base)) ||
@@ -374,7 +374,7 @@ int cr_update_from_main(struct req *r)
 	struct merge_conflict *conflicts;
 	int n, rc;
 
-	if ((rc = content_space(r, ROLE_EDIT, &s)) || (rc = load_cr(r, &s, &cr)) ||
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = load_cr(r, &s, &cr)) ||
 	    (rc = require_active(&cr, "updating it")))
 		return rc;
 	if (strcmp(change_request_base(&cr), s.revision) == 0)

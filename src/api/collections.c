@@ -17,8 +17,8 @@ static int send_collection(struct req *r, int status, const char *id)
 	struct jw *g;
 	int rc = store_collection_get(&r->tx, id, &c);
 
-	r->access_loaded = 0;
-	if (rc || (rc = content_collection_role(r, &c, &c.access)))
+	dom_access_changed(&r->dom);
+	if (rc || (rc = dom_collection_role(&r->dom, &c, &c.access)))
 		return rc;
 	if (!(g = resp_json(r, status)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -38,18 +38,18 @@ static int depth_under(struct req *r, const char *parent_id, int *depth)
 
 int collection_create(struct req *r)
 {
-	struct collection c = { .org_id = r->org_id, .default_level = LEVEL_INHERIT };
+	struct collection c = { .org_id = r->dom.actor.org_id, .default_level = LEVEL_INHERIT };
 	enum role role;
 	int depth, rc;
 
 	if ((rc = body_string(r, "title", 0, 0, 50, &c.title)) < 0 ||
 	    (rc = body_string(r, "description", F_NULLABLE, 0, 100, &c.description)) < 0 ||
 	    (rc = body_level(r, "defaultLevel", &c.default_level)) < 0 ||
-	    (rc = body_parent(r, r->org_id, &c.parent_id)) < 0)
+	    (rc = body_parent(r, r->dom.actor.org_id, &c.parent_id)) < 0)
 		return rc;
 	if (!c.title)
 		c.title = "";
-	if ((rc = content_role_at(r, r->org_id, c.parent_id, &role)))
+	if ((rc = dom_role_at(&r->dom, r->dom.actor.org_id, c.parent_id, &role)))
 		return rc;
 	if (role < ROLE_READ && c.parent_id)
 		return err_set(ERR_INVALID, "parent: no collection '%s' in this organization", c.parent_id);
@@ -69,7 +69,7 @@ int collection_get(struct req *r)
 {
 	struct collection c;
 	struct jw *g;
-	int rc = content_collection(r, ROLE_READ, &c);
+	int rc = dom_collection_get(&r->dom, req_param(r, "collectionId"), ROLE_READ, &c);
 
 	if (rc)
 		return rc;
@@ -84,7 +84,7 @@ int collection_update(struct req *r)
 	struct collection c;
 	int rc;
 
-	if ((rc = content_collection(r, ROLE_ADMIN, &c)))
+	if ((rc = dom_collection_get(&r->dom, req_param(r, "collectionId"), ROLE_ADMIN, &c)))
 		return rc;
 	/* body_string clears its output when the field is absent. */
 	if ((body_field(r, "title") && (rc = body_string(r, "title", 0, 0, 50, &c.title)) < 0) ||
@@ -104,7 +104,7 @@ int collection_delete(struct req *r)
 
 	if (rc == ERR_NOT_FOUND)
 		return resp_empty(r, 204); /* also 204 when it did not exist (the seed) */
-	if (rc || (rc = content_collection_role(r, &c, &c.access)) ||
+	if (rc || (rc = dom_collection_role(&r->dom, &c, &c.access)) ||
 	    (rc = access_check(c.access, ROLE_ADMIN, "collection")) || (rc = store_collection_delete(&r->tx, c.id, &removed)))
 		return rc;
 	return resp_empty(r, 204);
@@ -136,7 +136,7 @@ int collection_move(struct req *r)
 	json_t *parent;
 	int height, rc;
 
-	if ((rc = content_collection(r, ROLE_ADMIN, &c)))
+	if ((rc = dom_collection_get(&r->dom, req_param(r, "collectionId"), ROLE_ADMIN, &c)))
 		return rc;
 	/* The cycle check comes first: a move into itself is invalid, not a conflict. */
 	parent = body_field(r, "parent");
@@ -157,7 +157,7 @@ int collection_transfer(struct req *r)
 	int64_t position;
 	int rc;
 
-	if ((rc = content_collection(r, ROLE_ADMIN, &c)))
+	if ((rc = dom_collection_get(&r->dom, req_param(r, "collectionId"), ROLE_ADMIN, &c)))
 		return rc;
 	if ((rc = body_string(r, "organization", F_REQUIRED, 1, 64, &org_id)) < 0)
 		return rc;
@@ -180,21 +180,23 @@ int org_collections_list(struct req *r)
 	static const char *const bools[] = { "false", "true", NULL };
 	struct list_req lr;
 	struct cursor cur;
-	struct content_list cl;
+	struct dom_list cl;
+	const struct access_ctx *ctx;
 	struct collection *items;
 	char *next;
 	struct jw *g;
 	int n, nested, rc;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = req_query_enum(r, "nested", bools, &nested)) ||
-	    (rc = content_enter_org(r, r->org_id)) || (rc = content_list_init(r, &r->access, r->org_id, &cl)))
+	    (rc = dom_actor_access(&r->dom, r->dom.actor.org_id, &ctx)) ||
+	    (rc = dom_list_init(&r->dom, ctx, r->dom.actor.org_id, &cl)))
 		return rc;
-	if ((rc = store_collections_list(&r->tx, r->org_id, nested != 0, &lr,
-					 r->org.role == ROLE_ADMIN ? NULL : content_keep_collection, &cl, &items, &n, &next)))
+	if ((rc = store_collections_list(&r->tx, r->dom.actor.org_id, nested != 0, &lr,
+					 r->dom.actor.org.role == ROLE_ADMIN ? NULL : dom_keep_collection, &cl, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
-		collection_to_json(g, api_base(r), &items[i], r->org.role == ROLE_ADMIN ? ROLE_ADMIN : items[i].access);
+		collection_to_json(g, api_base(r), &items[i], r->dom.actor.org.role == ROLE_ADMIN ? ROLE_ADMIN : items[i].access);
 	return resp_list_end(r, n, next);
 }

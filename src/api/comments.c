@@ -41,7 +41,7 @@ static int load_place(struct req *r, enum role need, struct place *p)
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if ((rc = content_space(r, need, &p->space)))
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), need, &p->space)))
 		return rc;
 	if (need > ROLE_READ && p->space.deleted_at)
 		return err_set(ERR_CONFLICT, "the space is deleted; restore it first");

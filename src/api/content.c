@@ -8,144 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int content_enter_org(struct req *r, const char *org_id)
-{
-	int rc;
-
-	if (r->access_loaded && r->org_id && strcmp(r->org_id, org_id) == 0)
-		return 0;
-	if (!r->org_id || strcmp(r->org_id, org_id) != 0) {
-		if ((rc = store_membership(&r->tx, org_id, r->caller_id, &r->org)))
-			return rc;
-		r->org_id = org_id;
-	}
-	r->access = (struct access_ctx){ .org_role = r->org.role, .org_default = r->org.org_default };
-	/* Admins and outsiders do not need their grants looked at. */
-	if (r->org.role != ROLE_ADMIN && r->org.role != ROLE_NONE &&
-	    (rc = store_access_grants(&r->tx, org_id, r->caller_id, (struct access_grant **)&r->access.grants,
-				      &r->access.ngrants)))
-		return rc;
-	r->access_loaded = 1;
-	return 0;
-}
-
-/* chain[0] is the object itself; the collections above it follow. */
-static int role_of(struct req *r, const char *org_id, struct access_node *chain, int n, const char *parent_id,
-		   enum role *out)
-{
-	int more = 0, rc;
-
-	if ((rc = content_enter_org(r, org_id)))
-		return rc;
-	if (r->access.org_role == ROLE_ADMIN || r->access.org_role == ROLE_NONE) {
-		*out = r->access.org_role;
-		return 0;
-	}
-	if (parent_id && (rc = store_collection_chain(&r->tx, parent_id, chain + n, &more)))
-		return rc;
-	*out = access_role(&r->access, chain, n + more);
-	return 0;
-}
-
-int content_space_role(struct req *r, const struct space *s, enum role *out)
-{
-	struct access_node chain[ACCESS_MAX_DEPTH + 1] = { { s->id, s->default_level } };
-
-	return role_of(r, s->org_id, chain, 1, s->parent_id, out);
-}
-
-int content_collection_role(struct req *r, const struct collection *c, enum role *out)
-{
-	struct access_node chain[ACCESS_MAX_DEPTH + 1];
-
-	return role_of(r, c->org_id, chain, 0, c->id, out);
-}
-
-int content_role_at(struct req *r, const char *org_id, const char *collection_id, enum role *out)
-{
-	struct access_node chain[ACCESS_MAX_DEPTH + 1];
-	int rc;
-
-	if (!collection_id) {
-		if ((rc = content_enter_org(r, org_id)))
-			return rc;
-		*out = r->org.role;
-		return 0;
-	}
-	return role_of(r, org_id, chain, 0, collection_id, out);
-}
-
-int content_space(struct req *r, enum role need, struct space *s)
-{
-	int rc = store_space_get(&r->tx, req_param(r, "spaceId"), s);
-
-	if (rc || (rc = content_space_role(r, s, &s->access)))
-		return rc;
-	return access_check(s->access, need, "space");
-}
-
-int content_collection(struct req *r, enum role need, struct collection *c)
-{
-	int rc = store_collection_get(&r->tx, req_param(r, "collectionId"), c);
-
-	if (rc || (rc = content_collection_role(r, c, &c->access)))
-		return rc;
-	return access_check(c->access, need, "collection");
-}
-
-int content_list_init(struct req *r, const struct access_ctx *ctx, const char *org_id, struct content_list *cl)
-{
-	memset(cl, 0, sizeof(*cl));
-	cl->r = r;
-	cl->ctx = ctx;
-	if (ctx->org_role == ROLE_ADMIN || ctx->org_role == ROLE_NONE)
-		return 0;
-	return store_collection_nodes(&r->tx, org_id, &cl->nodes, &cl->nnodes);
-}
-
-static int node_cmp(const void *key, const void *elem)
-{
-	return strcmp(key, ((const struct collection_node *)elem)->id);
-}
-
-/* Walk from collection_id up through the loaded tree into chain[n..]. */
-static int tree_chain(const struct content_list *cl, const char *collection_id, struct access_node *chain, int n)
-{
-	while (collection_id && n < ACCESS_MAX_DEPTH) {
-		const struct collection_node *c =
-			bsearch(collection_id, cl->nodes, (size_t)cl->nnodes, sizeof(*c), node_cmp);
-		if (!c)
-			break;
-		chain[n].id = c->id;
-		chain[n].level = c->level;
-		n++;
-		collection_id = c->parent_id;
-	}
-	return n;
-}
-
-enum role content_keep_space(void *arg, void *item)
-{
-	struct content_list *cl = arg;
-	struct space *s = item;
-	struct access_node chain[ACCESS_MAX_DEPTH + 1] = { { s->id, s->default_level } };
-
-	if (cl->ctx->org_role == ROLE_ADMIN || cl->ctx->org_role == ROLE_NONE)
-		return s->access = cl->ctx->org_role;
-	return s->access = access_role(cl->ctx, chain, tree_chain(cl, s->parent_id, chain, 1));
-}
-
-enum role content_keep_collection(void *arg, void *item)
-{
-	struct content_list *cl = arg;
-	struct collection *c = item;
-	struct access_node chain[ACCESS_MAX_DEPTH + 1];
-
-	if (cl->ctx->org_role == ROLE_ADMIN || cl->ctx->org_role == ROLE_NONE)
-		return c->access = cl->ctx->org_role;
-	return c->access = access_role(cl->ctx, chain, tree_chain(cl, c->id, chain, 0));
-}
-
 int body_level(struct req *r, const char *field, int *out)
 {
 	json_t *v = body_field(r, field);
@@ -258,7 +120,7 @@ int content_placement(struct req *r, const char *org_id, const char *self_id, co
 		return err_set(ERR_INVALID, "give 'parent', 'position', or both");
 	if (!has_parent && (rc = position_parent(r, org_id, ref, &pl->parent_id)))
 		return rc;
-	if ((rc = content_role_at(r, org_id, pl->parent_id, &role)))
+	if ((rc = dom_role_at(&r->dom, org_id, pl->parent_id, &role)))
 		return rc;
 	if (role < ROLE_READ && pl->parent_id)
 		return err_set(ERR_INVALID, "parent: no collection '%s' in this organization", pl->parent_id);
@@ -274,9 +136,9 @@ int content_placement(struct req *r, const char *org_id, const char *self_id, co
 
 int content_grant_creator(struct req *r, const char *org_id, const char *space_id, const char *collection_id)
 {
-	if (r->org.role == ROLE_ADMIN)
+	if (r->dom.actor.org.role == ROLE_ADMIN)
 		return 0;
-	r->access_loaded = 0; /* the grant changes the caller's access */
+	dom_access_changed(&r->dom); /* the grant changes the caller's access */
 	return store_grant_set(&r->tx, org_id, space_id, collection_id, GRANT_USER, r->caller_id, ROLE_ADMIN);
 }
 
@@ -293,7 +155,7 @@ int content_source(struct req *r, enum role need, struct content_src *src)
 	int rc;
 
 	memset(src, 0, sizeof(*src));
-	if ((rc = content_space(r, need, &src->space)))
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), need, &src->space)))
 		return rc;
 	if (req_param(r, "changeRequestId")) {
 		if ((rc = content_change_request(r, &src->space, &src->cr)))

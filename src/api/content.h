@@ -3,41 +3,14 @@
  * shares (the model itself is core/access.c).
  *
  * A content route has no {organizationId}: the object names its organization,
- * so these helpers load the object first, then the caller's standing in that
- * organization (r->org_id, r->org, r->access), once per request.
+ * so the domain loads the object first, then the caller's standing in that
+ * organization (r->dom.actor), once per request (domain/access.c).
  */
 #ifndef DOCSD_API_CONTENT_H
 #define DOCSD_API_CONTENT_H
 
 #include "api/api.h"
 #include "core/revision.h"
-
-/* Load the caller's membership and grants in org_id (no-op when loaded). */
-int content_enter_org(struct req *r, const char *org_id);
-
-/* The caller's effective role on a space / collection / the inside of a
- * collection (NULL collection: the organization's top level, where the
- * organization role decides). */
-int content_space_role(struct req *r, const struct space *s, enum role *out);
-int content_collection_role(struct req *r, const struct collection *c, enum role *out);
-int content_role_at(struct req *r, const char *org_id, const char *collection_id, enum role *out);
-
-/* Load {spaceId} / {collectionId} and require `need` (404 without read, 403
- * below need). s->access / c->access hold the caller's role. */
-int content_space(struct req *r, enum role need, struct space *s);
-int content_collection(struct req *r, enum role need, struct collection *c);
-
-/* Filters for lists: decide each row from the caller's grants and the
- * organization's collection tree, loaded once per list. */
-struct content_list {
-	struct req *r;
-	const struct access_ctx *ctx;
-	struct collection_node *nodes;
-	int nnodes;
-};
-int content_list_init(struct req *r, const struct access_ctx *ctx, const char *org_id, struct content_list *cl);
-enum role content_keep_space(void *cl, void *item);
-enum role content_keep_collection(void *cl, void *item);
 
 /* Body helpers shared by the content handlers. */
 /* defaultLevel: "inherit", a role, or null. */
@@ -109,9 +82,6 @@ int content_write_edits(struct req *r, const struct space *s, const struct tree_
 			const struct revision *parent, const struct revision **out);
 /* Entries of a working copy as the pages and files of a new revision. */
 void content_revision_new(const struct tree_work *w, struct revision_new *nr);
-/* A space whose content may change: live (not deleted: 409), editMode not
- * locked (403). */
-int content_require_editable(const struct space *s);
 
 /* Make `now` the space's current revision and bring the search index along. */
 int content_space_advance(struct req *r, const struct space *s, const struct revision *now);

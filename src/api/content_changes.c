@@ -606,12 +606,3 @@ int content_write_edits(struct req *r, const struct space *s, const struct tree_
 		return err_set(ERR_INTERNAL, "out of memory");
 	return store_revision_create(&r->tx, &nr, out);
 }
-
-int content_require_editable(const struct space *s)
-{
-	if (s->deleted_at)
-		return err_set(ERR_CONFLICT, "the space is deleted; restore it first");
-	if (s->edit_mode && strcmp(s->edit_mode, "locked") == 0)
-		return err_set(ERR_FORBIDDEN, "the space is locked (editMode: locked): its content cannot be changed");
-	return 0;
-}

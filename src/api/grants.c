@@ -25,7 +25,7 @@ static int load_target(struct req *r, enum role need, struct target *t)
 	memset(t, 0, sizeof(*t));
 	if (req_param(r, "spaceId")) {
 		struct space s;
-		if ((rc = content_space(r, need, &s)))
+		if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), need, &s)))
 			return rc;
 		if (s.deleted_at && need > ROLE_READ)
 			return err_set(ERR_CONFLICT, "the space is deleted; restore it first");
@@ -34,7 +34,7 @@ static int load_target(struct req *r, enum role need, struct target *t)
 		return 0;
 	}
 	struct collection c;
-	if ((rc = content_collection(r, need, &c)))
+	if ((rc = dom_collection_get(&r->dom, req_param(r, "collectionId"), need, &c)))
 		return rc;
 	t->id = t->collection_id = c.id;
 	t->org_id = c.org_id;
@@ -119,7 +119,7 @@ static int list_grants(struct req *r, enum grant_kind kind)
 		if (kind == GRANT_USER)
 			user_grant_to_json(g, api_base(r), &items[i], api_sees_emails(r));
 		else
-			team_grant_to_json(g, &items[i], r->org.role);
+			team_grant_to_json(g, &items[i], r->dom.actor.org.role);
 	}
 	return resp_list_end(r, n, next);
 }

@@ -9,7 +9,7 @@ static int send_invite(struct req *r, int status, const struct invite *inv)
 
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
-	invite_to_json(g, inv, r->org.role);
+	invite_to_json(g, inv, r->dom.actor.org.role);
 	return 0;
 }
 
@@ -22,18 +22,18 @@ int invite_list(struct req *r)
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_invites_list(&r->tx, r->org_id, &lr, &items, &n, &next)))
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_invites_list(&r->tx, r->dom.actor.org_id, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
-		invite_to_json(g, &items[i], r->org.role);
+		invite_to_json(g, &items[i], r->dom.actor.org.role);
 	return resp_list_end(r, n, next);
 }
 
 int invite_create(struct req *r)
 {
-	struct invite inv = { .org_id = r->org_id };
+	struct invite inv = { .org_id = r->dom.actor.org_id };
 	int rc;
 
 	/* Invites to a space or a collection name their target; those arrive with
@@ -50,7 +50,7 @@ int invite_create(struct req *r)
 int invite_get(struct req *r)
 {
 	struct invite inv;
-	int rc = store_invite_get(&r->tx, r->org_id, req_param(r, "inviteId"), &inv);
+	int rc = store_invite_get(&r->tx, r->dom.actor.org_id, req_param(r, "inviteId"), &inv);
 
 	return rc ? rc : send_invite(r, 200, &inv);
 }
@@ -64,7 +64,7 @@ int invite_update(struct req *r)
 
 	if ((rc = body_role(r, "role", F_REQUIRED | F_NULLABLE, &role)) < 0)
 		return rc;
-	if ((rc = store_invite_set_role(&r->tx, r->org_id, id, role)) || (rc = store_invite_get(&r->tx, r->org_id, id, &inv)))
+	if ((rc = store_invite_set_role(&r->tx, r->dom.actor.org_id, id, role)) || (rc = store_invite_get(&r->tx, r->dom.actor.org_id, id, &inv)))
 		return rc;
 	return send_invite(r, 200, &inv);
 }
@@ -72,7 +72,7 @@ int invite_update(struct req *r)
 int invite_delete(struct req *r)
 {
 	bool removed;
-	int rc = store_invite_delete(&r->tx, r->org_id, req_param(r, "inviteId"), &removed);
+	int rc = store_invite_delete(&r->tx, r->dom.actor.org_id, req_param(r, "inviteId"), &removed);
 
 	if (rc)
 		return rc;

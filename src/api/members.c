@@ -32,7 +32,7 @@ int member_list(struct req *r)
 	f.role = role >= 0 ? roles[role] : NULL;
 	f.search = req_query(r, "search");
 	f.by_last_seen = sort == 1;
-	if ((rc = store_members_list(&r->tx, r->org_id, &f, &lr, &items, &n, &next)))
+	if ((rc = store_members_list(&r->tx, r->dom.actor.org_id, &f, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -44,7 +44,7 @@ int member_list(struct req *r)
 int member_get(struct req *r)
 {
 	struct member m;
-	int rc = store_member_get(&r->tx, r->org_id, req_param(r, "userId"), &m);
+	int rc = store_member_get(&r->tx, r->dom.actor.org_id, req_param(r, "userId"), &m);
 
 	return rc ? rc : api_send_member(r, &m);
 }
@@ -58,9 +58,9 @@ static int keep_an_admin(struct req *r, const struct member *m)
 	if (m->role != ROLE_ADMIN)
 		return 0;
 	/* Two admins demoting each other at once must not leave none. */
-	if ((rc = store_org_lock(&r->tx, r->org_id)))
+	if ((rc = store_org_lock(&r->tx, r->dom.actor.org_id)))
 		return rc;
-	if ((rc = store_admin_count(&r->tx, r->org_id, &admins)))
+	if ((rc = store_admin_count(&r->tx, r->dom.actor.org_id, &admins)))
 		return rc;
 	if (admins <= 1)
 		return err_set(ERR_INVALID, "the organization must keep at least one admin");
@@ -76,14 +76,14 @@ int member_update(struct req *r)
 
 	if ((rc = body_role(r, "role", F_NULLABLE, &role)) < 0)
 		return rc;
-	if ((rc = store_member_get(&r->tx, r->org_id, user_id, &m)))
+	if ((rc = store_member_get(&r->tx, r->dom.actor.org_id, user_id, &m)))
 		return rc;
 	if (rc == 0 && !body_field(r, "role"))
 		return api_send_member(r, &m);
 	if (role != ROLE_ADMIN && (rc = keep_an_admin(r, &m)))
 		return rc;
-	if ((rc = store_member_set_role(&r->tx, r->org_id, user_id, role)) ||
-	    (rc = store_member_get(&r->tx, r->org_id, user_id, &m)))
+	if ((rc = store_member_set_role(&r->tx, r->dom.actor.org_id, user_id, role)) ||
+	    (rc = store_member_get(&r->tx, r->dom.actor.org_id, user_id, &m)))
 		return rc;
 	return api_send_member(r, &m);
 }
@@ -93,11 +93,11 @@ int member_delete(struct req *r)
 	const char *user_id = req_param(r, "userId");
 	struct member m;
 	bool removed;
-	int rc = store_member_get(&r->tx, r->org_id, user_id, &m);
+	int rc = store_member_get(&r->tx, r->dom.actor.org_id, user_id, &m);
 
 	if (rc == ERR_NOT_FOUND)
 		return resp_empty(r, 204);
-	if (rc || (rc = keep_an_admin(r, &m)) || (rc = store_member_remove(&r->tx, r->org_id, user_id, &removed)))
+	if (rc || (rc = keep_an_admin(r, &m)) || (rc = store_member_remove(&r->tx, r->dom.actor.org_id, user_id, &removed)))
 		return rc;
 	/* GitBook: 205 when the member was removed, 204 when there was none. */
 	return resp_empty(r, removed ? 205 : 204);
@@ -117,7 +117,7 @@ static int visitor_claims(struct req *r, const char **out)
 		return rc;
 	payload = arena_printf(&r->arena,
 			       "{\"sub\":\"%s\",\"org\":\"%s\",\"role\":\"%s\",\"iat\":%lld,\"exp\":%lld}",
-			       r->caller_id, r->org_id, role_name(r->org.role) ? role_name(r->org.role) : "guest",
+			       r->caller_id, r->dom.actor.org_id, role_name(r->dom.actor.org.role) ? role_name(r->dom.actor.org.role) : "guest",
 			       (long long)now, (long long)(now + 3600));
 	if (!payload)
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -142,7 +142,7 @@ int member_ping(struct req *r)
 	struct jw *g;
 	int rc;
 
-	if ((rc = store_member_touch(&r->tx, r->org_id, r->caller_id, clock_now_ms())) || (rc = visitor_claims(r, &jwt)))
+	if ((rc = store_member_touch(&r->tx, r->dom.actor.org_id, r->caller_id, clock_now_ms())) || (rc = visitor_claims(r, &jwt)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -163,11 +163,11 @@ int member_sso(struct req *r)
 	bool added;
 	int rc;
 
-	if ((rc = store_user_get(&r->tx, user_id, &u)) || (rc = store_org_get(&r->tx, r->org_id, &o)))
+	if ((rc = store_user_get(&r->tx, user_id, &u)) || (rc = store_org_get(&r->tx, r->dom.actor.org_id, &o)))
 		return rc;
 	/* A user who is not a member yet joins with the organization's default role. */
-	if ((rc = store_member_add(&r->tx, r->org_id, user_id, o.default_role, 1, &added)) ||
-	    (rc = store_member_set_sso(&r->tx, r->org_id, user_id)) || (rc = store_member_get(&r->tx, r->org_id, user_id, &m)))
+	if ((rc = store_member_add(&r->tx, r->dom.actor.org_id, user_id, o.default_role, 1, &added)) ||
+	    (rc = store_member_set_sso(&r->tx, r->dom.actor.org_id, user_id)) || (rc = store_member_get(&r->tx, r->dom.actor.org_id, user_id, &m)))
 		return rc;
 	return api_send_member(r, &m);
 }
@@ -183,18 +183,18 @@ int member_teams(struct req *r)
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_member_get(&r->tx, r->org_id, user_id, &m)))
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_member_get(&r->tx, r->dom.actor.org_id, user_id, &m)))
 		return rc;
-	if ((rc = store_member_teams_list(&r->tx, r->org_id, user_id, req_query(r, "title"), &lr, &items, &n, &next)))
+	if ((rc = store_member_teams_list(&r->tx, r->dom.actor.org_id, user_id, req_query(r, "title"), &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++) {
 		int caller_role = -1;
-		if (r->org.role != ROLE_ADMIN &&
+		if (r->dom.actor.org.role != ROLE_ADMIN &&
 		    (rc = store_team_member_role(&r->tx, items[i].team.id, r->caller_id, &caller_role)))
 			return rc;
-		member_team_to_json(g, &items[i].team, items[i].team_role, r->org.role, caller_role == TEAM_OWNER);
+		member_team_to_json(g, &items[i].team, items[i].team_role, r->dom.actor.org.role, caller_role == TEAM_OWNER);
 	}
 	return resp_list_end(r, n, next);
 }

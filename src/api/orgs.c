@@ -17,7 +17,7 @@ int api_send_org(struct req *r, int status, const struct org *o)
 
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
-	org_to_json(g, api_base(r), o, &r->org);
+	org_to_json(g, api_base(r), o, &r->dom.actor.org);
 	return 0;
 }
 
@@ -111,8 +111,8 @@ int org_create(struct req *r)
 		return rc;
 	if (n && (rc = store_org_set_email_domains(&r->tx, o.id, domains, n)))
 		return rc;
-	r->org.role = ROLE_ADMIN;
-	r->org.owns_team = 0;
+	r->dom.actor.org.role = ROLE_ADMIN;
+	r->dom.actor.org.owns_team = 0;
 	loc = arena_printf(&r->arena, "%s/v1/orgs/%s", api_base(r), o.id);
 	if (!loc || (rc = resp_header(r, "Location", loc)))
 		return loc ? rc : err_set(ERR_INTERNAL, "out of memory");
@@ -122,7 +122,7 @@ int org_create(struct req *r)
 int org_get(struct req *r)
 {
 	struct org o;
-	int rc = store_org_get(&r->tx, r->org_id, &o);
+	int rc = store_org_get(&r->tx, r->dom.actor.org_id, &o);
 
 	if (rc)
 		return rc;
@@ -204,7 +204,7 @@ int org_update(struct req *r)
 	json_t *dc;
 	int n = 0, rc, b;
 
-	if ((rc = store_org_get(&r->tx, r->org_id, &o)))
+	if ((rc = store_org_get(&r->tx, r->dom.actor.org_id, &o)))
 		return rc;
 	if ((rc = body_string(r, "title", 0, 2, 255, &s)) < 0)
 		return rc;
@@ -307,7 +307,7 @@ int org_invite_users(struct req *r)
 	const char **added;
 	struct jw *g;
 
-	if ((rc = store_org_get(&r->tx, r->org_id, &o)))
+	if ((rc = store_org_get(&r->tx, r->dom.actor.org_id, &o)))
 		return rc;
 	role = o.default_role;
 	if (!emails)

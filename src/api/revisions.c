@@ -294,7 +294,7 @@ static void location_json(struct jw *g, struct location_ctx *lc, const struct re
 	}
 	jw_kstr(g, "kind", p ? "page" : "file");
 	jw_key(g, "organization");
-	org_to_json(g, api_base(r), &lc->org, &r->org);
+	org_to_json(g, api_base(r), &lc->org, &r->dom.actor.org);
 	jw_key(g, "space");
 	space_to_json(g, api_base(r), &lc->src->space, lc->src->space.access);
 	/* versionContext is left out: GitBook's schema wants the whole Revision

@@ -84,7 +84,7 @@ static int read_provider(struct req *r, struct saml_provider *sp, int create)
 	if ((rc = body_string(r, "defaultTeam", F_NULLABLE, 1, 64, &s)) < 0)
 		return rc;
 	if (rc) {
-		if (s && (rc = store_team_get(&r->tx, r->org_id, s, &sp->team)))
+		if (s && (rc = store_team_get(&r->tx, r->dom.actor.org_id, s, &sp->team)))
 			return rc == ERR_NOT_FOUND ? err_set(ERR_INVALID, "defaultTeam: '%s' is not a team of the organization", s)
 						   : rc;
 		sp->default_team = s;
@@ -100,7 +100,7 @@ static int send_provider(struct req *r, int status, const struct saml_provider *
 
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
-	saml_provider_to_json(g, api_base(r), sp, r->org.role);
+	saml_provider_to_json(g, api_base(r), sp, r->dom.actor.org.role);
 	return 0;
 }
 
@@ -113,24 +113,24 @@ int saml_list(struct req *r)
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_saml_list(&r->tx, r->org_id, &lr, &items, &n, &next)))
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_saml_list(&r->tx, r->dom.actor.org_id, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
-		saml_provider_to_json(g, api_base(r), &items[i], r->org.role);
+		saml_provider_to_json(g, api_base(r), &items[i], r->dom.actor.org.role);
 	return resp_list_end(r, n, next);
 }
 
 int saml_create(struct req *r)
 {
-	struct saml_provider sp = { .org_id = r->org_id, .default_role = ROLE_GUEST };
+	struct saml_provider sp = { .org_id = r->dom.actor.org_id, .default_role = ROLE_GUEST };
 	const char *loc;
 	int rc;
 
 	if ((rc = read_provider(r, &sp, 1)) || (rc = store_saml_create(&r->tx, &sp)))
 		return rc;
-	loc = arena_printf(&r->arena, "%s/v1/orgs/%s/saml/%s", api_base(r), r->org_id, sp.id);
+	loc = arena_printf(&r->arena, "%s/v1/orgs/%s/saml/%s", api_base(r), r->dom.actor.org_id, sp.id);
 	if (!loc || (rc = resp_header(r, "Location", loc)))
 		return loc ? rc : err_set(ERR_INTERNAL, "out of memory");
 	return send_provider(r, 201, &sp);
@@ -139,7 +139,7 @@ int saml_create(struct req *r)
 int saml_get(struct req *r)
 {
 	struct saml_provider sp;
-	int rc = store_saml_get(&r->tx, r->org_id, req_param(r, "samlProviderId"), &sp);
+	int rc = store_saml_get(&r->tx, r->dom.actor.org_id, req_param(r, "samlProviderId"), &sp);
 
 	return rc ? rc : send_provider(r, 200, &sp);
 }
@@ -149,7 +149,7 @@ int saml_update(struct req *r)
 	struct saml_provider sp;
 	int rc;
 
-	if ((rc = store_saml_get(&r->tx, r->org_id, req_param(r, "samlProviderId"), &sp)) ||
+	if ((rc = store_saml_get(&r->tx, r->dom.actor.org_id, req_param(r, "samlProviderId"), &sp)) ||
 	    (rc = read_provider(r, &sp, 0)) || (rc = store_saml_update(&r->tx, &sp)))
 		return rc;
 	return send_provider(r, 200, &sp);
@@ -158,7 +158,7 @@ int saml_update(struct req *r)
 int saml_delete(struct req *r)
 {
 	bool removed;
-	int rc = store_saml_delete(&r->tx, r->org_id, req_param(r, "samlProviderId"), &removed);
+	int rc = store_saml_delete(&r->tx, r->dom.actor.org_id, req_param(r, "samlProviderId"), &removed);
 
 	if (rc)
 		return rc;
@@ -182,7 +182,7 @@ int sso_logins(struct req *r)
 	jw_key(g, "items");
 	jw_arr_open(g);
 	do {
-		if ((rc = store_saml_list(&r->tx, r->org_id, &lr, &items, &n, &next)))
+		if ((rc = store_saml_list(&r->tx, r->dom.actor.org_id, &lr, &items, &n, &next)))
 			return rc;
 		for (int i = 0; i < n; i++)
 			saml_login_to_json(g, api_base(r), &items[i]);

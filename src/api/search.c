@@ -109,7 +109,7 @@ int search_space(struct req *r)
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = content_space(r, ROLE_READ, &s)) || (rc = read_query(r, &query)) ||
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_READ, &s)) || (rc = read_query(r, &query)) ||
 	    (rc = req_list(r, &lr, &cur, NULL, 0)) ||
 	    (rc = store_search_space(&r->tx, s.id, query, &lr, &items, &n, &next)))
 		return rc;
@@ -125,7 +125,7 @@ int search_space(struct req *r)
  * space list's own filter. */
 static int readable_spaces(struct req *r, const char ***ids, int *n)
 {
-	struct content_list cl;
+	struct dom_list cl;
 	struct list_req lr = { .limit = 1000 };
 	struct cursor cur;
 	struct space *items;
@@ -134,10 +134,13 @@ static int readable_spaces(struct req *r, const char ***ids, int *n)
 
 	*ids = NULL;
 	*n = 0;
-	if ((rc = content_list_init(r, &r->access, r->org_id, &cl)))
+	const struct access_ctx *ctx;
+
+	if ((rc = dom_actor_access(&r->dom, r->dom.actor.org_id, &ctx)) ||
+	    (rc = dom_list_init(&r->dom, ctx, r->dom.actor.org_id, &cl)))
 		return rc;
 	do {
-		if ((rc = store_spaces_list(&r->tx, SPACES_OF_ORG, r->org_id, NULL, &lr, content_keep_space, &cl, &items,
+		if ((rc = store_spaces_list(&r->tx, SPACES_OF_ORG, r->dom.actor.org_id, NULL, &lr, dom_keep_space, &cl, &items,
 					    &got, &next)))
 			return rc;
 		if (*n + got > cap) {
@@ -170,14 +173,14 @@ int search_org(struct req *r)
 	int nids = 0, n, rc;
 
 	if ((rc = read_query(r, &query)) || (rc = req_list(r, &lr, &cur, NULL, 0)) ||
-	    (rc = content_enter_org(r, r->org_id)))
+	    (rc = dom_enter_org(&r->dom, r->dom.actor.org_id)))
 		return rc;
 	/* Admins read every space: no list to pass. */
-	if (r->org.role != ROLE_ADMIN && (rc = readable_spaces(r, &ids, &nids)))
+	if (r->dom.actor.org.role != ROLE_ADMIN && (rc = readable_spaces(r, &ids, &nids)))
 		return rc;
-	if (r->org.role != ROLE_ADMIN && nids == 0)
+	if (r->dom.actor.org.role != ROLE_ADMIN && nids == 0)
 		n = 0, next = NULL;
-	else if ((rc = store_search_org(&r->tx, r->org_id, ids, nids, query, &lr, &items, &n, &next)))
+	else if ((rc = store_search_org(&r->tx, r->dom.actor.org_id, ids, nids, query, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");

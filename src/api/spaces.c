@@ -64,8 +64,8 @@ static int send_space_fresh(struct req *r, int status, const char *id)
 	struct space s;
 	int rc = store_space_get(&r->tx, id, &s);
 
-	r->access_loaded = 0;
-	if (rc || (rc = content_space_role(r, &s, &s.access)))
+	dom_access_changed(&r->dom);
+	if (rc || (rc = dom_space_role(&r->dom, &s, &s.access)))
 		return rc;
 	return send_space(r, status, &s);
 }
@@ -77,7 +77,7 @@ static int require_live(const struct space *s)
 
 int space_create(struct req *r)
 {
-	struct space s = { .org_id = r->org_id, .default_level = LEVEL_INHERIT, .title = "" };
+	struct space s = { .org_id = r->dom.actor.org_id, .default_level = LEVEL_INHERIT, .title = "" };
 	enum role role;
 	int rc;
 
@@ -85,11 +85,11 @@ int space_create(struct req *r)
 		return err_set(ERR_INVALID, "spaces from templates or computed sources are not supported");
 	if ((rc = body_string(r, "title", 0, 0, 50, &s.title)) < 0 || (rc = body_string(r, "emoji", F_NULLABLE, 1, 50, &s.emoji)) < 0 ||
 	    (rc = body_enum(r, "language", languages, &s.language)) < 0 ||
-	    (rc = body_enum(r, "editMode", edit_modes, &s.edit_mode)) < 0 || (rc = body_parent(r, r->org_id, &s.parent_id)) < 0)
+	    (rc = body_enum(r, "editMode", edit_modes, &s.edit_mode)) < 0 || (rc = body_parent(r, r->dom.actor.org_id, &s.parent_id)) < 0)
 		return rc;
 	if (!s.title)
 		s.title = "";
-	if ((rc = content_role_at(r, r->org_id, s.parent_id, &role)))
+	if ((rc = dom_role_at(&r->dom, r->dom.actor.org_id, s.parent_id, &role)))
 		return rc;
 	if (role < ROLE_READ && s.parent_id)
 		return err_set(ERR_INVALID, "parent: no collection '%s' in this organization", s.parent_id);
@@ -104,7 +104,7 @@ int space_create(struct req *r)
 int space_get(struct req *r)
 {
 	struct space s;
-	int rc = content_space(r, ROLE_READ, &s);
+	int rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_READ, &s);
 
 	/* shareKey resolves published URLs of share-link sites; spaces' URLs do not depend on it. */
 	return rc ? rc : send_space(r, 200, &s);
@@ -115,7 +115,7 @@ int space_update(struct req *r)
 	struct space s;
 	int rc;
 
-	if ((rc = content_space(r, ROLE_ADMIN, &s)) || (rc = require_live(&s)))
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_ADMIN, &s)) || (rc = require_live(&s)))
 		return rc;
 	/* body_string clears its output when the field is absent: read into temporaries. */
 	const char *edit_mode, *title, *language, *visibility;
@@ -164,7 +164,7 @@ int space_delete(struct req *r)
 
 	if (rc == ERR_NOT_FOUND)
 		return resp_empty(r, 204); /* did not exist: the seed's contract */
-	if (rc || (rc = content_space_role(r, &s, &s.access)) || (rc = access_check(s.access, ROLE_ADMIN, "space")) ||
+	if (rc || (rc = dom_space_role(&r->dom, &s, &s.access)) || (rc = access_check(s.access, ROLE_ADMIN, "space")) ||
 	    (rc = store_space_delete(&r->tx, &s, &deleted)))
 		return rc;
 	return resp_empty(r, 204);
@@ -173,7 +173,7 @@ int space_delete(struct req *r)
 int space_restore(struct req *r)
 {
 	struct space s;
-	int rc = content_space(r, ROLE_ADMIN, &s);
+	int rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_ADMIN, &s);
 
 	if (rc)
 		return rc;
@@ -193,8 +193,8 @@ int space_duplicate(struct req *r)
 	enum role role;
 	int rc;
 
-	if ((rc = content_space(r, ROLE_READ, &s)) || (rc = require_live(&s)) ||
-	    (rc = content_role_at(r, s.org_id, s.parent_id, &role)))
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_READ, &s)) || (rc = require_live(&s)) ||
+	    (rc = dom_role_at(&r->dom, s.org_id, s.parent_id, &role)))
 		return rc;
 	if (role < ROLE_CREATE)
 		return err_set(ERR_FORBIDDEN, "you need the create role %s to duplicate this space",
@@ -211,7 +211,7 @@ int space_move(struct req *r)
 	struct placement pl;
 	int rc;
 
-	if ((rc = content_space(r, ROLE_ADMIN, &s)) || (rc = require_live(&s)) ||
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_ADMIN, &s)) || (rc = require_live(&s)) ||
 	    (rc = content_placement(r, s.org_id, s.id, s.parent_id, &pl)) ||
 	    (rc = store_space_place(&r->tx, &s, pl.parent_id, pl.position)))
 		return rc;
@@ -226,7 +226,7 @@ int space_transfer(struct req *r)
 	int64_t position;
 	int rc;
 
-	if ((rc = content_space(r, ROLE_ADMIN, &s)))
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_ADMIN, &s)))
 		return rc;
 	if ((rc = body_string(r, "organization", F_REQUIRED, 1, 64, &org_id)) < 0 ||
 	    (rc = body_parent(r, org_id, &parent)) < 0)
@@ -262,34 +262,35 @@ static int send_space_list(struct req *r, enum space_scope scope, const char *or
 {
 	struct list_req lr;
 	struct cursor cur;
-	struct content_list cl;
+	struct dom_list cl;
+	const struct access_ctx *ctx;
 	struct space *items;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = content_enter_org(r, org_id)) ||
-	    (rc = content_list_init(r, &r->access, org_id, &cl)))
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = dom_actor_access(&r->dom, org_id, &ctx)) ||
+	    (rc = dom_list_init(&r->dom, ctx, org_id, &cl)))
 		return rc;
 	if ((rc = store_spaces_list(&r->tx, scope, org_id, collection_id, &lr,
-				    r->org.role == ROLE_ADMIN ? NULL : content_keep_space, &cl, &items, &n, &next)))
+				    r->dom.actor.org.role == ROLE_ADMIN ? NULL : dom_keep_space, &cl, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
-		space_to_json(g, api_base(r), &items[i], r->org.role == ROLE_ADMIN ? ROLE_ADMIN : items[i].access);
+		space_to_json(g, api_base(r), &items[i], r->dom.actor.org.role == ROLE_ADMIN ? ROLE_ADMIN : items[i].access);
 	return resp_list_end(r, n, next);
 }
 
 int org_spaces_list(struct req *r)
 {
-	return send_space_list(r, SPACES_OF_ORG, r->org_id, NULL);
+	return send_space_list(r, SPACES_OF_ORG, r->dom.actor.org_id, NULL);
 }
 
 int collection_spaces_list(struct req *r)
 {
 	struct collection c;
-	int rc = content_collection(r, ROLE_READ, &c);
+	int rc = dom_collection_get(&r->dom, req_param(r, "collectionId"), ROLE_READ, &c);
 
 	return rc ? rc : send_space_list(r, SPACES_IN_COLLECTION, c.org_id, c.id);
 }
@@ -301,7 +302,7 @@ int member_spaces_list(struct req *r)
 	const char *user_id = req_param(r, "userId");
 	struct membership m;
 	struct access_ctx ctx;
-	struct content_list cl;
+	struct dom_list cl;
 	struct list_req lr;
 	struct cursor cur;
 	struct space *items;
@@ -309,24 +310,24 @@ int member_spaces_list(struct req *r)
 	struct jw *g;
 	int n, rc;
 
-	if (r->org.role != ROLE_ADMIN && strcmp(user_id, r->caller_id) != 0)
+	if (r->dom.actor.org.role != ROLE_ADMIN && strcmp(user_id, r->caller_id) != 0)
 		return err_set(ERR_FORBIDDEN, "only organization admins can list another member's spaces");
-	if ((rc = req_list(r, &lr, &cur, "order", 1)) || (rc = store_membership(&r->tx, r->org_id, user_id, &m)))
+	if ((rc = req_list(r, &lr, &cur, "order", 1)) || (rc = store_membership(&r->tx, r->dom.actor.org_id, user_id, &m)))
 		return rc;
 	if (m.role == ROLE_NONE)
 		return err_set(ERR_NOT_FOUND, "member not found");
 	ctx = (struct access_ctx){ .org_role = m.role, .org_default = m.org_default };
 	if (m.role != ROLE_ADMIN &&
-	    (rc = store_access_grants(&r->tx, r->org_id, user_id, (struct access_grant **)&ctx.grants, &ctx.ngrants)))
+	    (rc = store_access_grants(&r->tx, r->dom.actor.org_id, user_id, (struct access_grant **)&ctx.grants, &ctx.ngrants)))
 		return rc;
-	if ((rc = content_list_init(r, &ctx, r->org_id, &cl)) ||
-	    (rc = store_spaces_list(&r->tx, SPACES_OF_ORG, r->org_id, NULL, &lr, content_keep_space, &cl, &items, &n, &next)))
+	if ((rc = dom_list_init(&r->dom, &ctx, r->dom.actor.org_id, &cl)) ||
+	    (rc = store_spaces_list(&r->tx, SPACES_OF_ORG, r->dom.actor.org_id, NULL, &lr, dom_keep_space, &cl, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++) {
 		enum role mine = items[i].access; /* the member's, or the caller's when they are the member */
-		if (r->org.role == ROLE_ADMIN)
+		if (r->dom.actor.org.role == ROLE_ADMIN)
 			mine = ROLE_ADMIN;
 		jw_obj_open(g);
 		jw_key(g, "permission");

@@ -14,7 +14,7 @@ static int caller_owns(struct req *r, const char *team_id, bool *out)
 	int role = -1, rc = 0;
 
 	*out = false;
-	if (r->org.role != ROLE_ADMIN && r->org.owns_team) {
+	if (r->dom.actor.org.role != ROLE_ADMIN && r->dom.actor.org.owns_team) {
 		rc = store_team_member_role(&r->tx, team_id, r->caller_id, &role);
 		*out = role == TEAM_OWNER;
 	}
@@ -31,7 +31,7 @@ int api_send_team(struct req *r, int status, const struct team *t)
 		return rc;
 	if (!(g = resp_json(r, status)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	team_to_json(g, t, r->org.role, owner);
+	team_to_json(g, t, r->dom.actor.org.role, owner);
 	return 0;
 }
 
@@ -45,7 +45,7 @@ int team_list(struct req *r)
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_teams_list(&r->tx, r->org_id, &f, &lr, &items, &n, &next)))
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_teams_list(&r->tx, r->dom.actor.org_id, &f, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -53,7 +53,7 @@ int team_list(struct req *r)
 		bool owner;
 		if ((rc = caller_owns(r, items[i].id, &owner)))
 			return rc;
-		team_to_json(g, &items[i], r->org.role, owner);
+		team_to_json(g, &items[i], r->dom.actor.org.role, owner);
 	}
 	return resp_list_end(r, n, next);
 }
@@ -73,7 +73,7 @@ static int member_ref(struct req *r, const char *ref, const char *field, int ind
 			return rc;
 		ref = u.id;
 	}
-	rc = store_member_get(&r->tx, r->org_id, ref, &m);
+	rc = store_member_get(&r->tx, r->dom.actor.org_id, ref, &m);
 	if (rc == ERR_NOT_FOUND)
 		return err_set(ERR_INVALID, "%s[%d]: '%s' is not a member of the organization", field, index, ref);
 	if (rc)
@@ -84,7 +84,7 @@ static int member_ref(struct req *r, const char *ref, const char *field, int ind
 
 int team_create(struct req *r)
 {
-	struct team t = { .org_id = r->org_id };
+	struct team t = { .org_id = r->dom.actor.org_id };
 	const char **members;
 	int n = 0, rc;
 
@@ -96,10 +96,10 @@ int team_create(struct req *r)
 	for (int i = 0; i < n; i++) {
 		const char *uid;
 		if ((rc = member_ref(r, members[i], "members", i, &uid)) ||
-		    (rc = store_team_member_set(&r->tx, t.id, r->org_id, uid, TEAM_MEMBER)))
+		    (rc = store_team_member_set(&r->tx, t.id, r->dom.actor.org_id, uid, TEAM_MEMBER)))
 			return rc;
 	}
-	if ((rc = store_team_get(&r->tx, r->org_id, t.id, &t)))
+	if ((rc = store_team_get(&r->tx, r->dom.actor.org_id, t.id, &t)))
 		return rc;
 	return api_send_team(r, 201, &t);
 }
@@ -107,7 +107,7 @@ int team_create(struct req *r)
 int team_get(struct req *r)
 {
 	struct team t;
-	int rc = store_team_get(&r->tx, r->org_id, req_param(r, "teamId"), &t);
+	int rc = store_team_get(&r->tx, r->dom.actor.org_id, req_param(r, "teamId"), &t);
 
 	return rc ? rc : api_send_team(r, 200, &t);
 }
@@ -120,7 +120,7 @@ int team_update(struct req *r)
 
 	if ((rc = body_string(r, "title", F_REQUIRED, 1, 64, &title)) < 0)
 		return rc;
-	if ((rc = store_team_rename(&r->tx, r->org_id, id, title)) || (rc = store_team_get(&r->tx, r->org_id, id, &t)))
+	if ((rc = store_team_rename(&r->tx, r->dom.actor.org_id, id, title)) || (rc = store_team_get(&r->tx, r->dom.actor.org_id, id, &t)))
 		return rc;
 	return api_send_team(r, 200, &t);
 }
@@ -128,7 +128,7 @@ int team_update(struct req *r)
 int team_delete(struct req *r)
 {
 	bool removed;
-	int rc = store_team_delete(&r->tx, r->org_id, req_param(r, "teamId"), &removed);
+	int rc = store_team_delete(&r->tx, r->dom.actor.org_id, req_param(r, "teamId"), &removed);
 
 	/* 204 whether or not the team existed (the seed's contract). */
 	return rc ? rc : resp_empty(r, 204);
@@ -138,11 +138,11 @@ int team_delete(struct req *r)
 static int team_for_manage(struct req *r, struct team *t)
 {
 	bool owner;
-	int rc = store_team_get(&r->tx, r->org_id, req_param(r, "teamId"), t);
+	int rc = store_team_get(&r->tx, r->dom.actor.org_id, req_param(r, "teamId"), t);
 
 	if (rc || (rc = caller_owns(r, t->id, &owner)))
 		return rc;
-	if (!team_can_manage(r->org.role, owner))
+	if (!team_can_manage(r->dom.actor.org.role, owner))
 		return err_set(ERR_FORBIDDEN, "only organization admins and the team's owners can change its members");
 	return 0;
 }
@@ -157,13 +157,13 @@ int team_members_list(struct req *r)
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_team_get(&r->tx, r->org_id, req_param(r, "teamId"), &t)) ||
-	    (rc = store_team_members_list(&r->tx, r->org_id, t.id, &lr, &items, &n, &next)))
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_team_get(&r->tx, r->dom.actor.org_id, req_param(r, "teamId"), &t)) ||
+	    (rc = store_team_members_list(&r->tx, r->dom.actor.org_id, t.id, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
-		team_member_to_json(g, api_base(r), &items[i].member, items[i].team_role, r->org.role);
+		team_member_to_json(g, api_base(r), &items[i].member, items[i].team_role, r->dom.actor.org.role);
 	return resp_list_end(r, n, next);
 }
 
@@ -198,7 +198,7 @@ int team_members_update(struct req *r)
 		int cur;
 		if ((rc = member_ref(r, add[i], "add", i, &uid)) || (rc = store_team_member_role(&r->tx, t.id, uid, &cur)))
 			return rc;
-		if (cur < 0 && (rc = store_team_member_set(&r->tx, t.id, r->org_id, uid, TEAM_MEMBER)))
+		if (cur < 0 && (rc = store_team_member_set(&r->tx, t.id, r->dom.actor.org_id, uid, TEAM_MEMBER)))
 			return rc;
 	}
 	if (ms) {
@@ -209,7 +209,7 @@ int team_members_update(struct req *r)
 			if (!role || parse_team_role(role, &tr))
 				return err_set(ERR_INVALID, "memberships.%s.role: must be 'owner' or 'member'", key);
 			if ((rc = member_ref(r, key, "memberships", i++, &uid)) ||
-			    (rc = store_team_member_set(&r->tx, t.id, r->org_id, uid, tr)))
+			    (rc = store_team_member_set(&r->tx, t.id, r->dom.actor.org_id, uid, tr)))
 				return rc;
 		}
 	}
@@ -238,7 +238,7 @@ int team_member_add(struct req *r)
 		return err_set(ERR_INVALID, "role: must be 'owner' or 'member'");
 	if ((rc = member_ref(r, user_id, "userId", 0, &uid)))
 		return rc == ERR_INVALID ? err_set(ERR_NOT_FOUND, "member not found") : rc;
-	if ((rc = store_team_member_set(&r->tx, t.id, r->org_id, uid, tr)))
+	if ((rc = store_team_member_set(&r->tx, t.id, r->dom.actor.org_id, uid, tr)))
 		return rc;
 	return resp_empty(r, 204);
 }

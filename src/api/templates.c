@@ -179,9 +179,9 @@ int content_template_apply(struct req *r)
 	json_t *refs = NULL, *changes = NULL;
 	int rc;
 
-	if ((rc = content_space(r, ROLE_EDIT, &s)))
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)))
 		return rc;
-	if ((rc = content_require_editable(&s)))
+	if ((rc = dom_space_editable(&s)))
 		return rc;
 	if ((rc = body_string(r, "id", F_REQUIRED, 1, 64, &id)) < 0)
 		return rc;

@@ -25,6 +25,7 @@
 
 #include "core/access.h"
 #include "core/model.h"
+#include "domain/domain.h"
 #include "server.h"
 #include "store/store.h"
 #include "util/arena.h"
@@ -64,12 +65,11 @@ struct req {
 	const char *caller_id;
 	struct user caller;
 	int caller_loaded;
-	const char *org_id;           /* {organizationId} when the route has one */
-	struct membership org;        /* the caller's standing in org_id */
-	struct access_ctx access;     /* the caller's grants in org_id (api/content.c) */
-	int access_loaded;
 
 	struct store_tx tx;
+	/* The domain context: the transaction, the arena and the caller as actor
+	 * (dom.actor.org: the caller's standing in {organizationId}). */
+	struct dom dom;
 
 	/* response */
 	int status;

@@ -191,7 +191,7 @@ static int cache_key(struct req *r, struct keybuf *k)
 	k->len = 0;
 	k->overflow = 0;
 	key_add(k, r->route->name);
-	key_add(k, r->org_id);
+	key_add(k, r->dom.actor.org_id);
 	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, key_arg, k);
 	return !k->overflow;
 }
@@ -228,18 +228,18 @@ static int run(struct req *r, const char *path)
 		return rc;
 	if (!(rt->flags & ROUTE_PUBLIC) && (rc = authenticate(r)))
 		goto fail;
+	dom_init(&r->dom, r->srv, &r->tx, &r->arena, r->caller_id);
 	if (rt->org != ORG_ACCESS_NONE) {
-		r->org_id = req_param(r, "organizationId");
-		rc = store_membership(&r->tx, r->org_id, r->caller_id, &r->org);
+		rc = dom_enter_org(&r->dom, req_param(r, "organizationId"));
 		if (rc == 0)
-			rc = org_access_check(r->org.role, rt->org);
+			rc = org_access_check(r->dom.actor.org.role, rt->org);
 		if (rc)
 			goto fail;
 	}
-	if (((rt->flags & ROUTE_CACHE) || ((rt->flags & ROUTE_CACHE_ADMIN) && r->org.role == ROLE_ADMIN)) &&
+	if (((rt->flags & ROUTE_CACHE) || ((rt->flags & ROUTE_CACHE_ADMIN) && r->dom.actor.org.role == ROLE_ADMIN)) &&
 	    cache_key(r, &key)) {
 		cacheable = 1;
-		if (pagecache_get(r->srv->pages, key.buf, key.len, r->org.generation, resp_json(r, 200)))
+		if (pagecache_get(r->srv->pages, key.buf, key.len, r->dom.actor.org.generation, resp_json(r, 200)))
 			return store_tx_commit(&r->tx);
 	}
 	rc = rt->handler(r);
@@ -249,7 +249,7 @@ static int run(struct req *r, const char *path)
 	if (rc)
 		return rc;
 	if (cacheable && r->status == 200 && r->gen && jw_ok(r->gen))
-		pagecache_put(r->srv->pages, key.buf, key.len, r->org.generation, r->gen->buf, r->gen->len);
+		pagecache_put(r->srv->pages, key.buf, key.len, r->dom.actor.org.generation, r->gen->buf, r->gen->len);
 	return 0;
 fail:
 	store_tx_rollback(&r->tx);

@@ -1,0 +1,198 @@
+/*
+ * access.c - the actor's standing in an organization and role on content.
+ *
+ * The rules are core/access.c's (pure); this file loads what they read: the
+ * actor's membership and grants (once per organization and transaction) and
+ * the chain of collections above an object.
+ */
+#include "domain/domain.h"
+#include "util/err.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void dom_init(struct dom *d, const struct server *srv, struct store_tx *tx, struct arena *a, const char *user_id)
+{
+	memset(d, 0, sizeof(*d));
+	d->srv = srv;
+	d->tx = tx;
+	d->arena = a;
+	d->actor.user_id = user_id;
+}
+
+const char *dom_base_url(const struct dom *d)
+{
+	return d->srv ? d->srv->public_url : "";
+}
+
+int dom_enter_org(struct dom *d, const char *org_id)
+{
+	struct actor *a = &d->actor;
+	int rc;
+
+	if (a->org_id && strcmp(a->org_id, org_id) == 0)
+		return 0;
+	if (!a->user_id) {
+		/* docsd itself: admin everywhere. */
+		memset(&a->org, 0, sizeof(a->org));
+		a->org.role = ROLE_ADMIN;
+	} else if ((rc = store_membership(d->tx, org_id, a->user_id, &a->org))) {
+		return rc;
+	}
+	a->org_id = org_id;
+	a->access_loaded = 0;
+	return 0;
+}
+
+int dom_actor_access(struct dom *d, const char *org_id, const struct access_ctx **out)
+{
+	struct actor *a = &d->actor;
+	int rc;
+
+	if ((rc = dom_enter_org(d, org_id)))
+		return rc;
+	*out = &a->access;
+	if (a->access_loaded)
+		return 0;
+	a->access = (struct access_ctx){ .org_role = a->org.role, .org_default = a->org.org_default };
+	/* Admins and outsiders do not need their grants looked at. */
+	if (a->org.role != ROLE_ADMIN && a->org.role != ROLE_NONE &&
+	    (rc = store_access_grants(d->tx, org_id, a->user_id, (struct access_grant **)&a->access.grants,
+				      &a->access.ngrants)))
+		return rc;
+	a->access_loaded = 1;
+	return 0;
+}
+
+void dom_access_changed(struct dom *d)
+{
+	d->actor.access_loaded = 0;
+}
+
+/* chain[0..n) is the object itself (when a space); the collections from
+ * parent_id up follow. */
+static int role_of(struct dom *d, const char *org_id, struct access_node *chain, int n, const char *parent_id,
+		   enum role *out)
+{
+	const struct access_ctx *ctx;
+	int more = 0, rc;
+
+	if ((rc = dom_actor_access(d, org_id, &ctx)))
+		return rc;
+	if (ctx->org_role == ROLE_ADMIN || ctx->org_role == ROLE_NONE) {
+		*out = ctx->org_role;
+		return 0;
+	}
+	if (parent_id && (rc = store_collection_chain(d->tx, parent_id, chain + n, &more)))
+		return rc;
+	*out = access_role(ctx, chain, n + more);
+	return 0;
+}
+
+int dom_space_role(struct dom *d, const struct space *s, enum role *out)
+{
+	struct access_node chain[ACCESS_MAX_DEPTH + 1] = { { s->id, s->default_level } };
+
+	return role_of(d, s->org_id, chain, 1, s->parent_id, out);
+}
+
+int dom_collection_role(struct dom *d, const struct collection *c, enum role *out)
+{
+	struct access_node chain[ACCESS_MAX_DEPTH + 1];
+
+	return role_of(d, c->org_id, chain, 0, c->id, out);
+}
+
+int dom_role_at(struct dom *d, const char *org_id, const char *collection_id, enum role *out)
+{
+	struct access_node chain[ACCESS_MAX_DEPTH + 1];
+	int rc;
+
+	if (!collection_id) {
+		if ((rc = dom_enter_org(d, org_id)))
+			return rc;
+		*out = d->actor.org.role;
+		return 0;
+	}
+	return role_of(d, org_id, chain, 0, collection_id, out);
+}
+
+int dom_space_get(struct dom *d, const char *space_id, enum role need, struct space *out)
+{
+	int rc = store_space_get(d->tx, space_id, out);
+
+	if (rc || (rc = dom_space_role(d, out, &out->access)))
+		return rc;
+	return access_check(out->access, need, "space");
+}
+
+int dom_collection_get(struct dom *d, const char *collection_id, enum role need, struct collection *out)
+{
+	int rc = store_collection_get(d->tx, collection_id, out);
+
+	if (rc || (rc = dom_collection_role(d, out, &out->access)))
+		return rc;
+	return access_check(out->access, need, "collection");
+}
+
+int dom_space_editable(const struct space *s)
+{
+	if (s->deleted_at)
+		return err_set(ERR_CONFLICT, "the space is deleted; restore it first");
+	if (s->edit_mode && strcmp(s->edit_mode, "locked") == 0)
+		return err_set(ERR_FORBIDDEN, "the space is locked (editMode: locked): its content cannot be changed");
+	return 0;
+}
+
+int dom_list_init(struct dom *d, const struct access_ctx *ctx, const char *org_id, struct dom_list *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->d = d;
+	l->ctx = ctx;
+	if (ctx->org_role == ROLE_ADMIN || ctx->org_role == ROLE_NONE)
+		return 0;
+	return store_collection_nodes(d->tx, org_id, &l->nodes, &l->nnodes);
+}
+
+static int node_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct collection_node *)elem)->id);
+}
+
+/* Walk from collection_id up through the loaded tree into chain[n..]. */
+static int tree_chain(const struct dom_list *l, const char *collection_id, struct access_node *chain, int n)
+{
+	while (collection_id && n < ACCESS_MAX_DEPTH) {
+		const struct collection_node *c =
+			bsearch(collection_id, l->nodes, (size_t)l->nnodes, sizeof(*c), node_cmp);
+		if (!c)
+			break;
+		chain[n].id = c->id;
+		chain[n].level = c->level;
+		n++;
+		collection_id = c->parent_id;
+	}
+	return n;
+}
+
+enum role dom_keep_space(void *list, void *item)
+{
+	struct dom_list *l = list;
+	struct space *s = item;
+	struct access_node chain[ACCESS_MAX_DEPTH + 1] = { { s->id, s->default_level } };
+
+	if (l->ctx->org_role == ROLE_ADMIN || l->ctx->org_role == ROLE_NONE)
+		return s->access = l->ctx->org_role;
+	return s->access = access_role(l->ctx, chain, tree_chain(l, s->parent_id, chain, 1));
+}
+
+enum role dom_keep_collection(void *list, void *item)
+{
+	struct dom_list *l = list;
+	struct collection *c = item;
+	struct access_node chain[ACCESS_MAX_DEPTH + 1];
+
+	if (l->ctx->org_role == ROLE_ADMIN || l->ctx->org_role == ROLE_NONE)
+		return c->access = l->ctx->org_role;
+	return c->access = access_role(l->ctx, chain, tree_chain(l, c->id, chain, 0));
+}

@@ -1,0 +1,92 @@
+/*
+ * domain.h - the operations of the model, below the handlers and above the
+ * store (DESIGN.md, "Shape of the program").
+ *
+ * DESIGN
+ * Every domain function takes a `struct dom`: one store transaction, the
+ * arena results are copied into, the actor the operation runs for, and the
+ * server's settings. Never an HTTP request: handlers (api/), job workers
+ * (jobs/), the site renderer and the CLI all call the same functions. A
+ * domain function checks the actor's access once, for the operation as a
+ * whole (404 when the actor may not learn the object exists, 403 when the
+ * role is too low), applies the rules, calls the store, and returns plain
+ * structs the caller serializes.
+ *
+ * Return values follow util/err.h: 0 or an ERR_* code with err_message() set.
+ *
+ * The actor's standing in an organization (role, team ownership, grants) is
+ * loaded on first need and kept for the rest of the transaction; a domain
+ * function that changes it (a grant to a creator) marks it stale.
+ */
+#ifndef DOCSD_DOMAIN_DOMAIN_H
+#define DOCSD_DOMAIN_DOMAIN_H
+
+#include <stdbool.h>
+
+#include "core/access.h"
+#include "core/model.h"
+#include "server.h"
+#include "store/store.h"
+#include "util/arena.h"
+
+/* Who an operation runs for. user_id NULL is docsd itself (jobs, the CLI):
+ * admin in every organization. */
+struct actor {
+	const char *user_id;
+	/* The actor's standing in org_id, loaded by dom_enter_org(). */
+	const char *org_id;
+	struct membership org;
+	struct access_ctx access; /* grants, loaded with the standing */
+	int access_loaded;
+};
+
+struct dom {
+	struct store_tx *tx;
+	struct arena *arena;
+	struct actor actor;
+	const struct server *srv; /* public URL, limits; NULL in unit tests */
+};
+
+/* Start a domain context for user_id (NULL: docsd itself) on an open transaction. */
+void dom_init(struct dom *d, const struct server *srv, struct store_tx *tx, struct arena *a, const char *user_id);
+
+/* The public URL every link in a response starts with ("" without a server). */
+const char *dom_base_url(const struct dom *d);
+
+/* ---- access (domain/access.c) ---- */
+
+/* Load the actor's standing (role, team ownership, generation) in org_id;
+ * no-op when loaded. A non-member gets ROLE_NONE, never an error. */
+int dom_enter_org(struct dom *d, const char *org_id);
+/* The standing plus the actor's grants in org_id, as core/access.c reads them. */
+int dom_actor_access(struct dom *d, const char *org_id, const struct access_ctx **out);
+/* Forget the loaded grants (after a change of the actor's own access). */
+void dom_access_changed(struct dom *d);
+
+/* The actor's effective role on a space / a collection / the inside of a
+ * collection (NULL collection_id: the organization's top level). */
+int dom_space_role(struct dom *d, const struct space *s, enum role *out);
+int dom_collection_role(struct dom *d, const struct collection *c, enum role *out);
+int dom_role_at(struct dom *d, const char *org_id, const char *collection_id, enum role *out);
+
+/* Load a space / collection by id and require `need` (404 without read, 403
+ * below need); out->access holds the actor's role. A deleted space loads. */
+int dom_space_get(struct dom *d, const char *space_id, enum role need, struct space *out);
+int dom_collection_get(struct dom *d, const char *collection_id, enum role need, struct collection *out);
+
+/* A space whose content may change: live (deleted: 409) and not locked (403). */
+int dom_space_editable(const struct space *s);
+
+/* Filters for lists: each row's role from the actor's grants and the
+ * organization's collection tree, loaded once per list (store_keep_fn). */
+struct dom_list {
+	struct dom *d;
+	const struct access_ctx *ctx;
+	struct collection_node *nodes;
+	int nnodes;
+};
+int dom_list_init(struct dom *d, const struct access_ctx *ctx, const char *org_id, struct dom_list *l);
+enum role dom_keep_space(void *list, void *item);
+enum role dom_keep_collection(void *list, void *item);
+
+#endif
