@@ -43,14 +43,7 @@ static int require_active(const struct change_request *cr, const char *what)
 /* {changeRequestId} is an id, or the change request's number in the space. */
 static int load_cr(struct req *r, const struct space *s, struct change_request *cr)
 {
-	const char *key = req_param(r, "changeRequestId");
-	char *end;
-	long long num = strtoll(key, &end, 10);
-	int rc = store_cr_get(&r->tx, s->id, key, cr);
-
-	if (rc == ERR_NOT_FOUND && *key && !*end && num > 0)
-		rc = store_cr_get_by_number(&r->tx, s->id, num, cr);
-	return rc;
+	return dom_change_request_get(&r->dom, s, req_param(r, "changeRequestId"), cr);
 }
 
 int cr_create(struct req *r)

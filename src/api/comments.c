@@ -49,7 +49,7 @@ static int load_place(struct req *r, enum role need, struct place *p)
 	p->at.space_id = p->space.id;
 	p->head = p->space.revision;
 	if (req_param(r, "changeRequestId")) {
-		if ((rc = content_change_request(r, &p->space, &p->cr)))
+		if ((rc = dom_change_request_get(&r->dom, &p->space, req_param(r, "changeRequestId"), &p->cr)))
 			return rc;
 		p->at.change_request_id = p->cr.id;
 		p->head = p->cr.revision;
@@ -249,12 +249,12 @@ static int body_table_cell(struct req *r, const char **out)
 static int page_view(struct req *r, const struct place *p, const struct comment *c, struct comment_page *out)
 {
 	struct page_summary s;
-	int rc = content_page_summary(r, p->head, c->target_page, &s);
+	int rc = dom_page_summary(&r->dom, p->head, c->target_page, &s);
 
 	memset(out, 0, sizeof(*out));
 	if (rc == ERR_NOT_FOUND) {
 		out->outdated = true;
-		rc = content_page_summary(r, c->revision, c->target_page, &s);
+		rc = dom_page_summary(&r->dom, c->revision, c->target_page, &s);
 	}
 	if (rc == ERR_NOT_FOUND) {
 		memset(&s, 0, sizeof(s));
@@ -387,7 +387,7 @@ int comment_create(struct req *r)
 	    (rc = body_table_cell(r, &c.target_table_cell)) < 0)
 		return rc;
 	if (c.target_page) {
-		rc = content_page_summary(r, p.head, c.target_page, &page);
+		rc = dom_page_summary(&r->dom, p.head, c.target_page, &page);
 		if (rc == ERR_NOT_FOUND)
 			return err_set(ERR_INVALID, "page: no such page '%s' in the %s content", c.target_page,
 				       p.at.change_request_id ? "change request's" : "space's");

@@ -142,55 +142,6 @@ int content_grant_creator(struct req *r, const char *org_id, const char *space_i
 	return store_grant_set(&r->tx, org_id, space_id, collection_id, GRANT_USER, r->caller_id, ROLE_ADMIN);
 }
 
-/* ---- change requests and revisions ---- */
-
-int content_change_request(struct req *r, const struct space *s, struct change_request *cr)
-{
-	return store_cr_get(&r->tx, s->id, req_param(r, "changeRequestId"), cr);
-}
-
-int content_source(struct req *r, enum role need, struct content_src *src)
-{
-	const char *rev_id = req_param(r, "revisionId");
-	int rc;
-
-	memset(src, 0, sizeof(*src));
-	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), need, &src->space)))
-		return rc;
-	if (req_param(r, "changeRequestId")) {
-		if ((rc = content_change_request(r, &src->space, &src->cr)))
-			return rc;
-		src->has_cr = 1;
-		rev_id = src->cr.revision;
-	} else if (!rev_id) {
-		rev_id = src->space.revision;
-	}
-	rc = store_revision_get(&r->tx, rev_id, &src->rv);
-	if (rc == ERR_NOT_FOUND || (!rc && strcmp(src->rv->space_id, src->space.id) != 0))
-		return err_set(ERR_NOT_FOUND, "revision not found");
-	return rc;
-}
-
-int content_page_summary(struct req *r, const char *revision_id, const char *page_id, struct page_summary *out)
-{
-	const struct revision *rv;
-	const struct rev_page *p;
-	int rc = store_revision_get(&r->tx, revision_id, &rv);
-
-	if (rc)
-		return rc;
-	if (!(p = revision_page(rv, page_id)))
-		return err_set(ERR_NOT_FOUND, "page not found");
-	out->id = p->id;
-	out->title = p->title && *p->title ? p->title : "Untitled";
-	out->emoji = p->emoji;
-	out->icon = p->icon;
-	out->path = p->path ? p->path : p->slug;
-	out->created_at = p->created_at;
-	out->updated_at = p->updated_at;
-	return 0;
-}
-
 /* 32 hex characters of HMAC-SHA256(files key, what). */
 static int sign(struct req *r, const char *what, char out[33])
 {

@@ -36,21 +36,6 @@ int content_placement(struct req *r, const char *org_id, const char *self_id, co
  * organization admin already. */
 int content_grant_creator(struct req *r, const char *org_id, const char *space_id, const char *collection_id);
 
-/* Load {changeRequestId} of space s (which the caller reads: content_space
- * first). 404 when the space has no such change request. */
-int content_change_request(struct req *r, const struct space *s, struct change_request *cr);
-
-/* The content a read or write route addresses: the space's current
- * revision, a change request's head ({changeRequestId}), or any revision of
- * the space ({revisionId}). */
-struct content_src {
-	struct space space;
-	struct change_request cr; /* when has_cr */
-	int has_cr;
-	const struct revision *rv;
-};
-int content_source(struct req *r, enum role need, struct content_src *src);
-
 /* Signed URLs served without a token: file bytes and rendered PDFs. */
 const char *content_file_url(struct req *r, const char *blob, const char *name);
 const char *content_pdf_url(struct req *r, const char *space_id, const char *revision_id, const char *page_id);
@@ -85,18 +70,5 @@ void content_revision_new(const struct tree_work *w, struct revision_new *nr);
 
 /* Make `now` the space's current revision and bring the search index along. */
 int content_space_advance(struct req *r, const struct space *s, const struct revision *now);
-
-/* What a comment's target shows of a page of a revision. */
-struct page_summary {
-	const char *id;
-	const char *title;
-	const char *emoji; /* NULL when unset */
-	const char *icon;  /* NULL when unset */
-	const char *path;
-	int64_t created_at;
-	int64_t updated_at;
-};
-/* ERR_NOT_FOUND when the revision has no such page. */
-int content_page_summary(struct req *r, const char *revision_id, const char *page_id, struct page_summary *out);
 
 #endif

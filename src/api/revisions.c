@@ -19,6 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The content the route addresses (domain/content.c). */
+static int content_source(struct req *r, enum role need, struct content_src *src)
+{
+	return dom_content_source(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
+				  req_param(r, "revisionId"), need, src);
+}
+
 static const char *file_url(void *ctx, const struct rev_file *f)
 {
 	return content_file_url(ctx, f->blob, f->name);

@@ -89,4 +89,37 @@ int dom_list_init(struct dom *d, const struct access_ctx *ctx, const char *org_i
 enum role dom_keep_space(void *list, void *item);
 enum role dom_keep_collection(void *list, void *item);
 
+/* ---- content (domain/content.c) ---- */
+struct revision; /* core/revision.h */
+
+/* A change request of space s (which the actor reads: dom_space_get first)
+ * by id or by its number in the space; 404 when the space has none such. */
+int dom_change_request_get(struct dom *d, const struct space *s, const char *id_or_number,
+			   struct change_request *out);
+
+/* The content an operation addresses: the space's current revision, a change
+ * request's head (cr_key set: an id or number), or a revision of the space by
+ * id (revision_id set). */
+struct content_src {
+	struct space space;
+	struct change_request cr; /* when has_cr */
+	int has_cr;
+	const struct revision *rv;
+};
+int dom_content_source(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		       enum role need, struct content_src *out);
+
+/* What a comment's target shows of a page of a revision. */
+struct page_summary {
+	const char *id;
+	const char *title;
+	const char *emoji; /* NULL when unset */
+	const char *icon;  /* NULL when unset */
+	const char *path;
+	int64_t created_at;
+	int64_t updated_at;
+};
+/* ERR_NOT_FOUND when the revision has no such page. */
+int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id, struct page_summary *out);
+
 #endif
