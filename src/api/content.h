@@ -36,39 +36,4 @@ int content_placement(struct req *r, const char *org_id, const char *self_id, co
  * organization admin already. */
 int content_grant_creator(struct req *r, const char *org_id, const char *space_id, const char *collection_id);
 
-/* Signed URLs served without a token: file bytes and rendered PDFs. */
-const char *content_file_url(struct req *r, const char *blob, const char *name);
-const char *content_pdf_url(struct req *r, const char *space_id, const char *revision_id, const char *page_id);
-/* Check a signature made by the two above over `what`. */
-int content_sig_check(struct req *r, const char *what, const char *sig);
-
-/* Applying a batch of content changes (api/content_changes.c) to a working
- * copy; out (may be NULL) lists the pages and files it touched. */
-#define CONTENT_MAX_OUTCOMES 64
-struct content_change {
-	const char *kind; /* created_page | updated_page | deleted_page */
-	const char *page_id;
-	const char *ref;
-};
-struct content_outcome {
-	struct content_change items[CONTENT_MAX_OUTCOMES];
-	int n;
-	struct rev_file files[CONTENT_MAX_OUTCOMES];
-	int nfiles;
-};
-struct tree_work;
-struct revision_new;
-/* refs (may be NULL): a JSON object of extra link refs, name -> "/files/<id>". */
-int content_apply_changes(struct req *r, struct tree_work *w, json_t *changes, const struct revision *revert_base,
-			  json_t *refs, struct content_outcome *out);
-/* Write the working copy as an `edits` revision of space s whose parent is
- * parent (a change request's head, or the space's current revision). */
-int content_write_edits(struct req *r, const struct space *s, const struct tree_work *w,
-			const struct revision *parent, const struct revision **out);
-/* Entries of a working copy as the pages and files of a new revision. */
-void content_revision_new(const struct tree_work *w, struct revision_new *nr);
-
-/* Make `now` the space's current revision and bring the search index along. */
-int content_space_advance(struct req *r, const struct space *s, const struct revision *now);
-
 #endif

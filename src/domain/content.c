@@ -2,7 +2,8 @@
  * content.c - what content operations share: the change request and the
  * revision a route addresses, and summaries of pages.
  */
-#include "domain/domain.h"
+#include "domain/content.h"
+#include "util/util.h"
 #include "core/revision.h"
 #include "util/err.h"
 
@@ -61,4 +62,76 @@ int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id
 	out->created_at = p->created_at;
 	out->updated_at = p->updated_at;
 	return 0;
+}
+
+/* ---- signed URLs ---- */
+
+/* 32 hex characters of HMAC-SHA256(files key, what). */
+static int sign(struct dom *d, const char *what, char out[33])
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *key;
+	unsigned char mac[32];
+	int rc = store_secret_get(d->tx, "files", &key);
+
+	if (rc)
+		return rc;
+	if (hmac_sha256(mac, key, strlen(key), what, strlen(what)))
+		return err_set(ERR_INTERNAL, "hmac failed");
+	for (int i = 0; i < 16; i++) {
+		out[2 * i] = hex[mac[i] >> 4];
+		out[2 * i + 1] = hex[mac[i] & 15];
+	}
+	out[32] = '\0';
+	return 0;
+}
+
+const char *dom_file_url(struct dom *d, const char *blob)
+{
+	char sig[33];
+
+	if (sign(d, blob, sig))
+		return NULL;
+	return arena_printf(d->arena, "%s/files/%s.%s", dom_base_url(d), blob, sig);
+}
+
+const char *dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel)
+{
+	char sig[33];
+	const char *what = arena_printf(d->arena, "%s.%s.%s", space_id, revision_id, page_sel ? page_sel : "all");
+
+	if (!what || sign(d, what, sig))
+		return NULL;
+	return arena_printf(d->arena, "%s/pdf/%s.%s.pdf", dom_base_url(d), what, sig);
+}
+
+int dom_sig_check(struct dom *d, const char *what, const char *sig)
+{
+	char want[33];
+	int rc = sign(d, what, want);
+	unsigned diff = 0;
+
+	if (rc)
+		return rc;
+	if (strlen(sig) != 32)
+		return err_set(ERR_NOT_FOUND, "no such file");
+	for (int i = 0; i < 32; i++)
+		diff |= (unsigned)(want[i] ^ sig[i]);
+	return diff ? err_set(ERR_NOT_FOUND, "no such file") : 0;
+}
+
+int dom_revision_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		     struct content_src *src, struct change_request *origin, int *have_origin)
+{
+	int rc = dom_content_source(d, space_id, cr_key, revision_id, ROLE_READ, src);
+
+	*have_origin = 0;
+	if (rc || !src->rv->merged_from)
+		return rc;
+	/* The change request a merge revision came from, when it still exists. */
+	rc = store_cr_get(d->tx, src->space.id, src->rv->merged_from, origin);
+	if (rc == ERR_NOT_FOUND)
+		return 0;
+	*have_origin = rc == 0;
+	return rc;
 }

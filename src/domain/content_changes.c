@@ -9,7 +9,8 @@
  * batch with a 400 naming it ("changes[3].page: no such page"); the caller
  * then writes nothing, because the revision is only written at the end.
  */
-#include "api/content.h"
+#include "domain/content.h"
+#include "util/err.h"
 #include "core/markdown.h"
 #include "core/tree_edit.h"
 #include "util/base64.h"
@@ -32,7 +33,7 @@ struct batch_ref {
 };
 
 struct batch {
-	struct req *r;
+	struct dom *d;
 	struct tree_work *w;
 	const struct revision *revert_base; /* revert_page's default revision */
 	struct batch_ref refs[MAX_CHANGES * MAX_FILES_PER_CHANGE];
@@ -92,7 +93,7 @@ static int add_ref(struct batch *b, const char *ref, const char *target)
 
 static int insert_file(struct batch *b, json_t *f, int k)
 {
-	struct req *r = b->r;
+	struct dom *d = b->d;
 	int present, wrong = 0, rc;
 	const char *name = get_str(f, "name", &present, &wrong), *ref = get_str(f, "ref", &present, &wrong);
 	const char *url = get_str(f, "url", &present, &wrong), *b64 = get_str(f, "base64", &present, &wrong);
@@ -116,7 +117,7 @@ static int insert_file(struct batch *b, json_t *f, int k)
 		size_t n = strlen(b64);
 		if (base64_decoded_max(n) > MAX_FILE_BYTES + 3)
 			return bad(b, field, "base64: larger than 1 MB");
-		data = arena_alloc(&r->arena, base64_decoded_max(n) + 1);
+		data = arena_alloc(d->arena, base64_decoded_max(n) + 1);
 		if (!data)
 			return err_set(ERR_INTERNAL, "out of memory");
 		long got = base64_decode(data, b64, n);
@@ -127,7 +128,7 @@ static int insert_file(struct batch *b, json_t *f, int k)
 		len = (size_t)got;
 	} else {
 		struct fetch_opts fo = { .max_bytes = MAX_FILE_BYTES, .timeout_ms = 10000,
-					 .allow_private = r->srv->cfg.allow_private_network };
+					 .allow_private = (d->srv && d->srv->cfg.allow_private_network) };
 		if (strlen(url) > 2048)
 			return bad(b, field, "url: longer than 2048 characters");
 		if (fetch_url(url, &fo, &fr)) {
@@ -135,7 +136,7 @@ static int insert_file(struct batch *b, json_t *f, int k)
 			fetch_result_free(&fr);
 			return rc;
 		}
-		data = arena_alloc(&r->arena, fr.len + 1);
+		data = arena_alloc(d->arena, fr.len + 1);
 		if (!data) {
 			fetch_result_free(&fr);
 			return err_set(ERR_INTERNAL, "out of memory");
@@ -143,26 +144,26 @@ static int insert_file(struct batch *b, json_t *f, int k)
 		memcpy(data, fr.data, fr.len);
 		len = fr.len;
 		if (!type && fr.content_type[0])
-			type = arena_strdup(&r->arena, fr.content_type);
+			type = arena_strdup(d->arena, fr.content_type);
 		fetch_result_free(&fr);
 	}
 	if (image_dimensions(data, len, &width, &height, &sniffed) != 0)
 		width = height = 0;
 	if (!type || !*type)
 		type = sniffed ? sniffed : "application/octet-stream";
-	if ((rc = store_blob_put(&r->tx, data, len, type, &blob)))
+	if ((rc = store_blob_put(d->tx, data, len, type, &blob)))
 		return rc;
 	char id[ID_LEN + 1];
 	if (id_new(id))
 		return err_set(ERR_INTERNAL, "cannot make an id");
-	struct rev_file rf = { .id = arena_strdup(&r->arena, id), .name = name, .content_type = type, .blob = blob,
+	struct rev_file rf = { .id = arena_strdup(d->arena, id), .name = name, .content_type = type, .blob = blob,
 			       .size = (int64_t)len, .width = width, .height = height };
 	if (!rf.id || (rc = tree_add_file(b->w, &rf)))
 		return rc ? rc : err_set(ERR_INTERNAL, "out of memory");
 	if (b->out && b->out->nfiles < CONTENT_MAX_OUTCOMES)
 		b->out->files[b->out->nfiles++] = b->w->files[b->w->nf - 1];
 	if (ref) {
-		const char *target = arena_printf(&r->arena, "/files/%s", rf.id);
+		const char *target = arena_printf(d->arena, "/files/%s", rf.id);
 		if (!target)
 			return err_set(ERR_INTERNAL, "out of memory");
 		return add_ref(b, ref, target);
@@ -267,11 +268,11 @@ static int read_at(struct batch *b, json_t *c, int *at)
  * set, links to refs are resolved, the body is stored once per content. */
 static int put_body(struct batch *b, const char *md, struct meta *m, const char **title_out, const char **hash)
 {
-	struct req *r = b->r;
+	struct dom *d = b->d;
 	struct md_front fm;
 	size_t len = strlen(md);
 
-	if (md_frontmatter(&r->arena, md, len, &fm))
+	if (md_frontmatter(d->arena, md, len, &fm))
 		return err_set(ERR_INTERNAL, "out of memory");
 	if (fm.present) {
 		/* Frontmatter takes precedence, as GitBook's Git Sync reads it. */
@@ -288,11 +289,11 @@ static int put_body(struct batch *b, const char *md, struct meta *m, const char 
 		md += fm.body;
 		len -= fm.body;
 	}
-	const char *body = md_rewrite_links(&r->arena, md, len, map_ref, b);
+	const char *body = md_rewrite_links(d->arena, md, len, map_ref, b);
 	if (!body)
 		return err_set(ERR_INTERNAL, "out of memory");
-	*title_out = md_title(&r->arena, body, strlen(body));
-	return store_body_put(&r->tx, body, hash);
+	*title_out = md_title(d->arena, body, strlen(body));
+	return store_body_put(d->tx, body, hash);
 }
 
 static void note_outcome(struct batch *b, const char *kind, const char *page_id, const char *ref)
@@ -369,7 +370,7 @@ static int insert_page(struct batch *b, json_t *c)
 			return bad(b, "slug", "another page in the same parent has this slug");
 		p.slug = m.slug;
 	} else {
-		char *base = slugify(&b->r->arena, p.title);
+		char *base = slugify(b->d->arena, p.title);
 		if (!base || !(p.slug = tree_slug_unique(w, into, base, NULL)))
 			return err_set(ERR_INTERNAL, "out of memory");
 	}
@@ -456,7 +457,7 @@ static int delete_page(struct batch *b, json_t *c)
 /* The page as it is in another revision: restored, reset, or removed. */
 static int revert_page(struct batch *b, json_t *c)
 {
-	struct req *r = b->r;
+	struct dom *d = b->d;
 	int present, wrong = 0, rc;
 	const char *id = get_str(c, "page", &present, &wrong), *rev_id = get_str(c, "revision", &present, &wrong);
 	const struct revision *from = b->revert_base;
@@ -467,7 +468,7 @@ static int revert_page(struct batch *b, json_t *c)
 	if (json_object_get(c, "block"))
 		return bad(b, "block", "reverting single blocks is not supported; revert the whole page");
 	if (rev_id) {
-		rc = store_revision_get(&r->tx, rev_id, &from);
+		rc = store_revision_get(d->tx, rev_id, &from);
 		if (rc == ERR_NOT_FOUND || (!rc && strcmp(from->space_id, b->revert_base->space_id) != 0))
 			return bad(b, "revision", "no such revision in this space");
 		if (rc)
@@ -498,7 +499,7 @@ static int revert_page(struct batch *b, json_t *c)
 	return 0;
 }
 
-int content_apply_changes(struct req *r, struct tree_work *w, json_t *changes, const struct revision *revert_base,
+int dom_apply_changes(struct dom *d, struct tree_work *w, json_t *changes, const struct revision *revert_base,
 			  json_t *refs, struct content_outcome *out)
 {
 	struct batch *b;
@@ -509,13 +510,13 @@ int content_apply_changes(struct req *r, struct tree_work *w, json_t *changes, c
 		return err_set(ERR_INVALID, "changes: must be an array of 1 to %d changes", MAX_CHANGES);
 	if (!(b = calloc(1, sizeof(*b))))
 		return err_set(ERR_INTERNAL, "out of memory");
-	b->r = r;
+	b->d = d;
 	b->w = w;
 	b->revert_base = revert_base;
 	b->out = out;
 	if (out)
 		memset(out, 0, sizeof(*out));
-	b->page_ids = arena_alloc(&r->arena, sizeof(char *) * n);
+	b->page_ids = arena_alloc(d->arena, sizeof(char *) * n);
 	if (!b->page_ids) {
 		free(b);
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -540,12 +541,12 @@ int content_apply_changes(struct req *r, struct tree_work *w, json_t *changes, c
 		else if (strcmp(op, "insert_page") == 0) {
 			char id[ID_LEN + 1];
 			const char *ref = get_str(c, "ref", &present, &wrong);
-			if (id_new(id) || !(b->page_ids[i] = arena_strdup(&r->arena, id)))
+			if (id_new(id) || !(b->page_ids[i] = arena_strdup(d->arena, id)))
 				rc = err_set(ERR_INTERNAL, "cannot make an id");
 			else if (wrong)
 				rc = bad(b, "ref", "must be a string");
 			else if (ref) {
-				const char *target = arena_printf(&r->arena, "/pages/%s", b->page_ids[i]);
+				const char *target = arena_printf(d->arena, "/pages/%s", b->page_ids[i]);
 				rc = target ? add_ref(b, ref, target) : err_set(ERR_INTERNAL, "out of memory");
 			}
 		} else if (strcmp(op, "insert_files") == 0) {
@@ -579,7 +580,7 @@ int content_apply_changes(struct req *r, struct tree_work *w, json_t *changes, c
 }
 
 /* Entries of a working copy as a new revision. */
-void content_revision_new(const struct tree_work *w, struct revision_new *nr)
+void dom_revision_new(const struct tree_work *w, struct revision_new *nr)
 {
 	nr->pages = w->pages;
 	nr->npages = w->n;
@@ -587,22 +588,18 @@ void content_revision_new(const struct tree_work *w, struct revision_new *nr)
 	nr->nfiles = w->nf;
 }
 
-int content_write_edits(struct req *r, const struct space *s, const struct tree_work *w,
-			const struct revision *parent, const struct revision **out)
+int dom_write_edits(struct dom *d, const struct space *s, const struct tree_work *w, const struct revision *parent,
+		    const struct revision **out)
 {
 	struct revision_new nr = { 0 };
-	const struct user *me;
-	int rc = req_caller(r, &me);
 
-	if (rc)
-		return rc;
-	content_revision_new(w, &nr);
+	dom_revision_new(w, &nr);
 	nr.space_id = s->id;
 	nr.parent_id = parent->id;
-	nr.parents = arena_printf(&r->arena, "[\"%s\"]", parent->id);
+	nr.parents = arena_printf(d->arena, "[\"%s\"]", parent->id);
 	nr.type = "edits";
-	nr.created_by = me->id;
+	nr.created_by = d->actor.user_id;
 	if (!nr.parents)
 		return err_set(ERR_INTERNAL, "out of memory");
-	return store_revision_create(&r->tx, &nr, out);
+	return store_revision_create(d->tx, &nr, out);
 }

@@ -1,0 +1,83 @@
+/*
+ * serialize_cr.h - JSON of what content operations answer beyond the objects
+ * themselves: a content batch's result, a merge's result, links and content
+ * locations. The shapes live here; the domain (domain/content.h) fills them.
+ */
+#ifndef DOCSD_CORE_SERIALIZE_CR_H
+#define DOCSD_CORE_SERIALIZE_CR_H
+
+#include "core/jsonw.h"
+#include "core/model.h"
+#include "core/revision.h"
+#include "core/serialize_content.h"
+#include "core/tree_merge.h"
+
+/* What a batch of content changes did: the pages and files it touched. */
+#define CONTENT_MAX_OUTCOMES 64
+struct content_change {
+	const char *kind; /* created_page | updated_page | deleted_page */
+	const char *page_id;
+	const char *ref;
+};
+struct content_outcome {
+	struct content_change items[CONTENT_MAX_OUTCOMES];
+	int n;
+	struct rev_file files[CONTENT_MAX_OUTCOMES];
+	int nfiles;
+};
+
+/* updateChangeRequestContent with compat=false: {changeRequest, changes,
+ * insertedFiles}. file_url makes download URLs. */
+void cr_content_result_to_json(struct jw *g, const char *base, const struct change_request *cr,
+			       const char *space_revision, const struct content_outcome *o, file_url_fn file_url,
+			       void *ctx);
+
+/* What a merge or an update of a change request answers. */
+struct cr_merge_result {
+	const char *revision; /* the new revision, or the head when nothing was written */
+	const char *result;   /* "merge" | "update" | "conflicts" */
+	struct merge_conflict *conflicts;
+	int nconflicts;
+};
+void cr_merge_result_to_json(struct jw *g, const struct cr_merge_result *m);
+
+/* ---- links ---- */
+enum link_kind { LINK_PAGE, LINK_FILE, LINK_URL, LINK_ANCHOR };
+struct link_target {
+	enum link_kind kind;
+	const char *status; /* ok | broken | in-app */
+	const struct rev_page *page;
+	const struct rev_file *file;
+	const char *url;
+};
+
+/* Where content sits, for ContentLocation: the organization and space the
+ * revision belongs to, the actor's standing and role, and how to write pages
+ * (bodies) and file URLs. */
+struct location_ctx {
+	const char *base;
+	const struct org *org;
+	const struct membership *standing;
+	const struct space *space;
+	const struct revision *rv;
+	struct page_json pages; /* children = 0 */
+	file_url_fn file_url;
+	void *file_url_ctx;
+};
+/* A ContentLocation of page p or file f, or of a URL when both are NULL.
+ * Non-zero when a page body could not be read. */
+int location_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_page *p,
+		      const struct rev_file *f, const char *url);
+/* One item of a links list: {status, relation, targetReference, locationReferences}. */
+int link_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_page *from,
+		  const struct link_target *t);
+/* The stats beside a links list's items. with_cr: add broken.changeRequest. */
+void link_stats_to_json(struct jw *g, int total, int broken, bool with_cr);
+
+/* listPages: {pages: the page tree}. */
+void pages_to_json(struct jw *g, const struct revision *rv, const struct page_json *o);
+
+/* getSpacePDF: {url}. */
+void url_to_json(struct jw *g, const char *url);
+
+#endif

@@ -1,0 +1,285 @@
+/*
+ * change_requests.c - change requests: open, list, read, edit, content
+ * batches, merge into the space and update from it (state diagram in
+ * content.h). Merge and update are three-way merges (core/tree_merge.c)
+ * against the change request's base: revisionMergedAncestor after an update,
+ * else revisionInitial. A merge with conflicts writes nothing.
+ */
+#include "domain/content.h"
+#include "core/serialize_content.h"
+#include "util/err.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const statuses[] = { "draft", "open", "archived", "merged", NULL };
+
+/* Content batches, merges and updates need a change request still at work. */
+static int require_active(const struct change_request *cr, const char *what)
+{
+	if (strcmp(cr->status, "merged") == 0)
+		return err_set(ERR_CONFLICT, "the change request is merged: %s is refused", what);
+	if (strcmp(cr->status, "archived") == 0)
+		return err_set(ERR_CONFLICT, "the change request is archived: reopen it (status open or draft) first");
+	return 0;
+}
+
+/* The space (actor needs `need`) and one of its change requests. */
+static int load(struct dom *d, const char *space_id, const char *cr_key, enum role need, struct space *s,
+		struct change_request *cr)
+{
+	int rc = dom_space_get(d, space_id, need, s);
+
+	return rc ? rc : dom_change_request_get(d, s, cr_key, cr);
+}
+
+int dom_cr_create(struct dom *d, const char *space_id, const struct cr_new *in, struct space *s,
+		  struct change_request *out)
+{
+	struct user me;
+	int rc;
+
+	if ((rc = dom_space_get(d, space_id, ROLE_EDIT, s)) || (rc = dom_space_editable(s)))
+		return rc;
+	if (!d->actor.user_id)
+		return err_set(ERR_INVALID, "a change request needs a user as its author");
+	if ((rc = store_user_get(d->tx, d->actor.user_id, &me)))
+		return rc;
+	memset(out, 0, sizeof(*out));
+	out->status = "draft";
+	out->space_id = s->id;
+	out->subject = in->subject ? in->subject : "";
+	out->agent_task_id = in->agent_task_id;
+	out->created_by = me;
+	out->revision = out->revision_initial = s->revision;
+	if ((rc = store_cr_create(d->tx, out)))
+		return rc;
+	/* The space's counts changed with it. */
+	return store_space_get(d->tx, s->id, s);
+}
+
+int dom_cr_list(struct dom *d, const char *space_id, const struct cr_filter *f, const struct list_req *lr,
+		struct space *s, struct change_request **items, int *n, char **next)
+{
+	int rc = dom_space_get(d, space_id, ROLE_READ, s);
+
+	return rc ? rc : store_crs_list(d->tx, s->id, f, lr, items, n, next);
+}
+
+int dom_cr_get(struct dom *d, const char *space_id, const char *cr_key, struct space *s, struct change_request *out)
+{
+	return load(d, space_id, cr_key, ROLE_READ, s, out);
+}
+
+int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const char *subject, const char *status,
+		  struct space *s, struct change_request *cr)
+{
+	const char *old;
+	int rc, known = 0;
+
+	if ((rc = load(d, space_id, cr_key, ROLE_EDIT, s, cr)))
+		return rc;
+	if (status) {
+		for (int i = 0; statuses[i]; i++)
+			known |= strcmp(status, statuses[i]) == 0;
+		if (!known)
+			return err_set(ERR_INVALID, "status: must be one of draft, open, archived");
+		if (strcmp(status, "merged") == 0)
+			return err_set(ERR_INVALID, "status: merged is reached by merging (POST .../merge)");
+		if (strcmp(cr->status, "merged") == 0)
+			return err_set(ERR_CONFLICT, "the change request is merged; its status cannot change");
+	}
+	old = cr->status;
+	if (subject)
+		cr->subject = subject;
+	if (status)
+		cr->status = status;
+	if ((rc = store_cr_update(d->tx, cr, old)))
+		return rc;
+	return dom_change_request_get(d, s, cr->id, cr);
+}
+
+int dom_cr_content(struct dom *d, const char *space_id, const char *cr_key, json_t *changes, struct space *s,
+		   struct change_request *cr, struct content_outcome *outcome)
+{
+	const struct revision *head, *base, *next;
+	struct tree_work w;
+	int rc;
+
+	if ((rc = load(d, space_id, cr_key, ROLE_EDIT, s, cr)) || (rc = dom_space_editable(s)) ||
+	    (rc = require_active(cr, "changing its content")))
+		return rc;
+	if ((rc = store_revision_get(d->tx, cr->revision, &head)) ||
+	    (rc = store_revision_get(d->tx, change_request_base(cr), &base)))
+		return rc;
+	if ((rc = tree_work_init(&w, d->arena, head, clock_now_ms())) ||
+	    (rc = dom_apply_changes(d, &w, changes, base, NULL, outcome)) ||
+	    (rc = dom_write_edits(d, s, &w, head, &next)))
+		return rc;
+	cr->revision = next->id;
+	if ((rc = store_cr_update(d->tx, cr, cr->status)) ||
+	    (d->actor.user_id && (rc = store_cr_add_contributor(d->tx, cr->id, d->actor.user_id))))
+		return rc;
+	return dom_change_request_get(d, s, cr->id, cr);
+}
+
+/* ---- the space's current revision and the search index ---- */
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Keep the search index on the space's current revision: pages added or
+ * changed (body, title or path) are indexed again, removed pages dropped. */
+static int index_sync(struct dom *d, const struct space *s, const struct revision *old, const struct revision *now)
+{
+	int rc;
+
+	for (int i = 0; i < now->npages; i++) {
+		const struct rev_page *p = &now->pages[i], *was = old ? revision_page(old, p->id) : NULL;
+		const char *md = "";
+		if (p->type == PAGE_LINK)
+			continue;
+		if (was && was->type == p->type && same_str(was->body, p->body) && strcmp(was->title, p->title) == 0 &&
+		    strcmp(was->path, p->path) == 0 && was->no_index == p->no_index)
+			continue;
+		if (p->no_index) {
+			if ((rc = store_search_remove_page(d->tx, s->id, p->id)))
+				return rc;
+			continue;
+		}
+		if ((p->body && (rc = store_body_get(d->tx, p->body, &md))) ||
+		    (rc = store_search_put_page(d->tx, s->org_id, s->id, p->id, p->title, p->path, md)))
+			return rc;
+	}
+	for (int i = 0; old && i < old->npages; i++)
+		if (!revision_page(now, old->pages[i].id) &&
+		    (rc = store_search_remove_page(d->tx, s->id, old->pages[i].id)))
+			return rc;
+	return 0;
+}
+
+int dom_space_advance(struct dom *d, const struct space *s, const struct revision *now)
+{
+	const struct revision *old = NULL;
+	int rc = store_revision_get(d->tx, s->revision, &old), missing = rc == ERR_NOT_FOUND;
+
+	if (rc && !missing)
+		return rc;
+	if ((rc = store_space_set_revision(d->tx, s, now->id)))
+		return rc;
+	return index_sync(d, s, missing ? NULL : old, now);
+}
+
+/* ---- merge and update ---- */
+
+static int body_get(void *ctx, const char *hash, const char **md)
+{
+	return store_body_get(((struct dom *)ctx)->tx, hash, md);
+}
+
+static int body_put(void *ctx, const char *md, const char **hash)
+{
+	return store_body_put(((struct dom *)ctx)->tx, md, hash);
+}
+
+/* Three-way merge of ours and theirs over base into a new revision of s;
+ * with conflicts (out->nconflicts > 0) nothing is written. */
+static int merge_into(struct dom *d, const struct space *s, const struct revision *base, const struct revision *ours,
+		      const struct revision *theirs, const char *type, const char *merged_from,
+		      const struct revision **merged, struct cr_merge_result *out)
+{
+	struct tree_merge_io io = { body_get, body_put, d };
+	struct tree_work w;
+	struct revision_new nr = { 0 };
+	int rc;
+
+	*merged = NULL;
+	if ((rc = tree_merge(d->arena, base, ours, theirs, &io, clock_now_ms(), &w, &out->conflicts,
+			     &out->nconflicts)) ||
+	    out->nconflicts)
+		return rc;
+	dom_revision_new(&w, &nr);
+	nr.space_id = s->id;
+	nr.parent_id = ours->id;
+	nr.parents = arena_printf(d->arena, "[\"%s\",\"%s\"]", ours->id, theirs->id);
+	nr.type = type;
+	nr.merged_from = merged_from;
+	nr.created_by = d->actor.user_id;
+	if (!nr.parents)
+		return err_set(ERR_INTERNAL, "out of memory");
+	return store_revision_create(d->tx, &nr, merged);
+}
+
+/* The three revisions of a change request's merge or update. */
+static int merge_sides(struct dom *d, const struct space *s, const struct change_request *cr,
+		       const struct revision **base, const struct revision **main, const struct revision **head)
+{
+	int rc;
+
+	if ((rc = store_revision_get(d->tx, change_request_base(cr), base)) ||
+	    (rc = store_revision_get(d->tx, s->revision, main)))
+		return rc;
+	return store_revision_get(d->tx, cr->revision, head);
+}
+
+int dom_cr_merge(struct dom *d, const char *space_id, const char *cr_key, struct cr_merge_result *out)
+{
+	struct space s;
+	struct change_request cr;
+	const struct revision *base, *main, *head, *merged;
+	const char *old;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = load(d, space_id, cr_key, ROLE_REVIEW, &s, &cr)) || (rc = dom_space_editable(&s)) ||
+	    (rc = require_active(&cr, "merging it again")) || (rc = merge_sides(d, &s, &cr, &base, &main, &head)) ||
+	    (rc = merge_into(d, &s, base, main, head, "merge", cr.id, &merged, out)))
+		return rc;
+	if (out->nconflicts) {
+		out->revision = cr.revision;
+		out->result = "conflicts";
+		return 0;
+	}
+	old = cr.status;
+	cr.status = "merged";
+	cr.revision_merged = merged->id;
+	if ((rc = dom_space_advance(d, &s, merged)) || (rc = store_cr_update(d->tx, &cr, old)))
+		return rc;
+	out->revision = merged->id;
+	out->result = "merge";
+	return 0;
+}
+
+int dom_cr_update_from_space(struct dom *d, const char *space_id, const char *cr_key, struct cr_merge_result *out)
+{
+	struct space s;
+	struct change_request cr;
+	const struct revision *base, *main, *head, *updated;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = load(d, space_id, cr_key, ROLE_REVIEW, &s, &cr)) || (rc = require_active(&cr, "updating it")))
+		return rc;
+	out->result = "update";
+	if (strcmp(change_request_base(&cr), s.revision) == 0) {
+		out->revision = cr.revision; /* already up to date */
+		return 0;
+	}
+	if ((rc = merge_sides(d, &s, &cr, &base, &main, &head)) ||
+	    (rc = merge_into(d, &s, base, head, main, "update", NULL, &updated, out)))
+		return rc;
+	if (out->nconflicts) {
+		out->revision = cr.revision;
+		out->result = "conflicts";
+		return 0;
+	}
+	cr.revision = updated->id;
+	cr.revision_merged_ancestor = s.revision;
+	if ((rc = store_cr_update(d->tx, &cr, cr.status)))
+		return rc;
+	out->revision = updated->id;
+	return 0;
+}

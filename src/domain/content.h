@@ -1,0 +1,138 @@
+/*
+ * content.h - the content operations: writing revisions, change requests
+ * (create, edit, content batches, merge, update), templates, links, signed
+ * URLs and PDFs. Everything here takes a struct dom (domain.h) and checks
+ * the actor's access once per operation.
+ *
+ * Roles (GitBook's): reading needs read; opening a change request and
+ * changing its content need edit; merging it and updating it from the space
+ * need review (permissions.merge); a locked or deleted space takes no content
+ * changes (dom_space_editable).
+ *
+ * Change request states:
+ *
+ *        create            PATCH status            merge (review)
+ *   ---> draft <-------------> open ----------------------> merged (final)
+ *          |  \               /  ^                            ^
+ *          |   `--> archived <---'  (PATCH: reopen)           |
+ *          `---------------------------------------------------'
+ *
+ * dom_cr_update() moves between draft, open and archived; only dom_cr_merge()
+ * reaches merged, and nothing leaves it (409). Content batches, merges and
+ * updates refuse archived and merged change requests (409).
+ */
+#ifndef DOCSD_DOMAIN_CONTENT_H
+#define DOCSD_DOMAIN_CONTENT_H
+
+#include <jansson.h>
+
+#include "core/revision.h"
+#include "core/tree_edit.h"
+#include "core/serialize_cr.h"
+#include "core/tree_merge.h"
+#include "domain/domain.h"
+
+/* ---- reading ---- */
+/* A revision as getRevisionById and its twins answer it: the content source
+ * (domain.h) and, for a merge revision, the change request it came from
+ * (*have_origin = 0 when none or gone). */
+int dom_revision_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		     struct content_src *src, struct change_request *origin, int *have_origin);
+
+/* ---- writing revisions (content_changes.c, content.c) ---- */
+
+/* struct content_outcome (what a batch did) is core/serialize_cr.h's. */
+/* Apply a batch of changes (GitBook's updateChangeRequestContent `changes`)
+ * to the working copy w. revert_base: revert_page's default revision. refs
+ * (may be NULL): a JSON object of extra link refs, name -> "/files/<id>".
+ * out (may be NULL) lists what the batch touched. ERR_INVALID names the
+ * change ("changes[3].page: ..."). Nothing but page bodies and file blobs is
+ * written (content-addressed, harmless when the caller then fails). */
+int dom_apply_changes(struct dom *d, struct tree_work *w, json_t *changes, const struct revision *revert_base,
+		      json_t *refs, struct content_outcome *out);
+/* The working copy's entries as the pages and files of a new revision. */
+void dom_revision_new(const struct tree_work *w, struct revision_new *nr);
+/* Write w as an `edits` revision of s whose parent is parent. */
+int dom_write_edits(struct dom *d, const struct space *s, const struct tree_work *w, const struct revision *parent,
+		    const struct revision **out);
+/* Make `now` the space's current revision and bring the search index along. */
+int dom_space_advance(struct dom *d, const struct space *s, const struct revision *now);
+
+/* ---- change requests (change_requests.c) ---- */
+
+struct cr_new {
+	const char *subject;       /* NULL: "" */
+	const char *agent_task_id; /* NULL: none */
+};
+int dom_cr_create(struct dom *d, const char *space_id, const struct cr_new *in, struct space *s,
+		  struct change_request *out);
+int dom_cr_list(struct dom *d, const char *space_id, const struct cr_filter *f, const struct list_req *lr,
+		struct space *s, struct change_request **items, int *n, char **next);
+int dom_cr_get(struct dom *d, const char *space_id, const char *cr_key, struct space *s, struct change_request *out);
+/* subject / status NULL: unchanged. */
+int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const char *subject, const char *status,
+		  struct space *s, struct change_request *out);
+/* Apply a batch of changes to the change request's head. */
+int dom_cr_content(struct dom *d, const char *space_id, const char *cr_key, json_t *changes, struct space *s,
+		   struct change_request *out, struct content_outcome *outcome);
+
+int dom_cr_merge(struct dom *d, const char *space_id, const char *cr_key, struct cr_merge_result *out);
+int dom_cr_update_from_space(struct dom *d, const char *space_id, const char *cr_key, struct cr_merge_result *out);
+
+/* ---- templates (templates.c) ---- */
+/* Apply built-in template `id` to the space as a new revision; params (may
+ * be NULL): GitBook's {contentRefs: {name: {kind: "file", file}}}. */
+int dom_template_apply(struct dom *d, const char *space_id, const char *id, json_t *params);
+
+/* ---- links (links.c) ---- */
+/* Resolve a link as written in page `from` of rv: /pages/<id>, /files/<id>,
+ * a path relative to the page (./x.md, ../y), an absolute URL, or #anchor.
+ * base: the public URL (links into it are "in-app"). */
+void link_resolve(const char *base, const struct revision *rv, const struct rev_page *from, const char *target,
+		  struct link_target *out);
+
+/* A link of a revision: where it is written and what it points at. */
+struct link_item {
+	const struct rev_page *from;
+	struct link_target t;
+};
+struct link_list {
+	struct content_src src;
+	struct org org;            /* the space's organization (for locations) */
+	struct link_item *items;   /* after the status filter */
+	int n;
+	int total;                 /* every link but anchors, before the filter */
+	int broken;
+};
+/* status: "ok" | "broken" | "in-app" | NULL (all). page_id NULL: every page
+ * of the revision (the space's links). */
+int dom_links(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id, const char *page_id,
+	      const char *status, struct link_list *out);
+/* Pages of the revision linking to a page (file = 0) or a file (file = 1). */
+struct backlink_list {
+	struct content_src src;
+	struct org org;
+	const struct rev_page **pages;
+	int n;
+};
+int dom_backlinks(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id, int file,
+		  const char *target_id, struct backlink_list *out);
+
+/* ---- signed URLs and PDFs (content.c, pdf.c) ---- */
+/* URLs served without a token, signed with the server's secret. */
+const char *dom_file_url(struct dom *d, const char *blob);
+const char *dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel);
+/* 0 when sig is the signature of `what`; ERR_NOT_FOUND otherwise. */
+int dom_sig_check(struct dom *d, const char *what, const char *sig);
+/* getSpacePDF / getChangeRequestPDF: the signed URL of the PDF of the
+ * space's (or the change request's) content, all of it, from `page` on, or
+ * (only) just that page. */
+int dom_pdf_link(struct dom *d, const char *space_id, const char *cr_key, const char *page, bool only,
+		 const char **url);
+/* The PDF a signed URL's last segment names, rendered (ERR_NOT_FOUND for a
+ * bad signature or a revision that is gone). */
+int dom_pdf_render(struct dom *d, const char *name, unsigned char **data, size_t *len);
+/* The bytes a signed file URL's last segment (<hash>.<sig>) names. */
+int dom_blob_get(struct dom *d, const char *name, unsigned char **data, size_t *len, const char **type);
+
+#endif
