@@ -1,0 +1,267 @@
+/*
+ * The content domain in process, without sockets: change requests, content
+ * batches, merges and updates, links, and who may do which, on SQLite and
+ * on PostgreSQL (DOCSD_TEST_PG_URL).
+ */
+#include "domain/content.h"
+#include "unit.h"
+#include "util/err.h"
+#include "util/util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+struct world {
+	struct store *s;
+	struct arena a;
+	struct store_tx tx;
+	struct dom d;
+	struct org org;
+	struct user admin, editor, commenter, reviewer, outsider;
+	struct space space;
+};
+
+static void mkuser(struct world *w, const char *who, struct user *u, enum role role)
+{
+	char e[64], r[9];
+	bool added;
+
+	random_alnum(r, 8);
+	snprintf(e, sizeof(e), "%s-%s@example.com", who, r);
+	CHECK(store_user_create(&w->tx, e, who, u) == 0);
+	if (role != ROLE_NONE)
+		CHECK(store_member_add(&w->tx, w->org.id, u->id, role, 0, &added) == 0 && added);
+}
+
+/* Begin a write transaction acting as user (NULL: docsd itself). */
+static void as(struct world *w, const struct user *u)
+{
+	CHECK(store_tx_begin(w->s, &w->tx, 1, &w->a) == 0);
+	dom_init(&w->d, NULL, &w->tx, &w->a, u ? u->id : NULL);
+}
+
+static void done(struct world *w, int commit)
+{
+	if (commit)
+		CHECK(store_tx_commit(&w->tx) == 0);
+	else
+		store_tx_rollback(&w->tx);
+}
+
+static json_t *insert_page(const char *title, const char *markdown)
+{
+	return json_pack("[{s:s, s:s, s:{s:s}}]", "operation", "insert_page", "title", title, "document", "markdown",
+			 markdown);
+}
+
+/* A change request by `u` with one new page; returns its id. */
+static const char *cr_with_page(struct world *w, const struct user *u, const char *title, const char *md)
+{
+	struct cr_new in = { .subject = title };
+	struct change_request cr;
+	struct content_outcome out;
+	struct space s;
+	json_t *changes = insert_page(title, md);
+	const char *id = NULL;
+
+	as(w, u);
+	CHECK(dom_cr_create(&w->d, w->space.id, &in, &s, &cr) == 0);
+	CHECK(dom_cr_content(&w->d, w->space.id, cr.id, changes, &s, &cr, &out) == 0);
+	CHECK(out.n == 1 && strcmp(out.items[0].kind, "created_page") == 0);
+	id = arena_strdup(&w->a, cr.id);
+	done(w, 1);
+	json_decref(changes);
+	return id;
+}
+
+static const struct rev_page *page_titled(const struct revision *rv, const char *title)
+{
+	for (int i = 0; i < rv->npages; i++)
+		if (strcmp(rv->pages[i].title, title) == 0)
+			return &rv->pages[i];
+	return NULL;
+}
+
+static void domain_suite(struct store *st)
+{
+	struct world w = { .s = st };
+	struct content_src src;
+	struct cr_merge_result m;
+	struct change_request cr;
+	struct space s;
+	struct cr_new in = { 0 };
+	const char *a, *b, *c, *md;
+	json_t *changes;
+
+	arena_init(&w.a);
+	as(&w, NULL);
+	mkuser(&w, "admin", &w.admin, ROLE_NONE);
+	w.org = (struct org){ .title = "Domain", .email_domains = "[]", .default_role = ROLE_READ };
+	CHECK(store_org_create(&w.tx, &w.org, w.admin.id) == 0);
+	mkuser(&w, "editor", &w.editor, ROLE_EDIT);
+	mkuser(&w, "commenter", &w.commenter, ROLE_COMMENT);
+	mkuser(&w, "reviewer", &w.reviewer, ROLE_REVIEW);
+	mkuser(&w, "outsider", &w.outsider, ROLE_NONE);
+	w.space = (struct space){ .org_id = w.org.id, .title = "Docs", .default_level = LEVEL_INHERIT };
+	CHECK(store_space_create(&w.tx, &w.space) == 0);
+	done(&w, 1);
+
+	/* Access, once per operation: outsiders learn nothing (404), a
+	 * commenter may not open a change request (403), an editor may. */
+	as(&w, &w.outsider);
+	CHECK(dom_cr_create(&w.d, w.space.id, &in, &s, &cr) == ERR_NOT_FOUND);
+	done(&w, 0);
+	as(&w, &w.commenter);
+	CHECK(dom_cr_create(&w.d, w.space.id, &in, &s, &cr) == ERR_FORBIDDEN);
+	done(&w, 0);
+
+	/* Content writes: an editor's batch lands in the change request's head
+	 * only; a bad batch names the change and writes nothing. */
+	a = cr_with_page(&w, &w.editor, "Alpha", "# Alpha\n\nSee [beta](./beta.md) and [gone](/pages/nope).\n");
+	as(&w, &w.editor);
+	CHECK(dom_content_source(&w.d, w.space.id, a, NULL, ROLE_READ, &src) == 0);
+	CHECK(page_titled(src.rv, "Alpha") != NULL);
+	CHECK(dom_content_source(&w.d, w.space.id, NULL, NULL, ROLE_READ, &src) == 0);
+	CHECK(page_titled(src.rv, "Alpha") == NULL);
+	changes = json_pack("[{s:s, s:s}]", "operation", "delete_page", "page", "no-such-page");
+	CHECK(dom_cr_content(&w.d, w.space.id, a, changes, &s, &cr, NULL) == ERR_INVALID);
+	CHECK(strstr(err_message(), "changes[0]") != NULL);
+	json_decref(changes);
+	/* Merging needs review: an editor gets 403. */
+	CHECK(dom_cr_merge(&w.d, w.space.id, a, &m) == ERR_FORBIDDEN);
+	done(&w, 0);
+
+	/* Two change requests on different pages merge one after the other;
+	 * the second merges on top of the first (both pages present). */
+	b = cr_with_page(&w, &w.editor, "Beta", "# Beta\n\nBack to [alpha](./alpha.md).\n");
+	as(&w, &w.reviewer);
+	CHECK(dom_cr_merge(&w.d, w.space.id, a, &m) == 0);
+	CHECK_STR(m.result, "merge");
+	CHECK(dom_cr_merge(&w.d, w.space.id, b, &m) == 0);
+	CHECK_STR(m.result, "merge");
+	const char *merged = m.revision;
+	CHECK(dom_cr_merge(&w.d, w.space.id, b, &m) == ERR_CONFLICT); /* merged: final */
+	CHECK(dom_content_source(&w.d, w.space.id, NULL, NULL, ROLE_READ, &src) == 0);
+	CHECK(page_titled(src.rv, "Alpha") && page_titled(src.rv, "Beta"));
+	CHECK_STR(src.rv->id, merged);
+	done(&w, 1);
+
+	/* Links are resolved against the revision read: Alpha -> beta is ok,
+	 * /pages/nope is broken. */
+	{
+		struct link_list l;
+		as(&w, &w.commenter);
+		CHECK(dom_links(&w.d, w.space.id, NULL, NULL, NULL, NULL, &l) == 0);
+		CHECK(l.total == 3 && l.broken == 1);
+		CHECK(dom_links(&w.d, w.space.id, NULL, NULL, NULL, "broken", &l) == 0);
+		CHECK(l.n == 1 && l.items[0].t.kind == LINK_PAGE && !l.items[0].t.page);
+		done(&w, 0);
+	}
+
+	/* The same line changed on both sides conflicts, and nothing changes:
+	 * the space keeps its revision and the change request stays open. */
+	{
+		const struct rev_page *alpha;
+		struct content_outcome out;
+		const char *before;
+		as(&w, &w.editor);
+		CHECK(dom_content_source(&w.d, w.space.id, NULL, NULL, ROLE_READ, &src) == 0);
+		alpha = page_titled(src.rv, "Alpha");
+		CHECK(alpha != NULL);
+		const char *alpha_id = arena_strdup(&w.a, alpha->id);
+		CHECK(dom_cr_create(&w.d, w.space.id, &in, &s, &cr) == 0);
+		c = arena_strdup(&w.a, cr.id);
+		changes = json_pack("[{s:s, s:s, s:{s:s}}]", "operation", "update_page", "page", alpha_id, "document",
+				    "markdown", "# Alpha\n\nOurs.\n");
+		CHECK(dom_cr_content(&w.d, w.space.id, c, changes, &s, &cr, &out) == 0);
+		json_decref(changes);
+		done(&w, 1);
+		/* the same line on the space, through another change request */
+		as(&w, &w.editor);
+		CHECK(dom_cr_create(&w.d, w.space.id, &in, &s, &cr) == 0);
+		const char *other = arena_strdup(&w.a, cr.id);
+		changes = json_pack("[{s:s, s:s, s:{s:s}}]", "operation", "update_page", "page", alpha_id, "document",
+				    "markdown", "# Alpha\n\nTheirs.\n");
+		CHECK(dom_cr_content(&w.d, w.space.id, other, changes, &s, &cr, &out) == 0);
+		json_decref(changes);
+		done(&w, 1);
+		as(&w, &w.admin);
+		CHECK(dom_cr_merge(&w.d, w.space.id, other, &m) == 0);
+		CHECK_STR(m.result, "merge");
+		done(&w, 1);
+		as(&w, &w.reviewer);
+		CHECK(dom_space_get(&w.d, w.space.id, ROLE_READ, &s) == 0);
+		before = arena_strdup(&w.a, s.revision);
+		CHECK(dom_cr_merge(&w.d, w.space.id, c, &m) == 0);
+		CHECK_STR(m.result, "conflicts");
+		CHECK(m.nconflicts == 1);
+		CHECK_STR(m.conflicts[0].page_id, alpha_id);
+		CHECK(dom_cr_update_from_space(&w.d, w.space.id, c, &m) == 0);
+		CHECK_STR(m.result, "conflicts");
+		done(&w, 1);
+		as(&w, &w.reviewer);
+		CHECK(dom_cr_get(&w.d, w.space.id, c, &s, &cr) == 0);
+		CHECK_STR(s.revision, before);
+		CHECK_STR(cr.status, "draft");
+		CHECK(dom_content_source(&w.d, w.space.id, NULL, NULL, ROLE_READ, &src) == 0);
+		CHECK(store_body_get(&w.tx, page_titled(src.rv, "Alpha")->body, &md) == 0);
+		CHECK(strstr(md, "Theirs.") != NULL);
+		done(&w, 0);
+	}
+
+	/* A locked space takes no content changes, even from an admin. */
+	as(&w, &w.admin);
+	CHECK(dom_space_get(&w.d, w.space.id, ROLE_READ, &s) == 0);
+	s.edit_mode = "locked";
+	CHECK(store_space_update(&w.tx, &s) == 0);
+	CHECK(dom_cr_create(&w.d, w.space.id, &in, &s, &cr) == ERR_FORBIDDEN);
+	CHECK(dom_template_apply(&w.d, w.space.id, "blank", NULL) == ERR_FORBIDDEN);
+	done(&w, 0);
+
+	/* docsd itself (jobs, the CLI) acts as an admin: a template applies. */
+	as(&w, NULL);
+	CHECK(dom_template_apply(&w.d, w.space.id, "nope", NULL) == ERR_INVALID);
+	CHECK(dom_template_apply(&w.d, w.space.id, "changelog", NULL) == 0);
+	CHECK(dom_content_source(&w.d, w.space.id, NULL, NULL, ROLE_READ, &src) == 0);
+	CHECK(page_titled(src.rv, "Alpha") != NULL && src.rv->npages > 2);
+	done(&w, 1);
+	arena_free(&w.a);
+}
+
+UNIT_TEST(domain_content_on_sqlite)
+{
+	char dir[] = "/tmp/docsd-unit-XXXXXX", path[128];
+	struct store *s = NULL;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/docsd.db", dir);
+	CHECK(store_open(&s, path, NULL, 2) == 0);
+	if (s) {
+		domain_suite(s);
+		store_close(s);
+	}
+	for (const char *ext = ""; ext; ext = *ext ? NULL : "-wal") {
+		snprintf(path, sizeof(path), "%s/docsd.db%s", dir, ext);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/docsd.db-shm", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+UNIT_TEST(domain_content_on_postgres)
+{
+	const char *url = getenv("DOCSD_TEST_PG_URL");
+	struct store *s = NULL;
+
+	if (!url || !*url) {
+		printf("skip domain_content_on_postgres: DOCSD_TEST_PG_URL is not set\n");
+		return;
+	}
+	CHECK(store_open(&s, NULL, url, 2) == 0);
+	if (s) {
+		domain_suite(s);
+		store_close(s);
+	}
+}
