@@ -2,6 +2,7 @@
  * meta.c - API information, health, metrics and users.
  */
 #include "api/api.h"
+#include "core/serialize_meta.h"
 #include "http/services.h"
 
 #include <stdlib.h>
@@ -13,10 +14,7 @@ int api_info(struct req *r)
 
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
-	jw_obj_open(g);
-	jw_kstr(g, "version", DOCSD_VERSION);
-	jw_kstr(g, "build", DOCSD_BUILD_DATE);
-	jw_obj_close(g);
+	api_info_to_json(g, DOCSD_VERSION, DOCSD_BUILD_DATE);
 	return 0;
 }
 
@@ -29,10 +27,7 @@ int api_healthz(struct req *r)
 	g = resp_json(r, 200);
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
-	jw_obj_open(g);
-	jw_kstr(g, "status", "ok");
-	jw_kstr(g, "store", store_engine(r->srv->store));
-	jw_obj_close(g);
+	health_to_json(g, store_engine(r->srv->store));
 	return 0;
 }
 

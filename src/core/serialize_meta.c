@@ -1,0 +1,40 @@
+/*
+ * serialize_meta.c - API information, health, visitor claims, invitations.
+ */
+#include "core/serialize_meta.h"
+
+void api_info_to_json(struct jw *g, const char *version, const char *build)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "version", version);
+	jw_kstr(g, "build", build);
+	jw_obj_close(g);
+}
+
+void health_to_json(struct jw *g, const char *engine)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "status", "ok");
+	jw_kstr(g, "store", engine);
+	jw_obj_close(g);
+}
+
+void visitor_claims_to_json(struct jw *g, const char *jwt)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "serviceVisitorClaims", jwt);
+	jw_kstr(g, "gitbookVisitorClaims", jwt);
+	jw_obj_close(g);
+}
+
+void invited_to_json(struct jw *g, const char *const *user_ids, int n)
+{
+	jw_obj_open(g);
+	jw_key(g, "users");
+	jw_arr_open(g);
+	for (int k = 0; k < n; k++)
+		jw_str(g, user_ids[k]);
+	jw_arr_close(g);
+	jw_kint(g, "invited", n);
+	jw_obj_close(g);
+}
