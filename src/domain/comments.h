@@ -105,8 +105,8 @@ int dom_commenters_list(struct dom *d, const struct comment_at *at, const struct
 
 /* ---- search (domain/search.c) ---- */
 
-/* query: the user's text, 1..SEARCH_QUERY_MAX bytes, not only white space
- * (ERR_INVALID naming `query`). */
+/* In both, query is the user's text: 1..SEARCH_QUERY_MAX bytes, not only
+ * white space (else ERR_INVALID naming `query`), checked after access. */
 
 /* The pages of a space the actor reads, best first. */
 int dom_search_space(struct dom *d, const char *space_id, const char *query, const struct list_req *lr,
