@@ -3,77 +3,24 @@
  * of one of its change requests: the same handlers serve both (the route has
  * {changeRequestId} for the second).
  *
- * Access (on the space, api/content.c): reading needs read; posting, replying,
- * reacting and resolving need comment. Editing a body is its author's only;
- * deleting is its author's or a space admin's. A deleted space's comments can
- * be read, not changed (409 until it is restored).
- *
- * State of a comment (the seed's table; replies have none):
- *   open --PUT resolved:true--> resolved (resolvedAt, resolvedBy set)
- *   resolved --PUT resolved:false--> open (both cleared)
- * Space.comments / ChangeRequest.comments count the open comments of the
- * place; store/comments.c keeps them in the request's transaction.
+ * Each handler reads the query and the body's shapes, calls one domain
+ * function (domain/comments.c: access, the rules on bodies, reactions and
+ * targets, the state of a comment) and serializes what it returns
+ * (core/serialize_comments.c).
  */
-#include "api/content.h"
+#include "api/api.h"
 #include "core/serialize_comments.h"
-#include "util/util.h"
+#include "domain/comments.h"
 
 #include <microhttpd.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define MARKDOWN_MAX 10000 /* characters of a comment's body */
-#define EMOJI_MAX 50       /* characters of a reaction (GitBook's Emoji) */
-#define REACTIONS_MAX 50   /* emojis in addedReactions / removedReactions */
-#define TARGET_MAX 256     /* characters of a node, page or table cell id */
-#define AUTHORS_MAX 1000   /* ids in the authors filter */
+#define AUTHORS_MAX 1000 /* ids in the authors filter */
 
-/* Where the route's comments live, and the caller's role on the space. */
-struct place {
-	struct space space;
-	struct change_request cr;
-	struct comment_place at;
-	const char *head; /* the revision new comments target: the space's or the change request's */
-};
-
-static int load_place(struct req *r, enum role need, struct place *p)
+/* The place the route names. */
+static struct comment_at place_of(struct req *r)
 {
-	int rc;
-
-	memset(p, 0, sizeof(*p));
-	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), need, &p->space)))
-		return rc;
-	if (need > ROLE_READ && p->space.deleted_at)
-		return err_set(ERR_CONFLICT, "the space is deleted; restore it first");
-	p->at.org_id = p->space.org_id;
-	p->at.space_id = p->space.id;
-	p->head = p->space.revision;
-	if (req_param(r, "changeRequestId")) {
-		if ((rc = dom_change_request_get(&r->dom, &p->space, req_param(r, "changeRequestId"), &p->cr)))
-			return rc;
-		p->at.change_request_id = p->cr.id;
-		p->head = p->cr.revision;
-	}
-	return 0;
-}
-
-/* {commentId} of the place (404 when it is not there). */
-static int load_comment(struct req *r, const struct place *p, struct comment *c)
-{
-	return store_comment_get(&r->tx, &p->at, NULL, req_param(r, "commentId"), c);
-}
-
-/* {commentReplyId} of {commentId}. */
-static int load_reply(struct req *r, const struct place *p, struct comment *parent, struct comment *c)
-{
-	int rc = load_comment(r, p, parent);
-
-	return rc ? rc : store_comment_get(&r->tx, &p->at, parent->id, req_param(r, "commentReplyId"), c);
-}
-
-static bool is_author(const struct req *r, const struct comment *c)
-{
-	return c->posted_by.id && r->caller_id && strcmp(c->posted_by.id, r->caller_id) == 0;
+	return (struct comment_at){ req_param(r, "spaceId"), req_param(r, "changeRequestId") };
 }
 
 /* ---- input ---- */
@@ -138,12 +85,21 @@ static int req_authors(struct req *r, struct comment_filter *f)
 	return a.rc;
 }
 
-/* body: GitBook's Document, of which docsd takes {markdown}. 1 when present. */
+/* A string field of an object, whole (no NUL inside). */
+static int text_of(json_t *v, const char *field, const char **out)
+{
+	if (!json_is_string(v))
+		return err_set(ERR_INVALID, "%s: must be a string", field);
+	if (strlen(json_string_value(v)) != json_string_length(v))
+		return err_set(ERR_INVALID, "%s: must be valid text", field);
+	*out = json_string_value(v);
+	return 0;
+}
+
+/* body: GitBook's Document, of which docsd takes {markdown}. */
 static int body_markdown(struct req *r, bool required, const char **out)
 {
 	json_t *v = body_field(r, "body"), *md;
-	const char *s;
-	long n;
 
 	*out = NULL;
 	if (!v)
@@ -155,208 +111,91 @@ static int body_markdown(struct req *r, bool required, const char **out)
 			return err_set(ERR_INVALID, "body: only markdown is supported ({markdown: string}), not a document");
 		return err_set(ERR_INVALID, "body.markdown: is required");
 	}
-	if (!json_is_string(md))
-		return err_set(ERR_INVALID, "body.markdown: must be a string");
-	s = json_string_value(md);
-	n = utf8_len(s);
-	if (n < 0 || strlen(s) != json_string_length(md))
-		return err_set(ERR_INVALID, "body.markdown: must be valid text");
-	if (n > MARKDOWN_MAX)
-		return err_set(ERR_INVALID, "body.markdown: must be at most %d characters long", MARKDOWN_MAX);
-	if (s[strspn(s, " \t\r\n")] == '\0')
-		return err_set(ERR_INVALID, "body.markdown: must not be empty");
-	*out = s;
-	return 1;
+	return text_of(md, "body.markdown", out);
 }
 
-/* addedReactions / removedReactions: emojis, each 1..EMOJI_MAX characters. */
-static int body_emojis(struct req *r, const char *field, const char ***out, int *n)
+/* tableCell {record, definition}: both NULL when absent. */
+static int body_table_cell(struct req *r, struct comment_new *c)
 {
-	int rc = body_string_array(r, field, 0, REACTIONS_MAX, 4 * EMOJI_MAX, out, n);
-
-	for (int i = 0; rc == 1 && i < *n; i++) {
-		const unsigned char *s = (const unsigned char *)(*out)[i];
-		long len = utf8_len((*out)[i]);
-		if (len < 1 || len > EMOJI_MAX)
-			return err_set(ERR_INVALID, "%s[%d]: must be an emoji of 1 to %d characters", field, i, EMOJI_MAX);
-		for (; *s; s++)
-			if (*s <= ' ' || *s == 0x7f)
-				return err_set(ERR_INVALID, "%s[%d]: must be an emoji, without spaces or control characters",
-					       field, i);
-	}
-	return rc;
-}
-
-/* The reactions of a PUT (comment or reply). */
-struct reacting {
-	const char **added, **removed;
-	int nadded, nremoved;
-};
-
-static int body_reactions(struct req *r, struct reacting *x)
-{
+	json_t *v = body_field(r, "tableCell"), *s;
+	const char *key[2] = { "record", "definition" }, *field[2] = { "tableCell.record", "tableCell.definition" };
+	const char **out[2] = { &c->cell_record, &c->cell_definition };
 	int rc;
 
-	if ((rc = body_emojis(r, "addedReactions", &x->added, &x->nadded)) < 0 ||
-	    (rc = body_emojis(r, "removedReactions", &x->removed, &x->nremoved)) < 0)
-		return rc;
-	for (int i = 0; i < x->nadded; i++)
-		for (int j = 0; j < x->nremoved; j++)
-			if (strcmp(x->added[i], x->removed[j]) == 0)
-				return err_set(ERR_INVALID, "removedReactions[%d]: '%s' is also in addedReactions", j,
-					       x->removed[j]);
-	return 0;
-}
-
-/* tableCell {record, definition}: *out is its compact JSON, NULL when absent. */
-static int body_table_cell(struct req *r, const char **out)
-{
-	json_t *v = body_field(r, "tableCell");
-	const char *field[2] = { "record", "definition" };
-	char *json;
-
-	*out = NULL;
 	if (!v)
 		return 0;
 	if (!json_is_object(v))
 		return err_set(ERR_INVALID, "tableCell: must be an object {record, definition}");
 	for (int i = 0; i < 2; i++) {
-		json_t *s = json_object_get(v, field[i]);
-		long n;
-		if (!s)
-			return err_set(ERR_INVALID, "tableCell.%s: is required", field[i]);
-		if (!json_is_string(s))
-			return err_set(ERR_INVALID, "tableCell.%s: must be a string", field[i]);
-		n = utf8_len(json_string_value(s));
-		if (n < 1 || n > TARGET_MAX || strlen(json_string_value(s)) != json_string_length(s))
-			return err_set(ERR_INVALID, "tableCell.%s: must be 1 to %d characters long", field[i], TARGET_MAX);
+		if (!(s = json_object_get(v, key[i])))
+			return err_set(ERR_INVALID, "%s: is required", field[i]);
+		if ((rc = text_of(s, field[i], out[i])))
+			return rc;
 	}
-	json_t *cell = json_pack("{s:O,s:O}", "record", json_object_get(v, "record"), "definition",
-				 json_object_get(v, "definition"));
-	json = cell ? json_dumps(cell, JSON_COMPACT) : NULL;
-	json_decref(cell);
-	if (!json)
-		return err_set(ERR_INTERNAL, "out of memory");
-	*out = arena_strdup(&r->arena, json);
-	free(json);
-	return *out ? 1 : err_set(ERR_INTERNAL, "out of memory");
+	return 0;
+}
+
+/* The changes of a PUT (comment or reply): body, resolved, reactions. */
+static int body_edit(struct req *r, struct comment_edit *e)
+{
+	const char **added, **removed;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	e->resolved = -1;
+	if ((rc = body_bool(r, "resolved", 0, &e->resolved)) < 0 || (rc = body_markdown(r, false, &e->markdown)) < 0 ||
+	    (rc = body_string_array(r, "addedReactions", 0, COMMENT_REACTIONS_MAX, 4 * COMMENT_EMOJI_MAX, &added,
+				    &e->nadded)) < 0 ||
+	    (rc = body_string_array(r, "removedReactions", 0, COMMENT_REACTIONS_MAX, 4 * COMMENT_EMOJI_MAX, &removed,
+				    &e->nremoved)) < 0)
+		return rc;
+	e->added = added;
+	e->removed = removed;
+	return 0;
 }
 
 /* ---- output ---- */
 
-/* target.page: the page as the place's current content shows it, else as the
- * revision the comment was posted on shows it (outdated). */
-static int page_view(struct req *r, const struct place *p, const struct comment *c, struct comment_page *out)
+static void write_one(struct jw *g, const struct dom_comment *c)
 {
-	struct page_summary s;
-	int rc = dom_page_summary(&r->dom, p->head, c->target_page, &s);
-
-	memset(out, 0, sizeof(*out));
-	if (rc == ERR_NOT_FOUND) {
-		out->outdated = true;
-		rc = dom_page_summary(&r->dom, c->revision, c->target_page, &s);
-	}
-	if (rc == ERR_NOT_FOUND) {
-		memset(&s, 0, sizeof(s));
-		s.id = c->target_page;
-		s.path = "";
-		rc = 0;
-	}
-	if (rc)
-		return rc;
-	out->id = c->target_page;
-	out->title = s.title && *s.title ? s.title : "Untitled";
-	out->emoji = s.emoji;
-	out->icon = s.icon;
-	out->path = s.path ? s.path : "";
-	out->created_at = s.created_at;
-	out->updated_at = s.updated_at;
-	return 0;
-}
-
-/* What the serializer needs besides the rows: prepared before the response
- * starts, so a failure here still answers with the error envelope. */
-static int views(struct req *r, const struct place *p, const struct comment *items, int n, enum comment_format fmt,
-		 struct comment_view **out)
-{
-	struct comment_view *v = arena_alloc(&r->arena, sizeof(*v) * (size_t)(n ? n : 1));
-	int rc;
-
-	if (!v)
-		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = 0; i < n; i++) {
-		memset(&v[i], 0, sizeof(v[i]));
-		v[i].base = api_base(r);
-		v[i].with_email = api_sees_emails(r);
-		v[i].format = fmt;
-		comment_permissions(&v[i].perms, p->space.access, is_author(r, &items[i]));
-		if (items[i].target_page && !items[i].parent_id) {
-			struct comment_page *pg = arena_alloc(&r->arena, sizeof(*pg));
-			if (!pg)
-				return err_set(ERR_INTERNAL, "out of memory");
-			if ((rc = page_view(r, p, &items[i], pg)))
-				return rc;
-			v[i].page = pg;
-		}
-	}
-	*out = v;
-	return 0;
-}
-
-static void write_one(struct jw *g, const struct comment *c, const struct comment_view *v)
-{
-	if (c->parent_id)
-		comment_reply_to_json(g, c, v);
+	if (c->c.parent_id)
+		comment_reply_to_json(g, &c->c, &c->view);
 	else
-		comment_to_json(g, c, v);
+		comment_to_json(g, &c->c, &c->view);
 }
 
-/* Answer a list page of comments or replies. */
-static int send_list(struct req *r, const struct place *p, struct comment *items, int n, const char *next,
-		     enum comment_format fmt)
+static int send_one(struct req *r, int status, const struct dom_comment *c)
 {
-	struct comment_view *v;
-	struct jw *g;
-	int rc;
+	struct jw *g = resp_json(r, status);
 
-	if ((rc = store_comment_reactions(&r->tx, items, n)) || (rc = views(r, p, items, n, fmt, &v)))
-		return rc;
-	if (!(g = resp_list_begin(r)))
+	if (!g)
+		return err_set(ERR_INTERNAL, "out of memory");
+	write_one(g, c);
+	return 0;
+}
+
+static int send_list(struct req *r, const struct dom_comment *items, int n, const char *next)
+{
+	struct jw *g = resp_list_begin(r);
+
+	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
-		write_one(g, &items[i], &v[i]);
+		write_one(g, &items[i]);
 	return resp_list_end(r, n, next);
 }
 
-/* Answer one comment or reply, read again from the store (after a change). */
-static int send_fresh(struct req *r, int status, const struct place *p, const char *parent_id, const char *id,
-		      enum comment_format fmt)
-{
-	struct comment c;
-	struct comment_view *v;
-	struct jw *g;
-	int rc;
-
-	if ((rc = store_comment_get(&r->tx, &p->at, parent_id, id, &c)) || (rc = store_comment_reactions(&r->tx, &c, 1)) ||
-	    (rc = views(r, p, &c, 1, fmt, &v)))
-		return rc;
-	if (!(g = resp_json(r, status)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	write_one(g, &c, v);
-	return 0;
-}
-
-/* ---- comments ---- */
+/* ---- comments and replies ---- */
 
 int comment_list(struct req *r)
 {
 	static const char *const statuses[] = { "all", "open", "resolved", NULL };
+	struct comment_at at = place_of(r);
 	struct comment_filter f = { 0 };
-	struct place p;
 	struct list_req lr;
 	struct cursor cur;
 	enum comment_format fmt;
-	struct comment *items;
+	struct dom_comment *items;
 	char *next;
 	int status, n, rc;
 
@@ -367,209 +206,124 @@ int comment_list(struct req *r)
 	f.target_page = req_query(r, "targetPage");
 	if (f.target_page && !*f.target_page)
 		f.target_page = NULL;
-	if ((rc = load_place(r, ROLE_READ, &p)) || (rc = store_comments_list(&r->tx, &p.at, &f, &lr, &items, &n, &next)))
+	if ((rc = dom_comments_list(&r->dom, &at, &f, &lr, fmt, &items, &n, &next)))
 		return rc;
-	return send_list(r, &p, items, n, next, fmt);
+	return send_list(r, items, n, next);
 }
-
-int comment_create(struct req *r)
-{
-	struct place p;
-	struct comment c = { 0 };
-	struct page_summary page;
-	int rc;
-
-	if ((rc = load_place(r, ROLE_COMMENT, &p)))
-		return rc;
-	if ((rc = body_markdown(r, true, &c.markdown)) < 0 ||
-	    (rc = body_string(r, "node", 0, 1, TARGET_MAX, &c.target_node)) < 0 ||
-	    (rc = body_string(r, "page", 0, 1, TARGET_MAX, &c.target_page)) < 0 ||
-	    (rc = body_table_cell(r, &c.target_table_cell)) < 0)
-		return rc;
-	if (c.target_page) {
-		rc = dom_page_summary(&r->dom, p.head, c.target_page, &page);
-		if (rc == ERR_NOT_FOUND)
-			return err_set(ERR_INVALID, "page: no such page '%s' in the %s content", c.target_page,
-				       p.at.change_request_id ? "change request's" : "space's");
-		if (rc)
-			return rc;
-	}
-	c.posted_by.id = r->caller_id;
-	c.revision = p.head;
-	if ((rc = store_comment_create(&r->tx, &p.at, &c)))
-		return rc;
-	return send_fresh(r, 201, &p, NULL, c.id, COMMENT_MARKDOWN);
-}
-
-int comment_get(struct req *r)
-{
-	struct place p;
-	struct comment c;
-	enum comment_format fmt;
-	int rc;
-
-	if ((rc = req_format(r, &fmt)) || (rc = load_place(r, ROLE_READ, &p)) || (rc = load_comment(r, &p, &c)))
-		return rc;
-	return send_fresh(r, 200, &p, NULL, c.id, fmt);
-}
-
-/* The changes a PUT asks for on a comment or a reply; 403 when the caller may
- * not make one of them. */
-static int apply_update(struct req *r, const struct place *p, const struct comment *c, const char *markdown,
-			int resolved, const struct reacting *x)
-{
-	bool changed;
-	int rc;
-
-	if (markdown && !is_author(r, c))
-		return err_set(ERR_FORBIDDEN, "only the author of a %s can edit its body",
-			       c->parent_id ? "reply" : "comment");
-	if (markdown && (rc = store_comment_set_body(&r->tx, c->id, markdown)))
-		return rc;
-	if (resolved >= 0 &&
-	    (rc = store_comment_set_resolved(&r->tx, &p->at, c->id, resolved, r->caller_id, &changed)))
-		return rc;
-	return store_comment_react(&r->tx, c->id, r->caller_id, x->added, x->nadded, x->removed, x->nremoved);
-}
-
-int comment_update(struct req *r)
-{
-	struct place p;
-	struct comment c;
-	struct reacting x;
-	const char *markdown;
-	int resolved = -1, rc;
-
-	if ((rc = load_place(r, ROLE_COMMENT, &p)) || (rc = load_comment(r, &p, &c)))
-		return rc;
-	if ((rc = body_bool(r, "resolved", 0, &resolved)) < 0 || (rc = body_markdown(r, false, &markdown)) < 0 ||
-	    (rc = body_reactions(r, &x)) < 0 || (rc = apply_update(r, &p, &c, markdown, resolved, &x)))
-		return rc;
-	return send_fresh(r, 200, &p, NULL, c.id, COMMENT_MARKDOWN);
-}
-
-/* DELETE answers 204 whether it deleted or there was nothing to delete. */
-int comment_delete(struct req *r)
-{
-	struct place p;
-	struct comment c;
-	struct comment_permissions perms;
-	bool removed;
-	int rc;
-
-	if ((rc = load_place(r, ROLE_COMMENT, &p)))
-		return rc;
-	rc = load_comment(r, &p, &c);
-	if (rc == ERR_NOT_FOUND)
-		return resp_empty(r, 204);
-	if (rc)
-		return rc;
-	comment_permissions(&perms, p.space.access, is_author(r, &c));
-	if (!perms.del)
-		return err_set(ERR_FORBIDDEN, "only the author of a comment or a space admin can delete it");
-	if ((rc = store_comment_delete(&r->tx, &p.at, NULL, c.id, &removed)))
-		return rc;
-	return resp_empty(r, 204);
-}
-
-/* ---- replies ---- */
 
 int reply_list(struct req *r)
 {
-	struct place p;
-	struct comment parent, *items;
+	struct comment_at at = place_of(r);
 	struct list_req lr;
 	struct cursor cur;
 	enum comment_format fmt;
+	struct dom_comment *items;
 	char *next;
 	int n, rc;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = req_format(r, &fmt)) ||
-	    (rc = load_place(r, ROLE_READ, &p)) || (rc = load_comment(r, &p, &parent)) ||
-	    (rc = store_replies_list(&r->tx, parent.id, &lr, &items, &n, &next)))
+	    (rc = dom_replies_list(&r->dom, &at, req_param(r, "commentId"), &lr, fmt, &items, &n, &next)))
 		return rc;
-	return send_list(r, &p, items, n, next, fmt);
+	return send_list(r, items, n, next);
 }
 
-int reply_create(struct req *r)
+/* GET of a comment or (reply_id set) a reply. */
+static int get_one(struct req *r, const char *reply_id)
 {
-	struct place p;
-	struct comment parent, c = { 0 };
+	struct comment_at at = place_of(r);
+	struct dom_comment c;
+	enum comment_format fmt;
 	int rc;
 
-	if ((rc = load_place(r, ROLE_COMMENT, &p)) || (rc = load_comment(r, &p, &parent)))
+	if ((rc = req_format(r, &fmt)) || (rc = dom_comment_get(&r->dom, &at, req_param(r, "commentId"), reply_id, fmt, &c)))
 		return rc;
-	if ((rc = body_markdown(r, true, &c.markdown)) < 0)
-		return rc;
-	c.parent_id = parent.id;
-	c.posted_by.id = r->caller_id;
-	c.revision = parent.revision;
-	if ((rc = store_comment_create(&r->tx, &p.at, &c)))
-		return rc;
-	return send_fresh(r, 201, &p, parent.id, c.id, COMMENT_MARKDOWN);
+	return send_one(r, 200, &c);
+}
+
+int comment_get(struct req *r)
+{
+	return get_one(r, NULL);
 }
 
 int reply_get(struct req *r)
 {
-	struct place p;
-	struct comment parent, c;
-	enum comment_format fmt;
+	return get_one(r, req_param(r, "commentReplyId"));
+}
+
+int comment_create(struct req *r)
+{
+	struct comment_at at = place_of(r);
+	struct comment_new in = { 0 };
+	struct dom_comment c;
 	int rc;
 
-	if ((rc = req_format(r, &fmt)) || (rc = load_place(r, ROLE_READ, &p)) || (rc = load_reply(r, &p, &parent, &c)))
+	if ((rc = body_markdown(r, true, &in.markdown)) < 0 || (rc = body_string(r, "node", 0, 0, 0, &in.node)) < 0 ||
+	    (rc = body_string(r, "page", 0, 0, 0, &in.page)) < 0 || (rc = body_table_cell(r, &in)) < 0 ||
+	    (rc = dom_comment_post(&r->dom, &at, &in, &c)))
 		return rc;
-	return send_fresh(r, 200, &p, parent.id, c.id, fmt);
+	return send_one(r, 201, &c);
+}
+
+int reply_create(struct req *r)
+{
+	struct comment_at at = place_of(r);
+	struct dom_comment c;
+	const char *markdown;
+	int rc;
+
+	if ((rc = body_markdown(r, true, &markdown)) < 0 ||
+	    (rc = dom_reply_post(&r->dom, &at, req_param(r, "commentId"), markdown, &c)))
+		return rc;
+	return send_one(r, 201, &c);
+}
+
+/* PUT of a comment or (reply_id set) a reply. */
+static int update_one(struct req *r, const char *reply_id)
+{
+	struct comment_at at = place_of(r);
+	struct comment_edit e;
+	struct dom_comment c;
+	int rc;
+
+	if ((rc = body_edit(r, &e)) || (rc = dom_comment_update(&r->dom, &at, req_param(r, "commentId"), reply_id, &e, &c)))
+		return rc;
+	return send_one(r, 200, &c);
+}
+
+int comment_update(struct req *r)
+{
+	return update_one(r, NULL);
 }
 
 int reply_update(struct req *r)
 {
-	struct place p;
-	struct comment parent, c;
-	struct reacting x;
-	const char *markdown;
-	int resolved = -1, rc;
+	return update_one(r, req_param(r, "commentReplyId"));
+}
 
-	if ((rc = load_place(r, ROLE_COMMENT, &p)) || (rc = load_reply(r, &p, &parent, &c)))
-		return rc;
-	/* A reply has no state. The space's operation (UpdateCommentReplySchema)
-	 * has no `resolved`; the change request's (UpdateCommentSchema, and the
-	 * seed) lists it, so there it is checked and has no effect. */
-	if (body_field(r, "resolved") && !p.at.change_request_id)
-		return err_set(ERR_INVALID, "resolved: a reply cannot be resolved; resolve its comment");
-	if ((rc = body_bool(r, "resolved", 0, &resolved)) < 0 || (rc = body_markdown(r, false, &markdown)) < 0 ||
-	    (rc = body_reactions(r, &x)) < 0 || (rc = apply_update(r, &p, &c, markdown, -1, &x)))
-		return rc;
-	return send_fresh(r, 200, &p, parent.id, c.id, COMMENT_MARKDOWN);
+/* DELETE answers 204 whether it deleted or there was nothing to delete. */
+static int delete_one(struct req *r, const char *reply_id)
+{
+	struct comment_at at = place_of(r);
+	int rc = dom_comment_delete(&r->dom, &at, req_param(r, "commentId"), reply_id, NULL);
+
+	return rc ? rc : resp_empty(r, 204);
+}
+
+int comment_delete(struct req *r)
+{
+	return delete_one(r, NULL);
 }
 
 int reply_delete(struct req *r)
 {
-	struct place p;
-	struct comment parent, c;
-	struct comment_permissions perms;
-	bool removed;
-	int rc;
-
-	if ((rc = load_place(r, ROLE_COMMENT, &p)))
-		return rc;
-	/* A reply whose comment is gone went with it. */
-	if ((rc = load_reply(r, &p, &parent, &c)) == ERR_NOT_FOUND)
-		return resp_empty(r, 204);
-	if (rc)
-		return rc;
-	comment_permissions(&perms, p.space.access, is_author(r, &c));
-	if (!perms.del)
-		return err_set(ERR_FORBIDDEN, "only the author of a reply or a space admin can delete it");
-	if ((rc = store_comment_delete(&r->tx, &p.at, parent.id, c.id, &removed)))
-		return rc;
-	return resp_empty(r, 204);
+	return delete_one(r, req_param(r, "commentReplyId"));
 }
 
 /* ---- commenters ---- */
 
 int commenter_list(struct req *r)
 {
-	struct place p;
+	struct comment_at at = place_of(r);
 	struct list_req lr;
 	struct cursor cur;
 	struct member *items;
@@ -577,8 +331,7 @@ int commenter_list(struct req *r)
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = load_place(r, ROLE_READ, &p)) ||
-	    (rc = store_commenters_list(&r->tx, &p.at, &lr, &items, &n, &next)))
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = dom_commenters_list(&r->dom, &at, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");

@@ -1,10 +1,12 @@
 /*
  * serialize_comments.h - GitBook's Comment and CommentReply objects, and the
- * permissions a caller has on one (the one place both are decided).
+ * permissions a caller has on one (the one place both are decided: the
+ * domain's checks and the `permissions` object both call comment_permissions).
  *
  * The serializer needs what the comment row does not say: who asks (for the
  * permissions and email visibility), how the body is wanted, and what the
- * target page looks like now. The API layer gathers that into a comment_view.
+ * target page looks like now. The domain layer (domain/comments.h) gathers
+ * that into a comment_view.
  */
 #ifndef DOCSD_CORE_SERIALIZE_COMMENTS_H
 #define DOCSD_CORE_SERIALIZE_COMMENTS_H
@@ -12,6 +14,7 @@
 #include "core/jsonw.h"
 #include "core/model.h"
 #include "core/roles.h"
+#include "util/arena.h"
 
 struct comment_permissions {
 	bool view, edit, reply, del;
@@ -19,7 +22,8 @@ struct comment_permissions {
 
 /* role: the caller's effective role on the space; author: the caller posted it.
  * Viewing needs read; replying and reacting comment; editing the body is the
- * author's (with comment); deleting the author's or a space admin's. */
+ * author's (with comment); deleting the author's or, for anyone's, the create
+ * role's (GitBook's content-level admin). */
 void comment_permissions(struct comment_permissions *out, enum role role, bool author);
 
 /* target.page: the page as the revision that has it shows it. */
@@ -46,6 +50,10 @@ struct comment_view {
 	struct comment_permissions perms;
 	const struct comment_page *page;  /* target.page; NULL when the comment has none */
 };
+
+/* What a comment's target.tableCell is stored as: {"record":..,"definition":..}
+ * compact, in a. NULL when out of memory. */
+const char *comment_table_cell_json(struct arena *a, const char *record, const char *definition);
 
 /* urls.location: <base>/s/<space>[/change-requests/<cr>]/comments/<comment>
  * [/replies/<reply>]. */

@@ -747,4 +747,38 @@ describe('comments', () => {
         await empty(place(carol.api, s.id).del(c.id), 204, 'deleteCommentInSpace');
         assert.equal((await ok(alice.api.spaces.getSpaceById(s.id), 'getSpaceById')).comments, 0);
     });
+
+    it("the create role (GitBook's content admin) deletes anyone's comments and replies; review does not", async () => {
+        const s = await newSpace('Content admins');
+        await empty(alice.api.spaces.inviteToSpace(s.id, { users: [carol.id], role: 'create' }), 204, 'inviteToSpace');
+        await empty(alice.api.spaces.inviteToSpace(s.id, { users: [dave.id], role: 'review' }), 204, 'inviteToSpace');
+        const B = place(bob.api, s.id), C = place(carol.api, s.id), D = place(dave.api, s.id);
+        const c = await created(B.post({ body: { markdown: 'Mine' } }), 'postCommentInSpace');
+        const r = await created(B.reply(c.id, { body: { markdown: 'Also mine' } }), 'postCommentReplyInSpace');
+        assert.deepEqual((await ok(C.get(c.id), 'getCommentInSpace')).permissions, { view: true, edit: false, reply: true, delete: true }, 'create');
+        assert.deepEqual((await ok(D.get(c.id), 'getCommentInSpace')).permissions, { view: true, edit: false, reply: true, delete: false }, 'review');
+        assert.deepEqual((await ok(D.getReply(c.id, r.id), 'getCommentReplyInSpace')).permissions, { view: true, edit: false, reply: true, delete: false });
+        const e = await expectError(D.del(c.id), 403, 'review deletes');
+        assert.match(e.error.message, /author/);
+        await expectError(D.delReply(c.id, r.id), 403, 'review deletes a reply');
+        await expectError(C.put(c.id, { body: { markdown: 'Not mine' } }), 403, 'create does not edit the body');
+        await empty(C.delReply(c.id, r.id), 204, 'deleteCommentReplyInSpace');
+        assert.equal((await ok(B.get(c.id), 'getCommentInSpace')).replies, 0);
+        await empty(C.del(c.id), 204, 'deleteCommentInSpace');
+        await expectError(B.get(c.id), 404, 'gone');
+        assert.equal((await ok(alice.api.spaces.getSpaceById(s.id), 'getSpaceById')).comments, 0);
+    });
+
+    it('tableCell ids with characters JSON escapes come back as they were sent', async () => {
+        const s = await newSpace('Cells');
+        const P = place(bob.api, s.id);
+        const cell = { record: 'rec "1" \\ /', definition: 'déf\tnition ✓' };
+        const c = await created(P.post({ body: { markdown: 'Cell' }, tableCell: cell }), 'postCommentInSpace');
+        assert.deepEqual(c.target.tableCell, cell);
+        assert.deepEqual((await ok(P.get(c.id), 'getCommentInSpace')).target.tableCell, cell);
+        const listed = await ok(P.list(), 'listCommentsInSpace');
+        assert.deepEqual(listed.items.find((x) => x.id === c.id).target.tableCell, cell);
+        const e = await expectError(P.post({ body: { markdown: 'x' }, tableCell: { record: 'r', definition: 'd'.repeat(257) } }), 400, 'long definition');
+        assert.match(e.error.message, /tableCell\.definition/);
+    });
 });

@@ -131,6 +131,15 @@ describe('search', () => {
         await expectError(bob.api.orgs.searchOrganizationContent(org2.id, { query: 'hatch' }), 404);
     });
 
+    it("a grant opens a space that others do not read to the organization search and the space's search", async () => {
+        await expectError(bob.api.spaces.searchSpaceContent(secret.id, { query: 'hatch' }), 404);
+        await empty(api.spaces.inviteToSpace(secret.id, { users: [bob.id], role: 'read' }), 204, 'inviteToSpace');
+        assert.deepEqual(titles(await search(secret.id, 'hatch', {}, bob.api)), ['Hidden hatch']);
+        const asBob = await orgSearch(org.id, 'hatch patterns', {}, bob.api);
+        assert.deepEqual(asBob.items.map((s) => s.id).sort(), [docs.id, secret.id, travel.id].sort());
+        assert.equal(asBob.items.find((s) => s.id === secret.id).pages[0].urls.app, `${ctx.url}/s/${secret.id}/hidden-hatch`);
+    });
+
     it('deleted spaces are not searched until restored; transferred spaces are searched in their new organization', async () => {
         await empty(api.spaces.deleteSpaceById(secret.id), 204, 'delete');
         assert.deepEqual((await orgSearch(org.id, 'hatch')).items.map((s) => s.title), ['Docs', 'Travel']);
