@@ -138,7 +138,7 @@ int cr_update(struct req *r)
 		cr.subject = subject;
 	if (status)
 		cr.status = status;
-	if ((rc = store_cr_update(&r->tx, &cr, old)) || (rc = load_cr(r, &s, &cr)))
+	if ((rc = store_cr_update(&r->tx, &cr, old, cr.revision)) || (rc = load_cr(r, &s, &cr)))
 		return rc;
 	return send_cr(r, 200, &cr, &s);
 }
@@ -224,7 +224,7 @@ int cr_content_update(struct req *r)
 	if ((rc = content_write_edits(r, &s, &w, head, &next)))
 		return rc;
 	cr.revision = next->id;
-	if ((rc = store_cr_update(&r->tx, &cr, cr.status)) || (rc = store_cr_add_contributor(&r->tx, cr.id, me->id)) ||
+	if ((rc = store_cr_update(&r->tx, &cr, cr.status, head->id)) || (rc = store_cr_add_contributor(&r->tx, cr.id, me->id)) ||
 	    (rc = load_cr(r, &s, &cr)))
 		return rc;
 	if (!compat || strcmp(compat, "true") == 0)
@@ -354,7 +354,7 @@ int cr_merge(struct req *r)
 	const char *old = cr.status;
 	cr.status = "merged";
 	cr.revision_merged = merged->id;
-	if ((rc = content_space_advance(r, &s, merged)) || (rc = store_cr_update(&r->tx, &cr, old)))
+	if ((rc = content_space_advance(r, &s, merged)) || (rc = store_cr_update(&r->tx, &cr, old, cr.revision)))
 		return rc;
 	return send_result(r, merged->id, "merge");
 }
@@ -382,7 +382,7 @@ int cr_update_from_main(struct req *r)
 		return send_conflicts(r, cr.revision, conflicts, n);
 	cr.revision = updated->id;
 	cr.revision_merged_ancestor = s.revision;
-	if ((rc = store_cr_update(&r->tx, &cr, cr.status)))
+	if ((rc = store_cr_update(&r->tx, &cr, cr.status, head->id)))
 		return rc;
 	return send_result(r, updated->id, "update");
 }
