@@ -46,6 +46,15 @@ static int load_cr(struct req *r, const struct space *s, struct change_request *
 	return dom_change_request_get(&r->dom, s, req_param(r, "changeRequestId"), cr);
 }
 
+/* load_cr for a write: the row read again, locked until the transaction ends
+ * (the space's row is locked first: dom_space_get_locked). */
+static int load_cr_locked(struct req *r, const struct space *s, struct change_request *cr)
+{
+	int rc = load_cr(r, s, cr);
+
+	return rc ? rc : store_cr_get_locked(&r->tx, s->id, cr->id, cr);
+}
+
 int cr_create(struct req *r)
 {
 	struct space s;
@@ -117,7 +126,7 @@ int cr_update(struct req *r)
 	const char *subject = NULL, *status = NULL, *old;
 	int rc;
 
-	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = load_cr(r, &s, &cr)))
+	if ((rc = dom_space_get_locked(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = load_cr_locked(r, &s, &cr)))
 		return rc;
 	if ((rc = body_string(r, "subject", 0, 0, 100, &subject)) < 0 ||
 	    (rc = body_string(r, "status", 0, 1, 32, &status)) < 0)
@@ -208,7 +217,7 @@ int cr_content_update(struct req *r)
 	const char *compat = req_query(r, "compat");
 	int rc;
 
-	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = dom_space_editable(&s)) || (rc = load_cr(r, &s, &cr)) ||
+	if ((rc = dom_space_get_locked(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = dom_space_editable(&s)) || (rc = load_cr_locked(r, &s, &cr)) ||
 	    (rc = require_active(&cr, "changing its content")) || (rc = req_caller(r, &me)))
 		return rc;
 	if (compat && strcmp(compat, "true") != 0 && strcmp(compat, "false") != 0)
@@ -340,7 +349,7 @@ int cr_merge(struct req *r)
 	struct merge_conflict *conflicts;
 	int n, rc;
 
-	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = dom_space_editable(&s)) || (rc = load_cr(r, &s, &cr)) ||
+	if ((rc = dom_space_get_locked(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = dom_space_editable(&s)) || (rc = load_cr_locked(r, &s, &cr)) ||
 	    (rc = require_active(&cr, "merging it again")))
 		return rc;
 	if ((rc = store_revision_get(&r->tx, change_request_base(&cr), &base)) ||
@@ -367,7 +376,7 @@ int cr_update_from_main(struct req *r)
 	struct merge_conflict *conflicts;
 	int n, rc;
 
-	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = load_cr(r, &s, &cr)) ||
+	if ((rc = dom_space_get_locked(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = load_cr_locked(r, &s, &cr)) ||
 	    (rc = require_active(&cr, "updating it")))
 		return rc;
 	if (strcmp(change_request_base(&cr), s.revision) == 0)

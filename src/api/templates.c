@@ -179,7 +179,7 @@ int content_template_apply(struct req *r)
 	json_t *refs = NULL, *changes = NULL;
 	int rc;
 
-	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)))
+	if ((rc = dom_space_get_locked(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)))
 		return rc;
 	if ((rc = dom_space_editable(&s)))
 		return rc;

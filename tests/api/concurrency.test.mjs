@@ -43,7 +43,7 @@ describe('concurrent writes', () => {
     });
     after(() => ctx?.server.stop());
 
-    it(`two merges into one space at once: both pages land (${ROUNDS} rounds)`, async () => {
+    it(`two merges into one space at once: both pages land (${ROUNDS} rounds)`, async (t) => {
         const s = await newSpace('Two merges');
         const lost = [];
         let merged = 0, refused = 0;
@@ -71,6 +71,7 @@ describe('concurrent writes', () => {
                 assert.ok(answers.some((r) => r.json.revision === cur), `round ${i}: the space's revision is neither merge's`);
             }
         }
+        t.diagnostic(`${merged} merges answered merge, ${refused} answered 409, ${lost.length} lost`);
         assert.deepEqual(lost, [], `${lost.length} acknowledged merges lost (${merged} answered merge, ${refused} answered 409)`);
         assert.ok(merged >= ROUNDS, `at least one merge per round lands (${merged} of ${2 * ROUNDS})`);
         // the space's change request counts are recounted by every merge: still true
@@ -103,7 +104,7 @@ describe('concurrent writes', () => {
         assert.equal(sp.changeRequestsDraft + sp.changeRequestsOpen, 0);
     });
 
-    it(`two content batches into one change request at once: no acknowledged batch is lost (${ROUNDS} rounds)`, async () => {
+    it(`two content batches into one change request at once: no acknowledged batch is lost (${ROUNDS} rounds)`, async (t) => {
         const s = await newSpace('Two batches');
         const lost = [];
         let applied = 0, refused = 0;
@@ -125,6 +126,7 @@ describe('concurrent writes', () => {
             assert.ok(answers.some((r) => r.status === 200 && r.json.revision === head.revision),
                 `round ${i}: the change request's head is what one batch answered`);
         }
+        t.diagnostic(`${applied} batches answered 200, ${refused} answered 409, ${lost.length} lost`);
         assert.deepEqual(lost, [], `${lost.length} acknowledged batches lost (${applied} answered 200, ${refused} answered 409)`);
     });
 });
