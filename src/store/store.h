@@ -188,6 +188,8 @@ int store_position_for(struct store_tx *tx, const char *org_id, const char *pare
 
 int store_collection_create(struct store_tx *tx, struct collection *c);
 int store_collection_get(struct store_tx *tx, const char *id, struct collection *out);
+/* The same, the row locked until the transaction ends (see store_space_get_locked). */
+int store_collection_get_locked(struct store_tx *tx, const char *id, struct collection *out);
 /* title, description, default_level */
 int store_collection_update(struct store_tx *tx, const struct collection *c);
 /* Delete a collection and the collections in it; their spaces become deleted

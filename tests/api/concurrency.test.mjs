@@ -129,4 +129,19 @@ describe('concurrent writes', () => {
         t.diagnostic(`${applied} batches answered 200, ${refused} answered 409, ${lost.length} lost`);
         assert.deepEqual(lost, [], `${lost.length} acknowledged batches lost (${applied} answered 200, ${refused} answered 409)`);
     });
+    it(`two settings changes of one space at once: both stay (${ROUNDS} rounds)`, async () => {
+        const s = await newSpace('Settings');
+        const lost = [];
+        for (let i = 0; i < ROUNDS; i++) {
+            const title = `Settings ${i}`, emoji = i % 2 ? '1f600' : '1f680';
+            const answers = await Promise.all([
+                send('PATCH', `/v1/spaces/${s.id}`, 'updateSpaceById', { title }),
+                send('PATCH', `/v1/spaces/${s.id}`, 'updateSpaceById', { emoji }),
+            ]);
+            const now = await ok(api.spaces.getSpaceById(s.id), 'getSpaceById');
+            if (answers[0].status === 200 && now.title !== title) lost.push(`round ${i}: title`);
+            if (answers[1].status === 200 && now.emoji !== emoji) lost.push(`round ${i}: emoji`);
+        }
+        assert.deepEqual(lost, [], `${lost.length} acknowledged settings lost`);
+    });
 });
