@@ -55,7 +55,9 @@ int store_tx_commit(struct store_tx *tx);
 void store_tx_rollback(struct store_tx *tx);
 
 /* Serialize with every other transaction that locks the same organization
- * (for invariants such as "an organization keeps at least one admin"). */
+ * (for invariants such as "an organization keeps at least one admin", and the
+ * positions of its spaces and collections: store_position_for). Take it before
+ * writing any row of the organization (store_org_bump locks the org's row). */
 int store_org_lock(struct store_tx *tx, const char *org_id);
 
 /* Apply pending numbered migrations (called by store_open; exposed for `docsd migrate`). */
