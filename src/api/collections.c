@@ -84,7 +84,7 @@ int collection_update(struct req *r)
 	struct collection c;
 	int rc;
 
-	if ((rc = dom_collection_get(&r->dom, req_param(r, "collectionId"), ROLE_ADMIN, &c)))
+	if ((rc = dom_collection_get_locked(&r->dom, req_param(r, "collectionId"), ROLE_ADMIN, &c)))
 		return rc;
 	/* body_string clears its output when the field is absent. */
 	if ((body_field(r, "title") && (rc = body_string(r, "title", 0, 0, 50, &c.title)) < 0) ||

@@ -115,7 +115,7 @@ int space_update(struct req *r)
 	struct space s;
 	int rc;
 
-	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_ADMIN, &s)) || (rc = require_live(&s)))
+	if ((rc = dom_space_get_locked(&r->dom, req_param(r, "spaceId"), ROLE_ADMIN, &s)) || (rc = require_live(&s)))
 		return rc;
 	/* body_string clears its output when the field is absent: read into temporaries. */
 	const char *edit_mode, *title, *language, *visibility;

@@ -117,22 +117,44 @@ int dom_role_at(struct dom *d, const char *org_id, const char *collection_id, en
 	return role_of(d, org_id, chain, 0, collection_id, out);
 }
 
-int dom_space_get(struct dom *d, const char *space_id, enum role need, struct space *out)
+static int space_get(struct dom *d, const char *space_id, enum role need, int locked, struct space *out)
 {
-	int rc = store_space_get(d->tx, space_id, out);
+	int rc = locked ? store_space_get_locked(d->tx, space_id, out) : store_space_get(d->tx, space_id, out);
 
 	if (rc || (rc = dom_space_role(d, out, &out->access)))
 		return rc;
 	return access_check(out->access, need, "space");
 }
 
-int dom_collection_get(struct dom *d, const char *collection_id, enum role need, struct collection *out)
+int dom_space_get(struct dom *d, const char *space_id, enum role need, struct space *out)
 {
-	int rc = store_collection_get(d->tx, collection_id, out);
+	return space_get(d, space_id, need, 0, out);
+}
+
+int dom_space_get_locked(struct dom *d, const char *space_id, enum role need, struct space *out)
+{
+	return space_get(d, space_id, need, 1, out);
+}
+
+static int collection_get(struct dom *d, const char *collection_id, enum role need, int locked,
+			  struct collection *out)
+{
+	int rc = locked ? store_collection_get_locked(d->tx, collection_id, out)
+			: store_collection_get(d->tx, collection_id, out);
 
 	if (rc || (rc = dom_collection_role(d, out, &out->access)))
 		return rc;
 	return access_check(out->access, need, "collection");
+}
+
+int dom_collection_get(struct dom *d, const char *collection_id, enum role need, struct collection *out)
+{
+	return collection_get(d, collection_id, need, 0, out);
+}
+
+int dom_collection_get_locked(struct dom *d, const char *collection_id, enum role need, struct collection *out)
+{
+	return collection_get(d, collection_id, need, 1, out);
 }
 
 int dom_space_editable(const struct space *s)

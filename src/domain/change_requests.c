@@ -34,6 +34,20 @@ static int load(struct dom *d, const char *space_id, const char *cr_key, enum ro
 	return rc ? rc : dom_change_request_get(d, s, cr_key, cr);
 }
 
+/* The same for a write: the space's row, then the change request's, stay
+ * locked until the transaction ends (always in that order), so concurrent
+ * merges, batches and edits of one space wait for each other and each sees
+ * the one before (PostgreSQL; SQLite serializes writers anyway). */
+static int load_locked(struct dom *d, const char *space_id, const char *cr_key, enum role need, struct space *s,
+		       struct change_request *cr)
+{
+	int rc = dom_space_get_locked(d, space_id, need, s);
+
+	if (rc || (rc = dom_change_request_get(d, s, cr_key, cr)))
+		return rc;
+	return store_cr_get_locked(d->tx, s->id, cr->id, cr);
+}
+
 int dom_cr_create(struct dom *d, const char *space_id, const struct cr_new *in, struct space *s,
 		  struct change_request *out)
 {
@@ -78,7 +92,7 @@ int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const
 	const char *old;
 	int rc, known = 0;
 
-	if ((rc = load(d, space_id, cr_key, ROLE_EDIT, s, cr)))
+	if ((rc = load_locked(d, space_id, cr_key, ROLE_EDIT, s, cr)))
 		return rc;
 	if (status) {
 		for (int i = 0; statuses[i]; i++)
@@ -95,7 +109,7 @@ int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const
 		cr->subject = subject;
 	if (status)
 		cr->status = status;
-	if ((rc = store_cr_update(d->tx, cr, old)))
+	if ((rc = store_cr_update(d->tx, cr, old, cr->revision)))
 		return rc;
 	return dom_change_request_get(d, s, cr->id, cr);
 }
@@ -107,7 +121,7 @@ int dom_cr_content(struct dom *d, const char *space_id, const char *cr_key, json
 	struct tree_work w;
 	int rc;
 
-	if ((rc = load(d, space_id, cr_key, ROLE_EDIT, s, cr)) || (rc = dom_space_editable(s)) ||
+	if ((rc = load_locked(d, space_id, cr_key, ROLE_EDIT, s, cr)) || (rc = dom_space_editable(s)) ||
 	    (rc = require_active(cr, "changing its content")))
 		return rc;
 	if ((rc = store_revision_get(d->tx, cr->revision, &head)) ||
@@ -118,7 +132,7 @@ int dom_cr_content(struct dom *d, const char *space_id, const char *cr_key, json
 	    (rc = dom_write_edits(d, s, &w, head, &next)))
 		return rc;
 	cr->revision = next->id;
-	if ((rc = store_cr_update(d->tx, cr, cr->status)) ||
+	if ((rc = store_cr_update(d->tx, cr, cr->status, head->id)) ||
 	    (d->actor.user_id && (rc = store_cr_add_contributor(d->tx, cr->id, d->actor.user_id))))
 		return rc;
 	return dom_change_request_get(d, s, cr->id, cr);
@@ -234,7 +248,7 @@ int dom_cr_merge(struct dom *d, const char *space_id, const char *cr_key, struct
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = load(d, space_id, cr_key, ROLE_REVIEW, &s, &cr)) || (rc = dom_space_editable(&s)) ||
+	if ((rc = load_locked(d, space_id, cr_key, ROLE_REVIEW, &s, &cr)) || (rc = dom_space_editable(&s)) ||
 	    (rc = require_active(&cr, "merging it again")) || (rc = merge_sides(d, &s, &cr, &base, &main, &head)) ||
 	    (rc = merge_into(d, &s, base, main, head, "merge", cr.id, &merged, out)))
 		return rc;
@@ -246,7 +260,7 @@ int dom_cr_merge(struct dom *d, const char *space_id, const char *cr_key, struct
 	old = cr.status;
 	cr.status = "merged";
 	cr.revision_merged = merged->id;
-	if ((rc = dom_space_advance(d, &s, merged)) || (rc = store_cr_update(d->tx, &cr, old)))
+	if ((rc = dom_space_advance(d, &s, merged)) || (rc = store_cr_update(d->tx, &cr, old, cr.revision)))
 		return rc;
 	out->revision = merged->id;
 	out->result = "merge";
@@ -261,7 +275,7 @@ int dom_cr_update_from_space(struct dom *d, const char *space_id, const char *cr
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = load(d, space_id, cr_key, ROLE_REVIEW, &s, &cr)) || (rc = require_active(&cr, "updating it")))
+	if ((rc = load_locked(d, space_id, cr_key, ROLE_REVIEW, &s, &cr)) || (rc = require_active(&cr, "updating it")))
 		return rc;
 	out->result = "update";
 	if (strcmp(change_request_base(&cr), s.revision) == 0) {
@@ -278,7 +292,7 @@ int dom_cr_update_from_space(struct dom *d, const char *space_id, const char *cr
 	}
 	cr.revision = updated->id;
 	cr.revision_merged_ancestor = s.revision;
-	if ((rc = store_cr_update(d->tx, &cr, cr.status)))
+	if ((rc = store_cr_update(d->tx, &cr, cr.status, head->id)))
 		return rc;
 	out->revision = updated->id;
 	return 0;

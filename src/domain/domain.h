@@ -72,7 +72,16 @@ int dom_role_at(struct dom *d, const char *org_id, const char *collection_id, en
 /* Load a space / collection by id and require `need` (404 without read, 403
  * below need); out->access holds the actor's role. A deleted space loads. */
 int dom_space_get(struct dom *d, const char *space_id, enum role need, struct space *out);
+/* dom_space_get for an operation that changes what it read (the revision, a
+ * change request's head or status, settings written back whole): the space's row stays locked until the
+ * transaction ends (store_space_get_locked), so concurrent writers of one
+ * space take turns and each sees what the one before wrote. Lock the space
+ * before any of its change requests. */
+int dom_space_get_locked(struct dom *d, const char *space_id, enum role need, struct space *out);
 int dom_collection_get(struct dom *d, const char *collection_id, enum role need, struct collection *out);
+/* The same, the collection's row locked until the transaction ends (a change
+ * of settings read, changed and written back whole). */
+int dom_collection_get_locked(struct dom *d, const char *collection_id, enum role need, struct collection *out);
 
 /* A space whose content may change: live (deleted: 409) and not locked (403). */
 int dom_space_editable(const struct space *s);

@@ -179,7 +179,7 @@ int dom_template_apply(struct dom *d, const char *space_id, const char *id, json
 	json_t *refs = NULL, *changes = NULL;
 	int rc;
 
-	if ((rc = dom_space_get(d, space_id, ROLE_EDIT, &s)) || (rc = dom_space_editable(&s)))
+	if ((rc = dom_space_get_locked(d, space_id, ROLE_EDIT, &s)) || (rc = dom_space_editable(&s)))
 		return rc;
 	for (int i = 0; templates[i].id; i++)
 		if (strcmp(templates[i].id, id) == 0)

@@ -2,10 +2,19 @@
  * change_requests.c - change requests and their contributors.
  *
  * Numbers come from the space's change_request_seq, bumped in the creating
- * transaction, so they increase per space without gaps or duplicates. The
- * space's counts (changeRequests, changeRequestsOpen, changeRequestsDraft) are
- * recounted from the rows in every transaction that changes a status, so they
- * are always true; the org is bumped because admins' space lists are cached.
+ * transaction by one UPDATE ... RETURNING (which on PostgreSQL waits for a
+ * concurrent bump and adds to its result), so they increase per space without
+ * gaps or duplicates. The space's counts (changeRequests, changeRequestsOpen,
+ * changeRequestsDraft) are recounted from the rows in every transaction that
+ * changes a status, so they are always true: the recount first locks the
+ * space's row, so on PostgreSQL it runs after any other recount of the space
+ * has committed, in a statement that sees that one's rows. The org is bumped
+ * because admins' space lists are cached.
+ *
+ * Writes of a change request's status and head compare with the values the
+ * caller read (store_cr_update): on PostgreSQL an UPDATE whose row another
+ * transaction changed re-reads it and its WHERE, so of two writers that read
+ * the same head only the first lands, the second gets ERR_CONFLICT.
  */
 #include "store/internal.h"
 #include "util/util.h"
@@ -43,16 +52,19 @@ static int fill_cr(struct store_tx *tx, struct db_rows *r, void *out)
 static int recount(struct store_tx *tx, const char *space_id)
 {
 	struct db_param p[] = { P_TEXT(space_id) };
-	int rc = st_exec(tx,
-			 "UPDATE spaces SET "
-			 "change_requests = (SELECT COUNT(*) FROM change_requests WHERE space_id = $1), "
-			 "change_requests_open = (SELECT COUNT(*) FROM change_requests WHERE space_id = $1 AND status = 'open'), "
-			 "change_requests_draft = (SELECT COUNT(*) FROM change_requests WHERE space_id = $1 AND status = 'draft') "
-			 "WHERE id = $1",
-			 p, NP(p), NULL);
 	struct space s;
+	/* Lock first, in a statement of its own: the counting statement's
+	 * snapshot is then taken after the last recount of the space committed
+	 * (an UPDATE that waits for a row lock keeps the snapshot it started with). */
+	int rc = store_space_get_locked(tx, space_id, &s);
 
-	if (rc || (rc = store_space_get(tx, space_id, &s)))
+	if (rc || (rc = st_exec(tx,
+				"UPDATE spaces SET "
+				"change_requests = (SELECT COUNT(*) FROM change_requests WHERE space_id = $1), "
+				"change_requests_open = (SELECT COUNT(*) FROM change_requests WHERE space_id = $1 AND status = 'open'), "
+				"change_requests_draft = (SELECT COUNT(*) FROM change_requests WHERE space_id = $1 AND status = 'draft') "
+				"WHERE id = $1",
+				p, NP(p), NULL)))
 		return rc;
 	return store_org_bump(tx, s.org_id);
 }
@@ -99,6 +111,15 @@ int store_cr_get(struct store_tx *tx, const char *space_id, const char *id, stru
 	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "change request not found") : rc;
 }
 
+int store_cr_get_locked(struct store_tx *tx, const char *space_id, const char *id, struct change_request *out)
+{
+	struct db_param p[] = { P_TEXT(space_id), P_TEXT(id) };
+	int rc = st_one(tx, "SELECT " CR_COLS CR_FROM "WHERE c.space_id = $1 AND c.id = $2" DB_LOCK_ROW_OF("c"), p, NP(p),
+			fill_cr, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "change request not found") : rc;
+}
+
 int store_cr_get_by_number(struct store_tx *tx, const char *space_id, int64_t number, struct change_request *out)
 {
 	struct db_param p[] = { P_TEXT(space_id), P_INT(number) };
@@ -108,21 +129,31 @@ int store_cr_get_by_number(struct store_tx *tx, const char *space_id, int64_t nu
 	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "change request not found") : rc;
 }
 
-int store_cr_update(struct store_tx *tx, const struct change_request *cr, const char *old_status)
+int store_cr_update(struct store_tx *tx, const struct change_request *cr, const char *old_status,
+		    const char *old_revision)
 {
 	struct db_param p[] = {
 		P_TEXT(cr->id), P_TEXT(cr->subject), P_TEXT(cr->status), P_TEXT(cr->revision),
 		P_TEXT(cr->revision_merged_ancestor), P_TEXT(cr->revision_merged), P_INT(clock_now_ms()),
+		P_TEXT(old_status), P_TEXT(old_revision),
 	};
-	int rc = st_exec(tx,
+	int64_t changes = 0;
+	int rc;
+
+	if (!old_status || !old_revision)
+		return err_set(ERR_INTERNAL, "store_cr_update: the status and revision read are required");
+	rc = st_exec(tx,
 			 "UPDATE change_requests SET subject = $2, status = $3, revision = $4, "
-			 "revision_merged_ancestor = $5, revision_merged = $6, updated_at = $7 WHERE id = $1",
-			 p, NP(p), NULL);
+			 "revision_merged_ancestor = $5, revision_merged = $6, updated_at = $7 "
+			 "WHERE id = $1 AND status = $8 AND revision = $9",
+			 p, NP(p), &changes);
 
 	if (rc)
 		return rc;
+	if (changes == 0)
+		return err_set(ERR_CONFLICT, "the change request changed while this request ran; try again");
 	/* The space list shows counts by status; other edits leave them alone. */
-	if (!old_status || strcmp(old_status, cr->status) != 0)
+	if (strcmp(old_status, cr->status) != 0)
 		return recount(tx, cr->space_id);
 	return 0;
 }

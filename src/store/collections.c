@@ -65,6 +65,15 @@ int store_collection_get(struct store_tx *tx, const char *id, struct collection 
 	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "collection not found") : rc;
 }
 
+int store_collection_get_locked(struct store_tx *tx, const char *id, struct collection *out)
+{
+	struct db_param p[] = { P_TEXT(id) };
+	int rc = st_one(tx, "SELECT " COLLECTION_COLS " FROM collections c WHERE c.id = $1" DB_LOCK_ROW, p, NP(p),
+			fill_collection, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "collection not found") : rc;
+}
+
 int store_collection_update(struct store_tx *tx, const struct collection *c)
 {
 	struct db_param p[] = { P_TEXT(c->id), P_TEXT(c->title), P_TEXT(c->description), P_INT(c->default_level),

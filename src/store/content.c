@@ -6,6 +6,13 @@
  * are ordered by (position, id). New and moved items take a position between
  * their neighbours, so a move writes one row; only when two neighbours have no
  * integer left between them are that parent's items renumbered.
+ *
+ * A position is read from the siblings and written later in the transaction,
+ * so computing one takes the organization's lock (store_org_lock) first: on
+ * PostgreSQL two creates or moves in one organization then take turns, and
+ * the second reads the siblings as the first left them (two items never get
+ * one position, a renumbering never races a placement). Callers compute the
+ * position before any other write of theirs in the organization.
  */
 #include "store/internal.h"
 #include "util/util.h"
@@ -128,7 +135,8 @@ static int fill_int(struct store_tx *tx, struct db_rows *r, void *out)
 	return 0;
 }
 
-int st_position_append(struct store_tx *tx, const char *org_id, const char *parent_id, int64_t *out)
+/* st_position_append, under the organization's lock already taken. */
+static int position_append(struct store_tx *tx, const char *org_id, const char *parent_id, int64_t *out)
 {
 	struct db_param p[] = { P_TEXT(org_id), P_TEXT(parent_id) };
 	int64_t last = 0, in_table;
@@ -144,6 +152,13 @@ int st_position_append(struct store_tx *tx, const char *org_id, const char *pare
 	}
 	*out = last + POSITION_STEP;
 	return 0;
+}
+
+int st_position_append(struct store_tx *tx, const char *org_id, const char *parent_id, int64_t *out)
+{
+	int rc = store_org_lock(tx, org_id);
+
+	return rc ? rc : position_append(tx, org_id, parent_id, out);
 }
 
 struct sibling {
@@ -213,10 +228,12 @@ int store_position_for(struct store_tx *tx, const char *org_id, const char *pare
 
 	if (already)
 		*already = 0;
-	if (!ref_id)
-		return st_position_append(tx, org_id, parent_id, out);
-	if (self_id && strcmp(ref_id, self_id) == 0)
+	if (self_id && ref_id && strcmp(ref_id, self_id) == 0)
 		return err_set(ERR_INVALID, "position: an item cannot be placed relative to itself");
+	if ((rc = store_org_lock(tx, org_id)))
+		return rc;
+	if (!ref_id)
+		return position_append(tx, org_id, parent_id, out);
 	if ((rc = load_siblings(tx, org_id, parent_id, &sib, &n)))
 		return rc;
 	/* The item being placed is not its own neighbour. */

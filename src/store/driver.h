@@ -41,6 +41,34 @@ static inline struct db_param db_int(int64_t v)
 	return (struct db_param){ .type = DB_INT, .i = v };
 }
 
+/*
+ * Engine-only SQL. A few clauses exist on one engine only (SQLite's WITHOUT
+ * ROWID tables, PostgreSQL's row locks). They are written in the shared SQL
+ * inside a comment that names the engine; that engine's driver uncomments them
+ * whenever it prepares or runs the text (db_sql_for), and the other engine
+ * reads a comment. Uncommenting turns the markers into spaces, so the text
+ * keeps its length.
+ */
+#define DB_ENGINE_SQLITE "sqlite"
+#define DB_ENGINE_POSTGRES "postgres"
+#define DB_SQLITE_ONLY(clause) "/*" DB_ENGINE_SQLITE ":" clause "*/"
+#define DB_POSTGRES_ONLY(clause) "/*" DB_ENGINE_POSTGRES ":" clause "*/"
+
+/* The end of a SELECT that reads a row in order to change it (a read-modify-
+ * write): on PostgreSQL the row stays locked until the transaction ends, so a
+ * concurrent transaction doing the same waits, then reads what this one wrote.
+ * NO KEY UPDATE is the lock an UPDATE of non-key columns takes: it does not
+ * wait for, nor block, the inserts that reference the row (foreign keys take
+ * KEY SHARE). SQLite needs nothing: its writers are serialized (BEGIN
+ * IMMEDIATE and the store's writer mutex). LOCK_ROW_OF names the table (its
+ * alias) whose row is locked when the SELECT joins others. */
+#define DB_LOCK_ROW DB_POSTGRES_ONLY(" FOR NO KEY UPDATE")
+#define DB_LOCK_ROW_OF(alias) DB_POSTGRES_ONLY(" FOR NO KEY UPDATE OF " alias)
+
+/* sql as `engine` runs it: *out = a malloc'd copy with that engine's
+ * fragments uncommented, or NULL when sql has none (run sql itself). */
+int db_sql_for(const char *sql, const char *engine, char **out);
+
 #define P_TEXT(v) db_text(v)
 #define P_INT(v) db_int((int64_t)(v))
 #define P_BOOL(v) db_int((v) ? 1 : 0)

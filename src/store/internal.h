@@ -103,7 +103,8 @@ int store_fill_member(struct store_tx *tx, struct db_rows *r, int col, struct me
 int store_fill_team(struct store_tx *tx, struct db_rows *r, int col, struct team *t);
 int store_fill_space(struct store_tx *tx, struct db_rows *r, int col, struct space *s);
 
-/* Position for a new last item under parent_id (NULL: the top level). */
+/* Position for a new last item under parent_id (NULL: the top level). Takes
+ * the organization's lock (store/content.c, "Positions"). */
 int st_position_append(struct store_tx *tx, const char *org_id, const char *parent_id, int64_t *out);
 
 #endif

@@ -7,8 +7,8 @@
  *
  * WITHOUT_ROWID marks tables keyed by a text id: on SQLite they are stored
  * clustered by that key (one b-tree seek per lookup instead of index + table;
- * measured 30% less time on the member page's join). It is an SQL comment, so
- * PostgreSQL reads plain DDL; store_migrate() turns it into SQLite's clause.
+ * measured 30% less time on the member page's join). It is SQLite-only SQL
+ * (driver.h): PostgreSQL reads a comment, the SQLite driver uncomments it.
  */
 #include "store/migrations.h"
 

@@ -11,8 +11,11 @@ struct migration {
 	const char *postgres_sql;
 };
 
-/* The storage hint in a migration's SQL that only SQLite acts on. */
-#define MIGRATION_ROWID_HINT "/*WITHOUT ROWID*/"
+#include "store/driver.h"
+
+/* The storage clause of a migration's CREATE TABLE that only SQLite has
+ * (driver.h, "Engine-only SQL"). */
+#define MIGRATION_ROWID_HINT DB_SQLITE_ONLY(" WITHOUT ROWID")
 
 extern const struct migration migrations[];
 extern const int migrations_count;

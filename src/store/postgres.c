@@ -5,7 +5,8 @@
  * One db_conn wraps one PGconn. Every statement with parameters, and every
  * query, runs as a server-side prepared statement: the first use of a SQL text
  * PQprepare()s it under a name generated per connection ("s1", "s2", ...) and
- * later uses only PQexecPrepared() it. The cache is keyed by the SQL text's
+ * later uses only PQexecPrepared() it (PostgreSQL-only clauses uncommented
+ * first: driver.h, "Engine-only SQL"). The cache is keyed by the SQL text's
  * address (driver.h requires SQL to live for the program's life), in an
  * open-addressing table with linear probing kept at most half full, so a
  * lookup is a multiply and a probe or two for the ~200 statements the store has.
@@ -414,6 +415,7 @@ static int prepare(struct db_conn *c, const char *sql, char name[STMT_NAME_MAX],
 {
 	struct stmt_slot *s;
 	PGresult *res = NULL, *desc = NULL;
+	char *own = NULL;
 	unsigned id;
 	int rc, np;
 
@@ -429,11 +431,16 @@ static int prepare(struct db_conn *c, const char *sql, char name[STMT_NAME_MAX],
 	 * recorded. */
 	if ((rc = cache_reserve(c)) != 0)
 		return rc;
+	if ((rc = db_sql_for(sql, DB_ENGINE_POSTGRES, &own)) != 0) {
+		c->unique = 0;
+		return rc;
+	}
 	id = ++c->next_id;
 	stmt_name(name, id);
 	/* A protocol-level prepared statement belongs to the session, not to the
 	 * transaction: a later ROLLBACK does not drop it, so caching it is safe. */
-	res = PQprepare(c->pg, name, sql, 0, NULL);
+	res = PQprepare(c->pg, name, own ? own : sql, 0, NULL);
+	free(own);
 	track(c);
 	if ((rc = check(c, res)) != 0)
 		goto cleanup;
@@ -546,6 +553,7 @@ cleanup:
 static int pg_exec(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *changes)
 {
 	PGresult *res = NULL;
+	char *own = NULL;
 	int rc;
 
 	if (changes)
@@ -557,7 +565,12 @@ static int pg_exec(struct db_conn *c, const char *sql, const struct db_param *p,
 			return local_fail(c, ERR_INTERNAL, "no SQL");
 		if ((rc = ready(c, c->idle)) != 0)
 			return rc;
-		res = PQexec(c->pg, sql);
+		if ((rc = db_sql_for(sql, DB_ENGINE_POSTGRES, &own)) != 0) {
+			c->unique = 0;
+			return rc;
+		}
+		res = PQexec(c->pg, own ? own : sql);
+		free(own);
 		track(c);
 		if ((rc = check(c, res)) != 0)
 			goto cleanup;

@@ -436,9 +436,15 @@ int st_revision_first(struct store_tx *tx, const char *space_id, const char *rev
 
 int store_space_set_revision(struct store_tx *tx, const struct space *s, const char *revision_id)
 {
-	struct db_param p[] = { P_TEXT(s->id), P_TEXT(revision_id), P_INT(clock_now_ms()) };
-	int rc = st_exec(tx, "UPDATE spaces SET revision = $2, updated_at = $3 WHERE id = $1", p, NP(p), NULL);
+	struct db_param p[] = { P_TEXT(s->id), P_TEXT(revision_id), P_INT(clock_now_ms()), P_TEXT(s->revision) };
+	int64_t changes = 0;
+	/* PostgreSQL re-reads the WHERE on a row a concurrent transaction changed
+	 * (READ COMMITTED): a revision moved since s was read matches nothing. */
+	int rc = st_exec(tx, "UPDATE spaces SET revision = $2, updated_at = $3 WHERE id = $1 AND revision = $4", p,
+			 NP(p), &changes);
 
+	if (rc == 0 && changes == 0)
+		return err_set(ERR_CONFLICT, "the space's content changed while this request ran; try again");
 	return rc ? rc : store_org_bump(tx, s->org_id);
 }
 

@@ -100,6 +100,14 @@ int store_space_get(struct store_tx *tx, const char *id, struct space *out)
 	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "space not found") : rc;
 }
 
+int store_space_get_locked(struct store_tx *tx, const char *id, struct space *out)
+{
+	struct db_param p[] = { P_TEXT(id) };
+	int rc = st_one(tx, "SELECT " SPACE_COLS " FROM spaces s WHERE s.id = $1" DB_LOCK_ROW, p, NP(p), fill_space, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "space not found") : rc;
+}
+
 int store_space_update(struct store_tx *tx, const struct space *s)
 {
 	struct db_param p[] = {

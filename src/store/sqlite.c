@@ -8,7 +8,8 @@
  * last ones). Statements are prepared once per connection and cached by the
  * address of their SQL text. The SQL uses PostgreSQL's $N placeholders; SQLite
  * reads "$1" as a named parameter, so at prepare time we map each $N to
- * SQLite's own parameter index once.
+ * SQLite's own parameter index once, and uncomment the SQLite-only clauses
+ * (driver.h, "Engine-only SQL").
  *
  * Invariant: a cached statement is reset before it is handed out again, and at
  * most one db_rows per statement is live (nested queries use other statements).
@@ -116,9 +117,13 @@ static void sq_close(struct db_conn *c)
 
 static int sq_simple(struct db_conn *c, const char *sql)
 {
-	char *msg = NULL;
-	int rc = sqlite3_exec(c->db, sql, NULL, NULL, &msg);
+	char *msg = NULL, *own = NULL;
+	int rc;
 
+	if (db_sql_for(sql, DB_ENGINE_SQLITE, &own))
+		return err_code();
+	rc = sqlite3_exec(c->db, own ? own : sql, NULL, NULL, &msg);
+	free(own);
 	if (rc != SQLITE_OK) {
 		sqlite3_free(msg);
 		return sq_fail(c, rc, sql);
@@ -157,6 +162,7 @@ static struct stmt_entry *sq_prepare(struct db_conn *c, const char *sql)
 	uintptr_t h = ((uintptr_t)sql >> 3) * 0x9E3779B97F4A7C15ull;
 	unsigned slot = (unsigned)(h >> 40) & (CACHE_SLOTS - 1);
 	struct stmt_entry *e;
+	char *own = NULL;
 	int rc, n;
 
 	for (int probe = 0; probe < CACHE_SLOTS; probe++, slot = (slot + 1) & (CACHE_SLOTS - 1)) {
@@ -170,7 +176,10 @@ static struct stmt_entry *sq_prepare(struct db_conn *c, const char *sql)
 		err_set(ERR_INTERNAL, "statement cache full");
 		return NULL;
 	}
-	rc = sqlite3_prepare_v3(c->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &e->st, NULL);
+	if (db_sql_for(sql, DB_ENGINE_SQLITE, &own))
+		return NULL;
+	rc = sqlite3_prepare_v3(c->db, own ? own : sql, -1, SQLITE_PREPARE_PERSISTENT, &e->st, NULL);
+	free(own);
 	if (rc != SQLITE_OK) {
 		sq_fail(c, rc, "prepare");
 		e->st = NULL;

@@ -231,27 +231,6 @@ void store_tx_rollback(struct store_tx *tx)
 	tx->conn = NULL;
 }
 
-/* SQLite's copy of a migration: the storage hint comment becomes the clause. */
-static char *sqlite_ddl(struct arena *a, const char *sql)
-{
-	size_t hl = strlen(MIGRATION_ROWID_HINT), n = strlen(sql);
-	char *out = arena_alloc(a, n + 1), *o = out;
-
-	if (!out)
-		return NULL;
-	while (*sql) {
-		if (strncmp(sql, MIGRATION_ROWID_HINT, hl) == 0) {
-			memcpy(o, "WITHOUT ROWID    ", hl); /* same length: the copy never grows */
-			o += hl;
-			sql += hl;
-		} else {
-			*o++ = *sql++;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
 int store_migrate(struct store *s)
 {
 	struct arena a;
@@ -276,14 +255,10 @@ int store_migrate(struct store *s)
 	if (rc < 0)
 		goto fail;
 	for (int i = 0; i < migrations_count; i++) {
-		const char *sql = migrations[i].sql;
 		if (migrations[i].version <= have)
 			continue;
-		if (s->drv == &db_sqlite_driver && !(sql = sqlite_ddl(&a, sql))) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-			goto fail;
-		}
-		rc = st_exec(&tx, sql, NULL, 0, NULL);
+		/* The driver uncomments the engine's own clauses (WITHOUT ROWID). */
+		rc = st_exec(&tx, migrations[i].sql, NULL, 0, NULL);
 		{
 			const char *own = s->drv == &db_sqlite_driver ? migrations[i].sqlite_sql : migrations[i].postgres_sql;
 			if (rc == 0 && own)

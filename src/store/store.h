@@ -55,7 +55,9 @@ int store_tx_commit(struct store_tx *tx);
 void store_tx_rollback(struct store_tx *tx);
 
 /* Serialize with every other transaction that locks the same organization
- * (for invariants such as "an organization keeps at least one admin"). */
+ * (for invariants such as "an organization keeps at least one admin", and the
+ * positions of its spaces and collections: store_position_for). Take it before
+ * writing any row of the organization (store_org_bump locks the org's row). */
 int store_org_lock(struct store_tx *tx, const char *org_id);
 
 /* Apply pending numbered migrations (called by store_open; exposed for `docsd migrate`). */
@@ -180,12 +182,16 @@ int store_collection_nodes(struct store_tx *tx, const char *org_id, struct colle
  * (NULL: the top level of org_id): before or after the sibling ref_id, or last
  * when ref_id is NULL. self_id is the item being placed (never its own
  * reference). ERR_INVALID when ref_id is not an item of that parent.
- * *already (may be NULL): the item already sits there. */
+ * *already (may be NULL): the item already sits there. Takes the
+ * organization's lock (store_org_lock) until the transaction ends, so the
+ * position stays free until the caller writes it. */
 int store_position_for(struct store_tx *tx, const char *org_id, const char *parent_id, const char *ref_id,
 		       int after, const char *self_id, int64_t *out, int *already);
 
 int store_collection_create(struct store_tx *tx, struct collection *c);
 int store_collection_get(struct store_tx *tx, const char *id, struct collection *out);
+/* The same, the row locked until the transaction ends (see store_space_get_locked). */
+int store_collection_get_locked(struct store_tx *tx, const char *id, struct collection *out);
 /* title, description, default_level */
 int store_collection_update(struct store_tx *tx, const struct collection *c);
 /* Delete a collection and the collections in it; their spaces become deleted
@@ -207,6 +213,12 @@ int store_collections_list(struct store_tx *tx, const char *org_id, int nested, 
 int store_space_create(struct store_tx *tx, struct space *s);
 /* Live and deleted spaces (deleted_at set) until the purge removes them. */
 int store_space_get(struct store_tx *tx, const char *id, struct space *out);
+/* The same, for a transaction that will change what it read (the revision, a
+ * change request of the space, the counts): the row stays locked until the
+ * transaction ends, so concurrent writers of one space take turns and each
+ * reads what the one before wrote (driver.h, DB_LOCK_ROW). Lock order: the
+ * space before its change requests. */
+int store_space_get_locked(struct store_tx *tx, const char *id, struct space *out);
 /* title, emoji, icon, visibility, edit_mode, language, default_level, merge_rules */
 int store_space_update(struct store_tx *tx, const struct space *s);
 /* Marks the space deleted; *deleted = false when it was already. */
@@ -286,7 +298,10 @@ int store_blob_put(struct store_tx *tx, const unsigned char *data, size_t len, c
 		   const char **hash);
 int store_blob_get(struct store_tx *tx, const char *hash, unsigned char **data, size_t *len,
 		   const char **content_type);
-/* Point the space at a new current revision (merge, template, restore of content). */
+/* Point the space at a new current revision (merge, template, restore of
+ * content) if its current revision is still s->revision, the one the caller
+ * read and built on; ERR_CONFLICT when another transaction moved it since
+ * (read s with store_space_get_locked to wait for that one instead). */
 int store_space_set_revision(struct store_tx *tx, const struct space *s, const char *revision_id);
 
 /* ---- change requests (store/change_requests.c) ---- */
@@ -297,10 +312,17 @@ struct cr_filter {
 /* Sets id, number (next in the space), timestamps. */
 int store_cr_create(struct store_tx *tx, struct change_request *cr);
 int store_cr_get(struct store_tx *tx, const char *space_id, const char *id, struct change_request *out);
+/* The same, the row locked until the transaction ends (see
+ * store_space_get_locked; lock the space first). */
+int store_cr_get_locked(struct store_tx *tx, const char *space_id, const char *id, struct change_request *out);
 int store_cr_get_by_number(struct store_tx *tx, const char *space_id, int64_t number, struct change_request *out);
 /* Writes subject, status, revision, revision_merged_ancestor, revision_merged,
- * updated_at; keeps the space's change request counts. */
-int store_cr_update(struct store_tx *tx, const struct change_request *cr, const char *old_status);
+ * updated_at if the row's status and head revision are still old_status and
+ * old_revision, the ones the caller read (ERR_CONFLICT otherwise); keeps the
+ * space's change request counts. A change of status locks the space's row:
+ * lock it first (store_space_get_locked) when the change request is locked. */
+int store_cr_update(struct store_tx *tx, const struct change_request *cr, const char *old_status,
+		    const char *old_revision);
 int store_cr_add_contributor(struct store_tx *tx, const char *cr_id, const char *user_id);
 /* Newest first. */
 int store_crs_list(struct store_tx *tx, const char *space_id, const struct cr_filter *f, const struct list_req *lr,

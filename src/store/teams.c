@@ -8,10 +8,30 @@
  * Invariant: members.teams is the number of team_members rows of that member.
  * Every statement here that adds or removes team_members rows recounts it in
  * the same transaction (the member list reads it from its covering index
- * instead of counting per row).
+ * instead of counting per row). On PostgreSQL the member's row is locked
+ * first (DB_LOCK_ROW), in a statement of its own: changes to one member's
+ * teams then take turns, and each counts in a statement that sees the rows
+ * the one before committed; a removal counts off only the rows its own DELETE
+ * removed. Rows are locked members first, then team_members, the order of a
+ * member's removal (whose DELETE cascades to their team memberships).
  */
 #include "store/internal.h"
 #include "util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Lock the member rows of org_id that the query selects ($1 org, $2 the
+ * query's parameter), in user id order. */
+static int lock_members(struct store_tx *tx, const char *sql, const char *org_id, const char *arg)
+{
+	struct db_param p[] = { P_TEXT(org_id), P_TEXT(arg) };
+
+	return st_exec(tx, sql, p, NP(p), NULL);
+}
+
+static const char lock_member_sql[] =
+	"SELECT user_id FROM members WHERE org_id = $1 AND user_id = $2" DB_LOCK_ROW;
 
 int store_fill_team(struct store_tx *tx, struct db_rows *r, int col, struct team *t)
 {
@@ -68,6 +88,7 @@ int store_team_rename(struct store_tx *tx, const char *org_id, const char *team_
 	return rc;
 }
 
+/* Under the member's lock (lock_member_sql). */
 static int recount_member_teams(struct store_tx *tx, const char *org_id, const char *user_id)
 {
 	struct db_param p[] = { P_TEXT(org_id), P_TEXT(user_id) };
@@ -78,18 +99,43 @@ static int recount_member_teams(struct store_tx *tx, const char *org_id, const c
 		       p, NP(p), NULL);
 }
 
+static int fill_user_id(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	int oom = 0;
+
+	*(const char **)out = st_str(tx, r, 0, &oom);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
+static int id_sort(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 int store_team_delete(struct store_tx *tx, const char *org_id, const char *team_id, bool *removed)
 {
 	struct db_param p[] = { P_TEXT(org_id), P_TEXT(team_id) };
+	const char **gone = NULL;
 	int64_t changes = 0;
-	int rc = st_exec(tx,
-			 "UPDATE members SET teams = teams - 1 WHERE org_id = $1 AND user_id IN "
-			 "(SELECT user_id FROM team_members WHERE org_id = $1 AND team_id = $2)",
-			 p, NP(p), NULL);
+	int n = 0;
+	int rc = lock_members(tx,
+			      "SELECT user_id FROM members WHERE org_id = $1 AND user_id IN "
+			      "(SELECT user_id FROM team_members WHERE org_id = $1 AND team_id = $2) ORDER BY user_id"
+			      DB_LOCK_ROW,
+			      org_id, team_id);
 
+	/* Count off exactly the memberships this DELETE removed (a member
+	 * added meanwhile included), members in id order. */
 	if (rc == 0)
-		rc = st_exec(tx, "DELETE FROM team_members WHERE org_id = $1 AND team_id = $2", p, NP(p), NULL);
-
+		rc = st_all(tx, "DELETE FROM team_members WHERE org_id = $1 AND team_id = $2 RETURNING user_id", p, NP(p),
+			    fill_user_id, sizeof(*gone), (void **)&gone, &n);
+	if (rc == 0 && n > 1)
+		qsort(gone, (size_t)n, sizeof(*gone), id_sort);
+	for (int i = 0; i < n && rc == 0; i++) {
+		struct db_param q[] = { P_TEXT(org_id), P_TEXT(gone[i]) };
+		rc = st_exec(tx, "UPDATE members SET teams = teams - 1 WHERE org_id = $1 AND user_id = $2", q, NP(q),
+			     NULL);
+	}
 	if (rc == 0)
 		rc = st_exec(tx, "DELETE FROM teams WHERE org_id = $1 AND id = $2", p, NP(p), &changes);
 	*removed = changes > 0;
@@ -143,11 +189,13 @@ int store_team_member_set(struct store_tx *tx, const char *team_id, const char *
 	struct db_param p[] = { P_TEXT(team_id), P_TEXT(org_id), P_TEXT(user_id),
 				P_TEXT(role == TEAM_OWNER ? "owner" : "member"), P_INT(clock_now_ms()) };
 
-	int rc = st_exec(tx,
-			 "INSERT INTO team_members (team_id, org_id, user_id, role, added_at) VALUES ($1, $2, $3, $4, $5) "
-			 "ON CONFLICT (team_id, user_id) DO UPDATE SET role = excluded.role",
-			 p, NP(p), NULL);
+	int rc = lock_members(tx, lock_member_sql, org_id, user_id);
 
+	if (rc == 0)
+		rc = st_exec(tx,
+			     "INSERT INTO team_members (team_id, org_id, user_id, role, added_at) VALUES ($1, $2, $3, $4, $5) "
+			     "ON CONFLICT (team_id, user_id) DO UPDATE SET role = excluded.role",
+			     p, NP(p), NULL);
 	if (rc == 0)
 		rc = recount_member_teams(tx, org_id, user_id);
 	return rc ? rc : store_org_bump(tx, org_id);
@@ -157,15 +205,22 @@ int store_team_member_remove(struct store_tx *tx, const char *team_id, const cha
 {
 	struct db_param p[] = { P_TEXT(team_id), P_TEXT(user_id) };
 	int64_t changes = 0;
+	/* The member's row first ($1 is the team here: its organization's member). */
 	int rc = st_exec(tx,
-			 "UPDATE members SET teams = teams - 1 WHERE user_id = $2 AND org_id = "
-			 "(SELECT org_id FROM team_members WHERE team_id = $1 AND user_id = $2)",
+			 "SELECT user_id FROM members WHERE user_id = $2 AND org_id = "
+			 "(SELECT org_id FROM teams WHERE id = $1)" DB_LOCK_ROW,
 			 p, NP(p), NULL);
 
 	if (rc == 0)
 		rc = st_exec(tx, "DELETE FROM team_members WHERE team_id = $1 AND user_id = $2", p, NP(p), &changes);
 	*removed = changes > 0;
 	if (rc || !*removed)
+		return rc;
+	rc = st_exec(tx,
+		     "UPDATE members SET teams = teams - 1 WHERE user_id = $2 AND org_id = "
+		     "(SELECT org_id FROM teams WHERE id = $1)",
+		     p, NP(p), NULL);
+	if (rc)
 		return rc;
 	return st_exec(tx, "UPDATE orgs SET generation = generation + 1 WHERE id = (SELECT org_id FROM teams WHERE id = $1)",
 		       p, 1, NULL);

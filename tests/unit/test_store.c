@@ -8,7 +8,9 @@
 #include "util/err.h"
 #include "util/util.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 static void email(char *out, size_t n, const char *who)
@@ -210,6 +212,146 @@ static void content_suite(struct store *s)
 	arena_free(&a);
 }
 
+/* A second writer, on its own thread and connection, started while the main
+ * thread's transaction holds a lock; it records what it read. */
+struct rival {
+	struct store *s;
+	const char *org_id, *space_id;
+	int which; /* 0: read the space locked; 1: create a space in the org */
+	int rc;
+	char revision[64];
+	int64_t position;
+};
+
+static void *rival_run(void *arg)
+{
+	struct rival *rv = arg;
+	struct arena a;
+	struct store_tx tx;
+	struct space got = { .title = "Rival", .default_level = LEVEL_INHERIT };
+
+	arena_init(&a);
+	if ((rv->rc = store_tx_begin(rv->s, &tx, 1, &a)) == 0) {
+		if (rv->which == 0) {
+			if ((rv->rc = store_space_get_locked(&tx, rv->space_id, &got)) == 0)
+				snprintf(rv->revision, sizeof(rv->revision), "%s", got.revision);
+		} else {
+			got.org_id = rv->org_id;
+			if ((rv->rc = store_space_create(&tx, &got)) == 0)
+				rv->position = got.position;
+		}
+		if (rv->rc == 0)
+			rv->rc = store_tx_commit(&tx);
+		else
+			store_tx_rollback(&tx);
+	}
+	arena_free(&a);
+	return NULL;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Read-modify-writes of a space and its change requests: writes compare with
+ * what was read (ERR_CONFLICT when it moved), locked reads make a second
+ * writer wait for the first and read its result, positions are computed
+ * under the organization's lock. */
+static void concurrency_suite(struct store *s)
+{
+	struct arena a;
+	struct store_tx tx;
+	struct user u;
+	struct org org = { .title = "Races", .email_domains = "[]", .default_role = ROLE_READ };
+	struct space sp = { .title = "Raced", .default_level = LEVEL_INHERIT }, read1, read2, got;
+	struct change_request cr = { .status = "draft", .subject = "Race" }, cr1, cr2;
+	struct rival rv = { .s = s };
+	pthread_t th;
+	char e[64];
+
+	arena_init(&a);
+	email(e, sizeof(e), "dave");
+	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
+	CHECK(store_user_create(&tx, e, "Dave", &u) == 0);
+	CHECK(store_org_create(&tx, &org, u.id) == 0);
+	sp.org_id = org.id;
+	CHECK(store_space_create(&tx, &sp) == 0);
+	cr.space_id = sp.id;
+	cr.created_by = u;
+	cr.revision = cr.revision_initial = sp.revision;
+	CHECK(store_cr_create(&tx, &cr) == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+
+	/* the space's revision moves only from the revision read */
+	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
+	CHECK(store_space_get(&tx, sp.id, &read1) == 0);
+	read2 = read1;
+	CHECK(store_space_set_revision(&tx, &read1, "race-rev-1") == 0);
+	CHECK(store_space_set_revision(&tx, &read2, "race-rev-2") == ERR_CONFLICT);
+	CHECK(store_space_get_locked(&tx, sp.id, &got) == 0);
+	CHECK_STR(got.revision, "race-rev-1");
+	CHECK(store_space_set_revision(&tx, &got, "race-rev-2") == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+	CHECK(store_tx_begin(s, &tx, 0, &a) == 0);
+	CHECK(store_space_get(&tx, sp.id, &got) == 0);
+	CHECK_STR(got.revision, "race-rev-2");
+	store_tx_rollback(&tx);
+
+	/* a change request's head and status move only from the ones read */
+	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
+	CHECK(store_cr_get_locked(&tx, sp.id, cr.id, &cr1) == 0);
+	CHECK_STR(cr1.status, "draft");
+	cr2 = cr1;
+	cr1.revision = "race-head-1";
+	CHECK(store_cr_update(&tx, &cr1, "draft", cr.revision) == 0);
+	cr2.revision = "race-head-2"; /* built on the head read before: refused */
+	CHECK(store_cr_update(&tx, &cr2, "draft", cr.revision) == ERR_CONFLICT);
+	cr2 = cr1;
+	cr2.status = "open";
+	CHECK(store_cr_update(&tx, &cr2, "open", cr1.revision) == ERR_CONFLICT); /* the status read was not "open" */
+	CHECK(store_cr_update(&tx, &cr2, "draft", cr1.revision) == 0);
+	CHECK(store_cr_get(&tx, sp.id, cr.id, &cr1) == 0);
+	CHECK_STR(cr1.revision, "race-head-1");
+	CHECK_STR(cr1.status, "open");
+	cr1.status = "merged";
+	CHECK(store_cr_update(&tx, &cr1, "draft", "race-head-1") == ERR_CONFLICT); /* merged twice: the second read "draft" */
+	CHECK(store_cr_update(&tx, &cr1, "open", "race-head-1") == 0);
+	CHECK(store_cr_update(&tx, &cr1, "open", "race-head-1") == ERR_CONFLICT);
+	CHECK(store_space_get(&tx, sp.id, &got) == 0);
+	CHECK(got.change_requests == 1 && got.change_requests_open == 0 && got.change_requests_draft == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+
+	/* a locked read waits for the writer holding the row, then reads its write */
+	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
+	CHECK(store_space_get_locked(&tx, sp.id, &read1) == 0);
+	rv.space_id = sp.id;
+	rv.which = 0;
+	CHECK(pthread_create(&th, NULL, rival_run, &rv) == 0);
+	sleep_ms(150); /* the rival reaches its locked read (or its begin) and waits */
+	CHECK(store_space_set_revision(&tx, &read1, "race-rev-3") == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+	pthread_join(th, NULL);
+	CHECK(rv.rc == 0);
+	CHECK_STR(rv.revision, "race-rev-3");
+
+	/* two spaces created at once at one place get different positions */
+	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
+	struct space first = { .title = "First", .default_level = LEVEL_INHERIT, .org_id = org.id };
+	CHECK(store_space_create(&tx, &first) == 0);
+	rv.org_id = org.id;
+	rv.which = 1;
+	CHECK(pthread_create(&th, NULL, rival_run, &rv) == 0);
+	sleep_ms(150);
+	CHECK(store_tx_commit(&tx) == 0);
+	pthread_join(th, NULL);
+	CHECK(rv.rc == 0);
+	CHECK(rv.position > first.position);
+	arena_free(&a);
+}
+
 UNIT_TEST(store_on_sqlite)
 {
 	char dir[] = "/tmp/docsd-unit-XXXXXX", path[128];
@@ -221,6 +363,7 @@ UNIT_TEST(store_on_sqlite)
 	if (s) {
 		store_suite(s);
 		content_suite(s);
+		concurrency_suite(s);
 		store_close(s);
 	}
 	/* reopening runs no migration twice */
@@ -253,5 +396,6 @@ UNIT_TEST(store_on_postgres)
 	}
 	store_suite(s);
 	content_suite(s);
+	concurrency_suite(s);
 	store_close(s);
 }
