@@ -145,16 +145,6 @@ int cr_update(struct req *r)
 
 /* ---- content ---- */
 
-static int body_get(void *ctx, const char *hash, const char **md)
-{
-	return store_body_get(&((struct req *)ctx)->tx, hash, md);
-}
-
-static int body_put(void *ctx, const char *md, const char **hash)
-{
-	return store_body_put(&((struct req *)ctx)->tx, md, hash);
-}
-
 /* Keep the search index on the space's current revision: pages added or
  * changed (body, title or path) are indexed again, removed pages dropped. */
 static int index_sync(struct req *r, const struct space *s, const struct revision *old, const struct revision *now)
@@ -306,22 +296,55 @@ static int send_result(struct req *r, const char *revision, const char *result)
 	return 0;
 }
 
+/* The three-way tree merge (core/tree_merge.h) with its page bodies read
+ * first; the bodies it made are stored only when nothing conflicts, and the
+ * merged pages then name them. */
+static int merge_trees(struct req *r, const struct revision *base, const struct revision *ours,
+		       const struct revision *theirs, struct tree_merge_result *res)
+{
+	const char **hashes;
+	struct merge_body *bodies;
+	int n, rc;
+
+	if ((rc = tree_merge_needs(&r->arena, base, ours, theirs, &hashes, &n)))
+		return rc;
+	if (!(bodies = arena_alloc(&r->arena, sizeof(*bodies) * (size_t)(n + 1))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < n; i++) {
+		bodies[i].hash = hashes[i];
+		rc = store_body_get(&r->tx, hashes[i], &bodies[i].markdown);
+		if (rc == ERR_NOT_FOUND)
+			return err_set(ERR_INTERNAL, "page body %s is missing", hashes[i]);
+		if (rc)
+			return rc;
+	}
+	if ((rc = tree_merge(&r->arena, base, ours, theirs, bodies, n, clock_now_ms(), res)))
+		return rc;
+	for (int i = 0; i < res->nbodies; i++) /* none when there are conflicts */
+		if ((rc = store_body_put(&r->tx, res->bodies[i].markdown, &res->work.pages[res->bodies[i].page].body)))
+			return rc;
+	return 0;
+}
+
 /* Three-way merge of ours and theirs over base into a new revision of s;
  * *conflicts > 0 leaves nothing written. */
 static int merge_into(struct req *r, const struct space *s, const struct revision *base, const struct revision *ours,
 		      const struct revision *theirs, const char *type, const char *merged_from,
 		      const struct revision **out, struct merge_conflict **conflicts, int *nconflicts)
 {
-	struct tree_merge_io io = { body_get, body_put, r };
+	struct tree_merge_result res;
 	struct tree_work w;
 	struct revision_new nr = { 0 };
 	const struct user *me;
 	int rc;
 
-	if ((rc = req_caller(r, &me)) ||
-	    (rc = tree_merge(&r->arena, base, ours, theirs, &io, clock_now_ms(), &w, conflicts, nconflicts)) ||
-	    *nconflicts)
+	if ((rc = req_caller(r, &me)) || (rc = merge_trees(r, base, ours, theirs, &res)))
 		return rc;
+	*conflicts = res.conflicts;
+	*nconflicts = res.nconflicts;
+	if (res.nconflicts)
+		return 0;
+	w = res.work;
 	content_revision_new(&w, &nr);
 	nr.space_id = s->id;
 	nr.parent_id = ours->id;

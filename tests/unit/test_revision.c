@@ -6,6 +6,7 @@
 #include "core/tree_edit.h"
 #include "core/tree_merge.h"
 #include "unit.h"
+#include "util/err.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -88,65 +89,135 @@ UNIT_TEST(revision_delta_round_trips_through_a_manifest)
 	arena_free(&a);
 }
 
-/* Bodies for merges: "hash" is the markdown itself. */
-static int body_get(void *ctx, const char *hash, const char **md)
+/* Bodies for merges: a body's "hash" is "#" + its markdown, so a test can
+ * tell a hash from a text. The merge gets exactly the bodies it asks for
+ * (tree_merge_needs); the bodies it makes are "stored" by naming them. */
+static const char *hash_of(struct arena *a, const char *md)
 {
-	(void)ctx;
-	*md = hash;
+	return arena_printf(a, "#%s", md);
+}
+
+static struct rev_page hpage(struct arena *a, const char *id, const char *parent, int64_t pos, const char *slug,
+			     const char *md)
+{
+	return page(id, parent, pos, slug, md ? hash_of(a, md) : NULL);
+}
+
+struct merged {
+	struct tree_merge_result res;
+	const char **needed;
+	int nneeded;
+};
+
+static int merge(struct arena *a, struct revision *b, struct revision *o, struct revision *t, struct merged *m)
+{
+	struct merge_body *bodies;
+	int rc;
+
+	if ((rc = tree_merge_needs(a, b, o, t, &m->needed, &m->nneeded)))
+		return rc;
+	bodies = arena_alloc(a, sizeof(*bodies) * (size_t)(m->nneeded + 1));
+	if (!bodies)
+		return -1;
+	for (int i = 0; i < m->nneeded; i++)
+		bodies[i] = (struct merge_body){ m->needed[i], m->needed[i] + 1 };
+	if ((rc = tree_merge(a, b, o, t, bodies, m->nneeded, 5, &m->res)))
+		return rc;
+	for (int i = 0; i < m->res.nbodies; i++)
+		m->res.work.pages[m->res.bodies[i].page].body = hash_of(a, m->res.bodies[i].markdown);
 	return 0;
 }
 
-static int body_put(void *ctx, const char *md, const char **hash)
+static const struct rev_page *merged_page(const struct merged *m, const char *id)
 {
-	*hash = arena_strdup(ctx, md);
-	return *hash ? 0 : -1;
-}
-
-static int merge(struct arena *a, struct revision *b, struct revision *o, struct revision *t, struct tree_work *w,
-		 int *nconf)
-{
-	struct tree_merge_io io = { body_get, body_put, a };
-	struct merge_conflict *c;
-
-	return tree_merge(a, b, o, t, &io, 5, w, &c, nconf);
+	for (int i = 0; i < m->res.work.n; i++)
+		if (strcmp(m->res.work.pages[i].id, id) == 0)
+			return &m->res.work.pages[i];
+	return NULL;
 }
 
 UNIT_TEST(tree_merge_clean_and_conflicting_cases)
 {
 	struct arena a;
-	struct tree_work w;
-	int n;
-	struct rev_page base[] = { page("p", NULL, 1, "p", "l1\nl2\nl3\n"), page("q", NULL, 2, "q", "q\n") };
-	struct rev_page ours[] = { page("p", NULL, 1, "p", "l1 ours\nl2\nl3\n"), page("q", NULL, 2, "q", "q\n") };
-	struct rev_page theirs[] = { page("p", NULL, 1, "p", "l1\nl2\nl3 theirs\n"), page("q", NULL, 2, "q", "q\n"),
-				     page("r", "q", 1, "r", "new\n") };
-	struct rev_page same_line[] = { page("p", NULL, 1, "p", "l1 other\nl2\nl3\n"), page("q", NULL, 2, "q", "q\n") };
-	struct rev_page no_q[] = { page("p", NULL, 1, "p", "l1\nl2\nl3\n") };
+	struct merged m;
+
+	arena_init(&a);
+	struct rev_page base[] = { hpage(&a, "p", NULL, 1, "p", "l1\nl2\nl3\n"), hpage(&a, "q", NULL, 2, "q", "q\n") };
+	struct rev_page ours[] = { hpage(&a, "p", NULL, 1, "p", "l1 ours\nl2\nl3\n"), hpage(&a, "q", NULL, 2, "q", "q\n") };
+	struct rev_page theirs[] = { hpage(&a, "p", NULL, 1, "p", "l1\nl2\nl3 theirs\n"), hpage(&a, "q", NULL, 2, "q", "q\n"),
+				     hpage(&a, "r", "q", 1, "r", "new\n") };
+	struct rev_page same_line[] = { hpage(&a, "p", NULL, 1, "p", "l1 other\nl2\nl3\n"), hpage(&a, "q", NULL, 2, "q", "q\n") };
+	struct rev_page no_q[] = { hpage(&a, "p", NULL, 1, "p", "l1\nl2\nl3\n") };
 	struct revision *B = build("b", base, 2), *O = build("o", ours, 2), *T = build("t", theirs, 3),
 			*S = build("s", same_line, 2), *D = build("d", no_q, 1);
 
-	arena_init(&a);
 	/* different lines of one page, plus a page added on one side: clean */
-	CHECK(merge(&a, B, O, T, &w, &n) == 0);
-	CHECK(n == 0);
-	CHECK(w.n == 3);
-	for (int i = 0; i < w.n; i++)
-		if (strcmp(w.pages[i].id, "p") == 0)
-			CHECK_STR(w.pages[i].body, "l1 ours\nl2\nl3 theirs\n");
-	/* the same line changed differently: a conflict */
-	CHECK(merge(&a, B, O, S, &w, &n) == 0);
-	CHECK(n == 1);
+	CHECK(merge(&a, B, O, T, &m) == 0);
+	CHECK(m.res.nconflicts == 0);
+	CHECK(m.res.work.n == 3);
+	/* it asked for the three versions of p's body, and nothing of q or r */
+	CHECK(m.nneeded == 3);
+	/* the merged body of p comes back as text, for the caller to store */
+	CHECK(m.res.nbodies == 1);
+	CHECK_STR(m.res.bodies[0].page_id, "p");
+	CHECK_STR(m.res.bodies[0].markdown, "l1 ours\nl2\nl3 theirs\n");
+	CHECK(merged_page(&m, "p") && merged_page(&m, "p")->body);
+	CHECK_STR(merged_page(&m, "p")->body, "#l1 ours\nl2\nl3 theirs\n");
+	CHECK_STR(merged_page(&m, "r")->body, "#new\n");
+	/* the same line changed differently: a conflict, and no body to write */
+	CHECK(merge(&a, B, O, S, &m) == 0);
+	CHECK(m.res.nconflicts == 1);
+	CHECK(m.res.nbodies == 0);
 	/* a page inserted under q on one side while q is deleted on the other */
-	CHECK(merge(&a, B, D, T, &w, &n) == 0);
-	CHECK(n >= 1);
-	/* nothing changed on one side: the other side wins as it is */
-	CHECK(merge(&a, B, B, T, &w, &n) == 0);
-	CHECK(n == 0 && w.n == 3);
+	CHECK(merge(&a, B, D, T, &m) == 0);
+	CHECK(m.res.nconflicts >= 1);
+	/* nothing changed on one side: the other side wins as it is, no body read */
+	CHECK(merge(&a, B, B, T, &m) == 0);
+	CHECK(m.res.nconflicts == 0 && m.res.work.n == 3);
+	CHECK(m.nneeded == 0 && m.res.nbodies == 0);
 	revision_free(B);
 	revision_free(O);
 	revision_free(T);
 	revision_free(S);
 	revision_free(D);
+	arena_free(&a);
+}
+
+/* A merge whose lines merge cleanly on one page but conflict on another
+ * answers the conflict and returns no body at all: nothing of it is stored. */
+UNIT_TEST(tree_merge_with_conflicts_returns_no_bodies_to_write)
+{
+	struct arena a;
+	struct merged m;
+
+	arena_init(&a);
+	struct rev_page base[] = { hpage(&a, "clean", NULL, 1, "clean", "a\nb\nc\n"),
+				   hpage(&a, "clash", NULL, 2, "clash", "x\ny\nz\n") };
+	struct rev_page ours[] = { hpage(&a, "clean", NULL, 1, "clean", "a ours\nb\nc\n"),
+				   hpage(&a, "clash", NULL, 2, "clash", "x ours\ny\nz\n") };
+	struct rev_page theirs[] = { hpage(&a, "clean", NULL, 1, "clean", "a\nb\nc theirs\n"),
+				     hpage(&a, "clash", NULL, 2, "clash", "x theirs\ny\nz\n") };
+	struct revision *B = build("b", base, 2), *O = build("o", ours, 2), *T = build("t", theirs, 2);
+
+	CHECK(merge(&a, B, O, T, &m) == 0);
+	CHECK(m.nneeded == 6);
+	CHECK(m.res.nconflicts == 1);
+	CHECK(m.res.nconflicts == 1 && strcmp(m.res.conflicts[0].page_id, "clash") == 0);
+	CHECK(m.res.nbodies == 0 && m.res.bodies == NULL);
+	/* without the conflicting page the same merge is clean and returns the body */
+	struct revision *B1 = build("b1", base, 1), *O1 = build("o1", ours, 1), *T1 = build("t1", theirs, 1);
+	CHECK(merge(&a, B1, O1, T1, &m) == 0);
+	CHECK(m.res.nconflicts == 0 && m.res.nbodies == 1);
+	CHECK_STR(m.res.bodies[0].markdown, "a ours\nb\nc theirs\n");
+	/* a body the merge needs but was not given is an error, not an empty page */
+	struct tree_merge_result res;
+	CHECK(tree_merge(&a, B1, O1, T1, NULL, 0, 5, &res) == ERR_INTERNAL);
+	revision_free(B);
+	revision_free(O);
+	revision_free(T);
+	revision_free(B1);
+	revision_free(O1);
+	revision_free(T1);
 	arena_free(&a);
 }
 
