@@ -26,20 +26,25 @@ static int content_source(struct req *r, enum role need, struct content_src *src
 				  req_param(r, "revisionId"), need, src);
 }
 
-static const char *file_url(void *ctx, const struct rev_file *f)
+/* A file's signed download URL; the signing key is read from the store,
+ * and a failure to read it is passed up. */
+static int file_url(void *ctx, const struct rev_file *f, const char **out)
 {
-	return content_file_url(ctx, f->blob, f->name);
+	int rc;
+
+	err_clear();
+	if ((*out = content_file_url(ctx, f->blob, f->name)))
+		return 0;
+	return (rc = err_code()) ? rc : err_set(ERR_INTERNAL, "out of memory");
 }
 
-/* Page bodies for serializers; a body that cannot be read shows empty (the
- * row is content-addressed and written before any revision names it). */
-static const char *load_body(void *ctx, const char *hash)
+/* Page bodies for serializers. A body that cannot be read fails the request
+ * (a missing row is a broken revision: 500, not an empty page). */
+static int load_body(void *ctx, const char *hash, const char **out)
 {
-	const char *md = "";
+	int rc = store_body_get(&((struct req *)ctx)->tx, hash, out);
 
-	if (store_body_get(&((struct req *)ctx)->tx, hash, &md))
-		return "";
-	return md;
+	return rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "page body %s is missing", hash) : rc;
 }
 
 static struct page_json page_opts(struct req *r, const char *space_id)
@@ -73,8 +78,7 @@ int content_revision_get(struct req *r)
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	struct page_json o = page_opts(r, src.space.id);
-	revision_to_json(g, api_base(r), src.rv, have ? &cr : NULL, src.space.revision, file_url, &o, r);
-	return 0;
+	return revision_to_json(g, api_base(r), src.rv, have ? &cr : NULL, src.space.revision, file_url, &o, r);
 }
 
 int content_pages_list(struct req *r)
@@ -93,7 +97,8 @@ int content_pages_list(struct req *r)
 	jw_key(g, "pages");
 	jw_arr_open(g);
 	for (int c = src.rv->first_root; c >= 0; c = src.rv->pages[c].next_sibling)
-		page_to_json(g, src.rv, &src.rv->pages[c], &o);
+		if ((rc = page_to_json(g, src.rv, &src.rv->pages[c], &o)))
+			return rc;
 	jw_arr_close(g);
 	jw_obj_close(g);
 	return 0;
@@ -115,8 +120,12 @@ int content_files_list(struct req *r)
 			start++;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = start; i < src.rv->nfiles && count < lr.limit; i++, count++)
-		file_to_json(g, &src.rv->files[i], file_url(r, &src.rv->files[i]));
+	for (int i = start; i < src.rv->nfiles && count < lr.limit; i++, count++) {
+		const char *url;
+		if ((rc = file_url(r, &src.rv->files[i], &url)))
+			return rc;
+		file_to_json(g, &src.rv->files[i], url);
+	}
 	const char *next = NULL;
 	if (start + count < src.rv->nfiles && count > 0 &&
 	    !(next = cursor_encode(&r->arena, "0", src.rv->files[start + count - 1].id)))
@@ -128,6 +137,7 @@ int content_file_get(struct req *r)
 {
 	struct content_src src;
 	const struct rev_file *f;
+	const char *url;
 	int rc = content_source(r, ROLE_READ, &src);
 	struct jw *g;
 
@@ -135,9 +145,11 @@ int content_file_get(struct req *r)
 		return rc;
 	if (!(f = revision_file(src.rv, req_param(r, "fileId"))))
 		return err_set(ERR_NOT_FOUND, "file not found");
+	if ((rc = file_url(r, f, &url)))
+		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	file_to_json(g, f, file_url(r, f));
+	file_to_json(g, f, url);
 	return 0;
 }
 
@@ -157,8 +169,7 @@ static int send_page(struct req *r, const struct content_src *src, const struct 
 	struct page_json o = page_opts(r, src->space.id);
 	o.markdown = md;
 	o.as_document = format == 0;
-	page_to_json(g, src->rv, p, &o);
-	return 0;
+	return page_to_json(g, src->rv, p, &o);
 }
 
 int content_page_get(struct req *r)
@@ -287,17 +298,18 @@ static int location_org(struct location_ctx *lc)
 }
 
 /* A ContentLocation of a page or file of the source's revision. */
-static void location_json(struct jw *g, struct location_ctx *lc, const struct rev_page *p, const struct rev_file *f,
-			  const char *url)
+static int location_json(struct jw *g, struct location_ctx *lc, const struct rev_page *p, const struct rev_file *f,
+			 const char *url)
 {
 	struct req *r = lc->r;
+	int rc;
 
 	jw_obj_open(g);
 	if (!p && !f) {
 		jw_kstr(g, "kind", "url");
 		jw_kstr(g, "url", url ? url : "");
 		jw_obj_close(g);
-		return;
+		return 0;
 	}
 	jw_kstr(g, "kind", p ? "page" : "file");
 	jw_key(g, "organization");
@@ -310,12 +322,17 @@ static void location_json(struct jw *g, struct location_ctx *lc, const struct re
 		struct page_json o = page_opts(r, lc->src->space.id);
 		o.children = 0;
 		jw_key(g, "page");
-		page_to_json(g, lc->src->rv, p, &o);
+		if ((rc = page_to_json(g, lc->src->rv, p, &o)))
+			return rc;
 	} else {
+		const char *download;
+		if ((rc = file_url(r, f, &download)))
+			return rc;
 		jw_key(g, "file");
-		file_to_json(g, f, content_file_url(r, f->blob, f->name));
+		file_to_json(g, f, download);
 	}
 	jw_obj_close(g);
+	return 0;
 }
 
 /* In-memory pages of a list: the cursor is the index of the next item. */
@@ -378,10 +395,12 @@ int content_page_links(struct req *r)
 		jw_kstr(g, "status", t[i].status);
 		jw_kstr(g, "relation", "reference");
 		jw_key(g, "targetReference");
-		location_json(g, &lc, t[i].page, t[i].file, t[i].url);
+		if ((rc = location_json(g, &lc, t[i].page, t[i].file, t[i].url)))
+			return rc;
 		jw_key(g, "locationReferences");
 		jw_arr_open(g);
-		location_json(g, &lc, p, NULL, NULL);
+		if ((rc = location_json(g, &lc, p, NULL, NULL)))
+			return rc;
 		jw_arr_close(g);
 		jw_obj_close(g);
 	}
@@ -444,7 +463,8 @@ static int backlinks(struct req *r, int file)
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = start; i < kept && count < lr.limit; i++, count++)
-		location_json(g, &lc, hits[i], NULL, NULL);
+		if ((rc = location_json(g, &lc, hits[i], NULL, NULL)))
+			return rc;
 	return resp_list_end(r, count, slice_next(r, start, count, kept));
 }
 
@@ -521,14 +541,18 @@ int content_space_links(struct req *r)
 		jw_kstr(g, "status", items[i].t.status);
 		jw_kstr(g, "relation", "reference");
 		jw_key(g, "targetReference");
-		location_json(g, &lc, items[i].t.page, items[i].t.file, items[i].t.url);
+		if ((rc = location_json(g, &lc, items[i].t.page, items[i].t.file, items[i].t.url)))
+			break;
 		jw_key(g, "locationReferences");
 		jw_arr_open(g);
-		location_json(g, &lc, items[i].from, NULL, NULL);
+		if ((rc = location_json(g, &lc, items[i].from, NULL, NULL)))
+			break;
 		jw_arr_close(g);
 		jw_obj_close(g);
 	}
 	free(items);
+	if (rc)
+		return rc;
 	jw_arr_close(g);
 	jw_key(g, "stats");
 	jw_obj_open(g);
