@@ -630,6 +630,7 @@ int content_cr_pdf(struct req *r)
 struct pdf_images {
 	struct req *r;
 	const struct revision *rv;
+	int rc; /* the first store error: the PDF is not answered without its images */
 };
 
 static int pdf_image(void *ctx, const char *url, const unsigned char **data, size_t *len, const char **type)
@@ -637,11 +638,15 @@ static int pdf_image(void *ctx, const char *url, const unsigned char **data, siz
 	struct pdf_images *pi = ctx;
 	const struct rev_file *f;
 	unsigned char *d;
+	int rc;
 
 	if (strncmp(url, "/files/", 7) != 0 || !(f = revision_file(pi->rv, url + 7)))
+		return -1; /* not a file of the revision: its alt text is printed */
+	if ((rc = store_blob_get(&pi->r->tx, f->blob, &d, len, type))) {
+		if (!pi->rc)
+			pi->rc = rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "file bytes %s are missing", f->blob) : rc;
 		return -1;
-	if (store_blob_get(&pi->r->tx, f->blob, &d, len, type))
-		return -1;
+	}
 	*data = d;
 	return 0;
 }
@@ -724,10 +729,14 @@ int content_pdf_get(struct req *r)
 	if (fd < 0)
 		return err_set(ERR_INTERNAL, "cannot make a temporary file");
 	close(fd);
-	struct pdf_images pi = { r, rv };
+	struct pdf_images pi = { r, rv, 0 };
 	if (pdf_render(path, s.title, pages, n, pdf_image, &pi)) {
 		unlink(path);
-		return err_set(ERR_INTERNAL, "PDF rendering failed");
+		return pi.rc ? pi.rc : err_set(ERR_INTERNAL, "PDF rendering failed");
+	}
+	if (pi.rc) {
+		unlink(path);
+		return pi.rc;
 	}
 	FILE *f = fopen(path, "rb");
 	unsigned char *data = NULL;
