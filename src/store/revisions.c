@@ -29,6 +29,7 @@
 #include "util/log.h"
 #include "util/util.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,12 +214,12 @@ static struct revision *cache_find(struct revcache *c, const char *id, int count
  * evicting the least recently used revisions no transaction holds. */
 static void cache_add(struct revcache *c, struct revision *rv)
 {
-	size_t bytes;
-	struct rc_entry *e, *v;
+	size_t bytes, freeable = 0;
+	struct rc_entry *e, *v, **at;
 
 	if (!c || c->max_bytes == 0)
 		return;
-	bytes = revision_heap_bytes(rv);
+	bytes = revision_heap_bytes(rv) + sizeof(*e);
 	if (bytes > c->max_bytes)
 		return;
 	if (!(e = calloc(1, sizeof(*e))))
@@ -230,7 +231,6 @@ static void cache_add(struct revcache *c, struct revision *rv)
 		goto uncached; /* another transaction built it first */
 	/* First see whether evicting can make room: when the room is held by
 	 * open transactions, nothing is evicted for nothing. */
-	size_t freeable = 0;
 	for (v = c->lru.prev; c->bytes - freeable + bytes > c->max_bytes && v != &c->lru; v = v->prev)
 		if (v->rv->refs == 1)
 			freeable += v->bytes;
@@ -243,7 +243,7 @@ static void cache_add(struct revcache *c, struct revision *rv)
 		v = older;
 	}
 	rc_grow(c);
-	struct rc_entry **at = rc_slot(c, rv->id);
+	at = rc_slot(c, rv->id);
 	e->hnext = *at;
 	*at = e;
 	lru_push_front(c, e);
@@ -263,9 +263,7 @@ static int tx_hold(struct store_tx *tx, struct revision *rv)
 {
 	if (tx->nheld == tx->held_cap) {
 		int cap = tx->held_cap ? tx->held_cap * 2 : 16;
-		struct revision **h = cap > 0 && (size_t)cap < SIZE_MAX / sizeof(*h)
-					      ? realloc(tx->held, sizeof(*h) * (size_t)cap)
-					      : NULL;
+		struct revision **h = tx->held_cap <= INT_MAX / 2 ? realloc(tx->held, sizeof(*h) * (size_t)cap) : NULL;
 		if (!h) {
 			rev_unref(tx->revcache, rv);
 			return err_set(ERR_INTERNAL, "out of memory");
