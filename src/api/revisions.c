@@ -162,7 +162,7 @@ static int send_page(struct req *r, const struct content_src *src, const struct 
 
 	if ((rc = req_query_enum(r, "format", formats, &format)))
 		return rc;
-	if (p->type == PAGE_DOCUMENT && (rc = store_body_get(&r->tx, p->body, &md)))
+	if (p->type == PAGE_DOCUMENT && (rc = load_body(r, p->body, &md)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -685,7 +685,7 @@ static int pdf_collect(struct req *r, const struct revision *rv, const char *fro
 			continue;
 		const char *md = "";
 		int rc;
-		if (p->type == PAGE_DOCUMENT && (rc = store_body_get(&r->tx, p->body, &md)))
+		if (p->type == PAGE_DOCUMENT && (rc = load_body(r, p->body, &md)))
 			return rc;
 		pages[k++] = (struct pdf_page){ .title = p->title, .markdown = md, .depth = p->depth };
 		if (only)

@@ -1,11 +1,16 @@
 // Revisions at scale: one request that reads many revisions (a comment list whose comments were
 // posted on 72 revisions: the transaction holds every one of them), and reads of many revisions
 // through a revision cache far smaller than they are (--cache-mb 1: revisions are evicted and
-// built again from their snapshot and deltas while other requests hold theirs).
+// built again from their snapshot and deltas while other requests hold theirs). And a page body
+// that cannot be read fails the read (500), never shows as an empty page.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { setup } from './lib/fixtures.mjs';
-import { ok, raw, rawOk, createOrg, validate } from './lib/api.mjs';
+import { DATABASE_URL } from './lib/server.mjs';
+import { ok, raw, rawOk, createOrg, validate, expectError } from './lib/api.mjs';
 
 /** Helpers over one server and one user (alice, the organization's admin). */
 function contentHelpers(ctx, alice) {
@@ -88,6 +93,35 @@ describe('revisions: a request that reads many revisions', () => {
             again.items.map((c) => [c.id, c.target.page.title]),
             list.items.map((c) => [c.id, c.target.page.title]),
         );
+    });
+
+    it('a page whose stored body cannot be read answers 500 on every read that shows it, never an empty page', async () => {
+        const s = await ok(h.api.orgs.createSpace(org.id, { title: 'Lost body' }), 'createSpace', 201);
+        const markdown = `Only here: ${ctx.run}\n`;
+        const { changes } = await h.commit(s.id, 'Seed', [
+            { operation: 'insert_page', title: 'Lost', document: { markdown } },
+            { operation: 'insert_page', title: 'Kept', document: { markdown: `Kept ${ctx.run}\n` } },
+        ]);
+        const lost = changes[0].page.id;
+        const before = await ok(h.api.spaces.getPageById(s.id, lost, { format: 'markdown' }), 'getPageById');
+        assert.equal(before.markdown, markdown);
+        // Remove the body row behind the server's back (its content is unique to this run).
+        const hash = createHash('sha256').update(markdown).digest('hex');
+        const sql = `DELETE FROM page_bodies WHERE hash = '${hash}'`;
+        if (DATABASE_URL) execFileSync('psql', [DATABASE_URL, '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql]);
+        else execFileSync('sqlite3', [join(ctx.server.dataDir, 'docsd.db'), sql]);
+        // Reads that show the page's markdown: the revision, the page list, the page itself.
+        for (const [what, call] of [
+            ['getCurrentRevision', () => h.api.spaces.getCurrentRevision(s.id)],
+            ['listPages', () => h.api.spaces.listPages(s.id)],
+            ['getPageById', () => h.api.spaces.getPageById(s.id, lost, { format: 'markdown' })],
+        ]) {
+            const e = await expectError(call(), 500, what);
+            assert.equal(e.error.message, 'internal error', `${what}: the body says nothing internal`);
+        }
+        // The other page still reads.
+        const kept = await ok(h.api.spaces.getPageById(s.id, changes[1].page.id, { format: 'markdown' }), 'getPageById');
+        assert.equal(kept.markdown, `Kept ${ctx.run}\n`);
     });
 });
 
