@@ -44,13 +44,15 @@ static const char usage[] =
 	"  --max-connections N        open connections at most (DOCSD_MAX_CONNECTIONS, default 1024)\n"
 	"  --connection-timeout SECS  idle connection timeout (DOCSD_CONNECTION_TIMEOUT, default 30)\n"
 	"  --log-level off|error|info access log and messages on stderr (DOCSD_LOG_LEVEL, default info)\n"
+	"  --cache-mb N               memory for built revisions shared by requests, in MiB; 0 = none\n"
+	"                             (DOCSD_CACHE_MB, default 64)\n"
 	"  --clock-offset-ms MS       shift the server's clock, for tests (DOCSD_CLOCK_OFFSET_MS, default 0)\n"
 	"  --email EMAIL, --name NAME user and token commands\n"
 	"  -h, --help                 this help\n"
 	"  -V, --version              print the version\n";
 
 enum { O_LISTEN = 256, O_DATA, O_DATABASE, O_PUBLIC_URL, O_THREADS, O_RATE_LIMIT, O_MAX_BODY, O_MAX_CONN,
-       O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME, O_ALLOW_PRIVATE };
+       O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME, O_ALLOW_PRIVATE, O_CACHE_MB };
 
 static const struct option long_opts[] = {
 	{ "listen", required_argument, NULL, O_LISTEN },
@@ -63,6 +65,7 @@ static const struct option long_opts[] = {
 	{ "max-connections", required_argument, NULL, O_MAX_CONN },
 	{ "connection-timeout", required_argument, NULL, O_CONN_TIMEOUT },
 	{ "log-level", required_argument, NULL, O_LOG_LEVEL },
+	{ "cache-mb", required_argument, NULL, O_CACHE_MB },
 	{ "clock-offset-ms", required_argument, NULL, O_CLOCK },
 	{ "allow-private-network", no_argument, NULL, O_ALLOW_PRIVATE },
 	{ "email", required_argument, NULL, O_EMAIL },
@@ -142,6 +145,11 @@ static int apply(struct cli *c, int opt, const char *v)
 		c->cfg.connection_timeout = (int)n;
 		return 0;
 	case O_LOG_LEVEL: return parse_log_level(v, &c->cfg.log_level);
+	case O_CACHE_MB:
+		if (parse_long("--cache-mb", v, 0, 1L << 20, &n))
+			return -1;
+		c->cfg.cache_mb = (int)n;
+		return 0;
 	case O_CLOCK:
 		if (parse_long("--clock-offset-ms", v, -(1L << 40), 1L << 40, &n))
 			return -1;
@@ -165,6 +173,7 @@ static const struct {
 	{ O_MAX_BODY, "DOCSD_MAX_BODY" }, { O_MAX_CONN, "DOCSD_MAX_CONNECTIONS" },
 	{ O_CONN_TIMEOUT, "DOCSD_CONNECTION_TIMEOUT" }, { O_LOG_LEVEL, "DOCSD_LOG_LEVEL" },
 	{ O_CLOCK, "DOCSD_CLOCK_OFFSET_MS" }, { O_ALLOW_PRIVATE, "DOCSD_ALLOW_PRIVATE_NETWORK" },
+	{ O_CACHE_MB, "DOCSD_CACHE_MB" },
 };
 
 /* argv[first..] holds the options of a command. */

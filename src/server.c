@@ -35,6 +35,7 @@ void config_defaults(struct config *cfg)
 	cfg->max_connections = 1024;
 	cfg->connection_timeout = 30;
 	cfg->log_level = LOG_INFO;
+	cfg->cache_mb = 64;
 }
 
 int server_open_store(struct store **out, const struct config *cfg, int nconn)
@@ -66,8 +67,10 @@ int server_start(struct server **out, const struct config *cfg)
 	}
 	clock_set_offset(cfg->clock_offset_ms);
 	rc = server_open_store(&s->store, cfg, cfg->threads + 2);
-	if (rc)
+	if (rc || (rc = revcache_new(&s->revisions, (size_t)cfg->cache_mb << 20)))
 		goto fail;
+	/* Before the job workers start their first transaction. */
+	store_set_revision_cache(s->store, s->revisions);
 	if ((rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)) ||
 	    (rc = pagecache_new(&s->pages, 64, 256 * 1024)))
 		goto fail;
@@ -112,6 +115,7 @@ void server_stop(struct server *s)
 	listener_stop(s);
 	jobs_stop(s->jobs);
 	store_close(s->store);
+	revcache_free(s->revisions); /* after every transaction has ended */
 	token_cache_free(s->tokens);
 	ratelimit_free(s->rl);
 	metrics_free(s->metrics);

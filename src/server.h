@@ -17,6 +17,7 @@ struct ratelimit;
 struct token_cache;
 struct metrics;
 struct pagecache;
+struct revcache;
 
 struct config {
 	const char *listen;       /* host:port */
@@ -31,6 +32,7 @@ struct config {
 	int log_level;            /* 0 off, 1 errors, 2 info (access log) */
 	int64_t clock_offset_ms;  /* tests move time with this */
 	bool allow_private_network; /* insert_files may fetch loopback/private URLs */
+	int cache_mb;             /* the revision cache's budget in MiB; 0 = no cache */
 };
 
 struct server {
@@ -41,6 +43,7 @@ struct server {
 	struct ratelimit *rl;
 	struct metrics *metrics;
 	struct pagecache *pages;
+	struct revcache *revisions; /* built revisions, shared by the store's transactions */
 	struct jobs *jobs;
 	void *daemon;             /* struct MHD_Daemon */
 	atomic_int ready;

@@ -98,9 +98,9 @@ int cr_update(struct req *r)
 	return send_cr(r, 200, &cr, &s);
 }
 
-static const char *file_url(void *ctx, const struct rev_file *f)
+static int file_url(void *ctx, const struct rev_file *f, const char **out)
 {
-	return dom_file_url(ctx, f->blob);
+	return dom_file_url(ctx, f->blob, out);
 }
 
 int cr_content_update(struct req *r)
@@ -122,8 +122,7 @@ int cr_content_update(struct req *r)
 		return send_cr(r, 200, &cr, &s);
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	cr_content_result_to_json(g, api_base(r), &cr, s.revision, out, file_url, &r->dom);
-	return 0;
+	return cr_content_result_to_json(g, api_base(r), &cr, s.revision, out, file_url, &r->dom);
 }
 
 static int send_merge(struct req *r, const struct cr_merge_result *m)

@@ -25,20 +25,19 @@ static int content_source(struct req *r, struct content_src *src)
 				  req_param(r, "revisionId"), ROLE_READ, src);
 }
 
-static const char *file_url(void *ctx, const struct rev_file *f)
+/* A file's signed download URL (the signing key's read error is passed up). */
+static int file_url(void *ctx, const struct rev_file *f, const char **out)
 {
-	return dom_file_url(ctx, f->blob);
+	return dom_file_url(ctx, f->blob, out);
 }
 
-/* Page bodies for serializers; a body that cannot be read shows empty (the
- * row is content-addressed and written before any revision names it). */
-static const char *load_body(void *ctx, const char *hash)
+/* Page bodies for serializers. A body that cannot be read fails the request
+ * (a missing row is a broken revision: 500, not an empty page). */
+static int load_body(void *ctx, const char *hash, const char **out)
 {
-	const char *md = "";
+	int rc = store_body_get(((struct dom *)ctx)->tx, hash, out);
 
-	if (store_body_get(((struct dom *)ctx)->tx, hash, &md))
-		return "";
-	return md;
+	return rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "page body %s is missing", hash) : rc;
 }
 
 static struct page_json page_opts(struct req *r, const char *space_id)
@@ -61,8 +60,8 @@ int content_revision_get(struct req *r)
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	o = page_opts(r, src.space.id);
-	revision_to_json(g, api_base(r), src.rv, have ? &origin : NULL, src.space.revision, file_url, &o, &r->dom);
-	return 0;
+	return revision_to_json(g, api_base(r), src.rv, have ? &origin : NULL, src.space.revision, file_url, &o,
+				&r->dom);
 }
 
 int content_pages_list(struct req *r)
@@ -77,8 +76,7 @@ int content_pages_list(struct req *r)
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	o = page_opts(r, src.space.id);
-	pages_to_json(g, src.rv, &o);
-	return 0;
+	return pages_to_json(g, src.rv, &o);
 }
 
 int content_files_list(struct req *r)
@@ -98,8 +96,12 @@ int content_files_list(struct req *r)
 			start++;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = start; i < src.rv->nfiles && count < lr.limit; i++, count++)
-		file_to_json(g, &src.rv->files[i], file_url(&r->dom, &src.rv->files[i]));
+	for (int i = start; i < src.rv->nfiles && count < lr.limit; i++, count++) {
+		const char *url;
+		if ((rc = file_url(&r->dom, &src.rv->files[i], &url)))
+			return rc;
+		file_to_json(g, &src.rv->files[i], url);
+	}
 	if (start + count < src.rv->nfiles && count > 0 &&
 	    !(next = cursor_encode(&r->arena, "0", src.rv->files[start + count - 1].id)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -110,6 +112,7 @@ int content_file_get(struct req *r)
 {
 	struct content_src src;
 	const struct rev_file *f;
+	const char *url;
 	int rc = content_source(r, &src);
 	struct jw *g;
 
@@ -117,9 +120,11 @@ int content_file_get(struct req *r)
 		return rc;
 	if (!(f = revision_file(src.rv, req_param(r, "fileId"))))
 		return err_set(ERR_NOT_FOUND, "file not found");
+	if ((rc = file_url(&r->dom, f, &url)))
+		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	file_to_json(g, f, file_url(&r->dom, f));
+	file_to_json(g, f, url);
 	return 0;
 }
 
@@ -133,15 +138,14 @@ static int send_page(struct req *r, const struct content_src *src, const struct 
 
 	if ((rc = req_query_enum(r, "format", formats, &format)))
 		return rc;
-	if (p->type == PAGE_DOCUMENT && (rc = store_body_get(&r->tx, p->body, &md)))
+	if (p->type == PAGE_DOCUMENT && (rc = load_body(&r->dom, p->body, &md)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	o = page_opts(r, src->space.id);
 	o.markdown = md;
 	o.as_document = format == 0;
-	page_to_json(g, src->rv, p, &o);
-	return 0;
+	return page_to_json(g, src->rv, p, &o);
 }
 
 int content_page_get(struct req *r)

@@ -12,6 +12,7 @@
 #include "util/err.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +239,37 @@ void revision_free(struct revision *rv)
 		return;
 	arena_free(&rv->arena);
 	free(rv);
+}
+
+/* An arena string: its bytes and NUL, rounded up to the arena's alignment. */
+static size_t str_bytes(const char *s)
+{
+	const size_t align = sizeof(max_align_t);
+
+	return s ? (strlen(s) + 1 + align - 1) / align * align : 0;
+}
+
+size_t revision_heap_bytes(const struct revision *rv)
+{
+	size_t n = sizeof(*rv) + sizeof(struct rev_page) * (size_t)rv->npages +
+		   sizeof(struct rev_file) * (size_t)rv->nfiles;
+
+	n += str_bytes(rv->id) + str_bytes(rv->space_id) + str_bytes(rv->parent_id) + str_bytes(rv->parents) +
+	     str_bytes(rv->type) + str_bytes(rv->merged_from) + str_bytes(rv->created_by);
+	for (int i = 0; i < rv->npages; i++) {
+		const struct rev_page *p = &rv->pages[i];
+		n += str_bytes(p->id) + str_bytes(p->parent) + str_bytes(p->title) + str_bytes(p->emoji) +
+		     str_bytes(p->icon) + str_bytes(p->slug) + str_bytes(p->description) + str_bytes(p->body) +
+		     str_bytes(p->href);
+		/* A nested page's path is its own string; a top-level page's is its slug. */
+		if (p->path && p->path != p->slug)
+			n += str_bytes(p->path);
+	}
+	for (int i = 0; i < rv->nfiles; i++) {
+		const struct rev_file *f = &rv->files[i];
+		n += str_bytes(f->id) + str_bytes(f->name) + str_bytes(f->content_type) + str_bytes(f->blob);
+	}
+	return n;
 }
 
 int revision_page_index(const struct revision *rv, const char *id)

@@ -74,7 +74,7 @@ struct revision {
 	struct rev_file *files; /* sorted by id */
 	int nfiles;
 	struct arena arena;     /* owns everything above */
-	int refs;               /* held by the cache and by transactions */
+	int refs;               /* held by the cache and by transactions (store/revisions.c) */
 };
 
 /* The parts of a revision about to be written: its pages and files (any
@@ -98,6 +98,10 @@ struct revision_new {
  * failure. */
 struct revision *revision_build(const char *id, const struct revision_new *nr, int64_t created_at);
 void revision_free(struct revision *rv);
+/* Approximately the heap a built revision holds: the struct, its page and
+ * file arrays, every string (ids, titles, slugs, paths, hashes...) with its
+ * allocation rounding. What the revision cache counts against its budget. */
+size_t revision_heap_bytes(const struct revision *rv);
 
 const struct rev_page *revision_page(const struct revision *rv, const char *id);
 int revision_page_index(const struct revision *rv, const char *id); /* -1 when absent */

@@ -8,6 +8,7 @@
 #include "core/serialize_content.h"
 #include "core/markdown.h"
 #include "core/serialize.h"
+#include "util/err.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -107,10 +108,11 @@ static void layout_json(struct jw *g)
 	jw_obj_close(g);
 }
 
-void page_to_json(struct jw *g, const struct revision *rv, const struct rev_page *p, const struct page_json *o)
+int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page *p, const struct page_json *o)
 {
 	static const char *const kinds[] = { "sheet", "group", "link" };
 	static const char *const types[] = { "document", "group", "link" };
+	int rc;
 
 	jw_obj_open(g);
 	jw_kstr(g, "id", p->id);
@@ -130,7 +132,7 @@ void page_to_json(struct jw *g, const struct revision *rv, const struct rev_page
 		jw_kstr(g, "href", p->href ? p->href : "");
 		jw_kbool(g, "hidden", p->hidden);
 		jw_obj_close(g);
-		return;
+		return 0;
 	}
 	jw_kstr(g, "slug", p->slug);
 	jw_kstr(g, "path", p->path ? p->path : p->slug);
@@ -143,12 +145,15 @@ void page_to_json(struct jw *g, const struct revision *rv, const struct rev_page
 			jw_kstr(g, "description", p->description);
 		layout_json(g);
 		const char *md = o->markdown;
-		if (!md && o->body)
-			md = p->body ? o->body(o->body_ctx, p->body) : "";
+		if (!md && o->body) {
+			md = "";
+			if (p->body && (rc = o->body(o->body_ctx, p->body, &md)))
+				return rc;
+		}
 		if (md && o->as_document) {
 			jw_key(g, "document");
 			if (md_to_document(g, md, strlen(md)) < 0)
-				jw_null(g); /* oom: the writer is flagged too */
+				return err_set(ERR_INTERNAL, "out of memory");
 		} else if (md) {
 			jw_kstr(g, "markdown", md);
 		}
@@ -160,18 +165,20 @@ void page_to_json(struct jw *g, const struct revision *rv, const struct rev_page
 		child.markdown = NULL;
 		child.as_document = 0;
 		for (int c = p->first_child; c >= 0; c = rv->pages[c].next_sibling)
-			page_to_json(g, rv, &rv->pages[c], &child);
+			if ((rc = page_to_json(g, rv, &rv->pages[c], &child)))
+				return rc;
 	}
 	jw_arr_close(g);
 	jw_obj_close(g);
+	return 0;
 }
 
-void revision_to_json(struct jw *g, const char *base, const struct revision *rv,
-		      const struct change_request *merged_from, const char *merged_space_revision,
-		      file_url_fn file_url, const struct page_json *pages_opts, void *ctx)
+int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
+		     const struct change_request *merged_from, const char *merged_space_revision,
+		     file_url_fn file_url, const struct page_json *pages_opts, void *ctx)
 {
 	struct page_json o = *pages_opts;
-	int merge = merged_from && strcmp(rv->type, "merge") == 0;
+	int merge = merged_from && strcmp(rv->type, "merge") == 0, rc;
 
 	jw_obj_open(g);
 	jw_kstr(g, "object", "revision");
@@ -187,12 +194,17 @@ void revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 	jw_key(g, "pages");
 	jw_arr_open(g);
 	for (int c = rv->first_root; c >= 0; c = rv->pages[c].next_sibling)
-		page_to_json(g, rv, &rv->pages[c], &o);
+		if ((rc = page_to_json(g, rv, &rv->pages[c], &o)))
+			return rc;
 	jw_arr_close(g);
 	jw_key(g, "files");
 	jw_arr_open(g);
-	for (int i = 0; i < rv->nfiles; i++)
-		file_to_json(g, &rv->files[i], file_url(ctx, &rv->files[i]));
+	for (int i = 0; i < rv->nfiles; i++) {
+		const char *url;
+		if ((rc = file_url(ctx, &rv->files[i], &url)))
+			return rc;
+		file_to_json(g, &rv->files[i], url);
+	}
 	jw_arr_close(g);
 	jw_key(g, "reusableContents");
 	jw_arr_open(g);
@@ -205,4 +217,5 @@ void revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 	jw_kurl(g, "app", base, "/s/", rv->space_id);
 	jw_obj_close(g);
 	jw_obj_close(g);
+	return 0;
 }

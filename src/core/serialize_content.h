@@ -23,17 +23,22 @@ struct page_json {
 	int as_document;       /* format=document */
 	int children;          /* write child pages, recursively */
 	/* The markdown of pages other than the one given above (children, list
-	 * items): GitBook's page schema requires each document page to carry it. */
-	const char *(*body)(void *ctx, const char *hash);
+	 * items): GitBook's page schema requires each document page to carry it.
+	 * 0 with *out set, or an error code (util/err.h), which stops the
+	 * serializer and is returned by it. */
+	int (*body)(void *ctx, const char *hash, const char **out);
 	void *body_ctx;
 };
-void page_to_json(struct jw *g, const struct revision *rv, const struct rev_page *p, const struct page_json *o);
+/* 0, or the first error of o->body (the JSON written so far is to be
+ * discarded: the caller answers the error instead). */
+int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page *p, const struct page_json *o);
 
 /* The revision with its page tree and files. merged_from: the change request
- * a merge revision came from (NULL otherwise); file_url makes download URLs. */
-typedef const char *(*file_url_fn)(void *ctx, const struct rev_file *f);
-void revision_to_json(struct jw *g, const char *base, const struct revision *rv,
-		      const struct change_request *merged_from, const char *merged_space_revision,
-		      file_url_fn file_url, const struct page_json *pages_opts, void *ctx);
+ * a merge revision came from (NULL otherwise); file_url makes download URLs
+ * (0 with *out set, or an error code). 0, or the first error of a callback. */
+typedef int (*file_url_fn)(void *ctx, const struct rev_file *f, const char **out);
+int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
+		     const struct change_request *merged_from, const char *merged_space_revision,
+		     file_url_fn file_url, const struct page_json *pages_opts, void *ctx);
 
 #endif

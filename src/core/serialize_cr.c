@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-void cr_content_result_to_json(struct jw *g, const char *base, const struct change_request *cr,
+int cr_content_result_to_json(struct jw *g, const char *base, const struct change_request *cr,
 			       const char *space_revision, const struct content_outcome *o, file_url_fn file_url,
 			       void *ctx)
 {
 	char url[1024];
+	const char *download;
+	int rc;
 
 	jw_obj_open(g);
 	jw_key(g, "changeRequest");
@@ -44,10 +46,14 @@ void cr_content_result_to_json(struct jw *g, const char *base, const struct chan
 	jw_arr_close(g);
 	jw_key(g, "insertedFiles");
 	jw_arr_open(g);
-	for (int i = 0; i < o->nfiles; i++)
-		file_to_json(g, &o->files[i], file_url(ctx, &o->files[i]));
+	for (int i = 0; i < o->nfiles; i++) {
+		if ((rc = file_url(ctx, &o->files[i], &download)))
+			return rc;
+		file_to_json(g, &o->files[i], download);
+	}
 	jw_arr_close(g);
 	jw_obj_close(g);
+	return 0;
 }
 
 void cr_merge_result_to_json(struct jw *g, const struct cr_merge_result *m)
@@ -72,6 +78,8 @@ void cr_merge_result_to_json(struct jw *g, const struct cr_merge_result *m)
 int location_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_page *p, const struct rev_file *f,
 		     const char *url)
 {
+	int rc;
+
 	jw_obj_open(g);
 	if (!p && !f) {
 		jw_kstr(g, "kind", "url");
@@ -88,10 +96,14 @@ int location_to_json(struct jw *g, const struct location_ctx *lc, const struct r
 	 * or ChangeRequest there, repeated in every item. */
 	if (p) {
 		jw_key(g, "page");
-		page_to_json(g, lc->rv, p, &lc->pages);
+		if ((rc = page_to_json(g, lc->rv, p, &lc->pages)))
+			return rc;
 	} else {
+		const char *download;
+		if ((rc = lc->file_url(lc->file_url_ctx, f, &download)))
+			return rc;
 		jw_key(g, "file");
-		file_to_json(g, f, lc->file_url(lc->file_url_ctx, f));
+		file_to_json(g, f, download);
 	}
 	jw_obj_close(g);
 	return 0;
@@ -138,13 +150,17 @@ void url_to_json(struct jw *g, const char *url)
 	jw_obj_close(g);
 }
 
-void pages_to_json(struct jw *g, const struct revision *rv, const struct page_json *o)
+int pages_to_json(struct jw *g, const struct revision *rv, const struct page_json *o)
 {
+	int rc;
+
 	jw_obj_open(g);
 	jw_key(g, "pages");
 	jw_arr_open(g);
 	for (int c = rv->first_root; c >= 0; c = rv->pages[c].next_sibling)
-		page_to_json(g, rv, &rv->pages[c], o);
+		if ((rc = page_to_json(g, rv, &rv->pages[c], o)))
+			return rc;
 	jw_arr_close(g);
 	jw_obj_close(g);
+	return 0;
 }

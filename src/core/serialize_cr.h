@@ -27,8 +27,8 @@ struct content_outcome {
 };
 
 /* updateChangeRequestContent with compat=false: {changeRequest, changes,
- * insertedFiles}. file_url makes download URLs. */
-void cr_content_result_to_json(struct jw *g, const char *base, const struct change_request *cr,
+ * insertedFiles}. file_url makes download URLs; its error is returned. */
+int cr_content_result_to_json(struct jw *g, const char *base, const struct change_request *cr,
 			       const char *space_revision, const struct content_outcome *o, file_url_fn file_url,
 			       void *ctx);
 
@@ -74,8 +74,8 @@ int link_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_p
 /* The stats beside a links list's items. with_cr: add broken.changeRequest. */
 void link_stats_to_json(struct jw *g, int total, int broken, bool with_cr);
 
-/* listPages: {pages: the page tree}. */
-void pages_to_json(struct jw *g, const struct revision *rv, const struct page_json *o);
+/* listPages: {pages: the page tree}; a body's read error is returned. */
+int pages_to_json(struct jw *g, const struct revision *rv, const struct page_json *o);
 
 /* getSpacePDF: {url}. */
 void url_to_json(struct jw *g, const char *url);

@@ -4,6 +4,8 @@
  * The three revisions keep their entries sorted by id, so the union of ids is
  * one merge walk; the checks on the merged tree (parents, cycles, slugs) use
  * a sorted copy. A merge of a 10,000-page space costs a few passes over it.
+ * Page bodies come in from the caller and merged ones go out as text: nothing
+ * here reads or writes storage.
  */
 #include "core/tree_merge.h"
 #include "core/merge3.h"
@@ -16,6 +18,14 @@ struct conflicts {
 	struct arena *a;
 	struct merge_conflict *items;
 	int n, cap;
+};
+
+/* The bodies given to the merge, sorted by hash, and the ones it makes. */
+struct bodies {
+	struct merge_body *in;
+	int nin;
+	struct merged_body *out;
+	int nout, capout;
 };
 
 static int conflict(struct conflicts *c, const char *id, const char *reason, bool file)
@@ -52,8 +62,49 @@ static bool eq(const char *a, const char *b)
 #define SAME_STR(x, y) eq((x), (y))
 #define SAME_VAL(x, y) ((x) == (y))
 
+static int cmp_body_hash(const void *x, const void *y)
+{
+	return strcmp(((const struct merge_body *)x)->hash, ((const struct merge_body *)y)->hash);
+}
+
+static int body_text(const struct bodies *bs, const char *hash, const char **md)
+{
+	struct merge_body key = { .hash = hash }, *hit;
+
+	*md = "";
+	if (!hash)
+		return 0;
+	hit = bs->nin ? bsearch(&key, bs->in, (size_t)bs->nin, sizeof(key), cmp_body_hash) : NULL;
+	if (!hit)
+		return err_set(ERR_INTERNAL, "tree merge: body %s was not supplied", hash);
+	*md = hit->markdown ? hit->markdown : "";
+	return 0;
+}
+
+static int body_made(struct arena *a, struct bodies *bs, const char *page_id, const char *markdown)
+{
+	if (bs->nout == bs->capout) {
+		int cap = bs->capout ? bs->capout * 2 : 8;
+		struct merged_body *nb = arena_alloc(a, sizeof(*nb) * (size_t)cap);
+		if (!nb)
+			return err_set(ERR_INTERNAL, "out of memory");
+		if (bs->nout)
+			memcpy(nb, bs->out, sizeof(*nb) * (size_t)bs->nout);
+		bs->out = nb;
+		bs->capout = cap;
+	}
+	bs->out[bs->nout++] = (struct merged_body){ .page_id = page_id, .page = -1, .markdown = markdown };
+	return 0;
+}
+
+/* Each side changed the body, and differently: its lines must be merged. */
+static bool body_merged_by_lines(const struct rev_page *b, const struct rev_page *o, const struct rev_page *t)
+{
+	return b && o && t && !eq(o->body, b->body) && !eq(t->body, b->body) && !eq(o->body, t->body);
+}
+
 static int merge_page(struct arena *a, const struct rev_page *b, const struct rev_page *o, const struct rev_page *t,
-		      const struct tree_merge_io *io, struct rev_page *out, const char **why)
+		      struct bodies *bs, struct rev_page *out, const char **why)
 {
 	int clash = 0;
 
@@ -86,12 +137,11 @@ static int merge_page(struct arena *a, const struct rev_page *b, const struct re
 	} else if (eq(t->body, b->body) || eq(o->body, t->body)) {
 		out->body = o->body;
 	} else {
-		const char *mb = "", *mo = "", *mt = "";
+		const char *mb, *mo, *mt;
 		struct merge3_result res;
 		int rc;
-		if ((b->body && (rc = io->body_get(io->ctx, b->body, &mb))) ||
-		    (o->body && (rc = io->body_get(io->ctx, o->body, &mo))) ||
-		    (t->body && (rc = io->body_get(io->ctx, t->body, &mt))))
+		if ((rc = body_text(bs, b->body, &mb)) || (rc = body_text(bs, o->body, &mo)) ||
+		    (rc = body_text(bs, t->body, &mt)))
 			return rc;
 		if (merge3_text(a, mb, strlen(mb), mo, strlen(mo), mt, strlen(mt), &res) < 0)
 			return err_set(ERR_INTERNAL, "out of memory");
@@ -99,7 +149,9 @@ static int merge_page(struct arena *a, const struct rev_page *b, const struct re
 			*why = "the same lines of the page were changed on both sides";
 			return 1;
 		}
-		if ((rc = io->body_put(io->ctx, res.text, &out->body)))
+		/* The caller stores it (only if the whole merge is clean) and sets the hash. */
+		out->body = NULL;
+		if ((rc = body_made(a, bs, o->id, res.text)))
 			return rc;
 	}
 	return 0;
@@ -184,17 +236,80 @@ static int check_tree(struct tree_work *w, struct conflicts *c)
 	return rc;
 }
 
+static int cmp_str_ptr(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+int tree_merge_needs(struct arena *a, const struct revision *base, const struct revision *ours,
+		     const struct revision *theirs, const char ***hashes, int *n)
+{
+	int ib = 0, io_ = 0, it = 0, k = 0, cap = 0;
+	const char **h = NULL;
+
+	*hashes = NULL;
+	*n = 0;
+	/* Pages whose body changed on both sides are in base, and in ours and theirs. */
+	for (ib = 0; ib < base->npages; ib++) {
+		const char *id = base->pages[ib].id;
+		while (io_ < ours->npages && strcmp(ours->pages[io_].id, id) < 0)
+			io_++;
+		while (it < theirs->npages && strcmp(theirs->pages[it].id, id) < 0)
+			it++;
+		const struct rev_page *b = &base->pages[ib];
+		const struct rev_page *o = io_ < ours->npages && strcmp(ours->pages[io_].id, id) == 0 ? &ours->pages[io_] : NULL;
+		const struct rev_page *t = it < theirs->npages && strcmp(theirs->pages[it].id, id) == 0 ? &theirs->pages[it] : NULL;
+		if (!body_merged_by_lines(b, o, t))
+			continue;
+		if (k + 3 > cap) {
+			int ncap = cap ? cap * 2 : 24;
+			const char **nh = arena_alloc(a, sizeof(*nh) * (size_t)ncap);
+			if (!nh)
+				return err_set(ERR_INTERNAL, "out of memory");
+			if (k)
+				memcpy(nh, h, sizeof(*nh) * (size_t)k);
+			h = nh;
+			cap = ncap;
+		}
+		if (b->body)
+			h[k++] = b->body;
+		if (o->body)
+			h[k++] = o->body;
+		if (t->body)
+			h[k++] = t->body;
+	}
+	if (k > 1) {
+		int u = 1;
+		qsort(h, (size_t)k, sizeof(*h), cmp_str_ptr);
+		for (int i = 1; i < k; i++)
+			if (strcmp(h[i], h[u - 1]) != 0)
+				h[u++] = h[i];
+		k = u;
+	}
+	*hashes = h;
+	*n = k;
+	return 0;
+}
+
 int tree_merge(struct arena *a, const struct revision *base, const struct revision *ours,
-	       const struct revision *theirs, const struct tree_merge_io *io, int64_t now, struct tree_work *out,
-	       struct merge_conflict **conflicts, int *nconflicts)
+	       const struct revision *theirs, const struct merge_body *bodies, int nbodies, int64_t now,
+	       struct tree_merge_result *res)
 {
 	struct conflicts c = { .a = a };
+	struct bodies bs = { 0 };
+	struct tree_work *out = &res->work;
 	int ib = 0, io_ = 0, it = 0, rc;
 
-	*conflicts = NULL;
-	*nconflicts = 0;
+	memset(res, 0, sizeof(*res));
 	if ((rc = tree_work_init(out, a, NULL, now)))
 		return rc;
+	if (nbodies > 0) {
+		if (!(bs.in = arena_alloc(a, sizeof(*bs.in) * (size_t)nbodies)))
+			return err_set(ERR_INTERNAL, "out of memory");
+		memcpy(bs.in, bodies, sizeof(*bs.in) * (size_t)nbodies);
+		qsort(bs.in, (size_t)nbodies, sizeof(*bs.in), cmp_body_hash);
+		bs.nin = nbodies;
+	}
 	out->cap = ours->npages + theirs->npages + 1;
 	out->pages = arena_alloc(a, sizeof(struct rev_page) * (size_t)out->cap);
 	if (!out->pages)
@@ -219,7 +334,7 @@ int tree_merge(struct arena *a, const struct revision *base, const struct revisi
 			why = o ? "changed on this side but deleted on the other" : "deleted on this side but changed on the other";
 		else if (!b)
 			why = "added on both sides";
-		else if ((rc = merge_page(a, b, o, t, io, &merged, &why)) < 0)
+		else if ((rc = merge_page(a, b, o, t, &bs, &merged, &why)) < 0)
 			return rc;
 		else if (rc == 0)
 			take = &merged;
@@ -262,7 +377,18 @@ int tree_merge(struct arena *a, const struct revision *base, const struct revisi
 	}
 	if (c.n == 0 && (rc = check_tree(out, &c)))
 		return rc;
-	*conflicts = c.items;
-	*nconflicts = c.n;
+	res->conflicts = c.items;
+	res->nconflicts = c.n;
+	if (c.n > 0)
+		return 0; /* nothing to store */
+	/* check_tree left the pages sorted by id: find each made body's page. */
+	for (int i = 0; i < bs.nout; i++) {
+		const struct rev_page *p = find_sorted(out->pages, out->n, bs.out[i].page_id);
+		if (!p)
+			return err_set(ERR_INTERNAL, "tree merge: merged page %s is missing", bs.out[i].page_id);
+		bs.out[i].page = (int)(p - out->pages);
+	}
+	res->bodies = bs.out;
+	res->nbodies = bs.nout;
 	return 0;
 }

@@ -189,14 +189,33 @@ int dom_space_advance(struct dom *d, const struct space *s, const struct revisio
 
 /* ---- merge and update ---- */
 
-static int body_get(void *ctx, const char *hash, const char **md)
+/* The tree merge is pure (core/tree_merge.c): load the bodies it will read,
+ * merge, and store the bodies it made only when nothing conflicts. */
+static int merge_trees(struct dom *d, const struct revision *base, const struct revision *ours,
+		       const struct revision *theirs, struct tree_merge_result *res)
 {
-	return store_body_get(((struct dom *)ctx)->tx, hash, md);
-}
+	const char **hashes;
+	struct merge_body *bodies;
+	int n, rc;
 
-static int body_put(void *ctx, const char *md, const char **hash)
-{
-	return store_body_put(((struct dom *)ctx)->tx, md, hash);
+	if ((rc = tree_merge_needs(d->arena, base, ours, theirs, &hashes, &n)))
+		return rc;
+	if (!(bodies = arena_alloc(d->arena, sizeof(*bodies) * (size_t)(n + 1))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < n; i++) {
+		bodies[i].hash = hashes[i];
+		rc = store_body_get(d->tx, hashes[i], &bodies[i].markdown);
+		if (rc == ERR_NOT_FOUND)
+			return err_set(ERR_INTERNAL, "page body %s is missing", hashes[i]);
+		if (rc)
+			return rc;
+	}
+	if ((rc = tree_merge(d->arena, base, ours, theirs, bodies, n, clock_now_ms(), res)))
+		return rc;
+	for (int i = 0; i < res->nbodies; i++) /* none when there are conflicts */
+		if ((rc = store_body_put(d->tx, res->bodies[i].markdown, &res->work.pages[res->bodies[i].page].body)))
+			return rc;
+	return 0;
 }
 
 /* Three-way merge of ours and theirs over base into a new revision of s;
@@ -205,17 +224,18 @@ static int merge_into(struct dom *d, const struct space *s, const struct revisio
 		      const struct revision *theirs, const char *type, const char *merged_from,
 		      const struct revision **merged, struct cr_merge_result *out)
 {
-	struct tree_merge_io io = { body_get, body_put, d };
-	struct tree_work w;
+	struct tree_merge_result res;
 	struct revision_new nr = { 0 };
 	int rc;
 
 	*merged = NULL;
-	if ((rc = tree_merge(d->arena, base, ours, theirs, &io, clock_now_ms(), &w, &out->conflicts,
-			     &out->nconflicts)) ||
-	    out->nconflicts)
+	if ((rc = merge_trees(d, base, ours, theirs, &res)))
 		return rc;
-	dom_revision_new(&w, &nr);
+	out->conflicts = res.conflicts;
+	out->nconflicts = res.nconflicts;
+	if (res.nconflicts)
+		return 0;
+	dom_revision_new(&res.work, &nr);
 	nr.space_id = s->id;
 	nr.parent_id = ours->id;
 	nr.parents = arena_printf(d->arena, "[\"%s\",\"%s\"]", ours->id, theirs->id);

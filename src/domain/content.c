@@ -86,23 +86,29 @@ static int sign(struct dom *d, const char *what, char out[33])
 	return 0;
 }
 
-const char *dom_file_url(struct dom *d, const char *blob)
+int dom_file_url(struct dom *d, const char *blob, const char **out)
 {
 	char sig[33];
+	int rc = sign(d, blob, sig);
 
-	if (sign(d, blob, sig))
-		return NULL;
-	return arena_printf(d->arena, "%s/files/%s.%s", dom_base_url(d), blob, sig);
+	if (rc)
+		return rc;
+	*out = arena_printf(d->arena, "%s/files/%s.%s", dom_base_url(d), blob, sig);
+	return *out ? 0 : err_set(ERR_INTERNAL, "out of memory");
 }
 
-const char *dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel)
+int dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel, const char **out)
 {
 	char sig[33];
 	const char *what = arena_printf(d->arena, "%s.%s.%s", space_id, revision_id, page_sel ? page_sel : "all");
+	int rc;
 
-	if (!what || sign(d, what, sig))
-		return NULL;
-	return arena_printf(d->arena, "%s/pdf/%s.%s.pdf", dom_base_url(d), what, sig);
+	if (!what)
+		return err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = sign(d, what, sig)))
+		return rc;
+	*out = arena_printf(d->arena, "%s/pdf/%s.%s.pdf", dom_base_url(d), what, sig);
+	return *out ? 0 : err_set(ERR_INTERNAL, "out of memory");
 }
 
 int dom_sig_check(struct dom *d, const char *what, const char *sig)

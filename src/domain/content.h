@@ -120,8 +120,9 @@ int dom_backlinks(struct dom *d, const char *space_id, const char *cr_key, const
 
 /* ---- signed URLs and PDFs (content.c, pdf.c) ---- */
 /* URLs served without a token, signed with the server's secret. */
-const char *dom_file_url(struct dom *d, const char *blob);
-const char *dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel);
+int dom_file_url(struct dom *d, const char *blob, const char **out);
+int dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel,
+		const char **out);
 /* 0 when sig is the signature of `what`; ERR_NOT_FOUND otherwise. */
 int dom_sig_check(struct dom *d, const char *what, const char *sig);
 /* getSpacePDF / getChangeRequestPDF: the signed URL of the PDF of the

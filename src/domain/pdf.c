@@ -30,14 +30,13 @@ int dom_pdf_link(struct dom *d, const char *space_id, const char *cr_key, const 
 	/* Without only, the PDF starts at the page and holds what follows it. */
 	if (page && !(sel = arena_printf(d->arena, "%s%s", only ? "" : "+", page)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	if (!(*url = dom_pdf_url(d, src.space.id, src.rv->id, sel)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	return 0;
+	return dom_pdf_url(d, src.space.id, src.rv->id, sel, url);
 }
 
 struct pdf_images {
 	struct dom *d;
 	const struct revision *rv;
+	int rc; /* the first store error: the PDF is not answered without its images */
 };
 
 static int pdf_image(void *ctx, const char *url, const unsigned char **data, size_t *len, const char **type)
@@ -46,10 +45,15 @@ static int pdf_image(void *ctx, const char *url, const unsigned char **data, siz
 	const struct rev_file *f;
 	unsigned char *bytes;
 
+	int rc;
+
 	if (strncmp(url, "/files/", 7) != 0 || !(f = revision_file(pi->rv, url + 7)))
+		return -1; /* not a file of the revision: its alt text is printed */
+	if ((rc = store_blob_get(pi->d->tx, f->blob, &bytes, len, type))) {
+		if (!pi->rc)
+			pi->rc = rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "file bytes %s are missing", f->blob) : rc;
 		return -1;
-	if (store_blob_get(pi->d->tx, f->blob, &bytes, len, type))
-		return -1;
+	}
 	*data = bytes;
 	return 0;
 }
@@ -89,7 +93,7 @@ static int pdf_collect(struct dom *d, const struct revision *rv, const char *fro
 		if (!started || p->type == PAGE_LINK)
 			continue;
 		if (p->type == PAGE_DOCUMENT && (rc = store_body_get(d->tx, p->body, &md)))
-			return rc;
+			return rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "page body %s is missing", p->body) : rc;
 		pages[k++] = (struct pdf_page){ .title = p->title, .markdown = md, .depth = p->depth };
 		if (only)
 			break;
@@ -149,10 +153,10 @@ int dom_pdf_render(struct dom *d, const char *name, unsigned char **data, size_t
 	if (fd < 0)
 		return err_set(ERR_INTERNAL, "cannot make a temporary file");
 	close(fd);
-	struct pdf_images pi = { d, rv };
-	if (pdf_render(path, s.title, pages, n, pdf_image, &pi)) {
+	struct pdf_images pi = { d, rv, 0 };
+	if (pdf_render(path, s.title, pages, n, pdf_image, &pi) || pi.rc) {
 		unlink(path);
-		return err_set(ERR_INTERNAL, "PDF rendering failed");
+		return pi.rc ? pi.rc : err_set(ERR_INTERNAL, "PDF rendering failed");
 	}
 	rc = slurp(d, path, data, len);
 	unlink(path);

@@ -8,9 +8,19 @@
  * pass over the base, however long the chain. A new revision is a delta until
  * the chain reaches REV_MAX_CHAIN or its deltas weigh as much as a snapshot.
  *
- * The cache holds built revisions (they are immutable) shared by every
- * request. A transaction takes a reference for each revision it reads and
- * drops them when it ends; eviction only frees revisions nobody holds.
+ * The revision cache (struct revcache, owned by the server context) holds
+ * built revisions, which are immutable, for every transaction of the stores
+ * it is given to. It is bounded in bytes (revision_heap_bytes). A revision
+ * has a reference count under the cache's mutex: one for the cache while it
+ * is cached, one for each transaction that holds it (struct store_tx.held,
+ * one entry per distinct revision, as many as the transaction reads). The
+ * cache keeps an index by id (chained hash) and a recency list; to admit a
+ * revision it evicts from the least recently used end the revisions nobody
+ * else holds (refs == 1) until the new one fits. When it cannot fit (larger
+ * than the budget, or the room is held by open transactions) it is served
+ * uncached: the transaction's reference is its only one and frees it at the
+ * end. So the cache never exceeds its budget and never frees a revision a
+ * transaction is using.
  */
 #include "core/markdown.h"
 #include "core/revision.h"
@@ -19,95 +29,247 @@
 #include "util/log.h"
 #include "util/util.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define REV_MAX_CHAIN 256
-#define REVCACHE_SLOTS 128
-#define REVCACHE_MAX_PAGES 250000 /* ~0.3 KB each in memory: under 100 MB of cached trees */
 
-static struct {
+struct rc_entry {
+	struct revision *rv;
+	size_t bytes;
+	struct rc_entry *hnext;       /* index chain */
+	struct rc_entry *prev, *next; /* recency: lru.next is the most recent */
+};
+
+struct revcache {
 	pthread_mutex_t mu;
-	struct revision *slot[REVCACHE_SLOTS];
-	uint64_t used[REVCACHE_SLOTS];
-	uint64_t clock;
-	long pages;
-} cache = { .mu = PTHREAD_MUTEX_INITIALIZER };
+	size_t max_bytes, bytes;
+	struct rc_entry **buckets; /* power of two */
+	size_t nbuckets, n;
+	struct rc_entry lru;       /* sentinel of the recency list */
+	int64_t hits, misses, evictions;
+};
 
-static void rev_unref_locked(struct revision *rv)
+static uint64_t hash_str(const char *s)
 {
-	if (--rv->refs == 0)
-		revision_free(rv);
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
 }
 
-static void rev_unref(struct revision *rv)
+int revcache_new(struct revcache **out, size_t max_bytes)
+{
+	struct revcache *c = calloc(1, sizeof(*c));
+
+	*out = NULL;
+	if (!c)
+		return err_set(ERR_INTERNAL, "out of memory");
+	c->nbuckets = 256;
+	c->buckets = calloc(c->nbuckets, sizeof(*c->buckets));
+	if (!c->buckets) {
+		free(c);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	if (pthread_mutex_init(&c->mu, NULL)) {
+		free(c->buckets);
+		free(c);
+		return err_set(ERR_INTERNAL, "cannot create the revision cache's mutex");
+	}
+	c->max_bytes = max_bytes;
+	c->lru.prev = c->lru.next = &c->lru;
+	*out = c;
+	return 0;
+}
+
+void revcache_free(struct revcache *c)
+{
+	if (!c)
+		return;
+	for (struct rc_entry *e = c->lru.next, *next; e != &c->lru; e = next) {
+		next = e->next;
+		/* Every transaction has ended: the cache's reference is the last. */
+		if (--e->rv->refs == 0)
+			revision_free(e->rv);
+		free(e);
+	}
+	pthread_mutex_destroy(&c->mu);
+	free(c->buckets);
+	free(c);
+}
+
+void revcache_stats(struct revcache *c, struct revcache_stats *out)
+{
+	pthread_mutex_lock(&c->mu);
+	*out = (struct revcache_stats){ .bytes = c->bytes, .max_bytes = c->max_bytes, .entries = (int64_t)c->n,
+					.hits = c->hits, .misses = c->misses, .evictions = c->evictions };
+	pthread_mutex_unlock(&c->mu);
+}
+
+static struct rc_entry **rc_slot(struct revcache *c, const char *id)
+{
+	struct rc_entry **at = &c->buckets[hash_str(id) & (c->nbuckets - 1)];
+
+	while (*at && strcmp((*at)->rv->id, id) != 0)
+		at = &(*at)->hnext;
+	return at;
+}
+
+static void lru_unlink(struct rc_entry *e)
+{
+	e->prev->next = e->next;
+	e->next->prev = e->prev;
+}
+
+static void lru_push_front(struct revcache *c, struct rc_entry *e)
+{
+	e->prev = &c->lru;
+	e->next = c->lru.next;
+	c->lru.next->prev = e;
+	c->lru.next = e;
+}
+
+/* Twice the buckets when the index is full; staying small is fine too. */
+static void rc_grow(struct revcache *c)
+{
+	size_t nb = c->nbuckets * 2;
+	struct rc_entry **b;
+
+	if (c->n < c->nbuckets || nb > ((size_t)1 << 26) || !(b = calloc(nb, sizeof(*b))))
+		return;
+	for (size_t i = 0; i < c->nbuckets; i++)
+		for (struct rc_entry *e = c->buckets[i], *next; e; e = next) {
+			next = e->hnext;
+			struct rc_entry **at = &b[hash_str(e->rv->id) & (nb - 1)];
+			e->hnext = *at;
+			*at = e;
+		}
+	free(c->buckets);
+	c->buckets = b;
+	c->nbuckets = nb;
+}
+
+/* Drop a cached revision nobody else holds (under the mutex). */
+static void rc_evict(struct revcache *c, struct rc_entry *e)
+{
+	struct rc_entry **at = rc_slot(c, e->rv->id);
+
+	*at = e->hnext;
+	lru_unlink(e);
+	c->bytes -= e->bytes;
+	c->n--;
+	c->evictions++;
+	if (--e->rv->refs == 0)
+		revision_free(e->rv);
+	free(e);
+}
+
+/* Drop one reference; the revision goes with its last. */
+static void rev_unref(struct revcache *c, struct revision *rv)
 {
 	if (!rv)
 		return;
-	pthread_mutex_lock(&cache.mu);
-	rev_unref_locked(rv);
-	pthread_mutex_unlock(&cache.mu);
+	if (!c) {
+		/* Without a cache nobody shares it: the transaction's is the only one. */
+		if (--rv->refs == 0)
+			revision_free(rv);
+		return;
+	}
+	pthread_mutex_lock(&c->mu);
+	if (--rv->refs == 0)
+		revision_free(rv);
+	pthread_mutex_unlock(&c->mu);
 }
 
-/* A +1 reference to a cached revision, or NULL. */
-static struct revision *cache_find(const char *id)
+/* A +1 reference to a cached revision, or NULL. count: a lookup of the
+ * revision asked for (counted as a hit or a miss), not of a base. */
+static struct revision *cache_find(struct revcache *c, const char *id, int count)
 {
+	struct rc_entry *e;
 	struct revision *rv = NULL;
 
-	pthread_mutex_lock(&cache.mu);
-	for (int i = 0; i < REVCACHE_SLOTS; i++) {
-		if (cache.slot[i] && strcmp(cache.slot[i]->id, id) == 0) {
-			rv = cache.slot[i];
-			rv->refs++;
-			cache.used[i] = ++cache.clock;
-			break;
-		}
+	if (!c)
+		return NULL;
+	pthread_mutex_lock(&c->mu);
+	if ((e = *rc_slot(c, id))) {
+		rv = e->rv;
+		rv->refs++;
+		lru_unlink(e);
+		lru_push_front(c, e);
 	}
-	pthread_mutex_unlock(&cache.mu);
+	if (count) {
+		if (rv)
+			c->hits++;
+		else
+			c->misses++;
+	}
+	pthread_mutex_unlock(&c->mu);
 	return rv;
 }
 
-/* Add rv (the caller keeps its own reference). Evicts the least recently
- * used revisions no transaction holds until the new one fits. */
-static void cache_add(struct revision *rv)
+/* Cache rv (the caller keeps its own reference) when it fits in the budget,
+ * evicting the least recently used revisions no transaction holds. */
+static void cache_add(struct revcache *c, struct revision *rv)
 {
-	pthread_mutex_lock(&cache.mu);
-	for (;;) {
-		int free_slot = -1, victim = -1;
-		for (int i = 0; i < REVCACHE_SLOTS; i++) {
-			if (!cache.slot[i]) {
-				if (free_slot < 0)
-					free_slot = i;
-				continue;
-			}
-			if (strcmp(cache.slot[i]->id, rv->id) == 0)
-				goto out; /* another thread built it first */
-			if (cache.slot[i]->refs == 1 && (victim < 0 || cache.used[i] < cache.used[victim]))
-				victim = i;
-		}
-		if (free_slot >= 0 && cache.pages + rv->npages <= REVCACHE_MAX_PAGES) {
-			rv->refs++;
-			cache.slot[free_slot] = rv;
-			cache.used[free_slot] = ++cache.clock;
-			cache.pages += rv->npages;
-			goto out;
-		}
-		if (victim < 0)
-			goto out; /* everything is in use: serve it uncached */
-		cache.pages -= cache.slot[victim]->npages;
-		rev_unref_locked(cache.slot[victim]);
-		cache.slot[victim] = NULL;
+	size_t bytes, freeable = 0;
+	struct rc_entry *e, *v, **at;
+
+	if (!c || c->max_bytes == 0)
+		return;
+	bytes = revision_heap_bytes(rv) + sizeof(*e);
+	if (bytes > c->max_bytes)
+		return;
+	if (!(e = calloc(1, sizeof(*e))))
+		return; /* served uncached */
+	e->rv = rv;
+	e->bytes = bytes;
+	pthread_mutex_lock(&c->mu);
+	if (*rc_slot(c, rv->id))
+		goto uncached; /* another transaction built it first */
+	/* First see whether evicting can make room: when the room is held by
+	 * open transactions, nothing is evicted for nothing. */
+	for (v = c->lru.prev; c->bytes - freeable + bytes > c->max_bytes && v != &c->lru; v = v->prev)
+		if (v->rv->refs == 1)
+			freeable += v->bytes;
+	if (c->bytes - freeable + bytes > c->max_bytes)
+		goto uncached;
+	for (v = c->lru.prev; c->bytes + bytes > c->max_bytes;) {
+		struct rc_entry *older = v->prev;
+		if (v->rv->refs == 1)
+			rc_evict(c, v);
+		v = older;
 	}
-out:
-	pthread_mutex_unlock(&cache.mu);
+	rc_grow(c);
+	at = rc_slot(c, rv->id);
+	e->hnext = *at;
+	*at = e;
+	lru_push_front(c, e);
+	c->bytes += bytes;
+	c->n++;
+	rv->refs++;
+	pthread_mutex_unlock(&c->mu);
+	return;
+uncached:
+	pthread_mutex_unlock(&c->mu);
+	free(e);
 }
 
+/* The transaction takes rv's reference (already counted); on failure it is
+ * dropped. */
 static int tx_hold(struct store_tx *tx, struct revision *rv)
 {
-	if (tx->nheld >= (int)(sizeof(tx->held) / sizeof(tx->held[0]))) {
-		rev_unref(rv);
-		return err_set(ERR_INTERNAL, "too many revisions in one transaction");
+	if (tx->nheld == tx->held_cap) {
+		int cap = tx->held_cap ? tx->held_cap * 2 : 16;
+		struct revision **h = tx->held_cap <= INT_MAX / 2 ? realloc(tx->held, sizeof(*h) * (size_t)cap) : NULL;
+		if (!h) {
+			rev_unref(tx->revcache, rv);
+			return err_set(ERR_INTERNAL, "out of memory");
+		}
+		tx->held = h;
+		tx->held_cap = cap;
 	}
 	tx->held[tx->nheld++] = rv;
 	return 0;
@@ -115,13 +277,18 @@ static int tx_hold(struct store_tx *tx, struct revision *rv)
 
 void st_release_revisions(struct store_tx *tx)
 {
-	if (!tx->nheld)
-		return;
-	pthread_mutex_lock(&cache.mu);
+	struct revcache *c = tx->revcache;
+
+	if (c)
+		pthread_mutex_lock(&c->mu);
 	for (int i = 0; i < tx->nheld; i++)
-		rev_unref_locked(tx->held[i]);
-	pthread_mutex_unlock(&cache.mu);
-	tx->nheld = 0;
+		if (--tx->held[i]->refs == 0)
+			revision_free(tx->held[i]);
+	if (c)
+		pthread_mutex_unlock(&c->mu);
+	free(tx->held);
+	tx->held = NULL;
+	tx->nheld = tx->held_cap = 0;
 }
 
 /* ---- reading ---- */
@@ -165,15 +332,6 @@ struct seen {
 	const char **keys;
 	size_t cap;
 };
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
 
 static int seen_init(struct arena *a, struct seen *s, size_t n)
 {
@@ -282,7 +440,7 @@ static int rev_load(struct store_tx *tx, const char *id, struct revision **out)
 	struct revision *base = NULL;
 	int nrows = 0, cap = 0, rc = 0;
 
-	if ((*out = cache_find(id)))
+	if ((*out = cache_find(tx->revcache, id, 1)))
 		return 0;
 	arena_init(&a);
 	for (const char *at = id;;) {
@@ -306,7 +464,7 @@ static int rev_load(struct store_tx *tx, const char *id, struct revision **out)
 		at = rows[nrows++].parent_id;
 		if (!at)
 			break;
-		if ((base = cache_find(at)))
+		if ((base = cache_find(tx->revcache, at, 0)))
 			break;
 		if (nrows > REV_MAX_CHAIN + 1) {
 			rc = err_set(ERR_INTERNAL, "revision %s: delta chain too long", id);
@@ -315,9 +473,9 @@ static int rev_load(struct store_tx *tx, const char *id, struct revision **out)
 	}
 	rc = fold_chain(tx, &a, rows, nrows, base, out);
 	if (!rc)
-		cache_add(*out);
+		cache_add(tx->revcache, *out);
 out:
-	rev_unref(base);
+	rev_unref(tx->revcache, base);
 	arena_free(&a);
 	return rc;
 }
@@ -400,7 +558,7 @@ int store_revision_create(struct store_tx *tx, const struct revision_new *nr, co
 		revision_free(rv);
 		return rc;
 	}
-	cache_add(rv);
+	cache_add(tx->revcache, rv);
 	if ((rc = tx_hold(tx, rv)))
 		return rc;
 	*out = rv;

@@ -33,11 +33,17 @@ struct store {
 	int n;
 	int nfree;
 	struct db_conn **free;
+	struct revcache *revcache; /* not owned (store_set_revision_cache) */
 };
 
 const char *store_engine(const struct store *s)
 {
 	return s->drv->name;
+}
+
+void store_set_revision_cache(struct store *s, struct revcache *c)
+{
+	s->revcache = c;
 }
 
 static void *maintain_thread(void *arg)
@@ -178,6 +184,7 @@ int store_tx_begin(struct store *s, struct store_tx *tx, int write, struct arena
 	tx->drv = s->drv;
 	tx->arena = a;
 	tx->write = write;
+	tx->revcache = s->revcache;
 	rc = pool_get(s, &tx->conn);
 	if (rc)
 		return rc;

@@ -38,10 +38,12 @@ struct store_tx {
 	int write;
 	int open;
 	int serialized; /* holds the store's writer mutex */
-	/* Revisions this transaction uses (store_revision_get), released when
-	 * it ends. */
-	struct revision *held[64];
-	int nheld;
+	/* Revisions this transaction uses (store_revision_get), each once, as
+	 * many as it reads: a growing array (malloc) released when the
+	 * transaction ends. revcache is the store's cache (may be NULL). */
+	struct revcache *revcache;
+	struct revision **held;
+	int nheld, held_cap;
 };
 
 /* Open a pool of `nconn` connections and run the migrations. Exactly one of
@@ -274,9 +276,30 @@ int store_saml_list(struct store_tx *tx, const char *org_id, const struct list_r
 /* ---- content: revisions, page bodies, files (store/revisions.c) ---- */
 struct revision;      /* core/revision.h */
 struct revision_new;  /* core/revision.h */
+
+/* The revision cache: built revisions (immutable) shared by every
+ * transaction of the stores it is given to, bounded in bytes (the revisions'
+ * approximate heap size). The least recently used revisions that no open
+ * transaction holds are evicted to make room; a revision that does not fit
+ * is served uncached (held by its transaction alone, freed when it ends).
+ * Owned by the server context (or a tool, or a test): create it, hand it to
+ * the store with store_set_revision_cache() before the first transaction,
+ * and free it after store_close(). max_bytes 0: cache nothing. */
+struct revcache;
+int revcache_new(struct revcache **out, size_t max_bytes);
+void revcache_free(struct revcache *c); /* accepts NULL */
+struct revcache_stats {
+	size_t bytes, max_bytes; /* cached now, and the budget */
+	int64_t entries, hits, misses, evictions;
+};
+void revcache_stats(struct revcache *c, struct revcache_stats *out);
+/* NULL (the default): every transaction builds the revisions it reads. */
+void store_set_revision_cache(struct store *s, struct revcache *c);
+
 /* A revision by id, built from its snapshot and deltas, shared through the
- * process-wide revision cache. The reference is held by the transaction and
- * released when it ends, so callers never free it. ERR_NOT_FOUND when unknown. */
+ * store's revision cache. The reference is held by the transaction and
+ * released when it ends, so callers never free it; a transaction may hold
+ * any number of revisions. ERR_NOT_FOUND when unknown. */
 int store_revision_get(struct store_tx *tx, const char *id, const struct revision **out);
 /* Write a new revision of space_id (nr says its parent and what changed) and
  * return it, cached. */

@@ -1,14 +1,19 @@
 /*
  * test_revision.c - revisions (tree building, paths, manifests as snapshot
- * and delta) and three-way merges of page trees.
+ * and delta), three-way merges of page trees, and the revision cache.
  */
 #include "core/revision.h"
 #include "core/tree_edit.h"
 #include "core/tree_merge.h"
+#include "store/store.h"
 #include "unit.h"
+#include "util/err.h"
+#include "util/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct rev_page page(const char *id, const char *parent, int64_t pos, const char *slug, const char *body)
 {
@@ -88,65 +93,135 @@ UNIT_TEST(revision_delta_round_trips_through_a_manifest)
 	arena_free(&a);
 }
 
-/* Bodies for merges: "hash" is the markdown itself. */
-static int body_get(void *ctx, const char *hash, const char **md)
+/* Bodies for merges: a body's "hash" is "#" + its markdown, so a test can
+ * tell a hash from a text. The merge gets exactly the bodies it asks for
+ * (tree_merge_needs); the bodies it makes are "stored" by naming them. */
+static const char *hash_of(struct arena *a, const char *md)
 {
-	(void)ctx;
-	*md = hash;
+	return arena_printf(a, "#%s", md);
+}
+
+static struct rev_page hpage(struct arena *a, const char *id, const char *parent, int64_t pos, const char *slug,
+			     const char *md)
+{
+	return page(id, parent, pos, slug, md ? hash_of(a, md) : NULL);
+}
+
+struct merged {
+	struct tree_merge_result res;
+	const char **needed;
+	int nneeded;
+};
+
+static int merge(struct arena *a, struct revision *b, struct revision *o, struct revision *t, struct merged *m)
+{
+	struct merge_body *bodies;
+	int rc;
+
+	if ((rc = tree_merge_needs(a, b, o, t, &m->needed, &m->nneeded)))
+		return rc;
+	bodies = arena_alloc(a, sizeof(*bodies) * (size_t)(m->nneeded + 1));
+	if (!bodies)
+		return -1;
+	for (int i = 0; i < m->nneeded; i++)
+		bodies[i] = (struct merge_body){ m->needed[i], m->needed[i] + 1 };
+	if ((rc = tree_merge(a, b, o, t, bodies, m->nneeded, 5, &m->res)))
+		return rc;
+	for (int i = 0; i < m->res.nbodies; i++)
+		m->res.work.pages[m->res.bodies[i].page].body = hash_of(a, m->res.bodies[i].markdown);
 	return 0;
 }
 
-static int body_put(void *ctx, const char *md, const char **hash)
+static const struct rev_page *merged_page(const struct merged *m, const char *id)
 {
-	*hash = arena_strdup(ctx, md);
-	return *hash ? 0 : -1;
-}
-
-static int merge(struct arena *a, struct revision *b, struct revision *o, struct revision *t, struct tree_work *w,
-		 int *nconf)
-{
-	struct tree_merge_io io = { body_get, body_put, a };
-	struct merge_conflict *c;
-
-	return tree_merge(a, b, o, t, &io, 5, w, &c, nconf);
+	for (int i = 0; i < m->res.work.n; i++)
+		if (strcmp(m->res.work.pages[i].id, id) == 0)
+			return &m->res.work.pages[i];
+	return NULL;
 }
 
 UNIT_TEST(tree_merge_clean_and_conflicting_cases)
 {
 	struct arena a;
-	struct tree_work w;
-	int n;
-	struct rev_page base[] = { page("p", NULL, 1, "p", "l1\nl2\nl3\n"), page("q", NULL, 2, "q", "q\n") };
-	struct rev_page ours[] = { page("p", NULL, 1, "p", "l1 ours\nl2\nl3\n"), page("q", NULL, 2, "q", "q\n") };
-	struct rev_page theirs[] = { page("p", NULL, 1, "p", "l1\nl2\nl3 theirs\n"), page("q", NULL, 2, "q", "q\n"),
-				     page("r", "q", 1, "r", "new\n") };
-	struct rev_page same_line[] = { page("p", NULL, 1, "p", "l1 other\nl2\nl3\n"), page("q", NULL, 2, "q", "q\n") };
-	struct rev_page no_q[] = { page("p", NULL, 1, "p", "l1\nl2\nl3\n") };
+	struct merged m;
+
+	arena_init(&a);
+	struct rev_page base[] = { hpage(&a, "p", NULL, 1, "p", "l1\nl2\nl3\n"), hpage(&a, "q", NULL, 2, "q", "q\n") };
+	struct rev_page ours[] = { hpage(&a, "p", NULL, 1, "p", "l1 ours\nl2\nl3\n"), hpage(&a, "q", NULL, 2, "q", "q\n") };
+	struct rev_page theirs[] = { hpage(&a, "p", NULL, 1, "p", "l1\nl2\nl3 theirs\n"), hpage(&a, "q", NULL, 2, "q", "q\n"),
+				     hpage(&a, "r", "q", 1, "r", "new\n") };
+	struct rev_page same_line[] = { hpage(&a, "p", NULL, 1, "p", "l1 other\nl2\nl3\n"), hpage(&a, "q", NULL, 2, "q", "q\n") };
+	struct rev_page no_q[] = { hpage(&a, "p", NULL, 1, "p", "l1\nl2\nl3\n") };
 	struct revision *B = build("b", base, 2), *O = build("o", ours, 2), *T = build("t", theirs, 3),
 			*S = build("s", same_line, 2), *D = build("d", no_q, 1);
 
-	arena_init(&a);
 	/* different lines of one page, plus a page added on one side: clean */
-	CHECK(merge(&a, B, O, T, &w, &n) == 0);
-	CHECK(n == 0);
-	CHECK(w.n == 3);
-	for (int i = 0; i < w.n; i++)
-		if (strcmp(w.pages[i].id, "p") == 0)
-			CHECK_STR(w.pages[i].body, "l1 ours\nl2\nl3 theirs\n");
-	/* the same line changed differently: a conflict */
-	CHECK(merge(&a, B, O, S, &w, &n) == 0);
-	CHECK(n == 1);
+	CHECK(merge(&a, B, O, T, &m) == 0);
+	CHECK(m.res.nconflicts == 0);
+	CHECK(m.res.work.n == 3);
+	/* it asked for the three versions of p's body, and nothing of q or r */
+	CHECK(m.nneeded == 3);
+	/* the merged body of p comes back as text, for the caller to store */
+	CHECK(m.res.nbodies == 1);
+	CHECK_STR(m.res.bodies[0].page_id, "p");
+	CHECK_STR(m.res.bodies[0].markdown, "l1 ours\nl2\nl3 theirs\n");
+	CHECK(merged_page(&m, "p") && merged_page(&m, "p")->body);
+	CHECK_STR(merged_page(&m, "p")->body, "#l1 ours\nl2\nl3 theirs\n");
+	CHECK_STR(merged_page(&m, "r")->body, "#new\n");
+	/* the same line changed differently: a conflict, and no body to write */
+	CHECK(merge(&a, B, O, S, &m) == 0);
+	CHECK(m.res.nconflicts == 1);
+	CHECK(m.res.nbodies == 0);
 	/* a page inserted under q on one side while q is deleted on the other */
-	CHECK(merge(&a, B, D, T, &w, &n) == 0);
-	CHECK(n >= 1);
-	/* nothing changed on one side: the other side wins as it is */
-	CHECK(merge(&a, B, B, T, &w, &n) == 0);
-	CHECK(n == 0 && w.n == 3);
+	CHECK(merge(&a, B, D, T, &m) == 0);
+	CHECK(m.res.nconflicts >= 1);
+	/* nothing changed on one side: the other side wins as it is, no body read */
+	CHECK(merge(&a, B, B, T, &m) == 0);
+	CHECK(m.res.nconflicts == 0 && m.res.work.n == 3);
+	CHECK(m.nneeded == 0 && m.res.nbodies == 0);
 	revision_free(B);
 	revision_free(O);
 	revision_free(T);
 	revision_free(S);
 	revision_free(D);
+	arena_free(&a);
+}
+
+/* A merge whose lines merge cleanly on one page but conflict on another
+ * answers the conflict and returns no body at all: nothing of it is stored. */
+UNIT_TEST(tree_merge_with_conflicts_returns_no_bodies_to_write)
+{
+	struct arena a;
+	struct merged m;
+
+	arena_init(&a);
+	struct rev_page base[] = { hpage(&a, "clean", NULL, 1, "clean", "a\nb\nc\n"),
+				   hpage(&a, "clash", NULL, 2, "clash", "x\ny\nz\n") };
+	struct rev_page ours[] = { hpage(&a, "clean", NULL, 1, "clean", "a ours\nb\nc\n"),
+				   hpage(&a, "clash", NULL, 2, "clash", "x ours\ny\nz\n") };
+	struct rev_page theirs[] = { hpage(&a, "clean", NULL, 1, "clean", "a\nb\nc theirs\n"),
+				     hpage(&a, "clash", NULL, 2, "clash", "x theirs\ny\nz\n") };
+	struct revision *B = build("b", base, 2), *O = build("o", ours, 2), *T = build("t", theirs, 2);
+
+	CHECK(merge(&a, B, O, T, &m) == 0);
+	CHECK(m.nneeded == 6);
+	CHECK(m.res.nconflicts == 1);
+	CHECK(m.res.nconflicts == 1 && strcmp(m.res.conflicts[0].page_id, "clash") == 0);
+	CHECK(m.res.nbodies == 0 && m.res.bodies == NULL);
+	/* without the conflicting page the same merge is clean and returns the body */
+	struct revision *B1 = build("b1", base, 1), *O1 = build("o1", ours, 1), *T1 = build("t1", theirs, 1);
+	CHECK(merge(&a, B1, O1, T1, &m) == 0);
+	CHECK(m.res.nconflicts == 0 && m.res.nbodies == 1);
+	CHECK_STR(m.res.bodies[0].markdown, "a ours\nb\nc theirs\n");
+	/* a body the merge needs but was not given is an error, not an empty page */
+	struct tree_merge_result res;
+	CHECK(tree_merge(&a, B1, O1, T1, NULL, 0, 5, &res) == ERR_INTERNAL);
+	revision_free(B);
+	revision_free(O);
+	revision_free(T);
+	revision_free(B1);
+	revision_free(O1);
+	revision_free(T1);
 	arena_free(&a);
 }
 
@@ -173,4 +248,188 @@ UNIT_TEST(tree_edit_positions_slugs_and_subtree_delete)
 	CHECK(w.n == 1 && strcmp(w.pages[0].id, "b") == 0);
 	revision_free(rv);
 	arena_free(&a);
+}
+
+/* ---- the revision cache, through a store (SQLite; PostgreSQL too when
+ * DOCSD_TEST_PG_URL is set) ---- */
+
+#define RC_REVS 12
+#define RC_PAGES 16
+
+/* RC_REVS revisions of a new space, each with RC_PAGES pages whose 1 KB
+ * descriptions name the revision: about 24 KB each in memory. */
+static void rc_make_space(struct store *s, struct arena *a, const char **ids)
+{
+	struct store_tx tx;
+	struct user u;
+	struct org org = { .title = "Cache", .email_domains = "[]", .default_role = ROLE_READ };
+	struct space sp = { .title = "Cached", .default_level = LEVEL_INHERIT };
+	char e[64], r[9], pad[1001];
+
+	memset(pad, 'x', 1000);
+	pad[1000] = '\0';
+	random_alnum(r, 8);
+	snprintf(e, sizeof(e), "cache-%s@example.com", r);
+	CHECK(store_tx_begin(s, &tx, 1, a) == 0);
+	CHECK(store_user_create(&tx, e, "Cache", &u) == 0);
+	CHECK(store_org_create(&tx, &org, u.id) == 0);
+	sp.org_id = org.id;
+	CHECK(store_space_create(&tx, &sp) == 0);
+	const char *parent = sp.revision;
+	for (int k = 0; k < RC_REVS; k++) {
+		struct rev_page pages[RC_PAGES];
+		for (int i = 0; i < RC_PAGES; i++) {
+			pages[i] = page(arena_printf(a, "p%02d", i), NULL, i, arena_printf(a, "s%02d", i), NULL);
+			pages[i].description = arena_printf(a, "rev %d page %d %s", k, i, pad);
+		}
+		struct revision_new nr = { .space_id = sp.id, .parent_id = parent, .pages = pages, .npages = RC_PAGES };
+		const struct revision *rv = NULL;
+		CHECK(store_revision_create(&tx, &nr, &rv) == 0);
+		ids[k] = parent = rv ? arena_strdup(a, rv->id) : NULL;
+	}
+	CHECK(store_tx_commit(&tx) == 0);
+}
+
+static bool rc_intact(const struct revision *rv, int k)
+{
+	char want[32];
+
+	if (!rv || rv->npages != RC_PAGES)
+		return false;
+	for (int i = 0; i < RC_PAGES; i++) {
+		snprintf(want, sizeof(want), "rev %d page %d ", k, i);
+		if (!rv->pages[i].description || strncmp(rv->pages[i].description, want, strlen(want)) != 0)
+			return false;
+	}
+	return true;
+}
+
+static void revcache_suite(struct store *s)
+{
+	struct revcache *c = NULL;
+	struct revcache_stats st, st2;
+	struct store_tx tx, held_tx;
+	struct arena a;
+	const char *ids[RC_REVS];
+	const struct revision *rv, *kept, *all[RC_REVS];
+
+	arena_init(&a);
+	CHECK(revcache_new(&c, 64 * 1024) == 0);
+	if (!c)
+		return;
+	store_set_revision_cache(s, c);
+	rc_make_space(s, &a, ids);
+	CHECK(ids[RC_REVS - 1] != NULL);
+	if (!ids[RC_REVS - 1])
+		goto out;
+	/* Each is about 24 KB: the budget holds two, never more bytes than it allows. */
+	revcache_stats(c, &st);
+	CHECK(st.max_bytes == 64 * 1024 && st.bytes <= st.max_bytes && st.entries >= 1 && st.entries <= 3);
+
+	/* One transaction holds all twelve: the ones that do not fit are served
+	 * uncached, and every one stays intact until the transaction ends. */
+	CHECK(store_tx_begin(s, &tx, 0, &a) == 0);
+	for (int k = 0; k < RC_REVS; k++)
+		CHECK(store_revision_get(&tx, ids[k], &all[k]) == 0);
+	for (int k = 0; k < RC_REVS; k++)
+		CHECK(rc_intact(all[k], k));
+	/* read again in the same transaction: the same revision, held once */
+	CHECK(store_revision_get(&tx, ids[0], &rv) == 0 && rv == all[0]);
+	CHECK(tx.nheld == RC_REVS);
+	revcache_stats(c, &st);
+	CHECK(st.bytes <= st.max_bytes);
+	CHECK(store_tx_commit(&tx) == 0);
+	CHECK(tx.nheld == 0 && tx.held == NULL);
+
+	/* One at a time: the least recently used are evicted to make room. */
+	revcache_stats(c, &st);
+	for (int k = 0; k < RC_REVS; k++) {
+		CHECK(store_tx_begin(s, &tx, 0, &a) == 0);
+		CHECK(store_revision_get(&tx, ids[k], &rv) == 0 && rc_intact(rv, k));
+		CHECK(store_tx_commit(&tx) == 0);
+	}
+	revcache_stats(c, &st2);
+	CHECK(st2.evictions > st.evictions);
+	CHECK(st2.bytes <= st2.max_bytes && st2.entries >= 1 && st2.entries <= 3);
+	/* the last one read is cached: reading it again is a hit */
+	CHECK(store_tx_begin(s, &tx, 0, &a) == 0);
+	CHECK(store_revision_get(&tx, ids[RC_REVS - 1], &rv) == 0 && rc_intact(rv, RC_REVS - 1));
+	CHECK(store_tx_commit(&tx) == 0);
+	revcache_stats(c, &st);
+	CHECK(st.hits == st2.hits + 1);
+
+	/* A revision held by an open transaction is never evicted under it,
+	 * however much another transaction reads meanwhile. */
+	CHECK(store_tx_begin(s, &held_tx, 0, &a) == 0);
+	CHECK(store_revision_get(&held_tx, ids[RC_REVS - 1], &kept) == 0);
+	for (int k = 0; k < RC_REVS - 1; k++) {
+		CHECK(store_tx_begin(s, &tx, 0, &a) == 0);
+		CHECK(store_revision_get(&tx, ids[k], &rv) == 0 && rc_intact(rv, k));
+		CHECK(store_tx_commit(&tx) == 0);
+	}
+	CHECK(rc_intact(kept, RC_REVS - 1));
+	revcache_stats(c, &st2);
+	CHECK(st2.bytes <= st2.max_bytes);
+	/* still cached: another transaction finds the same one */
+	CHECK(store_tx_begin(s, &tx, 0, &a) == 0);
+	CHECK(store_revision_get(&tx, ids[RC_REVS - 1], &rv) == 0 && rv == kept);
+	CHECK(store_tx_commit(&tx) == 0);
+	CHECK(store_tx_commit(&held_tx) == 0);
+out:
+	store_set_revision_cache(s, NULL);
+	revcache_free(c);
+
+	/* With a budget smaller than one revision, and without a cache, every
+	 * transaction builds its own and frees it when it ends. */
+	CHECK(revcache_new(&c, 1024) == 0);
+	store_set_revision_cache(s, c);
+	for (int pass = 0; pass < 2 && ids[RC_REVS - 1]; pass++) {
+		CHECK(store_tx_begin(s, &tx, 0, &a) == 0);
+		for (int k = 0; k < RC_REVS; k++)
+			CHECK(store_revision_get(&tx, ids[k], &all[k]) == 0 && rc_intact(all[k], k));
+		CHECK(store_tx_commit(&tx) == 0);
+		store_set_revision_cache(s, NULL);
+	}
+	revcache_stats(c, &st);
+	CHECK(st.entries == 0 && st.bytes == 0);
+	revcache_free(c);
+	arena_free(&a);
+}
+
+UNIT_TEST(revision_cache_on_sqlite)
+{
+	char dir[] = "/tmp/docsd-unit-XXXXXX", path[160];
+	struct store *s = NULL;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/docsd.db", dir);
+	CHECK(store_open(&s, path, NULL, 2) == 0);
+	if (s) {
+		revcache_suite(s);
+		store_close(s);
+	}
+	for (const char *suffix = ""; suffix; suffix = *suffix == '\0' ? "-wal" : strcmp(suffix, "-wal") == 0 ? "-shm" : NULL) {
+		snprintf(path, sizeof(path), "%s/docsd.db%s", dir, suffix);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+UNIT_TEST(revision_cache_on_postgres)
+{
+	const char *url = getenv("DOCSD_TEST_PG_URL");
+	struct store *s = NULL;
+
+	if (!url || !*url) {
+		if (getenv("DOCSD_TEST_REQUIRE_PG"))
+			CHECK(!"DOCSD_TEST_PG_URL is required");
+		else
+			printf("skip revision_cache_on_postgres: DOCSD_TEST_PG_URL is not set\n");
+		return;
+	}
+	CHECK(store_open(&s, NULL, url, 2) == 0);
+	if (!s)
+		return;
+	revcache_suite(s);
+	store_close(s);
 }
