@@ -157,29 +157,19 @@ static int table_cell(struct dom *d, const struct comment_new *in, const char **
  * revision the comment was posted on shows it (outdated), else only its id. */
 static int page_view(struct dom *d, const struct place *p, const struct comment *c, struct comment_page *out)
 {
-	struct page_summary s;
-	int rc = dom_page_summary(d, p->head, c->target_page, &s);
+	int rc = dom_page_summary(d, p->head, c->target_page, out);
 
-	memset(out, 0, sizeof(*out));
-	if (rc == ERR_NOT_FOUND) {
+	if (rc == ERR_NOT_FOUND && (rc = dom_page_summary(d, c->revision, c->target_page, out)) == 0)
 		out->outdated = true;
-		rc = dom_page_summary(d, c->revision, c->target_page, &s);
-	}
 	if (rc == ERR_NOT_FOUND) {
-		memset(&s, 0, sizeof(s));
-		s.path = "";
+		/* Gone from both: only its id. */
+		memset(out, 0, sizeof(*out));
+		out->title = "Untitled";
+		out->path = "";
 		rc = 0;
 	}
-	if (rc)
-		return rc;
 	out->id = c->target_page;
-	out->title = s.title && *s.title ? s.title : "Untitled";
-	out->emoji = s.emoji;
-	out->icon = s.icon;
-	out->path = s.path ? s.path : "";
-	out->created_at = s.created_at;
-	out->updated_at = s.updated_at;
-	return 0;
+	return rc;
 }
 
 /* rows[0..n) with their reactions and views, into *out (d->arena). */
@@ -275,7 +265,7 @@ int dom_comment_post(struct dom *d, const struct comment_at *at, const struct co
 {
 	struct place p;
 	struct comment c = { 0 };
-	struct page_summary page;
+	struct comment_page page;
 	int rc;
 
 	if ((rc = load_place(d, at, ROLE_COMMENT, &p)))

@@ -5,6 +5,7 @@
 #include "domain/content.h"
 #include "util/util.h"
 #include "core/revision.h"
+#include "core/serialize_comments.h"
 #include "util/err.h"
 
 #include <stdlib.h>
@@ -44,7 +45,7 @@ int dom_content_source(struct dom *d, const char *space_id, const char *cr_key, 
 	return rc;
 }
 
-int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id, struct page_summary *out)
+int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id, struct comment_page *out)
 {
 	const struct revision *rv;
 	const struct rev_page *p;
@@ -54,6 +55,7 @@ int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id
 		return rc;
 	if (!(p = revision_page(rv, page_id)))
 		return err_set(ERR_NOT_FOUND, "page not found");
+	memset(out, 0, sizeof(*out));
 	out->id = p->id;
 	out->title = p->title && *p->title ? p->title : "Untitled";
 	out->emoji = p->emoji;

@@ -118,17 +118,9 @@ struct content_src {
 int dom_content_source(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
 		       enum role need, struct content_src *out);
 
-/* What a comment's target shows of a page of a revision. */
-struct page_summary {
-	const char *id;
-	const char *title;
-	const char *emoji; /* NULL when unset */
-	const char *icon;  /* NULL when unset */
-	const char *path;
-	int64_t created_at;
-	int64_t updated_at;
-};
-/* ERR_NOT_FOUND when the revision has no such page. */
-int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id, struct page_summary *out);
+/* What a comment's target shows of a page of a revision (outdated false).
+ * ERR_NOT_FOUND when the revision has no such page. */
+struct comment_page; /* core/serialize_comments.h */
+int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id, struct comment_page *out);
 
 #endif
