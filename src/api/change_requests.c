@@ -340,7 +340,7 @@ int cr_merge(struct req *r)
 	struct merge_conflict *conflicts;
 	int n, rc;
 
-	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = dom_space_editable(&s)) || (rc = load_cr(r, &s, &cr)) ||
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_REVIEW, &s)) || (rc = dom_space_editable(&s)) || (rc = load_cr(r, &s, &cr)) ||
 	    (rc = require_active(&cr, "merging it again")))
 		return rc;
 	if ((rc = store_revision_get(&r->tx, change_request_base(&cr), &base)) ||
@@ -367,7 +367,7 @@ int cr_update_from_main(struct req *r)
 	struct merge_conflict *conflicts;
 	int n, rc;
 
-	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_EDIT, &s)) || (rc = load_cr(r, &s, &cr)) ||
+	if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_REVIEW, &s)) || (rc = load_cr(r, &s, &cr)) ||
 	    (rc = require_active(&cr, "updating it")))
 		return rc;
 	if (strcmp(change_request_base(&cr), s.revision) == 0)
