@@ -124,28 +124,32 @@ static int place(struct dom *d, const struct dom_object *o, const struct dom_pla
 
 /* ---- items ---- */
 
+/* What the item has in common with the other kind. */
+static void object_is(struct dom_object *o, const char *id, const char *org_id, const char *parent_id, enum role access)
+{
+	o->id = id;
+	o->org_id = org_id;
+	o->parent_id = parent_id;
+	o->access = access;
+}
+
 static int object_load(struct dom *d, enum dom_kind kind, const char *id, struct dom_object *o)
 {
+	struct space *s = &o->space;
+	struct collection *c = &o->collection;
 	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->kind = kind;
 	if (kind == DOM_SPACE) {
-		if ((rc = store_space_get(d->tx, id, &o->space)) || (rc = dom_space_role(d, &o->space, &o->space.access)))
+		if ((rc = store_space_get(d->tx, id, s)) || (rc = dom_space_role(d, s, &s->access)))
 			return rc;
-		o->id = o->space.id;
-		o->org_id = o->space.org_id;
-		o->parent_id = o->space.parent_id;
-		o->access = o->space.access;
+		object_is(o, s->id, s->org_id, s->parent_id, s->access);
 		return 0;
 	}
-	if ((rc = store_collection_get(d->tx, id, &o->collection)) ||
-	    (rc = dom_collection_role(d, &o->collection, &o->collection.access)))
+	if ((rc = store_collection_get(d->tx, id, c)) || (rc = dom_collection_role(d, c, &c->access)))
 		return rc;
-	o->id = o->collection.id;
-	o->org_id = o->collection.org_id;
-	o->parent_id = o->collection.parent_id;
-	o->access = o->collection.access;
+	object_is(o, c->id, c->org_id, c->parent_id, c->access);
 	return 0;
 }
 

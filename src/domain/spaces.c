@@ -46,6 +46,13 @@ int dom_space_create(struct dom *d, const char *org_id, const struct space_input
 	return space_fresh(d, s.id, out);
 }
 
+/* A setting the request gives (v) replaces the space's; NULL keeps it. */
+static void keep_or_set(const char **field, const char *v)
+{
+	if (v)
+		*field = v;
+}
+
 int dom_space_update(struct dom *d, const char *space_id, const struct space_input *in, struct space *out)
 {
 	struct space s;
@@ -53,16 +60,11 @@ int dom_space_update(struct dom *d, const char *space_id, const struct space_inp
 
 	if ((rc = dom_space_get(d, space_id, ACCESS_MANAGE, &s)) || (rc = require_live(&s)))
 		return rc;
-	if (in->edit_mode)
-		s.edit_mode = in->edit_mode;
-	if (in->title)
-		s.title = in->title;
-	if (in->language)
-		s.language = in->language;
-	if (in->visibility)
-		s.visibility = in->visibility;
-	if (in->merge_rules)
-		s.merge_rules = in->merge_rules;
+	keep_or_set(&s.edit_mode, in->edit_mode);
+	keep_or_set(&s.title, in->title);
+	keep_or_set(&s.language, in->language);
+	keep_or_set(&s.visibility, in->visibility);
+	keep_or_set(&s.merge_rules, in->merge_rules);
 	if (in->has_level)
 		s.default_level = in->default_level;
 	/* emoji and icon: a value, or null to remove it; setting one removes the other. */

@@ -126,6 +126,12 @@ describe('permissions', () => {
     const patchCollection = (id, body) => ok(alice.api.collections.updateCollectionById(id, body), 'updateCollectionById');
     const grantSpace = (id, body) => empty(alice.api.spaces.inviteToSpace(id, body), 204, 'inviteToSpace');
     const grantCollection = (id, body) => empty(alice.api.collections.inviteToCollection(id, body), 204, 'inviteToCollection');
+    /** A new organization of alice's with these [user, role] members. */
+    async function newOrg(title, members = []) {
+        const { org } = await createOrg(ctx.url, alice.token, `${title} ${ctx.run}`);
+        for (const [u, role] of members) await addMember(alice.api, org.id, u.email, role);
+        return org;
+    }
     const newTeam = (orgId, title, members) =>
         ok(alice.api.orgs.createOrganizationTeam(orgId, { title, members: members.map((m) => m.id) }), 'createOrganizationTeam', 201);
     const orgSpaces = async (who, orgId) =>
@@ -618,13 +624,7 @@ describe('permissions', () => {
         let org; // B: defaultRole read (which takes no part)
 
         before(async () => {
-            ({ org } = await createOrg(ctx.url, alice.token, `Rules ${ctx.run}`));
-            await addMember(alice.api, org.id, cr.email, 'create');
-            await addMember(alice.api, org.id, rv.email, 'review');
-            await addMember(alice.api, org.id, ed.email, 'edit');
-            await addMember(alice.api, org.id, cm.email, 'comment');
-            await addMember(alice.api, org.id, rd.email, 'read');
-            await addMember(alice.api, org.id, gu.email, null);
+            org = await newOrg('Rules', [[cr, 'create'], [rv, 'review'], [ed, 'edit'], [cm, 'comment'], [rd, 'read'], [gu, null]]);
         });
 
         it('1. organization admins are admin everywhere, over any grant or level; non-members see nothing', async () => {
@@ -1034,12 +1034,7 @@ describe('permissions', () => {
         let org;
 
         before(async () => {
-            ({ org } = await createOrg(ctx.url, alice.token, `Content roles ${ctx.run}`));
-            await addMember(alice.api, org.id, rv.email, 'review');
-            await addMember(alice.api, org.id, ed.email, 'edit');
-            await addMember(alice.api, org.id, cm.email, 'comment');
-            await addMember(alice.api, org.id, rd.email, 'read');
-            await addMember(alice.api, org.id, gu.email, null);
+            org = await newOrg('Content roles', [[rv, 'review'], [ed, 'edit'], [cm, 'comment'], [rd, 'read'], [gu, null]]);
         });
 
         it('an edit member without grants comments, opens change requests and writes them; merging needs review', async () => {
@@ -1260,10 +1255,7 @@ describe('permissions', () => {
         let org, top, col, inCol;
 
         before(async () => {
-            ({ org } = await createOrg(ctx.url, alice.token, `Defaults ${ctx.run}`));
-            await addMember(alice.api, org.id, rd.email, 'read');
-            await addMember(alice.api, org.id, cr.email, 'create');
-            await addMember(alice.api, org.id, gu.email, null);
+            org = await newOrg('Defaults', [[rd, 'read'], [cr, 'create'], [gu, null]]);
             top = await newSpace(org.id, { title: 'Top' });
             col = await newCollection(org.id, { title: 'Collection' });
             inCol = await newSpace(org.id, { title: 'In collection', parent: col.id });
