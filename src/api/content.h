@@ -1,6 +1,6 @@
 /*
- * content.h - the access checks every space, collection and grant handler
- * shares (the model itself is core/access.c).
+ * content.h - what the content handlers share (access and the rules are the
+ * domain's: domain/domain.h, domain/spaces.h; the model is core/access.c).
  *
  * A content route has no {organizationId}: the object names its organization,
  * so the domain loads the object first, then the caller's standing in that

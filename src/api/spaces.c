@@ -7,7 +7,6 @@
  */
 #include "api/content.h"
 #include "core/validate.h"
-#include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
