@@ -1,72 +1,20 @@
 /*
  * grants.c - who has been given access to a space or a collection: GitBook's
  * permission operations, one handler per operation for both kinds (the route
- * says which through {spaceId} or {collectionId}).
- *
- * Listing needs read on the target, granting and revoking admin. Inviting a
- * user who is not a member makes them a guest of the organization, as GitBook
- * does, so the grant is all the access they have.
+ * says which through {spaceId} or {collectionId}). The rules and the access
+ * checks are domain/grants.c's.
  */
 #include "api/content.h"
 
 #include <string.h>
 
-struct target {
-	const char *id;
-	const char *org_id;
-	const char *space_id;      /* one of the two is set */
-	const char *collection_id;
-};
-
-static int load_target(struct req *r, enum role need, struct target *t)
+/* The target the route names. */
+static const char *target(struct req *r, enum dom_kind *kind)
 {
-	int rc;
+	const char *id = req_param(r, "spaceId");
 
-	memset(t, 0, sizeof(*t));
-	if (req_param(r, "spaceId")) {
-		struct space s;
-		if ((rc = dom_space_get(&r->dom, req_param(r, "spaceId"), need, &s)))
-			return rc;
-		if (s.deleted_at && need > ROLE_READ)
-			return err_set(ERR_CONFLICT, "the space is deleted; restore it first");
-		t->id = t->space_id = s.id;
-		t->org_id = s.org_id;
-		return 0;
-	}
-	struct collection c;
-	if ((rc = dom_collection_get(&r->dom, req_param(r, "collectionId"), need, &c)))
-		return rc;
-	t->id = t->collection_id = c.id;
-	t->org_id = c.org_id;
-	return 0;
-}
-
-static int grant_users(struct req *r, const struct target *t, const char **ids, int n, enum role role)
-{
-	for (int i = 0; i < n; i++) {
-		struct user u;
-		bool added;
-		int rc = store_user_get(&r->tx, ids[i], &u);
-		if (rc == ERR_NOT_FOUND)
-			return err_set(ERR_INVALID, "users[%d]: no user '%s'", i, ids[i]);
-		if (rc || (rc = store_member_add(&r->tx, t->org_id, u.id, ROLE_GUEST, 0, &added)) ||
-		    (rc = store_grant_set(&r->tx, t->org_id, t->space_id, t->collection_id, GRANT_USER, u.id, role)))
-			return rc;
-	}
-	return 0;
-}
-
-static int grant_teams(struct req *r, const struct target *t, const char **ids, int n, enum role role)
-{
-	for (int i = 0; i < n; i++) {
-		struct team tm;
-		int rc = store_team_get(&r->tx, t->org_id, ids[i], &tm);
-		if (rc == ERR_NOT_FOUND)
-			return err_set(ERR_INVALID, "teams[%d]: no team '%s' in this organization", i, ids[i]);
-		if (rc || (rc = store_grant_set(&r->tx, t->org_id, t->space_id, t->collection_id, GRANT_TEAM, tm.id, role)))
-			return rc;
-	}
-	return 0;
+	*kind = id ? DOM_SPACE : DOM_COLLECTION;
+	return id ? id : req_param(r, "collectionId");
 }
 
 /* role: a role name (a grant of "no access" is a DELETE). */
@@ -83,26 +31,28 @@ static int body_grant_role(struct req *r, enum role *role)
 
 int grant_invite(struct req *r)
 {
-	struct target t;
+	enum dom_kind kind;
+	const char *id = target(r, &kind);
 	enum role role;
 	const char **users, **teams;
 	int nusers = 0, nteams = 0, rc;
 
-	if ((rc = load_target(r, ROLE_ADMIN, &t)) || (rc = body_grant_role(r, &role)))
+	if ((rc = body_grant_role(r, &role)))
 		return rc;
 	if ((rc = body_string_array(r, "users", 0, 1000, 64, &users, &nusers)) < 0 ||
 	    (rc = body_string_array(r, "teams", 0, 1000, 64, &teams, &nteams)) < 0)
 		return rc;
 	if (nusers + nteams == 0)
 		return err_set(ERR_INVALID, "give at least one id in 'users' or 'teams'");
-	if ((rc = grant_users(r, &t, users, nusers, role)) || (rc = grant_teams(r, &t, teams, nteams, role)))
+	if ((rc = dom_grants_invite(&r->dom, kind, id, role, users, nusers, teams, nteams)))
 		return rc;
 	return resp_empty(r, 204);
 }
 
-static int list_grants(struct req *r, enum grant_kind kind)
+static int list_grants(struct req *r, enum grant_kind gk)
 {
-	struct target t;
+	enum dom_kind kind;
+	const char *id = target(r, &kind);
 	struct list_req lr;
 	struct cursor cur;
 	struct grant_row *items;
@@ -110,13 +60,12 @@ static int list_grants(struct req *r, enum grant_kind kind)
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = load_target(r, ROLE_READ, &t)) ||
-	    (rc = store_grants_list(&r->tx, t.id, kind, &lr, &items, &n, &next)))
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = dom_grants_list(&r->dom, kind, id, gk, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++) {
-		if (kind == GRANT_USER)
+		if (gk == GRANT_USER)
 			user_grant_to_json(g, api_base(r), &items[i], api_sees_emails(r));
 		else
 			team_grant_to_json(g, &items[i], r->dom.actor.org.role);
@@ -134,14 +83,15 @@ int grant_list_teams(struct req *r)
 	return list_grants(r, GRANT_TEAM);
 }
 
-static int update_grant(struct req *r, enum grant_kind kind, const char *principal)
+static int update_grant(struct req *r, enum grant_kind gk, const char *principal)
 {
-	struct target t;
+	enum dom_kind kind;
+	const char *id = target(r, &kind);
 	enum role role;
 	int rc;
 
-	if ((rc = load_target(r, ROLE_ADMIN, &t)) || (rc = body_grant_role(r, &role)) ||
-	    (rc = store_grant_update(&r->tx, t.org_id, t.id, kind, req_param(r, principal), role)))
+	if ((rc = body_grant_role(r, &role)) ||
+	    (rc = dom_grant_update(&r->dom, kind, id, gk, req_param(r, principal), role)))
 		return rc;
 	return resp_empty(r, 204);
 }
@@ -156,14 +106,14 @@ int grant_update_team(struct req *r)
 	return update_grant(r, GRANT_TEAM, "teamId");
 }
 
-static int remove_grant(struct req *r, enum grant_kind kind, const char *principal)
+static int remove_grant(struct req *r, enum grant_kind gk, const char *principal)
 {
-	struct target t;
+	enum dom_kind kind;
+	const char *id = target(r, &kind);
 	bool removed;
-	int rc;
+	int rc = dom_grant_remove(&r->dom, kind, id, gk, req_param(r, principal), &removed);
 
-	if ((rc = load_target(r, ROLE_ADMIN, &t)) ||
-	    (rc = store_grant_remove(&r->tx, t.org_id, t.id, kind, req_param(r, principal), &removed)))
+	if (rc)
 		return rc;
 	/* GitBook: 205 when removed, 204 when there was nothing to remove. */
 	return resp_empty(r, removed ? 205 : 204);

@@ -33,14 +33,15 @@ int invite_list(struct req *r)
 
 int invite_create(struct req *r)
 {
-	struct invite inv = { .org_id = r->dom.actor.org_id };
+	/* A link made without a role lets members join with the organization's defaultRole. */
+	struct invite inv = { .org_id = r->dom.actor.org_id, .role = r->dom.actor.org.org_default };
 	int rc;
 
 	/* Invites to a space or a collection name their target; those arrive with
 	 * spaces and collections. */
 	if (body_field(r, "space") || body_field(r, "collection") || body_field(r, "level"))
 		return err_set(ERR_INVALID, "space and collection invites are not supported yet: send {\"role\": ...}");
-	if ((rc = body_role(r, "role", F_REQUIRED | F_NULLABLE, &inv.role)) < 0)
+	if ((rc = body_role(r, "role", F_NULLABLE, &inv.role)) < 0)
 		return rc;
 	if ((rc = store_invite_create(&r->tx, &inv)))
 		return rc;

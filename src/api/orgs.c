@@ -309,6 +309,7 @@ int org_invite_users(struct req *r)
 
 	if ((rc = store_org_get(&r->tx, r->dom.actor.org_id, &o)))
 		return rc;
+	/* Members invited without a role join with the organization's defaultRole. */
 	role = o.default_role;
 	if (!emails)
 		return err_set(ERR_INVALID, "emails: is required");
@@ -330,9 +331,11 @@ int org_invite_users(struct req *r)
 		} else if (json_is_object(item) && json_is_string(json_object_get(item, "email"))) {
 			json_t *jr = json_object_get(item, "role");
 			email = json_string_value(json_object_get(item, "email"));
-			if (!jr || !(json_is_null(jr) || (json_is_string(jr) && role_parse(json_string_value(jr)) != ROLE_NONE)))
+			if (jr && !(json_is_null(jr) || (json_is_string(jr) && role_parse(json_string_value(jr)) != ROLE_NONE)))
 				return err_set(ERR_INVALID, "emails[%zu].role: must be a role or null", i);
-			this_role = json_is_null(jr) ? ROLE_GUEST : role_parse(json_string_value(jr));
+			/* Without one: the request's role, else the organization's defaultRole. */
+			if (jr)
+				this_role = json_is_null(jr) ? ROLE_GUEST : role_parse(json_string_value(jr));
 		} else {
 			return err_set(ERR_INVALID, "emails[%zu]: must be an email or {email, role}", i);
 		}

@@ -6,8 +6,8 @@
  * set, then 'active'. Those three may be sent as "" or null to unset them (and
  * ssoURL as about:blank, which is how an unset ssoURL is written, the schema
  * wanting a URI), so a provider read back and sent again unchanged is accepted.
- * A provider created without defaultRole gives new SSO members no role (null:
- * guest).
+ * A provider created without defaultRole takes the organization's defaultRole
+ * (the role of members who join without one); null is a guest.
  */
 #include "api/api.h"
 #include "core/validate.h"
@@ -124,7 +124,7 @@ int saml_list(struct req *r)
 
 int saml_create(struct req *r)
 {
-	struct saml_provider sp = { .org_id = r->dom.actor.org_id, .default_role = ROLE_GUEST };
+	struct saml_provider sp = { .org_id = r->dom.actor.org_id, .default_role = r->dom.actor.org.org_default };
 	const char *loc;
 	int rc;
 

@@ -21,29 +21,21 @@ static enum role granted(const struct access_ctx *c, const char *id)
 
 enum role access_role(const struct access_ctx *c, const struct access_node *chain, int n)
 {
-	enum role best = ROLE_GUEST, level = ROLE_GUEST;
-	int have_level = 0;
-
-	if (c->org_role == ROLE_NONE)
-		return ROLE_NONE;
-	if (c->org_role == ROLE_ADMIN)
-		return ROLE_ADMIN;
+	/* 1. admins everywhere, outsiders nowhere */
+	if (c->org_role == ROLE_NONE || c->org_role == ROLE_ADMIN)
+		return c->org_role;
 	for (int i = 0; i < n; i++) {
+		/* 2. the object's own grants (a grant is read or more) */
 		enum role g = granted(c, chain[i].id);
-		if (g > best)
-			best = g;
-		if (!have_level && chain[i].level != LEVEL_INHERIT) {
-			level = (enum role)chain[i].level;
-			have_level = 1;
-		}
+		if (g >= ROLE_READ)
+			return g;
+		/* 3. its level, for members; it ends the walk for everyone */
+		if (chain[i].level != LEVEL_INHERIT)
+			return c->org_role >= ROLE_READ ? (enum role)chain[i].level : ROLE_GUEST;
+		/* 4. else the parent, nearest first */
 	}
-	if (c->org_role >= ROLE_READ) {
-		if (!have_level)
-			level = c->org_default;
-		if (level > best)
-			best = level;
-	}
-	return best;
+	/* 5. the member's own role; a guest's is ROLE_GUEST */
+	return c->org_role;
 }
 
 int access_check(enum role have, enum role need, const char *what)
@@ -64,21 +56,22 @@ void space_permissions(struct space_permissions *out, enum role role, bool locke
 {
 	out->view = role >= ROLE_READ;
 	out->access = role >= ROLE_READ;
-	out->admin = role == ROLE_ADMIN;
-	out->view_invite_links = role == ROLE_ADMIN;
-	/* A locked space takes no edits from anyone until an admin unlocks it. */
+	out->admin = role >= ACCESS_MANAGE;
+	out->view_invite_links = role >= ACCESS_MANAGE;
+	/* A locked space takes no edits from anyone until it is unlocked. */
 	out->edit = role >= ROLE_EDIT && !locked;
 	out->trigger_git_sync = role >= ROLE_EDIT && !locked;
 	out->comment = role >= ROLE_COMMENT;
-	out->merge = role >= ROLE_REVIEW && !locked;
-	out->review = role >= ROLE_REVIEW;
-	out->install_integration = role == ROLE_ADMIN;
+	out->merge = role >= ACCESS_MERGE && !locked;
+	out->review = role >= ACCESS_MERGE;
+	/* Integrations belong to the organization: its admins (or an admin grant). */
+	out->install_integration = role >= ROLE_ADMIN;
 }
 
 void collection_permissions(struct collection_permissions *out, enum role role)
 {
 	out->view = role >= ROLE_READ;
-	out->admin = role == ROLE_ADMIN;
-	out->view_invite_links = role == ROLE_ADMIN;
+	out->admin = role >= ACCESS_MANAGE;
+	out->view_invite_links = role >= ACCESS_MANAGE;
 	out->create = role >= ROLE_CREATE;
 }

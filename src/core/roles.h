@@ -1,9 +1,9 @@
 /*
  * roles.h - roles and the permissions derived from them.
  *
- * The one place that says what a role may do. Later resource families (spaces,
- * collections, sites) add their own *_permissions() here, computed from the
- * caller's effective role on the object.
+ * What a role may do in an organization. A role on content (spaces,
+ * collections) is resolved by core/access.c, whose *_permissions() say what it
+ * may do there.
  *
  * Ordering: admin > create > review > edit > comment > read > guest (null).
  * ROLE_NONE is "not a member at all": such a caller must not learn that the

@@ -54,7 +54,7 @@ int dom_actor_access(struct dom *d, const char *org_id, const struct access_ctx 
 	*out = &a->access;
 	if (a->access_loaded)
 		return 0;
-	a->access = (struct access_ctx){ .org_role = a->org.role, .org_default = a->org.org_default };
+	a->access = (struct access_ctx){ .org_role = a->org.role };
 	/* Admins and outsiders do not need their grants looked at. */
 	if (a->org.role != ROLE_ADMIN && a->org.role != ROLE_NONE &&
 	    (rc = store_access_grants(d->tx, org_id, a->user_id, (struct access_grant **)&a->access.grants,

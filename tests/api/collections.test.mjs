@@ -23,7 +23,7 @@ describe('collections', () => {
         ({ org } = await createOrg(ctx.url, alice.token, `Collections ${ctx.run}`));
         ({ org: org2 } = await createOrg(ctx.url, alice.token, `Collections Two ${ctx.run}`));
         ({ org: org3 } = await createOrg(ctx.url, carol.token, `Carol ${ctx.run}`));
-        await addMember(carol.api, org3.id, alice.email, 'create');
+        await addMember(carol.api, org3.id, alice.email, 'review');
         await addMember(alice.api, org.id, bob.email, 'read');
         foreignColl = await ok(carol.api.orgs.createCollection(org3.id, { title: 'Foreign' }), 'createCollection', 201);
     });
@@ -369,12 +369,12 @@ describe('collections', () => {
             assert.equal((await get(P.id)).organization, org.id);
         });
 
-        it('errors: 409 same org, 403 not admin in the target, 404 unknown org/collection, 400 no organization', async () => {
+        it('errors: 409 same org, 403 without create in the target, 404 unknown org/collection, 400 no organization', async () => {
             const c = await create(org.id, { title: 'Not travelling' });
             const inner = await create(org.id, { title: 'Inner', parent: c.id });
             const before = await get(c.id);
             await expectError(alice.api.collections.transferCollection(c.id, { organization: org.id }), 409, 'same org');
-            await expectError(alice.api.collections.transferCollection(c.id, { organization: org3.id }), 403, 'create member of the target');
+            await expectError(alice.api.collections.transferCollection(c.id, { organization: org3.id }), 403, 'review member of the target');
             await expectError(alice.api.collections.transferCollection(c.id, { organization: 'nosuchorg00000000000' }), 404, 'unknown org');
             await expectError(alice.api.collections.transferCollection(c.id, {}), 400, 'no organization');
             await expectError(alice.api.collections.transferCollection(NO_SUCH_COLLECTION, { organization: org2.id }), 404, 'unknown collection');
@@ -382,6 +382,21 @@ describe('collections', () => {
             assert.deepEqual(await get(c.id), before, 'failed transfers change nothing');
             assert.equal((await get(inner.id)).organization, org.id);
             assert.ok(!(await collIds(org2.id)).includes(c.id));
+        });
+
+        it('to an organization where the caller has the create role', async () => {
+            const c = await create(org.id, { title: 'To a create member org' });
+            await ok(carol.api.orgs.updateMemberInOrganizationById(org3.id, alice.id, { role: 'create' }), 'updateMemberInOrganizationById');
+            try {
+                const res = await ok(alice.api.collections.transferCollection(c.id, { organization: org3.id }), 'transferCollection');
+                assert.equal(res.organization, org3.id);
+                assert.equal(res.parent, undefined, 'at the top level');
+                assert.equal(res.permissions.admin, true, 'create from the organization: a content admin');
+                const seen = await ok(carol.api.collections.getCollectionById(c.id), 'getCollectionById');
+                assert.equal(seen.organization, org3.id);
+            } finally {
+                await ok(carol.api.orgs.updateMemberInOrganizationById(org3.id, alice.id, { role: 'review' }), 'updateMemberInOrganizationById');
+            }
         });
     });
 

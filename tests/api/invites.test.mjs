@@ -106,6 +106,47 @@ describe('invites', () => {
         await empty(alice.api.orgs.removeMemberFromOrganizationById(org.id, carol.id), 205, 'remove carol again');
     });
 
+    it('without a role, members join with the organization\'s defaultRole', async () => {
+        const setDefault = (role) => ok(alice.api.orgs.updateOrganizationById(org.id, { defaultRole: role }), 'updateOrganizationById');
+        const e1 = `default1-${uniq(6)}@${ctx.domain}`;
+        const e2 = `default2-${uniq(6)}@${ctx.domain}`;
+        const e3 = `default3-${uniq(6)}@${ctx.domain}`;
+        const e4 = `default4-${uniq(6)}@${ctx.domain}`;
+        const roleOf = async (email) => {
+            const all = await ok(alice.api.orgs.listMembersInOrganizationById(org.id, { limit: 1000 }), 'listMembersInOrganizationById');
+            return all.items.find((m) => m.user.email === email).role ?? null;
+        };
+        try {
+            await setDefault('comment');
+            // no role at all, and the object form without one
+            let res = await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [e1, { email: e2 }] }), 'inviteUsersToOrganization');
+            assert.equal(res.invited, 2);
+            assert.equal(await roleOf(e1), 'comment');
+            assert.equal(await roleOf(e2), 'comment');
+            // the request's role before the default; an item's before the request's
+            res = await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [e3, { email: e4, role: 'review' }], role: 'edit' }), 'inviteUsersToOrganization');
+            assert.equal(res.invited, 2);
+            assert.equal(await roleOf(e3), 'edit');
+            assert.equal(await roleOf(e4), 'review');
+            // a guest default
+            await setDefault(null);
+            const e5 = `default5-${uniq(6)}@${ctx.domain}`;
+            await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [e5] }), 'inviteUsersToOrganization');
+            assert.equal(await roleOf(e5), null);
+            // invite links made without a role carry the default
+            await setDefault('edit');
+            const link = await ok(alice.api.orgs.createOrganizationInvite(org.id, {}), 'createOrganizationInvite', 201);
+            assert.equal(link.role, 'edit');
+            await empty(alice.api.orgs.deleteOrganizationInviteById(org.id, link.id), 205, 'delete the link');
+            for (const e of [e1, e2, e3, e4, e5]) {
+                const all = await ok(alice.api.orgs.listMembersInOrganizationById(org.id, { limit: 1000 }), 'listMembersInOrganizationById');
+                await empty(alice.api.orgs.removeMemberFromOrganizationById(org.id, all.items.find((m) => m.user.email === e).id), 205, 'cleanup');
+            }
+        } finally {
+            await setDefault('read');
+        }
+    });
+
     it('invite validation', async () => {
         const before = await memberIds();
         const missing = await expectError(alice.api.orgs.inviteUsersToOrganization(org.id, { role: 'read' }), 400, 'missing emails');
@@ -157,7 +198,6 @@ describe('invites', () => {
             await expectError(alice.api.orgs.createOrganizationInvite(org.id, { role: 'wizard' }), 400, 'invalid role');
             const e = await expectError(alice.api.orgs.createOrganizationInvite(org.id, { role: 7 }), 400, 'number');
             assert.match(e.error.message, /role/);
-            await expectError(alice.api.orgs.createOrganizationInvite(org.id, {}), 400, 'missing role');
             const guest = await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: null }), 'createOrganizationInvite', 201);
             assert.equal(guest.role ?? null, null);
             await empty(alice.api.orgs.deleteOrganizationInviteById(org.id, guest.id), 205, 'delete guest invite');

@@ -1,25 +1,36 @@
-// Permissions on spaces and collections: who may call what (one table row per operation,
-// one expected status per kind of caller), the access model's rules (grants to users and
-// teams, grants on parent collections, default levels, the org's defaultRole, guests,
-// members leaving), members/{userId}/spaces, and the permission operations themselves.
+// Permissions on spaces and collections, as GitBook resolves them (core/access.h), by
+// precedence, nearest first: organization admins are admin everywhere and non-members see
+// nothing; the object's own grants to the user and the user's teams (the highest of them) win
+// over everything below, lowering as well as raising; else its defaultLevel when not inherit
+// (a role, or null: no access); else the same for each parent collection, nearest first; else
+// the member's own organization role (guests: nothing). Organization.defaultRole is only the
+// role of new members who join without one.
+//
+// Sections: who may call what (one table row per operation, spaces, collections, grants,
+// change requests and comments, one expected status per org role), each precedence step,
+// change requests and comments under grants and levels, moves and transfers, defaultRole,
+// members/{userId}/spaces, and the permission operations themselves.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
-import { ok, empty, expectError, createOrg, addMember, checkPagination, sleep } from './lib/api.mjs';
+import { ok, empty, expectError, raw, createOrg, addMember, checkPagination, sleep, validate, GitBookAPIError } from './lib/api.mjs';
 
 const NO_ID = 'nosuchid000000000000';
 const CALLERS = ['admin', 'create', 'review', 'edit', 'comment', 'read', 'guest', 'outsider'];
+/** Each caller's organization role (null: a guest, or not a member). */
+const ORG_ROLE = { admin: 'admin', create: 'create', review: 'review', edit: 'edit', comment: 'comment', read: 'read', guest: null, outsider: null };
 const LEVELS = ['read', 'comment', 'edit', 'review', 'create', 'admin'];
+const rank = (role) => LEVELS.indexOf(role);
 
-/** The `permissions` object of a Space for an effective role (null: none). */
+/** The `permissions` object of a Space for an effective role (null: none). create is a content admin. */
 function spacePerms(role, { locked = false } = {}) {
-    const l = role ? LEVELS.indexOf(role) : -1;
+    const l = role ? rank(role) : -1;
     assert.ok(role === null || l >= 0, `unknown role ${role}`);
     return {
         view: l >= 0,
         access: l >= 0,
-        admin: l === 5,
-        viewInviteLinks: l === 5,
+        admin: l >= 4,
+        viewInviteLinks: l >= 4,
         edit: l >= 2 && !locked,
         triggerGitSync: l >= 2 && !locked,
         comment: l >= 1,
@@ -31,17 +42,30 @@ function spacePerms(role, { locked = false } = {}) {
 
 /** The `permissions` object of a Collection for an effective role. */
 function collectionPerms(role) {
-    const l = LEVELS.indexOf(role);
-    return { view: l >= 0, admin: l === 5, viewInviteLinks: l === 5, create: l >= 4 };
+    const l = rank(role);
+    return { view: l >= 0, admin: l >= 4, viewInviteLinks: l >= 4, create: l >= 4 };
 }
 
-/** Expected status per caller; `member` covers the review..read members, `create` defaults to it. */
-function by({ admin, create, member, guest = 404, outsider = 404 }) {
-    return { admin, create: create ?? member, review: member, edit: member, comment: member, read: member, guest, outsider };
+/**
+ * Expected status per caller on content that inherits everywhere, where each member's role is
+ * their organization role: `success` from role `need` up, 403 for members below it (they read
+ * it), 404 for guests and outsiders; `over` overrides single callers.
+ */
+function need(role, success, over = {}) {
+    const exp = {};
+    for (const c of CALLERS) {
+        const r = ORG_ROLE[c];
+        exp[c] = r === null ? 404 : rank(r) >= rank(role) ? success : 403;
+    }
+    return { ...exp, ...over };
 }
 
-/** Asserts the status of a client call: an error envelope, an empty 204/205, or a valid body. */
-async function expectStatus(promise, status, operationId, what) {
+/**
+ * Asserts the status of a client call or a raw() request: an error envelope, an empty 204/205,
+ * or a body valid against operationId (its `schema` status: docsd answers 201 where GitBook's
+ * document has only 200 for some creations).
+ */
+async function expectStatus(promise, status, operationId, what, schema = status) {
     if (status >= 400) {
         await expectError(promise, status, what);
         return undefined;
@@ -50,10 +74,20 @@ async function expectStatus(promise, status, operationId, what) {
         await empty(promise, status, what);
         return undefined;
     }
-    return ok(promise, operationId, status);
+    let res;
+    try {
+        res = await promise;
+    } catch (e) {
+        if (e instanceof GitBookAPIError) assert.fail(`${what}: expected ${status}, got ${e.code}: ${e.message}`);
+        throw e;
+    }
+    const isRaw = 'text' in res && !('data' in res);
+    assert.equal(res.status, status, `${what}: expected ${status}, got ${res.status}${isRaw ? `: ${res.text}` : ''}`);
+    return validate(operationId, schema, isRaw ? res.json : res.data);
 }
 
 const ids = (items) => items.map((x) => x.id).sort();
+const PAGE = (title) => ({ changes: [{ operation: 'insert_page', title, document: { markdown: `${title} text` } }] });
 
 describe('permissions', () => {
     let ctx, alice;
@@ -92,6 +126,14 @@ describe('permissions', () => {
     const patchCollection = (id, body) => ok(alice.api.collections.updateCollectionById(id, body), 'updateCollectionById');
     const grantSpace = (id, body) => empty(alice.api.spaces.inviteToSpace(id, body), 204, 'inviteToSpace');
     const grantCollection = (id, body) => empty(alice.api.collections.inviteToCollection(id, body), 204, 'inviteToCollection');
+    /** A new organization of alice's with these [user, role] members. */
+    async function newOrg(title, members = []) {
+        const { org } = await createOrg(ctx.url, alice.token, `${title} ${ctx.run}`);
+        for (const [u, role] of members) await addMember(alice.api, org.id, u.email, role);
+        return org;
+    }
+    const newTeam = (orgId, title, members) =>
+        ok(alice.api.orgs.createOrganizationTeam(orgId, { title, members: members.map((m) => m.id) }), 'createOrganizationTeam', 201);
     const orgSpaces = async (who, orgId) =>
         ids((await ok(who.api.orgs.listSpacesInOrganizationById(orgId, { limit: 1000 }), 'listSpacesInOrganizationById')).items);
     const orgCollections = async (who, orgId, query = {}) =>
@@ -101,6 +143,24 @@ describe('permissions', () => {
         );
     const collectionSpaces = async (who, id) =>
         ids((await ok(who.api.collections.listSpacesInCollectionById(id, { limit: 1000 }), 'listSpacesInCollectionById')).items);
+
+    // Change requests and comments, as any caller.
+    const openCR = (who, spaceId, subject = 'Change') => who.api.spaces.createChangeRequest(spaceId, { subject });
+    const newCR = (who, spaceId, subject) => ok(openCR(who, spaceId, subject), 'createChangeRequest', 201);
+    const writeCR = (who, spaceId, crId, title = 'Page') =>
+        raw(ctx.url, 'POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content`, { token: who.token, json: PAGE(title) });
+    /** A space with an open change request (by alice) that adds one page. */
+    async function spaceWithCR(orgId, title = 'With a change request') {
+        const space = await newSpace(orgId, { title });
+        const c = await newCR(alice, space.id);
+        await expectStatus(writeCR(alice, space.id, c.id, 'Added'), 200, 'updateChangeRequestContent', 'seed the change request');
+        return { space, cr: c };
+    }
+    const crStatus = async (spaceId, crId) => (await ok(alice.api.spaces.getChangeRequestById(spaceId, crId), 'getChangeRequestById')).status;
+    const comment = (who, spaceId, markdown = 'A comment') => who.api.spaces.postCommentInSpace(spaceId, { body: { markdown } });
+    const commented = (who, spaceId, markdown) => expectStatus(comment(who, spaceId, markdown), 201, 'postCommentInSpace', 'post a comment', 200);
+    const comments = async (spaceId) =>
+        (await ok(alice.api.spaces.listCommentsInSpace(spaceId, { limit: 1000 }), 'listCommentsInSpace')).items;
 
     /** Effective role of `who` on a space: GET answers 404 without read, else the permissions object says it. */
     async function assertSpaceRole(who, id, role, what) {
@@ -119,7 +179,7 @@ describe('permissions', () => {
         const c = await getCollection(who, id);
         assert.deepEqual(c.permissions, collectionPerms(role), `${what}: permissions of a ${role}`);
     }
-    /** PATCH as `who` must answer `status` (admin needed). */
+    /** PATCH as `who` must answer `status` (create needed). */
     const patchSpaceAs = (who, id, status, what) =>
         expectStatus(who.api.spaces.updateSpaceById(id, { title: `By ${who.name}`.slice(0, 50) }), status, 'updateSpaceById', what);
     const userGrants = async (kind, id) => {
@@ -138,54 +198,52 @@ describe('permissions', () => {
     };
 
     // ------------------------------------------------------------------------------------
-    describe('who may call what (org defaultRole read, defaultLevel inherit everywhere)', () => {
+    describe('who may call what: a member\'s organization role is their role on content that inherits', () => {
         let org, target, coll, inColl, top, team, extra, who;
 
         before(async () => {
             ({ org } = await createOrg(ctx.url, alice.token, `Access ${ctx.run}`));
             ({ org: target } = await createOrg(ctx.url, alice.token, `Target ${ctx.run}`));
-            await addMember(alice.api, org.id, cr.email, 'create');
-            await addMember(alice.api, org.id, rv.email, 'review');
-            await addMember(alice.api, org.id, ed.email, 'edit');
-            await addMember(alice.api, org.id, cm.email, 'comment');
-            await addMember(alice.api, org.id, rd.email, 'read');
-            await addMember(alice.api, org.id, gu.email, null);
+            // every caller has the same role in the target organization of transfers
+            for (const [u, role] of [[cr, 'create'], [rv, 'review'], [ed, 'edit'], [cm, 'comment'], [rd, 'read'], [gu, null]]) {
+                await addMember(alice.api, org.id, u.email, role);
+                await addMember(alice.api, target.id, u.email, role);
+            }
             // the subject of grants in the table: a member who is none of the callers
             extra = await ctx.user('extra');
             await addMember(alice.api, org.id, extra.email, 'read');
-            team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Grantees', members: [extra.id] }), 'createOrganizationTeam', 201);
+            team = await newTeam(org.id, 'Grantees', [extra]);
+            // defaultRole takes no part in access: null (guest) here, yet every member has their own role
+            const o = await ok(alice.api.orgs.updateOrganizationById(org.id, { defaultRole: null }), 'updateOrganizationById');
+            assert.equal(o.defaultRole ?? null, null);
             coll = await newCollection(org.id, { title: 'Shared' });
             inColl = await newSpace(org.id, { title: 'In collection', parent: coll.id });
             top = await newSpace(org.id, { title: 'Top level' });
             who = { admin: alice, create: cr, review: rv, edit: ed, comment: cm, read: rd, guest: gu, outsider: out };
-            const o = await ok(alice.api.orgs.getOrganizationById(org.id), 'getOrganizationById');
-            assert.equal(o.defaultRole, 'read', 'new organizations default to read');
             for (const x of [coll, inColl, top]) assert.equal(x.defaultLevel, 'inherit');
         });
 
-        it('GET space and collection: the permissions object of each caller', async () => {
+        it('GET space and collection: the permissions object of each caller is their org role\'s', async () => {
             for (const c of CALLERS) {
-                const role = c === 'admin' ? 'admin' : c === 'guest' || c === 'outsider' ? null : 'read';
-                for (const s of [inColl, top]) await assertSpaceRole(who[c], s.id, role, `${c} on ${s.title}`);
-                if (role) await assertCollectionRole(who[c], coll.id, role, `${c} on the collection`);
-                else await expectError(who[c].api.collections.getCollectionById(coll.id), 404, `${c}: GET collection`);
+                for (const s of [inColl, top]) await assertSpaceRole(who[c], s.id, ORG_ROLE[c], `${c} on ${s.title}`);
+                await assertCollectionRole(who[c], coll.id, ORG_ROLE[c], `${c} on the collection`);
             }
         });
 
-        it('lists: members see every space and collection with read permissions, guests none', async () => {
+        it('lists: members see every space and collection with their role\'s permissions, guests none', async () => {
             const all = await orgSpaces(alice, org.id);
             assert.deepEqual(all, ids([inColl, top]));
-            for (const c of ['create', 'review', 'edit', 'comment', 'read']) {
+            for (const c of ['admin', 'create', 'review', 'edit', 'comment', 'read']) {
                 const res = await ok(who[c].api.orgs.listSpacesInOrganizationById(org.id), 'listSpacesInOrganizationById');
                 assert.deepEqual(ids(res.items), all, `${c}: org spaces`);
-                for (const s of res.items) assert.deepEqual(s.permissions, spacePerms('read'), `${c}: list item permissions`);
+                for (const s of res.items) assert.deepEqual(s.permissions, spacePerms(c), `${c}: list item permissions`);
                 const cols = await ok(who[c].api.orgs.listCollectionsInOrganizationById(org.id), 'listCollectionsInOrganizationById');
                 assert.deepEqual(ids(cols.items), [coll.id], `${c}: org collections`);
-                assert.deepEqual(cols.items[0].permissions, collectionPerms('read'));
-                assert.deepEqual(await collectionSpaces(who[c], coll.id), [inColl.id], `${c}: collection spaces`);
+                assert.deepEqual(cols.items[0].permissions, collectionPerms(c));
+                const inside = await ok(who[c].api.collections.listSpacesInCollectionById(coll.id), 'listSpacesInCollectionById');
+                assert.deepEqual(ids(inside.items), [inColl.id], `${c}: collection spaces`);
+                assert.deepEqual(inside.items[0].permissions, spacePerms(c));
             }
-            const asAdmin = await ok(alice.api.orgs.listSpacesInOrganizationById(org.id), 'listSpacesInOrganizationById');
-            for (const s of asAdmin.items) assert.deepEqual(s.permissions, spacePerms('admin'));
             assert.deepEqual(await orgSpaces(gu, org.id), [], 'guest: no spaces');
             assert.deepEqual(await orgCollections(gu, org.id), [], 'guest: no collections');
         });
@@ -209,24 +267,37 @@ describe('permissions', () => {
                 await grantCollection(collection.id, { role: 'comment', users: [extra.id], teams: [team.id] });
                 return { collection };
             },
+            cr: async () => spaceWithCR(org.id),
+            comment: async () => {
+                const space = await newSpace(org.id, { title: 'Commented' });
+                return { space, comment: await commented(alice, space.id, 'By alice') };
+            },
         };
         const spaceTitle = async (f) => (await getSpace(alice, f.space.id)).title;
 
         const rows = [
-            { name: 'GET /spaces/{id} (in a collection)', op: 'getSpaceById', exp: by({ admin: 200, member: 200 }), call: (api) => api.spaces.getSpaceById(inColl.id) },
-            { name: 'GET /spaces/{id} (top level)', op: 'getSpaceById', exp: by({ admin: 200, member: 200 }), call: (api) => api.spaces.getSpaceById(top.id) },
+            { name: 'GET /spaces/{id} (in a collection)', op: 'getSpaceById', exp: need('read', 200), call: (api) => api.spaces.getSpaceById(inColl.id) },
+            { name: 'GET /spaces/{id} (top level)', op: 'getSpaceById', exp: need('read', 200), call: (api) => api.spaces.getSpaceById(top.id) },
             {
                 name: 'PATCH /spaces/{id}',
                 op: 'updateSpaceById',
-                exp: by({ admin: 200, member: 403 }),
+                exp: need('create', 200),
                 fresh: fresh.space,
                 call: (api, f) => api.spaces.updateSpaceById(f.space.id, { title: 'Renamed' }),
                 check: async (f, st) => assert.equal(await spaceTitle(f), st === 200 ? 'Renamed' : 'Fresh'),
             },
             {
+                name: 'PATCH /spaces/{id} editMode',
+                op: 'updateSpaceById',
+                exp: need('create', 200),
+                fresh: fresh.space,
+                call: (api, f) => api.spaces.updateSpaceById(f.space.id, { editMode: 'locked' }),
+                check: async (f, st) => assert.equal((await getSpace(alice, f.space.id)).editMode, st === 200 ? 'locked' : 'live'),
+            },
+            {
                 name: 'DELETE /spaces/{id}',
                 op: 'deleteSpaceById',
-                exp: by({ admin: 204, member: 403 }),
+                exp: need('create', 204),
                 fresh: fresh.space,
                 call: (api, f) => api.spaces.deleteSpaceById(f.space.id),
                 check: async (f, st) => assert.equal(typeof (await getSpace(alice, f.space.id)).deletedAt, st === 204 ? 'string' : 'undefined'),
@@ -234,7 +305,7 @@ describe('permissions', () => {
             {
                 name: 'POST /spaces/{id}/restore',
                 op: 'restoreSpace',
-                exp: by({ admin: 200, member: 403 }),
+                exp: need('create', 200),
                 fresh: fresh.deleted,
                 call: (api, f) => api.spaces.restoreSpace(f.space.id),
                 check: async (f, st) => assert.equal(typeof (await getSpace(alice, f.space.id)).deletedAt, st === 200 ? 'undefined' : 'string'),
@@ -243,27 +314,27 @@ describe('permissions', () => {
                 // docsd answers 200 like the seed (GitBook documents 201): the body is checked as a Space
                 name: 'POST /spaces/{id}/duplicate (top level: create in the org)',
                 op: 'getSpaceById',
-                exp: by({ admin: 200, create: 200, member: 403 }),
+                exp: need('create', 200),
                 call: (api) => api.spaces.duplicateSpace(top.id),
             },
             {
-                name: 'POST /spaces/{id}/duplicate (in a collection: create on it)',
+                name: 'POST /spaces/{id}/duplicate (in a collection: create on it, inherited from the org role)',
                 op: 'getSpaceById',
-                exp: by({ admin: 200, member: 403 }),
+                exp: need('create', 200),
                 call: (api) => api.spaces.duplicateSpace(inColl.id),
             },
             {
                 name: 'POST /spaces/{id}/move',
                 op: 'moveSpace',
-                exp: by({ admin: 200, member: 403 }),
+                exp: need('create', 200),
                 fresh: fresh.space,
                 call: (api, f) => api.spaces.moveSpace(f.space.id, { parent: coll.id }),
                 check: async (f, st) => assert.equal((await getSpace(alice, f.space.id)).parent, st === 200 ? coll.id : undefined),
             },
             {
-                name: 'POST /spaces/{id}/transfer',
+                name: 'POST /spaces/{id}/transfer (create in the target organization too)',
                 op: 'transferSpace',
-                exp: by({ admin: 200, member: 403 }),
+                exp: need('create', 200),
                 fresh: fresh.space,
                 call: (api, f) => api.spaces.transferSpace(f.space.id, { organization: target.id }),
                 check: async (f, st) => assert.equal((await getSpace(alice, f.space.id)).organization, st === 200 ? target.id : org.id),
@@ -271,26 +342,26 @@ describe('permissions', () => {
             {
                 name: 'GET /orgs/{org}/spaces',
                 op: 'listSpacesInOrganizationById',
-                exp: by({ admin: 200, member: 200, guest: 200 }),
+                exp: need('read', 200, { guest: 200 }),
                 call: (api) => api.orgs.listSpacesInOrganizationById(org.id),
             },
             {
                 name: 'GET /collections/{id}/spaces',
                 op: 'listSpacesInCollectionById',
-                exp: by({ admin: 200, member: 200 }),
+                exp: need('read', 200),
                 call: (api) => api.collections.listSpacesInCollectionById(coll.id),
             },
             {
                 name: 'GET /orgs/{org}/collections',
                 op: 'listCollectionsInOrganizationById',
-                exp: by({ admin: 200, member: 200, guest: 200 }),
+                exp: need('read', 200, { guest: 200 }),
                 call: (api) => api.orgs.listCollectionsInOrganizationById(org.id),
             },
-            { name: 'GET /collections/{id}', op: 'getCollectionById', exp: by({ admin: 200, member: 200 }), call: (api) => api.collections.getCollectionById(coll.id) },
+            { name: 'GET /collections/{id}', op: 'getCollectionById', exp: need('read', 200), call: (api) => api.collections.getCollectionById(coll.id) },
             {
                 name: 'PATCH /collections/{id}',
                 op: 'updateCollectionById',
-                exp: by({ admin: 200, member: 403 }),
+                exp: need('create', 200),
                 fresh: fresh.collection,
                 call: (api, f) => api.collections.updateCollectionById(f.collection.id, { title: 'Renamed' }),
                 check: async (f, st) => assert.equal((await getCollection(alice, f.collection.id)).title, st === 200 ? 'Renamed' : 'Fresh'),
@@ -298,7 +369,7 @@ describe('permissions', () => {
             {
                 name: 'DELETE /collections/{id}',
                 op: 'deleteCollectionById',
-                exp: by({ admin: 204, member: 403 }),
+                exp: need('create', 204),
                 fresh: fresh.collection,
                 call: (api, f) => api.collections.deleteCollectionById(f.collection.id),
                 check: async (f, st) => {
@@ -309,7 +380,7 @@ describe('permissions', () => {
             {
                 name: 'POST /collections/{id}/move',
                 op: 'moveCollection',
-                exp: by({ admin: 200, member: 403 }),
+                exp: need('create', 200),
                 fresh: fresh.collection,
                 call: (api, f) => api.collections.moveCollection(f.collection.id, { parent: coll.id }),
                 check: async (f, st) => assert.equal((await getCollection(alice, f.collection.id)).parent, st === 200 ? coll.id : undefined),
@@ -317,7 +388,7 @@ describe('permissions', () => {
             {
                 name: 'POST /collections/{id}/transfer',
                 op: 'transferCollection',
-                exp: by({ admin: 200, member: 403 }),
+                exp: need('create', 200),
                 fresh: fresh.collection,
                 call: (api, f) => api.collections.transferCollection(f.collection.id, { organization: target.id }),
                 check: async (f, st) => assert.equal((await getCollection(alice, f.collection.id)).organization, st === 200 ? target.id : org.id),
@@ -325,26 +396,26 @@ describe('permissions', () => {
             {
                 name: 'POST /orgs/{org}/spaces (top level)',
                 op: 'createSpace',
-                exp: by({ admin: 201, create: 201, member: 403, guest: 403 }),
+                exp: need('create', 201, { guest: 403 }),
                 call: (api) => api.orgs.createSpace(org.id, { title: 'Made' }),
             },
             {
-                // the collection inherits read: only admins may create in it; a guest cannot see it (400 like an unknown parent)
+                // a guest cannot see the collection: 400 like an unknown parent
                 name: 'POST /orgs/{org}/spaces (in a collection)',
                 op: 'createSpace',
-                exp: by({ admin: 201, member: 403, guest: 400 }),
+                exp: need('create', 201, { guest: 400 }),
                 call: (api) => api.orgs.createSpace(org.id, { title: 'Made', parent: coll.id }),
             },
             {
                 name: 'POST /orgs/{org}/collections (top level)',
                 op: 'createCollection',
-                exp: by({ admin: 201, create: 201, member: 403, guest: 403 }),
+                exp: need('create', 201, { guest: 403 }),
                 call: (api) => api.orgs.createCollection(org.id, { title: 'Made' }),
             },
             {
                 name: 'POST /orgs/{org}/collections (in a collection)',
                 op: 'createCollection',
-                exp: by({ admin: 201, member: 403, guest: 400 }),
+                exp: need('create', 201, { guest: 400 }),
                 call: (api) => api.orgs.createCollection(org.id, { title: 'Made', parent: coll.id }),
             },
             ...['space', 'collection'].flatMap((kind) => {
@@ -358,7 +429,7 @@ describe('permissions', () => {
                     {
                         name: `POST ${path}/permissions`,
                         op: `inviteTo${T}`,
-                        exp: by({ admin: 204, member: 403 }),
+                        exp: need('create', 204),
                         fresh: S ? fresh.space : fresh.collection,
                         call: (api, f) => api[sub][`inviteTo${T}`](obj(f).id, { role: 'edit', users: [extra.id], teams: [team.id] }),
                         check: async (f, st) => {
@@ -369,19 +440,19 @@ describe('permissions', () => {
                     {
                         name: `GET ${path}/permissions/users`,
                         op: `listUserPermissionsIn${T}`,
-                        exp: by({ admin: 200, member: 200 }),
+                        exp: need('read', 200),
                         call: (api) => api[sub][`listUserPermissionsIn${T}`](shared().id),
                     },
                     {
                         name: `GET ${path}/permissions/teams`,
                         op: `listTeamPermissionsIn${T}`,
-                        exp: by({ admin: 200, member: 200 }),
+                        exp: need('read', 200),
                         call: (api) => api[sub][`listTeamPermissionsIn${T}`](shared().id),
                     },
                     {
                         name: `PATCH ${path}/permissions/users/{userId}`,
                         op: `updateUserPermissionIn${T}`,
-                        exp: by({ admin: 204, member: 403 }),
+                        exp: need('create', 204),
                         fresh: S ? fresh.spaceGrants : fresh.collectionGrants,
                         call: (api, f) => api[sub][`updateUserPermissionIn${T}`](obj(f).id, extra.id, { role: 'review' }),
                         check: async (f, st) => assert.deepEqual(await userGrants(kind, obj(f).id), { [extra.id]: st === 204 ? 'review' : 'comment' }),
@@ -389,7 +460,7 @@ describe('permissions', () => {
                     {
                         name: `DELETE ${path}/permissions/users/{userId}`,
                         op: `removeUserFrom${T}`,
-                        exp: by({ admin: 205, member: 403 }),
+                        exp: need('create', 205),
                         fresh: S ? fresh.spaceGrants : fresh.collectionGrants,
                         call: (api, f) => api[sub][`removeUserFrom${T}`](obj(f).id, extra.id),
                         check: async (f, st) => assert.deepEqual(await userGrants(kind, obj(f).id), st === 205 ? {} : { [extra.id]: 'comment' }),
@@ -397,7 +468,7 @@ describe('permissions', () => {
                     {
                         name: `PATCH ${path}/permissions/teams/{teamId}`,
                         op: `updateTeamPermissionIn${T}`,
-                        exp: by({ admin: 204, member: 403 }),
+                        exp: need('create', 204),
                         fresh: S ? fresh.spaceGrants : fresh.collectionGrants,
                         call: (api, f) => api[sub][`updateTeamPermissionIn${T}`](obj(f).id, team.id, { role: 'read' }),
                         check: async (f, st) => assert.deepEqual(await teamGrants(kind, obj(f).id), { [team.id]: st === 204 ? 'read' : 'comment' }),
@@ -405,7 +476,7 @@ describe('permissions', () => {
                     {
                         name: `DELETE ${path}/permissions/teams/{teamId}`,
                         op: `removeTeamFrom${T}`,
-                        exp: by({ admin: 205, member: 403 }),
+                        exp: need('create', 205),
                         fresh: S ? fresh.spaceGrants : fresh.collectionGrants,
                         call: (api, f) => api[sub][`removeTeamFrom${T}`](obj(f).id, team.id),
                         check: async (f, st) => assert.deepEqual(await teamGrants(kind, obj(f).id), st === 205 ? {} : { [team.id]: 'comment' }),
@@ -416,14 +487,107 @@ describe('permissions', () => {
                 // every member, guests included, may list their own spaces
                 name: 'GET /orgs/{org}/members/{self}/spaces',
                 op: 'listSpacesForOrganizationMember',
-                exp: by({ admin: 200, member: 200, guest: 200 }),
+                exp: need('read', 200, { guest: 200 }),
                 call: (api, f, c) => api.orgs.listSpacesForOrganizationMember(org.id, who[c].id),
             },
             {
                 name: 'GET /orgs/{org}/members/{other}/spaces',
                 op: 'listSpacesForOrganizationMember',
-                exp: by({ admin: 200, member: 403, guest: 403 }),
+                exp: need('admin', 200, { guest: 403 }),
                 call: (api) => api.orgs.listSpacesForOrganizationMember(org.id, extra.id),
+            },
+            // change requests: edit opens them and writes their content; review merges
+            {
+                name: 'POST /spaces/{id}/change-requests',
+                op: 'createChangeRequest',
+                exp: need('edit', 201),
+                fresh: fresh.space,
+                call: (api, f) => api.spaces.createChangeRequest(f.space.id, { subject: 'By the caller' }),
+                check: async (f, st) => {
+                    const list = await ok(alice.api.spaces.listChangeRequestsForSpace(f.space.id, { status: 'draft' }), 'listChangeRequestsForSpace');
+                    assert.equal(list.items.length, st === 201 ? 1 : 0);
+                },
+            },
+            {
+                name: 'GET /spaces/{id}/change-requests',
+                op: 'listChangeRequestsForSpace',
+                exp: need('read', 200),
+                call: (api) => api.spaces.listChangeRequestsForSpace(top.id),
+            },
+            {
+                name: 'POST /spaces/{id}/change-requests/{cr}/content',
+                op: 'updateChangeRequestContent',
+                exp: need('edit', 200),
+                fresh: fresh.cr,
+                call: (api, f, c) => writeCR(who[c], f.space.id, f.cr.id, 'By the caller'),
+                check: async (f, st) => {
+                    const res = await ok(alice.api.spaces.listPagesInChangeRequest(f.space.id, f.cr.id), 'listPagesInChangeRequest');
+                    assert.deepEqual(res.pages.map((p) => p.title).sort(), st === 200 ? ['Added', 'By the caller'] : ['Added']);
+                },
+            },
+            {
+                name: 'PATCH /spaces/{id}/change-requests/{cr}',
+                op: 'updateChangeRequestById',
+                exp: need('edit', 200),
+                fresh: fresh.cr,
+                call: (api, f) => api.spaces.updateChangeRequestById(f.space.id, f.cr.id, { subject: 'Renamed' }),
+                check: async (f, st) =>
+                    assert.equal((await ok(alice.api.spaces.getChangeRequestById(f.space.id, f.cr.id), 'getChangeRequestById')).subject, st === 200 ? 'Renamed' : 'Change'),
+            },
+            {
+                name: 'POST /spaces/{id}/change-requests/{cr}/merge',
+                op: 'mergeChangeRequest',
+                exp: need('review', 200),
+                fresh: fresh.cr,
+                call: (api, f) => api.spaces.mergeChangeRequest(f.space.id, f.cr.id),
+                check: async (f, st) => assert.equal(await crStatus(f.space.id, f.cr.id), st === 200 ? 'merged' : 'draft'),
+            },
+            {
+                name: 'POST /spaces/{id}/change-requests/{cr}/update',
+                op: 'updateChangeRequest',
+                exp: need('review', 200),
+                fresh: fresh.cr,
+                call: (api, f) => api.spaces.updateChangeRequest(f.space.id, f.cr.id),
+            },
+            // comments: comment posts, replies and resolves
+            {
+                name: 'GET /spaces/{id}/comments',
+                op: 'listCommentsInSpace',
+                exp: need('read', 200),
+                call: (api) => api.spaces.listCommentsInSpace(top.id),
+            },
+            {
+                name: 'POST /spaces/{id}/comments',
+                op: 'postCommentInSpace',
+                schema: 200,
+                exp: need('comment', 201),
+                fresh: fresh.space,
+                call: (api, f) => api.spaces.postCommentInSpace(f.space.id, { body: { markdown: 'By the caller' } }),
+                check: async (f, st) => assert.equal((await comments(f.space.id)).length, st === 201 ? 1 : 0),
+            },
+            {
+                name: 'POST /spaces/{id}/change-requests/{cr}/comments',
+                op: 'postCommentInChangeRequest',
+                schema: 200,
+                exp: need('comment', 201),
+                fresh: fresh.cr,
+                call: (api, f) => api.spaces.postCommentInChangeRequest(f.space.id, f.cr.id, { body: { markdown: 'By the caller' } }),
+            },
+            {
+                name: 'PUT /spaces/{id}/comments/{comment} (resolve another\'s comment)',
+                op: 'updateCommentInSpace',
+                exp: need('comment', 200),
+                fresh: fresh.comment,
+                call: (api, f) => api.spaces.updateCommentInSpace(f.space.id, f.comment.id, { resolved: true }),
+                check: async (f, st) => assert.equal((await comments(f.space.id))[0].status, st === 200 ? 'resolved' : 'open'),
+            },
+            {
+                name: 'POST /spaces/{id}/comments/{comment}/replies',
+                op: 'postCommentReplyInSpace',
+                schema: 200,
+                exp: need('comment', 201),
+                fresh: fresh.comment,
+                call: (api, f) => api.spaces.postCommentReplyInSpace(f.space.id, f.comment.id, { body: { markdown: 'A reply' } }),
             },
         ];
 
@@ -432,7 +596,7 @@ describe('permissions', () => {
                 for (const c of CALLERS) {
                     const status = row.exp[c];
                     const f = row.fresh ? await row.fresh() : undefined;
-                    await expectStatus(row.call(who[c].api, f, c), status, row.op, `${row.name} as ${c}`);
+                    await expectStatus(row.call(who[c].api, f, c), status, row.op, `${row.name} as ${c}`, row.schema ?? status);
                     if (row.check) await row.check(f, status, c);
                 }
             });
@@ -449,45 +613,60 @@ describe('permissions', () => {
             // an org admin gets no grant: they are admin everywhere anyway
             const a = await newSpace(org.id, { title: 'Alice' });
             assert.deepEqual(await userGrants('space', a.id), {});
-            // others still read it
+            // the others keep their org role on it
             await assertSpaceRole(rd, s.id, 'read', 'reader on the creator\'s space');
+            await assertSpaceRole(ed, s.id, 'edit', 'editor on the creator\'s space');
         });
     });
 
     // ------------------------------------------------------------------------------------
-    describe('the access model', () => {
-        let org; // B: defaultRole read
+    describe('precedence, nearest first', () => {
+        let org; // B: defaultRole read (which takes no part)
 
         before(async () => {
-            ({ org } = await createOrg(ctx.url, alice.token, `Rules ${ctx.run}`));
-            await addMember(alice.api, org.id, cr.email, 'create');
-            await addMember(alice.api, org.id, ed.email, 'edit');
-            await addMember(alice.api, org.id, cm.email, 'comment');
-            await addMember(alice.api, org.id, rd.email, 'read');
-            await addMember(alice.api, org.id, gu.email, null);
+            org = await newOrg('Rules', [[cr, 'create'], [rv, 'review'], [ed, 'edit'], [cm, 'comment'], [rd, 'read'], [gu, null]]);
         });
 
-        it('a user grant on a space raises the member to that role', async () => {
-            const s = await newSpace(org.id, { title: 'Granted to reader' });
-            await assertSpaceRole(rd, s.id, 'read', 'before');
-            await patchSpaceAs(rd, s.id, 403, 'read member patches');
+        it('1. organization admins are admin everywhere, over any grant or level; non-members see nothing', async () => {
+            const c = await newCollection(org.id, { title: 'Closed collection', defaultLevel: null });
+            const s = await newSpace(org.id, { title: 'Closed', parent: c.id });
+            await patchSpace(s.id, { defaultLevel: null });
+            await grantSpace(s.id, { role: 'read', users: [alice.id] });
+            await assertSpaceRole(alice, s.id, 'admin', 'an admin with a read grant on a null-level space');
+            await assertCollectionRole(alice, c.id, 'admin', 'an admin on a null-level collection');
+            await grantSpace(s.id, { role: 'admin', users: [out.id] });
+            // a grant to a non-member made them a guest; removed from the org, they see nothing again
+            await empty(alice.api.orgs.removeMemberFromOrganizationById(org.id, out.id), 205, 'remove the outsider again');
+            await assertSpaceRole(out, s.id, null, 'a non-member');
+            await expectError(out.api.orgs.listSpacesInOrganizationById(org.id), 404, 'a non-member lists');
+            await expectError(out.api.collections.getCollectionById(c.id), 404, 'a non-member');
+        });
 
-            await grantSpace(s.id, { role: 'edit', users: [rd.id] });
-            await assertSpaceRole(rd, s.id, 'edit', 'granted edit');
-            await patchSpaceAs(rd, s.id, 403, 'edit is not enough to PATCH');
-            await expectError(rd.api.spaces.inviteToSpace(s.id, { role: 'read', users: [cm.id] }), 403, 'edit cannot grant');
+        it('2. a direct grant on the space wins over the org role, raising or lowering it', async () => {
+            const s = await newSpace(org.id, { title: 'Direct' });
+            await assertSpaceRole(ed, s.id, 'edit', 'an edit member without a grant');
+            await assertSpaceRole(rd, s.id, 'read', 'a read member without a grant');
 
-            await empty(alice.api.spaces.updateUserPermissionInSpace(s.id, rd.id, { role: 'admin' }), 204, 'raise to admin');
-            await assertSpaceRole(rd, s.id, 'admin', 'granted admin');
-            await patchSpaceAs(rd, s.id, 200, 'admin grant patches');
-            await empty(rd.api.spaces.inviteToSpace(s.id, { role: 'comment', users: [cm.id] }), 204, 'an admin grant may grant');
-            await assertSpaceRole(cm, s.id, 'comment', 'granted by the reader');
+            await grantSpace(s.id, { role: 'read', users: [ed.id] });
+            await assertSpaceRole(ed, s.id, 'read', 'a read grant lowers an edit member');
+            await expectError(openCR(ed, s.id), 403, 'lowered: no change requests');
+            await expectError(comment(ed, s.id), 403, 'lowered: no comments');
+
+            await grantSpace(s.id, { role: 'create', users: [rd.id] });
+            await assertSpaceRole(rd, s.id, 'create', 'a create grant raises a read member');
+            await patchSpaceAs(rd, s.id, 200, 'create manages the space');
+            await empty(rd.api.spaces.inviteToSpace(s.id, { role: 'edit', users: [cm.id] }), 204, 'create manages its permissions');
+            await assertSpaceRole(cm, s.id, 'edit', 'raised by the read member\'s grant');
+            await newCR(cm, s.id, 'Raised commenter');
+            await assertSpaceRole(cr, s.id, 'create', 'the others keep their org role');
+
             // the grant is on this space only
             const other = await newSpace(org.id, { title: 'Other' });
+            await assertSpaceRole(ed, other.id, 'edit', 'another space');
             await assertSpaceRole(rd, other.id, 'read', 'another space');
             await patchSpaceAs(rd, other.id, 403, 'another space');
 
-            // a locked space takes edits from nobody, whatever their role
+            // a locked space takes edits and merges from nobody, whatever their role
             await empty(alice.api.spaces.updateUserPermissionInSpace(s.id, rd.id, { role: 'review' }), 204, 'review');
             await patchSpace(s.id, { editMode: 'locked' });
             let got = await getSpace(rd, s.id);
@@ -497,40 +676,125 @@ describe('permissions', () => {
             await patchSpace(s.id, { editMode: 'live' });
             await assertSpaceRole(rd, s.id, 'review', 'unlocked');
 
-            await empty(alice.api.spaces.removeUserFromSpace(s.id, rd.id), 205, 'revoke');
-            await assertSpaceRole(rd, s.id, 'read', 'after revoking');
+            // revoking puts the member back in the inheritance
+            await empty(alice.api.spaces.removeUserFromSpace(s.id, ed.id), 205, 'revoke the lowering grant');
+            await assertSpaceRole(ed, s.id, 'edit', 'back to the org role');
+            await empty(alice.api.spaces.removeUserFromSpace(s.id, rd.id), 205, 'revoke the raising grant');
+            await assertSpaceRole(rd, s.id, 'read', 'back to the org role');
             await patchSpaceAs(rd, s.id, 403, 'after revoking');
         });
 
-        it('a team grant applies to every member of the team, and only while they are in it', async () => {
-            const team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Reviewers', members: [cm.id, ed.id] }), 'createOrganizationTeam', 201);
+        it('2. team grants: the highest of the member\'s own grant and their teams\' grants, only while in the team', async () => {
+            const a = await newTeam(org.id, 'Readers', [cm, ed]);
+            const b = await newTeam(org.id, 'Reviewers', [ed]);
             const s = await newSpace(org.id, { title: 'Team space' });
-            await empty(alice.api.spaces.inviteToSpace(s.id, { role: 'review', teams: [team.id] }), 204, 'grant the team');
-            await assertSpaceRole(cm, s.id, 'review', 'commenter through the team');
-            await assertSpaceRole(ed, s.id, 'review', 'editor through the team');
-            await assertSpaceRole(rd, s.id, 'read', 'not in the team');
-            await patchSpaceAs(cm, s.id, 403, 'review is not admin');
+            await grantSpace(s.id, { role: 'read', teams: [a.id] });
+            await assertSpaceRole(cm, s.id, 'read', 'a team grant lowers a comment member');
+            await assertSpaceRole(ed, s.id, 'read', 'and an edit member');
+            await assertSpaceRole(rd, s.id, 'read', 'not in the team: the org role');
+            await assertSpaceRole(cr, s.id, 'create', 'not in the team: the org role');
+            await grantSpace(s.id, { role: 'review', teams: [b.id] });
+            await assertSpaceRole(ed, s.id, 'review', 'the highest of two teams');
+            await assertSpaceRole(cm, s.id, 'read', 'one team');
+            await grantSpace(s.id, { role: 'comment', users: [ed.id] });
+            await assertSpaceRole(ed, s.id, 'review', 'a lower own grant does not lower the teams\'');
+            await patchSpaceAs(ed, s.id, 403, 'review is not create');
 
-            await empty(alice.api.spaces.updateTeamPermissionInSpace(s.id, team.id, { role: 'admin' }), 204, 'team to admin');
-            await assertSpaceRole(cm, s.id, 'admin', 'team admin');
-            await patchSpaceAs(cm, s.id, 200, 'team admin patches');
+            await empty(alice.api.spaces.updateTeamPermissionInSpace(s.id, b.id, { role: 'create' }), 204, 'team to create');
+            await assertSpaceRole(ed, s.id, 'create', 'team create');
+            await patchSpaceAs(ed, s.id, 200, 'team create patches');
 
-            await empty(alice.api.orgs.deleteMemberFromOrganizationTeamById(org.id, team.id, cm.id), 205, 'cm leaves the team');
-            await assertSpaceRole(cm, s.id, 'read', 'left the team');
-            await patchSpaceAs(cm, s.id, 403, 'left the team');
-            await assertSpaceRole(ed, s.id, 'admin', 'still in the team');
-            await empty(alice.api.orgs.addMemberToOrganizationTeamById(org.id, team.id, cm.id, {}), 204, 'cm joins again');
-            await assertSpaceRole(cm, s.id, 'admin', 'joined again');
-            await empty(alice.api.orgs.removeTeamFromOrganizationById(org.id, team.id), 204, 'cleanup');
+            await empty(alice.api.orgs.deleteMemberFromOrganizationTeamById(org.id, b.id, ed.id), 205, 'ed leaves team b');
+            await assertSpaceRole(ed, s.id, 'comment', 'own comment over team a\'s read');
+            await empty(alice.api.orgs.addMemberToOrganizationTeamById(org.id, b.id, ed.id, {}), 204, 'ed joins again');
+            await assertSpaceRole(ed, s.id, 'create', 'joined again');
+            await empty(alice.api.spaces.removeTeamFromSpace(s.id, a.id), 205, 'revoke team a');
+            await assertSpaceRole(cm, s.id, 'comment', 'back to the org role');
+            await empty(alice.api.orgs.removeTeamFromOrganizationById(org.id, b.id), 204, 'delete team b');
+            await assertSpaceRole(ed, s.id, 'comment', 'own grant only');
+            await empty(alice.api.orgs.removeTeamFromOrganizationById(org.id, a.id), 204, 'cleanup');
         });
 
-        it('a grant on a collection applies to the spaces and collections inside it', async () => {
+        it('3. the space\'s defaultLevel: a role for every member without a grant, null for none, inherit for the rest', async () => {
+            const col = await newCollection(org.id, { title: 'Levels' });
+            const s = await newSpace(org.id, { title: 'Leveled', parent: col.id });
+            const sibling = await newSpace(org.id, { title: 'Sibling', parent: col.id });
+            const members = [cr, rv, ed, cm, rd];
+
+            let got = await patchSpace(s.id, { defaultLevel: 'comment' });
+            assert.equal(got.defaultLevel, 'comment');
+            for (const m of members) await assertSpaceRole(m, s.id, 'comment', `${m.name}: the level raises and lowers`);
+            await expectError(openCR(ed, s.id), 403, 'an edit member on a comment space');
+            await commented(rd, s.id, 'a read member comments on a comment space');
+            await patchSpaceAs(cr, s.id, 403, 'a create member on a comment space');
+            await assertSpaceRole(gu, s.id, null, 'a level gives guests nothing');
+            await assertSpaceRole(alice, s.id, 'admin', 'org admin');
+            await assertSpaceRole(ed, sibling.id, 'edit', 'the level is this space\'s only');
+
+            got = await patchSpace(s.id, { defaultLevel: 'review' });
+            for (const m of members) await assertSpaceRole(m, s.id, 'review', `${m.name}: review`);
+
+            got = await patchSpace(s.id, { defaultLevel: null });
+            assert.equal(got.defaultLevel, null);
+            for (const m of members) {
+                await assertSpaceRole(m, s.id, null, `${m.name}: hidden`);
+                await patchSpaceAs(m, s.id, 404, `${m.name}: PATCH hidden`);
+                const listed = await orgSpaces(m, org.id);
+                assert.ok(!listed.includes(s.id) && listed.includes(sibling.id), `${m.name}: not in the org list`);
+                assert.deepEqual(await collectionSpaces(m, col.id), [sibling.id], `${m.name}: not in the collection list`);
+                const mine = await ok(m.api.orgs.listSpacesForOrganizationMember(org.id, m.id, { limit: 1000 }), 'listSpacesForOrganizationMember');
+                assert.ok(!mine.items.some((x) => x.space.id === s.id), `${m.name}: not among their own spaces`);
+            }
+            assert.deepEqual(await collectionSpaces(alice, col.id), ids([s, sibling]));
+
+            // a grant still opens it, for that member only
+            await grantSpace(s.id, { role: 'comment', users: [rd.id] });
+            await assertSpaceRole(rd, s.id, 'comment', 'granted');
+            assert.deepEqual(await collectionSpaces(rd, col.id), ids([s, sibling]));
+            await assertSpaceRole(cm, s.id, null, 'still hidden for others');
+
+            // inherit: the org role again, but the grant still comes first
+            got = await patchSpace(s.id, { defaultLevel: 'inherit' });
+            assert.equal(got.defaultLevel, 'inherit');
+            await assertSpaceRole(ed, s.id, 'edit', 'inherit: the org role');
+            await assertSpaceRole(cr, s.id, 'create', 'inherit: the org role');
+            await assertSpaceRole(rd, s.id, 'comment', 'the grant over the org role');
+        });
+
+        it('3. a grant or level on a parent collection does not reach a space that does not inherit', async () => {
+            const col = await newCollection(org.id, { title: 'Granting' });
+            await grantCollection(col.id, { role: 'admin', users: [rd.id] });
+            await patchCollection(col.id, { defaultLevel: 'edit' });
+            const inherits = await newSpace(org.id, { title: 'Inherits', parent: col.id });
+            const own = await newSpace(org.id, { title: 'Own read', parent: col.id });
+            const none = await newSpace(org.id, { title: 'Own null', parent: col.id });
+            await patchSpace(own.id, { defaultLevel: 'read' });
+            await patchSpace(none.id, { defaultLevel: null });
+
+            await assertSpaceRole(rd, inherits.id, 'admin', 'the collection grant reaches a space that inherits');
+            await assertSpaceRole(cm, inherits.id, 'edit', 'the collection level reaches it');
+            await assertSpaceRole(cr, inherits.id, 'edit', 'and lowers a create member there');
+            await assertSpaceRole(rd, own.id, 'read', 'no grant past the space\'s own level');
+            await assertSpaceRole(cm, own.id, 'read', 'no level past the space\'s own level');
+            await patchSpaceAs(rd, own.id, 403, 'the collection admin grant does not reach');
+            await assertSpaceRole(rd, none.id, null, 'no grant past null');
+            await assertSpaceRole(cr, none.id, null, 'null hides from a create member');
+            assert.deepEqual(await collectionSpaces(rd, col.id), ids([inherits, own]));
+            // the collection itself: its grant, then its level
+            await assertCollectionRole(rd, col.id, 'admin', 'granted on the collection');
+            await assertCollectionRole(cm, col.id, 'edit', 'the collection\'s level');
+            await assertCollectionRole(cr, col.id, 'edit', 'the collection\'s level lowers a create member');
+            await expectError(cr.api.orgs.createSpace(org.id, { title: 'No', parent: col.id }), 403, 'edit on the collection: no create in it');
+        });
+
+        it('4. parent collections, nearest first: a nearer grant or level wins over a farther one', async () => {
             const p = await newCollection(org.id, { title: 'Parent' });
             const q = await newCollection(org.id, { title: 'Nested', parent: p.id });
             const inP = await newSpace(org.id, { title: 'In parent', parent: p.id });
             const inQ = await newSpace(org.id, { title: 'In nested', parent: q.id });
             const outside = await newSpace(org.id, { title: 'Outside' });
 
+            // a grant on the parent reaches all that inherits below it
             await grantCollection(p.id, { role: 'admin', users: [rd.id] });
             await assertCollectionRole(rd, p.id, 'admin', 'the granted collection');
             await assertCollectionRole(rd, q.id, 'admin', 'a nested collection');
@@ -538,143 +802,81 @@ describe('permissions', () => {
             await assertSpaceRole(rd, inQ.id, 'admin', 'a space two levels down');
             await assertSpaceRole(rd, outside.id, 'read', 'a space outside');
             await patchSpaceAs(rd, inQ.id, 200, 'admin through the parent');
-            await patchSpaceAs(rd, outside.id, 403, 'outside');
             await ok(rd.api.collections.updateCollectionById(q.id, { title: 'Renamed by reader' }), 'updateCollectionById');
             const made = await ok(rd.api.orgs.createSpace(org.id, { title: 'Reader made', parent: q.id }), 'createSpace', 201);
             assert.equal(made.parent, q.id);
             await ok(rd.api.orgs.createCollection(org.id, { title: 'Reader made', parent: p.id }), 'createCollection', 201);
-            await expectError(rd.api.orgs.createSpace(org.id, { title: 'Top' }), 403, 'the top level still needs the org create role');
+            await expectError(rd.api.orgs.createSpace(org.id, { title: 'Top' }), 403, 'the top level needs create in the org');
 
-            // create on the nested collection only
-            await grantCollection(q.id, { role: 'create', users: [cm.id] });
-            await assertCollectionRole(cm, q.id, 'create', 'create on nested');
-            await assertCollectionRole(cm, p.id, 'read', 'the parent is not affected');
-            await assertSpaceRole(cm, inQ.id, 'create', 'a space in it');
-            await assertSpaceRole(cm, inP.id, 'read', 'a space in the parent');
-            await ok(cm.api.orgs.createSpace(org.id, { title: 'Commenter made', parent: q.id }), 'createSpace', 201);
-            await expectError(cm.api.orgs.createSpace(org.id, { title: 'Commenter made', parent: p.id }), 403, 'create in the parent');
-            await patchSpaceAs(cm, inQ.id, 403, 'create is not admin');
+            // a nearer grant wins over a farther one, even a lower one
+            await grantCollection(q.id, { role: 'comment', users: [rd.id] });
+            await assertCollectionRole(rd, q.id, 'comment', 'the nested grant');
+            await assertSpaceRole(rd, inQ.id, 'comment', 'the nearest grant');
+            await assertSpaceRole(rd, inP.id, 'admin', 'the parent grant still reaches its own spaces');
+            await expectError(rd.api.orgs.createSpace(org.id, { title: 'No', parent: q.id }), 403, 'comment on the nested collection');
 
-            // moving a space out of the collection takes the inherited grant away
+            // a nearer level wins over a farther grant
+            await empty(alice.api.collections.removeUserFromCollection(q.id, rd.id), 205, 'revoke the nested grant');
+            await patchCollection(q.id, { defaultLevel: 'read' });
+            await assertCollectionRole(rd, q.id, 'read', 'the nested level before the parent grant');
+            await assertSpaceRole(rd, inQ.id, 'read', 'the nested level before the parent grant');
+            await assertSpaceRole(ed, inQ.id, 'read', 'the nested level lowers an edit member');
+            await assertSpaceRole(ed, inP.id, 'edit', 'the parent inherits: the org role');
+
+            // a nearer grant wins over a farther level; a null level hides what inherits from it
+            await patchCollection(q.id, { defaultLevel: 'inherit' });
+            await patchCollection(p.id, { defaultLevel: null });
+            await assertSpaceRole(ed, inQ.id, null, 'the parent\'s null hides what inherits');
+            await assertCollectionRole(ed, q.id, null, 'and the nested collection');
+            await expectError(ed.api.collections.listSpacesInCollectionById(q.id), 404, 'spaces of a hidden collection');
+            assert.ok(!(await orgCollections(ed, org.id)).includes(q.id), 'hidden collections are not listed');
+            await expectError(ed.api.orgs.createSpace(org.id, { title: 'X', parent: q.id }), 400, 'create in a collection one cannot see');
+            await assertSpaceRole(rd, inQ.id, 'admin', 'the grant on the parent comes before its null');
+            await grantCollection(q.id, { role: 'edit', users: [cm.id] });
+            await assertSpaceRole(cm, inQ.id, 'edit', 'a grant on the nested collection before the parent\'s null');
+            await assertSpaceRole(cm, inP.id, null, 'not in the nested collection');
+            await assertCollectionRole(alice, p.id, 'admin', 'org admin');
+
+            // moving a space out of the collections takes what it inherited away
             await ok(alice.api.spaces.moveSpace(inQ.id, { parent: null }), 'moveSpace');
-            await assertSpaceRole(rd, inQ.id, 'read', 'moved out');
-            await assertSpaceRole(cm, inQ.id, 'read', 'moved out');
+            await assertSpaceRole(rd, inQ.id, 'read', 'moved out: the org role');
+            await assertSpaceRole(cm, inQ.id, 'comment', 'moved out: the org role');
+            await assertSpaceRole(ed, inQ.id, 'edit', 'moved out: the org role');
         });
 
-        it('the highest of several grants wins', async () => {
-            const h = await newCollection(org.id, { title: 'Highest' });
-            const s = await newSpace(org.id, { title: 'Several grants', parent: h.id });
-            const team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Editors', members: [ed.id] }), 'createOrganizationTeam', 201);
-            await grantSpace(s.id, { role: 'comment', users: [ed.id] });
-            await assertSpaceRole(ed, s.id, 'comment', 'direct comment');
-            await grantSpace(s.id, { role: 'edit', teams: [team.id] });
-            await assertSpaceRole(ed, s.id, 'edit', 'comment + team edit');
-            await grantCollection(h.id, { role: 'review', users: [ed.id] });
-            await assertSpaceRole(ed, s.id, 'review', 'comment + team edit + collection review');
-            await empty(alice.api.collections.removeUserFromCollection(h.id, ed.id), 205, 'revoke the collection grant');
-            await assertSpaceRole(ed, s.id, 'edit', 'comment + team edit');
-            await empty(alice.api.spaces.removeTeamFromSpace(s.id, team.id), 205, 'revoke the team grant');
-            await assertSpaceRole(ed, s.id, 'comment', 'direct comment only');
-            // a grant lower than the default level does not lower it
-            await patchSpace(s.id, { defaultLevel: 'edit' });
-            await assertSpaceRole(ed, s.id, 'edit', 'default edit over a comment grant');
-            await assertSpaceRole(rd, s.id, 'edit', 'default edit');
-            await empty(alice.api.spaces.removeUserFromSpace(s.id, ed.id), 205, 'revoke');
-            await patchSpace(s.id, { defaultLevel: 'inherit' });
-            await assertSpaceRole(ed, s.id, 'read', 'nothing but the org default');
-            await empty(alice.api.orgs.removeTeamFromOrganizationById(org.id, team.id), 204, 'cleanup');
+        it('5. the member\'s own organization role, which changes with it', async () => {
+            const open = await newSpace(org.id, { title: 'Open' });
+            const closed = await newSpace(org.id, { title: 'Closed' });
+            const granted = await newSpace(org.id, { title: 'Granted' });
+            await patchSpace(closed.id, { defaultLevel: null });
+            await patchSpace(granted.id, { defaultLevel: null });
+            const u = await ctx.user('mover');
+            await addMember(alice.api, org.id, u.email, 'read');
+            await grantSpace(granted.id, { role: 'comment', users: [u.id] });
+            const setRole = (role) => ok(alice.api.orgs.updateMemberInOrganizationById(org.id, u.id, { role }), 'updateMemberInOrganizationById');
+            await assertSpaceRole(u, open.id, 'read', 'read member');
+            await assertSpaceRole(u, closed.id, null, 'read member');
+            await assertSpaceRole(u, granted.id, 'comment', 'read member');
+            await setRole('edit');
+            await assertSpaceRole(u, open.id, 'edit', 'edit member');
+            await assertSpaceRole(u, closed.id, null, 'edit member');
+            await assertSpaceRole(u, granted.id, 'comment', 'the grant over the org role');
+            await newCR(u, open.id, 'As an edit member');
+            await setRole('create');
+            await assertSpaceRole(u, open.id, 'create', 'create member');
+            await patchSpaceAs(u, open.id, 200, 'create member');
+            await setRole('admin');
+            await assertSpaceRole(u, open.id, 'admin', 'org admin');
+            await assertSpaceRole(u, closed.id, 'admin', 'org admin sees hidden spaces');
+            await assertSpaceRole(u, granted.id, 'admin', 'org admin over a lower grant');
+            await setRole(null);
+            await assertSpaceRole(u, open.id, null, 'guest');
+            await assertSpaceRole(u, closed.id, null, 'guest');
+            await assertSpaceRole(u, granted.id, 'comment', 'a guest keeps the grant');
+            assert.deepEqual(await orgSpaces(u, org.id), [granted.id]);
         });
 
-        it('space defaultLevel: null hides the space from members without a grant, a role raises them', async () => {
-            const col = await newCollection(org.id, { title: 'Levels' });
-            const hidden = await newSpace(org.id, { title: 'Hidden', parent: col.id });
-            const raised = await newSpace(org.id, { title: 'Raised', parent: col.id });
-            const hiddenTop = await newSpace(org.id, { title: 'Hidden top' });
-
-            let s = await patchSpace(hidden.id, { defaultLevel: null });
-            assert.equal(s.defaultLevel, null);
-            s = await patchSpace(hiddenTop.id, { defaultLevel: null });
-            assert.equal(s.defaultLevel, null);
-            for (const m of [rd, cm, ed, cr]) {
-                await assertSpaceRole(m, hidden.id, null, `${m.name}: hidden`);
-                await assertSpaceRole(m, hiddenTop.id, null, `${m.name}: hidden top`);
-                await patchSpaceAs(m, hidden.id, 404, `${m.name}: PATCH hidden`);
-                const listed = await orgSpaces(m, org.id);
-                assert.ok(!listed.includes(hidden.id) && !listed.includes(hiddenTop.id), `${m.name}: hidden spaces not in the org list`);
-                assert.ok(listed.includes(raised.id));
-                assert.deepEqual(await collectionSpaces(m, col.id), [raised.id], `${m.name}: collection list`);
-                const mine = await ok(m.api.orgs.listSpacesForOrganizationMember(org.id, m.id, { limit: 1000 }), 'listSpacesForOrganizationMember');
-                assert.ok(!mine.items.some((x) => x.space.id === hidden.id), `${m.name}: not among their own spaces`);
-            }
-            await assertSpaceRole(alice, hidden.id, 'admin', 'org admin');
-            assert.ok((await orgSpaces(alice, org.id)).includes(hidden.id));
-            assert.deepEqual((await collectionSpaces(alice, col.id)).sort(), ids([hidden, raised]));
-
-            // a grant still opens it
-            await grantSpace(hidden.id, { role: 'comment', users: [rd.id] });
-            await assertSpaceRole(rd, hidden.id, 'comment', 'granted');
-            assert.ok((await orgSpaces(rd, org.id)).includes(hidden.id));
-            assert.deepEqual(await collectionSpaces(rd, col.id), ids([hidden, raised]));
-            await assertSpaceRole(cm, hidden.id, null, 'still hidden for others');
-
-            s = await patchSpace(raised.id, { defaultLevel: 'edit' });
-            assert.equal(s.defaultLevel, 'edit');
-            for (const m of [rd, cm, ed, cr]) await assertSpaceRole(m, raised.id, 'edit', `${m.name}: raised`);
-            await patchSpaceAs(rd, raised.id, 403, 'edit is not admin');
-            await assertSpaceRole(gu, raised.id, null, 'a guest gets nothing from a default level');
-            await assertSpaceRole(alice, raised.id, 'admin', 'org admin');
-        });
-
-        it('a collection defaultLevel is inherited by what inherits below it', async () => {
-            const cl = await newCollection(org.id, { title: 'Comment level', defaultLevel: 'comment' });
-            assert.equal(cl.defaultLevel, 'comment');
-            const cl2 = await newCollection(org.id, { title: 'Inherits', parent: cl.id });
-            const s1 = await newSpace(org.id, { title: 'Inherits', parent: cl2.id });
-            const s2 = await newSpace(org.id, { title: 'Explicit read', parent: cl2.id });
-            const s3 = await newSpace(org.id, { title: 'Explicit none', parent: cl.id });
-            await patchSpace(s2.id, { defaultLevel: 'read' });
-            await patchSpace(s3.id, { defaultLevel: null });
-
-            await assertSpaceRole(rd, s1.id, 'comment', 'inherits comment two levels up');
-            await assertSpaceRole(rd, s2.id, 'read', 'its own level wins');
-            await assertSpaceRole(rd, s3.id, null, 'its own null wins');
-            await assertCollectionRole(rd, cl2.id, 'comment', 'the nested collection inherits');
-            await assertCollectionRole(rd, cl.id, 'comment', 'the collection itself');
-
-            // the nearest level that is not inherit counts
-            await patchCollection(cl2.id, { defaultLevel: 'create' });
-            await assertCollectionRole(rd, cl2.id, 'create', 'nested create');
-            await assertSpaceRole(rd, s1.id, 'create', 'inherits create');
-            await assertSpaceRole(rd, s2.id, 'read', 'still its own');
-            const made = await ok(rd.api.orgs.createSpace(org.id, { title: 'Reader made', parent: cl2.id }), 'createSpace', 201);
-            await assertSpaceRole(rd, made.id, 'admin', 'the creator');
-            await expectError(rd.api.orgs.createSpace(org.id, { title: 'Reader made', parent: cl.id }), 403, 'comment on the parent');
-            await patchCollection(cl2.id, { defaultLevel: 'inherit' });
-
-            // null on the top collection hides everything that inherits
-            const c = await patchCollection(cl.id, { defaultLevel: null });
-            assert.equal(c.defaultLevel, null);
-            await assertCollectionRole(rd, cl.id, null, 'hidden collection');
-            await assertCollectionRole(rd, cl2.id, null, 'nested in a hidden one');
-            await assertSpaceRole(rd, s1.id, null, 'space in a hidden one');
-            await assertSpaceRole(rd, s2.id, 'read', 'a space with its own level stays readable');
-            await expectError(rd.api.collections.listSpacesInCollectionById(cl2.id), 404, 'spaces of a hidden collection');
-            const cols = await orgCollections(rd, org.id);
-            assert.ok(!cols.includes(cl.id) && !cols.includes(cl2.id), 'hidden collections are not listed');
-            const listed = await orgSpaces(rd, org.id);
-            assert.ok(!listed.includes(s1.id) && listed.includes(s2.id));
-            await expectError(rd.api.orgs.createSpace(org.id, { title: 'X', parent: cl2.id }), 400, 'create in a collection one cannot see');
-            await assertCollectionRole(alice, cl.id, 'admin', 'org admin');
-            await assertSpaceRole(alice, s1.id, 'admin', 'org admin');
-            // a grant on the hidden collection brings all of it back for that user
-            await grantCollection(cl.id, { role: 'read', users: [rd.id] });
-            await assertCollectionRole(rd, cl2.id, 'read', 'granted read on the parent');
-            await assertSpaceRole(rd, s1.id, 'read', 'granted read on the parent');
-            await assertSpaceRole(rd, s3.id, 'read', 'a grant beats the space\'s null');
-            await assertSpaceRole(cm, s1.id, null, 'still hidden for others');
-        });
-
-        it('guests see only the spaces granted to them', async () => {
+        it('guests get only what grants give them, never a level', async () => {
             const g1 = await newSpace(org.id, { title: 'G read' });
             const g2 = await newSpace(org.id, { title: 'G edit' });
             const gc = await newCollection(org.id, { title: 'G collection' });
@@ -682,7 +884,9 @@ describe('permissions', () => {
             const g3 = await newSpace(org.id, { title: 'G in collection', parent: gc.id });
             const g4 = await newSpace(org.id, { title: 'G in nested', parent: gc2.id });
             const g5 = await newSpace(org.id, { title: 'G not granted' });
-            await ok(alice.api.spaces.updateSpaceById(g5.id, { defaultLevel: 'edit' }), 'updateSpaceById');
+            const g6 = await newSpace(org.id, { title: 'G own level', parent: gc.id });
+            await patchSpace(g5.id, { defaultLevel: 'edit' });
+            await patchSpace(g6.id, { defaultLevel: 'edit' });
             await newCollection(org.id, { title: 'G other collection' });
 
             assert.deepEqual(await orgSpaces(gu, org.id), [], 'nothing granted yet');
@@ -697,10 +901,13 @@ describe('permissions', () => {
             assert.deepEqual(await collectionSpaces(gu, gc.id), [g3.id]);
             await assertSpaceRole(gu, g1.id, 'read', 'guest g1');
             await assertSpaceRole(gu, g2.id, 'edit', 'guest g2');
+            await newCR(gu, g2.id, 'A guest with edit');
             await assertSpaceRole(gu, g3.id, 'comment', 'guest g3');
             await assertSpaceRole(gu, g4.id, 'comment', 'guest g4');
+            await commented(gu, g4.id, 'a guest comments through the collection grant');
             await assertCollectionRole(gu, gc2.id, 'comment', 'guest gc2');
-            await assertSpaceRole(gu, g5.id, null, 'not granted: a default level gives guests nothing');
+            await assertSpaceRole(gu, g5.id, null, 'a level gives guests nothing');
+            await assertSpaceRole(gu, g6.id, null, 'a space with its own level: the collection grant does not reach it');
             await patchSpaceAs(gu, g5.id, 404, 'not granted');
             await expectError(gu.api.spaces.duplicateSpace(g5.id), 404, 'not granted');
             await expectError(gu.api.spaces.listUserPermissionsInSpace(g5.id), 404, 'not granted');
@@ -710,7 +917,7 @@ describe('permissions', () => {
             const made = await ok(gu.api.orgs.createSpace(org.id, { title: 'Guest made', parent: gc.id }), 'createSpace', 201);
             assert.deepEqual(made.permissions, spacePerms('admin'));
             assert.deepEqual(await orgSpaces(gu, org.id), ids([g1, g2, g3, g4, made]));
-            // a guest's permissions in the org itself do not change
+            // a guest's role in the org itself does not change
             const m = await ok(alice.api.orgs.getMemberInOrganizationById(org.id, gu.id), 'getMemberInOrganizationById');
             assert.equal(m.role, null);
         });
@@ -754,7 +961,7 @@ describe('permissions', () => {
             const r2 = await newSpace(org.id, { title: 'Leaver team' });
             const rc = await newCollection(org.id, { title: 'Leaver collection' });
             const rcs = await newSpace(org.id, { title: 'In leaver collection', parent: rc.id });
-            const team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Leavers', members: [rm.id, ed.id] }), 'createOrganizationTeam', 201);
+            const team = await newTeam(org.id, 'Leavers', [rm, ed]);
             await grantSpace(r1.id, { role: 'admin', users: [rm.id] });
             await grantCollection(rc.id, { role: 'edit', users: [rm.id] });
             await grantSpace(r2.id, { role: 'admin', teams: [team.id] });
@@ -767,7 +974,7 @@ describe('permissions', () => {
             assert.deepEqual(await userGrants('collection', rc.id), {}, 'collection grant gone');
             await assertSpaceRole(rm, r1.id, null, 'not a member');
             await expectError(rm.api.orgs.listSpacesInOrganizationById(org.id), 404, 'not a member');
-            // back as a plain member: only the org default, no grant came back
+            // back as a plain member: only the org role, no grant came back
             await addMember(alice.api, org.id, rm.email, 'read');
             await assertSpaceRole(rm, r1.id, 'read', 'back without the grant');
             await assertSpaceRole(rm, rcs.id, 'read', 'back without the collection grant');
@@ -777,154 +984,12 @@ describe('permissions', () => {
             await assertSpaceRole(ed, r2.id, 'admin', 'through the team');
             await empty(alice.api.orgs.removeTeamFromOrganizationById(org.id, team.id), 204, 'delete the team');
             assert.deepEqual(await teamGrants('space', r2.id), {}, 'team grant gone');
-            await assertSpaceRole(ed, r2.id, 'read', 'the team is gone');
+            await assertSpaceRole(ed, r2.id, 'edit', 'the team is gone: the org role');
             await patchSpaceAs(ed, r2.id, 403, 'the team is gone');
-        });
-    });
-
-    // ------------------------------------------------------------------------------------
-    describe('access follows the content as it moves, and members as their role changes', () => {
-        let org, target;
-
-        before(async () => {
-            ({ org } = await createOrg(ctx.url, alice.token, `Moves ${ctx.run}`));
-            ({ org: target } = await createOrg(ctx.url, alice.token, `Moves target ${ctx.run}`));
-            await addMember(alice.api, org.id, rd.email, 'read');
-            await addMember(alice.api, org.id, cm.email, 'comment');
-            await addMember(alice.api, org.id, ed.email, 'edit');
-            await addMember(alice.api, org.id, rv.email, 'review');
-            await addMember(alice.api, target.id, ed.email, 'read'); // a member of both
-        });
-
-        it('moving a space needs admin on it and create at the destination', async () => {
-            const s = await newSpace(org.id, { title: 'Movable' });
-            const readable = await newCollection(org.id, { title: 'Read only' });
-            const writable = await newCollection(org.id, { title: 'Writable' });
-            const hidden = await newCollection(org.id, { title: 'Hidden', defaultLevel: null });
-            await grantSpace(s.id, { role: 'admin', users: [rd.id] });
-            await grantCollection(writable.id, { role: 'create', users: [rd.id] });
-            await expectError(rd.api.spaces.moveSpace(s.id, { parent: readable.id }), 403, 'read on the destination');
-            await expectError(rd.api.spaces.moveSpace(s.id, { parent: hidden.id }), 400, 'a destination one cannot see');
-            await expectError(cm.api.spaces.moveSpace(s.id, { parent: writable.id }), 403, 'not admin on the space');
-            const moved = await ok(rd.api.spaces.moveSpace(s.id, { parent: writable.id }), 'moveSpace');
-            assert.equal(moved.parent, writable.id);
-            assert.deepEqual(moved.permissions, spacePerms('admin'));
-            await expectError(rd.api.spaces.moveSpace(s.id, { parent: null }), 403, 'the top level needs the org create role');
-            // a collection moves the same way
-            const c = await newCollection(org.id, { title: 'Movable collection' });
-            await grantCollection(c.id, { role: 'admin', users: [rd.id] });
-            await expectError(rd.api.collections.moveCollection(c.id, { parent: readable.id }), 403, 'read on the destination');
-            const cm2 = await ok(rd.api.collections.moveCollection(c.id, { parent: writable.id }), 'moveCollection');
-            assert.equal(cm2.parent, writable.id);
-            assert.deepEqual(cm2.permissions, collectionPerms('admin'));
-        });
-
-        it('a duplicate keeps the grants of the original; a non-admin duplicator becomes its admin', async () => {
-            const team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Dup team', members: [rv.id] }), 'createOrganizationTeam', 201);
-            const s = await newSpace(org.id, { title: 'Original' });
-            await patchSpace(s.id, { defaultLevel: null });
-            await grantSpace(s.id, { role: 'comment', users: [cm.id], teams: [team.id] });
-            await grantSpace(s.id, { role: 'edit', users: [rd.id] });
-            // rd reads it and has the org role read: no create at the top level
-            await expectError(rd.api.spaces.duplicateSpace(s.id), 403, 'no create where it lives');
-            const copy = await ok(alice.api.spaces.duplicateSpace(s.id), 'getSpaceById');
-            assert.notEqual(copy.id, s.id);
-            assert.equal(copy.defaultLevel, null);
-            assert.deepEqual(await userGrants('space', copy.id), { [cm.id]: 'comment', [rd.id]: 'edit' });
-            assert.deepEqual(await teamGrants('space', copy.id), { [team.id]: 'comment' });
-            await assertSpaceRole(rv, copy.id, 'comment', 'through the copied team grant');
-            await assertSpaceRole(ed, copy.id, null, 'hidden like the original');
-            // in a collection where cm may create
-            const c = await newCollection(org.id, { title: 'Dup collection' });
-            const inC = await newSpace(org.id, { title: 'Original in collection', parent: c.id });
-            await grantCollection(c.id, { role: 'create', users: [cm.id] });
-            const copy2 = await ok(cm.api.spaces.duplicateSpace(inC.id), 'getSpaceById');
-            assert.equal(copy2.parent, c.id);
-            assert.deepEqual(copy2.permissions, spacePerms('admin'));
-            assert.deepEqual(await userGrants('space', copy2.id), { [cm.id]: 'admin' });
-            await assertSpaceRole(cm, inC.id, 'create', 'the original is unchanged');
-        });
-
-        it('transfers keep the grants that still mean something', async () => {
-            const team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Stay home', members: [rv.id] }), 'createOrganizationTeam', 201);
-            const s = await newSpace(org.id, { title: 'Transferred' });
-            await grantSpace(s.id, { role: 'edit', users: [ed.id, cm.id], teams: [team.id] });
-            const dest = await newCollection(org.id, { title: 'Same org destination' });
-            // within the organization: a move into a collection; every grant stays
-            const t1 = await ok(alice.api.spaces.transferSpace(s.id, { organization: org.id, parent: dest.id }), 'transferSpace');
-            assert.equal(t1.parent, dest.id);
-            assert.deepEqual(await userGrants('space', s.id), { [ed.id]: 'edit', [cm.id]: 'edit' });
-            assert.deepEqual(await teamGrants('space', s.id), { [team.id]: 'edit' }, 'a transfer within the org keeps team grants');
-            await assertSpaceRole(rv, s.id, 'edit', 'through the team');
-
-            // to another organization: teams stay behind, and users who are not members there
-            const t2 = await ok(alice.api.spaces.transferSpace(s.id, { organization: target.id }), 'transferSpace');
-            assert.equal(t2.organization, target.id);
-            assert.equal(t2.parent, undefined);
-            assert.deepEqual(await userGrants('space', s.id), { [ed.id]: 'edit' });
-            assert.deepEqual(await teamGrants('space', s.id), {});
-            await assertSpaceRole(ed, s.id, 'edit', 'the grant works in the new organization');
-            await assertSpaceRole(cm, s.id, null, 'not a member of the new organization');
-            await assertSpaceRole(rv, s.id, null, 'the team stayed behind');
-            assert.ok((await orgSpaces(ed, target.id)).includes(s.id));
-            assert.ok(!(await orgSpaces(rd, org.id)).includes(s.id));
-            const listed = await ok(alice.api.orgs.listSpacesForOrganizationMember(target.id, ed.id, { limit: 1000 }), 'listSpacesForOrganizationMember');
-            assert.deepEqual(listed.items.filter((x) => x.space.id === s.id).map((x) => x.permission), ['edit']);
-            // the grant can be managed in the new organization
-            await empty(alice.api.spaces.updateUserPermissionInSpace(s.id, ed.id, { role: 'admin' }), 204, 'patch after transfer');
-            await assertSpaceRole(ed, s.id, 'admin', 'patched after transfer');
-            await empty(alice.api.spaces.removeUserFromSpace(s.id, ed.id), 205, 'remove after transfer');
-            await assertSpaceRole(ed, s.id, 'read', 'the new org default');
-        });
-
-        it('a collection transfer takes the grants of its members along', async () => {
-            const team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Col team', members: [rv.id] }), 'createOrganizationTeam', 201);
-            const c = await newCollection(org.id, { title: 'Transferred collection' });
-            const n = await newCollection(org.id, { title: 'Nested', parent: c.id });
-            const s = await newSpace(org.id, { title: 'Deep', parent: n.id });
-            await grantCollection(c.id, { role: 'review', users: [ed.id, cm.id], teams: [team.id] });
-            await grantSpace(s.id, { role: 'admin', users: [cm.id, ed.id] });
-            await empty(alice.api.spaces.updateUserPermissionInSpace(s.id, ed.id, { role: 'comment' }), 204, 'lower');
-            const moved = await ok(alice.api.collections.transferCollection(c.id, { organization: target.id }), 'transferCollection');
-            assert.equal(moved.organization, target.id);
-            assert.deepEqual(await userGrants('collection', c.id), { [ed.id]: 'review' });
-            assert.deepEqual(await teamGrants('collection', c.id), {});
-            assert.deepEqual(await userGrants('space', s.id), { [ed.id]: 'comment' });
-            await assertCollectionRole(ed, n.id, 'review', 'nested collection after the transfer');
-            await assertSpaceRole(ed, s.id, 'review', 'the highest of the grants, in the new org');
-            await assertSpaceRole(cm, s.id, null, 'not a member of the new organization');
-            await assertSpaceRole(rv, s.id, null, 'the team stayed behind');
-            assert.deepEqual((await orgCollections(ed, target.id)).sort(), ids([c, n]));
-        });
-
-        it('changing a member\'s org role changes their access', async () => {
-            const open = await newSpace(org.id, { title: 'Open' });
-            const closed = await newSpace(org.id, { title: 'Closed' });
-            const granted = await newSpace(org.id, { title: 'Granted' });
-            await patchSpace(closed.id, { defaultLevel: null });
-            await patchSpace(granted.id, { defaultLevel: null });
-            const u = await ctx.user('mover');
-            await addMember(alice.api, org.id, u.email, 'read');
-            await grantSpace(granted.id, { role: 'comment', users: [u.id] });
-            const setRole = (role) => ok(alice.api.orgs.updateMemberInOrganizationById(org.id, u.id, { role }), 'updateMemberInOrganizationById');
-            await assertSpaceRole(u, open.id, 'read', 'member');
-            await assertSpaceRole(u, closed.id, null, 'member');
-            await setRole('admin');
-            await assertSpaceRole(u, open.id, 'admin', 'org admin');
-            await assertSpaceRole(u, closed.id, 'admin', 'org admin sees hidden spaces');
-            await assertSpaceRole(u, granted.id, 'admin', 'org admin over a lower grant');
-            await setRole(null);
-            await assertSpaceRole(u, open.id, null, 'guest');
-            await assertSpaceRole(u, closed.id, null, 'guest');
-            await assertSpaceRole(u, granted.id, 'comment', 'guest keeps the grant');
-            assert.deepEqual(await orgSpaces(u, org.id), [granted.id]);
-            await setRole('edit');
-            await assertSpaceRole(u, open.id, 'read', 'the org default, not the org role');
-            await assertSpaceRole(u, granted.id, 'comment', 'grant');
         });
 
         it('a user path does not reach a team\'s grant, nor a team path a user\'s', async () => {
-            const team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Paths', members: [rv.id] }), 'createOrganizationTeam', 201);
+            const team = await newTeam(org.id, 'Paths', [rv]);
             for (const kind of ['space', 'collection']) {
                 const S = kind === 'space';
                 const x = S ? await newSpace(org.id, { title: 'Paths' }) : await newCollection(org.id, { title: 'Paths' });
@@ -955,7 +1020,8 @@ describe('permissions', () => {
             assert.deepEqual(seen.map((x) => x.id), made.filter((_, i) => i % 2 === 0).map((x) => x.id), 'visible spaces in position order');
             const cols = await checkPagination((q) => rd.api.orgs.listCollectionsInOrganizationById(org.id, q), 'listCollectionsInOrganizationById');
             const all = await ok(alice.api.orgs.listCollectionsInOrganizationById(org.id, { limit: 1000 }), 'listCollectionsInOrganizationById');
-            assert.equal(all.items.length - cols.length, 4, 'three hidden collections and one hidden destination');
+            const hidden = all.items.filter((x) => !cols.some((y) => y.id === x.id)).map((x) => x.title);
+            assert.deepEqual(hidden.filter((t) => t.startsWith('Sub ')).sort(), ['Sub 1', 'Sub 3', 'Sub 5'], 'the null-level collections are hidden');
             await checkPagination((q) => rd.api.orgs.listSpacesInOrganizationById(org.id, q), 'listSpacesInOrganizationById');
             await checkPagination((q) => rd.api.orgs.listSpacesForOrganizationMember(org.id, rd.id, q), 'listSpacesForOrganizationMember', {
                 key: (x) => x.space.id,
@@ -964,63 +1030,281 @@ describe('permissions', () => {
     });
 
     // ------------------------------------------------------------------------------------
-    describe('the org defaultRole', () => {
-        let org, top, col, inCol, explicit;
+    describe('change requests and comments follow the effective role', () => {
+        let org;
 
         before(async () => {
-            ({ org } = await createOrg(ctx.url, alice.token, `Defaults ${ctx.run}`));
+            org = await newOrg('Content roles', [[rv, 'review'], [ed, 'edit'], [cm, 'comment'], [rd, 'read'], [gu, null]]);
+        });
+
+        it('an edit member without grants comments, opens change requests and writes them; merging needs review', async () => {
+            const s = await newSpace(org.id, { title: 'Everyday' });
+            await assertSpaceRole(ed, s.id, 'edit', 'edit member');
+            const c = await commented(ed, s.id, 'An editor\'s remark');
+            const mine = await newCR(ed, s.id, 'An editor\'s change');
+            await expectStatus(writeCR(ed, s.id, mine.id, 'Editor page'), 200, 'updateChangeRequestContent', 'the editor writes');
+            const renamed = await ok(ed.api.spaces.updateChangeRequestById(s.id, mine.id, { subject: 'Renamed by the editor', status: 'open' }), 'updateChangeRequestById');
+            assert.equal(renamed.subject, 'Renamed by the editor');
+            await expectError(ed.api.spaces.mergeChangeRequest(s.id, mine.id), 403, 'edit cannot merge');
+            await expectError(ed.api.spaces.updateChangeRequest(s.id, mine.id), 403, 'edit cannot update from main');
+            assert.equal(await crStatus(s.id, mine.id), 'open');
+
+            // comment: post, reply, resolve; no change requests
+            await commented(cm, s.id, 'A commenter\'s remark');
+            await expectStatus(cm.api.spaces.postCommentReplyInSpace(s.id, c.id, { body: { markdown: 'Agreed' } }), 201, 'postCommentReplyInSpace', 'reply', 200);
+            const resolved = await ok(cm.api.spaces.updateCommentInSpace(s.id, c.id, { resolved: true }), 'updateCommentInSpace');
+            assert.equal(resolved.status, 'resolved');
+            await expectError(openCR(cm, s.id), 403, 'comment cannot open a change request');
+            await expectError(writeCR(cm, s.id, mine.id, 'No'), 403, 'comment cannot write a change request');
+            await expectStatus(
+                cm.api.spaces.postCommentInChangeRequest(s.id, mine.id, { body: { markdown: 'On the change' } }),
+                201,
+                'postCommentInChangeRequest',
+                'comment on a change request',
+                200,
+            );
+
+            // read: reads, nothing more
+            assert.equal((await ok(rd.api.spaces.listCommentsInSpace(s.id), 'listCommentsInSpace')).items.length, 2);
+            await expectError(comment(rd, s.id), 403, 'read cannot comment');
+            await expectError(openCR(rd, s.id), 403, 'read cannot open a change request');
+            await expectError(gu.api.spaces.listCommentsInSpace(s.id), 404, 'a guest without a grant');
+            await expectError(openCR(gu, s.id), 404, 'a guest without a grant');
+
+            // review: update from main and merge
+            const upd = await ok(rv.api.spaces.updateChangeRequest(s.id, mine.id), 'updateChangeRequest');
+            assert.equal(upd.result, 'update');
+            const merged = await ok(rv.api.spaces.mergeChangeRequest(s.id, mine.id), 'mergeChangeRequest');
+            assert.equal(merged.result, 'merge');
+            assert.equal(await crStatus(s.id, mine.id), 'merged');
+            const pages = await ok(rd.api.spaces.listPages(s.id), 'listPages');
+            assert.deepEqual(pages.pages.map((p) => p.title), ['Editor page']);
+        });
+
+        it('a grant or a level changes what a member may do with content, in either direction', async () => {
+            // a read grant takes an edit member's change requests and comments away
+            const s1 = await newSpace(org.id, { title: 'Lowered' });
+            await grantSpace(s1.id, { role: 'read', users: [ed.id] });
+            await expectError(openCR(ed, s1.id), 403, 'edit member with a read grant');
+            await expectError(comment(ed, s1.id), 403, 'edit member with a read grant');
+            // a review grant lets a read member open, write and merge
+            await grantSpace(s1.id, { role: 'review', users: [rd.id] });
+            const c1 = await newCR(rd, s1.id, 'By a reviewer');
+            await expectStatus(writeCR(rd, s1.id, c1.id, 'Reviewed'), 200, 'updateChangeRequestContent', 'write');
+            assert.equal((await ok(rd.api.spaces.mergeChangeRequest(s1.id, c1.id), 'mergeChangeRequest')).result, 'merge');
+
+            // a comment level: edit and review members only comment
+            const s2 = await newSpace(org.id, { title: 'Comment level' });
+            await patchSpace(s2.id, { defaultLevel: 'comment' });
+            const c2 = await newCR(alice, s2.id, 'By the admin');
+            await expectError(openCR(ed, s2.id), 403, 'edit member on a comment-level space');
+            await expectError(rv.api.spaces.mergeChangeRequest(s2.id, c2.id), 403, 'review member on a comment-level space');
+            await commented(ed, s2.id, 'still comments');
+            await commented(rd, s2.id, 'a read member comments through the level');
+
+            // a collection grant reaches a space that inherits, not one with its own level
+            const col = await newCollection(org.id, { title: 'Writers' });
+            await grantCollection(col.id, { role: 'edit', users: [cm.id, gu.id] });
+            const s3 = await newSpace(org.id, { title: 'Inherits', parent: col.id });
+            const s4 = await newSpace(org.id, { title: 'Own level', parent: col.id });
+            await patchSpace(s4.id, { defaultLevel: 'read' });
+            await newCR(cm, s3.id, 'Through the collection');
+            await newCR(gu, s3.id, 'A guest through the collection');
+            await expectError(openCR(cm, s4.id), 403, 'not past the space\'s level');
+            await expectError(openCR(gu, s4.id), 404, 'a guest: not past the space\'s level');
+
+            // a locked space: no content writes or merges, comments go on
+            const { space: s5, cr: c5 } = await spaceWithCR(org.id, 'Locked');
+            await patchSpace(s5.id, { editMode: 'locked' });
+            await expectError(writeCR(ed, s5.id, c5.id, 'No'), 403, 'locked: no writes');
+            await expectError(rv.api.spaces.mergeChangeRequest(s5.id, c5.id), 403, 'locked: no merge');
+            await commented(cm, s5.id, 'locked spaces take comments');
+            await patchSpace(s5.id, { editMode: 'live' });
+            assert.equal((await ok(rv.api.spaces.mergeChangeRequest(s5.id, c5.id), 'mergeChangeRequest')).result, 'merge');
+        });
+    });
+
+    // ------------------------------------------------------------------------------------
+    describe('access follows the content as it moves, and members as their role changes', () => {
+        let org, target;
+
+        before(async () => {
+            ({ org } = await createOrg(ctx.url, alice.token, `Moves ${ctx.run}`));
+            ({ org: target } = await createOrg(ctx.url, alice.token, `Moves target ${ctx.run}`));
             await addMember(alice.api, org.id, rd.email, 'read');
+            await addMember(alice.api, org.id, cm.email, 'comment');
+            await addMember(alice.api, org.id, ed.email, 'edit');
+            await addMember(alice.api, org.id, rv.email, 'review');
             await addMember(alice.api, org.id, cr.email, 'create');
-            await addMember(alice.api, org.id, gu.email, null);
+            await addMember(alice.api, target.id, ed.email, 'read'); // a member of both
+        });
+
+        it('moving a space needs create on it and create at the destination', async () => {
+            const s = await newSpace(org.id, { title: 'Movable' });
+            const readable = await newCollection(org.id, { title: 'Read only', defaultLevel: 'read' });
+            const writable = await newCollection(org.id, { title: 'Writable' });
+            const hidden = await newCollection(org.id, { title: 'Hidden', defaultLevel: null });
+            await grantSpace(s.id, { role: 'create', users: [rd.id] });
+            await grantCollection(writable.id, { role: 'create', users: [rd.id] });
+            await expectError(rd.api.spaces.moveSpace(s.id, { parent: readable.id }), 403, 'read on the destination');
+            await expectError(rd.api.spaces.moveSpace(s.id, { parent: hidden.id }), 400, 'a destination one cannot see');
+            await expectError(rv.api.spaces.moveSpace(s.id, { parent: writable.id }), 403, 'review on the space');
+            const moved = await ok(rd.api.spaces.moveSpace(s.id, { parent: writable.id }), 'moveSpace');
+            assert.equal(moved.parent, writable.id);
+            assert.deepEqual(moved.permissions, spacePerms('create'), 'the space\'s own grant');
+            await expectError(rd.api.spaces.moveSpace(s.id, { parent: null }), 403, 'the top level needs create in the org');
+            // a create member needs no grant for what inherits, but not past a level
+            const t = await newSpace(org.id, { title: 'Movable by create' });
+            await expectError(cr.api.spaces.moveSpace(t.id, { parent: readable.id }), 403, 'create member into a read-level collection');
+            assert.equal((await ok(cr.api.spaces.moveSpace(t.id, { parent: writable.id }), 'moveSpace')).parent, writable.id);
+            assert.equal((await ok(cr.api.spaces.moveSpace(t.id, { parent: null }), 'moveSpace')).parent, undefined);
+            // a collection moves the same way
+            const c = await newCollection(org.id, { title: 'Movable collection' });
+            await grantCollection(c.id, { role: 'create', users: [rd.id] });
+            await expectError(rd.api.collections.moveCollection(c.id, { parent: readable.id }), 403, 'read on the destination');
+            const cm2 = await ok(rd.api.collections.moveCollection(c.id, { parent: writable.id }), 'moveCollection');
+            assert.equal(cm2.parent, writable.id);
+            assert.deepEqual(cm2.permissions, collectionPerms('create'));
+        });
+
+        it('a duplicate keeps the grants of the original; a non-admin duplicator becomes its admin', async () => {
+            const team = await newTeam(org.id, 'Dup team', [rv]);
+            const s = await newSpace(org.id, { title: 'Original' });
+            await patchSpace(s.id, { defaultLevel: null });
+            await grantSpace(s.id, { role: 'comment', users: [cm.id], teams: [team.id] });
+            await grantSpace(s.id, { role: 'edit', users: [rd.id] });
+            // rd reads it and has the org role read: no create at the top level
+            await expectError(rd.api.spaces.duplicateSpace(s.id), 403, 'no create where it lives');
+            const copy = await ok(alice.api.spaces.duplicateSpace(s.id), 'getSpaceById');
+            assert.notEqual(copy.id, s.id);
+            assert.equal(copy.defaultLevel, null);
+            assert.deepEqual(await userGrants('space', copy.id), { [cm.id]: 'comment', [rd.id]: 'edit' });
+            assert.deepEqual(await teamGrants('space', copy.id), { [team.id]: 'comment' });
+            await assertSpaceRole(rv, copy.id, 'comment', 'through the copied team grant');
+            await assertSpaceRole(ed, copy.id, null, 'hidden like the original');
+            // in a collection where cm may create
+            const c = await newCollection(org.id, { title: 'Dup collection' });
+            const inC = await newSpace(org.id, { title: 'Original in collection', parent: c.id });
+            await grantCollection(c.id, { role: 'create', users: [cm.id] });
+            const copy2 = await ok(cm.api.spaces.duplicateSpace(inC.id), 'getSpaceById');
+            assert.equal(copy2.parent, c.id);
+            assert.deepEqual(copy2.permissions, spacePerms('admin'));
+            assert.deepEqual(await userGrants('space', copy2.id), { [cm.id]: 'admin' });
+            await assertSpaceRole(cm, inC.id, 'create', 'the original is unchanged');
+            // a create member duplicates where their org role reaches
+            const copy3 = await ok(cr.api.spaces.duplicateSpace(inC.id), 'getSpaceById');
+            assert.equal(copy3.parent, c.id);
+            assert.deepEqual(await userGrants('space', copy3.id), { [cr.id]: 'admin' });
+        });
+
+        it('transfers keep the grants that still mean something', async () => {
+            const team = await newTeam(org.id, 'Stay home', [rv]);
+            const s = await newSpace(org.id, { title: 'Transferred' });
+            await grantSpace(s.id, { role: 'edit', users: [ed.id, cm.id], teams: [team.id] });
+            const dest = await newCollection(org.id, { title: 'Same org destination' });
+            // within the organization: a move into a collection; every grant stays
+            const t1 = await ok(alice.api.spaces.transferSpace(s.id, { organization: org.id, parent: dest.id }), 'transferSpace');
+            assert.equal(t1.parent, dest.id);
+            assert.deepEqual(await userGrants('space', s.id), { [ed.id]: 'edit', [cm.id]: 'edit' });
+            assert.deepEqual(await teamGrants('space', s.id), { [team.id]: 'edit' }, 'a transfer within the org keeps team grants');
+            await assertSpaceRole(rv, s.id, 'edit', 'through the team, lower than the org role');
+
+            // to another organization: teams stay behind, and users who are not members there
+            const t2 = await ok(alice.api.spaces.transferSpace(s.id, { organization: target.id }), 'transferSpace');
+            assert.equal(t2.organization, target.id);
+            assert.equal(t2.parent, undefined);
+            assert.deepEqual(await userGrants('space', s.id), { [ed.id]: 'edit' });
+            assert.deepEqual(await teamGrants('space', s.id), {});
+            await assertSpaceRole(ed, s.id, 'edit', 'the grant works in the new organization');
+            await assertSpaceRole(cm, s.id, null, 'not a member of the new organization');
+            await assertSpaceRole(rv, s.id, null, 'the team stayed behind');
+            assert.ok((await orgSpaces(ed, target.id)).includes(s.id));
+            assert.ok(!(await orgSpaces(rd, org.id)).includes(s.id));
+            const listed = await ok(alice.api.orgs.listSpacesForOrganizationMember(target.id, ed.id, { limit: 1000 }), 'listSpacesForOrganizationMember');
+            assert.deepEqual(listed.items.filter((x) => x.space.id === s.id).map((x) => x.permission), ['edit']);
+            // the grant can be managed in the new organization
+            await empty(alice.api.spaces.updateUserPermissionInSpace(s.id, ed.id, { role: 'admin' }), 204, 'patch after transfer');
+            await assertSpaceRole(ed, s.id, 'admin', 'patched after transfer');
+            await empty(alice.api.spaces.removeUserFromSpace(s.id, ed.id), 205, 'remove after transfer');
+            await assertSpaceRole(ed, s.id, 'read', 'their org role in the new organization');
+        });
+
+        it('a collection transfer takes the grants of its members along', async () => {
+            const team = await newTeam(org.id, 'Col team', [rv]);
+            const c = await newCollection(org.id, { title: 'Transferred collection' });
+            const n = await newCollection(org.id, { title: 'Nested', parent: c.id });
+            const s = await newSpace(org.id, { title: 'Deep', parent: n.id });
+            await grantCollection(c.id, { role: 'review', users: [ed.id, cm.id], teams: [team.id] });
+            await grantSpace(s.id, { role: 'admin', users: [cm.id, ed.id] });
+            await empty(alice.api.spaces.updateUserPermissionInSpace(s.id, ed.id, { role: 'comment' }), 204, 'lower');
+            const moved = await ok(alice.api.collections.transferCollection(c.id, { organization: target.id }), 'transferCollection');
+            assert.equal(moved.organization, target.id);
+            assert.deepEqual(await userGrants('collection', c.id), { [ed.id]: 'review' });
+            assert.deepEqual(await teamGrants('collection', c.id), {});
+            assert.deepEqual(await userGrants('space', s.id), { [ed.id]: 'comment' });
+            await assertCollectionRole(ed, n.id, 'review', 'nested collection after the transfer');
+            await assertSpaceRole(ed, s.id, 'comment', 'the space\'s own grant before the collection\'s, in the new org');
+            await assertSpaceRole(cm, s.id, null, 'not a member of the new organization');
+            await assertSpaceRole(rv, s.id, null, 'the team stayed behind');
+            assert.deepEqual((await orgCollections(ed, target.id)).sort(), ids([c, n]));
+        });
+    });
+
+    // ------------------------------------------------------------------------------------
+    describe('Organization.defaultRole: the role of members who join without one, not an access level', () => {
+        let org, top, col, inCol;
+
+        before(async () => {
+            org = await newOrg('Defaults', [[rd, 'read'], [cr, 'create'], [gu, null]]);
             top = await newSpace(org.id, { title: 'Top' });
             col = await newCollection(org.id, { title: 'Collection' });
             inCol = await newSpace(org.id, { title: 'In collection', parent: col.id });
-            explicit = await newSpace(org.id, { title: 'Explicit comment' });
-            await patchSpace(explicit.id, { defaultLevel: 'comment' });
         });
         const setDefault = async (role) => {
             const o = await ok(alice.api.orgs.updateOrganizationById(org.id, { defaultRole: role }), 'updateOrganizationById');
-            assert.equal(o.defaultRole, role);
+            assert.equal(o.defaultRole ?? null, role);
         };
+        const memberRole = async (userId) => (await ok(alice.api.orgs.getMemberInOrganizationById(org.id, userId), 'getMemberInOrganizationById')).role ?? null;
 
-        it('applies to members where everything inherits; org admins keep admin', async () => {
-            for (const m of [rd, cr]) {
-                await assertSpaceRole(m, top.id, 'read', 'default read');
-                await assertSpaceRole(m, explicit.id, 'comment', 'explicit comment');
+        it('changing it changes no member\'s access', async () => {
+            for (const role of ['admin', 'edit', null, 'comment', 'read']) {
+                await setDefault(role);
+                await assertSpaceRole(rd, top.id, 'read', `defaultRole ${role}: a read member`);
+                await assertSpaceRole(cr, inCol.id, 'create', `defaultRole ${role}: a create member`);
+                await assertCollectionRole(rd, col.id, 'read', `defaultRole ${role}: a read member`);
+                await assertSpaceRole(gu, top.id, null, `defaultRole ${role}: a guest`);
+                await expectError(rd.api.orgs.createSpace(org.id, { title: 'No' }), 403, `defaultRole ${role}: a read member creates`);
+                assert.equal(await memberRole(rd.id), 'read');
             }
+        });
+
+        it('a member invited without a role joins with it, and has it on content that inherits', async () => {
             await setDefault('edit');
-            for (const m of [rd, cr]) {
-                await assertSpaceRole(m, top.id, 'edit', `${m.name}: default edit`);
-                await assertSpaceRole(m, inCol.id, 'edit', `${m.name}: default edit in a collection`);
-                await assertCollectionRole(m, col.id, 'edit', `${m.name}: default edit on a collection`);
-                await assertSpaceRole(m, explicit.id, 'comment', `${m.name}: the space's own level wins`);
-                await patchSpaceAs(m, top.id, 403, `${m.name}: edit is not admin`);
-            }
-            await assertSpaceRole(gu, top.id, null, 'guests do not get the default');
-            await assertSpaceRole(alice, explicit.id, 'admin', 'org admin');
-
-            await setDefault('create');
-            await assertCollectionRole(rd, col.id, 'create', 'default create');
-            const made = await ok(rd.api.orgs.createSpace(org.id, { title: 'Reader in collection', parent: col.id }), 'createSpace', 201);
-            await expectError(rd.api.orgs.createSpace(org.id, { title: 'Reader at the top' }), 403, 'the top level needs the org role');
+            const j1 = await ctx.user('joiner');
+            const res = await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [j1.email] }), 'inviteUsersToOrganization');
+            assert.deepEqual(res.users, [j1.id]);
+            assert.equal(await memberRole(j1.id), 'edit');
+            await assertSpaceRole(j1, top.id, 'edit', 'joined with the default edit');
+            await newCR(j1, top.id, 'A new editor');
 
             await setDefault(null);
-            for (const m of [rd, cr]) {
-                await assertSpaceRole(m, top.id, null, `${m.name}: no default`);
-                await assertSpaceRole(m, inCol.id, null, `${m.name}: no default`);
-                await assertCollectionRole(m, col.id, null, `${m.name}: no default`);
-                await assertSpaceRole(m, explicit.id, 'comment', `${m.name}: explicit level`);
-                const expected = m === rd ? ids([explicit, made]) : [explicit.id];
-                assert.deepEqual(await orgSpaces(m, org.id), expected, `${m.name}: only the explicit space (and their own)`);
-                assert.deepEqual(await orgCollections(m, org.id), []);
-            }
-            for (const s of [top, inCol, explicit]) await assertSpaceRole(alice, s.id, 'admin', 'org admin');
-            await assertCollectionRole(alice, col.id, 'admin', 'org admin');
-            assert.deepEqual(await orgSpaces(alice, org.id), ids([top, inCol, explicit, made]));
-            await assertSpaceRole(rd, made.id, 'admin', 'the creator keeps the grant');
-
+            const j2 = await ctx.user('joiner2');
+            await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [j2.email] }), 'inviteUsersToOrganization');
+            assert.equal(await memberRole(j2.id), null, 'the default null: a guest');
+            await assertSpaceRole(j2, top.id, null, 'a guest');
+            // an explicit role wins over the default
+            const j3 = await ctx.user('joiner3');
+            await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [j3.email], role: 'comment' }), 'inviteUsersToOrganization');
+            assert.equal(await memberRole(j3.id), 'comment');
+            // joining through SSO without a role: the default too
+            await setDefault('review');
+            const j4 = await ctx.user('joiner4');
+            const m = await ok(alice.api.orgs.setUserAsSsoMemberForOrganization(org.id, j4.id), 'setUserAsSSOMemberForOrganization');
+            assert.equal(m.role, 'review');
+            await assertSpaceRole(j4, inCol.id, 'review', 'an SSO member with the default review');
+            // members who joined before keep their role
+            assert.equal(await memberRole(j1.id), 'edit');
             await setDefault('read');
-            await assertSpaceRole(rd, top.id, 'read', 'back to read');
         });
     });
 
@@ -1033,6 +1317,7 @@ describe('permissions', () => {
             lr = rd;
             await addMember(alice.api, org.id, lr.email, 'read');
             await addMember(alice.api, org.id, cm.email, 'comment');
+            await addMember(alice.api, org.id, ed.email, 'edit');
             await addMember(alice.api, org.id, gu.email, null);
             a = await newSpace(org.id, { title: 'A inherits' });
             b = await newSpace(org.id, { title: 'B hidden' });
@@ -1049,7 +1334,6 @@ describe('permissions', () => {
         const list = async (caller, userId, query = {}) =>
             (await ok(caller.api.orgs.listSpacesForOrganizationMember(org.id, userId, { limit: 1000, ...query }), 'listSpacesForOrganizationMember')).items;
         const perms = (items) => Object.fromEntries(items.map((x) => [x.space.id, x.permission]));
-
         it('lists exactly the accessible spaces with the member\'s permission on each', async () => {
             const expected = { [a.id]: 'read', [c.id]: 'edit', [d.id]: 'comment', [e.id]: 'review' };
             let items = await list(alice, lr.id);
@@ -1058,7 +1342,8 @@ describe('permissions', () => {
             items = await list(lr, lr.id);
             assert.deepEqual(perms(items), expected, 'as the member');
             for (const x of items) assert.deepEqual(x.space.permissions, spacePerms(x.permission), 'the member\'s own permissions');
-            assert.deepEqual(perms(await list(alice, cm.id)), { [a.id]: 'read', [d.id]: 'comment', [e.id]: 'review' });
+            assert.deepEqual(perms(await list(alice, cm.id)), { [a.id]: 'comment', [d.id]: 'comment', [e.id]: 'review' }, 'a comment member');
+            assert.deepEqual(perms(await list(alice, ed.id)), { [a.id]: 'edit', [d.id]: 'comment', [e.id]: 'review' }, 'an edit member: lowered by the collection level');
             assert.deepEqual(perms(await list(alice, gu.id)), { [b.id]: 'comment' }, 'a guest: grants only');
             const own = await list(alice, alice.id);
             assert.deepEqual(perms(own), Object.fromEntries([a, b, c, d, e].map((s) => [s.id, 'admin'])), 'the admin: everything');
@@ -1105,9 +1390,9 @@ describe('permissions', () => {
             ({ org } = await createOrg(ctx.url, alice.token, `Grants ${ctx.run}`));
             [u1, u2, u3, u4, u5] = [rd, cm, ed, cr, rv];
             for (const u of [u1, u2, u3, u4, u5]) await addMember(alice.api, org.id, u.email, 'read');
-            t1 = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'T1', members: [u5.id] }), 'createOrganizationTeam', 201);
-            t2 = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'T2' }), 'createOrganizationTeam', 201);
-            t3 = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'T3' }), 'createOrganizationTeam', 201);
+            t1 = await newTeam(org.id, 'T1', [u5]);
+            t2 = await newTeam(org.id, 'T2', []);
+            t3 = await newTeam(org.id, 'T3', []);
             const { org: other } = await createOrg(ctx.url, alice.token, `Other grants ${ctx.run}`);
             otherTeam = await ok(alice.api.orgs.createOrganizationTeam(other.id, { title: 'Elsewhere' }), 'createOrganizationTeam', 201);
         });
@@ -1166,7 +1451,8 @@ describe('permissions', () => {
                 await empty(call(alice, `updateTeamPermissionIn${T}`, x.id, t1.id, { role: 'create' }), 204, 'team to create');
                 assert.deepEqual(await teamGrants(kind, x.id), { [t1.id]: 'create' });
                 await role(u5, x.id, 'create', 'through the patched team');
-                await empty(call(alice, `updateUserPermissionIn${T}`, x.id, u2.id, { role: 'comment' }), 204, 'lower to comment');
+                // create (here through a team) manages the grants
+                await empty(call(u5, `updateUserPermissionIn${T}`, x.id, u2.id, { role: 'comment' }), 204, 'a create member lowers to comment');
                 await role(u2, x.id, 'comment', 'lowered');
 
                 await expectError(call(alice, `updateUserPermissionIn${T}`, x.id, u3.id, { role: 'edit' }), 404, 'member without a grant');
@@ -1199,7 +1485,7 @@ describe('permissions', () => {
                 await empty(call(alice, `removeTeamFrom${T}`, x.id, t3.id), 204, 'a team never granted');
                 assert.deepEqual(await teamGrants(kind, x.id), { [t2.id]: 'admin' });
                 await role(u5, x.id, 'read', 'team revoked');
-                // an admin through a grant may revoke others, and a non-admin may not
+                // an admin through a grant may revoke others, and a member below create may not
                 await empty(call(u4, `removeTeamFrom${T}`, x.id, t2.id), 205, 'admin grant revokes');
                 await expectError(call(u5, `removeUserFrom${T}`, x.id, u4.id), 403, 'read member revokes');
                 assert.deepEqual(await userGrants(kind, x.id), { [u4.id]: 'admin' });
@@ -1237,8 +1523,13 @@ describe('permissions', () => {
                 await expectError(alice.api.orgs.getMemberInOrganizationById(org.id, nm.id), 404, 'nobody became a guest');
                 await expectError(call(alice, `listUserPermissionsIn${T}`, x.id, { limit: 1001 }), 400, 'limit 1001');
                 await expectError(call(alice, `listTeamPermissionsIn${T}`, x.id, { page: 'not-a-cursor' }), 400, 'bad cursor');
-                // non-admins
+                // below create
                 await expectError(call(u1, `inviteTo${T}`, x.id, { role: 'read', users: [u2.id] }), 403, 'a read member invites');
+                await empty(call(alice, `updateUserPermissionIn${T}`, x.id, u1.id, { role: 'review' }), 204, 'raise to review');
+                await expectError(call(u1, `inviteTo${T}`, x.id, { role: 'read', users: [u2.id] }), 403, 'a review grant invites');
+                await empty(call(alice, `updateUserPermissionIn${T}`, x.id, u1.id, { role: 'create' }), 204, 'raise to create');
+                await empty(call(u1, `inviteTo${T}`, x.id, { role: 'read', users: [u2.id] }), 204, 'a create grant invites');
+                assert.deepEqual(await userGrants(kind, x.id), { [u1.id]: 'create', [u2.id]: 'read' });
                 await expectError(call(out, `inviteTo${T}`, x.id, { role: 'read', users: [u2.id] }), 404, 'a non-member invites');
             });
         }

@@ -93,7 +93,7 @@ describe('saml', () => {
         assert.equal(pending.ssoURL, 'about:blank');
         assert.equal(pending.entityID, '');
         assert.equal(pending.certificate, '');
-        assert.equal(pending.defaultRole, null);
+        assert.equal(pending.defaultRole, 'read', 'without defaultRole: the organization\'s defaultRole');
         assert.equal(pending.defaultTeam, undefined);
         assert.ok(Math.abs(Date.parse(pending.createdAt) - Date.now()) < 5 * 60_000);
         checkService(pending, ctx.url);
@@ -145,12 +145,12 @@ describe('saml', () => {
         assert.equal(p.ssoURL, 'https://okta.example.com/app/sso/saml');
         assert.equal(p.entityID, 'http://www.okta.com/exk1');
         assert.equal(p.certificate, cert);
-        assert.equal(p.defaultRole, null);
+        assert.equal(p.defaultRole, 'read');
         assert.deepEqual(await get(pending.id), p);
 
-        p = await update(pending.id, { label: 'Okta SSO', defaultRole: 'read', defaultTeam: team.id });
+        p = await update(pending.id, { label: 'Okta SSO', defaultRole: 'comment', defaultTeam: team.id });
         assert.equal(p.label, 'Okta SSO');
-        assert.equal(p.defaultRole, 'read');
+        assert.equal(p.defaultRole, 'comment');
         assert.equal(p.defaultTeam.id, team.id);
         assert.equal(p.status, 'active');
         assert.equal(p.createdAt, pending.createdAt);
@@ -350,6 +350,27 @@ describe('saml', () => {
         // the team the providers pointed at is untouched
         const t = await ok(alice.api.orgs.getTeamInOrganizationById(org.id, team.id), 'getTeamInOrganizationById');
         assert.equal(t.title, 'SSO Users');
+    });
+
+    it('a provider created without defaultRole takes the organization\'s; null stays a guest', async () => {
+        const setDefault = (role) => ok(alice.api.orgs.updateOrganizationById(org.id, { defaultRole: role }), 'updateOrganizationById');
+        try {
+            await setDefault('edit');
+            const a = await create({ label: 'Default edit' });
+            assert.equal(a.defaultRole, 'edit');
+            const b = await create({ label: 'Explicit guest', defaultRole: null });
+            assert.equal(b.defaultRole, null, 'an explicit null is a guest, not the default');
+            const c = await create({ label: 'Explicit review', defaultRole: 'review' });
+            assert.equal(c.defaultRole, 'review');
+            await setDefault(null);
+            const d = await create({ label: 'Default guest' });
+            assert.equal(d.defaultRole, null);
+            // a later change of the organization's default does not rewrite providers
+            assert.equal((await get(a.id)).defaultRole, 'edit');
+            for (const p of [a, b, c, d]) await empty(alice.api.orgs.deleteOrganizationSamlProvider(org.id, p.id), 205, 'delete');
+        } finally {
+            await setDefault('read');
+        }
     });
 
     it('service-provider URLs follow --public-url', async () => {

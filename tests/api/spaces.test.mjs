@@ -78,7 +78,7 @@ describe('spaces', () => {
         ({ org } = await createOrg(ctx.url, alice.token, `Spaces ${ctx.run}`));
         ({ org: org2 } = await createOrg(ctx.url, alice.token, `Spaces Two ${ctx.run}`));
         ({ org: org3 } = await createOrg(ctx.url, carol.token, `Carol ${ctx.run}`));
-        await addMember(carol.api, org3.id, alice.email, 'create');
+        await addMember(carol.api, org3.id, alice.email, 'review');
         await addMember(alice.api, org.id, bob.email, 'read');
         foreignColl = await ok(carol.api.orgs.createCollection(org3.id, { title: 'Carol collection' }), 'createCollection', 201);
         S = spaceHelpers(alice.api);
@@ -632,10 +632,10 @@ describe('spaces', () => {
             assert.deepEqual(await S.collIds(tc.id), [keep.id, s.id]);
         });
 
-        it('errors: 403 not admin in the target, 404 unknown org/space, 409 same org, 412 deleted, 400 no organization', async () => {
+        it('errors: 403 without create in the target, 404 unknown org/space, 409 same org, 412 deleted, 400 no organization', async () => {
             const s = await S.create(org.id, { title: 'Not travelling' });
             const before = await S.get(s.id);
-            await expectError(alice.api.spaces.transferSpace(s.id, { organization: org3.id }), 403, 'create member of the target');
+            await expectError(alice.api.spaces.transferSpace(s.id, { organization: org3.id }), 403, 'review member of the target');
             await expectError(alice.api.spaces.transferSpace(s.id, { organization: 'nosuchorg00000000000' }), 404, 'unknown org');
             await expectError(alice.api.spaces.transferSpace(s.id, { organization: org.id }), 409, 'same org');
             await expectError(alice.api.spaces.transferSpace(s.id, {}), 400, 'no organization');
@@ -652,6 +652,26 @@ describe('spaces', () => {
             const del = await S.get(s.id);
             assert.equal(del.organization, org.id);
             assert.ok(del.deletedAt);
+        });
+
+        it('to an organization where the caller has the create role, and into a collection there only with create on it', async () => {
+            const s = await S.create(org.id, { title: 'To a create member org' });
+            await ok(carol.api.orgs.updateMemberInOrganizationById(org3.id, alice.id, { role: 'create' }), 'updateMemberInOrganizationById');
+            try {
+                const locked = await ok(carol.api.orgs.createCollection(org3.id, { title: 'Carol only', defaultLevel: 'read' }), 'createCollection', 201);
+                await expectError(alice.api.spaces.transferSpace(s.id, { organization: org3.id, collection: locked.id }), 403, 'read on the target collection');
+                assert.equal((await S.get(s.id)).organization, org.id, 'not moved');
+                const res = await ok(alice.api.spaces.transferSpace(s.id, { organization: org3.id, collection: foreignColl.id }), 'transferSpace');
+                assert.equal(res.organization, org3.id);
+                assert.equal(res.parent, foreignColl.id);
+                assert.equal(res.permissions.admin, true, 'create inherited from the organization: a content admin');
+                assert.equal(res.permissions.installIntegration, false, 'not an organization admin');
+                const seen = await ok(carol.api.spaces.getSpaceById(s.id), 'getSpaceById');
+                assert.equal(seen.organization, org3.id);
+                assert.ok((await S.orgIds(org3.id)).includes(s.id));
+            } finally {
+                await ok(carol.api.orgs.updateMemberInOrganizationById(org3.id, alice.id, { role: 'review' }), 'updateMemberInOrganizationById');
+            }
         });
     });
 

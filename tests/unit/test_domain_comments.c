@@ -92,7 +92,7 @@ static void fx_open(struct fx *f, struct store *s)
 	f->page_id = "pg-guide";
 	f->cr = (struct change_request){ .space_id = f->sp.id, .status = "open", .subject = "Add a guide" };
 	f->cr.created_by.id = f->admin.id;
-	f->cr.revision = rv ? rv->id : NULL;
+	f->cr.revision = rv ? arena_strdup(&f->a, rv->id) : NULL; /* rv is released with the transaction */
 	f->cr.revision_initial = f->sp.revision;
 	CHECK(store_cr_create(&f->tx, &f->cr) == 0);
 	CHECK(store_tx_commit(&f->tx) == 0);

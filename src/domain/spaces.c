@@ -1,0 +1,186 @@
+/*
+ * spaces.c - spaces: create, settings, restore, duplicate, and the lists of
+ * them (domain/spaces.h). Deleting, moving and transferring are shared with
+ * collections (domain/collections.c).
+ *
+ * A deleted space answers reads and can be restored for SPACE_RETENTION_MS;
+ * every other change to it is a conflict until it is restored.
+ */
+#include "domain/spaces.h"
+#include "util/err.h"
+#include "util/util.h"
+
+#include <string.h>
+
+static int require_live(const struct space *s)
+{
+	return s->deleted_at ? err_set(ERR_CONFLICT, "the space is deleted; restore it first") : 0;
+}
+
+/* Load space id again after a change, with the actor's role as it is now. */
+static int space_fresh(struct dom *d, const char *id, struct space *out)
+{
+	int rc = store_space_get(d->tx, id, out);
+
+	dom_access_changed(d);
+	return rc ? rc : dom_space_role(d, out, &out->access);
+}
+
+int dom_space_create(struct dom *d, const char *org_id, const struct space_input *in, struct space *out)
+{
+	struct space s = {
+		.org_id = org_id,
+		.parent_id = in->parent_id,
+		.title = in->title ? in->title : "",
+		.emoji = in->has_emoji ? in->emoji : NULL,
+		.language = in->language,
+		.edit_mode = in->edit_mode,
+		.default_level = LEVEL_INHERIT,
+	};
+	int rc;
+
+	if ((rc = dom_parent_check(d, org_id, s.parent_id)) ||
+	    (rc = dom_may_create(d, org_id, s.parent_id, "create a space")) || (rc = store_space_create(d->tx, &s)) ||
+	    (rc = dom_grant_creator(d, org_id, s.id, NULL)))
+		return rc;
+	return space_fresh(d, s.id, out);
+}
+
+/* A setting the request gives (v) replaces the space's; NULL keeps it. */
+static void keep_or_set(const char **field, const char *v)
+{
+	if (v)
+		*field = v;
+}
+
+int dom_space_update(struct dom *d, const char *space_id, const struct space_input *in, struct space *out)
+{
+	struct space s;
+	int rc;
+
+	/* Settings are written back whole: read the row locked (PostgreSQL) so
+	 * that two PATCHes at once cannot lose one another's fields. */
+	if ((rc = dom_space_get_locked(d, space_id, ACCESS_MANAGE, &s)) || (rc = require_live(&s)))
+		return rc;
+	keep_or_set(&s.edit_mode, in->edit_mode);
+	keep_or_set(&s.title, in->title);
+	keep_or_set(&s.language, in->language);
+	keep_or_set(&s.visibility, in->visibility);
+	keep_or_set(&s.merge_rules, in->merge_rules);
+	if (in->has_level)
+		s.default_level = in->default_level;
+	/* emoji and icon: a value, or null to remove it; setting one removes the other. */
+	if (in->has_emoji && in->has_icon && in->emoji && in->icon)
+		return err_set(ERR_INVALID, "give either emoji or icon, not both");
+	if (in->has_emoji) {
+		s.emoji = in->emoji;
+		if (in->emoji)
+			s.icon = NULL;
+	}
+	if (in->has_icon) {
+		s.icon = in->icon;
+		if (in->icon)
+			s.emoji = NULL;
+	}
+	if (strcmp(s.visibility, "in-collection") == 0 && !s.parent_id)
+		return err_set(ERR_INVALID, "visibility: 'in-collection' is only for spaces in a collection");
+	if ((rc = store_space_update(d->tx, &s)))
+		return rc;
+	return space_fresh(d, s.id, out);
+}
+
+int dom_space_restore(struct dom *d, const char *space_id, struct space *out)
+{
+	struct space s;
+	int rc = dom_space_get(d, space_id, ACCESS_MANAGE, &s);
+
+	if (rc)
+		return rc;
+	if (!s.deleted_at)
+		return err_set(ERR_CONFLICT, "the space is not deleted");
+	/* The purge job removes it soon; from now on it is gone either way. */
+	if (clock_now_ms() - s.deleted_at > SPACE_RETENTION_MS)
+		return err_set(ERR_NOT_FOUND, "space not found: deleted more than 7 days ago");
+	if ((rc = store_space_restore(d->tx, &s)))
+		return rc;
+	return space_fresh(d, s.id, out);
+}
+
+int dom_space_duplicate(struct dom *d, const char *space_id, struct space *out)
+{
+	struct space s, copy;
+	int rc;
+
+	if ((rc = dom_space_get(d, space_id, ROLE_READ, &s)) || (rc = require_live(&s)) ||
+	    (rc = dom_may_create(d, s.org_id, s.parent_id, "duplicate this space")) ||
+	    (rc = store_space_duplicate(d->tx, &s, &copy)) || (rc = dom_grant_creator(d, s.org_id, copy.id, NULL)))
+		return rc;
+	return space_fresh(d, copy.id, out);
+}
+
+int dom_spaces_list(struct dom *d, const char *org_id, const char *collection_id, const struct list_req *lr,
+		    struct space **items, int *n, char **next)
+{
+	enum space_scope scope = SPACES_OF_ORG;
+	const struct access_ctx *ctx;
+	struct collection c;
+	struct dom_list cl;
+	bool admin;
+	int rc;
+
+	if (collection_id) {
+		if ((rc = dom_collection_get(d, collection_id, ROLE_READ, &c)))
+			return rc;
+		org_id = c.org_id;
+		scope = SPACES_IN_COLLECTION;
+	}
+	if ((rc = dom_actor_access(d, org_id, &ctx)) || (rc = org_access_check(ctx->org_role, ORG_ACCESS_VIEW)) ||
+	    (rc = dom_list_init(d, ctx, org_id, &cl)))
+		return rc;
+	admin = ctx->org_role == ROLE_ADMIN;
+	if ((rc = store_spaces_list(d->tx, scope, org_id, collection_id, lr, admin ? NULL : dom_keep_space, &cl, items, n,
+				    next)))
+		return rc;
+	for (int i = 0; admin && i < *n; i++)
+		(*items)[i].access = ROLE_ADMIN;
+	return 0;
+}
+
+int dom_member_spaces(struct dom *d, const char *org_id, const char *user_id, const struct list_req *lr,
+		      struct member_space **items, int *n, char **next)
+{
+	struct membership m;
+	struct access_ctx ctx;
+	struct dom_list cl;
+	struct space *spaces;
+	bool admin;
+	int rc;
+
+	if ((rc = dom_enter_org(d, org_id)) || (rc = org_access_check(d->actor.org.role, ORG_ACCESS_VIEW)))
+		return rc;
+	admin = d->actor.org.role == ROLE_ADMIN;
+	if (!admin && strcmp(user_id, d->actor.user_id) != 0)
+		return err_set(ERR_FORBIDDEN, "only organization admins can list another member's spaces");
+	if ((rc = store_membership(d->tx, org_id, user_id, &m)))
+		return rc;
+	if (m.role == ROLE_NONE)
+		return err_set(ERR_NOT_FOUND, "member not found");
+	/* The member's access, not the actor's. */
+	ctx = (struct access_ctx){ .org_role = m.role };
+	if (m.role != ROLE_ADMIN &&
+	    (rc = store_access_grants(d->tx, org_id, user_id, (struct access_grant **)&ctx.grants, &ctx.ngrants)))
+		return rc;
+	if ((rc = dom_list_init(d, &ctx, org_id, &cl)) ||
+	    (rc = store_spaces_list(d->tx, SPACES_OF_ORG, org_id, NULL, lr, dom_keep_space, &cl, &spaces, n, next)))
+		return rc;
+	if (!(*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < *n; i++) {
+		(*items)[i].space = spaces[i];
+		(*items)[i].permission = spaces[i].access;
+		/* The actor is an admin, or the member. */
+		if (admin)
+			(*items)[i].space.access = ROLE_ADMIN;
+	}
+	return 0;
+}
