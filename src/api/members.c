@@ -2,6 +2,7 @@
  * members.c - organization members.
  */
 #include "api/api.h"
+#include "core/serialize_meta.h"
 #include "util/util.h"
 
 int api_send_member(struct req *r, const struct member *m)
@@ -146,11 +147,7 @@ int member_ping(struct req *r)
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	jw_obj_open(g);
-	/* The seed names it serviceVisitorClaims, GitBook's 0.143.2 spec gitbookVisitorClaims. */
-	jw_kstr(g, "serviceVisitorClaims", jwt);
-	jw_kstr(g, "gitbookVisitorClaims", jwt);
-	jw_obj_close(g);
+	visitor_claims_to_json(g, jwt);
 	return 0;
 }
 

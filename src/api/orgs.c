@@ -3,6 +3,7 @@
  * inviting users by email.
  */
 #include "api/api.h"
+#include "core/serialize_meta.h"
 #include "core/validate.h"
 #include "util/util.h"
 
@@ -287,13 +288,10 @@ int org_by_email_domain(struct req *r)
 	}
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	jw_obj_open(g);
-	jw_key(g, "organizations");
-	jw_arr_open(g);
+	wrapped_list_open(g, "organizations");
 	if ((rc = send_org_items(r, g, items, n)))
 		return rc;
-	jw_arr_close(g);
-	jw_obj_close(g);
+	wrapped_list_close(g);
 	return 0;
 }
 
@@ -358,13 +356,6 @@ int org_invite_users(struct req *r)
 	}
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	jw_obj_open(g);
-	jw_key(g, "users");
-	jw_arr_open(g);
-	for (int k = 0; k < invited; k++)
-		jw_str(g, added[k]);
-	jw_arr_close(g);
-	jw_kint(g, "invited", invited);
-	jw_obj_close(g);
+	invited_to_json(g, added, invited);
 	return 0;
 }

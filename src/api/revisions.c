@@ -228,8 +228,7 @@ static int send_links(struct req *r, const char *page_id)
 	for (int i = start; i < l.n && count < lr.limit; i++, count++)
 		if ((rc = link_to_json(g, &lc, l.items[i].from, &l.items[i].t)))
 			return rc;
-	/* resp_list_end_open closes the object; the stats sit beside the items. */
-	jw_arr_close(g);
+	/* The stats sit beside the items; resp_list_end_open closes the object. */
 	link_stats_to_json(g, l.total, l.broken, page_id == NULL);
 	return resp_list_end_open(r, count, slice_next(r, start, count, l.n));
 }

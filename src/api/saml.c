@@ -10,6 +10,7 @@
  * (the role of members who join without one); null is a guest.
  */
 #include "api/api.h"
+#include "core/serialize_meta.h"
 #include "core/validate.h"
 
 #include <string.h>
@@ -178,9 +179,7 @@ int sso_logins(struct req *r)
 	/* {items} with no pagination: every provider, oldest first, read 1000 at a time. */
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	jw_obj_open(g);
-	jw_key(g, "items");
-	jw_arr_open(g);
+	wrapped_list_open(g, "items");
 	do {
 		if ((rc = store_saml_list(&r->tx, r->dom.actor.org_id, &lr, &items, &n, &next)))
 			return rc;
@@ -190,7 +189,6 @@ int sso_logins(struct req *r)
 			return rc;
 		lr.after = &cur;
 	} while (next);
-	jw_arr_close(g);
-	jw_obj_close(g);
+	wrapped_list_close(g);
 	return 0;
 }

@@ -214,13 +214,7 @@ int member_spaces_list(struct req *r)
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = 0; i < n; i++) {
-		jw_obj_open(g);
-		jw_key(g, "permission");
-		jw_str(g, role_name(items[i].permission));
-		jw_key(g, "space");
-		space_to_json(g, api_base(r), &items[i].space, items[i].space.access);
-		jw_obj_close(g);
-	}
+	for (int i = 0; i < n; i++)
+		member_space_to_json(g, api_base(r), items[i].permission, &items[i].space);
 	return resp_list_end(r, n, next);
 }

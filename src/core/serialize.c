@@ -334,3 +334,13 @@ void saml_login_to_json(struct jw *g, const char *base, const struct saml_provid
 	kurl_join(g, "startURL", (const char *const[]){ base, "/sso/saml/", sp->id, "/start", NULL });
 	jw_obj_close(g);
 }
+
+void member_space_to_json(struct jw *g, const char *base, enum role permission, const struct space *s)
+{
+	jw_obj_open(g);
+	jw_key(g, "permission");
+	jw_str(g, role_name(permission));
+	jw_key(g, "space");
+	space_to_json(g, base, s, s->access);
+	jw_obj_close(g);
+}

@@ -28,6 +28,9 @@ void team_member_to_json(struct jw *g, const char *base, const struct member *m,
 			 enum role caller);
 /* role: the caller's effective role on the object (core/access.c). */
 void space_to_json(struct jw *g, const char *base, const struct space *s, enum role role);
+/* An item of listSpacesForOrganizationMember: {permission: the member's role,
+ * space: with the caller's permissions (s->access)}. */
+void member_space_to_json(struct jw *g, const char *base, enum role permission, const struct space *s);
 void collection_to_json(struct jw *g, const char *base, const struct collection *c, enum role role);
 /* {"permission": role, ...}: items of the permission lists. */
 void user_grant_to_json(struct jw *g, const char *base, const struct grant_row *gr, bool with_email);

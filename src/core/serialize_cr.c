@@ -131,6 +131,7 @@ int link_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_p
 
 void link_stats_to_json(struct jw *g, int total, int broken, bool with_cr)
 {
+	jw_arr_close(g);
 	jw_key(g, "stats");
 	jw_obj_open(g);
 	jw_kint(g, "total", total);

@@ -71,7 +71,8 @@ int location_to_json(struct jw *g, const struct location_ctx *lc, const struct r
 /* One item of a links list: {status, relation, targetReference, locationReferences}. */
 int link_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_page *from,
 		  const struct link_target *t);
-/* The stats beside a links list's items. with_cr: add broken.changeRequest. */
+/* Close a links list's items and write the stats beside them (the caller
+ * then closes the list: resp_list_end_open). with_cr: add broken.changeRequest. */
 void link_stats_to_json(struct jw *g, int total, int broken, bool with_cr);
 
 /* listPages: {pages: the page tree}; a body's read error is returned. */

@@ -27,6 +27,19 @@ void visitor_claims_to_json(struct jw *g, const char *jwt)
 	jw_obj_close(g);
 }
 
+void wrapped_list_open(struct jw *g, const char *key)
+{
+	jw_obj_open(g);
+	jw_key(g, key);
+	jw_arr_open(g);
+}
+
+void wrapped_list_close(struct jw *g)
+{
+	jw_arr_close(g);
+	jw_obj_close(g);
+}
+
 void invited_to_json(struct jw *g, const char *const *user_ids, int n)
 {
 	jw_obj_open(g);

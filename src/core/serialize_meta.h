@@ -17,4 +17,9 @@ void visitor_claims_to_json(struct jw *g, const char *jwt);
 /* inviteUsersToOrganization: {users: [ids of members added], invited: n}. */
 void invited_to_json(struct jw *g, const char *const *user_ids, int n);
 
+/* {key: [ ... ]} around items written between the two calls (lists that
+ * GitBook answers without pagination). */
+void wrapped_list_open(struct jw *g, const char *key);
+void wrapped_list_close(struct jw *g);
+
 #endif
