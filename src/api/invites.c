@@ -1,8 +1,13 @@
 /*
  * invites.c - an organization's invite links.
+ *
+ * Each handler parses the request, calls one domain function
+ * (domain/orgs.h: the access checks and the rules) and serializes.
  */
 #include "api/api.h"
+#include "domain/orgs.h"
 
+/* "redundant" reads the caller's role, which the domain function loaded. */
 static int send_invite(struct req *r, int status, const struct invite *inv)
 {
 	struct jw *g = resp_json(r, status);
@@ -22,7 +27,8 @@ int invite_list(struct req *r)
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = store_invites_list(&r->tx, r->dom.actor.org_id, &lr, &items, &n, &next)))
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	    (rc = dom_invites_list(&r->dom, req_param(r, "organizationId"), &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -33,17 +39,20 @@ int invite_list(struct req *r)
 
 int invite_create(struct req *r)
 {
-	/* A link made without a role lets members join with the organization's defaultRole. */
-	struct invite inv = { .org_id = r->dom.actor.org_id, .role = r->dom.actor.org.org_default };
+	struct invite inv;
+	enum role role = ROLE_GUEST;
+	bool given;
 	int rc;
 
 	/* Invites to a space or a collection name their target; those arrive with
 	 * spaces and collections. */
 	if (body_field(r, "space") || body_field(r, "collection") || body_field(r, "level"))
 		return err_set(ERR_INVALID, "space and collection invites are not supported yet: send {\"role\": ...}");
-	if ((rc = body_role(r, "role", F_NULLABLE, &inv.role)) < 0)
+	/* Without a role, the link lets members join with the organization's defaultRole. */
+	if ((rc = body_role(r, "role", F_NULLABLE, &role)) < 0)
 		return rc;
-	if ((rc = store_invite_create(&r->tx, &inv)))
+	given = rc == 1;
+	if ((rc = dom_invite_create(&r->dom, req_param(r, "organizationId"), given, role, &inv)))
 		return rc;
 	return send_invite(r, 201, &inv);
 }
@@ -51,21 +60,19 @@ int invite_create(struct req *r)
 int invite_get(struct req *r)
 {
 	struct invite inv;
-	int rc = store_invite_get(&r->tx, r->dom.actor.org_id, req_param(r, "inviteId"), &inv);
+	int rc = dom_invite_get(&r->dom, req_param(r, "organizationId"), req_param(r, "inviteId"), &inv);
 
 	return rc ? rc : send_invite(r, 200, &inv);
 }
 
 int invite_update(struct req *r)
 {
-	const char *id = req_param(r, "inviteId");
 	struct invite inv;
 	enum role role;
 	int rc;
 
-	if ((rc = body_role(r, "role", F_REQUIRED | F_NULLABLE, &role)) < 0)
-		return rc;
-	if ((rc = store_invite_set_role(&r->tx, r->dom.actor.org_id, id, role)) || (rc = store_invite_get(&r->tx, r->dom.actor.org_id, id, &inv)))
+	if ((rc = body_role(r, "role", F_REQUIRED | F_NULLABLE, &role)) < 0 ||
+	    (rc = dom_invite_update(&r->dom, req_param(r, "organizationId"), req_param(r, "inviteId"), role, &inv)))
 		return rc;
 	return send_invite(r, 200, &inv);
 }
@@ -73,7 +80,7 @@ int invite_update(struct req *r)
 int invite_delete(struct req *r)
 {
 	bool removed;
-	int rc = store_invite_delete(&r->tx, r->dom.actor.org_id, req_param(r, "inviteId"), &removed);
+	int rc = dom_invite_delete(&r->dom, req_param(r, "organizationId"), req_param(r, "inviteId"), &removed);
 
 	if (rc)
 		return rc;

@@ -86,6 +86,14 @@ void org_to_json(struct jw *g, const char *base, const struct org *o, const stru
 	jw_obj_close(g);
 }
 
+void email_domains_to_json(struct jw *g, const char *const *domains, int n)
+{
+	jw_arr_open(g);
+	for (int i = 0; i < n; i++)
+		jw_str(g, domains[i]);
+	jw_arr_close(g);
+}
+
 void member_to_json(struct jw *g, const char *base, const struct member *m, bool with_email)
 {
 	jw_obj_open(g);

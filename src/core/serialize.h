@@ -16,6 +16,9 @@
 
 void user_to_json(struct jw *g, const char *base, const struct user *u, bool with_email);
 void org_to_json(struct jw *g, const char *base, const struct org *o, const struct membership *caller);
+/* Organization.emailDomains, ["a.com", ...]: the text the organization's row
+ * keeps (org.email_domains) and org_to_json writes back as it is. */
+void email_domains_to_json(struct jw *g, const char *const *domains, int n);
 void member_to_json(struct jw *g, const char *base, const struct member *m, bool with_email);
 void team_to_json(struct jw *g, const struct team *t, enum role caller, bool caller_team_owner);
 /* {"role": "owner" | "member"}: GitBook's TeamMember. */

@@ -69,6 +69,14 @@ int store_org_get(struct store_tx *tx, const char *id, struct org *out)
 	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "organization not found") : rc;
 }
 
+int store_org_get_locked(struct store_tx *tx, const char *id, struct org *out)
+{
+	struct db_param p[] = { P_TEXT(id) };
+	int rc = st_one(tx, "SELECT " ORG_COLS " FROM orgs o WHERE o.id = $1" DB_LOCK_ROW, p, 1, fill_org, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "organization not found") : rc;
+}
+
 int store_org_update(struct store_tx *tx, const struct org *o)
 {
 	struct db_param p[] = {

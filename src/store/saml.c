@@ -63,6 +63,16 @@ int store_saml_get(struct store_tx *tx, const char *org_id, const char *id, stru
 	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "SAML provider not found") : rc;
 }
 
+int store_saml_get_locked(struct store_tx *tx, const char *org_id, const char *id, struct saml_provider *out)
+{
+	struct db_param p[] = { P_TEXT(org_id), P_TEXT(id) };
+	/* The provider's row only: the team of the LEFT JOIN is read, not locked. */
+	int rc = st_one(tx, "SELECT " SAML_COLS TEAM_COLS SAML_FROM "WHERE s.org_id = $1 AND s.id = $2" DB_LOCK_ROW_OF("s"),
+			p, NP(p), fill_saml, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "SAML provider not found") : rc;
+}
+
 int store_saml_update(struct store_tx *tx, const struct saml_provider *sp)
 {
 	struct db_param p[] = {

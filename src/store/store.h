@@ -88,6 +88,9 @@ int store_users_share_org(struct store_tx *tx, const char *a, const char *b, boo
 /* ---- organizations ---- */
 int store_org_create(struct store_tx *tx, struct org *org, const char *admin_user_id);
 int store_org_get(struct store_tx *tx, const char *id, struct org *out);
+/* The same, for a change of settings read, changed and written back whole:
+ * the row stays locked until the transaction ends (see store_space_get_locked). */
+int store_org_get_locked(struct store_tx *tx, const char *id, struct org *out);
 int store_org_update(struct store_tx *tx, const struct org *org);
 int store_org_set_email_domains(struct store_tx *tx, const char *org_id, const char *const *domains, int n);
 /* ERR_CONFLICT when another organization uses the hostname. */
@@ -266,6 +269,9 @@ int store_invites_list(struct store_tx *tx, const char *org_id, const struct lis
 int store_saml_create(struct store_tx *tx, struct saml_provider *sp);
 /* Fills out->team when the provider has a default team. */
 int store_saml_get(struct store_tx *tx, const char *org_id, const char *id, struct saml_provider *out);
+/* The same, the provider's row locked until the transaction ends (see
+ * store_space_get_locked): a change read, made and written back whole. */
+int store_saml_get_locked(struct store_tx *tx, const char *org_id, const char *id, struct saml_provider *out);
 /* Writes every column from sp (read, change, write back). */
 int store_saml_update(struct store_tx *tx, const struct saml_provider *sp);
 int store_saml_delete(struct store_tx *tx, const char *org_id, const char *id, bool *removed);
