@@ -144,4 +144,35 @@ describe('concurrent writes', () => {
         }
         assert.deepEqual(lost, [], `${lost.length} acknowledged settings lost`);
     });
+
+    it(`two settings changes of one organization at once: both stay (${ROUNDS} rounds)`, async () => {
+        const lost = [];
+        for (let i = 0; i < ROUNDS; i++) {
+            const title = `Concurrency ${ctx.run} ${i}`, logo = `https://example.com/logo-${i}.png`;
+            const answers = await Promise.all([
+                send('PATCH', `/v1/orgs/${org.id}`, 'updateOrganizationById', { title }),
+                send('PATCH', `/v1/orgs/${org.id}`, 'updateOrganizationById', { logo }),
+            ]);
+            const now = await ok(api.orgs.getOrganizationById(org.id), 'getOrganizationById');
+            if (answers[0].status === 200 && now.title !== title) lost.push(`round ${i}: title`);
+            if (answers[1].status === 200 && now.urls.logo !== logo) lost.push(`round ${i}: logo`);
+        }
+        assert.deepEqual(lost, [], `${lost.length} acknowledged settings lost`);
+    });
+
+    it(`two changes of one SAML provider at once: both stay (${ROUNDS} rounds)`, async () => {
+        const sp = await ok(api.orgs.createOrganizationSamlProvider(org.id, { label: 'Race' }), 'createOrganizationSAMLProvider', 201);
+        const lost = [];
+        for (let i = 0; i < ROUNDS; i++) {
+            const label = `Race ${i}`, entityID = `https://idp.example.com/${i}`;
+            const answers = await Promise.all([
+                send('PATCH', `/v1/orgs/${org.id}/saml/${sp.id}`, 'updateOrganizationSAMLProvider', { label }),
+                send('PATCH', `/v1/orgs/${org.id}/saml/${sp.id}`, 'updateOrganizationSAMLProvider', { entityID }),
+            ]);
+            const now = await ok(api.orgs.getOrganizationSamlProviderById(org.id, sp.id), 'getOrganizationSAMLProviderById');
+            if (answers[0].status === 200 && now.label !== label) lost.push(`round ${i}: label`);
+            if (answers[1].status === 200 && now.entityID !== entityID) lost.push(`round ${i}: entityID`);
+        }
+        assert.deepEqual(lost, [], `${lost.length} acknowledged settings lost`);
+    });
 });
