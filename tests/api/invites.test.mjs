@@ -168,6 +168,22 @@ describe('invites', () => {
         assert.deepEqual((await memberIds()).sort(), before.sort(), 'failed invites add nobody');
     });
 
+    it('one invalid address among valid ones adds nobody, the valid ones included', async () => {
+        const before = await memberIds();
+        const good = `good-${uniq(6)}@${ctx.domain}`;
+        const e = await expectError(
+            alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [bob.email, good, 'not-an-email'], role: 'read' }),
+            400,
+            'a bad address last',
+        );
+        assert.match(e.error.message, /emails\[2\]/);
+        assert.deepEqual((await memberIds()).sort(), before.sort(), 'nobody added');
+        // the valid address was not taken: invited alone now, it joins as a new member
+        const res = await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [good], role: 'comment' }), 'inviteUsersToOrganization');
+        assert.equal(res.invited, 1);
+        assert.equal((await member(res.users[0])).role, 'comment');
+    });
+
     it('only admins may invite; non-members get 404', async () => {
         const email = `nope-${uniq(6)}@${ctx.domain}`;
         await expectError(bob.api.orgs.inviteUsersToOrganization(org.id, { emails: [email], role: 'admin' }), 403, 'edit member invites');

@@ -242,6 +242,17 @@ describe('organizations', () => {
         await expectError(raw(ctx.url, 'GET', `/v1/email-domains/${ctx.domain}/orgs`), 401, 'no token');
     });
 
+    it('GET /v1/email-domains/{domain}/orgs: any case of the domain; permissions are the caller\'s', async () => {
+        const upper = ctx.domain.toUpperCase();
+        const forDan = await ok(dan.api.emailDomains.getOrganizationsForEmailDomain(upper), 'getOrganizationsForEmailDomain');
+        assert.deepEqual(forDan.organizations.map((o) => o.id), [org.id]);
+        // dan is not a member: he may learn the organization, not act in it
+        assert.equal(forDan.organizations[0].permissions.view, false);
+        assert.equal(forDan.organizations[0].permissions.admin, false);
+        const forAlice = await ok(alice.api.emailDomains.getOrganizationsForEmailDomain(upper), 'getOrganizationsForEmailDomain');
+        assert.equal(forAlice.organizations[0].permissions.admin, true);
+    });
+
     it('PATCH hostname: format, length, uniqueness', async () => {
         const host = `h${ctx.run}`;
         await patch({ hostname: host }, (o, w) => assert.equal(o.hostname, host, w));
