@@ -63,7 +63,7 @@ int dom_member_remove(struct dom *d, const char *org_id, const char *user_id, bo
 int dom_member_set_sso(struct dom *d, const char *org_id, const char *user_id, struct member *out);
 /* Record that the actor was seen in org_id now, and sign a short-lived
  * HS256 JWT naming them (sub, org, role, iat, exp: one hour) with the
- * server's "jwt" secret: GitBook's visitor claims. docsd itself cannot. */
+ * server's "jwt" secret: GitBook's visitor claims. docsd itself cannot (ERR_INVALID). */
 int dom_member_ping(struct dom *d, const char *org_id, const char **jwt);
 
 /* ---- teams (domain/teams.c) ---- */
