@@ -3,6 +3,7 @@
  */
 #include "api/api.h"
 #include "core/serialize_meta.h"
+#include "domain/members.h"
 #include "http/services.h"
 
 #include <stdlib.h>
@@ -50,41 +51,28 @@ int api_metrics(struct req *r)
 	return rc;
 }
 
-int user_get_self(struct req *r)
+static int send_user(struct req *r, const struct user *u)
 {
-	const struct user *u;
-	struct jw *g;
-	int rc = req_caller(r, &u);
+	struct jw *g = resp_json(r, 200);
 
-	if (rc)
-		return rc;
-	if (!(g = resp_json(r, 200)))
+	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
 	user_to_json(g, api_base(r), u, true);
 	return 0;
 }
 
+int user_get_self(struct req *r)
+{
+	struct user u;
+	int rc = dom_user_self(&r->dom, &u);
+
+	return rc ? rc : send_user(r, &u);
+}
+
 int user_get(struct req *r)
 {
-	const char *id = req_param(r, "userId");
 	struct user u;
-	bool shared = false;
-	struct jw *g;
-	int rc;
+	int rc = dom_user_get(&r->dom, req_param(r, "userId"), &u);
 
-	/* Users are visible to themselves and to the members of their organizations. */
-	if (strcmp(id, r->caller_id) != 0) {
-		rc = store_users_share_org(&r->tx, r->caller_id, id, &shared);
-		if (rc)
-			return rc;
-		if (!shared)
-			return err_set(ERR_NOT_FOUND, "user not found");
-	}
-	rc = store_user_get(&r->tx, id, &u);
-	if (rc)
-		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	user_to_json(g, api_base(r), &u, true);
-	return 0;
+	return rc ? rc : send_user(r, &u);
 }

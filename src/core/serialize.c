@@ -352,3 +352,17 @@ void member_space_to_json(struct jw *g, const char *base, enum role permission, 
 	space_to_json(g, base, s, s->access);
 	jw_obj_close(g);
 }
+
+void visitor_jwt_claims_to_json(struct jw *g, const char *user_id, const char *org_id, enum role role, int64_t iat,
+				int64_t exp)
+{
+	const char *name = role_name(role);
+
+	jw_obj_open(g);
+	jw_kstr(g, "sub", user_id);
+	jw_kstr(g, "org", org_id);
+	jw_kstr(g, "role", name ? name : "guest");
+	jw_kint(g, "iat", iat);
+	jw_kint(g, "exp", exp);
+	jw_obj_close(g);
+}

@@ -47,4 +47,10 @@ void saml_provider_to_json(struct jw *g, const char *base, const struct saml_pro
 /* OrganizationSSOProviderLogin: {id, label, startURL}. */
 void saml_login_to_json(struct jw *g, const char *base, const struct saml_provider *sp);
 
+/* The claims of the visitor JWT that updateOrganizationMemberLastSeenAt signs
+ * (core/jwt.h): {sub: user id, org, role: a role name or "guest", iat, exp}
+ * (seconds since the epoch). */
+void visitor_jwt_claims_to_json(struct jw *g, const char *user_id, const char *org_id, enum role role, int64_t iat,
+				int64_t exp);
+
 #endif

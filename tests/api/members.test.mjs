@@ -321,4 +321,46 @@ describe('members', () => {
         const b = await ok(alice.api.orgs.getMemberInOrganizationById(org.id, bob.id), 'getMemberInOrganizationById');
         assert.equal(b.role, 'read');
     });
+    it('visitor claims name the member, the organization and their role', async () => {
+        const claims = (api) => ok(api.orgs.updateOrganizationMemberLastSeenAt(org.id), 'updateOrganizationMemberLastSeenAt');
+        const payload = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'));
+        const header = (jwt) => JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString('utf8'));
+        const b = (await claims(bob.api)).serviceVisitorClaims;
+        assert.deepEqual(header(b), { alg: 'HS256', typ: 'JWT' });
+        const p = payload(b);
+        assert.equal(p.sub, bob.id);
+        assert.equal(p.org, org.id);
+        assert.equal(p.role, 'read');
+        assert.ok(Math.abs(p.iat * 1000 - Date.now()) < 5 * 60_000, `iat ${p.iat}`);
+        assert.equal(p.exp - p.iat, 3600);
+        const g = payload((await claims(gina.api)).serviceVisitorClaims);
+        assert.equal(g.sub, gina.id);
+        assert.equal(g.role, 'guest');
+        // the same server signs with the same key: two members' tokens differ in payload and signature
+        const h = (await claims(henry.api)).serviceVisitorClaims;
+        assert.equal(payload(h).role, 'review');
+        assert.notEqual(h.split('.')[2], b.split('.')[2]);
+    });
+
+    it('getUserById: oneself and those who share an organization, never a stranger', async () => {
+        const stranger = await ctx.user('stranger', { name: 'Sam Stranger' });
+        const me = await ok(bob.api.users.getUserById(bob.id), 'getUserById');
+        assert.equal(me.id, bob.id);
+        assert.equal(me.email, bob.email);
+        const a = await ok(gina.api.users.getUserById(alice.id), 'getUserById');
+        assert.equal(a.id, alice.id, 'a guest shares the organization too');
+        assert.equal(a.displayName, 'Alice Admin');
+        const self = await ok(stranger.api.users.getUserById(stranger.id), 'getUserById');
+        assert.equal(self.email, stranger.email);
+        const e1 = await expectError(bob.api.users.getUserById(stranger.id), 404, 'a stranger');
+        const e2 = await expectError(bob.api.users.getUserById('nosuchuser0000000000'), 404, 'unknown user');
+        assert.equal(e1.error.message, e2.error.message, 'a stranger is indistinguishable from no user');
+        await expectError(stranger.api.users.getUserById(bob.id), 404, 'to a stranger');
+
+        await addMember(alice.api, org.id, stranger.email, 'read');
+        assert.equal((await ok(bob.api.users.getUserById(stranger.id), 'getUserById')).id, stranger.id, 'now a co-member');
+        assert.equal((await ok(stranger.api.users.getUserById(gina.id), 'getUserById')).id, gina.id);
+        await empty(alice.api.orgs.removeMemberFromOrganizationById(org.id, stranger.id), 205, 'remove');
+        await expectError(bob.api.users.getUserById(stranger.id), 404, 'a former co-member');
+    });
 });

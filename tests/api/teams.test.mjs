@@ -343,4 +343,23 @@ describe('teams', () => {
         const mt = await ok(alice.api.orgs.listTeamsForOrganizationMember(org.id, bob.id), 'listTeamsForOrganizationMember');
         assert.deepEqual(mt.items.map((x) => x.team.id), [docs.id]);
     });
+    it('a guest who owns a team manages its memberships, yet reads no team', async () => {
+        await empty(alice.api.orgs.addMemberToOrganizationTeamById(org.id, docs.id, gina.id, { role: 'owner' }), 204, 'gina owns docs');
+        await empty(gina.api.orgs.deleteMemberFromOrganizationTeamById(org.id, docs.id, bob.id), 205, 'guest owner removes bob');
+        assert.equal((await teamMembers(alice.api, docs.id))[bob.id], undefined);
+        await empty(gina.api.orgs.updateMembersInOrganizationTeam(org.id, docs.id, { add: [bob.email] }), 204, 'guest owner adds bob back');
+        await empty(
+            gina.api.orgs.updateMembersInOrganizationTeam(org.id, docs.id, { memberships: { [bob.id]: { role: 'owner' } } }),
+            204,
+            'guest owner promotes bob',
+        );
+        assert.deepEqual(await teamMembers(alice.api, docs.id), { [frank.id]: 'owner', [bob.id]: 'owner', [gina.id]: 'owner' });
+        await expectError(gina.api.orgs.listTeamsInOrganizationById(org.id), 403, 'a guest lists no teams');
+        await expectError(gina.api.orgs.getTeamInOrganizationById(org.id, docs.id), 403, 'a guest reads no team');
+        await expectError(gina.api.orgs.updateTeamInOrganizationById(org.id, docs.id, { title: 'Ginas' }), 403, 'a guest owner renames');
+        const t = await ok(bob.api.orgs.getTeamInOrganizationById(org.id, docs.id), 'getTeamInOrganizationById');
+        assert.equal(t.permissions.admin, true, 'bob owns docs now');
+        await empty(alice.api.orgs.deleteMemberFromOrganizationTeamById(org.id, docs.id, gina.id), 205, 'gina leaves');
+        await expectError(gina.api.orgs.addMemberToOrganizationTeamById(org.id, docs.id, gina.id, {}), 403, 'no longer an owner');
+    });
 });
