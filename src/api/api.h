@@ -17,10 +17,8 @@ static inline const char *api_base(const struct req *r)
 	return r->srv->public_url;
 }
 
-/* Respond with one object through its serializer. */
-int api_send_org(struct req *r, int status, const struct org *o);
+/* Respond with a member through its serializer. */
 int api_send_member(struct req *r, const struct member *m);
-int api_send_team(struct req *r, int status, const struct team *t);
 
 /* mergeRules: {"type":"none"}, {"type":"rules","rules":[{"rule":...}...]}, and
  * for a space also {"type":"inherit"} (the organization's rules). 1 when

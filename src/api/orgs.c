@@ -12,16 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int api_send_org(struct req *r, int status, const struct org *o)
-{
-	struct jw *g = resp_json(r, status);
-
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
-	org_to_json(g, api_base(r), o, &r->dom.actor.org);
-	return 0;
-}
-
 static int send_org(struct req *r, int status, const struct dom_org *o)
 {
 	struct jw *g = resp_json(r, status);

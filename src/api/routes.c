@@ -151,7 +151,7 @@ const struct route routes[] = {
 	{ "GET", "/v1/orgs/{organizationId}/teams/{teamId}", team_get, 0, M, "getTeamInOrganizationById" },
 	{ "PATCH", "/v1/orgs/{organizationId}/teams/{teamId}", team_update, W | B, A, "updateTeamInOrganizationById" },
 	{ "DELETE", "/v1/orgs/{organizationId}/teams/{teamId}", team_delete, W, A, "removeTeamFromOrganizationById" },
-	/* Team owners manage their own team's memberships: the handler checks that. */
+	/* Team owners manage their own team's memberships: the domain checks that (domain/teams.c). */
 	{ "GET", "/v1/orgs/{organizationId}/teams/{teamId}/members", team_members_list, 0, M, "listTeamMembersInOrganizationById" },
 	{ "PUT", "/v1/orgs/{organizationId}/teams/{teamId}/members", team_members_update, W | B, V, "updateMembersInOrganizationTeam" },
 	{ "PUT", "/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}", team_member_add, W | BO, V, "addMemberToOrganizationTeamById" },

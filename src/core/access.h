@@ -18,7 +18,7 @@
  *   5. the member's own organization role; guests (org role null) get only
  *      what steps 2-4 grant them.
  * Organization.defaultRole takes no part: it is the role new members get when
- * they join without one (api/orgs.c, api/invites.c, api/saml.c).
+ * they join without one (domain/orgs.c, domain/invites.c, domain/saml.c, domain/members.c for SSO).
  *
  * What each role may do on content (GitBook's roles page): read; comment
  * (+ post, resolve, react); edit (+ change requests and their content); review

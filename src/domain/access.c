@@ -64,6 +64,21 @@ int dom_actor_access(struct dom *d, const char *org_id, const struct access_ctx 
 	return 0;
 }
 
+int dom_org_require(struct dom *d, const char *org_id, enum org_access need)
+{
+	struct org o;
+	int rc;
+
+	if (!org_id)
+		return err_set(ERR_NOT_FOUND, "organization not found");
+	if ((rc = dom_enter_org(d, org_id)))
+		return rc;
+	/* docsd itself is admin of every organization that exists. */
+	if (!d->actor.user_id && (rc = store_org_get(d->tx, org_id, &o)))
+		return rc;
+	return org_access_check(d->actor.org.role, need);
+}
+
 void dom_access_changed(struct dom *d)
 {
 	d->actor.access_loaded = 0;

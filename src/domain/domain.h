@@ -58,6 +58,12 @@ const char *dom_base_url(const struct dom *d);
 /* Load the actor's standing (role, team ownership, generation) in org_id;
  * no-op when loaded. A non-member gets ROLE_NONE, never an error. */
 int dom_enter_org(struct dom *d, const char *org_id);
+/* The actor's standing in org_id must satisfy `need` (core/roles.h): 404
+ * for a non-member (the organization is not revealed), 403 below it. docsd
+ * itself is admin of every organization that exists. Every organization
+ * operation calls it once; the route table's flag is the dispatcher's early
+ * check of the same rule (the member list's page cache needs it first). */
+int dom_org_require(struct dom *d, const char *org_id, enum org_access need);
 /* The standing plus the actor's grants in org_id, as core/access.c reads them. */
 int dom_actor_access(struct dom *d, const char *org_id, const struct access_ctx **out);
 /* Forget the loaded grants (after a change of the actor's own access). */

@@ -14,24 +14,17 @@
 /* How long the visitor claims of a ping stay valid. */
 #define VISITOR_CLAIMS_TTL_S 3600
 
-int dom_members_require(struct dom *d, const char *org_id, enum org_access need)
-{
-	int rc = dom_enter_org(d, org_id);
-
-	return rc ? rc : org_access_check(d->actor.org.role, need);
-}
-
 int dom_members_list(struct dom *d, const char *org_id, const struct member_filter *f, const struct list_req *lr,
 		     struct member **items, int *n, char **next)
 {
-	int rc = dom_members_require(d, org_id, ORG_ACCESS_MEMBER);
+	int rc = dom_org_require(d, org_id, ORG_ACCESS_MEMBER);
 
 	return rc ? rc : store_members_list(d->tx, org_id, f, lr, items, n, next);
 }
 
 int dom_member_get(struct dom *d, const char *org_id, const char *user_id, struct member *out)
 {
-	int rc = dom_members_require(d, org_id, ORG_ACCESS_MEMBER);
+	int rc = dom_org_require(d, org_id, ORG_ACCESS_MEMBER);
 
 	return rc ? rc : store_member_get(d->tx, org_id, user_id, out);
 }
@@ -60,7 +53,7 @@ int dom_member_update(struct dom *d, const char *org_id, const char *user_id, co
 {
 	int rc;
 
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_ADMIN)) || (rc = store_member_get(d->tx, org_id, user_id, out)))
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_ADMIN)) || (rc = store_member_get(d->tx, org_id, user_id, out)))
 		return rc;
 	if (!in->has_role)
 		return 0;
@@ -76,7 +69,7 @@ int dom_member_remove(struct dom *d, const char *org_id, const char *user_id, bo
 	int rc;
 
 	*removed = false;
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_ADMIN)))
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_ADMIN)))
 		return rc;
 	rc = store_member_get(d->tx, org_id, user_id, &m);
 	if (rc == ERR_NOT_FOUND) {
@@ -95,7 +88,7 @@ int dom_member_set_sso(struct dom *d, const char *org_id, const char *user_id, s
 	bool added;
 	int rc;
 
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_ADMIN)) || (rc = store_user_get(d->tx, user_id, &u)) ||
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_ADMIN)) || (rc = store_user_get(d->tx, user_id, &u)) ||
 	    (rc = store_org_get(d->tx, org_id, &o)))
 		return rc;
 	/* A user who is not a member yet joins with the organization's default role. */
@@ -113,7 +106,7 @@ int dom_member_ping(struct dom *d, const char *org_id, const char **jwt)
 	int rc;
 
 	*jwt = NULL;
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_VIEW)))
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW)))
 		return rc;
 	if (!d->actor.user_id)
 		return err_set(ERR_INVALID, "docsd itself is not a member: it has no visitor claims");

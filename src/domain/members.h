@@ -5,7 +5,7 @@
  *
  * DESIGN
  * Access is the actor's organization role (core/roles.h), checked by each
- * function once, with dom_members_require (the standing is loaded once per
+ * function once, with dom_org_require (the standing is loaded once per
  * transaction: no query when the dispatcher loaded it already):
  *   - reading members, teams and team memberships needs a member with a role
  *     (ORG_ACCESS_MEMBER: guests get 403, outsiders 404);
@@ -35,9 +35,6 @@
 
 #include "domain/domain.h"
 
-/* Load the actor's standing in org_id and require `need` there
- * (org_access_check: ERR_NOT_FOUND for an outsider, ERR_FORBIDDEN below). */
-int dom_members_require(struct dom *d, const char *org_id, enum org_access need);
 
 /* ---- members (domain/members.c) ---- */
 

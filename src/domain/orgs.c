@@ -1,6 +1,5 @@
 /*
- * orgs.c - organizations: the actor's required standing (dom_org_require),
- * create, read, settings, the lists of them, and inviting users by email
+ * orgs.c - organizations: create, read, settings, the lists of them, and inviting users by email
  * (domain/orgs.h).
  */
 #include "domain/orgs.h"
@@ -12,21 +11,6 @@
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
-
-int dom_org_require(struct dom *d, const char *org_id, enum org_access need)
-{
-	struct org o;
-	int rc;
-
-	if (!org_id)
-		return err_set(ERR_NOT_FOUND, "organization not found");
-	if ((rc = dom_enter_org(d, org_id)))
-		return rc;
-	/* docsd itself is admin of every organization that exists. */
-	if (!d->actor.user_id && (rc = store_org_get(d->tx, org_id, &o)))
-		return rc;
-	return org_access_check(d->actor.org.role, need);
-}
 
 /* The actor's standing in organization o, without entering it (lists). */
 static int standing(struct dom *d, const struct org *o, struct membership *out)

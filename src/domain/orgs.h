@@ -35,10 +35,6 @@
 
 #include "domain/domain.h"
 
-/* Enter org_id (dom_enter_org) and require `need` of the actor there:
- * ERR_NOT_FOUND for a non-member (and for docsd itself when there is no such
- * organization), ERR_FORBIDDEN below need. */
-int dom_org_require(struct dom *d, const char *org_id, enum org_access need);
 
 /* ---- organizations (domain/orgs.c) ---- */
 

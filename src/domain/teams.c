@@ -39,7 +39,7 @@ static int team_for_manage(struct dom *d, const char *org_id, const char *team_i
 {
 	int rc;
 
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_VIEW)) || (rc = team_fresh(d, org_id, team_id, out)))
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW)) || (rc = team_fresh(d, org_id, team_id, out)))
 		return rc;
 	if (!team_can_manage(d->actor.org.role, out->actor_owns))
 		return err_set(ERR_FORBIDDEN, "only organization admins and the team's owners can change its members");
@@ -79,7 +79,7 @@ int dom_member_teams(struct dom *d, const char *org_id, const char *user_id, con
 	struct member m;
 	int rc;
 
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_MEMBER)) ||
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_MEMBER)) ||
 	    (rc = store_member_get(d->tx, org_id, user_id, &m)) ||
 	    (rc = store_member_teams_list(d->tx, org_id, user_id, title, lr, &rows, n, next)))
 		return rc;
@@ -99,7 +99,7 @@ int dom_teams_list(struct dom *d, const char *org_id, const struct team_filter *
 	struct team *teams;
 	int rc;
 
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_MEMBER)) ||
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_MEMBER)) ||
 	    (rc = store_teams_list(d->tx, org_id, f, lr, &teams, n, next)))
 		return rc;
 	if (!(*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1))))
@@ -114,7 +114,7 @@ int dom_teams_list(struct dom *d, const char *org_id, const struct team_filter *
 
 int dom_team_get(struct dom *d, const char *org_id, const char *team_id, struct dom_team *out)
 {
-	int rc = dom_members_require(d, org_id, ORG_ACCESS_MEMBER);
+	int rc = dom_org_require(d, org_id, ORG_ACCESS_MEMBER);
 
 	return rc ? rc : team_fresh(d, org_id, team_id, out);
 }
@@ -126,7 +126,7 @@ int dom_team_create(struct dom *d, const char *org_id, const char *title, const 
 	const char **ids = NULL;
 	int rc;
 
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_ADMIN)))
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_ADMIN)))
 		return rc;
 	/* Every member resolves before the team exists. */
 	if (nmembers > 0 && !(ids = arena_alloc(d->arena, sizeof(*ids) * (size_t)nmembers)))
@@ -146,7 +146,7 @@ int dom_team_rename(struct dom *d, const char *org_id, const char *team_id, cons
 {
 	int rc;
 
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_ADMIN)) ||
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_ADMIN)) ||
 	    (rc = store_team_rename(d->tx, org_id, team_id, title)))
 		return rc;
 	return team_fresh(d, org_id, team_id, out);
@@ -157,7 +157,7 @@ int dom_team_delete(struct dom *d, const char *org_id, const char *team_id, bool
 	int rc;
 
 	*removed = false;
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_ADMIN)))
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_ADMIN)))
 		return rc;
 	return store_team_delete(d->tx, org_id, team_id, removed);
 }
@@ -168,7 +168,7 @@ int dom_team_members(struct dom *d, const char *org_id, const char *team_id, con
 	struct team t;
 	int rc;
 
-	if ((rc = dom_members_require(d, org_id, ORG_ACCESS_MEMBER)) || (rc = store_team_get(d->tx, org_id, team_id, &t)))
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_MEMBER)) || (rc = store_team_get(d->tx, org_id, team_id, &t)))
 		return rc;
 	return store_team_members_list(d->tx, org_id, t.id, lr, items, n, next);
 }
