@@ -35,9 +35,7 @@ static int file_url(void *ctx, const struct rev_file *f, const char **out)
  * (a missing row is a broken revision: 500, not an empty page). */
 static int load_body(void *ctx, const char *hash, const char **out)
 {
-	int rc = store_body_get(((struct dom *)ctx)->tx, hash, out);
-
-	return rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "page body %s is missing", hash) : rc;
+	return dom_page_body(ctx, hash, out);
 }
 
 static struct page_json page_opts(struct req *r, const char *space_id)

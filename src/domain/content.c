@@ -143,3 +143,10 @@ int dom_revision_get(struct dom *d, const char *space_id, const char *cr_key, co
 	*have_origin = rc == 0;
 	return rc;
 }
+
+int dom_page_body(struct dom *d, const char *hash, const char **out)
+{
+	int rc = store_body_get(d->tx, hash, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "page body %s is missing", hash) : rc;
+}

@@ -39,6 +39,10 @@
 int dom_revision_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
 		     struct content_src *src, struct change_request *origin, int *have_origin);
 
+/* A page body by hash; a missing row is a broken revision (ERR_INTERNAL),
+ * never an empty page. */
+int dom_page_body(struct dom *d, const char *hash, const char **out);
+
 /* ---- writing revisions (content_changes.c, content.c) ---- */
 
 /* struct content_outcome (what a batch did) is core/serialize_cr.h's. */
