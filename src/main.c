@@ -26,8 +26,9 @@ static const char usage[] =
 	"\n"
 	"commands:\n"
 	"  serve                      run the HTTP API server\n"
-	"  user create --email E [--name N]\n"
-	"                             create a user; prints {\"user\": ..., \"token\": ...}\n"
+	"  user create --email E [--name N] [--if-exists]\n"
+	"                             create a user; prints {\"user\": ..., \"token\": ...}; with\n"
+	"                             --if-exists an existing user gets a new token instead of an error\n"
 	"  token create --email E     create an API token for an existing user; prints {\"token\": ...}\n"
 	"  migrate                    apply pending database migrations and exit\n"
 	"\n"
@@ -52,7 +53,7 @@ static const char usage[] =
 	"  -V, --version              print the version\n";
 
 enum { O_LISTEN = 256, O_DATA, O_DATABASE, O_PUBLIC_URL, O_THREADS, O_RATE_LIMIT, O_MAX_BODY, O_MAX_CONN,
-       O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME, O_ALLOW_PRIVATE, O_CACHE_MB };
+       O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME, O_ALLOW_PRIVATE, O_CACHE_MB, O_IF_EXISTS };
 
 static const struct option long_opts[] = {
 	{ "listen", required_argument, NULL, O_LISTEN },
@@ -70,6 +71,7 @@ static const struct option long_opts[] = {
 	{ "allow-private-network", no_argument, NULL, O_ALLOW_PRIVATE },
 	{ "email", required_argument, NULL, O_EMAIL },
 	{ "name", required_argument, NULL, O_NAME },
+	{ "if-exists", no_argument, NULL, O_IF_EXISTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -79,6 +81,7 @@ struct cli {
 	struct config cfg;
 	const char *email;
 	const char *name;
+	int if_exists; /* user create: an existing user gets a new token */
 };
 
 static int parse_long(const char *flag, const char *v, long min, long max, long *out)
@@ -160,6 +163,7 @@ static int apply(struct cli *c, int opt, const char *v)
 		return 0;
 	case O_EMAIL: c->email = v; return 0;
 	case O_NAME: c->name = v; return 0;
+	case O_IF_EXISTS: c->if_exists = 1; return 0;
 	}
 	return -1;
 }
@@ -288,6 +292,12 @@ static int cmd_user_token(struct cli *c, int create_user)
 			const char *at = strchr(c->email, '@');
 			snprintf(name, sizeof(name), "%.*s", (int)(at - c->email), c->email);
 			rc = store_user_create(&tx, c->email, c->name ? c->name : name, &u);
+			if (rc == ERR_CONFLICT && c->if_exists) {
+				/* The user exists: start again and give them a token. */
+				store_tx_rollback(&tx);
+				if ((rc = store_tx_begin(st, &tx, 1, &a)) == 0)
+					rc = store_user_get_by_email(&tx, c->email, &u);
+			}
 		} else {
 			rc = store_user_get_by_email(&tx, c->email, &u);
 		}

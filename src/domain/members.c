@@ -10,6 +10,7 @@
 #include "util/util.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* How long the visitor claims of a ping stay valid. */
 #define VISITOR_CLAIMS_TTL_S 3600
@@ -81,6 +82,28 @@ int dom_member_remove(struct dom *d, const char *org_id, const char *user_id, bo
 	return store_member_remove(d->tx, org_id, user_id, removed);
 }
 
+/* Whether email's domain is one of the organization's emailDomains (a JSON
+ * array of lower-case names, e.g. ["acme.com"]). */
+static bool email_domain_verified(const struct org *o, const char *email)
+{
+	const char *at = email ? strrchr(email, '@') : NULL, *p = o->email_domains;
+	size_t n;
+
+	if (!at || !p || !*++at)
+		return false;
+	n = strlen(at);
+	/* Each domain stands quoted in the array; compare case-insensitively. */
+	while ((p = strchr(p, '"'))) {
+		const char *end = strchr(++p, '"');
+		if (!end)
+			break;
+		if ((size_t)(end - p) == n && strncasecmp(p, at, n) == 0)
+			return true;
+		p = end + 1;
+	}
+	return false;
+}
+
 int dom_member_set_sso(struct dom *d, const char *org_id, const char *user_id, struct member *out)
 {
 	struct org o;
@@ -88,8 +111,21 @@ int dom_member_set_sso(struct dom *d, const char *org_id, const char *user_id, s
 	bool added;
 	int rc;
 
-	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_ADMIN)) || (rc = store_user_get(d->tx, user_id, &u)) ||
-	    (rc = store_org_get(d->tx, org_id, &o)))
+	struct member m;
+
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_ADMIN)) || (rc = store_org_get(d->tx, org_id, &o)))
+		return rc;
+	/* Only members, or users whose email domain the organization verified
+	 * (emailDomains): an admin may not pull any user of the server in, nor
+	 * learn their email. Anyone else is "not found", whether or not the id
+	 * exists. */
+	rc = store_member_get(d->tx, org_id, user_id, &m);
+	if (rc == ERR_NOT_FOUND) {
+		rc = store_user_get(d->tx, user_id, &u);
+		if (rc == ERR_NOT_FOUND || (rc == 0 && !email_domain_verified(&o, u.email)))
+			return err_set(ERR_NOT_FOUND, "member not found");
+	}
+	if (rc)
 		return rc;
 	/* A user who is not a member yet joins with the organization's default role. */
 	if ((rc = store_member_add(d->tx, org_id, user_id, o.default_role, 1, &added)) ||

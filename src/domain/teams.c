@@ -47,10 +47,13 @@ static int team_for_manage(struct dom *d, const char *org_id, const char *team_i
 }
 
 /* Resolve a user given by id or by email (`field`[index] of the request) to
- * the id of a member of org_id; ERR_INVALID when there is no such member. */
+ * the id of a member of org_id; ERR_INVALID when there is no such member.
+ * Messages quote what the caller sent, never the id an email belongs to (no
+ * email-to-id oracle). */
 static int member_ref(struct dom *d, const char *org_id, const char *ref, const char *field, int index,
 		      const char **user_id)
 {
+	const char *id = ref;
 	struct member m;
 	struct user u;
 	int rc;
@@ -61,9 +64,9 @@ static int member_ref(struct dom *d, const char *org_id, const char *ref, const 
 			return err_set(ERR_INVALID, "%s[%d]: '%s' is not a member of the organization", field, index, ref);
 		if (rc)
 			return rc;
-		ref = u.id;
+		id = u.id;
 	}
-	rc = store_member_get(d->tx, org_id, ref, &m);
+	rc = store_member_get(d->tx, org_id, id, &m);
 	if (rc == ERR_NOT_FOUND)
 		return err_set(ERR_INVALID, "%s[%d]: '%s' is not a member of the organization", field, index, ref);
 	if (rc)

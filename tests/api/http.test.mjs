@@ -369,6 +369,23 @@ describe('command line', () => {
         assert.equal(r.stdout.trim(), '', 'prints no token');
     });
 
+    it('user create a second time: an error, or with --if-exists the same user and a new working token', async () => {
+        const email = `again-${uniq(6)}@${ctx.domain}`;
+        const first = await runCli(['user', 'create', ...ctx.server.storageArgs(), '--email', email]);
+        assert.equal(first.code, 0, first.stderr);
+        const again = await runCli(['user', 'create', ...ctx.server.storageArgs(), '--email', email]);
+        assert.notEqual(again.code, 0);
+        assert.equal(again.stdout.trim(), '', 'prints no token');
+        const reuse = await runCli(['user', 'create', ...ctx.server.storageArgs(), '--email', email, '--if-exists']);
+        assert.equal(reuse.code, 0, reuse.stderr);
+        const a = JSON.parse(first.stdout), b = JSON.parse(reuse.stdout);
+        assert.equal(b.user.id, a.user.id);
+        assert.notEqual(b.token, a.token);
+        const me = await ok(ctx.client(b.token).user.getAuthenticatedUser(), 'getAuthenticatedUser');
+        assert.equal(me.id, a.user.id);
+        await ok(ctx.client(a.token).user.getAuthenticatedUser(), 'getAuthenticatedUser'); // the first still works
+    });
+
     it('user create without --email exits non-zero', async () => {
         const r = await runCli(['user', 'create', ...ctx.server.storageArgs(), '--name', 'Nobody']);
         assert.notEqual(r.code, 0);

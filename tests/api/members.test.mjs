@@ -313,6 +313,23 @@ describe('members', () => {
         await expectError(carol.api.orgs.setUserAsSsoMemberForOrganization(org.id, eve.id), 404, 'non-member caller');
     });
 
+    it('POST members/{userId}/sso refuses users who are neither members nor of a verified email domain', async () => {
+        // carol is a user of the server, not a member, and her email's domain is not the org's
+        const res = await raw(ctx.url, 'POST', `/v1/orgs/${org.id}/members/${carol.id}/sso`, { token: alice.token });
+        assert.equal(res.status, 404);
+        assert.ok(!res.text.includes(carol.email), 'the answer does not reveal her email');
+        assert.ok(!res.text.includes(carol.id), 'nor echo her id');
+        await expectError(alice.api.orgs.getMemberInOrganizationById(org.id, carol.id), 404, 'carol did not join');
+        await expectError(alice.api.orgs.setUserAsSsoMemberForOrganization(org.id, 'no-such-user'), 404, 'unknown id');
+        // once the organization verifies her domain, she may be made an SSO member
+        const domain = carol.email.split('@')[1];
+        await ok(alice.api.orgs.updateOrganizationById(org.id, { emailDomains: [domain.toUpperCase()] }), 'updateOrganizationById');
+        const m = await ok(alice.api.orgs.setUserAsSsoMemberForOrganization(org.id, carol.id), 'setUserAsSSOMemberForOrganization');
+        assert.equal(m.sso, true);
+        await ok(alice.api.orgs.removeMemberFromOrganizationById(org.id, carol.id), 'removeMemberFromOrganizationById');
+        await ok(alice.api.orgs.updateOrganizationById(org.id, { emailDomains: [] }), 'updateOrganizationById');
+    });
+
     it('a non-member gets 404 on member sub-resources', async () => {
         await expectError(carol.api.orgs.getMemberInOrganizationById(org.id, alice.id), 404);
         await expectError(carol.api.orgs.updateMemberInOrganizationById(org.id, bob.id, { role: 'admin' }), 404);

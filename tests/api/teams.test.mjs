@@ -69,6 +69,10 @@ describe('teams', () => {
         assert.match(wrong.error.message, /title/);
         await expectError(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Outsiders', members: [carol.id] }), 400, 'non-member in members');
         await expectError(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Ghosts', members: ['nosuchuser0000000000'] }), 400, 'unknown user');
+        // an email of a user who is not a member: the message names the email sent, never the user's id
+        const oracle = await expectError(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Oracle', members: [carol.email] }), 400, 'non-member by email');
+        assert.ok(oracle.error.message.includes(carol.email), oracle.error.message);
+        assert.ok(!oracle.error.message.includes(carol.id), `no id in: ${oracle.error.message}`);
         const wm = await expectError(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Bad', members: 'bob' }), 400, 'members not an array');
         assert.match(wm.error.message, /members/);
         const after = await ok(alice.api.orgs.listTeamsInOrganizationById(org.id), 'listTeamsInOrganizationById');
