@@ -296,41 +296,4 @@ static void domain_suite(struct store *st)
 	arena_free(&a);
 }
 
-UNIT_TEST(access_domain_on_sqlite)
-{
-	char dir[] = "/tmp/docsd-unit-XXXXXX", path[128];
-	struct store *s = NULL;
-
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/docsd.db", dir);
-	CHECK(store_open(&s, path, NULL, 1) == 0);
-	if (s) {
-		domain_suite(s);
-		store_close(s);
-	}
-	for (const char *suffix = ""; suffix; suffix = *suffix ? NULL : "-wal") {
-		snprintf(path, sizeof(path), "%s/docsd.db%s", dir, suffix);
-		unlink(path);
-	}
-	snprintf(path, sizeof(path), "%s/docsd.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
-UNIT_TEST(access_domain_on_postgres)
-{
-	const char *url = getenv("DOCSD_TEST_PG_URL");
-	struct store *s = NULL;
-
-	if (!url || !*url) {
-		printf("skip access_domain_on_postgres: DOCSD_TEST_PG_URL is not set\n");
-		return;
-	}
-	CHECK(store_open(&s, NULL, url, 1) == 0);
-	if (!s) {
-		fprintf(stderr, "  %s\n", err_message());
-		return;
-	}
-	domain_suite(s);
-	store_close(s);
-}
+UNIT_TEST_ON_ENGINES(access_domain, domain_suite)

@@ -229,39 +229,4 @@ static void domain_suite(struct store *st)
 	arena_free(&w.a);
 }
 
-UNIT_TEST(domain_content_on_sqlite)
-{
-	char dir[] = "/tmp/docsd-unit-XXXXXX", path[128];
-	struct store *s = NULL;
-
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/docsd.db", dir);
-	CHECK(store_open(&s, path, NULL, 2) == 0);
-	if (s) {
-		domain_suite(s);
-		store_close(s);
-	}
-	for (const char *ext = ""; ext; ext = *ext ? NULL : "-wal") {
-		snprintf(path, sizeof(path), "%s/docsd.db%s", dir, ext);
-		unlink(path);
-	}
-	snprintf(path, sizeof(path), "%s/docsd.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
-UNIT_TEST(domain_content_on_postgres)
-{
-	const char *url = getenv("DOCSD_TEST_PG_URL");
-	struct store *s = NULL;
-
-	if (!url || !*url) {
-		printf("skip domain_content_on_postgres: DOCSD_TEST_PG_URL is not set\n");
-		return;
-	}
-	CHECK(store_open(&s, NULL, url, 2) == 0);
-	if (s) {
-		domain_suite(s);
-		store_close(s);
-	}
-}
+UNIT_TEST_ON_ENGINES(domain_content, domain_suite)

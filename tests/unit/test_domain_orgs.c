@@ -335,43 +335,4 @@ static void domain_orgs_suite(struct store *s)
 	arena_free(&f.a);
 }
 
-UNIT_TEST(domain_orgs_on_sqlite)
-{
-	char dir[] = "/tmp/docsd-unit-XXXXXX", path[128];
-	struct store *s = NULL;
-
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/docsd.db", dir);
-	CHECK(store_open(&s, path, NULL, 2) == 0);
-	if (s) {
-		domain_orgs_suite(s);
-		store_close(s);
-	}
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/docsd.db-wal", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/docsd.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
-UNIT_TEST(domain_orgs_on_postgres)
-{
-	const char *url = getenv("DOCSD_TEST_PG_URL");
-	struct store *s = NULL;
-
-	if (!url || !*url) {
-		if (getenv("DOCSD_TEST_REQUIRE_PG"))
-			CHECK(!"DOCSD_TEST_PG_URL is required");
-		else
-			printf("skip domain_orgs_on_postgres: DOCSD_TEST_PG_URL is not set\n");
-		return;
-	}
-	CHECK(store_open(&s, NULL, url, 2) == 0);
-	if (!s) {
-		fprintf(stderr, "  %s\n", err_message());
-		return;
-	}
-	domain_orgs_suite(s);
-	store_close(s);
-}
+UNIT_TEST_ON_ENGINES(domain_orgs, domain_orgs_suite)

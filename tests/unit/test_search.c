@@ -385,45 +385,4 @@ static void search_suite(struct store *s)
 	arena_free(&f.a);
 }
 
-UNIT_TEST(search_on_sqlite)
-{
-	char dir[] = "/tmp/docsd-search-XXXXXX", path[128];
-	struct store *s = NULL;
-
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/docsd.db", dir);
-	CHECK(store_open(&s, path, NULL, 2) == 0);
-	if (s) {
-		search_suite(s);
-		store_close(s);
-	} else {
-		fprintf(stderr, "  %s\n", err_message());
-	}
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/docsd.db-wal", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/docsd.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
-UNIT_TEST(search_on_postgres)
-{
-	const char *url = getenv("DOCSD_TEST_PG_URL");
-	struct store *s = NULL;
-
-	if (!url || !*url) {
-		if (getenv("DOCSD_TEST_REQUIRE_PG"))
-			CHECK(!"DOCSD_TEST_PG_URL is required");
-		else
-			printf("skip search_on_postgres: DOCSD_TEST_PG_URL is not set\n");
-		return;
-	}
-	CHECK(store_open(&s, NULL, url, 2) == 0);
-	if (!s) {
-		fprintf(stderr, "  %s\n", err_message());
-		return;
-	}
-	search_suite(s);
-	store_close(s);
-}
+UNIT_TEST_ON_ENGINES(search, search_suite)

@@ -25,6 +25,15 @@ extern int unit_case_failed;
 	}                                                                            \
 	static void test_##name(void)
 
+/* A store-level suite on both engines (engines.c): name_on_sqlite and
+ * name_on_postgres. */
+struct store;
+void unit_on_sqlite(void (*suite)(struct store *s));
+void unit_on_postgres(const char *name, void (*suite)(struct store *s));
+#define UNIT_TEST_ON_ENGINES(name, suite)                                      \
+	UNIT_TEST(name##_on_sqlite) { unit_on_sqlite(suite); }                 \
+	UNIT_TEST(name##_on_postgres) { unit_on_postgres(#name "_on_postgres", suite); }
+
 #define CHECK(expr)                                          \
 	do {                                                 \
 		if (!(expr))                                 \
