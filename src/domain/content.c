@@ -242,8 +242,10 @@ static const char *disposition(struct arena *a, const char *kind, const char *na
 	char *ascii, *enc;
 	int exact = 1;
 
-	if (!n)
-		name = "download", n = 8;
+	if (!n) {
+		name = "download";
+		n = strlen(name);
+	}
 	if (n > 1024)
 		n = 1024;
 	if (!(ascii = arena_alloc(a, n + 1)) || !(enc = arena_alloc(a, 3 * n + 1)))
