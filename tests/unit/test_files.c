@@ -244,10 +244,11 @@ static void urls_suite(struct store *s)
 	struct dom d;
 	struct user u;
 	struct org org = { .title = "Urls", .email_domains = "[]", .default_role = ROLE_READ };
-	struct space sp = { .title = "Signed", .default_level = LEVEL_INHERIT };
+	struct space sp = { .title = "Signed", .default_level = LEVEL_INHERIT },
+		     sp2 = { .title = "Elsewhere", .default_level = LEVEL_INHERIT };
 	struct dom_download dl;
 	const struct revision *rv = NULL;
-	const char *hash, *url = NULL, *pdf = NULL, *other = NULL;
+	const char *hash, *url = NULL, *pdf = NULL, *other = NULL, *foreign = NULL;
 	char e[64], r[9];
 	bool flag;
 
@@ -257,8 +258,9 @@ static void urls_suite(struct store *s)
 	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
 	CHECK(store_user_create(&tx, e, "Urls", &u) == 0);
 	CHECK(store_org_create(&tx, &org, u.id) == 0);
-	sp.org_id = org.id;
+	sp.org_id = sp2.org_id = org.id;
 	CHECK(store_space_create(&tx, &sp) == 0);
+	CHECK(store_space_create(&tx, &sp2) == 0);
 	CHECK(store_blob_put(&tx, (const unsigned char *)"<script>1</script>", 18, "text/plain", &hash) == 0);
 	struct rev_file f = { .id = "file1", .name = "page.html", .content_type = "text/html", .blob = hash, .size = 18 };
 	struct revision_new nr = { .space_id = sp.id, .parent_id = sp.revision, .parents = "[]", .type = "edits",
@@ -269,6 +271,8 @@ static void urls_suite(struct store *s)
 		CHECK(dom_file_url(&d, sp.id, rv->id, "file1", &url) == 0);
 		CHECK(dom_pdf_url(&d, sp.id, rv->id, NULL, &pdf) == 0);
 		CHECK(dom_file_url(&d, sp.id, sp.revision, "file1", &other) == 0); /* not in that revision */
+		/* signed, but the revision is another space's */
+		CHECK(dom_file_url(&d, sp2.id, rv->id, "file1", &foreign) == 0);
 	}
 	/* the entry's type and name, as an attachment */
 	CHECK(dom_file_download(&d, segment(url), &dl) == 0);
@@ -277,6 +281,7 @@ static void urls_suite(struct store *s)
 	CHECK_STR(dl.disposition, "attachment; filename=\"page.html\"");
 	CHECK(dl.max_age > DOM_URL_LIFETIME_S - 5 && dl.max_age <= DOM_URL_LIFETIME_S + DOM_URL_STEP_S);
 	CHECK(dom_file_download(&d, segment(other), &dl) == ERR_NOT_FOUND);
+	CHECK(dom_file_download(&d, segment(foreign), &dl) == ERR_NOT_FOUND);
 	/* one character changed anywhere: 404 */
 	char *bad = arena_strdup(&a, segment(url));
 	for (size_t i = 0; bad && bad[i]; i++) {
