@@ -154,8 +154,10 @@ int dom_signed_open(struct dom *d, const char *kind, const char *name, const cha
 
 	memset(out, 0, sizeof(*out));
 	/* <space>.<revision>.<what>.<expires>.<sig><suffix> */
-	if (n <= sl || strcmp(name + n - sl, suffix) != 0 || !(copy = arena_strndup(d->arena, name, n - sl)))
-		return n <= sl || !copy ? no_such_file() : err_set(ERR_INTERNAL, "out of memory");
+	if (n <= sl || strcmp(name + n - sl, suffix) != 0)
+		return no_such_file();
+	if (!(copy = arena_strndup(d->arena, name, n - sl)))
+		return err_set(ERR_INTERNAL, "out of memory");
 	if (!(dot = strrchr(copy, '.')) || strlen(dot + 1) != 32)
 		return no_such_file();
 	copy[dot - copy] = '\0';
