@@ -5,6 +5,7 @@
 #include "jobs/jobs.h"
 #include "api/routes.h"
 #include "core/validate.h"
+#include "domain/content.h"
 #include "http/listener.h"
 #include "http/services.h"
 #include "store/store.h"
@@ -36,6 +37,11 @@ void config_defaults(struct config *cfg)
 	cfg->connection_timeout = 30;
 	cfg->log_level = LOG_INFO;
 	cfg->cache_mb = 64;
+	/* A 50-page PDF takes seconds to render and blocks its worker thread:
+	 * two at once, and a fetch waits 5 s for a turn before a 503. */
+	cfg->pdf_cache_mb = 64;
+	cfg->pdf_renders = 2;
+	cfg->pdf_wait_ms = 5000;
 }
 
 int server_open_store(struct store **out, const struct config *cfg, int nconn)
@@ -71,7 +77,8 @@ int server_start(struct server **out, const struct config *cfg)
 		goto fail;
 	/* Before the job workers start their first transaction. */
 	store_set_revision_cache(s->store, s->revisions);
-	if ((rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)) ||
+	if ((rc = pdfcache_new(&s->pdfs, (size_t)cfg->pdf_cache_mb << 20, cfg->pdf_renders, cfg->pdf_wait_ms)) ||
+	    (rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)) ||
 	    (rc = pagecache_new(&s->pages, 64, 256 * 1024)))
 		goto fail;
 	if (cfg->rate_limit > 0 && (rc = ratelimit_new(&s->rl, cfg->rate_limit)))
@@ -120,5 +127,6 @@ void server_stop(struct server *s)
 	ratelimit_free(s->rl);
 	metrics_free(s->metrics);
 	pagecache_free(s->pages);
+	pdfcache_free(s->pdfs);
 	free(s);
 }

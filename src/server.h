@@ -18,6 +18,7 @@ struct token_cache;
 struct metrics;
 struct pagecache;
 struct revcache;
+struct pdfcache;
 
 struct config {
 	const char *listen;       /* host:port */
@@ -33,6 +34,9 @@ struct config {
 	int64_t clock_offset_ms;  /* tests move time with this */
 	bool allow_private_network; /* insert_files may fetch loopback/private URLs */
 	int cache_mb;             /* the revision cache's budget in MiB; 0 = no cache */
+	int pdf_cache_mb;         /* rendered PDFs kept, in MiB; 0 = none */
+	int pdf_renders;          /* PDFs rendered at once at most */
+	int pdf_wait_ms;          /* how long a fetch waits for a turn to render before a 503 */
 };
 
 struct server {
@@ -44,6 +48,7 @@ struct server {
 	struct metrics *metrics;
 	struct pagecache *pages;
 	struct revcache *revisions; /* built revisions, shared by the store's transactions */
+	struct pdfcache *pdfs;    /* rendered PDFs and the limit on renders (domain/pdf.c) */
 	struct jobs *jobs;
 	void *daemon;             /* struct MHD_Daemon */
 	atomic_int ready;

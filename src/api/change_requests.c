@@ -98,16 +98,12 @@ int cr_update(struct req *r)
 	return send_cr(r, 200, &cr, &s);
 }
 
-static int file_url(void *ctx, const struct rev_file *f, const char **out)
-{
-	return dom_file_url(ctx, f->blob, out);
-}
-
 int cr_content_update(struct req *r)
 {
 	struct space s;
 	struct change_request cr;
 	struct content_outcome *out;
+	struct dom_file_urls fu;
 	const char *compat = req_query(r, "compat");
 	struct jw *g;
 	int rc;
@@ -122,7 +118,9 @@ int cr_content_update(struct req *r)
 		return send_cr(r, 200, &cr, &s);
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	return cr_content_result_to_json(g, api_base(r), &cr, s.revision, out, file_url, &r->dom);
+	/* The inserted files are in the change request's new head. */
+	fu = (struct dom_file_urls){ .d = &r->dom, .space_id = s.id, .revision_id = cr.revision };
+	return cr_content_result_to_json(g, api_base(r), &cr, s.revision, out, dom_file_url_fn, &fu);
 }
 
 static int send_merge(struct req *r, const struct cr_merge_result *m)

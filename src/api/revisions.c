@@ -25,10 +25,10 @@ static int content_source(struct req *r, struct content_src *src)
 				  req_param(r, "revisionId"), ROLE_READ, src);
 }
 
-/* A file's signed download URL (the signing key's read error is passed up). */
-static int file_url(void *ctx, const struct rev_file *f, const char **out)
+/* Download URLs of the files of the content read (domain/content.h). */
+static struct dom_file_urls file_urls(struct req *r, const struct content_src *src)
 {
-	return dom_file_url(ctx, f->blob, out);
+	return (struct dom_file_urls){ .d = &r->dom, .space_id = src->space.id, .revision_id = src->rv->id };
 }
 
 /* Page bodies for serializers. A body that cannot be read fails the request
@@ -49,6 +49,7 @@ int content_revision_get(struct req *r)
 	struct content_src src;
 	struct change_request origin;
 	struct page_json o;
+	struct dom_file_urls fu;
 	int have, rc;
 	struct jw *g;
 
@@ -58,8 +59,9 @@ int content_revision_get(struct req *r)
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	o = page_opts(r, src.space.id);
-	return revision_to_json(g, api_base(r), src.rv, have ? &origin : NULL, src.space.revision, file_url, &o,
-				&r->dom);
+	fu = file_urls(r, &src);
+	return revision_to_json(g, api_base(r), src.rv, have ? &origin : NULL, src.space.revision, dom_file_url_fn,
+				&o, &fu);
 }
 
 int content_pages_list(struct req *r)
@@ -82,12 +84,14 @@ int content_files_list(struct req *r)
 	struct content_src src;
 	struct list_req lr;
 	struct cursor cur;
+	struct dom_file_urls fu;
 	const char *next = NULL;
 	int rc, start = 0, count = 0;
 	struct jw *g;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = content_source(r, &src)))
 		return rc;
+	fu = file_urls(r, &src);
 	/* Files are sorted by id: the cursor is the last id of the page before. */
 	if (lr.after)
 		while (start < src.rv->nfiles && strcmp(src.rv->files[start].id, lr.after->id) <= 0)
@@ -96,7 +100,7 @@ int content_files_list(struct req *r)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = start; i < src.rv->nfiles && count < lr.limit; i++, count++) {
 		const char *url;
-		if ((rc = file_url(&r->dom, &src.rv->files[i], &url)))
+		if ((rc = dom_file_url_fn(&fu, &src.rv->files[i], &url)))
 			return rc;
 		file_to_json(g, &src.rv->files[i], url);
 	}
@@ -109,6 +113,7 @@ int content_files_list(struct req *r)
 int content_file_get(struct req *r)
 {
 	struct content_src src;
+	struct dom_file_urls fu;
 	const struct rev_file *f;
 	const char *url;
 	int rc = content_source(r, &src);
@@ -118,7 +123,8 @@ int content_file_get(struct req *r)
 		return rc;
 	if (!(f = revision_file(src.rv, req_param(r, "fileId"))))
 		return err_set(ERR_NOT_FOUND, "file not found");
-	if ((rc = file_url(&r->dom, f, &url)))
+	fu = file_urls(r, &src);
+	if ((rc = dom_file_url_fn(&fu, f, &url)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -196,13 +202,18 @@ static const char *slice_next(struct req *r, int start, int count, int total)
 	return cursor_encode(&r->arena, "0", idx);
 }
 
-static struct location_ctx locations(struct req *r, const struct content_src *src, const struct org *org)
+static int locations(struct req *r, const struct content_src *src, const struct org *org, struct location_ctx *lc)
 {
-	struct location_ctx lc = { .base = api_base(r), .org = org, .standing = &r->dom.actor.org,
-				   .space = &src->space, .rv = src->rv, .pages = page_opts(r, src->space.id),
-				   .file_url = file_url, .file_url_ctx = &r->dom };
-	lc.pages.children = 0;
-	return lc;
+	struct dom_file_urls *fu = arena_alloc(&r->arena, sizeof(*fu));
+
+	if (!fu)
+		return err_set(ERR_INTERNAL, "out of memory");
+	*fu = file_urls(r, src);
+	*lc = (struct location_ctx){ .base = api_base(r), .org = org, .standing = &r->dom.actor.org,
+				     .space = &src->space, .rv = src->rv, .pages = page_opts(r, src->space.id),
+				     .file_url = dom_file_url_fn, .file_url_ctx = fu };
+	lc->pages.children = 0;
+	return 0;
 }
 
 /* listPageLinksInSpace (page_id) and listSpaceLinks (NULL). */
@@ -218,9 +229,8 @@ static int send_links(struct req *r, const char *page_id)
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = req_query_enum(r, "status", link_statuses, &want)) ||
 	    (rc = dom_links(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
 			    req_param(r, "revisionId"), page_id, want < 0 ? NULL : link_statuses[want], &l)) ||
-	    (rc = slice(&lr, l.n, &start)))
+	    (rc = slice(&lr, l.n, &start)) || (rc = locations(r, &l.src, &l.org, &lc)))
 		return rc;
-	lc = locations(r, &l.src, &l.org);
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = start; i < l.n && count < lr.limit; i++, count++)
@@ -254,9 +264,8 @@ static int send_backlinks(struct req *r, int file)
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
 	    (rc = dom_backlinks(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
 				req_param(r, "revisionId"), file, req_param(r, file ? "fileId" : "pageId"), &b)) ||
-	    (rc = slice(&lr, b.n, &start)))
+	    (rc = slice(&lr, b.n, &start)) || (rc = locations(r, &b.src, &b.org, &lc)))
 		return rc;
-	lc = locations(r, &b.src, &b.org);
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = start; i < b.n && count < lr.limit; i++, count++)
@@ -277,18 +286,28 @@ int content_file_backlinks(struct req *r)
 
 /* ---- bytes ---- */
 
-/* /files/<hash>.<sig> */
+/* A signed URL's bytes with the headers domain/content.h chose. The URL
+ * expires: caches keep it no longer, and only for this client. */
+static int send_download(struct req *r, const struct dom_download *dl)
+{
+	const char *cc = arena_printf(&r->arena, "private, max-age=%lld", (long long)(dl->max_age > 0 ? dl->max_age : 0));
+
+	if (!cc)
+		return err_set(ERR_INTERNAL, "out of memory");
+	resp_header(r, "X-Content-Type-Options", "nosniff");
+	resp_header(r, "Content-Security-Policy", dl->csp);
+	resp_header(r, "Content-Disposition", dl->disposition);
+	resp_header(r, "Cache-Control", cc);
+	return resp_bytes(r, 200, dl->content_type, dl->data, dl->len);
+}
+
+/* /files/<space>.<revision>.<file>.<expires>.<sig> */
 int content_blob_get(struct req *r)
 {
-	const char *type;
-	unsigned char *data;
-	size_t len;
-	int rc = dom_blob_get(&r->dom, req_param(r, "blob"), &data, &len, &type);
+	struct dom_download dl;
+	int rc = dom_file_download(&r->dom, req_param(r, "blob"), &dl);
 
-	if (rc)
-		return rc;
-	resp_header(r, "Cache-Control", "public, max-age=31536000, immutable");
-	return resp_bytes(r, 200, type, data, len);
+	return rc ? rc : send_download(r, &dl);
 }
 
 /* ---- PDF ---- */
@@ -316,12 +335,14 @@ int content_cr_pdf(struct req *r)
 	return content_space_pdf(r);
 }
 
-/* /pdf/<space>.<revision>.<page|+page|all>.<sig>.pdf */
+/* /pdf/<space>.<revision>.<page|+page|all>.<expires>.<sig>.pdf */
 int content_pdf_get(struct req *r)
 {
-	unsigned char *data;
-	size_t len;
-	int rc = dom_pdf_render(&r->dom, req_param(r, "pdf"), &data, &len);
+	struct dom_download dl;
+	int rc = dom_pdf_render(&r->dom, req_param(r, "pdf"), &dl);
 
-	return rc ? rc : resp_bytes(r, 200, "application/pdf", data, len);
+	if (rc)
+		return rc;
+	resp_header(r, "X-Cache", dl.cached ? "hit" : "miss");
+	return send_download(r, &dl);
 }

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int dom_change_request_get(struct dom *d, const struct space *s, const char *key, struct change_request *out)
 {
@@ -68,17 +69,20 @@ int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id
 
 /* ---- signed URLs ---- */
 
-/* 32 hex characters of HMAC-SHA256(files key, what). */
-static int sign(struct dom *d, const char *what, char out[33])
+/* 32 hex characters of HMAC-SHA256(files key, kind ":" what): a file URL's
+ * signature never verifies as a PDF URL's. */
+static int sign(struct dom *d, const char *kind, const char *what, char out[33])
 {
 	static const char hex[] = "0123456789abcdef";
-	const char *key;
+	const char *key, *msg;
 	unsigned char mac[32];
 	int rc = store_secret_get(d->tx, "files", &key);
 
 	if (rc)
 		return rc;
-	if (hmac_sha256(mac, key, strlen(key), what, strlen(what)))
+	if (!(msg = arena_printf(d->arena, "%s:%s", kind, what)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	if (hmac_sha256(mac, key, strlen(key), msg, strlen(msg)))
 		return err_set(ERR_INTERNAL, "hmac failed");
 	for (int i = 0; i < 16; i++) {
 		out[2 * i] = hex[mac[i] >> 4];
@@ -88,44 +92,233 @@ static int sign(struct dom *d, const char *what, char out[33])
 	return 0;
 }
 
-int dom_file_url(struct dom *d, const char *blob, const char **out)
+/* The expiry of a URL made now (content.h: 60 to 65 minutes ahead). */
+static int64_t url_expires(void)
+{
+	int64_t now = clock_now_ms() / 1000;
+
+	return ((now + DOM_URL_LIFETIME_S) / DOM_URL_STEP_S + 1) * DOM_URL_STEP_S;
+}
+
+/* base/<dir>/<what>.<expires>.<sig><suffix> */
+static int signed_url(struct dom *d, const char *kind, const char *dir, const char *what, const char *suffix,
+		      const char **out)
 {
 	char sig[33];
-	int rc = sign(d, blob, sig);
+	const char *payload = arena_printf(d->arena, "%s.%lld", what, (long long)url_expires());
+	int rc;
 
-	if (rc)
+	if (!payload)
+		return err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = sign(d, kind, payload, sig)))
 		return rc;
-	*out = arena_printf(d->arena, "%s/files/%s.%s", dom_base_url(d), blob, sig);
+	*out = arena_printf(d->arena, "%s/%s/%s.%s%s", dom_base_url(d), dir, payload, sig, suffix);
 	return *out ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
+int dom_file_url(struct dom *d, const char *space_id, const char *revision_id, const char *file_id,
+		 const char **out)
+{
+	const char *what = arena_printf(d->arena, "%s.%s.%s", space_id, revision_id, file_id);
+
+	return what ? signed_url(d, "file", "files", what, "", out) : err_set(ERR_INTERNAL, "out of memory");
+}
+
+int dom_file_url_fn(void *ctx, const struct rev_file *f, const char **out)
+{
+	const struct dom_file_urls *u = ctx;
+
+	return dom_file_url(u->d, u->space_id, u->revision_id, f->id, out);
 }
 
 int dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel, const char **out)
 {
-	char sig[33];
 	const char *what = arena_printf(d->arena, "%s.%s.%s", space_id, revision_id, page_sel ? page_sel : "all");
-	int rc;
 
-	if (!what)
-		return err_set(ERR_INTERNAL, "out of memory");
-	if ((rc = sign(d, what, sig)))
-		return rc;
-	*out = arena_printf(d->arena, "%s/pdf/%s.%s.pdf", dom_base_url(d), what, sig);
-	return *out ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return what ? signed_url(d, "pdf", "pdf", what, ".pdf", out) : err_set(ERR_INTERNAL, "out of memory");
 }
 
-int dom_sig_check(struct dom *d, const char *what, const char *sig)
+static int no_such_file(void)
 {
-	char want[33];
-	int rc = sign(d, what, want);
-	unsigned diff = 0;
+	return err_set(ERR_NOT_FOUND, "no such file, or its link has expired");
+}
 
-	if (rc)
+int dom_signed_open(struct dom *d, const char *kind, const char *name, const char *suffix,
+		    struct signed_target *out)
+{
+	size_t n = strlen(name), sl = strlen(suffix);
+	char *copy, *parts[5], *save = NULL, want[33], *end;
+	const char *dot;
+	unsigned diff = 0;
+	int np = 0, rc;
+
+	memset(out, 0, sizeof(*out));
+	/* <space>.<revision>.<what>.<expires>.<sig><suffix> */
+	if (n <= sl || strcmp(name + n - sl, suffix) != 0)
+		return no_such_file();
+	if (!(copy = arena_strndup(d->arena, name, n - sl)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	if (!(dot = strrchr(copy, '.')) || strlen(dot + 1) != 32)
+		return no_such_file();
+	copy[dot - copy] = '\0';
+	/* The signature first, compared in constant time: nothing else about a
+	 * URL is looked at until it is known to be one docsd made. */
+	if ((rc = sign(d, kind, copy, want)))
 		return rc;
-	if (strlen(sig) != 32)
-		return err_set(ERR_NOT_FOUND, "no such file");
 	for (int i = 0; i < 32; i++)
-		diff |= (unsigned)(want[i] ^ sig[i]);
-	return diff ? err_set(ERR_NOT_FOUND, "no such file") : 0;
+		diff |= (unsigned)(want[i] ^ dot[1 + i]);
+	if (diff)
+		return no_such_file();
+	for (char *t = strtok_r(copy, ".", &save); t && np < 5; t = strtok_r(NULL, ".", &save))
+		parts[np++] = t;
+	if (np != 4 || !*parts[3] || strspn(parts[3], "0123456789") != strlen(parts[3]) || strlen(parts[3]) > 15)
+		return no_such_file();
+	out->expires = strtoll(parts[3], &end, 10);
+	if (out->expires * 1000 <= clock_now_ms())
+		return no_such_file();
+	/* A deleted space's URLs stop (a purged one's are unknown). */
+	if ((rc = store_space_get(d->tx, parts[0], &out->space)) || out->space.deleted_at ||
+	    (rc = store_revision_get(d->tx, parts[1], &out->rv)) || strcmp(out->rv->space_id, out->space.id) != 0)
+		return rc && rc != ERR_NOT_FOUND ? rc : no_such_file();
+	out->what = parts[2];
+	return 0;
+}
+
+/* ---- serving uploads ---- */
+
+/* Uploaded bytes run no script on the API's origin: no fetch, no script, a
+ * sandbox (no same origin, no forms, no popups); inline styles and images
+ * only so that an image or a text file still displays. */
+static const char upload_csp[] = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; sandbox";
+
+/* The types a browser shows as what they are and never runs: raster images
+ * and plain text. Everything else is an attachment. */
+static const char *const inline_types[] = { "image/png", "image/jpeg", "image/gif", "image/webp", "text/plain", NULL };
+
+static int tchar(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+/* type "/" subtype, then parameters of printable ASCII: what may go into a
+ * Content-Type header. *essence: the length of type/subtype. */
+static int media_type_ok(const char *t, size_t *essence)
+{
+	size_t i = 0, slash;
+
+	while (tchar((unsigned char)t[i]))
+		i++;
+	if (i == 0 || t[i] != '/')
+		return 0;
+	slash = ++i;
+	while (tchar((unsigned char)t[i]))
+		i++;
+	if (i == slash)
+		return 0;
+	*essence = i;
+	while (t[i] == ' ' || t[i] == '\t')
+		i++;
+	if (t[i] && t[i] != ';')
+		return 0;
+	for (; t[i]; i++)
+		if ((t[i] < 0x20 && t[i] != '\t') || (unsigned char)t[i] > 0x7e)
+			return 0;
+	return i <= 255;
+}
+
+static int attr_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("!#$&+-.^_`|~", c));
+}
+
+/* disposition; filename="<ASCII>"[; filename*=UTF-8''<percent-encoded>]
+ * (RFC 6266): the quoted form has every byte outside printable ASCII, and
+ * '"', '\\' and '%', replaced by '_'; filename* carries the name exactly
+ * when the two differ. */
+static const char *disposition(struct arena *a, const char *kind, const char *name)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(name), k = 0, e = 0;
+	char *ascii, *enc;
+	int exact = 1;
+
+	if (!n) {
+		name = "download";
+		n = strlen(name);
+	}
+	if (n > 1024)
+		n = 1024;
+	if (!(ascii = arena_alloc(a, n + 1)) || !(enc = arena_alloc(a, 3 * n + 1)))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (c >= 0x80) {
+			exact = 0;
+			if ((c & 0xc0) != 0x80) /* one '_' per character, not per byte */
+				ascii[k++] = '_';
+		} else if (c < 0x20 || c == 0x7f || c == '"' || c == '\\' || c == '%') {
+			exact = 0;
+			ascii[k++] = '_';
+		} else {
+			ascii[k++] = (char)c;
+		}
+		if (attr_char(c)) {
+			enc[e++] = (char)c;
+		} else {
+			enc[e++] = '%';
+			enc[e++] = hex[c >> 4];
+			enc[e++] = hex[c & 15];
+		}
+	}
+	ascii[k] = enc[e] = '\0';
+	return exact ? arena_printf(a, "%s; filename=\"%s\"", kind, ascii)
+		     : arena_printf(a, "%s; filename=\"%s\"; filename*=UTF-8''%s", kind, ascii, enc);
+}
+
+int dom_download_headers(struct arena *a, const char *type, const char *name, struct dom_download *out)
+{
+	size_t ess = 0;
+	int show = 0;
+
+	if (!type || !media_type_ok(type, &ess)) {
+		type = "application/octet-stream"; /* stored before types were checked */
+		ess = strlen(type);
+	}
+	for (int i = 0; inline_types[i]; i++)
+		if (strlen(inline_types[i]) == ess && strncasecmp(type, inline_types[i], ess) == 0)
+			show = 1;
+	out->content_type = type;
+	/* Plain text with its charset: no guessing of the encoding either. */
+	if (show && strncasecmp(type, "text/", 5) == 0 && !strcasestr(type + ess, "charset=") &&
+	    !(out->content_type = arena_printf(a, "%.*s; charset=utf-8", (int)ess, type)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	out->csp = upload_csp;
+	if (!(out->disposition = disposition(a, show ? "inline" : "attachment", name ? name : "")))
+		return err_set(ERR_INTERNAL, "out of memory");
+	return 0;
+}
+
+int dom_file_download(struct dom *d, const char *name, struct dom_download *out)
+{
+	struct signed_target t;
+	const struct rev_file *f;
+	const char *ignored;
+	unsigned char *data;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = dom_signed_open(d, "file", name, "", &t)))
+		return rc;
+	if (!(f = revision_file(t.rv, t.what)))
+		return no_such_file();
+	/* The entry's name and type; the blob row's type is the first uploader's. */
+	if ((rc = store_blob_get(d->tx, f->blob, &data, &out->len, &ignored)))
+		return rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "file bytes %s are missing", f->blob) : rc;
+	out->data = data;
+	out->max_age = t.expires - clock_now_ms() / 1000;
+	return dom_download_headers(d->arena, f->content_type, f->name, out);
 }
 
 int dom_revision_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,

@@ -122,22 +122,105 @@ struct backlink_list {
 int dom_backlinks(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id, int file,
 		  const char *target_id, struct backlink_list *out);
 
-/* ---- signed URLs and PDFs (content.c, pdf.c) ---- */
-/* URLs served without a token, signed with the server's secret. */
-int dom_file_url(struct dom *d, const char *blob, const char **out);
+/* ---- signed URLs and PDFs (content.c, pdf.c) ----
+ *
+ * URLs served without a token, signed with the server's secret (HMAC-SHA256,
+ * 128 bits shown):
+ *
+ *   /files/<space>.<revision>.<file>.<expires>.<sig>      a file entry's bytes
+ *   /pdf/<space>.<revision>.<selection>.<expires>.<sig>.pdf  a rendered PDF
+ *
+ * <expires> is the epoch second after which the URL answers 404. A URL made
+ * now lives DOM_URL_LIFETIME_S (one hour, like GitBook's short-lived download
+ * URLs) rounded up to the next DOM_URL_STEP_S (five minutes), so every request
+ * in one five-minute window gets the same URL (caches keep it): 60 to 65
+ * minutes in all. A URL also answers 404 once its space is deleted (restoring
+ * the space revives it until it expires) or purged, when the revision is not
+ * one of that space's, when the file is not in that revision, and when one
+ * character of it is changed. The file URL names the revision's file entry,
+ * so its name and media type are served, not the first uploader's (bytes are
+ * stored once per SHA-256 for everybody). Everything is read through the clock
+ * (clock_now_ms), so tests move it with --clock-offset-ms. */
+#define DOM_URL_LIFETIME_S 3600
+#define DOM_URL_STEP_S 300
+
+/* A file entry's download URL. */
+int dom_file_url(struct dom *d, const char *space_id, const char *revision_id, const char *file_id,
+		 const char **out);
+/* A file_url_fn (core/serialize_content.h) for the files of one revision:
+ * ctx is a struct dom_file_urls. */
+struct dom_file_urls {
+	struct dom *d;
+	const char *space_id, *revision_id;
+};
+int dom_file_url_fn(void *ctx, const struct rev_file *f, const char **out);
+/* sel: NULL (all pages), "<page>" (just it) or "+<page>" (from it on). */
 int dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel,
 		const char **out);
-/* 0 when sig is the signature of `what`; ERR_NOT_FOUND otherwise. */
-int dom_sig_check(struct dom *d, const char *what, const char *sig);
 /* getSpacePDF / getChangeRequestPDF: the signed URL of the PDF of the
  * space's (or the change request's) content, all of it, from `page` on, or
  * (only) just that page. */
 int dom_pdf_link(struct dom *d, const char *space_id, const char *cr_key, const char *page, bool only,
 		 const char **url);
-/* The PDF a signed URL's last segment names, rendered (ERR_NOT_FOUND for a
- * bad signature or a revision that is gone). */
-int dom_pdf_render(struct dom *d, const char *name, unsigned char **data, size_t *len);
-/* The bytes a signed file URL's last segment (<hash>.<sig>) names. */
-int dom_blob_get(struct dom *d, const char *name, unsigned char **data, size_t *len, const char **type);
+
+/* What a signed URL answers, with the headers that make it safe to serve
+ * from the API's own origin: nosniff always, a Content-Security-Policy that
+ * forbids script, and Content-Disposition: attachment for every type a
+ * browser would render as a document (HTML, XHTML, SVG, XML, PDF uploads,
+ * anything unknown or malformed); raster images (PNG, JPEG, GIF, WebP) and
+ * text/plain (with a charset) are inline. */
+struct dom_download {
+	const unsigned char *data;
+	size_t len;
+	const char *content_type;
+	const char *disposition; /* Content-Disposition (RFC 6266, filename* for non-ASCII names) */
+	const char *csp;         /* Content-Security-Policy */
+	int64_t max_age;         /* seconds until the URL expires (Cache-Control) */
+	bool cached;             /* a PDF from the render cache */
+};
+/* The bytes of the file entry a /files/ URL's last segment names. */
+int dom_file_download(struct dom *d, const char *name, struct dom_download *out);
+/* The PDF a /pdf/ URL's last segment names: from the server's PDF cache, or
+ * rendered (at most cfg.pdf_renders at once; ERR_UNAVAILABLE after waiting
+ * cfg.pdf_wait_ms for a turn) and then cached. */
+int dom_pdf_render(struct dom *d, const char *name, struct dom_download *out);
+
+/* A signed URL's last segment, checked (content.c; for pdf.c): its
+ * signature (kind "file" or "pdf"), its expiry, its space (not deleted) and
+ * its revision (one of that space's). what: the file id or the selection.
+ * ERR_NOT_FOUND for anything wrong. */
+struct signed_target {
+	struct space space;
+	const struct revision *rv;
+	const char *what;
+	int64_t expires; /* epoch seconds */
+};
+int dom_signed_open(struct dom *d, const char *kind, const char *name, const char *suffix,
+		    struct signed_target *out);
+
+/* How Content-Type and Content-Disposition are chosen for an upload of
+ * media type `type` named `name` (exposed for tests): out->content_type,
+ * out->disposition and out->csp are set. */
+int dom_download_headers(struct arena *a, const char *type, const char *name, struct dom_download *out);
+
+/* ---- the PDF cache (pdf.c): rendered PDFs by revision, selection and
+ * title, bounded in bytes (LRU), owned by the server context; it also
+ * limits how many PDFs render at once. ---- */
+struct pdfcache;
+int pdfcache_new(struct pdfcache **out, size_t max_bytes, int max_renders, int wait_ms);
+void pdfcache_free(struct pdfcache *c); /* accepts NULL */
+/* 1 and a copy of the bytes in a when key is cached. 0 when the caller is to
+ * render it: it holds one of the max_renders turns and must call
+ * pdfcache_end(). While another caller renders the same key, waits for its
+ * result. ERR_UNAVAILABLE when no turn came within wait_ms. */
+int pdfcache_begin(struct pdfcache *c, const char *key, struct arena *a, const unsigned char **data, size_t *len);
+/* Give the turn back; data NULL when the rendering failed (nothing cached). */
+void pdfcache_end(struct pdfcache *c, const char *key, const unsigned char *data, size_t len);
+struct pdfcache_stats {
+	size_t bytes;
+	int64_t entries, hits, renders, rejected;
+	int rendering, peak; /* now, and the most at once */
+};
+void pdfcache_stats(struct pdfcache *c, struct pdfcache_stats *out);
 
 #endif

@@ -2,16 +2,29 @@
  * pdf.c - PDFs of a revision: the signed URL a getSpacePDF answers, and the
  * rendering (core/pdf.c) when that URL is fetched.
  *
- * A URL names /pdf/<space>.<revision>.<sel>.<sig>.pdf where sel is "all",
- * "<page>" (that page only) or "+<page>" (from that page on, in reading order).
+ * A URL names /pdf/<space>.<revision>.<sel>.<expires>.<sig>.pdf where sel is
+ * "all", "<page>" (that page only) or "+<page>" (from that page on, in reading
+ * order); content.h says how URLs are signed and when they stop.
+ *
+ * Rendering 50 pages takes seconds, so a PDF is rendered once per revision,
+ * selection and space title and kept in the server's PDF cache (struct
+ * pdfcache, below: bounded in bytes, least recently used first out), and at
+ * most cfg.pdf_renders PDFs render at once; a fetch that finds every turn
+ * taken waits up to cfg.pdf_wait_ms, then answers 503. Each render logs one
+ * line ("pdf rendered: ...") with its start and end times.
  */
 #include "domain/content.h"
 #include "core/pdf.h"
 #include "util/err.h"
+#include "util/log.h"
+#include "util/util.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int dom_pdf_link(struct dom *d, const char *space_id, const char *cr_key, const char *page, bool only,
@@ -44,17 +57,18 @@ static int pdf_image(void *ctx, const char *url, const unsigned char **data, siz
 	struct pdf_images *pi = ctx;
 	const struct rev_file *f;
 	unsigned char *bytes;
-
+	const char *blob_type;
 	int rc;
 
 	if (strncmp(url, "/files/", 7) != 0 || !(f = revision_file(pi->rv, url + 7)))
 		return -1; /* not a file of the revision: its alt text is printed */
-	if ((rc = store_blob_get(pi->d->tx, f->blob, &bytes, len, type))) {
+	if ((rc = store_blob_get(pi->d->tx, f->blob, &bytes, len, &blob_type))) {
 		if (!pi->rc)
 			pi->rc = rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "file bytes %s are missing", f->blob) : rc;
 		return -1;
 	}
 	*data = bytes;
+	*type = f->content_type;
 	return 0;
 }
 
@@ -121,59 +135,298 @@ static int slurp(struct dom *d, const char *path, unsigned char **data, size_t *
 	return 0;
 }
 
-int dom_pdf_render(struct dom *d, const char *name, unsigned char **data, size_t *len)
+/* docsd's own PDFs (no script in them) are shown inline; their policy has
+ * no `sandbox`, which keeps Chromium from showing a PDF at all. */
+static const char pdf_csp[] = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; object-src 'self'";
+
+/* Collect and render the selection of t's revision into the arena. */
+static int render(struct dom *d, const struct signed_target *t, unsigned char **data, size_t *len)
 {
-	char *copy = arena_strdup(d->arena, name), *parts[5], *save = NULL;
-	const struct revision *rv;
-	struct space s;
+	const char *page = strcmp(t->what, "all") == 0 ? NULL : t->what;
+	int only = page && page[0] != '+', rc;
 	struct pdf_page *pages = NULL;
 	size_t n = 0;
-	int np = 0, rc;
+	char path[] = "/tmp/docsd-pdf-XXXXXX";
+	int64_t started = clock_now_ms();
 
-	if (!copy)
-		return err_set(ERR_INTERNAL, "out of memory");
-	for (char *t = strtok_r(copy, ".", &save); t && np < 5; t = strtok_r(NULL, ".", &save))
-		parts[np++] = t;
-	if (np != 5 || strcmp(parts[4], "pdf") != 0)
-		return err_set(ERR_NOT_FOUND, "no such file");
-	const char *what = arena_printf(d->arena, "%s.%s.%s", parts[0], parts[1], parts[2]);
-	if (!what)
-		return err_set(ERR_INTERNAL, "out of memory");
-	if ((rc = dom_sig_check(d, what, parts[3])) || (rc = store_space_get(d->tx, parts[0], &s)) ||
-	    (rc = store_revision_get(d->tx, parts[1], &rv)))
-		return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "no such file") : rc;
-	const char *page = strcmp(parts[2], "all") == 0 ? NULL : parts[2];
-	int only = page && page[0] != '+';
 	if (page && page[0] == '+')
 		page++;
-	if ((rc = pdf_collect(d, rv, page, only, &pages, &n)))
+	if ((rc = pdf_collect(d, t->rv, page, only, &pages, &n)))
 		return rc;
-	char path[] = "/tmp/docsd-pdf-XXXXXX";
 	int fd = mkstemp(path);
 	if (fd < 0)
 		return err_set(ERR_INTERNAL, "cannot make a temporary file");
 	close(fd);
-	struct pdf_images pi = { d, rv, 0 };
-	if (pdf_render(path, s.title, pages, n, pdf_image, &pi) || pi.rc) {
+	struct pdf_images pi = { d, t->rv, 0 };
+	if (pdf_render(path, t->space.title, pages, n, pdf_image, &pi) || pi.rc) {
 		unlink(path);
 		return pi.rc ? pi.rc : err_set(ERR_INTERNAL, "PDF rendering failed");
 	}
 	rc = slurp(d, path, data, len);
 	unlink(path);
+	if (!rc)
+		log_info("pdf rendered: revision %s, selection %s, %zu pages, %zu bytes, started_ms %lld, ended_ms %lld",
+			 t->rv->id, t->what, n, *len, (long long)started, (long long)clock_now_ms());
 	return rc;
 }
 
-int dom_blob_get(struct dom *d, const char *name, unsigned char **data, size_t *len, const char **type)
+int dom_pdf_render(struct dom *d, const char *name, struct dom_download *out)
 {
-	const char *dot = strchr(name, '.');
-	char *hash;
+	struct pdfcache *cache = d->srv ? d->srv->pdfs : NULL;
+	struct signed_target t;
+	unsigned char *data = NULL;
+	const char *key;
 	int rc;
 
-	if (!dot)
-		return err_set(ERR_NOT_FOUND, "no such file");
-	if (!(hash = arena_strndup(d->arena, name, (size_t)(dot - name))))
+	memset(out, 0, sizeof(*out));
+	if ((rc = dom_signed_open(d, "pdf", name, ".pdf", &t)))
+		return rc;
+	if (strcmp(t.what, "all") != 0 && !revision_page(t.rv, t.what[0] == '+' ? t.what + 1 : t.what))
+		return err_set(ERR_NOT_FOUND, "no such file, or its link has expired");
+	out->content_type = "application/pdf";
+	out->disposition = "inline";
+	out->csp = pdf_csp;
+	out->max_age = t.expires - clock_now_ms() / 1000;
+	/* A revision never changes: its PDF is rendered once per selection (and
+	 * space title, which the title page prints). */
+	if (!(key = arena_printf(d->arena, "%s.%s\n%s", t.rv->id, t.what, t.space.title ? t.space.title : "")))
 		return err_set(ERR_INTERNAL, "out of memory");
-	if ((rc = dom_sig_check(d, hash, dot + 1)) || (rc = store_blob_get(d->tx, hash, data, len, type)))
-		return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "no such file") : rc;
+	if (cache) {
+		rc = pdfcache_begin(cache, key, d->arena, &out->data, &out->len);
+		if (rc < 0)
+			return rc;
+		if (rc == 1) {
+			out->cached = true;
+			return 0;
+		}
+	}
+	rc = render(d, &t, &data, &out->len);
+	if (cache)
+		pdfcache_end(cache, key, rc ? NULL : data, out->len);
+	out->data = data;
+	return rc;
+}
+
+/* ---- the PDF cache ----
+ *
+ * A list of entries in recency order (most recent first) under one mutex,
+ * bounded in bytes; and the renders in flight, one key each, at most
+ * max_renders. A caller that misses takes a turn (waiting on the condition
+ * variable for one, up to wait_ms), renders without the mutex, and hands the
+ * bytes back with pdfcache_end(), which caches them and wakes the waiters;
+ * a caller that finds its key in flight waits for that render instead of
+ * starting its own. */
+struct pdf_entry {
+	char *key;
+	unsigned char *data;
+	size_t len;
+	struct pdf_entry *prev, *next;
+};
+
+struct pdfcache {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t max_bytes, bytes;
+	int max_renders, wait_ms;
+	struct pdf_entry lru; /* sentinel: lru.next is the most recent */
+	char **inflight;      /* max_renders keys, NULL when free */
+	int rendering, peak;
+	int64_t entries, hits, renders, rejected;
+};
+
+int pdfcache_new(struct pdfcache **out, size_t max_bytes, int max_renders, int wait_ms)
+{
+	struct pdfcache *c = calloc(1, sizeof(*c));
+	pthread_condattr_t ca;
+
+	*out = NULL;
+	if (max_renders < 1)
+		max_renders = 1;
+	if (!c || !(c->inflight = calloc((size_t)max_renders, sizeof(char *)))) {
+		free(c);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	if (pthread_condattr_init(&ca) || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
+	    pthread_cond_init(&c->cv, &ca)) {
+		free(c->inflight);
+		free(c);
+		return err_set(ERR_INTERNAL, "cannot create the PDF cache's condition variable");
+	}
+	pthread_condattr_destroy(&ca);
+	if (pthread_mutex_init(&c->mu, NULL)) {
+		pthread_cond_destroy(&c->cv);
+		free(c->inflight);
+		free(c);
+		return err_set(ERR_INTERNAL, "cannot create the PDF cache's mutex");
+	}
+	c->max_bytes = max_bytes;
+	c->max_renders = max_renders;
+	c->wait_ms = wait_ms < 0 ? 0 : wait_ms;
+	c->lru.prev = c->lru.next = &c->lru;
+	*out = c;
 	return 0;
+}
+
+static void entry_free(struct pdf_entry *e)
+{
+	free(e->key);
+	free(e->data);
+	free(e);
+}
+
+void pdfcache_free(struct pdfcache *c)
+{
+	if (!c)
+		return;
+	for (struct pdf_entry *e = c->lru.next, *next; e != &c->lru; e = next) {
+		next = e->next;
+		entry_free(e);
+	}
+	for (int i = 0; i < c->max_renders; i++)
+		free(c->inflight[i]);
+	free(c->inflight);
+	pthread_cond_destroy(&c->cv);
+	pthread_mutex_destroy(&c->mu);
+	free(c);
+}
+
+void pdfcache_stats(struct pdfcache *c, struct pdfcache_stats *out)
+{
+	pthread_mutex_lock(&c->mu);
+	*out = (struct pdfcache_stats){ .bytes = c->bytes, .entries = c->entries, .hits = c->hits,
+					.renders = c->renders, .rejected = c->rejected, .rendering = c->rendering,
+					.peak = c->peak };
+	pthread_mutex_unlock(&c->mu);
+}
+
+static void unlink_entry(struct pdf_entry *e)
+{
+	e->prev->next = e->next;
+	e->next->prev = e->prev;
+}
+
+static void push_front(struct pdfcache *c, struct pdf_entry *e)
+{
+	e->prev = &c->lru;
+	e->next = c->lru.next;
+	c->lru.next->prev = e;
+	c->lru.next = e;
+}
+
+static struct pdf_entry *find(struct pdfcache *c, const char *key)
+{
+	for (struct pdf_entry *e = c->lru.next; e != &c->lru; e = e->next)
+		if (strcmp(e->key, key) == 0)
+			return e;
+	return NULL;
+}
+
+static int in_flight(struct pdfcache *c, const char *key)
+{
+	for (int i = 0; i < c->max_renders; i++)
+		if (c->inflight[i] && strcmp(c->inflight[i], key) == 0)
+			return i;
+	return -1;
+}
+
+int pdfcache_begin(struct pdfcache *c, const char *key, struct arena *a, const unsigned char **data, size_t *len)
+{
+	struct timespec until;
+	struct pdf_entry *e;
+	char *mine = strdup(key);
+	int rc = 0;
+
+	if (!mine)
+		return err_set(ERR_INTERNAL, "out of memory");
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += c->wait_ms / 1000;
+	until.tv_nsec += (long)(c->wait_ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&c->mu);
+	for (;;) {
+		if ((e = find(c, key))) {
+			unsigned char *copy = arena_alloc(a, e->len ? e->len : 1);
+			if (!copy) {
+				rc = err_set(ERR_INTERNAL, "out of memory");
+				break;
+			}
+			memcpy(copy, e->data, e->len);
+			*data = copy;
+			*len = e->len;
+			unlink_entry(e);
+			push_front(c, e);
+			c->hits++;
+			rc = 1;
+			break;
+		}
+		/* Nobody renders this key and a turn is free: take it. */
+		if (in_flight(c, key) < 0 && c->rendering < c->max_renders) {
+			for (int i = 0; i < c->max_renders; i++)
+				if (!c->inflight[i]) {
+					c->inflight[i] = mine;
+					mine = NULL;
+					break;
+				}
+			if (++c->rendering > c->peak)
+				c->peak = c->rendering;
+			rc = 0;
+			break;
+		}
+		if (pthread_cond_timedwait(&c->cv, &c->mu, &until) == ETIMEDOUT) {
+			c->rejected++;
+			rc = err_set(ERR_UNAVAILABLE, "too many PDFs are being rendered; try again in a moment");
+			break;
+		}
+	}
+	pthread_mutex_unlock(&c->mu);
+	free(mine);
+	return rc;
+}
+
+void pdfcache_end(struct pdfcache *c, const char *key, const unsigned char *data, size_t len)
+{
+	struct pdf_entry *e = NULL;
+	int slot;
+
+	/* Copied before the mutex: the bytes are the caller's arena's. */
+	if (data && len + strlen(key) <= c->max_bytes && (e = calloc(1, sizeof(*e)))) {
+		e->key = strdup(key);
+		e->data = malloc(len ? len : 1);
+		if (!e->key || !e->data) {
+			entry_free(e);
+			e = NULL;
+		} else {
+			memcpy(e->data, data, len);
+			e->len = len;
+		}
+	}
+	pthread_mutex_lock(&c->mu);
+	if ((slot = in_flight(c, key)) >= 0) {
+		free(c->inflight[slot]);
+		c->inflight[slot] = NULL;
+		c->rendering--;
+	}
+	if (data)
+		c->renders++;
+	if (e && !find(c, key)) {
+		size_t bytes = e->len + strlen(e->key);
+		while (c->bytes + bytes > c->max_bytes && c->lru.prev != &c->lru) {
+			struct pdf_entry *old = c->lru.prev;
+			unlink_entry(old);
+			c->bytes -= old->len + strlen(old->key);
+			c->entries--;
+			entry_free(old);
+		}
+		push_front(c, e);
+		c->bytes += bytes;
+		c->entries++;
+		e = NULL;
+	}
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+	if (e)
+		entry_free(e);
 }

@@ -31,6 +31,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -608,18 +609,65 @@ int store_space_set_revision(struct store_tx *tx, const struct space *s, const c
 
 /* ---- page bodies ---- */
 
+static int fill_int0(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	*(int64_t *)out = st_int(tx, r, 0);
+	return 0;
+}
+
+/* Make the row of `hash` in table (page_bodies or file_blobs) count as
+ * stored now, for the collector (store.h, "garbage"): *have = 1 when it
+ * exists and is safe from collection until the transaction ends, 0 when the
+ * caller is to insert it. A row stored less than STORE_CONTENT_TOUCH_MS ago
+ * is left as it is (no write); an older one gets the current time, and on
+ * PostgreSQL that UPDATE locks it, so a concurrent collector's DELETE waits
+ * and then finds it young. */
+static int content_touch(struct store_tx *tx, const char *const sql[2], const char *hash, int64_t now, int *have)
+{
+	struct db_param p[] = { P_TEXT(hash), P_INT(now) };
+	int64_t at = 0, changes = 0;
+	int rc = st_one(tx, sql[0], p, 1, fill_int0, &at);
+
+	*have = 0;
+	if (rc == ERR_NOT_FOUND)
+		return 0;
+	if (rc)
+		return rc;
+	if (at >= now - STORE_CONTENT_TOUCH_MS) {
+		*have = 1;
+		return 0;
+	}
+	/* No row changed: it was collected meanwhile (or made younger by
+	 * another writer): the caller's INSERT .. ON CONFLICT DO NOTHING settles it. */
+	if ((rc = st_exec(tx, sql[1], p, NP(p), &changes)))
+		return rc;
+	*have = changes == 1;
+	return 0;
+}
+
+static const char *const body_touch_sql[2] = {
+	"SELECT created_at FROM page_bodies WHERE hash = $1",
+	"UPDATE page_bodies SET created_at = $2 WHERE hash = $1 AND created_at < $2",
+};
+static const char *const blob_touch_sql[2] = {
+	"SELECT created_at FROM file_blobs WHERE hash = $1",
+	"UPDATE file_blobs SET created_at = $2 WHERE hash = $1 AND created_at < $2",
+};
+
 int store_body_put(struct store_tx *tx, const char *markdown, const char **hash)
 {
 	char h[65];
 	size_t len = strlen(markdown);
-	int64_t changes = 0;
-	int rc;
+	int64_t changes = 0, now = clock_now_ms();
+	int rc, have;
 
 	if (sha256_hex(h, markdown, len))
 		return err_set(ERR_INTERNAL, "hash failed");
 	if (!(*hash = arena_strdup(tx->arena, h)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	struct db_param p[] = { P_TEXT(h), P_TEXT(markdown), P_INT(clock_now_ms()) };
+	if ((rc = content_touch(tx, body_touch_sql, h, now, &have)) || have)
+		return rc;
+	struct db_param p[] = { P_TEXT(h), P_TEXT(markdown), P_INT(now) };
 	rc = st_exec(tx,
 		     "INSERT INTO page_bodies (hash, markdown, created_at) VALUES ($1, $2, $3) "
 		     "ON CONFLICT (hash) DO NOTHING",
@@ -695,20 +743,26 @@ int store_blob_put(struct store_tx *tx, const unsigned char *data, size_t len, c
 {
 	char h[65];
 	char *b64;
+	int64_t now = clock_now_ms();
+	int rc, have;
 
 	if (sha256_hex(h, data, len))
 		return err_set(ERR_INTERNAL, "hash failed");
 	if (!(*hash = arena_strdup(tx->arena, h)))
 		return err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = content_touch(tx, blob_touch_sql, h, now, &have)) || have)
+		return rc;
 	b64 = malloc(base64_encoded_len(len) + 1);
 	if (!b64)
 		return err_set(ERR_INTERNAL, "out of memory");
 	base64_encode(b64, data, len);
-	struct db_param p[] = { P_TEXT(h), P_INT((int64_t)len), P_TEXT(content_type), P_TEXT(b64), P_INT(clock_now_ms()) };
-	int rc = st_exec(tx,
-			 "INSERT INTO file_blobs (hash, size, content_type, data, created_at) VALUES ($1, $2, $3, $4, $5) "
-			 "ON CONFLICT (hash) DO NOTHING",
-			 p, NP(p), NULL);
+	/* content_type is the first uploader's and serves nobody: a file's type
+	 * is its entry's in the revision (struct rev_file). */
+	struct db_param p[] = { P_TEXT(h), P_INT((int64_t)len), P_TEXT(content_type), P_TEXT(b64), P_INT(now) };
+	rc = st_exec(tx,
+		     "INSERT INTO file_blobs (hash, size, content_type, data, created_at) VALUES ($1, $2, $3, $4, $5) "
+		     "ON CONFLICT (hash) DO NOTHING",
+		     p, NP(p), NULL);
 	free(b64);
 	return rc;
 }
@@ -747,5 +801,224 @@ int store_blob_get(struct store_tx *tx, const char *hash, unsigned char **data, 
 		return err_set(ERR_INTERNAL, "blob %s is corrupt", hash);
 	*len = (size_t)got;
 	*content_type = b.type;
+	return 0;
+}
+
+/* ---- garbage ----
+ *
+ * Mark and sweep. The mark reads every revision's manifest (snapshot or
+ * delta: the union of their entries is exactly what the revisions
+ * reference) in pages of GC_BATCH rows, and keeps the body and blob hashes
+ * in a set; the sweep lists the rows stored before the cutoff that are not
+ * in it. A revision written after the mark references only bodies and blobs
+ * that its transaction stored (young: content_touch) or that a revision seen
+ * by the mark references, so nothing it needs is listed; the DELETE checks
+ * the age again, for the rows stored since the listing. */
+#define GC_BATCH 256
+
+struct hset {
+	const char **keys;
+	size_t cap, n;
+	struct arena a; /* the keys' text */
+};
+
+static int hset_init(struct hset *h)
+{
+	arena_init(&h->a);
+	h->n = 0;
+	h->cap = 1024;
+	h->keys = calloc(h->cap, sizeof(*h->keys));
+	return h->keys ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
+static void hset_free(struct hset *h)
+{
+	free(h->keys);
+	arena_free(&h->a);
+}
+
+static int hset_has(const struct hset *h, const char *k)
+{
+	for (size_t i = hash_str(k) & (h->cap - 1); h->keys[i]; i = (i + 1) & (h->cap - 1))
+		if (strcmp(h->keys[i], k) == 0)
+			return 1;
+	return 0;
+}
+
+static void hset_place(const char **keys, size_t cap, const char *k)
+{
+	size_t i = hash_str(k) & (cap - 1);
+
+	while (keys[i])
+		i = (i + 1) & (cap - 1);
+	keys[i] = k;
+}
+
+static int hset_add(struct hset *h, const char *k)
+{
+	const char *copy;
+
+	if (!k || hset_has(h, k))
+		return 0;
+	if (2 * (h->n + 1) > h->cap) {
+		size_t cap = h->cap * 2;
+		const char **keys = calloc(cap, sizeof(*keys));
+		if (!keys)
+			return err_set(ERR_INTERNAL, "out of memory");
+		for (size_t i = 0; i < h->cap; i++)
+			if (h->keys[i])
+				hset_place(keys, cap, h->keys[i]);
+		free(h->keys);
+		h->keys = keys;
+		h->cap = cap;
+	}
+	if (!(copy = arena_strdup(&h->a, k)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	hset_place(h->keys, h->cap, copy);
+	h->n++;
+	return 0;
+}
+
+/* Every body and blob hash a revision's manifest names. */
+static int gc_mark(struct store_tx *tx, struct hset *bodies, struct hset *blobs)
+{
+	char after[128] = "";
+	int rows;
+
+	do {
+		struct db_param p[] = { P_TEXT(after), P_INT(GC_BATCH) };
+		struct db_rows *r;
+		struct arena scratch;
+		int rc = st_query(tx, &r, "SELECT id, manifest FROM revisions WHERE id > $1 ORDER BY id LIMIT $2", p,
+				  NP(p));
+		if (rc)
+			return rc;
+		rows = 0;
+		arena_init(&scratch);
+		while (rc == 0 && (rc = st_next(tx, r)) == 1) {
+			const char *id = tx->drv->text(r, 0), *text = tx->drv->text(r, 1);
+			struct manifest m;
+			rc = 0;
+			rows++;
+			if (!id || strlen(id) >= sizeof(after)) {
+				rc = err_set(ERR_INTERNAL, "revision id too long");
+				break;
+			}
+			snprintf(after, sizeof(after), "%s", id);
+			/* A manifest that cannot be read stops the collection: what it
+			 * references is unknown. */
+			if (!text) {
+				rc = err_set(ERR_INTERNAL, "revision %s has no manifest", after);
+				break;
+			}
+			if ((rc = manifest_parse(&scratch, text, &m)))
+				break;
+			for (int i = 0; !rc && i < m.npages; i++)
+				rc = hset_add(bodies, m.pages[i].body);
+			for (int i = 0; !rc && i < m.nfiles; i++)
+				rc = hset_add(blobs, m.files[i].blob);
+		}
+		st_done(tx, r);
+		arena_free(&scratch);
+		if (rc < 0)
+			return rc;
+	} while (rows == GC_BATCH);
+	return 0;
+}
+
+/* Hashes of table's rows stored before cutoff and not in the set. */
+static int gc_list(struct store_tx *tx, const char *sql, int64_t cutoff, const struct hset *live, const char ***out,
+		   int *n)
+{
+	char after[80] = "";
+	const char **items = NULL;
+	int rows, count = 0, cap = 0;
+
+	do {
+		struct db_param p[] = { P_INT(cutoff), P_TEXT(after), P_INT(GC_BATCH) };
+		struct db_rows *r;
+		int rc = st_query(tx, &r, sql, p, NP(p));
+		if (rc)
+			return rc;
+		rows = 0;
+		while ((rc = st_next(tx, r)) == 1) {
+			const char *h = tx->drv->text(r, 0);
+			rc = 0;
+			rows++;
+			if (!h || strlen(h) >= sizeof(after)) {
+				rc = err_set(ERR_INTERNAL, "bad content hash");
+				break;
+			}
+			snprintf(after, sizeof(after), "%s", h);
+			if (hset_has(live, h))
+				continue;
+			if (count == cap) {
+				int ncap = cap ? cap * 2 : 64;
+				const char **grown = ncap > cap ? arena_alloc(tx->arena, sizeof(*grown) * (size_t)ncap) : NULL;
+				if (!grown) {
+					rc = err_set(ERR_INTERNAL, "out of memory");
+					break;
+				}
+				if (count)
+					memcpy(grown, items, sizeof(*grown) * (size_t)count);
+				items = grown;
+				cap = ncap;
+			}
+			if (!(items[count++] = arena_strdup(tx->arena, h))) {
+				rc = err_set(ERR_INTERNAL, "out of memory");
+				break;
+			}
+		}
+		st_done(tx, r);
+		if (rc < 0)
+			return rc;
+	} while (rows == GC_BATCH);
+	*out = items;
+	*n = count;
+	return 0;
+}
+
+int store_garbage_find(struct store_tx *tx, int64_t cutoff, struct store_garbage *out)
+{
+	struct hset bodies, blobs;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = hset_init(&bodies)))
+		return rc;
+	if ((rc = hset_init(&blobs))) {
+		hset_free(&bodies);
+		return rc;
+	}
+	rc = gc_mark(tx, &bodies, &blobs);
+	if (!rc)
+		rc = gc_list(tx,
+			     "SELECT hash FROM page_bodies WHERE created_at < $1 AND hash > $2 ORDER BY hash LIMIT $3",
+			     cutoff, &bodies, &out->bodies, &out->nbodies);
+	if (!rc)
+		rc = gc_list(tx,
+			     "SELECT hash FROM file_blobs WHERE created_at < $1 AND hash > $2 ORDER BY hash LIMIT $3",
+			     cutoff, &blobs, &out->blobs, &out->nblobs);
+	hset_free(&bodies);
+	hset_free(&blobs);
+	return rc;
+}
+
+int store_garbage_delete(struct store_tx *tx, bool blobs, const char *const *hashes, int n, int64_t cutoff,
+			 int64_t *deleted)
+{
+	/* page_links go with their body (ON DELETE CASCADE). */
+	const char *sql = blobs ? "DELETE FROM file_blobs WHERE hash = $1 AND created_at < $2"
+				: "DELETE FROM page_bodies WHERE hash = $1 AND created_at < $2";
+
+	*deleted = 0;
+	for (int i = 0; i < n; i++) {
+		struct db_param p[] = { P_TEXT(hashes[i]), P_INT(cutoff) };
+		int64_t changes = 0;
+		int rc = st_exec(tx, sql, p, NP(p), &changes);
+		if (rc)
+			return rc;
+		*deleted += changes;
+	}
 	return 0;
 }

@@ -327,6 +327,27 @@ int store_blob_put(struct store_tx *tx, const unsigned char *data, size_t len, c
 		   const char **hash);
 int store_blob_get(struct store_tx *tx, const char *hash, unsigned char **data, size_t *len,
 		   const char **content_type);
+/* ---- garbage: bodies and blobs no revision references (store/revisions.c) ----
+ * A page_bodies or file_blobs row's created_at is when it was last stored:
+ * store_body_put / store_blob_put set it again when it is older than
+ * STORE_CONTENT_TOUCH_MS. The collector (jobs/jobs.c) removes the rows that
+ * no revision of any space (live, or deleted and not yet purged) references
+ * and that were last stored before its cutoff, now - CONTENT_GC_GRACE_MS. So
+ * a transaction that stores a body or a blob must write the revision that
+ * references it within CONTENT_GC_GRACE_MS - STORE_CONTENT_TOUCH_MS (50
+ * minutes); requests take milliseconds. */
+#define STORE_CONTENT_TOUCH_MS (10LL * 60 * 1000)
+#define CONTENT_GC_GRACE_MS (60LL * 60 * 1000)
+struct store_garbage {
+	const char **bodies, **blobs; /* hashes */
+	int nbodies, nblobs;
+};
+/* The unreferenced rows stored before cutoff (a read transaction will do). */
+int store_garbage_find(struct store_tx *tx, int64_t cutoff, struct store_garbage *out);
+/* Delete those of hashes (blobs: file_blobs, else page_bodies) still stored
+ * before cutoff; *deleted counts them. */
+int store_garbage_delete(struct store_tx *tx, bool blobs, const char *const *hashes, int n, int64_t cutoff,
+			 int64_t *deleted);
 /* Point the space at a new current revision (merge, template, restore of
  * content) if its current revision is still s->revision, the one the caller
  * read and built on; ERR_CONFLICT when another transaction moved it since
