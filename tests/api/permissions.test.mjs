@@ -1296,10 +1296,13 @@ describe('permissions', () => {
             const j3 = await ctx.user('joiner3');
             await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [j3.email], role: 'comment' }), 'inviteUsersToOrganization');
             assert.equal(await memberRole(j3.id), 'comment');
-            // joining through SSO without a role: the default too
+            // joining through SSO without a role: the default too (SSO takes in users of the
+            // organization's verified email domains only)
             await setDefault('review');
             const j4 = await ctx.user('joiner4');
+            await ok(alice.api.orgs.updateOrganizationById(org.id, { emailDomains: [j4.email.split('@')[1]] }), 'updateOrganizationById');
             const m = await ok(alice.api.orgs.setUserAsSsoMemberForOrganization(org.id, j4.id), 'setUserAsSSOMemberForOrganization');
+            await ok(alice.api.orgs.updateOrganizationById(org.id, { emailDomains: [] }), 'updateOrganizationById');
             assert.equal(m.role, 'review');
             await assertSpaceRole(j4, inCol.id, 'review', 'an SSO member with the default review');
             // members who joined before keep their role
