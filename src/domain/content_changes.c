@@ -153,8 +153,8 @@ static int insert_file(struct batch *b, json_t *f, int k)
 	} else {
 		/* Fetched before the transaction (dom_content_prefetch): never here. */
 		const struct fetched_file *ff;
-		if (strlen(url) > MAX_URL_LEN)
-			return bad(b, url_field, "longer than 2048 characters");
+		if (!*url || strlen(url) > MAX_URL_LEN)
+			return bad(b, url_field, "must be an http or https URL of 1 to 2048 characters");
 		if (!(ff = fetched_find(b->fetched, url)))
 			return err_set(ERR_INTERNAL, "changes[%d].files[%d].url was not fetched before the transaction",
 				       b->index, k);

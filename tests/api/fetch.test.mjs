@@ -204,6 +204,19 @@ describe('content batches fetch their URLs outside the write transaction', () =>
             'a 404 URL',
         );
         assert.equal(e.error.message, 'changes[0].files[1].url: HTTP 404');
+        for (const [url, msg] of [
+            ['', 'must be an http or https URL of 1 to 2048 characters'],
+            [`${filesUrl}/${'x'.repeat(2048)}`, 'must be an http or https URL of 1 to 2048 characters'],
+            ['ftp://127.0.0.1/x', 'only http and https are allowed'],
+            ['http://', 'malformed'],
+        ]) {
+            const bad = await expectError(
+                raw(ctx.url, 'POST', contentPath(s.id, cr.id), { token: alice.token, json: { changes: [{ operation: 'insert_files', files: [{ name: 'x', url }] }] } }),
+                400,
+                JSON.stringify(url.slice(0, 40)),
+            );
+            assert.equal(bad.error.message, `changes[0].files[0].url: ${msg}`);
+        }
         const res = await rawOk(ctx.url, 'POST', contentPath(s.id, cr.id, '?compat=false'), {
             token: alice.token,
             json: {
