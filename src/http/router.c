@@ -198,9 +198,10 @@ static int cache_key(struct req *r, struct keybuf *k)
 }
 
 /* A route's prefetch step (routes.h) runs with no transaction or lock held:
- * the caller is authenticated first (the token cache, else a short read
- * transaction of its own), so a request without a valid token never reaches
- * it; the write transaction begins after it. */
+ * the caller is authenticated first, in a short read transaction of its own
+ * (authenticate() answers from the token cache when it can), so a request
+ * without a valid token never reaches it; the write transaction begins after
+ * it and does not authenticate again. */
 static int prefetch(struct req *r)
 {
 	int rc;
