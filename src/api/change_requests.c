@@ -98,6 +98,23 @@ int cr_update(struct req *r)
 	return send_cr(r, 200, &cr, &s);
 }
 
+/* Before the write transaction (routes.h): fetch the batch's file URLs, so
+ * that the transaction only stores bytes. */
+int cr_content_prefetch(struct req *r)
+{
+	struct dom d;
+	struct fetched_files *ff = arena_alloc(&r->arena, sizeof(*ff));
+	int rc;
+
+	if (!ff)
+		return err_set(ERR_INTERNAL, "out of memory");
+	dom_init(&d, r->srv, NULL, &r->arena, r->caller_id);
+	if ((rc = dom_content_prefetch(&d, json_object_get(r->json, "changes"), ff)))
+		return rc;
+	r->fetched = ff;
+	return 0;
+}
+
 int cr_content_update(struct req *r)
 {
 	struct space s;
@@ -112,7 +129,8 @@ int cr_content_update(struct req *r)
 		return err_set(ERR_INVALID, "compat: must be true or false");
 	if (!(out = arena_alloc(&r->arena, sizeof(*out))))
 		return err_set(ERR_INTERNAL, "out of memory");
-	if ((rc = dom_cr_content(&r->dom, space_id(r), cr_key(r), json_object_get(r->json, "changes"), &s, &cr, out)))
+	if ((rc = dom_cr_content_fetched(&r->dom, space_id(r), cr_key(r), json_object_get(r->json, "changes"),
+					 r->fetched, &s, &cr, out)))
 		return rc;
 	if (!compat || strcmp(compat, "true") == 0)
 		return send_cr(r, 200, &cr, &s);

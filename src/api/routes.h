@@ -14,6 +14,12 @@
 
 struct req;
 typedef int (*route_handler)(struct req *r);
+/* A route's work before its transaction: the router calls it after
+ * authentication (a caller without a valid token never gets here) and body
+ * parsing, with no transaction or lock held, for network I/O the handler
+ * must not do inside its write transaction (DESIGN.md). It leaves its
+ * results in the request for the handler. */
+typedef int (*route_prefetch)(struct req *r);
 
 enum route_flags {
 	ROUTE_PUBLIC = 1 << 0,        /* no token needed */
@@ -37,6 +43,7 @@ struct route {
 	unsigned flags;
 	enum org_access org; /* access needed on {organizationId} */
 	const char *name;    /* GitBook's operationId */
+	route_prefetch prefetch; /* NULL: none (rows leave it out) */
 };
 
 extern const struct route routes[];
@@ -139,6 +146,7 @@ int cr_update(struct req *r);
 int cr_merge(struct req *r);
 int cr_update_from_main(struct req *r);
 int cr_content_update(struct req *r);
+int cr_content_prefetch(struct req *r);
 /* api/comments.c */
 int comment_list(struct req *r);
 int comment_create(struct req *r);

@@ -117,6 +117,13 @@ int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const
 int dom_cr_content(struct dom *d, const char *space_id, const char *cr_key, json_t *changes, struct space *s,
 		   struct change_request *cr, struct content_outcome *outcome)
 {
+	return dom_cr_content_fetched(d, space_id, cr_key, changes, NULL, s, cr, outcome);
+}
+
+int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_key, json_t *changes,
+			   const struct fetched_files *fetched, struct space *s, struct change_request *cr,
+			   struct content_outcome *outcome)
+{
 	const struct revision *head, *base, *next;
 	struct tree_work w;
 	int rc;
@@ -128,7 +135,7 @@ int dom_cr_content(struct dom *d, const char *space_id, const char *cr_key, json
 	    (rc = store_revision_get(d->tx, change_request_base(cr), &base)))
 		return rc;
 	if ((rc = tree_work_init(&w, d->arena, head, clock_now_ms())) ||
-	    (rc = dom_apply_changes(d, &w, changes, base, NULL, outcome)) ||
+	    (rc = dom_apply_changes(d, &w, changes, base, NULL, fetched, outcome)) ||
 	    (rc = dom_write_edits(d, s, &w, head, &next)))
 		return rc;
 	cr->revision = next->id;

@@ -45,15 +45,61 @@ int dom_page_body(struct dom *d, const char *hash, const char **out);
 
 /* ---- writing revisions (content_changes.c, content.c) ---- */
 
+/* A file of a batch: at most CONTENT_FILE_MAX_BYTES, base64 or fetched. */
+#define CONTENT_FILE_MAX_BYTES ((size_t)1 << 20)
+
+/*
+ * insert_files entries with a `url` are fetched BEFORE the request's write
+ * transaction begins (no network I/O while a writer waits on us: DESIGN.md),
+ * by dom_content_prefetch(), and dom_apply_changes() then only stores the
+ * bytes. One request's fetches together are bounded:
+ *   CONTENT_FETCH_MAX_URLS   distinct URLs (more: 400 before any fetch)
+ *   CONTENT_FETCH_MAX_BYTES  bytes in all (each file also <= 1 MB)
+ *   CONTENT_FETCH_BUDGET_MS  time in all (each URL also <= CONTENT_FETCH_TIMEOUT_MS)
+ * with util/fetch.h's rules for each (http/https only, private addresses
+ * refused unless --allow-private-network, at most 3 redirects).
+ */
+#define CONTENT_FETCH_MAX_URLS 20
+#define CONTENT_FETCH_MAX_BYTES ((size_t)8 << 20)
+#define CONTENT_FETCH_BUDGET_MS 20000L
+#define CONTENT_FETCH_TIMEOUT_MS 10000L
+
+/* The outcome of fetching one URL; everything lives in the arena. */
+struct fetched_file {
+	const char *url;
+	const unsigned char *data; /* NULL when the fetch failed */
+	size_t len;
+	const char *content_type;  /* the response's type when a valid media type, else NULL */
+	int error;                 /* 0, or the util/err.h code of the failure */
+	const char *message;       /* with error: why, for "changes[i].files[k].url: <message>" */
+};
+struct fetched_files {
+	const struct fetched_file *items;
+	int n;
+};
+
+/* Fetch every insert_files `url` of `changes` (GitBook's batch, as sent) in
+ * order, each distinct URL once, into out (d->arena). Runs with no
+ * transaction: it uses only d->srv (--allow-private-network) and d->arena,
+ * and d->tx may be NULL. A failed fetch is recorded, not returned, and ends
+ * the fetching (dom_apply_changes reports it where the batch reaches it,
+ * after the access checks); entries the batch would refuse anyway (not an
+ * insert_files change of 1..20 files, both url and base64, a url over 2048
+ * characters) are skipped. Returns ERR_INVALID when the batch names more than
+ * CONTENT_FETCH_MAX_URLS URLs, ERR_INTERNAL when memory fails, else 0. */
+int dom_content_prefetch(struct dom *d, json_t *changes, struct fetched_files *out);
+
 /* struct content_outcome (what a batch did) is core/serialize_cr.h's. */
 /* Apply a batch of changes (GitBook's updateChangeRequestContent `changes`)
  * to the working copy w. revert_base: revert_page's default revision. refs
  * (may be NULL): a JSON object of extra link refs, name -> "/files/<id>".
+ * fetched (may be NULL): the batch's URLs, fetched by dom_content_prefetch();
+ * a url it does not hold is an internal error (nothing is fetched here).
  * out (may be NULL) lists what the batch touched. ERR_INVALID names the
  * change ("changes[3].page: ..."). Nothing but page bodies and file blobs is
  * written (content-addressed, harmless when the caller then fails). */
 int dom_apply_changes(struct dom *d, struct tree_work *w, json_t *changes, const struct revision *revert_base,
-		      json_t *refs, struct content_outcome *out);
+		      json_t *refs, const struct fetched_files *fetched, struct content_outcome *out);
 /* The working copy's entries as the pages and files of a new revision. */
 void dom_revision_new(const struct tree_work *w, struct revision_new *nr);
 /* Write w as an `edits` revision of s whose parent is parent. */
@@ -76,7 +122,12 @@ int dom_cr_get(struct dom *d, const char *space_id, const char *cr_key, struct s
 /* subject / status NULL: unchanged. */
 int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const char *subject, const char *status,
 		  struct space *s, struct change_request *out);
-/* Apply a batch of changes to the change request's head. */
+/* Apply a batch of changes to the change request's head; fetched: the
+ * batch's URLs, fetched before the transaction (dom_content_prefetch). */
+int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_key, json_t *changes,
+			   const struct fetched_files *fetched, struct space *s, struct change_request *out,
+			   struct content_outcome *outcome);
+/* dom_cr_content_fetched with nothing fetched: for batches without URLs. */
 int dom_cr_content(struct dom *d, const char *space_id, const char *cr_key, json_t *changes, struct space *s,
 		   struct change_request *out, struct content_outcome *outcome);
 

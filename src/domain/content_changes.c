@@ -8,11 +8,17 @@
  * changes. Then the page changes run in order. Any bad change stops the
  * batch with a 400 naming it ("changes[3].page: no such page"); the caller
  * then writes nothing, because the revision is only written at the end.
+ *
+ * Files given by `url` are fetched before all that, outside any transaction,
+ * by dom_content_prefetch() (content.h lists its limits); the batch itself
+ * only looks the bytes up by URL, so no write transaction (and on SQLite no
+ * other writer of any organization) waits on the network.
  */
 #include "domain/content.h"
 #include "util/err.h"
 #include "core/markdown.h"
 #include "core/tree_edit.h"
+#include "core/validate.h"
 #include "util/base64.h"
 #include "util/fetch.h"
 #include "util/image.h"
@@ -24,7 +30,9 @@
 
 #define MAX_CHANGES 50
 #define MAX_FILES_PER_CHANGE 20
-#define MAX_FILE_BYTES (1024 * 1024)
+#define MAX_FILE_BYTES CONTENT_FILE_MAX_BYTES
+#define MAX_URL_LEN 2048
+#define EMOJI_RULE "must be one emoji, as a character (\"\xF0\x9F\x93\x98\") or its code points in hex (\"1f4d8\")"
 #define MAX_MARKDOWN (1024 * 1024)
 
 struct batch_ref {
@@ -40,6 +48,7 @@ struct batch {
 	int nrefs;
 	const char **page_ids; /* per change: the id an insert_page gets */
 	struct content_outcome *out;
+	const struct fetched_files *fetched; /* the batch's URLs, fetched beforehand */
 	int index;             /* the change being applied, for messages */
 };
 
@@ -91,6 +100,14 @@ static int add_ref(struct batch *b, const char *ref, const char *target)
 
 /* ---- files ---- */
 
+static const struct fetched_file *fetched_find(const struct fetched_files *ff, const char *url)
+{
+	for (int i = 0; ff && i < ff->n; i++)
+		if (strcmp(ff->items[i].url, url) == 0)
+			return &ff->items[i];
+	return NULL;
+}
+
 static int insert_file(struct batch *b, json_t *f, int k)
 {
 	struct dom *d = b->d;
@@ -98,54 +115,57 @@ static int insert_file(struct batch *b, json_t *f, int k)
 	const char *name = get_str(f, "name", &present, &wrong), *ref = get_str(f, "ref", &present, &wrong);
 	const char *url = get_str(f, "url", &present, &wrong), *b64 = get_str(f, "base64", &present, &wrong);
 	const char *type = get_str(f, "contentType", &present, &wrong), *sniffed = NULL, *blob;
-	unsigned char *data = NULL;
+	const unsigned char *data = NULL;
 	size_t len = 0;
 	int width = 0, height = 0;
-	struct fetch_result fr = { 0 };
-	char field[48];
+	char field[48], type_field[64], url_field[64];
 
 	snprintf(field, sizeof(field), "files[%d]", k);
+	snprintf(type_field, sizeof(type_field), "files[%d].contentType", k);
+	snprintf(url_field, sizeof(url_field), "files[%d].url", k);
 	if (!json_is_object(f) || wrong)
 		return bad(b, field, "must be an object with string fields");
 	if (!name || !*name || utf8_len(name) > 256)
 		return bad(b, field, "name: required, 1 to 256 characters");
 	if (!!url == !!b64)
 		return bad(b, field, "set exactly one of url and base64");
+	/* Stored as given and served as the file's Content-Type: a media type
+	 * and nothing else (no CR/LF, no second header). */
+	if (type && *type && !valid_media_type(type))
+		return bad(b, type_field,
+			   "must be a media type such as image/png (type/subtype, optional parameters, at most 127 characters)");
 	if (b64) {
 		if (!type || !*type)
-			return bad(b, field, "contentType: required with base64");
+			return bad(b, type_field, "required with base64");
 		size_t n = strlen(b64);
 		if (base64_decoded_max(n) > MAX_FILE_BYTES + 3)
 			return bad(b, field, "base64: larger than 1 MB");
-		data = arena_alloc(d->arena, base64_decoded_max(n) + 1);
-		if (!data)
+		unsigned char *buf = arena_alloc(d->arena, base64_decoded_max(n) + 1);
+		if (!buf)
 			return err_set(ERR_INTERNAL, "out of memory");
-		long got = base64_decode(data, b64, n);
+		long got = base64_decode(buf, b64, n);
 		if (got < 0)
 			return bad(b, field, "base64: not valid base64");
-		if (got > MAX_FILE_BYTES)
+		if (got > (long)MAX_FILE_BYTES)
 			return bad(b, field, "base64: larger than 1 MB");
+		data = buf;
 		len = (size_t)got;
 	} else {
-		struct fetch_opts fo = { .max_bytes = MAX_FILE_BYTES, .timeout_ms = 10000,
-					 .allow_private = (d->srv && d->srv->cfg.allow_private_network) };
-		if (strlen(url) > 2048)
-			return bad(b, field, "url: longer than 2048 characters");
-		if (fetch_url(url, &fo, &fr)) {
-			rc = bad(b, field, fr.error[0] ? fr.error : "url: the fetch failed");
-			fetch_result_free(&fr);
-			return rc;
-		}
-		data = arena_alloc(d->arena, fr.len + 1);
-		if (!data) {
-			fetch_result_free(&fr);
-			return err_set(ERR_INTERNAL, "out of memory");
-		}
-		memcpy(data, fr.data, fr.len);
-		len = fr.len;
-		if (!type && fr.content_type[0])
-			type = arena_strdup(d->arena, fr.content_type);
-		fetch_result_free(&fr);
+		/* Fetched before the transaction (dom_content_prefetch): never here. */
+		const struct fetched_file *ff;
+		if (!*url || strlen(url) > MAX_URL_LEN)
+			return bad(b, url_field, "must be an http or https URL of 1 to 2048 characters");
+		if (!(ff = fetched_find(b->fetched, url)))
+			return err_set(ERR_INTERNAL, "changes[%d].files[%d].url was not fetched before the transaction",
+				       b->index, k);
+		if (ff->error == ERR_INVALID)
+			return bad(b, url_field, ff->message);
+		if (ff->error)
+			return err_set(ff->error, "changes[%d].files[%d].url: %s", b->index, k, ff->message);
+		data = ff->data;
+		len = ff->len;
+		if ((!type || !*type) && ff->content_type)
+			type = ff->content_type;
 	}
 	if (image_dimensions(data, len, &width, &height, &sniffed) != 0)
 		width = height = 0;
@@ -167,6 +187,130 @@ static int insert_file(struct batch *b, json_t *f, int k)
 		if (!target)
 			return err_set(ERR_INTERNAL, "out of memory");
 		return add_ref(b, ref, target);
+	}
+	return 0;
+}
+
+/* ---- fetching a batch's URLs, before the transaction ---- */
+
+#define MSG_TOO_MANY_BYTES "the files fetched by URL in this request pass 8 MB in all"
+#define MSG_OUT_OF_TIME "the time for fetching this request's URLs (20 s in all) ran out"
+
+/* The url of a file entry that insert_file() would look up (an object with a
+ * string url of 1..MAX_URL_LEN bytes and no base64), else NULL. */
+static const char *file_url(json_t *f)
+{
+	json_t *u = json_object_get(f, "url"), *b64 = json_object_get(f, "base64");
+
+	if (!json_is_object(f) || !json_is_string(u) || (b64 && !json_is_null(b64)))
+		return NULL;
+	if (json_string_length(u) == 0 || json_string_length(u) > MAX_URL_LEN)
+		return NULL;
+	return json_string_value(u);
+}
+
+/* An insert_files change's files, when dom_apply_changes would read them. */
+static json_t *change_files(json_t *c)
+{
+	json_t *op = json_object_get(c, "operation"), *files = json_object_get(c, "files");
+
+	if (!json_is_string(op) || strcmp(json_string_value(op), "insert_files") != 0 || !json_is_array(files) ||
+	    json_array_size(files) < 1 || json_array_size(files) > MAX_FILES_PER_CHANGE)
+		return NULL;
+	return files;
+}
+
+/* Fetch one URL into *ff within what is left of the request's bytes and time. */
+static int fetch_one(struct dom *d, size_t bytes_left, int64_t deadline_ns, struct fetched_file *ff)
+{
+	struct fetch_result fr;
+	int64_t left_ms = (deadline_ns - clock_mono_ns()) / 1000000;
+	struct fetch_opts fo = {
+		.max_bytes = bytes_left < MAX_FILE_BYTES ? bytes_left : MAX_FILE_BYTES,
+		.timeout_ms = left_ms < CONTENT_FETCH_TIMEOUT_MS ? (long)left_ms : CONTENT_FETCH_TIMEOUT_MS,
+		.allow_private = d->srv && d->srv->cfg.allow_private_network,
+	};
+	const char *why;
+	unsigned char *copy;
+	int rc;
+
+	if (fo.max_bytes == 0 || fo.timeout_ms <= 0) {
+		ff->error = ERR_INVALID;
+		ff->message = fo.max_bytes == 0 ? MSG_TOO_MANY_BYTES : MSG_OUT_OF_TIME;
+		return 0;
+	}
+	if ((rc = fetch_url(ff->url, &fo, &fr))) {
+		/* A limit that is the request's, not the file's, says so. */
+		if (fr.failure == FETCH_FAIL_TOO_LARGE && fo.max_bytes < MAX_FILE_BYTES)
+			why = MSG_TOO_MANY_BYTES;
+		else if (fr.failure == FETCH_FAIL_TIMEOUT && fo.timeout_ms < CONTENT_FETCH_TIMEOUT_MS)
+			why = MSG_OUT_OF_TIME;
+		else /* "url: HTTP 404" -> "HTTP 404": the batch names the field */
+			why = strncmp(fr.error, "url: ", 5) == 0 ? fr.error + 5 : fr.error[0] ? fr.error : "the fetch failed";
+		ff->error = rc;
+		ff->message = arena_strdup(d->arena, why);
+		fetch_result_free(&fr);
+		return ff->message ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	}
+	copy = arena_alloc(d->arena, fr.len + 1);
+	if (copy) {
+		memcpy(copy, fr.data, fr.len);
+		copy[fr.len] = '\0';
+		ff->data = copy;
+		ff->len = fr.len;
+		/* The response's type only when it is one (else sniffed, or octet-stream). */
+		if (fr.content_type[0] && valid_media_type(fr.content_type) &&
+		    !(ff->content_type = arena_strdup(d->arena, fr.content_type)))
+			copy = NULL;
+	}
+	fetch_result_free(&fr);
+	return copy ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
+int dom_content_prefetch(struct dom *d, json_t *changes, struct fetched_files *out)
+{
+	struct fetched_file *items;
+	size_t nc = json_array_size(changes), bytes = 0;
+	int n = 0, urls = 0, rc;
+	int64_t deadline;
+
+	out->items = NULL;
+	out->n = 0;
+	if (!json_is_array(changes) || nc < 1 || nc > MAX_CHANGES)
+		return 0; /* dom_apply_changes refuses the batch */
+	for (size_t i = 0; i < nc; i++) {
+		json_t *files = change_files(json_array_get(changes, i));
+		for (size_t k = 0; k < json_array_size(files); k++)
+			urls += file_url(json_array_get(files, k)) != NULL;
+	}
+	if (urls == 0)
+		return 0;
+	if (!(items = arena_alloc(d->arena, sizeof(*items) * (size_t)urls)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	/* Distinct URLs, in the order the batch reaches them. */
+	for (size_t i = 0; i < nc; i++) {
+		json_t *files = change_files(json_array_get(changes, i));
+		for (size_t k = 0; k < json_array_size(files); k++) {
+			const char *url = file_url(json_array_get(files, k));
+			struct fetched_files seen = { items, n };
+			if (url && !fetched_find(&seen, url))
+				items[n++] = (struct fetched_file){ .url = url };
+		}
+	}
+	/* Too many is refused before anything is fetched. */
+	if (n > CONTENT_FETCH_MAX_URLS)
+		return err_set(ERR_INVALID, "changes: at most %d distinct file URLs in one request (%d given)",
+			       CONTENT_FETCH_MAX_URLS, n);
+	out->items = items;
+	deadline = clock_mono_ns() + CONTENT_FETCH_BUDGET_MS * 1000000;
+	for (int i = 0; i < n; i++) {
+		if ((rc = fetch_one(d, CONTENT_FETCH_MAX_BYTES - bytes, deadline, &items[i])))
+			return rc;
+		out->n = i + 1;
+		/* The batch stops at its first bad file: it never reaches later URLs. */
+		if (items[i].error)
+			break;
+		bytes += items[i].len;
 	}
 	return 0;
 }
@@ -239,6 +383,9 @@ static int read_meta(struct batch *b, json_t *c, struct meta *m)
 	m->emoji = get_str(c, "emoji", &m->has_emoji, &wrong);
 	if (wrong || (m->emoji && utf8_len(m->emoji) > 50))
 		return bad(b, "emoji", "must be a string of at most 50 characters");
+	/* "" (like null) removes the page's emoji */
+	if (m->emoji && *m->emoji && !valid_emoji(m->emoji))
+		return bad(b, "emoji", EMOJI_RULE);
 	m->icon = get_str(c, "icon", &m->has_icon, &wrong);
 	if (wrong || (m->icon && utf8_len(m->icon) > 50))
 		return bad(b, "icon", "must be a string of at most 50 characters");
@@ -282,6 +429,8 @@ static int put_body(struct batch *b, const char *md, struct meta *m, const char 
 			m->description = fm.description, m->has_description = 1;
 		if (fm.icon)
 			m->icon = fm.icon, m->has_icon = 1;
+		if (fm.emoji && *fm.emoji && !valid_emoji(fm.emoji))
+			return bad(b, "document.markdown", "frontmatter emoji: " EMOJI_RULE);
 		if (fm.emoji)
 			m->emoji = fm.emoji, m->has_emoji = 1;
 		if (fm.hidden)
@@ -500,7 +649,7 @@ static int revert_page(struct batch *b, json_t *c)
 }
 
 int dom_apply_changes(struct dom *d, struct tree_work *w, json_t *changes, const struct revision *revert_base,
-			  json_t *refs, struct content_outcome *out)
+		      json_t *refs, const struct fetched_files *fetched, struct content_outcome *out)
 {
 	struct batch *b;
 	size_t n = json_array_size(changes);
@@ -513,6 +662,7 @@ int dom_apply_changes(struct dom *d, struct tree_work *w, json_t *changes, const
 	b->d = d;
 	b->w = w;
 	b->revert_base = revert_base;
+	b->fetched = fetched;
 	b->out = out;
 	if (out)
 		memset(out, 0, sizeof(*out));

@@ -7,6 +7,7 @@
  * every other change to it is a conflict until it is restored.
  */
 #include "domain/spaces.h"
+#include "core/validate.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -15,6 +16,15 @@
 static int require_live(const struct space *s)
 {
 	return s->deleted_at ? err_set(ERR_CONFLICT, "the space is deleted; restore it first") : 0;
+}
+
+/* A space's emoji is one emoji (core/validate.h), or absent / null. */
+static int check_emoji(const struct space_input *in)
+{
+	if (in->has_emoji && in->emoji && !valid_emoji(in->emoji))
+		return err_set(ERR_INVALID, "emoji: must be one emoji, as a character (\"\xF0\x9F\x9A\x80\") or its code "
+					    "points in hex (\"1f680\")");
+	return 0;
 }
 
 /* Load space id again after a change, with the actor's role as it is now. */
@@ -39,7 +49,7 @@ int dom_space_create(struct dom *d, const char *org_id, const struct space_input
 	};
 	int rc;
 
-	if ((rc = dom_parent_check(d, org_id, s.parent_id)) ||
+	if ((rc = check_emoji(in)) || (rc = dom_parent_check(d, org_id, s.parent_id)) ||
 	    (rc = dom_may_create(d, org_id, s.parent_id, "create a space")) || (rc = store_space_create(d->tx, &s)) ||
 	    (rc = dom_grant_creator(d, org_id, s.id, NULL)))
 		return rc;
@@ -60,7 +70,8 @@ int dom_space_update(struct dom *d, const char *space_id, const struct space_inp
 
 	/* Settings are written back whole: read the row locked (PostgreSQL) so
 	 * that two PATCHes at once cannot lose one another's fields. */
-	if ((rc = dom_space_get_locked(d, space_id, ACCESS_MANAGE, &s)) || (rc = require_live(&s)))
+	if ((rc = check_emoji(in)) || (rc = dom_space_get_locked(d, space_id, ACCESS_MANAGE, &s)) ||
+	    (rc = require_live(&s)))
 		return rc;
 	keep_or_set(&s.edit_mode, in->edit_mode);
 	keep_or_set(&s.title, in->title);

@@ -189,7 +189,7 @@ int dom_template_apply(struct dom *d, const char *space_id, const char *id, json
 					    "api-reference, knowledge-base, changelog");
 	if ((rc = store_revision_get(d->tx, s.revision, &cur)) || (rc = read_refs(d, params, cur, &refs)) ||
 	    (rc = template_changes(t, refs, &changes)) || (rc = tree_work_init(&w, d->arena, cur, clock_now_ms())) ||
-	    (rc = dom_apply_changes(d, &w, changes, cur, refs, NULL)) || (rc = dom_write_edits(d, &s, &w, cur, &next)))
+	    (rc = dom_apply_changes(d, &w, changes, cur, refs, NULL, NULL)) || (rc = dom_write_edits(d, &s, &w, cur, &next)))
 		goto out;
 	rc = dom_space_advance(d, &s, next);
 out:

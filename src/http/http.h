@@ -32,6 +32,7 @@
 
 struct MHD_Connection;
 struct route;
+struct fetched_files; /* domain/content.h */
 
 #define REQ_MAX_PARAMS 6
 #define REQ_MAX_HEADERS 6
@@ -59,6 +60,9 @@ struct req {
 	int body_too_large;
 	size_t body_discarded;        /* bytes of an oversized body read and dropped */
 	json_t *json;                 /* parsed body object, or NULL */
+	/* what the route's prefetch step fetched before the transaction (a
+	 * content batch's URLs), or NULL */
+	const struct fetched_files *fetched;
 
 	/* caller */
 	const char *token_hash;

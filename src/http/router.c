@@ -3,8 +3,9 @@
  *
  * router_dispatch() is the only path from a parsed request to a handler:
  *   match (404 / 405) -> authenticate (401) -> rate limit (429) -> JSON body
- *   (415 / 400) -> begin transaction -> organization access (404 / 403) ->
- *   handler -> commit, or rollback on any error.
+ *   (415 / 400) -> [prefetch: authenticated, no transaction] -> begin
+ *   transaction -> organization access (404 / 403) -> handler -> commit, or
+ *   rollback on any error.
  * The route's flags decide which steps apply; handlers assume they all passed.
  */
 #include "api/routes.h"
@@ -196,6 +197,28 @@ static int cache_key(struct req *r, struct keybuf *k)
 	return !k->overflow;
 }
 
+/* A route's prefetch step (routes.h) runs with no transaction or lock held:
+ * the caller is authenticated first, in a short read transaction of its own
+ * (authenticate() answers from the token cache when it can), so a request
+ * without a valid token never reaches it; the write transaction begins after
+ * it and does not authenticate again. */
+static int prefetch(struct req *r)
+{
+	int rc;
+
+	if (!(r->route->flags & ROUTE_PUBLIC)) {
+		if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
+			return rc;
+		if ((rc = authenticate(r))) {
+			store_tx_rollback(&r->tx);
+			return rc;
+		}
+		if ((rc = store_tx_commit(&r->tx)))
+			return rc;
+	}
+	return r->route->prefetch(r);
+}
+
 static int run(struct req *r, const char *path)
 {
 	const struct route *rt;
@@ -223,10 +246,12 @@ static int run(struct req *r, const char *path)
 		return rc;
 	if (rt->flags & ROUTE_NO_TX)
 		return rt->handler(r);
+	if (rt->prefetch && (rc = prefetch(r)))
+		return rc;
 	rc = store_tx_begin(r->srv->store, &r->tx, (rt->flags & ROUTE_WRITE) != 0, &r->arena);
 	if (rc)
 		return rc;
-	if (!(rt->flags & ROUTE_PUBLIC) && (rc = authenticate(r)))
+	if (!(rt->flags & ROUTE_PUBLIC) && !r->caller_id && (rc = authenticate(r)))
 		goto fail;
 	dom_init(&r->dom, r->srv, &r->tx, &r->arena, r->caller_id);
 	if (rt->org != ORG_ACCESS_NONE) {

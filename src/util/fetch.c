@@ -8,7 +8,8 @@
  *                     to connect to (after DNS, for every redirect), so the check
  *                     sees the address actually used and refuses it with
  *                     CURL_SOCKET_BAD; curl then fails with COULDNT_CONNECT and
- *                     fetch_ctx.refused says why
+ *                     fetch_ctx.refused says why (the message never names the
+ *                     address: it would tell what an internal name resolves to)
  *   size              CURLOPT_MAXFILESIZE_LARGE refuses a larger Content-Length
  *                     before the body; on_body() stops at the first byte past
  *                     max_bytes for bodies without one
@@ -20,7 +21,6 @@
 #include "util/fetch.h"
 #include "util/err.h"
 
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <curl/curl.h>
 #include <netinet/in.h>
@@ -137,21 +137,10 @@ struct fetch_ctx {
 	bool too_large;  /* the body passed max */
 	bool http_error; /* a non-2xx body arrived and was cut off */
 	bool no_memory;
-	bool refused; /* on_open_socket refused an address */
-	char refused_addr[INET6_ADDRSTRLEN];
+	/* on_open_socket refused an address. Which one is never said: the
+	 * message would tell the caller what an internal name resolves to. */
+	bool refused;
 };
-
-static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
-{
-	const void *src = NULL;
-
-	if (sa->sa_family == AF_INET)
-		src = &((const struct sockaddr_in *)sa)->sin_addr;
-	else if (sa->sa_family == AF_INET6)
-		src = &((const struct sockaddr_in6 *)sa)->sin6_addr;
-	if (!src || !inet_ntop(sa->sa_family, src, out, (socklen_t)cap))
-		snprintf(out, cap, "of family %d", (int)sa->sa_family);
-}
 
 static curl_socket_t on_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *a)
 {
@@ -161,7 +150,6 @@ static curl_socket_t on_open_socket(void *clientp, curlsocktype purpose, struct 
 
 	if (!c->allow_private && (short_addr || fetch_addr_is_private(&a->addr))) {
 		c->refused = true;
-		addr_text(&a->addr, c->refused_addr, sizeof(c->refused_addr));
 		return CURL_SOCKET_BAD;
 	}
 	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
@@ -207,12 +195,14 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *userdata)
 
 /* ---- results ---- */
 
-static int fail(struct fetch_result *out, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(struct fetch_result *out, enum fetch_failure why, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int fail(struct fetch_result *out, int code, const char *fmt, ...)
+static int fail(struct fetch_result *out, enum fetch_failure why, int code, const char *fmt, ...)
 {
 	va_list ap;
 
+	out->failure = why;
 	va_start(ap, fmt);
 	vsnprintf(out->error, sizeof(out->error), fmt, ap);
 	va_end(ap);
@@ -249,41 +239,41 @@ static void set_content_type(char out[128], const char *ct)
 static int outcome(const struct fetch_ctx *c, CURLcode cc, struct fetch_result *out)
 {
 	if (c->no_memory || cc == CURLE_OUT_OF_MEMORY)
-		return fail(out, ERR_INTERNAL, "url: out of memory");
+		return fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: out of memory");
 	if (c->refused && cc == CURLE_COULDNT_CONNECT)
-		return fail(out, ERR_INVALID, "url: address %s is private or loopback", c->refused_addr);
+		return fail(out, FETCH_FAIL_REFUSED, ERR_INVALID, "url: %s", FETCH_REFUSED_MESSAGE);
 	if (c->http_error || (cc == CURLE_FILESIZE_EXCEEDED && out->status >= 400))
-		return fail(out, ERR_INVALID, "url: HTTP %ld", out->status);
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: HTTP %ld", out->status);
 	if (c->too_large || cc == CURLE_FILESIZE_EXCEEDED)
-		return fail(out, ERR_INVALID, "url: larger than %zu bytes", c->max);
+		return fail(out, FETCH_FAIL_TOO_LARGE, ERR_INVALID, "url: larger than %zu bytes", c->max);
 	switch (cc) {
 	case CURLE_OK:
 		break;
 	case CURLE_OPERATION_TIMEDOUT:
-		return fail(out, ERR_INVALID, "url: timed out");
+		return fail(out, FETCH_FAIL_TIMEOUT, ERR_INVALID, "url: timed out");
 	case CURLE_UNSUPPORTED_PROTOCOL:
-		return fail(out, ERR_INVALID, "url: only http and https are allowed");
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: only http and https are allowed");
 	case CURLE_TOO_MANY_REDIRECTS:
-		return fail(out, ERR_INVALID, "url: more than %d redirects", FETCH_MAX_REDIRECTS);
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: more than %d redirects", FETCH_MAX_REDIRECTS);
 	case CURLE_URL_MALFORMAT:
-		return fail(out, ERR_INVALID, "url: malformed");
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: malformed");
 	case CURLE_COULDNT_RESOLVE_HOST:
-		return fail(out, ERR_INVALID, "url: could not resolve host");
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: could not resolve host");
 	case CURLE_COULDNT_CONNECT:
-		return fail(out, ERR_INVALID, "url: could not connect");
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: could not connect");
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_SSL_CERTPROBLEM:
 	case CURLE_SSL_CIPHER:
 	case CURLE_SSL_CACERT_BADFILE:
-		return fail(out, ERR_INVALID, "url: TLS connection failed");
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: TLS connection failed");
 	default:
 		/* curl_easy_strerror() is fixed text; the error buffer is not used
 		 * because it can name internal addresses. */
-		return fail(out, ERR_INVALID, "url: fetch failed (%s)", curl_easy_strerror(cc));
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: fetch failed (%s)", curl_easy_strerror(cc));
 	}
 	if (out->status < 200 || out->status > 299)
-		return fail(out, ERR_INVALID, "url: HTTP %ld", out->status);
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: HTTP %ld", out->status);
 	return 0;
 }
 
@@ -329,29 +319,29 @@ int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_resul
 	if (c.max > SIZE_MAX / 2)
 		c.max = SIZE_MAX / 2;
 	if (!url || !*url) {
-		rc = fail(out, ERR_INVALID, "url: missing");
+		rc = fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: missing");
 		goto cleanup;
 	}
 	if (strlen(url) > URL_MAX_LEN) {
-		rc = fail(out, ERR_INVALID, "url: longer than %d characters", URL_MAX_LEN);
+		rc = fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: longer than %d characters", URL_MAX_LEN);
 		goto cleanup;
 	}
 	if (!scheme_allowed(url)) {
-		rc = fail(out, ERR_INVALID, "url: only http and https are allowed");
+		rc = fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: only http and https are allowed");
 		goto cleanup;
 	}
 	if (pthread_once(&curl_once, curl_init_once) != 0 || curl_init_result != CURLE_OK) {
-		rc = fail(out, ERR_INTERNAL, "url: curl_global_init failed");
+		rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: curl_global_init failed");
 		goto cleanup;
 	}
 	c.curl = curl_easy_init();
 	if (!c.curl) {
-		rc = fail(out, ERR_INTERNAL, "url: curl_easy_init failed");
+		rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: curl_easy_init failed");
 		goto cleanup;
 	}
 	cc = setup(c.curl, url, &c, timeout_ms);
 	if (cc != CURLE_OK) {
-		rc = fail(out, ERR_INTERNAL, "url: curl_easy_setopt: %s", curl_easy_strerror(cc));
+		rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: curl_easy_setopt: %s", curl_easy_strerror(cc));
 		goto cleanup;
 	}
 	cc = curl_easy_perform(c.curl);
@@ -365,7 +355,7 @@ int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_resul
 	if (!c.buf) {
 		c.buf = malloc(1); /* an empty body is still a body: data is never NULL on success */
 		if (!c.buf) {
-			rc = fail(out, ERR_INTERNAL, "url: out of memory");
+			rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: out of memory");
 			goto cleanup;
 		}
 		c.buf[0] = '\0';

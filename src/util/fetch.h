@@ -33,12 +33,26 @@ struct fetch_opts {
 	bool allow_private; /* tests and trusted deployments only */
 };
 
+/* What made a fetch fail, for callers that word a limit of their own. */
+enum fetch_failure {
+	FETCH_OK = 0,
+	FETCH_FAIL_REFUSED,   /* scheme fine, but the address is not allowed */
+	FETCH_FAIL_TOO_LARGE, /* the body passed max_bytes */
+	FETCH_FAIL_TIMEOUT,   /* timeout_ms ran out */
+	FETCH_FAIL_OTHER,
+};
+
+/* The reason given for a refused address. It never names the address: that
+ * would tell the caller what an internal name resolves to (a DNS oracle). */
+#define FETCH_REFUSED_MESSAGE "the URL's host is not allowed (private, loopback or reserved address)"
+
 struct fetch_result {
 	unsigned char *data;    /* malloc'd, len bytes plus a NUL; NULL unless success */
 	size_t len;
 	char content_type[128]; /* lower-case, parameters stripped: "image/png"; "" if absent */
 	long status;            /* the final response's HTTP status; 0 if none arrived */
 	char error[256];        /* on failure, a reason fit for a 400 body; "" on success */
+	enum fetch_failure failure;
 };
 
 /*
@@ -47,7 +61,8 @@ struct fetch_result {
  * max_bytes. Otherwise returns ERR_INVALID for anything the URL is to blame for
  * (scheme, private address, size, timeout, HTTP status, unreachable host) or
  * ERR_INTERNAL (-1) when memory or curl fail us; out->error and the thread's
- * error message (err_message()) both say why, e.g. "url: HTTP 404". out->data
+ * error message (err_message()) both say why, e.g. "url: HTTP 404", and
+ * out->failure says which kind of failure it was. out->data
  * belongs to the caller: release it with fetch_result_free().
  */
 int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_result *out);

@@ -294,14 +294,19 @@ describe('content', () => {
         await new Promise((r) => srv.listen(0, '127.0.0.1', r));
         const url = `http://127.0.0.1:${srv.address().port}/logo.png`;
         try {
-            const refused = await expectError(
-                raw(ctx.url, 'POST', `/v1/spaces/${s.id}/change-requests/${cr.id}/content`, {
-                    token: alice.token,
-                    json: { changes: [{ operation: 'insert_files', files: [{ name: 'a.png', url }] }] },
-                }),
-                400,
-            );
-            assert.match(refused.error.message, /private|loopback/);
+            // Refused, without saying what the name resolved to (no DNS oracle for internal names).
+            for (const u of [url, `http://localhost:${srv.address().port}/logo.png`, `http://[::1]:${srv.address().port}/x`]) {
+                const refused = await expectError(
+                    raw(ctx.url, 'POST', `/v1/spaces/${s.id}/change-requests/${cr.id}/content`, {
+                        token: alice.token,
+                        json: { changes: [{ operation: 'insert_page', title: 'P', document: { markdown: 'x' } }, { operation: 'insert_files', files: [{ name: 'a.png', contentType: 'image/png', base64: PNG_B64 }, { name: 'a.png', url: u }] }] },
+                    }),
+                    400,
+                    u,
+                );
+                assert.equal(refused.error.message, "changes[1].files[1].url: the URL's host is not allowed (private, loopback or reserved address)");
+                assert.doesNotMatch(refused.error.message, /127\.0\.0\.1|::1|address [0-9a-f:.]+/);
+            }
         } finally {
             srv.close();
         }
@@ -339,6 +344,59 @@ describe('content', () => {
         const back = await ok(api.spaces.listSpaceFileBacklinks(s.id, file.id), 'listSpaceFileBacklinks');
         assert.equal(back.items.length, 1);
         assert.equal(back.items[0].page.id, res.changes[0].page.id);
+    });
+
+    it('files: contentType must be a media type (400 naming the field), stored as given', async () => {
+        const s = await ok(api.orgs.createSpace(org.id, { title: 'Types' }), 'createSpace', 201);
+        const cr = await newCR(s.id, 'Types');
+        const post = (files) =>
+            raw(ctx.url, 'POST', `/v1/spaces/${s.id}/change-requests/${cr.id}/content`, {
+                token: alice.token,
+                json: { changes: [{ operation: 'insert_page', title: 'T', document: { markdown: 'x' } }, { operation: 'insert_files', files }] },
+            });
+        const file = (contentType) => ({ name: 'f.bin', contentType, base64: 'aGVsbG8=' });
+        const bad = ['text/html\r\nX-Injected: 1', 'text/html\nX: 1', 'text', 'text/', '/html', 'text/html ', 'text /html', 'text/html;', 'text/html; charset', 'text/h\u00e9', 'a/' + 'b'.repeat(126), 'image/png\u0007'];
+        for (const ct of bad) {
+            const e = await expectError(post([file('image/png'), file(ct)]), 400, JSON.stringify(ct));
+            assert.match(e.error.message, /^changes\[1\]\.files\[1\]\.contentType: must be a media type/, JSON.stringify(ct));
+        }
+        const none = await expectError(post([{ name: 'f.bin', base64: 'aGVsbG8=' }]), 400, 'base64 without contentType');
+        assert.equal(none.error.message, 'changes[1].files[0].contentType: required with base64');
+        // nothing was written by the refused batches
+        assert.equal((await ok(api.spaces.listFilesInChangeRequestById(s.id, cr.id), 'listFilesInChangeRequestById')).items.length, 0);
+        const good = ['text/plain; charset=utf-8', 'application/vnd.api+json', 'image/svg+xml', 'a/' + 'b'.repeat(125)];
+        const res = await contentFull(s.id, cr.id, {
+            changes: [{ operation: 'insert_files', files: good.map((ct, i) => ({ name: `f${i}`, contentType: ct, base64: 'aGVsbG8=' })) }],
+        });
+        assert.deepEqual(res.insertedFiles.map((f) => f.contentType), good);
+    });
+
+    it('page emoji: one emoji (characters or hex code points), else 400 naming changes[i].emoji', async () => {
+        const s = await ok(api.orgs.createSpace(org.id, { title: 'Page emoji' }), 'createSpace', 201);
+        const cr = await newCR(s.id, 'Emoji');
+        const post = (changes) => raw(ctx.url, 'POST', `/v1/spaces/${s.id}/change-requests/${cr.id}/content`, { token: alice.token, json: { changes } });
+        for (const emoji of ['x', 'hello', '📘📘', '1f4d8-', 'text/html\r\n', '<b>']) {
+            const e = await expectError(post([{ operation: 'insert_page', title: 'A', document: { markdown: 'a' } }, { operation: 'insert_page', title: 'B', emoji, document: { markdown: 'b' } }]), 400, JSON.stringify(emoji));
+            assert.match(e.error.message, /^changes\[1\]\.emoji: must be one emoji/, JSON.stringify(emoji));
+        }
+        const fm = await expectError(post([{ operation: 'insert_page', title: 'F', document: { markdown: '---\nemoji: nope\n---\n# F\n' } }]), 400, 'frontmatter emoji');
+        assert.match(fm.error.message, /^changes\[0\]\.document\.markdown: frontmatter emoji: must be one emoji/);
+        const res = await contentFull(s.id, cr.id, {
+            changes: [
+                { operation: 'insert_page', title: 'Chars', emoji: '👩‍💻', document: { markdown: 'a' } },
+                { operation: 'insert_page', title: 'Hex', emoji: '1f4d8', document: { markdown: 'b' } },
+                { operation: 'insert_page', title: 'Front', document: { markdown: "---\nemoji: '1f600'\n---\n# Front\n" } },
+            ],
+        });
+        const ids = res.changes.map((c) => c.page.id);
+        assert.equal((await crPage(s.id, cr.id, ids[0])).emoji, '👩‍💻');
+        assert.equal((await crPage(s.id, cr.id, ids[1])).emoji, '1f4d8');
+        assert.equal((await crPage(s.id, cr.id, ids[2])).emoji, '1f600');
+        const upd = await expectError(post([{ operation: 'update_page', page: ids[0], emoji: 'nope' }]), 400, 'update_page emoji');
+        assert.match(upd.error.message, /^changes\[0\]\.emoji: must be one emoji/);
+        assert.equal((await crPage(s.id, cr.id, ids[0])).emoji, '👩‍💻', 'the refused batch changed nothing');
+        await content(s.id, cr.id, { changes: [{ operation: 'update_page', page: ids[0], emoji: '' }] });
+        assert.equal((await crPage(s.id, cr.id, ids[0])).emoji, undefined, '"" removes it');
     });
 
     it('links, backlinks and the space link stats', async () => {

@@ -276,6 +276,30 @@ describe('spaces', () => {
             assert.deepEqual(await S.get(sp.id), before);
         });
 
+        it('emoji: one emoji, as characters or GitBook\'s hex code points; anything else is 400 naming emoji', async () => {
+            // Accepted on create and on PATCH, stored as sent.
+            for (const emoji of ['🚀', '👩‍💻', '👍🏽', '🇫🇷', '1️⃣', '❤️', '🗂', '1f680', '1f469-200d-1f4bb']) {
+                const s = await S.create(org.id, { title: 'Emoji', emoji });
+                assert.equal(s.emoji, emoji, `create with ${emoji}`);
+                const p = await S.patch(sp.id, { emoji });
+                assert.equal(p.emoji, emoji, `PATCH with ${emoji}`);
+                await empty(alice.api.spaces.deleteSpaceById(s.id), 204, 'delete');
+            }
+            const before = await S.get(sp.id);
+            const listed = await S.orgIds(org.id);
+            const bad = ['e', 'hello', 'x1f680', '🚀🚀', '🚀 ', ' 🚀', 'ab', '1', '#', '1f680-', '\u200d', 'text/html\r\nX: 1', '<script>', '🇫'];
+            for (const emoji of bad) {
+                const c = await expectError(alice.api.orgs.createSpace(org.id, { title: 'Bad emoji', emoji }), 400, `create with ${JSON.stringify(emoji)}`);
+                assert.match(c.error.message, /^emoji: must be one emoji/, JSON.stringify(emoji));
+                const p = await expectError(alice.api.spaces.updateSpaceById(sp.id, { emoji }), 400, `PATCH with ${JSON.stringify(emoji)}`);
+                assert.match(p.error.message, /^emoji: must be one emoji/, JSON.stringify(emoji));
+            }
+            assert.deepEqual(await S.get(sp.id), before, 'refused PATCHes change nothing');
+            assert.deepEqual(await S.orgIds(org.id), listed, 'refused creates create nothing');
+            // null still removes it
+            assert.equal((await S.patch(sp.id, { emoji: null })).emoji, '');
+        });
+
         it('PATCH mergeRules: rules, none, and back to inherit', async () => {
             const rules = { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }, { rule: 'require_specific_reviewers', users: [alice.id] }] };
             let s = await ok(alice.api.spaces.updateSpaceById(sp.id, { mergeRules: rules }), 'updateSpaceById');

@@ -1,0 +1,260 @@
+// insert_files with `url`: the URLs are fetched before the write transaction begins, so a slow
+// URL holds no writer of any organization; the fetches of one request are limited together
+// (20 distinct URLs, 8 MB, 20 s); a request without a valid token fetches nothing; the fetched
+// response's Content-Type is kept only when it is a valid media type.
+// The server runs with --allow-private-network so that it may fetch from this test's own
+// HTTP server on 127.0.0.1.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { setup } from './lib/fixtures.mjs';
+import { ok, expectError, raw, rawOk, createOrg, validate } from './lib/api.mjs';
+
+// A 2x2 PNG.
+const PNG = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+    'base64',
+);
+const SLOW_MS = 5000;
+
+describe('content batches fetch their URLs outside the write transaction', () => {
+    let ctx, alice, bob, api, orgA, orgB, files, filesUrl;
+    const hits = new Map(); // path -> count
+    const arrived = []; // resolvers waiting for a request to reach the file server
+    const pending = new Set(); // responses the file server still holds
+
+    const contentPath = (spaceId, crId, query = '') => `/v1/spaces/${spaceId}/change-requests/${crId}/content${query}`;
+    const newSpaceCR = async (orgId, title) => {
+        const s = await ok(api.orgs.createSpace(orgId, { title }), 'createSpace', 201);
+        const cr = await ok(api.spaces.createChangeRequest(s.id, { subject: title }), 'createChangeRequest', 201);
+        return { s, cr };
+    };
+    const fileServerHit = () => new Promise((r) => arrived.push(r));
+
+    before(async () => {
+        ctx = await setup({ extraArgs: ['--allow-private-network'] });
+        alice = await ctx.user('alice');
+        bob = await ctx.user('bob');
+        api = alice.api;
+        ({ org: orgA } = await createOrg(ctx.url, alice.token, `Fetch A ${ctx.run}`));
+        ({ org: orgB } = await createOrg(ctx.url, bob.token, `Fetch B ${ctx.run}`));
+        files = createServer((req, res) => {
+            const u = new URL(req.url, 'http://x');
+            hits.set(u.pathname, (hits.get(u.pathname) ?? 0) + 1);
+            while (arrived.length) arrived.shift()();
+            const delay = Number(u.searchParams.get('delay') ?? 0);
+            const answer = () => {
+                pending.delete(res);
+                if (res.destroyed) return;
+                if (u.pathname === '/png') {
+                    res.writeHead(200, { 'Content-Type': 'image/png' });
+                    res.end(PNG);
+                } else if (u.pathname === '/odd-type') {
+                    // not a media type: the file gets the sniffed type (or octet-stream) instead
+                    res.writeHead(200, { 'Content-Type': u.searchParams.get('ct') });
+                    res.end(u.searchParams.get('body') === 'png' ? PNG : Buffer.from('plain bytes'));
+                } else if (u.pathname === '/bytes') {
+                    res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+                    res.end(Buffer.alloc(Number(u.searchParams.get('n')), 0x61));
+                } else {
+                    res.writeHead(404);
+                    res.end();
+                }
+            };
+            pending.add(res);
+            if (delay) setTimeout(answer, delay);
+            else answer();
+        });
+        await new Promise((r) => files.listen(0, '127.0.0.1', r));
+        filesUrl = `http://127.0.0.1:${files.address().port}`;
+    });
+    after(async () => {
+        for (const res of pending) res.destroy();
+        files?.closeAllConnections?.();
+        await new Promise((r) => (files ? files.close(r) : r()));
+        await ctx?.server.stop();
+    });
+
+    it('a URL that takes 5 s holds no write: of another organization, or of its own space (< 100 ms)', async () => {
+        const { s, cr } = await newSpaceCR(orgA.id, 'Slow');
+        const reached = fileServerHit();
+        const started = Date.now();
+        const batch = raw(ctx.url, 'POST', contentPath(s.id, cr.id, '?compat=false'), {
+            token: alice.token,
+            json: {
+                changes: [
+                    { operation: 'insert_page', title: 'Slow logo', document: { markdown: '# Slow logo\n\n![Logo](./logo)\n' } },
+                    { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', url: `${filesUrl}/png?delay=${SLOW_MS}&slow=1` }] },
+                ],
+            },
+            timeout: 30_000,
+        });
+        let done = false;
+        batch.then(() => (done = true), () => (done = true));
+        await reached; // docsd is now waiting for the slow URL
+        // Writes of another organization, one after another, while the fetch waits, one in the
+        // same organization (another space) and one of the batch's space. Each on a new connection: what is measured is
+        // the write lock, not which HTTP worker thread a kept-alive connection happens to share
+        // with the batch (that thread is busy with the fetch).
+        const writes = [
+            [bob, 'POST', `/v1/orgs/${orgB.id}/spaces`, { title: 'Meanwhile 1' }, 'createSpace', 201],
+            [bob, 'PUT', `/v1/orgs/${orgB.id}/teams`, { title: 'Team 1' }, 'createOrganizationTeam', 201],
+            [bob, 'POST', `/v1/orgs/${orgB.id}/spaces`, { title: 'Meanwhile 2' }, 'createSpace', 201],
+            [bob, 'PUT', `/v1/orgs/${orgB.id}/teams`, { title: 'Team 2' }, 'createOrganizationTeam', 201],
+            [bob, 'POST', `/v1/orgs/${orgB.id}/spaces`, { title: 'Meanwhile 3' }, 'createSpace', 201],
+            [alice, 'POST', `/v1/orgs/${orgA.id}/spaces`, { title: 'Same org meanwhile' }, 'createSpace', 201],
+            // The batch's own space: its row is not locked while the URL is fetched (PostgreSQL).
+            [alice, 'PATCH', `/v1/spaces/${s.id}`, { title: 'Slow (renamed)' }, 'updateSpaceById', 200],
+        ];
+        const times = [];
+        for (const [who, method, path, json, op, status] of writes) {
+            const t0 = performance.now();
+            await rawOk(ctx.url, method, path, { token: who.token, json }, op, status);
+            times.push(performance.now() - t0);
+        }
+        const stillWaiting = !done;
+        const sorted = [...times].sort((a, b) => a - b);
+        const median = sorted[Math.floor(sorted.length / 2)];
+        assert.ok(times[0] < 100 && median < 100, `writes took ${times.map((t) => t.toFixed(1)).join(', ')} ms while a URL was being fetched`);
+        assert.ok(sorted[sorted.length - 1] < 1000, `no write waited for the fetch: ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
+        assert.ok(stillWaiting, 'the writes completed while the batch was still waiting for its URL');
+        console.log(`writes while a URL was being fetched: ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
+        // The batch itself completes once its URL answers, with the fetched file.
+        const res = await batch;
+        assert.equal(res.status, 200, res.text);
+        assert.ok(Date.now() - started >= SLOW_MS - 100);
+        validate('updateChangeRequestContent', 200, res.json.changeRequest);
+        assert.equal(res.json.insertedFiles.length, 1);
+        const f = res.json.insertedFiles[0];
+        validate('getFileById', 200, f);
+        assert.equal(f.contentType, 'image/png');
+        assert.equal(f.size, PNG.length);
+        assert.deepEqual(f.dimensions, { width: 2, height: 2 });
+        const dl = await fetch(f.downloadURL);
+        assert.equal(dl.status, 200);
+        assert.deepEqual(Buffer.from(await dl.arrayBuffer()), PNG);
+    });
+
+    it('a request without a valid token fetches nothing', async () => {
+        const { s, cr } = await newSpaceCR(orgA.id, 'No token');
+        const before = hits.get('/png') ?? 0;
+        const body = { changes: [{ operation: 'insert_files', files: [{ name: 'a.png', url: `${filesUrl}/png?who=anon` }] }] };
+        await expectError(raw(ctx.url, 'POST', contentPath(s.id, cr.id), { json: body }), 401, 'no token');
+        await expectError(raw(ctx.url, 'POST', contentPath(s.id, cr.id), { token: 'gb_api_nottoken', json: body }), 401, 'a bad token');
+        assert.equal(hits.get('/png') ?? 0, before, 'the URL was not fetched');
+        // A valid token (here, a member of another organization) is needed for the fetch; the
+        // batch is then refused by the access check as usual, and writes nothing.
+        await expectError(raw(ctx.url, 'POST', contentPath(s.id, cr.id), { token: bob.token, json: body }), 404, 'a non-member');
+        const list = await ok(api.spaces.listFilesInChangeRequestById(s.id, cr.id), 'listFilesInChangeRequestById');
+        assert.equal(list.items.length, 0);
+    });
+
+    it('each distinct URL is fetched once; more than 20 distinct URLs is 400 before any fetch', async () => {
+        const { s, cr } = await newSpaceCR(orgA.id, 'Many');
+        const u = (i) => `${filesUrl}/png?i=${i}&many=1`;
+        const before = hits.get('/png') ?? 0;
+        const tooMany = Array.from({ length: 21 }, (_, i) => ({ operation: 'insert_files', files: [{ name: `f${i}.png`, url: u(i) }] }));
+        const e = await expectError(raw(ctx.url, 'POST', contentPath(s.id, cr.id), { token: alice.token, json: { changes: tooMany } }), 400, '21 URLs');
+        assert.match(e.error.message, /^changes: at most 20 distinct file URLs in one request \(21 given\)$/);
+        assert.equal(hits.get('/png') ?? 0, before, 'nothing was fetched');
+        // 20 distinct URLs, one of them given twice: 20 fetches, 21 files.
+        const twenty = Array.from({ length: 20 }, (_, i) => ({ name: `f${i}.png`, url: u(i) }));
+        const changes = [{ operation: 'insert_files', files: twenty }, { operation: 'insert_files', files: [{ name: 'again.png', url: u(3) }] }];
+        const res = await rawOk(ctx.url, 'POST', contentPath(s.id, cr.id, '?compat=false'), { token: alice.token, json: { changes }, timeout: 30_000 });
+        assert.equal(res.json.insertedFiles.length, 21);
+        assert.equal((hits.get('/png') ?? 0) - before, 20);
+    });
+
+    it('the fetched files of one request are limited to 8 MB in all', async () => {
+        const { s, cr } = await newSpaceCR(orgA.id, 'Bytes');
+        const n = 1000 * 1000; // under the 1 MB of one file
+        const files9 = Array.from({ length: 9 }, (_, i) => ({ name: `b${i}`, url: `${filesUrl}/bytes?n=${n}&i=${i}` }));
+        const e = await expectError(
+            raw(ctx.url, 'POST', contentPath(s.id, cr.id), { token: alice.token, json: { changes: [{ operation: 'insert_files', files: files9 }] }, timeout: 30_000 }),
+            400,
+            '9 MB',
+        );
+        assert.equal(e.error.message, 'changes[0].files[8].url: the files fetched by URL in this request pass 8 MB in all');
+        // one file over 1 MB is the file's own limit
+        const big = await expectError(
+            raw(ctx.url, 'POST', contentPath(s.id, cr.id), { token: alice.token, json: { changes: [{ operation: 'insert_files', files: [{ name: 'big', url: `${filesUrl}/bytes?n=${(1 << 20) + 1}` }] }] } }),
+            400,
+            'over 1 MB',
+        );
+        assert.equal(big.error.message, 'changes[0].files[0].url: larger than 1048576 bytes');
+        const list = await ok(api.spaces.listFilesInChangeRequestById(s.id, cr.id), 'listFilesInChangeRequestById');
+        assert.equal(list.items.length, 0, 'refused batches write nothing');
+        // 8 files of 1,000,000 bytes fit
+        const res = await rawOk(ctx.url, 'POST', contentPath(s.id, cr.id, '?compat=false'), {
+            token: alice.token,
+            json: { changes: [{ operation: 'insert_files', files: files9.slice(0, 8) }] },
+            timeout: 30_000,
+        });
+        assert.deepEqual(res.json.insertedFiles.map((f) => f.size), Array(8).fill(n));
+    });
+
+    it('a fetch error names the file; the fetched Content-Type is kept only when valid', async () => {
+        const { s, cr } = await newSpaceCR(orgA.id, 'Types');
+        const e = await expectError(
+            raw(ctx.url, 'POST', contentPath(s.id, cr.id), {
+                token: alice.token,
+                json: { changes: [{ operation: 'insert_files', files: [{ name: 'ok.png', url: `${filesUrl}/png` }, { name: 'gone', url: `${filesUrl}/gone` }] }] },
+            }),
+            400,
+            'a 404 URL',
+        );
+        assert.equal(e.error.message, 'changes[0].files[1].url: HTTP 404');
+        for (const [url, msg] of [
+            ['', 'must be an http or https URL of 1 to 2048 characters'],
+            [`${filesUrl}/${'x'.repeat(2048)}`, 'must be an http or https URL of 1 to 2048 characters'],
+            ['ftp://127.0.0.1/x', 'only http and https are allowed'],
+            ['http://', 'malformed'],
+        ]) {
+            const bad = await expectError(
+                raw(ctx.url, 'POST', contentPath(s.id, cr.id), { token: alice.token, json: { changes: [{ operation: 'insert_files', files: [{ name: 'x', url }] }] } }),
+                400,
+                JSON.stringify(url.slice(0, 40)),
+            );
+            assert.equal(bad.error.message, `changes[0].files[0].url: ${msg}`);
+        }
+        const res = await rawOk(ctx.url, 'POST', contentPath(s.id, cr.id, '?compat=false'), {
+            token: alice.token,
+            json: {
+                changes: [
+                    {
+                        operation: 'insert_files',
+                        files: [
+                            { name: 'a', url: `${filesUrl}/odd-type?ct=nonsense&body=png` },
+                            { name: 'b', url: `${filesUrl}/odd-type?ct=nonsense` },
+                            { name: 'c', url: `${filesUrl}/odd-type?ct=${encodeURIComponent('Text/Plain; charset=utf-8')}` },
+                            { name: 'd', url: `${filesUrl}/odd-type?ct=nonsense`, contentType: 'text/markdown' },
+                        ],
+                    },
+                ],
+            },
+        });
+        assert.deepEqual(
+            res.json.insertedFiles.map((f) => f.contentType),
+            ['image/png', 'application/octet-stream', 'text/plain', 'text/markdown'],
+        );
+    });
+
+    it('the fetches of one request share a 20 s budget', async () => {
+        const { s, cr } = await newSpaceCR(orgA.id, 'Budget');
+        // Each answers after 8 s (under the 10 s of one URL): the third has 4 s left and runs out.
+        const slow = (i) => ({ name: `s${i}.png`, url: `${filesUrl}/png?delay=8000&budget=${i}` });
+        const t0 = Date.now();
+        const e = await expectError(
+            raw(ctx.url, 'POST', contentPath(s.id, cr.id), {
+                token: alice.token,
+                json: { changes: [{ operation: 'insert_files', files: [slow(0), slow(1), slow(2)] }] },
+                timeout: 40_000,
+            }),
+            400,
+            'over the budget',
+        );
+        const took = Date.now() - t0;
+        assert.equal(e.error.message, "changes[0].files[2].url: the time for fetching this request's URLs (20 s in all) ran out");
+        assert.ok(took >= 19_000 && took < 25_000, `took ${took} ms`);
+    });
+});
