@@ -92,6 +92,14 @@ const char *req_param(const struct req *r, const char *name);
 const char *req_query(struct req *r, const char *name);
 const char *req_header(const struct req *r, const char *name);
 
+/* An integer written in decimal digits only (no sign, space, exponent, hex or
+ * fraction), at most max: 0 with *out set, or -1. Every integer read from a
+ * request goes through this. */
+int parse_decimal(const char *s, uint64_t max, uint64_t *out);
+/* The query parameter `name` as an integer in min..max: 1 with *out set, 0 when
+ * absent, or ERR_INVALID naming the parameter. */
+int req_query_int(struct req *r, const char *name, long min, long max, long *out);
+
 /* Read `limit` (1..1000, default 100) and `page` into lr. order_param: when
  * non-NULL, also read that query parameter as asc|desc (default_desc applies
  * when absent). */

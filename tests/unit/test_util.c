@@ -2,6 +2,7 @@
 #include "core/cursor.h"
 #include "core/roles.h"
 #include "core/validate.h"
+#include "http/http.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -164,4 +165,25 @@ UNIT_TEST(timestamps_match_gmtime_over_centuries)
 		if (unit_case_failed)
 			break;
 	}
+}
+
+/* Integers in requests are decimal digits only: no sign, space, exponent, hex,
+ * fraction or overflow (http/request.c parse_decimal). */
+UNIT_TEST(parse_decimal_accepts_digits_only)
+{
+	static const char *const bad[] = { "", "0x10", "1e3", " 5", "5 ", "+5", "-1", "1.5", "1e300", "inf", "nan",
+					   "١", "5\n", "18446744073709551616", "99999999999999999999999" };
+	uint64_t v = 7;
+
+	CHECK(parse_decimal("0", 1000, &v) == 0 && v == 0);
+	CHECK(parse_decimal("1000", 1000, &v) == 0 && v == 1000);
+	CHECK(parse_decimal("007", 1000, &v) == 0 && v == 7);
+	CHECK(parse_decimal("1001", 1000, &v) == -1);
+	CHECK(parse_decimal("18446744073709551615", UINT64_MAX, &v) == 0 && v == UINT64_MAX);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 7;
+		CHECK(parse_decimal(bad[i], UINT64_MAX, &v) == -1);
+		CHECK(v == 7);
+	}
+	CHECK(parse_decimal(NULL, 10, &v) == -1);
 }
