@@ -32,6 +32,7 @@
 
 struct MHD_Connection;
 struct route;
+struct ct_conn;
 
 #define REQ_MAX_PARAMS 6
 #define REQ_MAX_HEADERS 6
@@ -39,6 +40,7 @@ struct route;
 struct req {
 	struct server *srv;
 	struct MHD_Connection *conn;
+	struct ct_conn *ct;           /* the connection's deadlines (conntrack.h) */
 	struct arena arena;
 	const char *method;
 	const char *url;
@@ -141,5 +143,7 @@ int resp_list_end_open(struct req *r, int count, const char *next);
 
 /* Map an err.h code to its HTTP status. */
 int err_status(int code);
+/* GitBook's error envelope {"error":{"code":status,"message":msg}} into w. */
+void http_error_json(struct jw *w, int status, const char *msg);
 
 #endif

@@ -54,6 +54,7 @@ void metrics_connection(struct metrics *m, int delta);
 /* Prometheus text exposition; returns malloc'd text. */
 struct metrics_extra {
 	unsigned long page_cache_hits, page_cache_misses;
+	unsigned long slow_connections_closed;
 };
 char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes,
 		     const struct metrics_extra *extra, size_t *len);
