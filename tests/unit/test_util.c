@@ -3,6 +3,7 @@
 #include "core/roles.h"
 #include "core/validate.h"
 #include "http/http.h"
+#include "http/services.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -186,4 +187,35 @@ UNIT_TEST(parse_decimal_accepts_digits_only)
 		CHECK(v == 7);
 	}
 	CHECK(parse_decimal(NULL, 10, &v) == -1);
+}
+
+/* Every key has its own count: interleaved keys never reset each other, and a
+ * flood of new keys does not evict a key that is being limited. */
+UNIT_TEST(ratelimit_counts_each_key_alone)
+{
+	struct ratelimit *rl = NULL;
+	int limit, remaining, ok[2] = { 0, 0 };
+	int64_t reset;
+	char key[65];
+
+	CHECK(ratelimit_new(&rl, 5) == 0);
+	if (!rl)
+		return;
+	for (int i = 0; i < 20; i++)
+		for (int k = 0; k < 2; k++) {
+			int rc = ratelimit_take(rl, k ? "bbbb" : "aaaa", &limit, &remaining, &reset);
+			CHECK(rc == 0 || rc == ERR_RATE_LIMITED);
+			CHECK(limit == 5);
+			ok[k] += rc == 0;
+			CHECK(remaining == (i < 5 ? 4 - i : 0));
+		}
+	CHECK(ok[0] == 5 && ok[1] == 5);
+	for (int i = 0; i < 100000; i++) {
+		snprintf(key, sizeof(key), "%064d", i);
+		CHECK(ratelimit_take(rl, key, &limit, &remaining, &reset) == 0);
+	}
+	CHECK(ratelimit_take(rl, "aaaa", &limit, &remaining, &reset) == ERR_RATE_LIMITED);
+	CHECK(ratelimit_take(rl, "bbbb", &limit, &remaining, &reset) == ERR_RATE_LIMITED);
+	CHECK(ratelimit_take(rl, "cccc", &limit, &remaining, &reset) == 0 && remaining == 4);
+	ratelimit_free(rl);
 }
