@@ -89,6 +89,7 @@ static struct MHD_Response *json_error_response(unsigned status)
 
 	jw_init(&w);
 	http_error_json(&w, (int)status, library_error_message(status));
+	jw_put(&w, "\n", 1);
 	if (jw_ok(&w))
 		resp = MHD_create_response_from_buffer(w.len, w.buf, MHD_RESPMEM_MUST_COPY);
 	jw_free(&w);
