@@ -33,13 +33,13 @@
 #include "http/listener.h"
 #include "http/router.h"
 #include "http/services.h"
+#include "http/conntrack.h"
 #include "util/err.h"
 #include "util/log.h"
 
-#include "http/conntrack.h"
-
 #include <arpa/inet.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -418,16 +418,16 @@ static int parse_listen(const char *listen, struct sockaddr_in *sa)
 }
 
 /* Raise the soft open-file limit as far as the hard limit allows; return the
- * number of client connections it leaves room for. */
+ * number of client connections it leaves room for (UINT_MAX: no limit known). */
 static unsigned fd_room(unsigned threads)
 {
 	struct rlimit rl;
 	rlim_t want, reserve = FD_RESERVE(threads);
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-		return 0;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return UINT_MAX;
 	want = rl.rlim_max == RLIM_INFINITY ? (rlim_t)1 << 20 : rl.rlim_max;
-	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+	if (rl.rlim_cur < want) {
 		struct rlimit up = { want, rl.rlim_max };
 		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
 			rl.rlim_cur = want;
@@ -435,10 +435,9 @@ static unsigned fd_room(unsigned threads)
 			log_error("cannot raise the open file limit from %llu to %llu", (unsigned long long)rl.rlim_cur,
 				  (unsigned long long)want);
 	}
-	if (rl.rlim_cur == RLIM_INFINITY)
-		return UINT32_MAX;
-	return rl.rlim_cur > reserve + 16 ? (unsigned)(rl.rlim_cur - reserve < UINT32_MAX ? rl.rlim_cur - reserve : UINT32_MAX)
-					  : 16;
+	if (rl.rlim_cur < reserve + 16)
+		return 16;
+	return rl.rlim_cur - reserve < UINT_MAX ? (unsigned)(rl.rlim_cur - reserve) : UINT_MAX;
 }
 
 int listener_start(struct server *srv)
