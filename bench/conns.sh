@@ -26,6 +26,7 @@ die() { echo "conns.sh: $*" >&2; exit 1; }
 command -v wrk >/dev/null 2>&1 || die "wrk not found; run scripts/deps.sh test"
 
 # 512 client sockets here, 512 more in docsd when we start it: lift the soft fd limit.
+# (With BASE_URL, start docsd with --max-connections-per-ip 0 or at least 513 yourself.)
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 4096 2>/dev/null || true
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/docsd-conns.XXXXXX")
@@ -55,9 +56,12 @@ if [ -z "$base" ]; then
   elif grep -q -- '--no-access-log' <<<"$help"; then quiet=(--no-access-log)
   elif grep -q -- '--log-level' <<<"$help"; then quiet=(--log-level error)
   fi
+  # Every wrk connection comes from 127.0.0.1: lift the per-address limit (default 64).
+  per_ip=()
+  if grep -q -- '--max-connections-per-ip' <<<"$help"; then per_ip=(--max-connections-per-ip 0); fi
   for attempt in quiet plain; do
     [ "$attempt" = plain ] && [ "${#quiet[@]}" -eq 0 ] && break
-    args=(serve --data "$work/data" --listen "127.0.0.1:$port")
+    args=(serve --data "$work/data" --listen "127.0.0.1:$port" "${per_ip[@]}")
     [ "$attempt" = quiet ] && args+=("${quiet[@]}")
     mkdir -p "$work/data"
     "$bin" "${args[@]}" >"$work/docsd.log" 2>&1 &

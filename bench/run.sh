@@ -99,6 +99,8 @@ wait_200() { # PID PORT PATH SECONDS
 # Options this docsd build offers (from --help): rate limit off, access log quiet.
 help=$(timeout 5 "$bin" --help 2>&1 || true)
 serve_opts=()
+# wrk and the seeding come from 127.0.0.1 only: no per-address connection limit.
+if grep -q -- '--max-connections-per-ip' <<<"$help"; then serve_opts+=(--max-connections-per-ip 0); fi
 [ -n "$threads" ] && serve_opts+=(--threads "$threads")
 if grep -q -- '--rate-limit' <<<"$help"; then serve_opts+=(--rate-limit "$rate_limit"); fi
 quiet=()

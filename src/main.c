@@ -42,18 +42,30 @@ static const char usage[] =
 	"  --max-body BYTES           largest accepted request body (DOCSD_MAX_BODY, default 8388608)\n"
 	"  --allow-private-network    let insert_files fetch URLs on loopback and private addresses\n"
 	"                             (DOCSD_ALLOW_PRIVATE_NETWORK=1; off by default)\n"
-	"  --max-connections N        open connections at most (DOCSD_MAX_CONNECTIONS, default 1024)\n"
+	"  --max-connections N        open connections at most, lowered to what the open file limit\n"
+	"                             allows (DOCSD_MAX_CONNECTIONS, default 50000)\n"
+	"  --max-connections-per-ip N open connections from one client address at most, 0 = no limit\n"
+	"                             (DOCSD_MAX_CONNECTIONS_PER_IP, default 64; raise it behind a proxy)\n"
 	"  --connection-timeout SECS  idle connection timeout (DOCSD_CONNECTION_TIMEOUT, default 30)\n"
+	"  --head-timeout SECS        time from a request head's first byte to its end\n"
+	"                             (DOCSD_HEAD_TIMEOUT, default 10)\n"
+	"  --body-min-rate BYTES      bytes per second a request body must average after the head timeout's\n"
+	"                             grace (DOCSD_BODY_MIN_RATE, default 1024)\n"
 	"  --log-level off|error|info access log and messages on stderr (DOCSD_LOG_LEVEL, default info)\n"
 	"  --cache-mb N               memory for built revisions shared by requests, in MiB; 0 = none\n"
 	"                             (DOCSD_CACHE_MB, default 64)\n"
+	"  --pdf-cache-mb N           rendered PDFs kept, in MiB; 0 = none (DOCSD_PDF_CACHE_MB, default 64)\n"
+	"  --pdf-renders N            PDFs rendered at once at most (DOCSD_PDF_RENDERS, default 2)\n"
+	"  --pdf-wait-ms MS           how long a PDF fetch waits for a render slot before a 503\n"
+	"                             (DOCSD_PDF_WAIT_MS, default 5000)\n"
 	"  --clock-offset-ms MS       shift the server's clock, for tests (DOCSD_CLOCK_OFFSET_MS, default 0)\n"
 	"  --email EMAIL, --name NAME user and token commands\n"
 	"  -h, --help                 this help\n"
 	"  -V, --version              print the version\n";
 
 enum { O_LISTEN = 256, O_DATA, O_DATABASE, O_PUBLIC_URL, O_THREADS, O_RATE_LIMIT, O_MAX_BODY, O_MAX_CONN,
-       O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME, O_ALLOW_PRIVATE, O_CACHE_MB, O_IF_EXISTS };
+       O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME, O_ALLOW_PRIVATE, O_CACHE_MB, O_IF_EXISTS,
+       O_MAX_CONN_IP, O_HEAD_TIMEOUT, O_BODY_MIN_RATE, O_PDF_CACHE_MB, O_PDF_RENDERS, O_PDF_WAIT_MS };
 
 static const struct option long_opts[] = {
 	{ "listen", required_argument, NULL, O_LISTEN },
@@ -64,7 +76,13 @@ static const struct option long_opts[] = {
 	{ "rate-limit", required_argument, NULL, O_RATE_LIMIT },
 	{ "max-body", required_argument, NULL, O_MAX_BODY },
 	{ "max-connections", required_argument, NULL, O_MAX_CONN },
+	{ "max-connections-per-ip", required_argument, NULL, O_MAX_CONN_IP },
 	{ "connection-timeout", required_argument, NULL, O_CONN_TIMEOUT },
+	{ "head-timeout", required_argument, NULL, O_HEAD_TIMEOUT },
+	{ "pdf-cache-mb", required_argument, NULL, O_PDF_CACHE_MB },
+	{ "pdf-renders", required_argument, NULL, O_PDF_RENDERS },
+	{ "pdf-wait-ms", required_argument, NULL, O_PDF_WAIT_MS },
+	{ "body-min-rate", required_argument, NULL, O_BODY_MIN_RATE },
 	{ "log-level", required_argument, NULL, O_LOG_LEVEL },
 	{ "cache-mb", required_argument, NULL, O_CACHE_MB },
 	{ "clock-offset-ms", required_argument, NULL, O_CLOCK },
@@ -138,9 +156,39 @@ static int apply(struct cli *c, int opt, const char *v)
 		c->cfg.max_body = (size_t)n;
 		return 0;
 	case O_MAX_CONN:
-		if (parse_long("--max-connections", v, 1, 100000, &n))
+		if (parse_long("--max-connections", v, 1, 1000000, &n))
 			return -1;
 		c->cfg.max_connections = (int)n;
+		return 0;
+	case O_MAX_CONN_IP:
+		if (parse_long("--max-connections-per-ip", v, 0, 1000000, &n))
+			return -1;
+		c->cfg.max_connections_per_ip = (int)n;
+		return 0;
+	case O_PDF_CACHE_MB:
+		if (parse_long("--pdf-cache-mb", v, 0, 1L << 20, &n))
+			return -1;
+		c->cfg.pdf_cache_mb = (int)n;
+		return 0;
+	case O_PDF_RENDERS:
+		if (parse_long("--pdf-renders", v, 1, 64, &n))
+			return -1;
+		c->cfg.pdf_renders = (int)n;
+		return 0;
+	case O_PDF_WAIT_MS:
+		if (parse_long("--pdf-wait-ms", v, 0, 600000, &n))
+			return -1;
+		c->cfg.pdf_wait_ms = (int)n;
+		return 0;
+	case O_HEAD_TIMEOUT:
+		if (parse_long("--head-timeout", v, 1, 3600, &n))
+			return -1;
+		c->cfg.head_timeout = (int)n;
+		return 0;
+	case O_BODY_MIN_RATE:
+		if (parse_long("--body-min-rate", v, 1, 1L << 30, &n))
+			return -1;
+		c->cfg.body_min_rate = n;
 		return 0;
 	case O_CONN_TIMEOUT:
 		if (parse_long("--connection-timeout", v, 1, 3600, &n))
@@ -177,7 +225,9 @@ static const struct {
 	{ O_MAX_BODY, "DOCSD_MAX_BODY" }, { O_MAX_CONN, "DOCSD_MAX_CONNECTIONS" },
 	{ O_CONN_TIMEOUT, "DOCSD_CONNECTION_TIMEOUT" }, { O_LOG_LEVEL, "DOCSD_LOG_LEVEL" },
 	{ O_CLOCK, "DOCSD_CLOCK_OFFSET_MS" }, { O_ALLOW_PRIVATE, "DOCSD_ALLOW_PRIVATE_NETWORK" },
-	{ O_CACHE_MB, "DOCSD_CACHE_MB" },
+	{ O_CACHE_MB, "DOCSD_CACHE_MB" }, { O_MAX_CONN_IP, "DOCSD_MAX_CONNECTIONS_PER_IP" },
+	{ O_HEAD_TIMEOUT, "DOCSD_HEAD_TIMEOUT" }, { O_PDF_CACHE_MB, "DOCSD_PDF_CACHE_MB" },
+	{ O_PDF_RENDERS, "DOCSD_PDF_RENDERS" }, { O_PDF_WAIT_MS, "DOCSD_PDF_WAIT_MS" }, { O_BODY_MIN_RATE, "DOCSD_BODY_MIN_RATE" },
 };
 
 /* argv[first..] holds the options of a command. */

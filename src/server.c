@@ -33,8 +33,14 @@ void config_defaults(struct config *cfg)
 	 * in about half the runs); with two the kernel keeps every CPU busy. */
 	cfg->threads = ncpu > 1 ? 2 * (int)ncpu : 4;
 	cfg->max_body = 8u << 20; /* room for insert_files batches of base64 files (1 MB each) */
-	cfg->max_connections = 1024;
+	/* Idle connections on epoll cost a few KiB each: allow many, and keep any
+	 * one address (--max-connections-per-ip) and any slow client
+	 * (--head-timeout, --body-min-rate) from taking them all. */
+	cfg->max_connections = 50000;
+	cfg->max_connections_per_ip = 64;
 	cfg->connection_timeout = 30;
+	cfg->head_timeout = 10;
+	cfg->body_min_rate = 1024;
 	cfg->log_level = LOG_INFO;
 	cfg->cache_mb = 64;
 	/* A 50-page PDF takes seconds to render and blocks its worker thread:

@@ -19,6 +19,7 @@ struct metrics;
 struct pagecache;
 struct revcache;
 struct pdfcache;
+struct conntrack;
 
 struct config {
 	const char *listen;       /* host:port */
@@ -28,8 +29,11 @@ struct config {
 	int threads;
 	int rate_limit;           /* requests per minute per token; 0 = unlimited */
 	size_t max_body;          /* bytes; larger bodies are 413 */
-	int max_connections;
-	int connection_timeout;   /* seconds */
+	int max_connections;      /* at most; lowered to what the open file limit allows */
+	int max_connections_per_ip; /* 0 = no limit */
+	int connection_timeout;   /* seconds a connection may stay idle */
+	int head_timeout;         /* seconds from a request head's first byte to its end */
+	long body_min_rate;       /* bytes per second a request body must average */
 	int log_level;            /* 0 off, 1 errors, 2 info (access log) */
 	int64_t clock_offset_ms;  /* tests move time with this */
 	bool allow_private_network; /* insert_files may fetch loopback/private URLs */
@@ -51,6 +55,7 @@ struct server {
 	struct pdfcache *pdfs;    /* rendered PDFs and the limit on renders (domain/pdf.c) */
 	struct jobs *jobs;
 	void *daemon;             /* struct MHD_Daemon */
+	struct conntrack *conns;  /* slow-client deadlines (http/conntrack.h) */
 	atomic_int ready;
 	atomic_long request_seq;
 };

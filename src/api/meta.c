@@ -4,6 +4,7 @@
 #include "api/api.h"
 #include "core/serialize_meta.h"
 #include "domain/members.h"
+#include "http/conntrack.h"
 #include "http/services.h"
 
 #include <stdlib.h>
@@ -43,6 +44,7 @@ int api_metrics(struct req *r)
 	for (int i = 0; i < n; i++)
 		names[i] = routes[i].name;
 	pagecache_stats(r->srv->pages, &extra.page_cache_hits, &extra.page_cache_misses);
+	extra.slow_connections_closed = conntrack_reaped(r->srv->conns);
 	text = metrics_render(r->srv->metrics, names, n, &extra, &len);
 	if (!text)
 		return err_set(ERR_INTERNAL, "out of memory");

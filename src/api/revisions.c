@@ -183,11 +183,14 @@ int content_page_by_path(struct req *r)
 /* In-memory lists page by index: the cursor is the index of the next item. */
 static int slice(const struct list_req *lr, int total, int *start)
 {
+	uint64_t v;
+
 	*start = 0;
 	if (lr->after) {
-		*start = atoi(lr->after->id);
-		if (*start < 0 || *start > total)
+		/* Decimal digits only, at most total: a forged cursor cannot overflow. */
+		if (parse_decimal(lr->after->id, (uint64_t)total, &v))
 			return err_set(ERR_INVALID, "page: not a cursor of this list");
+		*start = (int)v;
 	}
 	return 0;
 }

@@ -44,19 +44,59 @@ bool jw_reserve(struct jw *w, size_t n)
 	return true;
 }
 
-/* 1 for bytes JSON requires escaped: the quote, the backslash, controls. */
+/* 1 for bytes JSON requires escaped (the quote, the backslash, controls); 2 for
+ * the bytes that start or continue a multi-byte UTF-8 sequence, which are
+ * checked before they are copied. */
 static const unsigned char needs_escape[256] = {
 	[0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1, [0x06] = 1, [0x07] = 1,
 	[0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1, [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1,
 	[0x10] = 1, [0x11] = 1, [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
 	[0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1, [0x1e] = 1, [0x1f] = 1,
 	['"'] = 1, ['\\'] = 1,
+	[0x80 ... 0xff] = 2,
 };
 
+/* The well-formed UTF-8 sequence at p (Unicode table 3-7: no overlong forms,
+ * no surrogates, nothing above U+10FFFF): its length, or minus the length of
+ * its maximal ill-formed prefix (at least 1), which is replaced by one U+FFFD. */
+static int utf8_seq(const unsigned char *p, const unsigned char *end)
+{
+	size_t avail = (size_t)(end - p);
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n, i;
+
+	if (*p >= 0xc2 && *p <= 0xdf)
+		n = 2;
+	else if (*p >= 0xe0 && *p <= 0xef)
+		n = 3;
+	else if (*p >= 0xf0 && *p <= 0xf4)
+		n = 4;
+	else
+		return -1;
+	if (*p == 0xe0)
+		lo = 0xa0;
+	else if (*p == 0xed)
+		hi = 0x9f;
+	else if (*p == 0xf0)
+		lo = 0x90;
+	else if (*p == 0xf4)
+		hi = 0x8f;
+	for (i = 1; i < n; i++) {
+		if ((size_t)i >= avail || p[i] < lo || p[i] > hi)
+			return -i;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return n;
+}
+
+/* Always valid UTF-8 JSON, whatever the input: invalid sequences become U+FFFD
+ * (so echoed request bytes can never break a response). */
 void jw_strn(struct jw *w, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s, *end = p + n, *run;
+	int l;
 
 	jw_sep(w);
 	/* Worst case every byte becomes \u00XX: reserve once when it fits. */
@@ -65,11 +105,23 @@ void jw_strn(struct jw *w, const char *s, size_t n)
 	w->buf[w->len++] = '"';
 	while (p < end) {
 		run = p;
-		while (p < end && !needs_escape[*p])
-			p++;
+		for (;;) {
+			while (p < end && !needs_escape[*p])
+				p++;
+			if (p < end && needs_escape[*p] == 2 && (l = utf8_seq(p, end)) > 0) {
+				p += l;
+				continue;
+			}
+			break;
+		}
 		jw_put(w, (const char *)run, (size_t)(p - run));
 		if (p == end)
 			break;
+		if (needs_escape[*p] == 2) {
+			jw_put(w, "\xef\xbf\xbd", 3);
+			p += -utf8_seq(p, end);
+			continue;
+		}
 		char esc[6] = { '\\', 0, 0, 0, 0, 0 };
 		size_t el = 2;
 		switch (*p) {

@@ -33,6 +33,7 @@
 struct MHD_Connection;
 struct route;
 struct fetched_files; /* domain/content.h */
+struct ct_conn;
 
 #define REQ_MAX_PARAMS 6
 #define REQ_MAX_HEADERS 6
@@ -40,6 +41,7 @@ struct fetched_files; /* domain/content.h */
 struct req {
 	struct server *srv;
 	struct MHD_Connection *conn;
+	struct ct_conn *ct;           /* the connection's deadlines (conntrack.h) */
 	struct arena arena;
 	const char *method;
 	const char *url;
@@ -96,6 +98,14 @@ const char *req_param(const struct req *r, const char *name);
 const char *req_query(struct req *r, const char *name);
 const char *req_header(const struct req *r, const char *name);
 
+/* An integer written in decimal digits only (no sign, space, exponent, hex or
+ * fraction), at most max: 0 with *out set, or -1. Every integer read from a
+ * request goes through this. */
+int parse_decimal(const char *s, uint64_t max, uint64_t *out);
+/* The query parameter `name` as an integer in min..max: 1 with *out set, 0 when
+ * absent, or ERR_INVALID naming the parameter. */
+int req_query_int(struct req *r, const char *name, long min, long max, long *out);
+
 /* Read `limit` (1..1000, default 100) and `page` into lr. order_param: when
  * non-NULL, also read that query parameter as asc|desc (default_desc applies
  * when absent). */
@@ -137,5 +147,7 @@ int resp_list_end_open(struct req *r, int count, const char *next);
 
 /* Map an err.h code to its HTTP status. */
 int err_status(int code);
+/* GitBook's error envelope {"error":{"code":status,"message":msg}} into w. */
+void http_error_json(struct jw *w, int status, const char *msg);
 
 #endif

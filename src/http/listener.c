@@ -10,23 +10,114 @@
  *            read and dropped, and the last call answers 413.
  *   last call: *upload_data_size == 0; we route, run and queue the response.
  * The completion callback frees the req and everything it owns.
+ *
+ * Slow clients: libmicrohttpd's connection timeout restarts on every byte, so
+ * conntrack.c adds a deadline for a whole request head and a minimum body
+ * rate; the phases are set here (head complete on the first call, request
+ * complete on the last, response sent on completion). Per-address and total
+ * connection limits are libmicrohttpd's own, the total capped by the open-file
+ * limit, which listener_start raises as far as the hard limit allows.
+ *
+ * libmicrohttpd's own error pages: it answers some requests by itself (a
+ * malformed request line or header, a head larger than its buffer: 400, 414,
+ * 431, 413, 505) with fixed HTML bodies that no option replaces. docsd defines
+ * MHD_queue_response, which the library calls through its PLT for exactly
+ * these pages (connection.c transmit_error_response_len in 0.9.75), and queues
+ * GitBook's JSON envelope with the same status instead. docsd's own responses
+ * go to the library's function directly (real_queue), so only the library's
+ * pages pass through the substitute. tests/api/errors.test.mjs checks each one
+ * on a raw socket.
  */
 #include "api/routes.h"
 #include "http/http.h"
 #include "http/listener.h"
 #include "http/router.h"
 #include "http/services.h"
+#include "http/conntrack.h"
 #include "util/err.h"
 #include "util/log.h"
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
+#include <limits.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 
 #define DISCARD_MAX ((size_t)64 << 20)
+/* Descriptors kept for everything but client connections: the listening
+ * socket, epoll and wake-up descriptors, database files and connections,
+ * outgoing fetches, job workers. */
+#define FD_RESERVE(threads) (256 + 8 * (threads))
+
+/* ---- libmicrohttpd's own error pages, as JSON ---- */
+
+typedef enum MHD_Result (*queue_fn)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
+static queue_fn real_queue;          /* set once, then constant */
+static pthread_once_t real_queue_once = PTHREAD_ONCE_INIT;
+
+static void resolve_real_queue(void)
+{
+	void *sym = dlsym(RTLD_NEXT, "MHD_queue_response");
+
+	memcpy(&real_queue, &sym, sizeof(real_queue));
+}
+
+static const char *library_error_message(unsigned status)
+{
+	switch (status) {
+	case 400: return "malformed HTTP request";
+	case 413: return "request body is too large";
+	case 414: return "request URI is too long";
+	case 431: return "request headers are too large";
+	case 505: return "HTTP version not supported";
+	case 500: return "internal error";
+	default: return "request refused";
+	}
+}
+
+/* A JSON error response with this status, or NULL when out of memory. */
+static struct MHD_Response *json_error_response(unsigned status)
+{
+	struct MHD_Response *resp = NULL;
+	struct jw w;
+
+	jw_init(&w);
+	http_error_json(&w, (int)status, library_error_message(status));
+	jw_put(&w, "\n", 1);
+	if (jw_ok(&w))
+		resp = MHD_create_response_from_buffer(w.len, w.buf, MHD_RESPMEM_MUST_COPY);
+	jw_free(&w);
+	if (resp && MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8") != MHD_YES) {
+		MHD_destroy_response(resp);
+		resp = NULL;
+	}
+	return resp;
+}
+
+/* Reached only by libmicrohttpd's own calls (see the top of this file). */
+enum MHD_Result MHD_queue_response(struct MHD_Connection *connection, unsigned int status_code,
+				   struct MHD_Response *response)
+{
+	struct MHD_Response *json;
+	enum MHD_Result ret;
+
+	pthread_once(&real_queue_once, resolve_real_queue);
+	if (!real_queue)
+		abort(); /* listener_start checked it already */
+	if (status_code < 400 || !(json = json_error_response(status_code)))
+		return real_queue(connection, status_code, response);
+	ret = real_queue(connection, status_code, json);
+	MHD_destroy_response(json);
+	return ret;
+}
+
+/* ---- requests ---- */
 
 static struct req *req_new(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method)
 {
@@ -93,6 +184,9 @@ static enum MHD_Result send_response(struct req *r)
 		buf = (const unsigned char *)r->raw_body;
 		len = r->raw_len;
 	} else if (r->gen) {
+		/* JSON bodies end with a newline, so that a terminal prompt does not
+		 * run into them (the page cache keeps bodies without it). */
+		jw_put(r->gen, "\n", 1);
 		if (!jw_ok(r->gen))
 			return MHD_NO; /* out of memory mid-response: drop the connection */
 		buf = (const unsigned char *)r->gen->buf;
@@ -120,10 +214,24 @@ static enum MHD_Result send_response(struct req *r)
 	}
 	snprintf(num, sizeof(num), "%ld", r->id);
 	MHD_add_response_header(resp, "X-Request-Id", num);
-	ret = MHD_queue_response(r->conn, (unsigned)r->status, resp);
+	ret = real_queue(r->conn, (unsigned)r->status, resp);
 	MHD_destroy_response(resp);
 	access_log(r, r->status);
 	return ret;
+}
+
+/* The length of the body the head announces: Content-Length, or --max-body for
+ * a chunked body (capped at what we would read at all). */
+static uint64_t announced_body(const struct server *srv, struct MHD_Connection *conn)
+{
+	const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	uint64_t n, cap = (uint64_t)srv->cfg.max_body + DISCARD_MAX;
+
+	if (cl && parse_decimal(cl, UINT64_MAX, &n) == 0)
+		return n < cap ? n : cap;
+	if (MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+		return srv->cfg.max_body;
+	return 0;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -134,18 +242,21 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 	(void)version;
 	if (!r) {
-		const char *cl, *expect;
+		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		uint64_t body_len = announced_body(srv, conn);
 		r = req_new(srv, conn, url, method);
 		if (!r)
 			return MHD_NO;
 		*con_cls = r;
+		r->ct = ci ? ci->socket_context : NULL;
+		conntrack_head_done(srv->conns, r->ct, body_len);
 		/* A client that waits for "100 Continue" before sending an oversized
 		 * body gets the 413 instead, and never sends it. (Answering in the first
 		 * call costs keep-alive, which does not matter for a refused request.) */
-		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-		expect = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
-		if (cl && expect && strtoull(cl, NULL, 10) > srv->cfg.max_body) {
+		if (body_len > srv->cfg.max_body &&
+		    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT)) {
 			r->body_too_large = 1;
+			conntrack_busy(r->ct);
 			router_dispatch(r);
 			return send_response(r);
 		}
@@ -160,6 +271,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 			 * Past DISCARD_MAX we answer at once and let the connection go. */
 			r->body_discarded += n;
 			if (r->body_discarded > DISCARD_MAX && !r->responded) {
+				conntrack_busy(r->ct);
 				router_dispatch(r);
 				return send_response(r);
 			}
@@ -192,15 +304,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	}
 	if (r->responded)
 		return MHD_YES; /* already answered (413 during upload) */
+	conntrack_busy(r->ct);
 	router_dispatch(r);
 	return send_response(r);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
-	(void)cls;
-	(void)conn;
+	struct server *srv = cls;
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
 	(void)toe;
+	/* The response is sent: the connection waits for its next request. */
+	if (ci)
+		conntrack_idle(srv->conns, ci->socket_context);
 	req_free(*con_cls);
 	*con_cls = NULL;
 }
@@ -208,10 +325,20 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context, enum MHD_ConnectionNotificationCode toe)
 {
 	struct server *srv = cls;
+	const union MHD_ConnectionInfo *ci;
 
-	(void)conn;
-	(void)socket_context;
-	metrics_connection(srv->metrics, toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		metrics_connection(srv->metrics, 1);
+		ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		*socket_context = ci ? conntrack_open(srv->conns, ci->connect_fd) : NULL;
+		/* A connection no deadline can watch is not served. */
+		if (!*socket_context && ci)
+			(void)shutdown(ci->connect_fd, SHUT_RDWR);
+	} else {
+		metrics_connection(srv->metrics, -1);
+		conntrack_close(srv->conns, *socket_context);
+		*socket_context = NULL;
+	}
 }
 
 static void on_panic(void *cls, const char *file, unsigned int line, const char *reason)
@@ -290,13 +417,50 @@ static int parse_listen(const char *listen, struct sockaddr_in *sa)
 	return 0;
 }
 
+/* Raise the soft open-file limit as far as the hard limit allows; return the
+ * number of client connections it leaves room for (UINT_MAX: no limit known). */
+static unsigned fd_room(unsigned threads)
+{
+	struct rlimit rl;
+	rlim_t want, reserve = FD_RESERVE(threads);
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return UINT_MAX;
+	want = rl.rlim_max == RLIM_INFINITY ? (rlim_t)1 << 20 : rl.rlim_max;
+	if (rl.rlim_cur < want) {
+		struct rlimit up = { want, rl.rlim_max };
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			rl.rlim_cur = want;
+		else
+			log_error("cannot raise the open file limit from %llu to %llu", (unsigned long long)rl.rlim_cur,
+				  (unsigned long long)want);
+	}
+	if (rl.rlim_cur < reserve + 16)
+		return 16;
+	return rl.rlim_cur - reserve < UINT_MAX ? (unsigned)(rl.rlim_cur - reserve) : UINT_MAX;
+}
+
 int listener_start(struct server *srv)
 {
 	struct sockaddr_in sa;
 	struct MHD_Daemon *d;
 	int rc = parse_listen(srv->cfg.listen, &sa);
 	unsigned threads = srv->cfg.threads > 0 ? (unsigned)srv->cfg.threads : 2;
+	unsigned max_conn = (unsigned)srv->cfg.max_connections, room;
 
+	if (rc)
+		return rc;
+	pthread_once(&real_queue_once, resolve_real_queue);
+	if (!real_queue)
+		return err_set(ERR_INTERNAL, "cannot find libmicrohttpd's MHD_queue_response");
+	room = fd_room(threads);
+	if (max_conn > room) {
+		log_info("--max-connections %u lowered to %u by the open file limit", max_conn, room);
+		max_conn = room;
+	}
+	if (max_conn < threads)
+		max_conn = threads;
+	rc = conntrack_new(&srv->conns, srv->cfg.head_timeout, srv->cfg.body_min_rate);
 	if (rc)
 		return rc;
 	MHD_set_panic_func(on_panic, NULL);
@@ -307,7 +471,8 @@ int listener_start(struct server *srv)
 			     on_request, srv,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 			     MHD_OPTION_THREAD_POOL_SIZE, threads,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections,
+			     MHD_OPTION_CONNECTION_LIMIT, max_conn,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections_per_ip,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->cfg.connection_timeout,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
 			     MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
@@ -316,8 +481,11 @@ int listener_start(struct server *srv)
 			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
 			     MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
 			     MHD_OPTION_END);
-	if (!d)
+	if (!d) {
+		conntrack_free(srv->conns);
+		srv->conns = NULL;
 		return err_set(ERR_UNAVAILABLE, "cannot listen on %s", srv->cfg.listen);
+	}
 	srv->daemon = d;
 	return 0;
 }
@@ -340,4 +508,7 @@ void listener_stop(struct server *srv)
 	if (srv->daemon)
 		MHD_stop_daemon(srv->daemon);
 	srv->daemon = NULL;
+	/* every connection is closed now: nothing refers to the tracker */
+	conntrack_free(srv->conns);
+	srv->conns = NULL;
 }

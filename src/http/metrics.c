@@ -148,6 +148,11 @@ char *metrics_render(struct metrics *m, const char *const *route_names, int nrou
 		      "docsd_page_cache_lookups_total{result=\"hit\"} %lu\n"
 		      "docsd_page_cache_lookups_total{result=\"miss\"} %lu\n",
 		  extra->page_cache_hits, extra->page_cache_misses);
+	sb_printf(&b, "# HELP docsd_slow_connections_closed_total Connections closed for a request head or body "
+		      "slower than --head-timeout and --body-min-rate allow.\n"
+		      "# TYPE docsd_slow_connections_closed_total counter\n"
+		      "docsd_slow_connections_closed_total %lu\n",
+		  extra->slow_connections_closed);
 	if (b.oom) {
 		free(b.p);
 		return NULL;

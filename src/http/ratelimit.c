@@ -1,32 +1,45 @@
 /*
- * ratelimit.c - per-token request limits in fixed one-minute windows, as
- * GitBook announces them: X-RateLimit-Limit, -Remaining and -Reset (epoch
- * seconds when the window ends). The table is direct-mapped by token hash; a
- * colliding token takes the slot over and starts a fresh window, which can only
- * ever let a request through, never refuse one wrongly.
+ * ratelimit.c - per-token request limits in one-minute windows, as GitBook
+ * announces them: X-RateLimit-Limit, -Remaining and -Reset (epoch seconds when
+ * the window ends).
+ *
+ * DESIGN
+ * Each key (the full SHA-256 of a token) has its own count and window, which
+ * starts with its first request and lasts RL_WINDOW_MS; no two keys ever share
+ * a count. The table is bounded: set-associative, RL_WAYS entries per bucket,
+ * the bucket chosen by a hash seeded at random when the server starts (so a
+ * client cannot aim its tokens at another's bucket). A new key takes, in this
+ * order, an empty entry, an entry whose window has ended (which holds nothing
+ * worth keeping), or, when all RL_WAYS keys of the bucket are inside their
+ * window, the one with the fewest requests: a flood of new tokens evicts
+ * itself, never the busy keys that are being limited.
  */
 #include "http/services.h"
 #include "util/err.h"
 
 #include <pthread.h>
-#include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
-#define RL_SLOTS 16384
-#define RL_STRIPES 16
+#define RL_BUCKETS 4096 /* a power of two */
+#define RL_WAYS 8
+#define RL_STRIPES 64
 #define RL_WINDOW_MS 60000
+#define RL_KEY_MAX 64
 
-struct rl_slot {
-	char key[65];
+struct rl_entry {
+	char key[RL_KEY_MAX + 1]; /* "" = free */
 	int64_t window_start;
 	int count;
 };
 
 struct ratelimit {
 	int limit;
+	uint64_t seed;
 	pthread_mutex_t mu[RL_STRIPES];
-	struct rl_slot slots[RL_SLOTS];
+	struct rl_entry entries[RL_BUCKETS][RL_WAYS];
 };
 
 int ratelimit_new(struct ratelimit **out, int per_minute)
@@ -35,6 +48,10 @@ int ratelimit_new(struct ratelimit **out, int per_minute)
 
 	if (!rl)
 		return err_set(ERR_INTERNAL, "out of memory");
+	if (getrandom(&rl->seed, sizeof(rl->seed), 0) != (ssize_t)sizeof(rl->seed)) {
+		free(rl);
+		return err_set(ERR_INTERNAL, "getrandom failed");
+	}
 	rl->limit = per_minute;
 	for (int i = 0; i < RL_STRIPES; i++)
 		pthread_mutex_init(&rl->mu[i], NULL);
@@ -51,30 +68,68 @@ void ratelimit_free(struct ratelimit *rl)
 	free(rl);
 }
 
+static unsigned bucket_of(const struct ratelimit *rl, const char *key, size_t n)
+{
+	uint64_t h = 1469598103934665603ull ^ rl->seed;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)key[i]) * 1099511628211ull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return (unsigned)(h & (RL_BUCKETS - 1));
+}
+
+/* The entry of key in its bucket, taking one over when key has none. */
+static struct rl_entry *entry_for(struct rl_entry *b, const char *key, size_t n, int64_t now)
+{
+	struct rl_entry *victim = NULL;
+
+	for (int i = 0; i < RL_WAYS; i++)
+		if (strncmp(b[i].key, key, RL_KEY_MAX + 1) == 0)
+			return &b[i];
+	for (int i = 0; i < RL_WAYS && !victim; i++)
+		if (!b[i].key[0] || now - b[i].window_start >= RL_WINDOW_MS)
+			victim = &b[i];
+	if (!victim) {
+		victim = &b[0];
+		for (int i = 1; i < RL_WAYS; i++)
+			if (b[i].count < victim->count ||
+			    (b[i].count == victim->count && b[i].window_start < victim->window_start))
+				victim = &b[i];
+	}
+	memcpy(victim->key, key, n);
+	victim->key[n] = '\0';
+	victim->window_start = now;
+	victim->count = 0;
+	return victim;
+}
+
 int ratelimit_take(struct ratelimit *rl, const char *key, int *limit, int *remaining, int64_t *reset)
 {
-	unsigned h = 2166136261u;
-	struct rl_slot *s;
+	size_t n = strlen(key);
+	unsigned b;
+	struct rl_entry *e;
 	int64_t now = clock_now_ms();
 	int rc = 0;
 
-	for (const char *p = key; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	s = &rl->slots[h % RL_SLOTS];
-	pthread_mutex_lock(&rl->mu[h % RL_STRIPES]);
-	if (strcmp(s->key, key) != 0 || now - s->window_start >= RL_WINDOW_MS) {
-		snprintf(s->key, sizeof(s->key), "%s", key);
-		s->window_start = now - now % RL_WINDOW_MS;
-		s->count = 0;
+	if (n > RL_KEY_MAX)
+		return err_set(ERR_INTERNAL, "rate limit key longer than %d bytes", RL_KEY_MAX);
+	b = bucket_of(rl, key, n);
+	pthread_mutex_lock(&rl->mu[b % RL_STRIPES]);
+	e = entry_for(rl->entries[b], key, n, now);
+	if (now - e->window_start >= RL_WINDOW_MS || now < e->window_start) {
+		e->window_start = now; /* a new window (or the clock went back) */
+		e->count = 0;
 	}
-	if (s->count >= rl->limit)
+	if (e->count >= rl->limit)
 		rc = ERR_RATE_LIMITED;
 	else
-		s->count++;
+		e->count++;
 	*limit = rl->limit;
-	*remaining = rl->limit - s->count;
-	*reset = (s->window_start + RL_WINDOW_MS) / 1000;
-	pthread_mutex_unlock(&rl->mu[h % RL_STRIPES]);
+	*remaining = rl->limit - e->count;
+	*reset = (e->window_start + RL_WINDOW_MS + 999) / 1000;
+	pthread_mutex_unlock(&rl->mu[b % RL_STRIPES]);
 	if (rc)
 		return err_set(ERR_RATE_LIMITED, "rate limit of %d requests per minute exceeded", rl->limit);
 	return 0;

@@ -7,7 +7,6 @@
 #include "util/err.h"
 #include "util/util.h"
 
-#include <errno.h>
 #include <microhttpd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,26 +62,48 @@ int req_query_enum(struct req *r, const char *name, const char *const *allowed, 
 	return err_set(ERR_INVALID, "%s: unsupported value", name);
 }
 
+int parse_decimal(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d = (unsigned char)*s - '0';
+		if (d > 9 || v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int req_query_int(struct req *r, const char *name, long min, long max, long *out)
+{
+	const char *v = req_query(r, name);
+	uint64_t n;
+
+	if (!v)
+		return 0;
+	if (parse_decimal(v, (uint64_t)max, &n) || (long)n < min)
+		return err_set(ERR_INVALID, "%s: must be a decimal integer between %ld and %ld", name, min, max);
+	*out = (long)n;
+	return 1;
+}
+
 int req_list(struct req *r, struct list_req *lr, struct cursor *cur, const char *order_param, int default_desc)
 {
 	static const char *const orders[] = { "asc", "desc", NULL };
-	const char *limit = req_query(r, "limit"), *page = req_query(r, "page");
+	const char *page = req_query(r, "page");
+	long limit = 100;
 	int rc, order;
 
 	lr->limit = 100;
 	lr->desc = default_desc;
 	lr->after = NULL;
-	if (limit) {
-		char *end;
-		double v;
-		errno = 0;
-		v = strtod(limit, &end);
-		if (errno || end == limit || *end || v != (double)(long)v)
-			return err_set(ERR_INVALID, "limit: must be an integer between 1 and 1000");
-		if (v < 1 || v > 1000)
-			return err_set(ERR_INVALID, "limit: must be between 1 and 1000");
-		lr->limit = (int)v;
-	}
+	if ((rc = req_query_int(r, "limit", 1, 1000, &limit)) < 0)
+		return rc;
+	lr->limit = (int)limit;
 	if (order_param) {
 		rc = req_query_enum(r, order_param, orders, &order);
 		if (rc)

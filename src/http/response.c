@@ -24,6 +24,18 @@ int err_status(int code)
 	return 500;
 }
 
+void http_error_json(struct jw *w, int status, const char *msg)
+{
+	jw_obj_open(w);
+	jw_key(w, "error");
+	jw_obj_open(w);
+	jw_kint(w, "code", status);
+	jw_key(w, "message");
+	jw_strn(w, msg, strlen(msg));
+	jw_obj_close(w);
+	jw_obj_close(w);
+}
+
 struct jw *resp_json(struct req *r, int status)
 {
 	jw_reset(&r->out);

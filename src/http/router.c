@@ -281,28 +281,28 @@ fail:
 	return rc;
 }
 
+/* Every 401 says how to get a token. */
+#define TOKEN_HINT                                                                                         \
+	"send Authorization: Bearer <token>; create a token with `docsd token create --email you@example.com` " \
+	"(or `docsd user create --email you@example.com` for a new user)"
+
 static void respond_error(struct req *r, int code)
 {
 	struct jw *g;
 	int status = err_status(code);
 	const char *msg = err_message();
+	char buf[1024];
 
 	if (status >= 500) {
 		log_error("request %ld %s %s failed: %s", r->id, r->method, r->url, msg);
 		msg = status == 503 ? "service unavailable, try again" : "internal error";
+	} else if (status == 401) {
+		snprintf(buf, sizeof(buf), "%s: %s", msg, TOKEN_HINT);
+		msg = buf;
 	}
 	g = resp_json(r, status);
-	if (!g)
-		return;
-	jw_obj_open(g);
-	jw_key(g, "error");
-	jw_obj_open(g);
-	jw_key(g, "code");
-	jw_int(g, status);
-	jw_key(g, "message");
-	jw_strn(g, msg, strlen(msg));
-	jw_obj_close(g);
-	jw_obj_close(g);
+	if (g)
+		http_error_json(g, status, msg);
 }
 
 void router_dispatch(struct req *r)

@@ -26,7 +26,7 @@ int token_issue(struct store_tx *tx, const char *user_id, char out[TOKEN_LEN + 1
 /* Parse "Bearer <token>"; writes sha256 hex of the token; ERR_UNAUTHORIZED if malformed. */
 int token_hash_header(const char *authorization, char hash[65]);
 
-/* ---- rate limiter: fixed one-minute windows per token ---- */
+/* ---- rate limiter: one-minute windows per token (the full hash), never shared ---- */
 struct ratelimit;
 int ratelimit_new(struct ratelimit **out, int per_minute);
 void ratelimit_free(struct ratelimit *rl);
@@ -54,6 +54,7 @@ void metrics_connection(struct metrics *m, int delta);
 /* Prometheus text exposition; returns malloc'd text. */
 struct metrics_extra {
 	unsigned long page_cache_hits, page_cache_misses;
+	unsigned long slow_connections_closed;
 };
 char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes,
 		     const struct metrics_extra *extra, size_t *len);

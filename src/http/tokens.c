@@ -109,9 +109,9 @@ int token_hash_header(const char *authorization, char hash[65])
 	size_t n;
 
 	if (!authorization)
-		return err_set(ERR_UNAUTHORIZED, "missing Authorization header with a Bearer token");
+		return err_set(ERR_UNAUTHORIZED, "missing Authorization header");
 	if (strncasecmp(authorization, "Bearer ", 7) != 0)
-		return err_set(ERR_UNAUTHORIZED, "the Authorization header must be 'Bearer <token>'");
+		return err_set(ERR_UNAUTHORIZED, "the Authorization header is not 'Bearer <token>'");
 	t = authorization + 7;
 	while (*t == ' ')
 		t++;

@@ -8,6 +8,7 @@ import { runCli, DOCSD_BIN, DATABASE_URL } from './lib/server.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 
 describe('http', () => {
     let ctx, alice, org;
@@ -306,6 +307,58 @@ describe('rate limiting', () => {
         }
         const remaining = results.filter((r) => r.status === 200).map((r) => Number(r.headers['x-ratelimit-remaining'])).sort();
         assert.deepEqual(remaining, [0, 1, 2, 3, 4], 'each allowed request saw its own remaining count');
+    });
+});
+
+describe('rate limiting keeps one count per token', () => {
+    let ctx, a, b;
+    before(async () => {
+        ctx = await setup({ rateLimit: 5 });
+        a = await ctx.user('ratekeya');
+        b = await ctx.user('ratekeyb');
+    });
+    after(async () => {
+        if (ctx) await ctx.server.stop();
+    });
+
+    // The slot docsd's first limiter kept a token's count in: FNV-1a over the hex SHA-256,
+    // modulo 16384. Two tokens in one slot reset each other's count.
+    const oldSlot = (token) => {
+        const hex = createHash('sha256').update(token).digest('hex');
+        let h = 2166136261;
+        for (const c of hex) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+        return h % 16384;
+    };
+
+    async function interleave(tokens, rounds) {
+        const statuses = tokens.map(() => []);
+        for (let i = 0; i < rounds; i++) {
+            for (let k = 0; k < tokens.length; k++) {
+                const r = await raw(ctx.url, 'GET', '/v1/user', { token: tokens[k] });
+                statuses[k].push(r.status);
+                if (r.status === 429) validateError(r.json, 429);
+            }
+        }
+        return statuses;
+    }
+
+    it('a token sharing the old slot of another does not reset its count', async () => {
+        const slot = oldSlot(a.token);
+        let other = null;
+        for (let i = 0; i < 1_000_000 && !other; i++) if (oldSlot(`collide-${i}`) === slot) other = `collide-${i}`;
+        assert.ok(other, 'found a token for the same old slot');
+        const [sa, so] = await interleave([a.token, other], 20);
+        assert.deepEqual(sa, [...Array(5).fill(200), ...Array(15).fill(429)], `the real token: ${sa}`);
+        assert.deepEqual(so, [...Array(5).fill(401), ...Array(15).fill(429)], `the unknown token: ${so}`);
+    });
+
+    it('two tokens interleaved 20 times each get exactly 5 requests each', async () => {
+        const [sb, sx] = await interleave([b.token, `unknown-${ctx.run}`], 20);
+        assert.deepEqual(sb, [...Array(5).fill(200), ...Array(15).fill(429)]);
+        assert.deepEqual(sx, [...Array(5).fill(401), ...Array(15).fill(429)]);
+        const many = Array.from({ length: 40 }, (_, i) => `many-${ctx.run}-${i}`);
+        const st = await interleave(many, 6);
+        for (const s of st) assert.deepEqual(s, [401, 401, 401, 401, 401, 429]);
     });
 });
 

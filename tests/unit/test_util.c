@@ -2,6 +2,8 @@
 #include "core/cursor.h"
 #include "core/roles.h"
 #include "core/validate.h"
+#include "http/http.h"
+#include "http/services.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -164,4 +166,56 @@ UNIT_TEST(timestamps_match_gmtime_over_centuries)
 		if (unit_case_failed)
 			break;
 	}
+}
+
+/* Integers in requests are decimal digits only: no sign, space, exponent, hex,
+ * fraction or overflow (http/request.c parse_decimal). */
+UNIT_TEST(parse_decimal_accepts_digits_only)
+{
+	static const char *const bad[] = { "", "0x10", "1e3", " 5", "5 ", "+5", "-1", "1.5", "1e300", "inf", "nan",
+					   "١", "5\n", "18446744073709551616", "99999999999999999999999" };
+	uint64_t v = 7;
+
+	CHECK(parse_decimal("0", 1000, &v) == 0 && v == 0);
+	CHECK(parse_decimal("1000", 1000, &v) == 0 && v == 1000);
+	CHECK(parse_decimal("007", 1000, &v) == 0 && v == 7);
+	CHECK(parse_decimal("1001", 1000, &v) == -1);
+	CHECK(parse_decimal("18446744073709551615", UINT64_MAX, &v) == 0 && v == UINT64_MAX);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 7;
+		CHECK(parse_decimal(bad[i], UINT64_MAX, &v) == -1);
+		CHECK(v == 7);
+	}
+	CHECK(parse_decimal(NULL, 10, &v) == -1);
+}
+
+/* Every key has its own count: interleaved keys never reset each other, and a
+ * flood of new keys does not evict a key that is being limited. */
+UNIT_TEST(ratelimit_counts_each_key_alone)
+{
+	struct ratelimit *rl = NULL;
+	int limit, remaining, ok[2] = { 0, 0 };
+	int64_t reset;
+	char key[65];
+
+	CHECK(ratelimit_new(&rl, 5) == 0);
+	if (!rl)
+		return;
+	for (int i = 0; i < 20; i++)
+		for (int k = 0; k < 2; k++) {
+			int rc = ratelimit_take(rl, k ? "bbbb" : "aaaa", &limit, &remaining, &reset);
+			CHECK(rc == 0 || rc == ERR_RATE_LIMITED);
+			CHECK(limit == 5);
+			ok[k] += rc == 0;
+			CHECK(remaining == (i < 5 ? 4 - i : 0));
+		}
+	CHECK(ok[0] == 5 && ok[1] == 5);
+	for (int i = 0; i < 100000; i++) {
+		snprintf(key, sizeof(key), "%064d", i);
+		CHECK(ratelimit_take(rl, key, &limit, &remaining, &reset) == 0);
+	}
+	CHECK(ratelimit_take(rl, "aaaa", &limit, &remaining, &reset) == ERR_RATE_LIMITED);
+	CHECK(ratelimit_take(rl, "bbbb", &limit, &remaining, &reset) == ERR_RATE_LIMITED);
+	CHECK(ratelimit_take(rl, "cccc", &limit, &remaining, &reset) == 0 && remaining == 4);
+	ratelimit_free(rl);
 }
