@@ -22,6 +22,10 @@ void unit_on_sqlite(void (*suite)(struct store *s))
 	if (s) {
 		suite(s);
 		store_close(s);
+		/* reopening the same file runs no migration twice */
+		s = NULL;
+		CHECK(store_open(&s, path, NULL, 1) == 0);
+		store_close(s);
 	} else {
 		fprintf(stderr, "  %s\n", err_message());
 	}

@@ -503,45 +503,10 @@ static void gc_suite(struct store *s)
 	arena_free(&a);
 }
 
-UNIT_TEST(files_on_sqlite)
+static void files_suite(struct store *s)
 {
-	char dir[] = "/tmp/docsd-unit-XXXXXX", path[128];
-	struct store *s = NULL;
-
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/docsd.db", dir);
-	CHECK(store_open(&s, path, NULL, 2) == 0);
-	if (s) {
-		urls_suite(s);
-		gc_suite(s);
-		store_close(s);
-	}
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/docsd.db-wal", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/docsd.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
-UNIT_TEST(files_on_postgres)
-{
-	const char *url = getenv("DOCSD_TEST_PG_URL");
-	struct store *s = NULL;
-
-	if (!url || !*url) {
-		if (getenv("DOCSD_TEST_REQUIRE_PG"))
-			CHECK(!"DOCSD_TEST_PG_URL is required");
-		else
-			printf("skip files_on_postgres: DOCSD_TEST_PG_URL is not set\n");
-		return;
-	}
-	CHECK(store_open(&s, NULL, url, 2) == 0);
-	if (!s) {
-		fprintf(stderr, "  %s\n", err_message());
-		return;
-	}
 	urls_suite(s);
 	gc_suite(s);
-	store_close(s);
 }
+
+UNIT_TEST_ON_ENGINES(files, files_suite)

@@ -396,40 +396,4 @@ out:
 	arena_free(&a);
 }
 
-UNIT_TEST(revision_cache_on_sqlite)
-{
-	char dir[] = "/tmp/docsd-unit-XXXXXX", path[160];
-	struct store *s = NULL;
-
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/docsd.db", dir);
-	CHECK(store_open(&s, path, NULL, 2) == 0);
-	if (s) {
-		revcache_suite(s);
-		store_close(s);
-	}
-	for (const char *suffix = ""; suffix; suffix = *suffix == '\0' ? "-wal" : strcmp(suffix, "-wal") == 0 ? "-shm" : NULL) {
-		snprintf(path, sizeof(path), "%s/docsd.db%s", dir, suffix);
-		unlink(path);
-	}
-	rmdir(dir);
-}
-
-UNIT_TEST(revision_cache_on_postgres)
-{
-	const char *url = getenv("DOCSD_TEST_PG_URL");
-	struct store *s = NULL;
-
-	if (!url || !*url) {
-		if (getenv("DOCSD_TEST_REQUIRE_PG"))
-			CHECK(!"DOCSD_TEST_PG_URL is required");
-		else
-			printf("skip revision_cache_on_postgres: DOCSD_TEST_PG_URL is not set\n");
-		return;
-	}
-	CHECK(store_open(&s, NULL, url, 2) == 0);
-	if (!s)
-		return;
-	revcache_suite(s);
-	store_close(s);
-}
+UNIT_TEST_ON_ENGINES(revision_cache, revcache_suite)

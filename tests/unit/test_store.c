@@ -352,50 +352,11 @@ static void concurrency_suite(struct store *s)
 	arena_free(&a);
 }
 
-UNIT_TEST(store_on_sqlite)
+static void all_suites(struct store *s)
 {
-	char dir[] = "/tmp/docsd-unit-XXXXXX", path[128];
-	struct store *s = NULL;
-
-	CHECK(mkdtemp(dir) != NULL);
-	snprintf(path, sizeof(path), "%s/docsd.db", dir);
-	CHECK(store_open(&s, path, NULL, 2) == 0);
-	if (s) {
-		store_suite(s);
-		content_suite(s);
-		concurrency_suite(s);
-		store_close(s);
-	}
-	/* reopening runs no migration twice */
-	CHECK(store_open(&s, path, NULL, 1) == 0);
-	store_close(s);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/docsd.db-wal", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/docsd.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
-UNIT_TEST(store_on_postgres)
-{
-	const char *url = getenv("DOCSD_TEST_PG_URL");
-	struct store *s = NULL;
-
-	if (!url || !*url) {
-		if (getenv("DOCSD_TEST_REQUIRE_PG"))
-			CHECK(!"DOCSD_TEST_PG_URL is required");
-		else
-			printf("skip store_on_postgres: DOCSD_TEST_PG_URL is not set\n");
-		return;
-	}
-	CHECK(store_open(&s, NULL, url, 2) == 0);
-	if (!s) {
-		fprintf(stderr, "  %s\n", err_message());
-		return;
-	}
 	store_suite(s);
 	content_suite(s);
 	concurrency_suite(s);
-	store_close(s);
 }
+
+UNIT_TEST_ON_ENGINES(store, all_suites)
