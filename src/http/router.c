@@ -87,6 +87,29 @@ int route_find(const char *method, const char *path, struct arena *a, struct rou
 	return err_set(ERR_NOT_FOUND, "no such endpoint: %s %s", method, path);
 }
 
+static enum MHD_Result utf8_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	const char **bad = cls;
+
+	(void)kind;
+	if (utf8_len(key) < 0 || (value && utf8_len(value) < 0)) {
+		*bad = key;
+		return MHD_NO;
+	}
+	return MHD_YES;
+}
+
+/* Query parameters reach the store as text: bytes that are not UTF-8 are a 400. */
+static int query_utf8_check(struct req *r)
+{
+	const char *bad = NULL;
+
+	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, utf8_arg, &bad);
+	if (bad)
+		return err_set(ERR_INVALID, "query parameter '%s': not valid UTF-8", bad);
+	return 0;
+}
+
 static int route_request(struct req *r, const char *path)
 {
 	struct route_match m;
@@ -100,10 +123,14 @@ static int route_request(struct req *r, const char *path)
 	r->route_index = m.index;
 	r->nparams = m.nparams;
 	for (int i = 0; i < m.nparams; i++) {
+		/* Ids and paths are UTF-8; other bytes name nothing (and PostgreSQL
+		 * would refuse them as text). */
+		if (utf8_len(m.values[i]) < 0)
+			return err_set(ERR_NOT_FOUND, "not found");
 		r->param_names[i] = m.names[i];
 		r->param_values[i] = m.values[i];
 	}
-	return 0;
+	return query_utf8_check(r);
 }
 
 static int authenticate(struct req *r)

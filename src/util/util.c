@@ -248,6 +248,10 @@ long utf8_len(const char *s)
 			extra = 3;
 		else
 			return -1;
+		/* No overlong forms, no surrogates, nothing above U+10FFFF. */
+		if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0) || (p[0] == 0xF0 && p[1] < 0x90) ||
+		    (p[0] == 0xF4 && p[1] >= 0x90))
+			return -1;
 		p++;
 		for (int i = 0; i < extra; i++, p++)
 			if ((*p & 0xC0) != 0x80)

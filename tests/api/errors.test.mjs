@@ -112,6 +112,12 @@ describe('query integers, UTF-8, newlines and 401 messages', () => {
             const r = await rawExchange(ctx.server.port, Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${alice.token}\r\nConnection: close\r\n\r\n`));
             assertJsonError(r, 404, path, { newline: false }); // (newlines: the next test)
         }
+        // query values reach the store as text: bytes that are not UTF-8 are a 400, on both engines
+        for (const q of ['query=%FF%FE', 'query=%ED%A0%80', 'q%FF=1']) {
+            const path = `/v1/orgs/${org.id}/search?${q}`;
+            const r = await rawExchange(ctx.server.port, Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${alice.token}\r\nConnection: close\r\n\r\n`));
+            assertJsonError(r, 400, path, { newline: false });
+        }
     });
 
     it('JSON bodies end with a newline; cached pages and their length stay right', async () => {
