@@ -102,14 +102,13 @@ int cr_update(struct req *r)
  * that the transaction only stores bytes. */
 int cr_content_prefetch(struct req *r)
 {
-	struct dom d;
 	struct fetched_files *ff = arena_alloc(&r->arena, sizeof(*ff));
 	int rc;
 
 	if (!ff)
 		return err_set(ERR_INTERNAL, "out of memory");
-	dom_init(&d, r->srv, NULL, &r->arena, r->caller_id);
-	if ((rc = dom_content_prefetch(&d, json_object_get(r->json, "changes"), ff)))
+	if ((rc = dom_cr_content_prefetch(r->srv, &r->arena, r->caller_id, space_id(r), cr_key(r),
+					  json_object_get(r->json, "changes"), ff)))
 		return rc;
 	r->fetched = ff;
 	return 0;

@@ -114,6 +114,27 @@ int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const
 	return dom_change_request_get(d, s, cr->id, cr);
 }
 
+int dom_cr_content_prefetch(const struct server *srv, struct arena *a, const char *user_id, const char *space_id,
+			    const char *cr_key, json_t *changes, struct fetched_files *out)
+{
+	struct store_tx tx;
+	struct space s;
+	struct change_request cr;
+	struct dom d;
+	int rc;
+
+	if ((rc = store_tx_begin(srv->store, &tx, 0, a)))
+		return rc;
+	dom_init(&d, srv, &tx, a, user_id);
+	if ((rc = load(&d, space_id, cr_key, ROLE_EDIT, &s, &cr)) == 0 && (rc = dom_space_editable(&s)) == 0)
+		rc = require_active(&cr, "changing its content");
+	store_tx_rollback(&tx); /* read only; nothing is held while fetching */
+	if (rc)
+		return rc;
+	dom_init(&d, srv, NULL, a, user_id);
+	return dom_content_prefetch(&d, changes, out);
+}
+
 int dom_cr_content(struct dom *d, const char *space_id, const char *cr_key, json_t *changes, struct space *s,
 		   struct change_request *cr, struct content_outcome *outcome)
 {

@@ -127,6 +127,13 @@ int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const
 int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_key, json_t *changes,
 			   const struct fetched_files *fetched, struct space *s, struct change_request *out,
 			   struct content_outcome *outcome);
+/* Before the write transaction of dom_cr_content_fetched: check in a short
+ * read transaction of its own that user_id may change the change request's
+ * content (edit, an editable space, an active change request: the same
+ * errors), then fetch the batch's URLs with no transaction held
+ * (dom_content_prefetch). A caller without access causes no fetch. */
+int dom_cr_content_prefetch(const struct server *srv, struct arena *a, const char *user_id, const char *space_id,
+			    const char *cr_key, json_t *changes, struct fetched_files *out);
 /* dom_cr_content_fetched with nothing fetched: for batches without URLs. */
 int dom_cr_content(struct dom *d, const char *space_id, const char *cr_key, json_t *changes, struct space *s,
 		   struct change_request *out, struct content_outcome *outcome);
