@@ -407,11 +407,9 @@ static enum MHD_Result dispatch(struct req *r)
 
 	conntrack_busy(r->ct);
 	if (router_dispatch(r)) {
-		if (r->stage == REQ_AUTHENTICATED) {
-			if ((rc = fetch_submit(r->srv->fetches, r)) == 0)
-				return MHD_YES;
-			router_prefetch(r, rc);
-		}
+		if ((rc = fetch_submit(r->srv->fetches, r)) == 0)
+			return MHD_YES;
+		router_prefetch(r, rc); /* 503 */
 		router_dispatch(r);
 	}
 	return send_response(r);

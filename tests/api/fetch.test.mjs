@@ -10,7 +10,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http, { createServer } from 'node:http';
 import { setup } from './lib/fixtures.mjs';
-import { ok, expectError, raw, rawOk, createOrg, validate } from './lib/api.mjs';
+import { ok, expectError, raw, rawOk, createOrg, validate, validateError } from './lib/api.mjs';
 
 // A 2x2 PNG.
 const PNG = Buffer.from(
@@ -383,5 +383,105 @@ describe('a URL being fetched holds no other connection of the worker thread tha
         } finally {
             for (const a of agents) a.destroy();
         }
+    });
+});
+
+describe('the fetch threads: a client that leaves, a bounded queue, and shutdown', () => {
+    let ctx, alice, org, slowFiles, base;
+    const hits = [];
+    const held = new Set();
+    let arrived = () => {};
+
+    before(async () => {
+        // No per-address limit: the test holds 69 requests at once.
+        ctx = await setup({ extraArgs: ['--allow-private-network', '--threads', '2', '--max-connections-per-ip', '0'] });
+        alice = await ctx.user('alice');
+        ({ org } = await createOrg(ctx.url, alice.token, `Fetch pool ${ctx.run}`));
+        slowFiles = createServer((req, res) => {
+            const u = new URL(req.url, 'http://x');
+            hits.push(u.searchParams.get('id'));
+            arrived();
+            held.add(res);
+            setTimeout(() => {
+                held.delete(res);
+                if (res.destroyed) return;
+                res.writeHead(200, { 'Content-Type': 'image/png' });
+                res.end(PNG);
+            }, Number(u.searchParams.get('delay')));
+        });
+        await new Promise((r) => slowFiles.listen(0, '127.0.0.1', r));
+        base = `http://127.0.0.1:${slowFiles.address().port}/png`;
+    });
+    after(async () => {
+        for (const res of held) res.destroy();
+        slowFiles?.closeAllConnections?.();
+        await new Promise((r) => (slowFiles ? slowFiles.close(r) : r()));
+        if (!ctx?.server.exited) await ctx?.server.stop();
+    });
+
+    const batchOf = (id, delay) => ({ changes: [{ operation: 'insert_files', files: [{ name: `${id}.png`, url: `${base}?id=${id}&delay=${delay}` }] }] });
+    const hitOf = (id) =>
+        new Promise((resolve) => {
+            const prev = arrived;
+            arrived = () => {
+                prev();
+                if (hits.includes(id)) resolve();
+            };
+        });
+    const newCR = async (title) => {
+        const s = await ok(alice.api.orgs.createSpace(org.id, { title }), 'createSpace', 201);
+        const cr = await ok(alice.api.spaces.createChangeRequest(s.id, { subject: title }), 'createChangeRequest', 201);
+        return `/v1/spaces/${s.id}/change-requests/${cr.id}/content?compat=false`;
+    };
+
+    it('a client that leaves while its URL is fetched: the server goes on (and frees it, under ASan)', async () => {
+        const path = await newCR('Leaves');
+        const reached = hitOf('gone');
+        const req = http.request(new URL(path, ctx.url), { method: 'POST', headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'application/json' } });
+        req.on('error', () => {});
+        req.end(JSON.stringify(batchOf('gone', 1000)));
+        await reached;
+        req.destroy();
+        await new Promise((r) => setTimeout(r, 1500)); // the URL answered, the connection was resumed
+        await ok(alice.api.user.getAuthenticatedUser(), 'getAuthenticatedUser');
+    });
+
+    it('4 fetch at once and 64 wait; one more is 503; SIGTERM answers the waiting 503 and finishes the running', async () => {
+        const DELAY = 4000;
+        const running = [];
+        for (let i = 0; i < 4; i++) {
+            const path = await newCR(`Running ${i}`);
+            const reached = hitOf(`run${i}`);
+            running.push(raw(ctx.url, 'POST', path, { token: alice.token, json: batchOf(`run${i}`, DELAY), timeout: 30_000 }));
+            await reached; // a fetch thread is on it
+        }
+        const waitingPath = await newCR('Waiting');
+        const waiting = Array.from({ length: 64 }, (_, i) =>
+            raw(ctx.url, 'POST', waitingPath, { token: alice.token, json: batchOf(`wait${i}`, 0), timeout: 30_000 }),
+        );
+        await new Promise((r) => setTimeout(r, 1000)); // all 64 are queued
+        const full = await raw(ctx.url, 'POST', waitingPath, { token: alice.token, json: batchOf('full', 0), timeout: 5000 });
+        assert.equal(full.status, 503, full.text);
+        validateError(full.json, 503);
+        assert.equal(full.json.error.message, 'service unavailable, try again');
+        // Other requests are still served meanwhile.
+        await ok(alice.api.user.getAuthenticatedUser(), 'getAuthenticatedUser');
+        assert.deepEqual(hits.filter((h) => !h.startsWith('run') && h !== 'gone'), [], 'no waiting batch was fetched');
+        const t0 = Date.now();
+        const stopped = ctx.server.stop();
+        const waited = await Promise.all(waiting);
+        assert.deepEqual(waited.map((r) => r.status), Array(64).fill(503), 'the waiting batches are refused at shutdown');
+        for (const r of waited) validateError(r.json, 503);
+        const done = await Promise.all(running);
+        for (const r of done) {
+            assert.equal(r.status, 200, r.text);
+            validate('updateChangeRequestContent', 200, r.json.changeRequest);
+            assert.equal(r.json.insertedFiles.length, 1);
+            assert.equal(r.json.insertedFiles[0].size, PNG.length);
+        }
+        await stopped; // exit 0 (and a clean ASan log)
+        const took = Date.now() - t0;
+        assert.ok(took < DELAY + 1500, `shutdown took ${took} ms`);
+        assert.deepEqual(hits.filter((h) => !h.startsWith('run') && h !== 'gone'), [], 'no waiting batch was fetched');
     });
 });
