@@ -20,6 +20,7 @@ struct pagecache;
 struct revcache;
 struct pdfcache;
 struct conntrack;
+struct fetchpool;
 
 struct config {
 	const char *listen;       /* host:port */
@@ -56,6 +57,7 @@ struct server {
 	struct jobs *jobs;
 	void *daemon;             /* struct MHD_Daemon */
 	struct conntrack *conns;  /* slow-client deadlines (http/conntrack.h) */
+	struct fetchpool *fetches; /* prefetch steps off the HTTP workers (http/listener.c) */
 	atomic_int ready;
 	atomic_long request_seq;
 };

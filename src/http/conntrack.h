@@ -25,7 +25,9 @@
  *   plus its announced length (Content-Length; --max-body for a chunked body)
  *   at --body-min-rate.
  * BUSY: the request is handled and answered; no deadline (the handler and
- *   the write of the response are bounded elsewhere).
+ *   the write of the response are bounded elsewhere). This includes the time
+ *   a request spends suspended while a fetch thread runs its route's prefetch
+ *   step (listener.c), bounded by the step's own time budget.
  */
 #ifndef DOCSD_HTTP_CONNTRACK_H
 #define DOCSD_HTTP_CONNTRACK_H

@@ -38,6 +38,15 @@ struct ct_conn;
 #define REQ_MAX_PARAMS 6
 #define REQ_MAX_HEADERS 6
 
+/* How far router_dispatch has taken a request (listener.c draws the states). */
+enum req_stage {
+	REQ_RECEIVED = 0,   /* read whole, not dispatched yet */
+	REQ_AUTHENTICATED,  /* its route's prefetch step is next, with nothing held */
+	REQ_PREFETCHING,    /* a fetch thread owns it; the connection is suspended */
+	REQ_PREFETCHED,     /* back on its worker: the transaction and handler are next */
+	REQ_DISPATCHED,     /* it has its response */
+};
+
 struct req {
 	struct server *srv;
 	struct MHD_Connection *conn;
@@ -65,6 +74,10 @@ struct req {
 	/* what the route's prefetch step fetched before the transaction (a
 	 * content batch's URLs), or NULL */
 	const struct fetched_files *fetched;
+	enum req_stage stage;
+	bool pooled;                  /* handed to the fetch pool (listener.c) */
+	int prefetch_rc;              /* the prefetch step's err.h code, */
+	const char *prefetch_msg;     /* and its message (set on another thread) */
 
 	/* caller */
 	const char *token_hash;

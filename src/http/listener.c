@@ -27,6 +27,37 @@
  * go to the library's function directly (real_queue), so only the library's
  * pages pass through the substitute. tests/api/errors.test.mjs checks each one
  * on a raw socket.
+ *
+ * Prefetch steps (a content batch's file URLs, routes.h) run on FETCH_THREADS
+ * fetch threads, never on a worker: a worker serves every connection it
+ * accepted (keep-alive connections stay with it), so a fetch there would hold
+ * them all. The worker suspends the connection (MHD_suspend_connection), a
+ * fetch thread runs the step and resumes it, and libmicrohttpd calls the
+ * access handler again, which goes on where the request stopped:
+ *
+ *   RECEIVED ──router_dispatch──> DISPATCHED (answered; no prefetch step, or an error)
+ *      │ router_dispatch returns 1: checked, authenticated, nothing held
+ *      v
+ *   AUTHENTICATED ──fetch_submit refuses (queue full, stopping)──┐
+ *      │ fetch_submit: suspend, queue                            │ router_prefetch(r, 503)
+ *      v                                                         v
+ *   PREFETCHING ──fetch thread: router_prefetch, resume──> PREFETCHED
+ *   (suspended)   (fetch_stop: router_prefetch(r, 503), resume)  │ access handler,
+ *                                                                │ router_dispatch
+ *                                                                v
+ *                                   responded <──send_response── DISPATCHED
+ *
+ * Ownership: the worker owns r, except in PREFETCHING, when the fetch thread
+ * (or fetch_stop) does; the hand-overs are the pool's mutex and
+ * MHD_resume_connection (the library's own mutex), after which the fetch
+ * thread never touches r. A suspended connection is not read, timed out or
+ * closed by libmicrohttpd, so r lives until it is resumed; a client that left
+ * meanwhile is seen after the resume and its r freed by on_completed as usual.
+ * conntrack.c keeps the connection BUSY (no deadline) throughout. The daemon
+ * must not stop with a suspended connection: listener_stop runs fetch_stop
+ * first, which answers queued requests 503, waits for the running fetches
+ * (bounded by their own time budget) and then for every resumed request to be
+ * answered, for a few seconds at most.
  */
 #include "api/routes.h"
 #include "http/http.h"
@@ -43,13 +74,22 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #define DISCARD_MAX ((size_t)64 << 20)
+/* Prefetch steps run at once, and waiting (each suspended with its body, up to
+ * --max-body): more is 503. */
+#define FETCH_THREADS 4
+#define FETCH_QUEUE 64
+/* How long shutdown waits for resumed requests to be answered. */
+#define FETCH_DRAIN_MS 5000
 /* Descriptors kept for everything but client connections: the listening
  * socket, epoll and wake-up descriptors, database files and connections,
  * outgoing fetches, job workers. */
@@ -117,6 +157,141 @@ enum MHD_Result MHD_queue_response(struct MHD_Connection *connection, unsigned i
 	return ret;
 }
 
+/* ---- the fetch pool ---- */
+
+struct fetchpool {
+	pthread_mutex_t mu;          /* everything below but pending and threads */
+	pthread_cond_t work;         /* a request queued, or stopping */
+	struct req *queue[FETCH_QUEUE]; /* a ring of PREFETCHING requests */
+	unsigned head, n;
+	bool stopping;
+	atomic_uint pending;         /* handed to the pool and not yet freed */
+	pthread_t threads[FETCH_THREADS];
+	int nthreads;
+};
+
+static void *fetch_main(void *arg)
+{
+	struct fetchpool *p = arg;
+	struct req *r;
+	struct MHD_Connection *conn;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->n && !p->stopping)
+			pthread_cond_wait(&p->work, &p->mu);
+		if (!p->n)
+			break; /* stopping: fetch_stop took what was queued */
+		r = p->queue[p->head];
+		p->head = (p->head + 1) % FETCH_QUEUE;
+		p->n--;
+		pthread_mutex_unlock(&p->mu);
+		conn = r->conn;
+		router_prefetch(r, 0);
+		MHD_resume_connection(conn); /* r is the worker's again */
+		pthread_mutex_lock(&p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static void fetch_free(struct fetchpool *p)
+{
+	if (!p)
+		return;
+	pthread_cond_destroy(&p->work);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
+
+static int fetch_new(struct fetchpool **out)
+{
+	struct fetchpool *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return err_set(ERR_INTERNAL, "out of memory");
+	atomic_init(&p->pending, 0);
+	if (pthread_mutex_init(&p->mu, NULL) != 0) {
+		free(p);
+		return err_set(ERR_INTERNAL, "cannot create the fetch pool's mutex");
+	}
+	if (pthread_cond_init(&p->work, NULL) != 0) {
+		pthread_mutex_destroy(&p->mu);
+		free(p);
+		return err_set(ERR_INTERNAL, "cannot create the fetch pool's condition variable");
+	}
+	for (; p->nthreads < FETCH_THREADS; p->nthreads++)
+		if (pthread_create(&p->threads[p->nthreads], NULL, fetch_main, p) != 0)
+			break;
+	if (p->nthreads < FETCH_THREADS) {
+		pthread_mutex_lock(&p->mu);
+		p->stopping = true;
+		pthread_cond_broadcast(&p->work);
+		pthread_mutex_unlock(&p->mu);
+		for (int i = 0; i < p->nthreads; i++)
+			pthread_join(p->threads[i], NULL);
+		fetch_free(p);
+		return err_set(ERR_INTERNAL, "cannot start the fetch threads");
+	}
+	*out = p;
+	return 0;
+}
+
+/* Hand an AUTHENTICATED request to the pool and suspend its connection (on its
+ * worker, in the access handler); ERR_UNAVAILABLE when the queue is full or
+ * the server is stopping, with nothing done. The connection is suspended
+ * before a fetch thread can see r, so that its resume never comes first. */
+static int fetch_submit(struct fetchpool *p, struct req *r)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&p->mu);
+	if (p->stopping) {
+		rc = err_set(ERR_UNAVAILABLE, "the server is stopping");
+	} else if (p->n == FETCH_QUEUE) {
+		rc = err_set(ERR_UNAVAILABLE, "too many requests are fetching URLs");
+	} else {
+		r->stage = REQ_PREFETCHING;
+		r->pooled = true;
+		atomic_fetch_add(&p->pending, 1);
+		MHD_suspend_connection(r->conn);
+		p->queue[(p->head + p->n) % FETCH_QUEUE] = r;
+		p->n++;
+		pthread_cond_signal(&p->work);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return rc;
+}
+
+/* Before the daemon stops: no suspended connection may be left (libmicrohttpd
+ * panics), and requests in flight are finished. Queued requests answer 503;
+ * running fetches end (their time budget bounds them); then the resumed
+ * requests are answered, within FETCH_DRAIN_MS. */
+static void fetch_stop(struct fetchpool *p)
+{
+	struct req *cancelled[FETCH_QUEUE];
+	unsigned n;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stopping = true;
+	for (n = 0; p->n; n++, p->n--, p->head = (p->head + 1) % FETCH_QUEUE)
+		cancelled[n] = p->queue[p->head];
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned i = 0; i < n; i++) {
+		struct MHD_Connection *conn = cancelled[i]->conn;
+		router_prefetch(cancelled[i], err_set(ERR_UNAVAILABLE, "the server is stopping"));
+		MHD_resume_connection(conn);
+	}
+	for (int i = 0; i < p->nthreads; i++)
+		pthread_join(p->threads[i], NULL);
+	p->nthreads = 0;
+	for (int ms = 0; atomic_load(&p->pending) && ms < FETCH_DRAIN_MS; ms += 10)
+		(void)nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+}
+
 /* ---- requests ---- */
 
 static struct req *req_new(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method)
@@ -145,6 +320,9 @@ static void req_free(struct req *r)
 {
 	if (!r)
 		return;
+	/* (never PREFETCHING: a suspended connection does not complete) */
+	if (r->pooled)
+		atomic_fetch_sub(&r->srv->fetches->pending, 1);
 	store_tx_rollback(&r->tx);
 	if (r->json)
 		json_decref(r->json);
@@ -220,6 +398,23 @@ static enum MHD_Result send_response(struct req *r)
 	return ret;
 }
 
+/* Dispatch r and queue its response; or, when its route has a prefetch step,
+ * suspend the connection and hand r to the fetch pool: the access handler's
+ * next call (after the resume) dispatches it again, and answers. */
+static enum MHD_Result dispatch(struct req *r)
+{
+	int rc;
+
+	conntrack_busy(r->ct);
+	if (router_dispatch(r)) {
+		if ((rc = fetch_submit(r->srv->fetches, r)) == 0)
+			return MHD_YES;
+		router_prefetch(r, rc); /* 503 */
+		router_dispatch(r);
+	}
+	return send_response(r);
+}
+
 /* The length of the body the head announces: Content-Length, or --max-body for
  * a chunked body (capped at what we would read at all). */
 static uint64_t announced_body(const struct server *srv, struct MHD_Connection *conn)
@@ -256,9 +451,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		if (body_len > srv->cfg.max_body &&
 		    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT)) {
 			r->body_too_large = 1;
-			conntrack_busy(r->ct);
-			router_dispatch(r);
-			return send_response(r);
+			return dispatch(r);
 		}
 		return MHD_YES;
 	}
@@ -270,11 +463,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 			 * with unread data would reset the connection and lose the answer.
 			 * Past DISCARD_MAX we answer at once and let the connection go. */
 			r->body_discarded += n;
-			if (r->body_discarded > DISCARD_MAX && !r->responded) {
-				conntrack_busy(r->ct);
-				router_dispatch(r);
-				return send_response(r);
-			}
+			if (r->body_discarded > DISCARD_MAX && !r->responded)
+				return dispatch(r);
 			return MHD_YES;
 		}
 		if (n > srv->cfg.max_body - r->body_len) {
@@ -304,9 +494,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	}
 	if (r->responded)
 		return MHD_YES; /* already answered (413 during upload) */
-	conntrack_busy(r->ct);
-	router_dispatch(r);
-	return send_response(r);
+	return dispatch(r); /* the last call, or the first after a resume */
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
@@ -463,11 +651,18 @@ int listener_start(struct server *srv)
 	rc = conntrack_new(&srv->conns, srv->cfg.head_timeout, srv->cfg.body_min_rate);
 	if (rc)
 		return rc;
+	if ((rc = fetch_new(&srv->fetches))) {
+		conntrack_free(srv->conns);
+		srv->conns = NULL;
+		return rc;
+	}
 	MHD_set_panic_func(on_panic, NULL);
 	/* Several epoll threads, and always a connection timeout: libmicrohttpd
 	 * 0.9.75 can wait on a full 128-event epoll buffer until the next timeout
 	 * (DESIGN.md; bench/conns.sh drives exactly 128, 256 and 512 connections). */
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ITC, 0, NULL, NULL,
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ITC |
+				     MHD_ALLOW_SUSPEND_RESUME,
+			     0, NULL, NULL,
 			     on_request, srv,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 			     MHD_OPTION_THREAD_POOL_SIZE, threads,
@@ -482,6 +677,9 @@ int listener_start(struct server *srv)
 			     MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
 			     MHD_OPTION_END);
 	if (!d) {
+		fetch_stop(srv->fetches);
+		fetch_free(srv->fetches);
+		srv->fetches = NULL;
 		conntrack_free(srv->conns);
 		srv->conns = NULL;
 		return err_set(ERR_UNAVAILABLE, "cannot listen on %s", srv->cfg.listen);
@@ -505,9 +703,13 @@ void listener_quiesce(struct server *srv)
 
 void listener_stop(struct server *srv)
 {
+	/* No connection may be suspended when the daemon stops. */
+	fetch_stop(srv->fetches);
 	if (srv->daemon)
 		MHD_stop_daemon(srv->daemon);
 	srv->daemon = NULL;
+	fetch_free(srv->fetches);
+	srv->fetches = NULL;
 	/* every connection is closed now: nothing refers to the tracker */
 	conntrack_free(srv->conns);
 	srv->conns = NULL;

@@ -6,6 +6,10 @@
  *   (415 / 400) -> [prefetch: authenticated, no transaction] -> begin
  *   transaction -> organization access (404 / 403) -> handler -> commit, or
  *   rollback on any error.
+ * A route with a prefetch step is dispatched in two calls: the first stops
+ * before the step (REQ_AUTHENTICATED), the caller runs router_prefetch() where
+ * it likes (listener.c: on a fetch thread), and the second call goes on from
+ * the transaction.
  * The route's flags decide which steps apply; handlers assume they all passed.
  */
 #include "api/routes.h"
@@ -224,58 +228,46 @@ static int cache_key(struct req *r, struct keybuf *k)
 	return !k->overflow;
 }
 
-/* A route's prefetch step (routes.h) runs with no transaction or lock held:
- * the caller is authenticated first, in a short read transaction of its own
- * (authenticate() answers from the token cache when it can), so a request
- * without a valid token never reaches it; the write transaction begins after
- * it and does not authenticate again. */
-static int prefetch(struct req *r)
+/* Before a route's prefetch step (routes.h), which runs with no transaction or
+ * lock held: the caller is authenticated in a short read transaction of its
+ * own (authenticate() answers from the token cache when it can), so a request
+ * without a valid token never reaches the step; the write transaction begins
+ * after it and does not authenticate again. */
+static int authenticate_alone(struct req *r)
 {
 	int rc;
 
-	if (!(r->route->flags & ROUTE_PUBLIC)) {
-		if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
-			return rc;
-		if ((rc = authenticate(r))) {
-			store_tx_rollback(&r->tx);
-			return rc;
-		}
-		if ((rc = store_tx_commit(&r->tx)))
-			return rc;
+	if (r->route->flags & ROUTE_PUBLIC)
+		return 0;
+	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
+		return rc;
+	if ((rc = authenticate(r))) {
+		store_tx_rollback(&r->tx);
+		return rc;
 	}
-	return r->route->prefetch(r);
+	return store_tx_commit(&r->tx);
 }
 
-static int run(struct req *r, const char *path)
+void router_prefetch(struct req *r, int refused)
 {
-	const struct route *rt;
+	int rc = refused ? refused : r->route->prefetch(r);
+
+	/* The message is this thread's: keep it for the worker that answers. */
+	r->prefetch_rc = rc;
+	if (rc && !(r->prefetch_msg = arena_strdup(&r->arena, err_message())))
+		r->prefetch_msg = "out of memory";
+	r->stage = REQ_PREFETCHED;
+}
+
+/* Everything after the checks and the prefetch step: the transaction, the
+ * organization's access, the page cache and the handler. */
+static int run_tx(struct req *r)
+{
+	const struct route *rt = r->route;
 	struct keybuf key;
 	int cacheable = 0;
-	int rc = route_request(r, path);
+	int rc = store_tx_begin(r->srv->store, &r->tx, (rt->flags & ROUTE_WRITE) != 0, &r->arena);
 
-	if (rc)
-		return rc;
-	rt = r->route;
-	if (!(rt->flags & ROUTE_PUBLIC)) {
-		/* The token is checked before anything else about the request. */
-		char hash[65];
-		rc = token_hash_header(req_header(r, MHD_HTTP_HEADER_AUTHORIZATION), hash);
-		if (rc)
-			return rc;
-		if (r->srv->rl) {
-			rc = ratelimit_take(r->srv->rl, hash, &r->rl_limit, &r->rl_remaining, &r->rl_reset);
-			if (rc)
-				return rc;
-		}
-	}
-	rc = parse_body(r);
-	if (rc)
-		return rc;
-	if (rt->flags & ROUTE_NO_TX)
-		return rt->handler(r);
-	if (rt->prefetch && (rc = prefetch(r)))
-		return rc;
-	rc = store_tx_begin(r->srv->store, &r->tx, (rt->flags & ROUTE_WRITE) != 0, &r->arena);
 	if (rc)
 		return rc;
 	if (!(rt->flags & ROUTE_PUBLIC) && !r->caller_id && (rc = authenticate(r)))
@@ -308,6 +300,41 @@ fail:
 	return rc;
 }
 
+/* Match and check r; then run it, or stop at REQ_AUTHENTICATED when its route
+ * has a prefetch step. */
+static int run(struct req *r, const char *path)
+{
+	const struct route *rt;
+	int rc = route_request(r, path);
+
+	if (rc)
+		return rc;
+	rt = r->route;
+	if (!(rt->flags & ROUTE_PUBLIC)) {
+		/* The token is checked before anything else about the request. */
+		char hash[65];
+		rc = token_hash_header(req_header(r, MHD_HTTP_HEADER_AUTHORIZATION), hash);
+		if (rc)
+			return rc;
+		if (r->srv->rl) {
+			rc = ratelimit_take(r->srv->rl, hash, &r->rl_limit, &r->rl_remaining, &r->rl_reset);
+			if (rc)
+				return rc;
+		}
+	}
+	rc = parse_body(r);
+	if (rc)
+		return rc;
+	if (rt->flags & ROUTE_NO_TX)
+		return rt->handler(r);
+	if (rt->prefetch) {
+		if ((rc = authenticate_alone(r)) == 0)
+			r->stage = REQ_AUTHENTICATED;
+		return rc;
+	}
+	return run_tx(r);
+}
+
 /* Every 401 says how to get a token. */
 #define TOKEN_HINT                                                                                         \
 	"send Authorization: Bearer <token>; create a token with `docsd token create --email you@example.com` " \
@@ -332,22 +359,27 @@ static void respond_error(struct req *r, int code)
 		http_error_json(g, status, msg);
 }
 
-void router_dispatch(struct req *r)
+int router_dispatch(struct req *r)
 {
 	char path[2048];
 	size_t n = strlen(r->url);
 	int rc;
 
 	err_clear();
-	if (n >= sizeof(path)) {
-		respond_error(r, err_set(ERR_NOT_FOUND, "path too long"));
-		return;
+	if (r->stage == REQ_PREFETCHED) {
+		rc = r->prefetch_rc ? err_set(r->prefetch_rc, "%s", r->prefetch_msg) : run_tx(r);
+	} else if (n >= sizeof(path)) {
+		rc = err_set(ERR_NOT_FOUND, "path too long");
+	} else {
+		memcpy(path, r->url, n + 1);
+		/* "/v1/" and "/v1/orgs/" name the same resources as without the slash. */
+		if (n > 1 && path[n - 1] == '/')
+			path[n - 1] = '\0';
+		rc = run(r, path);
+		if (rc == 0 && r->stage == REQ_AUTHENTICATED)
+			return 1; /* the prefetch step is next */
 	}
-	memcpy(path, r->url, n + 1);
-	/* "/v1/" and "/v1/orgs/" name the same resources as without the slash. */
-	if (n > 1 && path[n - 1] == '/')
-		path[n - 1] = '\0';
-	rc = run(r, path);
+	r->stage = REQ_DISPATCHED;
 	if (rc) {
 		r->nheaders = r->nheaders > 0 && strcmp(r->header_names[0], "Allow") == 0 ? 1 : 0;
 		respond_error(r, rc);
@@ -355,4 +387,5 @@ void router_dispatch(struct req *r)
 		log_error("handler %s returned without a response", r->route ? r->route->name : "?");
 		respond_error(r, err_set(ERR_INTERNAL, "no response"));
 	}
+	return 0;
 }

@@ -3,12 +3,14 @@
 // (20 distinct URLs, 8 MB, 20 s); a request without a valid token fetches nothing; the fetched
 // response's Content-Type is kept only when it is a valid media type.
 // The server runs with --allow-private-network so that it may fetch from this test's own
-// HTTP server on 127.0.0.1.
+// HTTP server on 127.0.0.1. The fetches run on fetch threads of their own, not on the HTTP
+// worker that received the batch: with one worker, its other keep-alive connections are
+// answered while a URL is fetched.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
+import http, { createServer } from 'node:http';
 import { setup } from './lib/fixtures.mjs';
-import { ok, expectError, raw, rawOk, createOrg, validate } from './lib/api.mjs';
+import { ok, expectError, raw, rawOk, createOrg, validate, validateError } from './lib/api.mjs';
 
 // A 2x2 PNG.
 const PNG = Buffer.from(
@@ -256,5 +258,230 @@ describe('content batches fetch their URLs outside the write transaction', () =>
         const took = Date.now() - t0;
         assert.equal(e.error.message, "changes[0].files[2].url: the time for fetching this request's URLs (20 s in all) ran out");
         assert.ok(took >= 19_000 && took < 25_000, `took ${took} ms`);
+    });
+});
+
+// One request on a keep-alive agent (one socket per agent): {status, json, socket, reused}.
+function onAgent(baseUrl, agent, method, path, { token, json, timeout = 10_000 } = {}) {
+    const u = new URL(path, baseUrl);
+    const payload = json === undefined ? null : Buffer.from(JSON.stringify(json));
+    const headers = { Authorization: `Bearer ${token}` };
+    if (payload) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) });
+    return new Promise((resolve, reject) => {
+        const req = http.request({ host: u.hostname, port: u.port, method, path: u.pathname + u.search, headers, agent, timeout }, (res) => {
+            const chunks = [];
+            res.on('data', (c) => chunks.push(c));
+            res.on('error', reject);
+            res.on('end', () => {
+                const text = Buffer.concat(chunks).toString('utf8');
+                resolve({ status: res.statusCode, text, json: text ? JSON.parse(text) : undefined, socket: req.socket, reused: req.reusedSocket });
+            });
+        });
+        req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timed out after ${timeout} ms`)));
+        req.on('error', reject);
+        if (payload) req.write(payload);
+        req.end();
+    });
+}
+
+describe('a URL being fetched holds no other connection of the worker thread that received it', () => {
+    let ctx, alice, org, slowFiles, slowUrl;
+    const held = new Set();
+    const arrived = [];
+
+    before(async () => {
+        // One worker: every connection shares the thread that received the batch. Short head
+        // and idle timeouts: neither may cut the batch's connection while its URL is fetched.
+        ctx = await setup({ extraArgs: ['--allow-private-network', '--threads', '1', '--head-timeout', '1', '--connection-timeout', '3'] });
+        alice = await ctx.user('alice');
+        ({ org } = await createOrg(ctx.url, alice.token, `Fetch worker ${ctx.run}`));
+        slowFiles = createServer((req, res) => {
+            const delay = Number(new URL(req.url, 'http://x').searchParams.get('delay') ?? 0);
+            while (arrived.length) arrived.shift()();
+            held.add(res);
+            setTimeout(() => {
+                held.delete(res);
+                if (res.destroyed) return;
+                res.writeHead(200, { 'Content-Type': 'image/png' });
+                res.end(PNG);
+            }, delay);
+        });
+        await new Promise((r) => slowFiles.listen(0, '127.0.0.1', r));
+        slowUrl = `http://127.0.0.1:${slowFiles.address().port}/png?delay=${SLOW_MS}`;
+    });
+    after(async () => {
+        for (const res of held) res.destroy();
+        slowFiles?.closeAllConnections?.();
+        await new Promise((r) => (slowFiles ? slowFiles.close(r) : r()));
+        await ctx?.server.stop();
+    });
+
+    it('GET /v1/user on 8 keep-alive connections of the one worker: p99 < 100 ms while a batch waits 5 s for its URL', async () => {
+        const s = await ok(alice.api.orgs.createSpace(org.id, { title: 'Worker' }), 'createSpace', 201);
+        const cr = await ok(alice.api.spaces.createChangeRequest(s.id, { subject: 'Worker' }), 'createChangeRequest', 201);
+        const agents = Array.from({ length: 9 }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+        const [batchAgent, ...getAgents] = agents;
+        const sockets = getAgents.map(() => new Set());
+        try {
+            // Open the 8 connections (and the batch's) before the batch starts.
+            for (const a of agents) assert.equal((await onAgent(ctx.url, a, 'GET', '/v1/user', { token: alice.token })).status, 200);
+            const reached = new Promise((r) => arrived.push(r));
+            const started = Date.now();
+            let done = false;
+            const batch = onAgent(ctx.url, batchAgent, 'POST', `/v1/spaces/${s.id}/change-requests/${cr.id}/content?compat=false`, {
+                token: alice.token,
+                json: { changes: [{ operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', url: slowUrl }] }] },
+                timeout: 30_000,
+            });
+            batch.then(() => (done = true), () => (done = true));
+            await reached; // the batch's URL is being fetched
+            const times = [];
+            const failed = [];
+            const until = Date.now() + SLOW_MS - 1500;
+            await Promise.all(
+                getAgents.map(async (agent, i) => {
+                    while (Date.now() < until) {
+                        const t0 = performance.now();
+                        const r = await onAgent(ctx.url, agent, 'GET', '/v1/user', { token: alice.token }).catch((e) => e);
+                        times.push(performance.now() - t0);
+                        if (r instanceof Error) {
+                            failed.push(r.message);
+                            return;
+                        }
+                        assert.equal(r.status, 200, r.text);
+                        validate('getAuthenticatedUser', 200, r.json);
+                        assert.ok(r.reused, 'the kept-alive connection answered');
+                        sockets[i].add(r.socket);
+                        await new Promise((res) => setTimeout(res, 20));
+                    }
+                }),
+            );
+            const stillWaiting = !done;
+            const sorted = [...times].sort((a, b) => a - b);
+            const p99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
+            console.log(`GET /v1/user while a URL was fetched: ${times.length} requests (${failed.length} failed), median ${sorted[sorted.length >> 1].toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+            assert.deepEqual(failed, [], 'no connection was cut');
+            assert.ok(times.length >= 8 * 20, `only ${times.length} requests were answered in ${SLOW_MS - 1500} ms`);
+            assert.ok(p99 < 100, `p99 ${p99.toFixed(1)} ms (max ${sorted[sorted.length - 1].toFixed(1)} ms)`);
+            assert.deepEqual(sockets.map((x) => x.size), Array(8).fill(1), 'each client kept its one connection');
+            assert.ok(stillWaiting, 'the GETs completed while the batch was still waiting for its URL');
+            // The batch completes once its URL answers, with its file, on its kept-alive connection.
+            const res = await batch;
+            assert.equal(res.status, 200, res.text);
+            assert.ok(res.reused);
+            assert.ok(Date.now() - started >= SLOW_MS - 100);
+            validate('updateChangeRequestContent', 200, res.json.changeRequest);
+            assert.equal(res.json.insertedFiles.length, 1);
+            validate('getFileById', 200, res.json.insertedFiles[0]);
+            assert.equal(res.json.insertedFiles[0].size, PNG.length);
+            const dl = await fetch(res.json.insertedFiles[0].downloadURL);
+            assert.deepEqual(Buffer.from(await dl.arrayBuffer()), PNG);
+            // ... and that connection still serves the next request (keep-alive after the fetch).
+            const after = await onAgent(ctx.url, batchAgent, 'GET', '/v1/user', { token: alice.token });
+            assert.equal(after.status, 200);
+            assert.equal(after.socket, res.socket, 'the batch connection is kept alive');
+        } finally {
+            for (const a of agents) a.destroy();
+        }
+    });
+});
+
+describe('the fetch threads: a client that leaves, a bounded queue, and shutdown', () => {
+    let ctx, alice, org, slowFiles, base;
+    const hits = [];
+    const held = new Set();
+    let arrived = () => {};
+
+    before(async () => {
+        // No per-address limit: the test holds 69 requests at once.
+        ctx = await setup({ extraArgs: ['--allow-private-network', '--threads', '2', '--max-connections-per-ip', '0'] });
+        alice = await ctx.user('alice');
+        ({ org } = await createOrg(ctx.url, alice.token, `Fetch pool ${ctx.run}`));
+        slowFiles = createServer((req, res) => {
+            const u = new URL(req.url, 'http://x');
+            hits.push(u.searchParams.get('id'));
+            arrived();
+            held.add(res);
+            setTimeout(() => {
+                held.delete(res);
+                if (res.destroyed) return;
+                res.writeHead(200, { 'Content-Type': 'image/png' });
+                res.end(PNG);
+            }, Number(u.searchParams.get('delay')));
+        });
+        await new Promise((r) => slowFiles.listen(0, '127.0.0.1', r));
+        base = `http://127.0.0.1:${slowFiles.address().port}/png`;
+    });
+    after(async () => {
+        for (const res of held) res.destroy();
+        slowFiles?.closeAllConnections?.();
+        await new Promise((r) => (slowFiles ? slowFiles.close(r) : r()));
+        if (!ctx?.server.exited) await ctx?.server.stop();
+    });
+
+    const batchOf = (id, delay) => ({ changes: [{ operation: 'insert_files', files: [{ name: `${id}.png`, url: `${base}?id=${id}&delay=${delay}` }] }] });
+    const hitOf = (id) =>
+        new Promise((resolve) => {
+            const prev = arrived;
+            arrived = () => {
+                prev();
+                if (hits.includes(id)) resolve();
+            };
+        });
+    const newCR = async (title) => {
+        const s = await ok(alice.api.orgs.createSpace(org.id, { title }), 'createSpace', 201);
+        const cr = await ok(alice.api.spaces.createChangeRequest(s.id, { subject: title }), 'createChangeRequest', 201);
+        return `/v1/spaces/${s.id}/change-requests/${cr.id}/content?compat=false`;
+    };
+
+    it('a client that leaves while its URL is fetched: the server goes on (and frees it, under ASan)', async () => {
+        const path = await newCR('Leaves');
+        const reached = hitOf('gone');
+        const req = http.request(new URL(path, ctx.url), { method: 'POST', headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'application/json' } });
+        req.on('error', () => {});
+        req.end(JSON.stringify(batchOf('gone', 1000)));
+        await reached;
+        req.destroy();
+        await new Promise((r) => setTimeout(r, 1500)); // the URL answered, the connection was resumed
+        await ok(alice.api.user.getAuthenticatedUser(), 'getAuthenticatedUser');
+    });
+
+    it('4 fetch at once and 64 wait; one more is 503; SIGTERM answers the waiting 503 and finishes the running', async () => {
+        const DELAY = 4000;
+        const running = [];
+        for (let i = 0; i < 4; i++) {
+            const path = await newCR(`Running ${i}`);
+            const reached = hitOf(`run${i}`);
+            running.push(raw(ctx.url, 'POST', path, { token: alice.token, json: batchOf(`run${i}`, DELAY), timeout: 30_000 }));
+            await reached; // a fetch thread is on it
+        }
+        const waitingPath = await newCR('Waiting');
+        const waiting = Array.from({ length: 64 }, (_, i) =>
+            raw(ctx.url, 'POST', waitingPath, { token: alice.token, json: batchOf(`wait${i}`, 0), timeout: 30_000 }),
+        );
+        await new Promise((r) => setTimeout(r, 1000)); // all 64 are queued
+        const full = await raw(ctx.url, 'POST', waitingPath, { token: alice.token, json: batchOf('full', 0), timeout: 5000 });
+        assert.equal(full.status, 503, full.text);
+        validateError(full.json, 503);
+        assert.equal(full.json.error.message, 'service unavailable, try again');
+        // Other requests are still served meanwhile.
+        await ok(alice.api.user.getAuthenticatedUser(), 'getAuthenticatedUser');
+        assert.deepEqual(hits.filter((h) => !h.startsWith('run') && h !== 'gone'), [], 'no waiting batch was fetched');
+        const t0 = Date.now();
+        const stopped = ctx.server.stop();
+        const waited = await Promise.all(waiting);
+        assert.deepEqual(waited.map((r) => r.status), Array(64).fill(503), 'the waiting batches are refused at shutdown');
+        for (const r of waited) validateError(r.json, 503);
+        const done = await Promise.all(running);
+        for (const r of done) {
+            assert.equal(r.status, 200, r.text);
+            validate('updateChangeRequestContent', 200, r.json.changeRequest);
+            assert.equal(r.json.insertedFiles.length, 1);
+            assert.equal(r.json.insertedFiles[0].size, PNG.length);
+        }
+        await stopped; // exit 0 (and a clean ASan log)
+        const took = Date.now() - t0;
+        assert.ok(took < DELAY + 1500, `shutdown took ${took} ms`);
+        assert.deepEqual(hits.filter((h) => !h.startsWith('run') && h !== 'gone'), [], 'no waiting batch was fetched');
     });
 });
