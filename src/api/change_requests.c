@@ -100,6 +100,12 @@ int cr_update(struct req *r)
 
 /* Before the write transaction (routes.h): fetch the batch's file URLs, so
  * that the transaction only stores bytes. */
+/* Only batches with URLs take the prefetch step (and a fetch thread). */
+int cr_content_has_urls(struct req *r)
+{
+	return dom_content_has_urls(json_object_get(r->json, "changes"));
+}
+
 int cr_content_prefetch(struct req *r)
 {
 	struct fetched_files *ff = arena_alloc(&r->arena, sizeof(*ff));

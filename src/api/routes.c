@@ -101,7 +101,7 @@ const struct route routes[] = {
 	{ "PATCH", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", cr_update, W | B, 0, "updateChangeRequestById" },
 	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", cr_merge, W | BO, 0, "mergeChangeRequest" },
 	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", cr_update_from_main, W | BO, 0, "updateChangeRequest" },
-	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", cr_content_update, W | B, 0, "updateChangeRequestContent", cr_content_prefetch },
+	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", cr_content_update, W | B, 0, "updateChangeRequestContent", cr_content_prefetch, cr_content_has_urls },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", content_cr_pdf, 0, 0, "getChangeRequestPDF" },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", content_revision_get, 0, 0, "getRevisionOfChangeRequestById" },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages", content_pages_list, 0, 0, "listPagesInChangeRequest" },

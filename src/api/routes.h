@@ -20,6 +20,8 @@ typedef int (*route_handler)(struct req *r);
  * must not do inside its write transaction (DESIGN.md). It leaves its
  * results in the request for the handler. */
 typedef int (*route_prefetch)(struct req *r);
+/* Whether this request has anything to prefetch (NULL: always). */
+typedef int (*route_prefetch_needed)(struct req *r);
 
 enum route_flags {
 	ROUTE_PUBLIC = 1 << 0,        /* no token needed */
@@ -44,6 +46,7 @@ struct route {
 	enum org_access org; /* access needed on {organizationId} */
 	const char *name;    /* GitBook's operationId */
 	route_prefetch prefetch; /* NULL: none (rows leave it out) */
+	route_prefetch_needed prefetch_needed;
 };
 
 extern const struct route routes[];
@@ -147,6 +150,7 @@ int cr_merge(struct req *r);
 int cr_update_from_main(struct req *r);
 int cr_content_update(struct req *r);
 int cr_content_prefetch(struct req *r);
+int cr_content_has_urls(struct req *r);
 /* api/comments.c */
 int comment_list(struct req *r);
 int comment_create(struct req *r);

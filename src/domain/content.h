@@ -127,6 +127,8 @@ int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const
 int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_key, json_t *changes,
 			   const struct fetched_files *fetched, struct space *s, struct change_request *out,
 			   struct content_outcome *outcome);
+/* Whether a batch has insert_files entries with a url (to prefetch). */
+bool dom_content_has_urls(json_t *changes);
 /* Before the write transaction of dom_cr_content_fetched: check in a short
  * read transaction of its own that user_id may change the change request's
  * content (edit, an editable space, an active change request: the same

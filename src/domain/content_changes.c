@@ -267,6 +267,27 @@ static int fetch_one(struct dom *d, size_t bytes_left, int64_t deadline_ns, stru
 	return copy ? 0 : err_set(ERR_INTERNAL, "out of memory");
 }
 
+/* How many file entries of the batch name a url (0 for a batch that is not one). */
+static int count_urls(json_t *changes)
+{
+	size_t nc = json_array_size(changes);
+	int urls = 0;
+
+	if (!json_is_array(changes) || nc < 1 || nc > MAX_CHANGES)
+		return 0;
+	for (size_t i = 0; i < nc; i++) {
+		json_t *files = change_files(json_array_get(changes, i));
+		for (size_t k = 0; k < json_array_size(files); k++)
+			urls += file_url(json_array_get(files, k)) != NULL;
+	}
+	return urls;
+}
+
+bool dom_content_has_urls(json_t *changes)
+{
+	return count_urls(changes) > 0;
+}
+
 int dom_content_prefetch(struct dom *d, json_t *changes, struct fetched_files *out)
 {
 	struct fetched_file *items;
@@ -276,14 +297,8 @@ int dom_content_prefetch(struct dom *d, json_t *changes, struct fetched_files *o
 
 	out->items = NULL;
 	out->n = 0;
-	if (!json_is_array(changes) || nc < 1 || nc > MAX_CHANGES)
-		return 0; /* dom_apply_changes refuses the batch */
-	for (size_t i = 0; i < nc; i++) {
-		json_t *files = change_files(json_array_get(changes, i));
-		for (size_t k = 0; k < json_array_size(files); k++)
-			urls += file_url(json_array_get(files, k)) != NULL;
-	}
-	if (urls == 0)
+	/* None for a batch that is not one: dom_apply_changes refuses it. */
+	if ((urls = count_urls(changes)) == 0)
 		return 0;
 	if (!(items = arena_alloc(d->arena, sizeof(*items) * (size_t)urls)))
 		return err_set(ERR_INTERNAL, "out of memory");

@@ -327,7 +327,8 @@ static int run(struct req *r, const char *path)
 		return rc;
 	if (rt->flags & ROUTE_NO_TX)
 		return rt->handler(r);
-	if (rt->prefetch) {
+	/* A request with nothing to prefetch (a batch without URLs) goes on at once. */
+	if (rt->prefetch && (!rt->prefetch_needed || rt->prefetch_needed(r))) {
 		if ((rc = authenticate_alone(r)) == 0)
 			r->stage = REQ_AUTHENTICATED;
 		return rc;

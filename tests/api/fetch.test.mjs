@@ -464,8 +464,18 @@ describe('the fetch threads: a client that leaves, a bounded queue, and shutdown
         assert.equal(full.status, 503, full.text);
         validateError(full.json, 503);
         assert.equal(full.json.error.message, 'service unavailable, try again');
-        // Other requests are still served meanwhile.
+        // Other requests are still served meanwhile, batches without URLs included (they take no
+        // fetch thread).
         await ok(alice.api.user.getAuthenticatedUser(), 'getAuthenticatedUser');
+        const plainPath = await newCR('No URLs');
+        const t1 = Date.now();
+        const plain = await raw(ctx.url, 'POST', plainPath, {
+            token: alice.token,
+            json: { changes: [{ operation: 'insert_page', title: 'Plain', document: { markdown: '# Plain\n' } }] },
+            timeout: 5000,
+        });
+        assert.equal(plain.status, 200, plain.text);
+        assert.ok(Date.now() - t1 < 1000, `a batch without URLs waited ${Date.now() - t1} ms`);
         assert.deepEqual(hits.filter((h) => !h.startsWith('run') && h !== 'gone'), [], 'no waiting batch was fetched');
         const t0 = Date.now();
         const stopped = ctx.server.stop();
