@@ -83,6 +83,7 @@ int server_start(struct server **out, const struct config *cfg)
 		goto fail;
 	/* Before the job workers start their first transaction. */
 	store_set_revision_cache(s->store, s->revisions);
+	s->engine = store_engine(s->store);
 	if ((rc = pdfcache_new(&s->pdfs, (size_t)cfg->pdf_cache_mb << 20, cfg->pdf_renders, cfg->pdf_wait_ms)) ||
 	    (rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)) ||
 	    (rc = pagecache_new(&s->pages, 64, 256 * 1024)))

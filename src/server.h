@@ -48,6 +48,7 @@ struct server {
 	struct config cfg;
 	char public_url[512];     /* without a trailing slash */
 	struct store *store;
+	const char *engine;       /* "sqlite" or "postgres": the store's, fixed at start (/healthz) */
 	struct token_cache *tokens;
 	struct ratelimit *rl;
 	struct metrics *metrics;

@@ -29,7 +29,7 @@ int api_healthz(struct req *r)
 	g = resp_json(r, 200);
 	if (!g)
 		return err_set(ERR_INTERNAL, "out of memory");
-	health_to_json(g, store_engine(r->srv->store));
+	health_to_json(g, r->srv->engine);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "store/store.h"
 #include "unit.h"
 #include "util/err.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -55,4 +56,13 @@ void unit_on_postgres(const char *name, void (*suite)(struct store *s))
 	}
 	suite(s);
 	store_close(s);
+}
+
+void unit_new_user(struct store_tx *tx, const char *who, const char *domain, struct user *out)
+{
+	char email[128], r[9];
+
+	random_alnum(r, 8);
+	snprintf(email, sizeof(email), "%s-%s@%s", who, r, domain ? domain : "example.com");
+	CHECK(store_user_create(tx, email, who, out) == 0);
 }

@@ -159,11 +159,8 @@ UNIT_TEST(access_permissions)
 static struct user new_user(struct store_tx *tx, const char *who)
 {
 	struct user u = { 0 };
-	char r[9], email[64];
 
-	random_alnum(r, 8);
-	snprintf(email, sizeof(email), "%s-%s@example.com", who, r);
-	CHECK(store_user_create(tx, email, who, &u) == 0);
+	unit_new_user(tx, who, NULL, &u);
 	return u;
 }
 

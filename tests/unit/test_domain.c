@@ -24,12 +24,9 @@ struct world {
 
 static void mkuser(struct world *w, const char *who, struct user *u, enum role role)
 {
-	char e[64], r[9];
 	bool added;
 
-	random_alnum(r, 8);
-	snprintf(e, sizeof(e), "%s-%s@example.com", who, r);
-	CHECK(store_user_create(&w->tx, e, who, u) == 0);
+	unit_new_user(&w->tx, who, NULL, u);
 	if (role != ROLE_NONE)
 		CHECK(store_member_add(&w->tx, w->org.id, u->id, role, 0, &added) == 0 && added);
 }

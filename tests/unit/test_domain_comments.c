@@ -34,11 +34,7 @@ struct fx {
 
 static void new_user(struct fx *f, const char *who, struct user *u)
 {
-	char email[64], r[9];
-
-	random_alnum(r, 8);
-	snprintf(email, sizeof(email), "%s-%s@example.com", who, r);
-	CHECK(store_user_create(&f->tx, email, who, u) == 0);
+	unit_new_user(&f->tx, who, NULL, u);
 }
 
 /* A domain context for u (NULL: docsd itself) on the open transaction; its

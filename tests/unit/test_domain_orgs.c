@@ -43,11 +43,7 @@ struct fx {
 /* who-<random>@<domain> */
 static void new_user(struct fx *f, const char *who, const char *domain, struct user *u)
 {
-	char email[128], r[9];
-
-	random_alnum(r, 8);
-	snprintf(email, sizeof(email), "%s-%s@%s", who, r, domain);
-	CHECK(store_user_create(&f->tx, email, who, u) == 0);
+	unit_new_user(&f->tx, who, domain, u);
 }
 
 /* A domain context for u (NULL: docsd itself); its standing starts empty, as

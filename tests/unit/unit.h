@@ -28,8 +28,13 @@ extern int unit_case_failed;
 /* A store-level suite on both engines (engines.c): name_on_sqlite and
  * name_on_postgres. */
 struct store;
+struct store_tx;
+struct user;
 void unit_on_sqlite(void (*suite)(struct store *s));
 void unit_on_postgres(const char *name, void (*suite)(struct store *s));
+/* A new user named who, with the unique email who-<random>@<domain> (NULL:
+ * example.com): the PostgreSQL database keeps earlier runs' users. */
+void unit_new_user(struct store_tx *tx, const char *who, const char *domain, struct user *out);
 #define UNIT_TEST_ON_ENGINES(name, suite)                                      \
 	UNIT_TEST(name##_on_sqlite) { unit_on_sqlite(suite); }                 \
 	UNIT_TEST(name##_on_postgres) { unit_on_postgres(#name "_on_postgres", suite); }
