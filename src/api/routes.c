@@ -142,6 +142,17 @@ const struct route routes[] = {
 	{ "GET", "/v1/spaces/{spaceId}/search", search_space, 0, 0, "searchSpaceContent" },
 	{ "GET", "/v1/orgs/{organizationId}/search", search_org, 0, V, "searchOrganizationContent" },
 
+	/* Docs sites (api/sites.c): the site, publishing, customization, share
+	 * links, the adaptive schema. Access is checked by the domain
+	 * (domain/sites.h); V only requires membership first. */
+	{ "POST", "/v1/orgs/{organizationId}/sites", site_create, W | BO, V, "createSite" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}", site_get, 0, V, "getSiteById" },
+	/* -- end of api/sites.c rows -- */
+
+	/* Site structure (api/site_structure.c): sections, section groups,
+	 * site spaces, the structure, the published profile. */
+	/* -- end of api/site_structure.c rows -- */
+
 	{ "GET", "/v1/orgs/{organizationId}/members", member_list, ROUTE_CACHE, M, "listMembersInOrganizationById" },
 	{ "GET", "/v1/orgs/{organizationId}/members/{userId}", member_get, 0, M, "getMemberInOrganizationById" },
 	{ "PATCH", "/v1/orgs/{organizationId}/members/{userId}", member_update, W | B, A, "updateMemberInOrganizationById" },

@@ -98,6 +98,14 @@ int collection_move(struct req *r);
 int collection_transfer(struct req *r);
 int org_collections_list(struct req *r);
 
+/* api/sites.c */
+int site_create(struct req *r);
+int site_get(struct req *r);
+/* -- end of api/sites.c -- */
+
+/* api/site_structure.c */
+/* -- end of api/site_structure.c -- */
+
 int space_create(struct req *r);
 int space_get(struct req *r);
 int space_update(struct req *r);

@@ -182,4 +182,93 @@ struct comment {
 	int nreactions;
 };
 
+/* ---- docs sites (migration 6; domain/sites.h) ---- */
+
+/* A docs site. JSON-valued fields are compact JSON text. */
+struct site {
+	const char *id;
+	const char *org_id;
+	const char *type;       /* basic | premium | ultimate | sponsored | legacy-basic | legacy-premium */
+	const char *title;
+	const char *visibility; /* public | unlisted | share-link | visitor-auth */
+	int published;
+	const char *basename;   /* NULL when unset: URLs use the id */
+	const char *hostname;   /* NULL when unset */
+	const char *proxy;      /* the proxy URL text, NULL when unset */
+	const char *icon;       /* CustomizationFavicon JSON or NULL */
+	int adaptive_enabled;
+	const char *agents_context;  /* included | excluded */
+	const char *adaptive_schema; /* SiteAdaptiveJSONSchema JSON or NULL */
+	int64_t adaptive_updated_at;
+	const char *customization;   /* SiteCustomizationSettings JSON as stored ("{}": defaults) */
+	const char *visitor_key;     /* secret that signs visitor-auth JWTs */
+	int64_t site_spaces;         /* count of its site spaces */
+	int64_t generation;          /* bumped by every change of the site or its structure */
+	int64_t created_at;
+	int64_t updated_at;
+	enum role access; /* the caller's role on the site */
+};
+
+/* A space shown on a site, at the root (section_id NULL) or in a section. */
+struct site_space {
+	const char *id;
+	const char *site_id;
+	const char *section_id;    /* NULL at the root */
+	const char *space_id;
+	const char *path;
+	const char *condition;     /* NULL when unset */
+	const char *customization; /* override JSON or NULL (no override) */
+	int is_default;
+	int64_t position;
+	int64_t created_at;
+	struct space space;        /* the space it shows (title, revision, ...) */
+};
+
+struct site_section {
+	const char *id;
+	const char *site_id;
+	const char *group_id;    /* NULL when in no group */
+	const char *title;
+	const char *description; /* NULL when unset */
+	const char *path;
+	const char *condition;   /* NULL when unset */
+	const char *icon;        /* NULL when unset */
+	int is_default;
+	int64_t position;
+	int64_t created_at;
+	struct site_space *spaces; /* in order; filled by structure reads */
+	int nspaces;
+};
+
+struct site_section_group {
+	const char *id;
+	const char *site_id;
+	const char *title;
+	const char *icon; /* NULL when unset */
+	int64_t position;
+	int64_t created_at;
+};
+
+/* The whole structure of a site in display order: its sections (each with
+ * its site spaces), its groups, and the site spaces at the root (a site
+ * without sections). Top-level order: groups and ungrouped sections by
+ * position; a group's sections by position. */
+struct site_structure {
+	struct site_section *sections;
+	int nsections;
+	struct site_section_group *groups;
+	int ngroups;
+	struct site_space *root;
+	int nroot;
+};
+
+struct site_share_link {
+	const char *id;
+	const char *site_id;
+	const char *name; /* NULL when unset */
+	const char *key;  /* the secret in share-link URLs */
+	int active;
+	int64_t created_at;
+};
+
 #endif

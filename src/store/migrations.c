@@ -374,11 +374,92 @@ static const char m0005_postgres[] =
 	"  FROM json_array_elements(CAST(v.sections AS JSON)) WITH ORDINALITY AS e(value, n)), '') FROM search_pages v;"
 	"DROP TABLE search_pages;";
 
+/* Docs sites (domain/sites.c, domain/site_structure.c). A site shows spaces
+ * (site spaces) at the root or inside sections; sections may belong to a
+ * section group. Invariants the domain keeps: when a site has sections,
+ * exactly one is default and no site space sits at the root; each section
+ * (or the root) with site spaces has exactly one default site space; a site
+ * space's path is unique within its section (the index below, with '' for
+ * the root) and a section's path within its site. position orders the
+ * siblings of one parent (groups and ungrouped sections share the site's
+ * top level; sections of a group order inside it). generation is bumped by
+ * every change of the site, its structure, customization or share links: the
+ * published-site renderer keys its cache on it (with the spaces' revisions).
+ * JSON columns hold compact JSON text. visitor_key signs visitor-auth JWTs
+ * (publishing/auth). */
+static const char m0006_sites[] =
+	"CREATE TABLE sites ("
+	"  id TEXT PRIMARY KEY,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  type TEXT NOT NULL DEFAULT 'basic',"
+	"  title TEXT NOT NULL,"
+	"  visibility TEXT NOT NULL DEFAULT 'public',"
+	"  published INTEGER NOT NULL DEFAULT 0,"
+	"  basename TEXT UNIQUE,"
+	"  hostname TEXT UNIQUE,"
+	"  proxy TEXT,"
+	"  icon TEXT,"
+	"  adaptive_enabled INTEGER NOT NULL DEFAULT 0,"
+	"  agents_context TEXT NOT NULL DEFAULT 'included',"
+	"  adaptive_schema TEXT,"
+	"  adaptive_updated_at BIGINT NOT NULL DEFAULT 0,"
+	"  customization TEXT NOT NULL DEFAULT '{}',"
+	"  visitor_key TEXT NOT NULL,"
+	"  generation BIGINT NOT NULL DEFAULT 0,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX sites_org ON sites (org_id, created_at, id);"
+	"CREATE TABLE site_section_groups ("
+	"  id TEXT PRIMARY KEY,"
+	"  site_id TEXT NOT NULL REFERENCES sites(id) ON DELETE CASCADE,"
+	"  title TEXT NOT NULL,"
+	"  icon TEXT,"
+	"  position BIGINT NOT NULL,"
+	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX site_section_groups_site ON site_section_groups (site_id, position, id);"
+	"CREATE TABLE site_sections ("
+	"  id TEXT PRIMARY KEY,"
+	"  site_id TEXT NOT NULL REFERENCES sites(id) ON DELETE CASCADE,"
+	"  group_id TEXT REFERENCES site_section_groups(id) ON DELETE SET NULL,"
+	"  title TEXT NOT NULL,"
+	"  description TEXT,"
+	"  path TEXT NOT NULL,"
+	"  condition TEXT,"
+	"  icon TEXT,"
+	"  is_default INTEGER NOT NULL DEFAULT 0,"
+	"  position BIGINT NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  UNIQUE (site_id, path)) " WITHOUT_ROWID ";"
+	"CREATE INDEX site_sections_site ON site_sections (site_id, position, id);"
+	"CREATE TABLE site_spaces ("
+	"  id TEXT PRIMARY KEY,"
+	"  site_id TEXT NOT NULL REFERENCES sites(id) ON DELETE CASCADE,"
+	"  section_id TEXT REFERENCES site_sections(id) ON DELETE CASCADE,"
+	"  space_id TEXT NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,"
+	"  path TEXT NOT NULL,"
+	"  condition TEXT,"
+	"  is_default INTEGER NOT NULL DEFAULT 0,"
+	"  customization TEXT,"
+	"  position BIGINT NOT NULL,"
+	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX site_spaces_site ON site_spaces (site_id, section_id, position, id);"
+	"CREATE INDEX site_spaces_space ON site_spaces (space_id);"
+	"CREATE UNIQUE INDEX site_spaces_path ON site_spaces (site_id, COALESCE(section_id, ''), path);"
+	"CREATE TABLE site_share_links ("
+	"  id TEXT PRIMARY KEY,"
+	"  site_id TEXT NOT NULL REFERENCES sites(id) ON DELETE CASCADE,"
+	"  name TEXT,"
+	"  key TEXT NOT NULL UNIQUE,"
+	"  active INTEGER NOT NULL DEFAULT 1,"
+	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX site_share_links_site ON site_share_links (site_id, created_at, id);";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
 	{ 3, "revisions", m0003_revisions, m0003_sqlite, m0003_postgres },
 	{ 4, "search", m0004_search, m0004_sqlite, m0004_postgres },
 	{ 5, "search index", m0005_search_index, m0005_sqlite, m0005_postgres },
+	{ 6, "sites", m0006_sites, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -380,5 +380,6 @@ int store_crs_list(struct store_tx *tx, const char *space_id, const struct cr_fi
 
 #include "store/comments.h"
 #include "store/search.h"
+#include "store/sites.h"
 
 #endif

@@ -1,0 +1,42 @@
+/*
+ * sites.h - the storage of docs sites (migration 6): sites, their share links
+ * (store/sites.c), and their structure of sections, section groups and site
+ * spaces (store/site_structure.c).
+ *
+ * Every function that changes a site, its structure, its customization or
+ * its share links bumps the site's generation (store_site_bump), which the
+ * published-site renderer keys its cache on. Writers of a site's structure
+ * lock the site's row first (store_site_get_locked): the invariants of
+ * defaults and positions are read and written under that lock.
+ */
+#ifndef DOCSD_STORE_SITES_H
+#define DOCSD_STORE_SITES_H
+
+#include "store/store.h"
+
+/* ---- sites (store/sites.c) ---- */
+
+/* Insert s (org_id, type, title, visibility, published, agents_context;
+ * customization NULL: "{}"), filling id, visitor_key and timestamps. */
+int store_site_create(struct store_tx *tx, struct site *s);
+/* The site's columns with its site-space count; ERR_NOT_FOUND "site not found". */
+int store_site_get(struct store_tx *tx, const char *id, struct site *out);
+/* The same, the row locked until the transaction ends (driver.h, DB_LOCK_ROW). */
+int store_site_get_locked(struct store_tx *tx, const char *id, struct site *out);
+/* A site by its basename, or by its id when no site has that basename. */
+int store_site_by_name(struct store_tx *tx, const char *name, struct site *out);
+/* A site by its custom hostname. */
+int store_site_by_hostname(struct store_tx *tx, const char *hostname, struct site *out);
+/* generation + 1 and updated_at = now. */
+int store_site_bump(struct store_tx *tx, const char *site_id);
+/* An active share link of the site with that key; ERR_NOT_FOUND otherwise. */
+int store_site_share_link_by_key(struct store_tx *tx, const char *site_id, const char *key,
+				 struct site_share_link *out);
+
+/* ---- structure (store/site_structure.c) ---- */
+
+/* The whole structure of a site in display order (core/model.h), each site
+ * space with its space joined. */
+int store_site_structure(struct store_tx *tx, const char *site_id, struct site_structure *out);
+
+#endif
