@@ -210,24 +210,28 @@ describe('published site in chromium', { timeout: 240_000 }, () => {
         if (ctx) await ctx.server.stop();
     });
 
-    /** Clicks the first visible link whose absolute href (no query, no trailing slash) is `target`. */
-    async function clickLinkTo(page, target, { prefix = false } = {}) {
+    /**
+     * Clicks the first visible link whose absolute href (no query, no trailing slash) is `target`
+     * (or, with prefix, starts with it), inside the element `within` when given.
+     */
+    async function clickLinkTo(page, target, { prefix = false, within = null } = {}) {
         const want = norm(target);
-        const idx = await page.evaluate(({ want, prefix }) => {
+        const idx = await page.evaluate(({ want, prefix, within }) => {
             const clean = (h) => {
                 const u = new URL(h);
                 u.hash = '';
                 u.search = '';
                 return u.href.replace(/\/+$/, '');
             };
+            const scope = within ? document.querySelector(within) : document;
             const as = [...document.querySelectorAll('a[href]')];
             return as.findIndex((a) => {
                 const h = clean(a.href);
                 const match = prefix ? h === want || h.startsWith(want + '/') : h === want;
-                return match && a.getClientRects().length > 0 && getComputedStyle(a).visibility !== 'hidden';
+                return match && scope && scope.contains(a) && a.getClientRects().length > 0 && getComputedStyle(a).visibility !== 'hidden';
             });
-        }, { want, prefix });
-        assert.ok(idx >= 0, `a visible link to ${want} on ${page.url()}`);
+        }, { want, prefix, within });
+        assert.ok(idx >= 0, `a visible link to ${want}${within ? ` in ${within}` : ''} on ${page.url()}`);
         await Promise.all([page.waitForURL((u) => norm(u.href) === want || (prefix && norm(u.href).startsWith(want + '/'))), page.locator('a[href]').nth(idx).click()]);
     }
 
@@ -276,11 +280,11 @@ describe('published site in chromium', { timeout: 240_000 }, () => {
         if (skipReason) return t.skip(skipReason);
         const page = await context.newPage();
         try {
+            // The first page of the space is the root of the site.
             await page.goto(s.root);
-            const startUrl = `${s.root}/${s.start.path}`;
             const installUrl = `${s.root}/${s.install.path}`;
-            if (norm(page.url()) !== norm(startUrl)) await clickLinkTo(page, startUrl);
             await page.locator('h1', { hasText: 'Getting started' }).first().waitFor();
+            assert.match(await page.locator('body').innerText(), /Welcome to Acme/);
             await shot(page, '02-getting-started');
             await clickLinkTo(page, installUrl);
             assert.equal(norm(page.url()), norm(installUrl));
@@ -323,9 +327,11 @@ describe('published site in chromium', { timeout: 240_000 }, () => {
             await box.fill('quokkafrost');
             await Promise.all([page.waitForURL(/~search/), box.press('Enter')]);
             assert.match(page.url(), /\/~search\?(.*&)?q=quokkafrost/);
-            await page.locator('body', { hasText: 'Installation' }).first().waitFor();
+            const results = page.locator('main').first();
+            await results.waitFor();
+            assert.match(await results.innerText(), /Installation/, 'the result names the page');
             await shot(page, '05-search');
-            await clickLinkTo(page, `${s.root}/${s.install.path}`);
+            await clickLinkTo(page, `${s.root}/${s.install.path}`, { within: 'main' });
             await page.locator('h1', { hasText: 'Installation' }).first().waitFor();
             // A query that matches nothing still answers a page in the site's style.
             const res = await page.goto(`${s.root}/~search?q=nothingmatchesthisword`);
