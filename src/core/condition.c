@@ -842,6 +842,8 @@ int cond_check(const char *field, const char *src)
 	struct cond_error e;
 	int rc = 0;
 
+	if (!src || !*src)
+		return 0;
 	arena_init(&a);
 	if (cond_parse(&a, src, &c, &e)) {
 		if (e.position < 0)

@@ -180,6 +180,9 @@ UNIT_TEST(adaptive_names_the_offending_path)
 			     "\"properties\":{\"beta\":{\"type\":\"boolean\"}},\"additionalProperties\":false}"),
 		      "jsonSchema.properties.unsigned.properties.beta.description: required"));
 	CHECK(invalid(SCHEMA("\"unsigned\":7"), "jsonSchema.properties.unsigned: must be an object"));
+	CHECK(invalid(SCHEMA("\"unsigned\":{\"type\":\"object\",\"description\":\"Unsigned claims of the site visitor.\","
+			     "\"properties\":{},\"additionalProperties\":false,\"required\":[]}"),
+		      "jsonSchema.properties.unsigned.required: is not allowed"));
 	/* Names that are not identifiers are quoted; long ones shortened. */
 	CHECK(invalid(SCHEMA("\"a-b\":{\"type\":\"x\",\"description\":\"d\"}"),
 		      "jsonSchema.properties[\"a-b\"].type: must be one of boolean, string, number, array, object"));

@@ -497,8 +497,10 @@ UNIT_TEST(condition_check_and_visible)
 		  "condition: unknown identifier 'foo' (only visitor.claims.\xE2\x80\xA6 is allowed) at position 0");
 	CHECK(cond_check("x", "'abc") == ERR_INVALID);
 	CHECK_STR(err_message(), "x: unterminated string at position 0");
-	CHECK(cond_check("x", "") == ERR_INVALID);
+	CHECK(cond_check("x", " ") == ERR_INVALID);
 	CHECK_STR(err_message(), "x: empty expression at position 0");
+	CHECK(cond_check("x", "") == 0);
+	CHECK(cond_check("x", NULL) == 0);
 
 	CHECK(cond_visible(NULL, beta));
 	CHECK(cond_visible("", beta));
