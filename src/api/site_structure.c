@@ -71,8 +71,8 @@ static int page_of(struct req *r, const char *const *ids, int n, int *from, int 
 	return 0;
 }
 
-/* position {before|after: {type, id | siteSection | siteSpace}}; absent or
- * null: the end. */
+/* position {before|after: {type, id | siteSection | siteSpace}}; absent,
+ * null or {}: the end. */
 static int body_site_position(struct req *r, struct site_position *out)
 {
 	static const char *const sides[] = { "before", "after" };
@@ -110,9 +110,7 @@ static int body_site_position(struct req *r, struct site_position *out)
 			out->after = json_string_value(id);
 		}
 	}
-	if (!out->before && !out->after)
-		return err_set(ERR_INVALID, "position: give 'before' or 'after'");
-	return 0;
+	return 0; /* {}: the end */
 }
 
 static int send_section(struct req *r, int status, const struct site *s, const struct site_section *sec)
@@ -412,10 +410,12 @@ int site_spaces_list(struct req *r)
 		int cnt = sec ? sec->nspaces : st.nroot;
 
 		for (int i = 0; i < cnt; i++) {
-			if (want >= 0 && arr[i].is_default != want)
-				continue;
-			/* default=true: the site's default, the default section's default */
-			if (want == 1 && sec && !sec->is_default)
+			/* The site's default site space: the root's default, or
+			 * the default section's. default=true lists it alone,
+			 * default=false every other. */
+			int site_default = arr[i].is_default && (!sec || sec->is_default);
+
+			if (want >= 0 && site_default != want)
 				continue;
 			items[n] = &arr[i];
 			secs[n] = sec;
