@@ -5,6 +5,7 @@
 #include "site/site.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -104,4 +105,41 @@ char *html_anchor(struct arena *a, const char *text)
 	}
 	out[j] = '\0';
 	return out;
+}
+
+void html_emoji(struct jw *b, const char *e)
+{
+	if (!e || !*e)
+		return;
+	if (strspn(e, "0123456789abcdefABCDEF-") != strlen(e)) {
+		html_esc(b, e);
+		return;
+	}
+	while (*e) {
+		unsigned long cp = strtoul(e, NULL, 16);
+		char u[4];
+		e += strcspn(e, "-");
+		e += *e == '-';
+		if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			continue;
+		if (cp < 0x80) {
+			u[0] = (char)cp;
+			html_escn(b, u, 1);
+		} else if (cp < 0x800) {
+			u[0] = (char)(0xC0 | (cp >> 6));
+			u[1] = (char)(0x80 | (cp & 0x3F));
+			jw_put(b, u, 2);
+		} else if (cp < 0x10000) {
+			u[0] = (char)(0xE0 | (cp >> 12));
+			u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+			u[2] = (char)(0x80 | (cp & 0x3F));
+			jw_put(b, u, 3);
+		} else {
+			u[0] = (char)(0xF0 | (cp >> 18));
+			u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+			u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+			u[3] = (char)(0x80 | (cp & 0x3F));
+			jw_put(b, u, 4);
+		}
+	}
 }

@@ -94,7 +94,7 @@ static const char *unique_anchor(struct mdh *m, const char *text)
 static void render_md(struct mdh *m, const char *md, size_t len)
 {
 	static const char *const exts[] = { "table", "strikethrough", "tasklist", "autolink" };
-	const int opts = CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_GITHUB_PRE_LANG;
+	const int opts = CMARK_OPT_VALIDATE_UTF8;
 	cmark_parser *p;
 	cmark_node *doc, *n;
 

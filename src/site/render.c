@@ -132,6 +132,13 @@ const char *sv_page_url(struct arena *a, const struct sv_space *sp, const struct
 	return s;
 }
 
+const char *sv_twin_url(struct arena *a, const struct sv_space *sp, const struct rev_page *p)
+{
+	if (!p || p == sv_first_page(sp->rv))
+		return arena_printf(a, "%s/index.md", sp->url);
+	return arena_printf(a, "%s.md", sv_page_url(a, sp, p));
+}
+
 /* ---- content links ---- */
 
 struct link_ctx {
@@ -405,7 +412,7 @@ static void nav_list(struct nav *n, int i, int depth)
 		html_esc(n->b, sv_page_url(n->a, n->sp, p));
 		html_raw(n->b, p == n->cur ? "\" aria-current=\"page\">" : "\">");
 		if (p->emoji) {
-			html_esc(n->b, p->emoji);
+			html_emoji(n->b, p->emoji);
 			html_raw(n->b, " ");
 		}
 		html_esc(n->b, p->title);
@@ -567,8 +574,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	int rc = 0;
 
 	if (p && sp)
-		md_url = arena_printf(a, "%s.md", strcmp(sv_page_url(a, sp, p), "/") == 0 ? "/index"
-											: sv_page_url(a, sp, p));
+		md_url = sv_twin_url(a, sp, p);
 	head(out, v, p ? p->title : pg->search_q ? "Search" : "Page not found", p ? p->description : NULL, md_url);
 	header(out, v, pg->section, pg->search_q);
 	html_raw(out, "<div class=\"layout\">\n");
@@ -581,7 +587,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 		struct link_ctx lc = { v, sp, p, a };
 		html_raw(out, "<h1>");
 		if (p->emoji) {
-			html_esc(out, p->emoji);
+			html_emoji(out, p->emoji);
 			html_raw(out, " ");
 		}
 		html_esc(out, p->title);
@@ -618,13 +624,12 @@ static void llms_pages(struct jw *b, struct arena *a, const struct site_view *v,
 	if (sv_reading_order(a, sp->rv, &order, &n))
 		return;
 	for (int i = 0; i < n; i++) {
-		const char *u = sv_page_url(a, sp, order[i]);
 		jw_put(b, "- [", 3);
 		html_raw(b, order[i]->title);
 		jw_put(b, "](", 2);
 		html_raw(b, v->base);
-		html_raw(b, strcmp(u, "/") == 0 ? "/index" : u);
-		jw_put(b, ".md)", 4);
+		html_raw(b, sv_twin_url(a, sp, order[i]));
+		jw_put(b, ")", 1);
 		if (order[i]->description) {
 			jw_put(b, ": ", 2);
 			html_raw(b, order[i]->description);

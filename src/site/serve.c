@@ -345,6 +345,27 @@ static const struct rev_page *page_at(const struct revision *rv, const char *pat
 	return p && p->type == PAGE_DOCUMENT ? p : NULL;
 }
 
+/* Search excerpts are plain text of the markdown: GitBook's {% tags %} go. */
+static const char *strip_tags(struct arena *a, const char *s)
+{
+	char *out, *w;
+
+	if (!s || !strstr(s, "{%") || !(out = arena_strdup(a, s)))
+		return s;
+	for (w = out; *s;) {
+		const char *end;
+		if (s[0] == '{' && s[1] == '%' && (end = strstr(s + 2, "%}"))) {
+			s = end + 2;
+			while (*s == ' ')
+				s++;
+			continue;
+		}
+		*w++ = *s++;
+	}
+	*w = '\0';
+	return out;
+}
+
 static int search_hits(struct visit *vi, const char *q, struct sv_page *pg)
 {
 	struct sv_hit *hits = NULL;
@@ -379,7 +400,7 @@ static int search_hits(struct visit *vi, const char *q, struct sv_page *pg)
 				if (ss && ss->id && *ss->id)
 					h->url = arena_printf(vi->a, "%s#%s", h->url, ss->id);
 				h->section = ss ? ss->title : NULL;
-				h->excerpt = ss ? ss->body : NULL;
+				h->excerpt = ss ? strip_tags(vi->a, ss->body) : NULL;
 				h->space = vi->v.nsections > 1 || vi->v.sections[s].nspaces > 1 ? sp->title : NULL;
 			}
 		}
@@ -464,9 +485,12 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 	}
 	if (rl > 3 && strcmp(rest + rl - 3, ".md") == 0) {
 		md = 1;
+		/* A space's first page: {space root}/index.md. */
+		if (rl == 8 && strcmp(rest, "index.md") == 0)
+			rl = 3;
+		else if (rl > 9 && strcmp(rest + rl - 9, "/index.md") == 0)
+			rl -= 6;
 		rest = arena_strndup(vi->a, rest, rl - 3);
-		if (rest && strcmp(rest, "index") == 0)
-			rest = "";
 	}
 	if (!rest)
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -508,6 +532,12 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	if ((rc = dom_site_visit(vi->d, name, hostname, &vi->site)))
 		return rc == ERR_NOT_FOUND ? (hostname ? 1 : not_found(r)) : rc;
 	vi->root = root;
+	/* robots.txt follows the visibility and needs no key or token. */
+	if (strcmp(rest, "robots.txt") == 0 && strcmp(vi->site.visibility, "public") != 0) {
+		static const char deny[] = "User-agent: *\nDisallow: /\n";
+		resp_header(r, "Cache-Control", "public, max-age=300");
+		return answer(r, 200, CT_TEXT, deny, sizeof(deny) - 1);
+	}
 	/* The share key: ~share/{key}/ in the path, or ?share= (redirected to it). */
 	if (strncmp(rest, "~share/", 7) == 0) {
 		size_t n = strcspn(rest + 7, "/");

@@ -59,6 +59,9 @@ static inline void html_raw(struct jw *b, const char *s)
 void html_url(struct jw *b, const char *url);
 /* Percent-encode a path segment's bytes that may not appear in a URL path. */
 void url_path_enc(struct jw *b, const char *s);
+/* An emoji as GitBook stores it (the characters, or code points in hex
+ * joined by '-') as HTML text. */
+void html_emoji(struct jw *b, const char *emoji);
 /* A CSS color "#rgb", "#rrggbb" or "#rrggbbaa"; anything else is refused (false). */
 bool css_color_ok(const char *s);
 /* GitHub's anchor of a heading text (core/markdown.h md_sections): lower-cased,
@@ -129,6 +132,9 @@ struct sv_hit {
 
 /* URL path of page p of space sp (the first page of a space is its root). */
 const char *sv_page_url(struct arena *a, const struct sv_space *sp, const struct rev_page *p);
+/* The URL path of page p's markdown twin: its URL + ".md", or for the
+ * first page of a space (shown at the space's root) the root + "/index.md". */
+const char *sv_twin_url(struct arena *a, const struct sv_space *sp, const struct rev_page *p);
 /* The first document page of a revision in tree order, or NULL. */
 const struct rev_page *sv_first_page(const struct revision *rv);
 /* The document pages in reading order (for previous/next): *out from a. */
