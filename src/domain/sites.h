@@ -243,4 +243,25 @@ int dom_site_space_move(struct dom *d, const struct site *s, const char *id, con
 int dom_site_structure_sort(struct dom *d, const struct site *s, const char *type, const char *id,
 			    const struct site_position *pos, struct site_structure *out_st);
 
+/* ---- visits (domain/site_visit.c) ----
+ * What a visitor of a published site reads; the renderer (site/serve.c) runs
+ * them as docsd itself (dom_init with user_id NULL) and enforces the site's
+ * visibility with them. */
+
+/* The published site named `name` (its basename, or its id), or with name
+ * NULL the one whose hostname is `hostname`. ERR_NOT_FOUND when there is
+ * none or it is not published. */
+int dom_site_visit(struct dom *d, const char *name, const char *hostname, struct site *out);
+/* 0 when key is an active share link key of site s, else ERR_NOT_FOUND. */
+int dom_site_visit_share(struct dom *d, const struct site *s, const char *key);
+/* The current revision of a site space's space; *out NULL (and 0) when the
+ * space is deleted or has no revision: it is not served. */
+struct revision;
+int dom_site_visit_revision(struct dom *d, const struct site_space *ss, const struct revision **out);
+/* Search the current content of a site space's space (dom_search_space):
+ * at most limit pages, best first. */
+struct search_page;
+int dom_site_visit_search(struct dom *d, const struct site_space *ss, const char *query, int limit,
+			  struct search_page **items, int *n);
+
 #endif
