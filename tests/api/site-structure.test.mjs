@@ -237,6 +237,18 @@ describe('site structure', () => {
             await expectError(alice.api.orgs.addSectionToSite(org.id, site.id, { spaceId: NO_ID }), 404);
         });
 
+        it('concurrent creates keep one default and unique paths (the site row is locked)', async () => {
+            const site = await newSite();
+            const made = await Promise.all(
+                [0, 1, 2, 3, 4, 5].map((i) => addSection(site.id, { spaceId: spaces[i % 2].id, title: 'Same Title' })),
+            );
+            assert.equal(made.filter((s) => s.default).length, 1);
+            const st = await invariants(site.id);
+            assert.equal(sectionsOf(st).length, 6);
+            await Promise.all([2, 3, 4].map((i) => addSpace(site.id, { spaceId: spaces[i].id })));
+            await invariants(site.id);
+        });
+
         it('PATCH title, path, icon, description, condition, defaultSiteSpace', async () => {
             const site = await newSite();
             const s1 = await addSection(site.id, { spaceId: spaces[0].id, title: 'One' });
