@@ -237,6 +237,18 @@ describe('site structure', () => {
             await expectError(alice.api.orgs.addSectionToSite(org.id, site.id, { spaceId: NO_ID }), 404);
         });
 
+        it('concurrent creates keep one default and unique paths (the site row is locked)', async () => {
+            const site = await newSite();
+            const made = await Promise.all(
+                [0, 1, 2, 3, 4, 5].map((i) => addSection(site.id, { spaceId: spaces[i % 2].id, title: 'Same Title' })),
+            );
+            assert.equal(made.filter((s) => s.default).length, 1);
+            const st = await invariants(site.id);
+            assert.equal(sectionsOf(st).length, 6);
+            await Promise.all([2, 3, 4].map((i) => addSpace(site.id, { spaceId: spaces[i].id })));
+            await invariants(site.id);
+        });
+
         it('PATCH title, path, icon, description, condition, defaultSiteSpace', async () => {
             const site = await newSite();
             const s1 = await addSection(site.id, { spaceId: spaces[0].id, title: 'One' });
@@ -424,6 +436,43 @@ describe('site structure', () => {
             await expectError(alice.api.orgs.getPublishedContentSite(org.id, site.id, { shareKey: 'nosuchkey' }), 404);
             await expectError(alice.api.orgs.getSiteStructure(org.id, site.id, { shareKey: 'nosuchkey' }), 404);
             await expectError(alice.api.orgs.getPublishedContentSite(org.id, NO_ID), 404);
+        });
+    });
+
+    describe('published URLs', () => {
+        // Publishing and share links belong to api/sites.c (another change): these run once
+        // those routes answer, and are skipped (saying so) until then.
+        it('root, default section = root, section/path, default site space = its section, /~share/<key>', async (t) => {
+            const site = await newSite('URLs');
+            const s1 = await addSection(site.id, { spaceId: spaces[0].id, title: 'Home' });
+            const s2 = await addSection(site.id, { spaceId: spaces[1].id, title: 'API' });
+            const extra = await addSpace(site.id, { spaceId: spaces[2].id, sectionId: s2.id });
+            const pub = await raw(ctx.url, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`, { token: alice.token });
+            if (pub.status !== 200) return t.skip(`publishSite answers ${pub.status}`);
+            const root = (await ok(alice.api.orgs.getSiteById(org.id, site.id), 'getSiteById')).urls.published;
+            assert.ok(root, 'a published site has urls.published');
+            const check = (st, prefix) => {
+                const [h, a] = sectionsOf(st);
+                assert.equal(h.urls.published, prefix);
+                assert.equal(h.siteSpaces[0].urls.published, prefix);
+                assert.equal(a.urls.published, `${prefix}/api`);
+                assert.equal(a.siteSpaces[0].urls.published, `${prefix}/api`);
+                assert.equal(a.siteSpaces.find((x) => x.id === extra.id).urls.published, `${prefix}/api/guides`);
+            };
+            check(await structure(site.id), root);
+            const p = await ok(alice.api.orgs.getPublishedContentSite(org.id, site.id), 'getPublishedContentSite');
+            check(p.structure, root);
+            assert.equal(s1.id, sectionsOf(p.structure)[0].id);
+
+            const vis = await raw(ctx.url, 'PATCH', `/v1/orgs/${org.id}/sites/${site.id}`, { token: alice.token, json: { visibility: 'share-link' } });
+            const link = await raw(ctx.url, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/share-links`, { token: alice.token, json: { name: 'Review' } });
+            const m = link.json?.urls?.published?.match(/\/~share\/([^/?#]+)/);
+            if (vis.status !== 200 || link.status !== 201 || !m) return t.skip(`share links: PATCH ${vis.status}, POST ${link.status}`);
+            const key = m[1];
+            check(await structure(site.id, alice.api, { shareKey: key }), `${root}/~share/${key}`);
+            const ps = await ok(alice.api.orgs.getPublishedContentSite(org.id, site.id, { shareKey: key }), 'getPublishedContentSite');
+            check(ps.structure, `${root}/~share/${key}`);
+            await expectError(alice.api.orgs.getPublishedContentSite(org.id, site.id, { shareKey: `${key}x` }), 404);
         });
     });
 
