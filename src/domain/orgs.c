@@ -139,11 +139,18 @@ int dom_org_update(struct dom *d, const char *org_id, const struct org_input *in
 		o.default_role = in->default_role;
 	}
 	if (in->has_default_content) {
-		/* Sites arrive with the sites issue; until then no site id can exist. */
-		if (in->default_site)
-			return err_set(ERR_INVALID, "defaultContent: site '%s' does not exist in this organization",
-				       in->default_site);
-		o.default_site = NULL;
+		/* The default content is a site of this organization (or null). */
+		if (in->default_site) {
+			struct site site;
+
+			rc = store_site_get(d->tx, in->default_site, &site);
+			if (rc && rc != ERR_NOT_FOUND)
+				return rc;
+			if (rc || strcmp(site.org_id, o.id) != 0)
+				return err_set(ERR_INVALID, "defaultContent: site '%s' does not exist in this organization",
+					       in->default_site);
+		}
+		o.default_site = in->default_site;
 	}
 	if (in->has_logo) {
 		if (in->logo && !valid_url(in->logo))

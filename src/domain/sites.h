@@ -25,6 +25,7 @@
 #ifndef DOCSD_DOMAIN_SITES_H
 #define DOCSD_DOMAIN_SITES_H
 
+#include <jansson.h>
 #include <stdbool.h>
 
 #include "domain/domain.h"
@@ -46,10 +47,93 @@ struct site_input {
 	const char *visibility; /* default public */
 	const char *const *spaces; /* create only: space ids added as site spaces */
 	int nspaces;
+	bool create_space; /* create only: also a new space (titled as the site) added to it */
 };
 
-/* Create a site in org_id (the actor needs create in the organization). */
+/* Create a site in org_id (the actor needs create in the organization).
+ * Each of in->spaces must be a live space of org_id the actor reads (else
+ * ERR_INVALID naming it); they become the site's site spaces in that order
+ * (dom_site_space_add), after the new space when in->create_space. */
 int dom_site_create(struct dom *d, const char *org_id, const struct site_input *in, struct site *out);
+
+/* The sites of org_id matching f (store/sites.h), oldest first; none for a
+ * guest. */
+int dom_sites_list(struct dom *d, const char *org_id, const struct site_filter *f, const struct list_req *lr,
+		   struct site **items, int *n, char **next);
+
+/* What a site update changes (admin): NULL strings and false has_* leave a
+ * field as it is. */
+struct site_update {
+	const char *title;
+	const char *visibility;
+	const char *basename;        /* unique across docsd: ERR_CONFLICT when taken */
+	const char *agents_context;  /* included | excluded */
+	bool has_adaptive;
+	bool adaptive_enabled;
+	bool has_proxy;
+	const char *proxy;           /* with has_proxy: NULL removes it */
+	const char *default_site_space;   /* dom_site_default_set */
+	const char *default_site_section;
+};
+int dom_site_update(struct dom *d, const char *org_id, const char *site_id, const struct site_update *in,
+		    struct site *out);
+/* Delete a site (admin); 0 also when it does not exist. */
+int dom_site_delete(struct dom *d, const char *org_id, const char *site_id);
+/* publishSite / unpublishSite (admin). */
+int dom_site_set_published(struct dom *d, const char *org_id, const char *site_id, bool published, struct site *out);
+
+/* Customization. The site's (read): out->customization. PUT (admin): body is
+ * a whole SiteCustomizationSettings (serialize_sites.h checks it), stored as
+ * compact JSON. */
+int dom_site_customization_set(struct dom *d, const char *org_id, const char *site_id, const json_t *body,
+			       struct site *out);
+/* A site space's override (read): the site and the site space (its
+ * customization NULL when it has no override). */
+int dom_site_space_customization_get(struct dom *d, const char *org_id, const char *site_id, const char *site_space_id,
+				     struct site *site, struct site_space *out);
+/* PATCH (admin): patch laid over the override (null resets a field). */
+int dom_site_space_customization_override(struct dom *d, const char *org_id, const char *site_id,
+					  const char *site_space_id, json_t *patch, struct site *site,
+					  struct site_space *out);
+/* DELETE (admin): *deleted = false when it had no override. */
+int dom_site_space_customization_delete(struct dom *d, const char *org_id, const char *site_id,
+					const char *site_space_id, bool *deleted);
+
+/* Share links (admin for all). site: the site they belong to (for URLs). */
+int dom_site_share_links_list(struct dom *d, const char *org_id, const char *site_id, const struct list_req *lr,
+			      struct site *site, struct site_share_link **items, int *n, char **next);
+int dom_site_share_link_create(struct dom *d, const char *org_id, const char *site_id, const char *name,
+			       struct site *site, struct site_share_link *out);
+/* name NULL: unchanged; has_active: set active. */
+int dom_site_share_link_update(struct dom *d, const char *org_id, const char *site_id, const char *link_id,
+			       const char *name, bool has_active, bool active, struct site *site,
+			       struct site_share_link *out);
+int dom_site_share_link_delete(struct dom *d, const char *org_id, const char *site_id, const char *link_id,
+			       bool *deleted);
+/* The active share link of site s with that key (no access check: the key is
+ * the visitor's credential); ERR_NOT_FOUND otherwise. For the renderer. */
+int dom_site_share_link_by_key(struct dom *d, const struct site *s, const char *key, struct site_share_link *out);
+
+/* Adaptive schema. Get (read): ERR_NOT_FOUND when the site has none. Set
+ * (admin): adaptive_schema_check() decides; stored compact with its time. */
+int dom_site_adaptive_schema_get(struct dom *d, const char *org_id, const char *site_id, struct site *out);
+int dom_site_adaptive_schema_set(struct dom *d, const char *org_id, const char *site_id, const json_t *schema,
+				 struct site *out);
+struct template_condition; /* core/adaptive.h */
+/* The template conditions of the site's schema (read); none without one. */
+int dom_site_adaptive_template_conditions(struct dom *d, const char *org_id, const char *site_id,
+					  struct template_condition **out, int *n);
+
+/* Publishing auth (admin): the visitor-auth backend, fallback URL and the
+ * private key (sites.visitor_key) that signs visitor JWTs. Update: backend
+ * NULL unchanged; has_fallback sets fallback_url (NULL removes it).
+ * Regenerate: a new private key. */
+int dom_site_publishing_auth_get(struct dom *d, const char *org_id, const char *site_id,
+				 struct site_publishing_auth *out);
+int dom_site_publishing_auth_update(struct dom *d, const char *org_id, const char *site_id, const char *backend,
+				    bool has_fallback, const char *fallback_url, struct site_publishing_auth *out);
+int dom_site_publishing_auth_regenerate(struct dom *d, const char *org_id, const char *site_id,
+					struct site_publishing_auth *out);
 
 /* ---- structure (domain/site_structure.c) ---- */
 
@@ -62,5 +146,122 @@ int dom_site_structure(struct dom *d, const struct site *s, struct site_structur
  * its default. Used by site creation with `spaces` and by addSpaceToSite. */
 int dom_site_space_add(struct dom *d, const struct site *s, const char *space_id, const char *section_id,
 		       struct site_space *out);
+
+/* Set the default section (section_id) and/or the default site space
+ * (site_space_id: at the root, or in the default section after section_id
+ * applied) of site s (locked, create checked). NULL leaves either unchanged;
+ * an unknown id is ERR_INVALID naming it. */
+int dom_site_default_set(struct dom *d, const struct site *s, const char *section_id, const char *site_space_id);
+
+/* The key whose URLs a read shows (share_key from the request, NULL when
+ * none): an active share link of s is required (else ERR_NOT_FOUND); *out is
+ * the key when s is a share-link site, else NULL. */
+int dom_site_share_key(struct dom *d, const struct site *s, const char *share_key, const char **out);
+
+/* Where a moved item goes among its siblings: before or after another item
+ * (type: "site-space", "site-section" or "site-section-group"); neither: the
+ * end. Both set is ERR_INVALID. */
+struct site_position {
+	const char *before_type, *before;
+	const char *after_type, *after;
+};
+
+/* What a section create or update sets; NULL / false has_* leave a field. */
+struct site_section_input {
+	const char *space_id; /* create: the section's first site space */
+	const char *title;    /* create default: the space's title */
+	const char *icon;
+	bool has_icon; /* icon NULL with has_icon: remove */
+	const char *path;
+	const char *description;
+	bool has_description;
+	const char *condition;
+	bool has_condition;
+	const char *default_site_space;
+};
+
+/* A section / site space of the structure as dom_site_structure shows it
+ * (ERR_NOT_FOUND when there is none); out_sec may be NULL. */
+int dom_site_section_find(struct dom *d, const struct site *s, const char *id, struct site_section *out);
+int dom_site_space_find(struct dom *d, const struct site *s, const char *id, struct site_space *out,
+			struct site_section *out_sec);
+
+/* Sections of site s (locked, create checked for writes). out: the section
+ * with its site spaces, as the structure shows it. */
+int dom_site_section_create(struct dom *d, const struct site *s, const struct site_section_input *in,
+			    struct site_section *out);
+int dom_site_section_update(struct dom *d, const struct site *s, const char *id, const struct site_section_input *in,
+			    struct site_section *out);
+/* 0 also when there was no such section. */
+int dom_site_section_delete(struct dom *d, const struct site *s, const char *id);
+int dom_site_section_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
+			  struct site_section *out);
+
+struct site_group_input {
+	const char *title;
+	const char *icon;
+	bool has_icon;
+	const char *const *sections; /* create: ids of sections of the site */
+	int nsections;
+};
+
+/* Section groups; out_st (may be NULL) receives the structure after the
+ * change, which the group's JSON reads its sections from. */
+int dom_site_group_create(struct dom *d, const struct site *s, const struct site_group_input *in,
+			  struct site_section_group *out, struct site_structure *out_st);
+int dom_site_group_update(struct dom *d, const struct site *s, const char *id, const struct site_group_input *in,
+			  struct site_section_group *out, struct site_structure *out_st);
+int dom_site_group_delete(struct dom *d, const struct site *s, const char *id);
+int dom_site_group_add_section(struct dom *d, const struct site *s, const char *id, const char *section_id,
+			       struct site_section_group *out, struct site_structure *out_st);
+int dom_site_group_remove_section(struct dom *d, const struct site *s, const char *id, const char *section_id);
+int dom_site_group_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
+			struct site_section_group *out, struct site_structure *out_st);
+/* A group of the structure st by id (NULL when none). */
+const struct site_section_group *dom_site_group_find(const struct site_structure *st, const char *id);
+
+struct site_space_input {
+	const char *path;
+	const char *condition;
+	bool has_condition;
+	const char *space_id;
+};
+
+/* Site spaces. out_sec (may be NULL) receives the site space's section
+ * (its id NULL at the root), which its URL depends on. */
+int dom_site_space_update(struct dom *d, const struct site *s, const char *id, const struct site_space_input *in,
+			  struct site_space *out, struct site_section *out_sec);
+int dom_site_space_delete(struct dom *d, const struct site *s, const char *id);
+int dom_site_space_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
+			struct site_space *out, struct site_section *out_sec);
+
+/* sortSiteStructure: move the item (type "site-space", "site-section" or
+ * "site-section-group", id) to pos: a site space among the site spaces of its
+ * section, a section among the sections of the target's parent (a group or
+ * the top level), a group at the top level. out_st: the structure after the
+ * move, where the caller finds the item. */
+int dom_site_structure_sort(struct dom *d, const struct site *s, const char *type, const char *id,
+			    const struct site_position *pos, struct site_structure *out_st);
+
+/* ---- visits (domain/site_visit.c) ----
+ * What a visitor of a published site reads; the renderer (site/serve.c) runs
+ * them as docsd itself (dom_init with user_id NULL) and enforces the site's
+ * visibility with them. */
+
+/* The published site named `name` (its basename, or its id), or with name
+ * NULL the one whose hostname is `hostname`. ERR_NOT_FOUND when there is
+ * none or it is not published. */
+int dom_site_visit(struct dom *d, const char *name, const char *hostname, struct site *out);
+/* 0 when key is an active share link key of site s, else ERR_NOT_FOUND. */
+int dom_site_visit_share(struct dom *d, const struct site *s, const char *key);
+/* The current revision of a site space's space; *out NULL (and 0) when the
+ * space is deleted or has no revision: it is not served. */
+struct revision;
+int dom_site_visit_revision(struct dom *d, const struct site_space *ss, const struct revision **out);
+/* Search the current content of a site space's space (dom_search_space):
+ * at most limit pages, best first. */
+struct search_page;
+int dom_site_visit_search(struct dom *d, const struct site_space *ss, const char *query, int limit,
+			  struct search_page **items, int *n);
 
 #endif

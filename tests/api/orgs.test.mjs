@@ -314,6 +314,16 @@ describe('organizations', () => {
         await patch({ defaultContent: null }, (o, w) => assert.equal(o.defaultContent, undefined, w));
     });
 
+    it('PATCH defaultContent: a site of the organization is kept; another organization\'s is 400', async () => {
+        const site = await ok(alice.api.orgs.createSite(org.id, { title: 'Default docs' }), 'createSite', 201);
+        await patch({ defaultContent: { type: 'site', site: site.id } }, (o, w) =>
+            assert.deepEqual(o.defaultContent, { type: 'site', site: site.id }, w));
+        const { org: other } = await createOrg(ctx.url, alice.token, `Other ${ctx.run}`);
+        const foreign = await ok(alice.api.orgs.createSite(other.id, { title: 'Foreign docs' }), 'createSite', 201);
+        await expectError(alice.api.orgs.updateOrganizationById(org.id, { defaultContent: { type: 'site', site: foreign.id } }), 400, 'site of another org');
+        await patch({ defaultContent: null }, (o, w) => assert.equal(o.defaultContent, undefined, w));
+    });
+
     it('PATCH logo', async () => {
         const logo = 'https://example.com/logo.png';
         await patch({ logo }, (o, w) => assert.equal(o.urls.logo, logo, w));
