@@ -10,7 +10,7 @@
 // Needs: build/docsd (or DOCSD_BIN), `npm ci` in tests/api and here, /usr/bin/chromium (or
 // CHROMIUM_BIN). When the server has no site API or does not serve sites as HTML, the site
 // tests are skipped with "skipped: no renderer"; the chromium smoke test runs regardless.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -105,6 +105,18 @@ function flatten(pages, out = []) {
     return out;
 }
 
+test('chromium starts and renders a page (smoke)', { timeout: TEST_MS }, async () => {
+    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists (scripts/deps.sh test installs Debian's chromium)`);
+    const b = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    try {
+        const p = await b.newPage();
+        await p.setContent('<h1>docsd</h1>');
+        assert.equal(await p.textContent('h1', { timeout: ACTION_MS }), 'docsd');
+    } finally {
+        await b.close();
+    }
+});
+
 describe('published site in chromium', { timeout: 240_000 }, () => {
     let ctx, alice, org, browser, context;
     let skipReason = null;
@@ -187,8 +199,11 @@ describe('published site in chromium', { timeout: 240_000 }, () => {
         const privPub = await ok(alice.api.orgs.publishSite(org.id, priv.id), 'publishSite');
         s.privRoot = norm(privPub.urls.published);
         const link = await ok(alice.api.orgs.createSiteShareLink(org.id, priv.id, { name: 'Team' }), 'createSiteShareLink', 201);
-        assert.equal(typeof link.key, 'string');
-        s.shareKey = link.key;
+        // The key is in the share link's URL: {root}/~share/{key} (or ?share={key}).
+        const published = new URL(link.urls.published);
+        s.shareKey = published.searchParams.get('share') || (published.pathname.match(/\/~share\/([^/]+)/) || [])[1];
+        assert.ok(s.shareKey, `a key in the share link's URL ${link.urls.published}`);
+        assert.equal(norm(link.urls.published).startsWith(s.privRoot.replace(/\/~share\/[^/]+$/, '')), true, 'the share link URL is under the site root');
 
         // Does the server render sites as HTML?
         const probe = await raw(ctx.url, 'GET', new URL(s.root).pathname);
@@ -240,18 +255,6 @@ describe('published site in chromium', { timeout: 240_000 }, () => {
         assert.doesNotMatch(text, /\{%\s*(end)?hint/, 'hint blocks are rendered, not shown as template syntax');
     }
 
-    it('chromium starts and renders a page (smoke)', { timeout: TEST_MS }, async () => {
-        assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists (scripts/deps.sh test installs Debian's chromium)`);
-        const b = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-        try {
-            const p = await b.newPage();
-            await p.setContent('<h1>docsd</h1>');
-            assert.equal(await p.textContent('h1', { timeout: ACTION_MS }), 'docsd');
-        } finally {
-            await b.close();
-        }
-    });
-
     it('opens the site: header, sidebar, first page', { timeout: TEST_MS }, async (t) => {
         if (skipReason) return t.skip(skipReason);
         const page = await context.newPage();
@@ -261,7 +264,7 @@ describe('published site in chromium', { timeout: 240_000 }, () => {
             assert.match(res.headers()['content-type'], /text\/html/);
             assert.equal(await page.locator('header').count() > 0, true, 'a <header>');
             await page.locator('header').first().waitFor({ state: 'visible' });
-            const sidebar = page.locator('aside, nav').first();
+            const sidebar = page.locator('aside').first();
             await sidebar.waitFor({ state: 'visible' });
             assert.match(await page.title(), /Acme Docs/, 'the title names the site');
             const header = await page.locator('header').first().innerText();
