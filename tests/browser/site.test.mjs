@@ -312,11 +312,31 @@ describe('published site in chromium', { timeout: 240_000 }, () => {
             });
             assert.ok(hintBox, 'the hint is rendered in a hint/callout element');
             await shot(page, '03-nested-page');
-            // The same page on a phone-sized viewport.
-            await page.setViewportSize({ width: 390, height: 844 });
-            await shot(page, '04-nested-page-mobile');
         } finally {
             await page.close();
+        }
+        // The same page on a phone-sized viewport: the sidebar is a drawer, closed, that the
+        // menu button (a label of a checkbox: no script) opens.
+        const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+        try {
+            phone.setDefaultTimeout(ACTION_MS);
+            phone.setDefaultNavigationTimeout(NAV_MS);
+            const m = await phone.newPage();
+            await m.goto(`${s.root}/${s.install.path}`);
+            await m.locator('h1', { hasText: 'Installation' }).first().waitFor();
+            const drawerX = async () => (await m.locator('aside').first().boundingBox())?.x ?? -1e9;
+            await m.waitForTimeout(300); // a drawer transition, if any, ends
+            assert.ok((await drawerX()) < 0, 'the drawer starts closed on a phone');
+            await shot(m, '04-nested-page-mobile');
+            const toggle = m.locator('label[for="nav-toggle"], button[aria-controls], .nav-button').first();
+            if ((await toggle.count()) > 0) {
+                await toggle.click();
+                await m.waitForTimeout(300);
+                assert.ok((await drawerX()) >= 0, 'the menu button opens the drawer');
+                await shot(m, '04b-mobile-menu-open');
+            }
+        } finally {
+            await phone.close();
         }
     });
 
