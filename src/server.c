@@ -8,6 +8,7 @@
 #include "domain/content.h"
 #include "http/listener.h"
 #include "http/services.h"
+#include "site/site.h"
 #include "store/store.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -48,6 +49,7 @@ void config_defaults(struct config *cfg)
 	cfg->pdf_cache_mb = 64;
 	cfg->pdf_renders = 2;
 	cfg->pdf_wait_ms = 5000;
+	cfg->site_cache_mb = 64;
 }
 
 int server_open_store(struct store **out, const struct config *cfg, int nconn)
@@ -86,7 +88,8 @@ int server_start(struct server **out, const struct config *cfg)
 	s->engine = store_engine(s->store);
 	if ((rc = pdfcache_new(&s->pdfs, (size_t)cfg->pdf_cache_mb << 20, cfg->pdf_renders, cfg->pdf_wait_ms)) ||
 	    (rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)) ||
-	    (rc = pagecache_new(&s->pages, 64, 256 * 1024)))
+	    (rc = pagecache_new(&s->pages, 64, 256 * 1024)) ||
+	    (rc = sitecache_new(&s->sites, (size_t)cfg->site_cache_mb << 20)))
 		goto fail;
 	if (cfg->rate_limit > 0 && (rc = ratelimit_new(&s->rl, cfg->rate_limit)))
 		goto fail;
@@ -135,5 +138,6 @@ void server_stop(struct server *s)
 	metrics_free(s->metrics);
 	pagecache_free(s->pages);
 	pdfcache_free(s->pdfs);
+	sitecache_free(s->sites);
 	free(s);
 }

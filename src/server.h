@@ -21,6 +21,7 @@ struct revcache;
 struct pdfcache;
 struct conntrack;
 struct fetchpool;
+struct sitecache;
 
 struct config {
 	const char *listen;       /* host:port */
@@ -42,6 +43,7 @@ struct config {
 	int pdf_cache_mb;         /* rendered PDFs kept, in MiB; 0 = none */
 	int pdf_renders;          /* PDFs rendered at once at most */
 	int pdf_wait_ms;          /* how long a fetch waits for a turn to render before a 503 */
+	int site_cache_mb;        /* rendered published-site pages kept, in MiB; 0 = none */
 };
 
 struct server {
@@ -55,6 +57,7 @@ struct server {
 	struct pagecache *pages;
 	struct revcache *revisions; /* built revisions, shared by the store's transactions */
 	struct pdfcache *pdfs;    /* rendered PDFs and the limit on renders (domain/pdf.c) */
+	struct sitecache *sites;  /* rendered published-site pages (site/cache.c) */
 	struct jobs *jobs;
 	void *daemon;             /* struct MHD_Daemon */
 	struct conntrack *conns;  /* slow-client deadlines (http/conntrack.h) */

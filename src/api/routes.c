@@ -171,6 +171,26 @@ const struct route routes[] = {
 
 	/* Site structure (api/site_structure.c): sections, section groups,
 	 * site spaces, the structure, the published profile. */
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/sections", site_sections_list, 0, V, "listSiteSections" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/sections", site_section_create, W | B, V, "addSectionToSite" },
+	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", site_section_update, W | B, V, "updateSiteSectionById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", site_section_delete, W, V, "deleteSiteSectionById" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move", site_section_move, W | BO, V, "moveSiteSection" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", site_groups_list, 0, V, "listSiteSectionGroups" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", site_group_create, W | B, V, "addSectionGroupToSite" },
+	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}", site_group_update, W | B, V, "updateSiteSectionGroupById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}", site_group_delete, W, V, "deleteSiteSectionGroupById" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections", site_group_add_section, W | B, V, "addSectionToGroup" },
+	{ "DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}", site_group_remove_section, W, V, "removeSectionFromGroup" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move", site_group_move, W | BO, V, "moveSiteSectionGroup" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", site_spaces_list, 0, V, "listSiteSpaces" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", site_space_create, W | B, V, "addSpaceToSite" },
+	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", site_space_update, W | B, V, "updateSiteSpaceById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}", site_space_delete, W, V, "deleteSiteSpaceById" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move", site_space_move, W | BO, V, "moveSiteSpace" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/structure", site_structure_get, 0, V, "getSiteStructure" },
+	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/structure/sort", site_structure_sort, W | B, V, "sortSiteStructure" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/published", site_published_get, 0, V, "getPublishedContentSite" },
 	/* -- end of api/site_structure.c rows -- */
 
 	{ "GET", "/v1/orgs/{organizationId}/members", member_list, ROUTE_CACHE, M, "listMembersInOrganizationById" },

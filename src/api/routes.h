@@ -124,6 +124,26 @@ int site_publishing_auth_regenerate(struct req *r);
 /* -- end of api/sites.c -- */
 
 /* api/site_structure.c */
+int site_sections_list(struct req *r);
+int site_section_create(struct req *r);
+int site_section_update(struct req *r);
+int site_section_delete(struct req *r);
+int site_section_move(struct req *r);
+int site_groups_list(struct req *r);
+int site_group_create(struct req *r);
+int site_group_update(struct req *r);
+int site_group_delete(struct req *r);
+int site_group_add_section(struct req *r);
+int site_group_remove_section(struct req *r);
+int site_group_move(struct req *r);
+int site_spaces_list(struct req *r);
+int site_space_create(struct req *r);
+int site_space_update(struct req *r);
+int site_space_delete(struct req *r);
+int site_space_move(struct req *r);
+int site_structure_get(struct req *r);
+int site_structure_sort(struct req *r);
+int site_published_get(struct req *r);
 /* -- end of api/site_structure.c -- */
 
 int space_create(struct req *r);

@@ -147,11 +147,121 @@ int dom_site_structure(struct dom *d, const struct site *s, struct site_structur
 int dom_site_space_add(struct dom *d, const struct site *s, const char *space_id, const char *section_id,
 		       struct site_space *out);
 
-/* Implemented by sites-structure (domain/site_structure.c): make section_id
- * the site's default section and/or site_space_id the default site space of
- * its section or of the root (either may be NULL: unchanged). Called by
- * updateSiteById (defaultSiteSection, defaultSiteSpace) on the locked site s.
- * ERR_INVALID naming the field when the id is not one of the site's. */
+/* Set the default section (section_id) and/or the default site space
+ * (site_space_id: at the root, or in the default section after section_id
+ * applied) of site s (locked, create checked). NULL leaves either unchanged;
+ * an unknown id is ERR_INVALID naming it. */
 int dom_site_default_set(struct dom *d, const struct site *s, const char *section_id, const char *site_space_id);
+
+/* The key whose URLs a read shows (share_key from the request, NULL when
+ * none): an active share link of s is required (else ERR_NOT_FOUND); *out is
+ * the key when s is a share-link site, else NULL. */
+int dom_site_share_key(struct dom *d, const struct site *s, const char *share_key, const char **out);
+
+/* Where a moved item goes among its siblings: before or after another item
+ * (type: "site-space", "site-section" or "site-section-group"); neither: the
+ * end. Both set is ERR_INVALID. */
+struct site_position {
+	const char *before_type, *before;
+	const char *after_type, *after;
+};
+
+/* What a section create or update sets; NULL / false has_* leave a field. */
+struct site_section_input {
+	const char *space_id; /* create: the section's first site space */
+	const char *title;    /* create default: the space's title */
+	const char *icon;
+	bool has_icon; /* icon NULL with has_icon: remove */
+	const char *path;
+	const char *description;
+	bool has_description;
+	const char *condition;
+	bool has_condition;
+	const char *default_site_space;
+};
+
+/* A section / site space of the structure as dom_site_structure shows it
+ * (ERR_NOT_FOUND when there is none); out_sec may be NULL. */
+int dom_site_section_find(struct dom *d, const struct site *s, const char *id, struct site_section *out);
+int dom_site_space_find(struct dom *d, const struct site *s, const char *id, struct site_space *out,
+			struct site_section *out_sec);
+
+/* Sections of site s (locked, create checked for writes). out: the section
+ * with its site spaces, as the structure shows it. */
+int dom_site_section_create(struct dom *d, const struct site *s, const struct site_section_input *in,
+			    struct site_section *out);
+int dom_site_section_update(struct dom *d, const struct site *s, const char *id, const struct site_section_input *in,
+			    struct site_section *out);
+/* 0 also when there was no such section. */
+int dom_site_section_delete(struct dom *d, const struct site *s, const char *id);
+int dom_site_section_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
+			  struct site_section *out);
+
+struct site_group_input {
+	const char *title;
+	const char *icon;
+	bool has_icon;
+	const char *const *sections; /* create: ids of sections of the site */
+	int nsections;
+};
+
+/* Section groups; out_st (may be NULL) receives the structure after the
+ * change, which the group's JSON reads its sections from. */
+int dom_site_group_create(struct dom *d, const struct site *s, const struct site_group_input *in,
+			  struct site_section_group *out, struct site_structure *out_st);
+int dom_site_group_update(struct dom *d, const struct site *s, const char *id, const struct site_group_input *in,
+			  struct site_section_group *out, struct site_structure *out_st);
+int dom_site_group_delete(struct dom *d, const struct site *s, const char *id);
+int dom_site_group_add_section(struct dom *d, const struct site *s, const char *id, const char *section_id,
+			       struct site_section_group *out, struct site_structure *out_st);
+int dom_site_group_remove_section(struct dom *d, const struct site *s, const char *id, const char *section_id);
+int dom_site_group_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
+			struct site_section_group *out, struct site_structure *out_st);
+/* A group of the structure st by id (NULL when none). */
+const struct site_section_group *dom_site_group_find(const struct site_structure *st, const char *id);
+
+struct site_space_input {
+	const char *path;
+	const char *condition;
+	bool has_condition;
+	const char *space_id;
+};
+
+/* Site spaces. out_sec (may be NULL) receives the site space's section
+ * (its id NULL at the root), which its URL depends on. */
+int dom_site_space_update(struct dom *d, const struct site *s, const char *id, const struct site_space_input *in,
+			  struct site_space *out, struct site_section *out_sec);
+int dom_site_space_delete(struct dom *d, const struct site *s, const char *id);
+int dom_site_space_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
+			struct site_space *out, struct site_section *out_sec);
+
+/* sortSiteStructure: move the item (type "site-space", "site-section" or
+ * "site-section-group", id) to pos: a site space among the site spaces of its
+ * section, a section among the sections of the target's parent (a group or
+ * the top level), a group at the top level. out_st: the structure after the
+ * move, where the caller finds the item. */
+int dom_site_structure_sort(struct dom *d, const struct site *s, const char *type, const char *id,
+			    const struct site_position *pos, struct site_structure *out_st);
+
+/* ---- visits (domain/site_visit.c) ----
+ * What a visitor of a published site reads; the renderer (site/serve.c) runs
+ * them as docsd itself (dom_init with user_id NULL) and enforces the site's
+ * visibility with them. */
+
+/* The published site named `name` (its basename, or its id), or with name
+ * NULL the one whose hostname is `hostname`. ERR_NOT_FOUND when there is
+ * none or it is not published. */
+int dom_site_visit(struct dom *d, const char *name, const char *hostname, struct site *out);
+/* 0 when key is an active share link key of site s, else ERR_NOT_FOUND. */
+int dom_site_visit_share(struct dom *d, const struct site *s, const char *key);
+/* The current revision of a site space's space; *out NULL (and 0) when the
+ * space is deleted or has no revision: it is not served. */
+struct revision;
+int dom_site_visit_revision(struct dom *d, const struct site_space *ss, const struct revision **out);
+/* Search the current content of a site space's space (dom_search_space):
+ * at most limit pages, best first. */
+struct search_page;
+int dom_site_visit_search(struct dom *d, const struct site_space *ss, const char *query, int limit,
+			  struct search_page **items, int *n);
 
 #endif

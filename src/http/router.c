@@ -16,6 +16,7 @@
 #include "http/http.h"
 #include "http/router.h"
 #include "http/services.h"
+#include "site/site.h"
 #include "util/err.h"
 #include "util/log.h"
 
@@ -367,6 +368,12 @@ int router_dispatch(struct req *r)
 	int rc;
 
 	err_clear();
+	/* Published sites (site/serve.c): under /sites/, or at a site's own
+	 * hostname; site_serve returns 1 for a hostname that names no site. */
+	if (r->stage == REQ_RECEIVED && site_request(r) && site_serve(r) == 0) {
+		r->stage = REQ_DISPATCHED;
+		return 0;
+	}
 	if (r->stage == REQ_PREFETCHED) {
 		rc = r->prefetch_rc ? err_set(r->prefetch_rc, "%s", r->prefetch_msg) : run_tx(r);
 	} else if (n >= sizeof(path)) {

@@ -96,4 +96,24 @@ int store_site_share_link_delete(struct store_tx *tx, const char *site_id, const
  * space with its space joined. */
 int store_site_structure(struct store_tx *tx, const char *site_id, struct site_structure *out);
 
+/* Inserts: fill id and created_at; every other column comes from the struct
+ * (the domain decides paths, positions and defaults). */
+int store_site_section_insert(struct store_tx *tx, struct site_section *sec);
+int store_site_group_insert(struct store_tx *tx, struct site_section_group *g);
+int store_site_space_insert(struct store_tx *tx, struct site_space *ss);
+/* Write back every changeable column of a row read from the structure. */
+int store_site_section_update(struct store_tx *tx, const struct site_section *sec);
+int store_site_group_update(struct store_tx *tx, const struct site_section_group *g);
+int store_site_space_update(struct store_tx *tx, const struct site_space *ss);
+/* Delete one row of site site_id (a section with its site spaces). */
+int store_site_section_delete(struct store_tx *tx, const char *site_id, const char *id);
+int store_site_group_delete(struct store_tx *tx, const char *site_id, const char *id);
+int store_site_space_delete(struct store_tx *tx, const char *site_id, const char *id);
+/* Move the site spaces at the root of site_id into section_id. */
+int store_site_spaces_to_section(struct store_tx *tx, const char *site_id, const char *section_id);
+/* Make id the one default section of site_id. */
+int store_site_section_set_default(struct store_tx *tx, const char *site_id, const char *id);
+/* Make id the one default site space among its siblings (section_id NULL: the root). */
+int store_site_space_set_default(struct store_tx *tx, const char *site_id, const char *section_id, const char *id);
+
 #endif

@@ -1,0 +1,145 @@
+/*
+ * html.c - HTML escaping, the one place text enters the published site's
+ * HTML (site.h).
+ */
+#include "site/site.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void html_escn(struct jw *b, const char *s, size_t n)
+{
+	size_t run = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *rep;
+		switch (s[i]) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		case '\'': rep = "&#39;"; break;
+		case '\0': rep = ""; break;
+		default: continue;
+		}
+		jw_put(b, s + run, i - run);
+		jw_put(b, rep, strlen(rep));
+		run = i + 1;
+	}
+	jw_put(b, s + run, n - run);
+}
+
+static bool scheme_is(const char *url, const char *scheme)
+{
+	size_t n = strlen(scheme), j = 0;
+
+	/* Browsers ignore tabs, newlines and leading spaces in a scheme. */
+	while (*url == ' ' || (unsigned char)*url < 0x20)
+		url++;
+	for (; *url && j < n; url++) {
+		if (*url == '\t' || *url == '\n' || *url == '\r')
+			continue;
+		if (tolower((unsigned char)*url) != scheme[j])
+			return false;
+		j++;
+	}
+	return j == n;
+}
+
+void html_url(struct jw *b, const char *url)
+{
+	if (!url || scheme_is(url, "javascript:") || scheme_is(url, "vbscript:") ||
+	    (scheme_is(url, "data:") && !scheme_is(url, "data:image/png") && !scheme_is(url, "data:image/gif") &&
+	     !scheme_is(url, "data:image/jpeg") && !scheme_is(url, "data:image/webp"))) {
+		jw_put(b, "#", 1);
+		return;
+	}
+	html_esc(b, url);
+}
+
+void url_path_enc(struct jw *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (isalnum(c) || strchr("-._~/!$()*+,;=:@", c) || c >= 0x80) {
+			jw_put(b, (const char *)&c, 1);
+		} else {
+			char e[3] = { '%', hex[c >> 4], hex[c & 15] };
+			jw_put(b, e, 3);
+		}
+	}
+}
+
+bool css_color_ok(const char *s)
+{
+	size_t n;
+
+	if (!s || s[0] != '#')
+		return false;
+	n = strlen(s + 1);
+	if (n != 3 && n != 4 && n != 6 && n != 8)
+		return false;
+	for (size_t i = 1; i <= n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+char *html_anchor(struct arena *a, const char *text)
+{
+	size_t n = strlen(text), j = 0;
+	char *out = arena_alloc(a, n + 1);
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == ' ')
+			out[j++] = '-';
+		else if (isalnum(c) || c == '_' || c == '-')
+			out[j++] = (char)tolower(c);
+	}
+	out[j] = '\0';
+	return out;
+}
+
+void html_emoji(struct jw *b, const char *e)
+{
+	if (!e || !*e)
+		return;
+	if (strspn(e, "0123456789abcdefABCDEF-") != strlen(e)) {
+		html_esc(b, e);
+		return;
+	}
+	while (*e) {
+		unsigned long cp = strtoul(e, NULL, 16);
+		char u[4];
+		e += strcspn(e, "-");
+		e += *e == '-';
+		if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			continue;
+		if (cp < 0x80) {
+			u[0] = (char)cp;
+			html_escn(b, u, 1);
+		} else if (cp < 0x800) {
+			u[0] = (char)(0xC0 | (cp >> 6));
+			u[1] = (char)(0x80 | (cp & 0x3F));
+			jw_put(b, u, 2);
+		} else if (cp < 0x10000) {
+			u[0] = (char)(0xE0 | (cp >> 12));
+			u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+			u[2] = (char)(0x80 | (cp & 0x3F));
+			jw_put(b, u, 3);
+		} else {
+			u[0] = (char)(0xF0 | (cp >> 18));
+			u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+			u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+			u[3] = (char)(0x80 | (cp & 0x3F));
+			jw_put(b, u, 4);
+		}
+	}
+}

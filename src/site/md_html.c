@@ -1,0 +1,392 @@
+/*
+ * md_html.c - a page's markdown as the published site's HTML (site.h).
+ *
+ * GitBook's block tags ({% hint %}, {% tabs %}, {% code %} ...) stand on
+ * lines of their own. The text is cut at those lines (outside fenced code):
+ * the markdown between two tags is rendered by cmark-gfm on its own, and each
+ * tag opens or closes the HTML around it, on a stack (at most MDH_DEPTH
+ * deep; deeper tags are dropped). Unclosed blocks are closed at the end.
+ */
+#include "site/site.h"
+
+#include "core/markdown.h"
+#include "util/err.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm.h>
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MDH_DEPTH 16
+#define MDH_ANCHORS 256
+
+struct mdh_frame {
+	char name[24];
+	int ntabs; /* tabs: the tabs opened so far */
+	int seq;   /* tabs: this group's number in the page */
+};
+
+struct mdh {
+	struct jw *out;
+	struct arena *a;
+	struct mdh_frame stack[MDH_DEPTH];
+	int depth;
+	int tabs_seq;
+	const char *anchors[MDH_ANCHORS];
+	int nanchors;
+	int oom;
+};
+
+static pthread_once_t ext_once = PTHREAD_ONCE_INIT;
+
+static void ext_register(void)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+}
+
+/* The plain text of a heading (text and code literals). */
+static void heading_text(cmark_node *h, struct jw *t)
+{
+	cmark_iter *it = cmark_iter_new(h);
+	cmark_event_type ev;
+
+	if (!it)
+		return;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type ty = cmark_node_get_type(n);
+		if (ev == CMARK_EVENT_ENTER && (ty == CMARK_NODE_TEXT || ty == CMARK_NODE_CODE)) {
+			const char *s = cmark_node_get_literal(n);
+			if (s)
+				jw_put(t, s, strlen(s));
+		}
+	}
+	cmark_iter_free(it);
+}
+
+/* A unique anchor for heading text in this page (GitHub's -1, -2 ...). */
+static const char *unique_anchor(struct mdh *m, const char *text)
+{
+	char *base = html_anchor(m->a, text);
+	const char *cand = base;
+
+	if (!base)
+		return NULL;
+	for (int k = 1;; k++) {
+		int used = 0;
+		for (int i = 0; i < m->nanchors && !used; i++)
+			used = strcmp(m->anchors[i], cand) == 0;
+		if (!used)
+			break;
+		if (!(cand = arena_printf(m->a, "%s-%d", base, k)))
+			return NULL;
+	}
+	if (m->nanchors < MDH_ANCHORS)
+		m->anchors[m->nanchors++] = cand;
+	return cand;
+}
+
+/* Render md[0..len) with cmark-gfm into m->out. */
+static void render_md(struct mdh *m, const char *md, size_t len)
+{
+	static const char *const exts[] = { "table", "strikethrough", "tasklist", "autolink" };
+	const int opts = CMARK_OPT_VALIDATE_UTF8;
+	cmark_parser *p;
+	cmark_node *doc, *n;
+
+	while (len && isspace((unsigned char)*md)) {
+		md++;
+		len--;
+	}
+	if (!len)
+		return;
+	pthread_once(&ext_once, ext_register);
+	if (!(p = cmark_parser_new(opts))) {
+		m->oom = 1;
+		return;
+	}
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
+		if (e)
+			cmark_parser_attach_syntax_extension(p, e);
+	}
+	cmark_parser_feed(p, md, len);
+	doc = cmark_parser_finish(p);
+	for (n = doc ? cmark_node_first_child(doc) : NULL; n; n = cmark_node_next(n)) {
+		char *html = cmark_render_html(n, opts, cmark_parser_get_syntax_extensions(p));
+		if (!html) {
+			m->oom = 1;
+			break;
+		}
+		if (cmark_node_get_type(n) == CMARK_NODE_HEADING && html[0] == '<' && html[1] == 'h' && html[3] == '>') {
+			struct jw t;
+			const char *id;
+			jw_init(&t);
+			heading_text(n, &t);
+			jw_put(&t, "", 1);
+			id = jw_ok(&t) ? unique_anchor(m, t.buf) : NULL;
+			jw_free(&t);
+			jw_put(m->out, html, 3);
+			if (id && *id) {
+				jw_put(m->out, " id=\"", 5);
+				html_esc(m->out, id);
+				jw_put(m->out, "\"", 1);
+			}
+			html_raw(m->out, html + 3);
+		} else {
+			html_raw(m->out, html);
+		}
+		free(html);
+	}
+	if (doc)
+		cmark_node_free(doc);
+	cmark_parser_free(p);
+}
+
+/* The value of key="..." (or '...', or a bare word) in a tag's arguments. */
+static const char *tag_arg(struct arena *a, const char *args, size_t n, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (size_t i = 0; i + kl < n; i++) {
+		if ((i == 0 || isspace((unsigned char)args[i - 1])) && strncmp(args + i, key, kl) == 0 &&
+		    args[i + kl] == '=') {
+			size_t j = i + kl + 1, e;
+			char q = j < n ? args[j] : 0;
+			if (q == '"' || q == '\'') {
+				for (e = j + 1; e < n && args[e] != q; e++)
+					;
+				return arena_strndup(a, args + j + 1, e - j - 1);
+			}
+			for (e = j; e < n && !isspace((unsigned char)args[e]); e++)
+				;
+			return arena_strndup(a, args + j, e - j);
+		}
+	}
+	return NULL;
+}
+
+static struct mdh_frame *push(struct mdh *m, const char *name)
+{
+	struct mdh_frame *f;
+
+	if (m->depth >= MDH_DEPTH)
+		return NULL;
+	f = &m->stack[m->depth++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	return f;
+}
+
+static void close_frame(struct mdh *m)
+{
+	struct mdh_frame *f = &m->stack[--m->depth];
+
+	if (strcmp(f->name, "code") == 0)
+		html_raw(m->out, "</figure>\n");
+	else
+		html_raw(m->out, "</div>\n");
+}
+
+/* One tag {% name args %}. */
+static void tag(struct mdh *m, const char *name, size_t nl, const char *args, size_t al)
+{
+	char nm[24];
+	struct mdh_frame *f, *top = m->depth ? &m->stack[m->depth - 1] : NULL;
+
+	snprintf(nm, sizeof(nm), "%.*s", (int)(nl < sizeof(nm) ? nl : sizeof(nm) - 1), name);
+	if (strncmp(nm, "end", 3) == 0) {
+		/* Close up to the matching block; a stray end tag is dropped. */
+		for (int i = m->depth - 1; i >= 0; i--) {
+			if (strcmp(m->stack[i].name, nm + 3) == 0) {
+				while (m->depth > i)
+					close_frame(m);
+				break;
+			}
+		}
+		return;
+	}
+	if (strcmp(nm, "hint") == 0) {
+		const char *style = tag_arg(m->a, args, al, "style");
+		static const char *const ok[] = { "info", "warning", "danger", "success" };
+		const char *cls = "info";
+		for (size_t i = 0; style && i < 4; i++)
+			if (strcmp(style, ok[i]) == 0)
+				cls = ok[i];
+		if (!push(m, nm))
+			return;
+		html_raw(m->out, "<div class=\"hint hint-");
+		html_raw(m->out, cls);
+		html_raw(m->out, "\" role=\"note\">\n");
+	} else if (strcmp(nm, "tabs") == 0) {
+		if (!(f = push(m, nm)))
+			return;
+		f->seq = ++m->tabs_seq;
+		html_raw(m->out, "<div class=\"tabs\">\n");
+	} else if (strcmp(nm, "tab") == 0 && top && strcmp(top->name, "tabs") == 0) {
+		const char *title = tag_arg(m->a, args, al, "title");
+		int seq = top->seq, k = top->ntabs++;
+		char id[64];
+		if (!push(m, nm))
+			return;
+		snprintf(id, sizeof(id), "tabs-%d-%d", seq, k);
+		char num[16];
+		html_raw(m->out, "<input type=\"radio\" name=\"tabs-");
+		snprintf(num, sizeof(num), "%d", seq);
+		html_raw(m->out, num);
+		html_raw(m->out, "\" id=\"");
+		html_raw(m->out, id);
+		html_raw(m->out, k == 0 ? "\" checked>" : "\">");
+		html_raw(m->out, "<label for=\"");
+		html_raw(m->out, id);
+		html_raw(m->out, "\">");
+		html_esc(m->out, title && *title ? title : "Tab");
+		html_raw(m->out, "</label><div class=\"tab-panel\">\n");
+	} else if (strcmp(nm, "code") == 0) {
+		const char *title = tag_arg(m->a, args, al, "title");
+		if (!push(m, nm))
+			return;
+		html_raw(m->out, "<figure class=\"code-block\">");
+		if (title && *title) {
+			html_raw(m->out, "<figcaption>");
+			html_esc(m->out, title);
+			html_raw(m->out, "</figcaption>");
+		}
+		html_raw(m->out, "\n");
+	} else if (strcmp(nm, "embed") == 0) {
+		const char *url = tag_arg(m->a, args, al, "url");
+		if (url) {
+			html_raw(m->out, "<p class=\"embed\"><a href=\"");
+			html_url(m->out, url);
+			html_raw(m->out, "\">");
+			html_esc(m->out, url);
+			html_raw(m->out, "</a></p>\n");
+		}
+		/* {% embed %} may or may not have an {% endembed %}: nothing to close. */
+	} else {
+		if (!push(m, nm))
+			return;
+		html_raw(m->out, "<div class=\"block-");
+		for (const char *c = nm; *c; c++)
+			if (isalnum((unsigned char)*c) || *c == '-')
+				jw_put(m->out, c, 1);
+		html_raw(m->out, "\">\n");
+	}
+}
+
+/* When line[0..n) is nothing but {% tags %} (and spaces), handle them and
+ * return 1; else 0 (nothing done). */
+static int tag_line(struct mdh *m, const char *line, size_t n, const char *flush_from, const char *flush_to)
+{
+	const char *p = line, *end = line + n;
+	int ntags = 0;
+
+	/* First pass: is the whole line tags? */
+	while (p < end) {
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p == end)
+			break;
+		if (end - p < 4 || p[0] != '{' || p[1] != '%')
+			return 0;
+		const char *close = NULL;
+		for (const char *q = p + 2; q + 1 < end; q++)
+			if (q[0] == '%' && q[1] == '}') {
+				close = q;
+				break;
+			}
+		if (!close)
+			return 0;
+		ntags++;
+		p = close + 2;
+	}
+	if (!ntags)
+		return 0;
+	render_md(m, flush_from, (size_t)(flush_to - flush_from));
+	for (p = line; p < end;) {
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p == end)
+			break;
+		const char *s = p + 2, *close = s;
+		while (!(close[0] == '%' && close[1] == '}'))
+			close++;
+		while (s < close && isspace((unsigned char)*s))
+			s++;
+		const char *name = s;
+		while (s < close && (isalnum((unsigned char)*s) || *s == '-' || *s == '_'))
+			s++;
+		tag(m, name, (size_t)(s - name), s, (size_t)(close - s));
+		p = close + 2;
+	}
+	return 1;
+}
+
+/* The length of a code fence opening at line (``` or ~~~, up to 3 spaces in), or 0. */
+static size_t fence_len(const char *line, size_t n, char *ch)
+{
+	size_t i = 0, k;
+
+	while (i < n && i < 3 && line[i] == ' ')
+		i++;
+	if (i >= n || (line[i] != '`' && line[i] != '~'))
+		return 0;
+	for (k = i; k < n && line[k] == line[i]; k++)
+		;
+	if (k - i < 3)
+		return 0;
+	*ch = line[i];
+	return k - i;
+}
+
+int md_to_html(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx)
+{
+	struct mdh m = { .out = out, .a = a };
+	struct md_front fm;
+	const char *text, *p, *end, *seg;
+	size_t tl, fence = 0;
+	char fch = 0;
+
+	if (md_frontmatter(a, md, len, &fm))
+		return -1;
+	md += fm.body;
+	len -= fm.body;
+	if (link) {
+		char *rw = md_rewrite_links(a, md, len, link, ctx);
+		if (!rw)
+			return -1;
+		text = rw;
+		tl = strlen(rw);
+	} else {
+		text = md;
+		tl = len;
+	}
+	seg = p = text;
+	end = text + tl;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *next = nl ? nl + 1 : end;
+		size_t ll = (size_t)(le - p);
+		char c;
+		size_t fl = fence_len(p, ll, &c);
+
+		if (fence) {
+			if (fl >= fence && c == fch)
+				fence = 0;
+		} else if (fl) {
+			fence = fl;
+			fch = c;
+		} else if (memchr(p, '{', ll) && tag_line(&m, p, ll, seg, p)) {
+			seg = next;
+		}
+		p = next;
+	}
+	render_md(&m, seg, (size_t)(end - seg));
+	while (m.depth)
+		close_frame(&m);
+	return m.oom || !jw_ok(out) ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}

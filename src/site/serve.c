@@ -1,0 +1,710 @@
+/*
+ * serve.c - a published site's HTTP requests (site.h has the URL scheme).
+ *
+ * One request, in one read transaction, as docsd itself:
+ *   site (by name or Host) -> published? -> share key / visitor token ->
+ *   structure, conditions and each visible site space's current revision ->
+ *   the view's key (site generation, revisions, visible set, path, prefix)
+ *   -> If-None-Match: 304 | the render cache: the stored body | render and
+ *   keep it.
+ * A cache hit does no markdown or HTML work: only the site row, its
+ * structure and the revision lookups (which the revision cache answers).
+ * Visibility answers 404 (unpublished, deleted, no or a wrong share key) or
+ * 401 (visitor-auth without a valid token) with a small page of its own.
+ */
+#include "site/site.h"
+
+#include "core/condition.h"
+#include "core/serialize_sites.h"
+#include "domain/content.h"
+#include "domain/sites.h"
+#include "http/http.h"
+#include "store/search.h"
+#include "util/err.h"
+#include "util/log.h"
+#include "util/util.h"
+
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define SEARCH_PER_SPACE 10
+#define VISITOR_COOKIE "docsd_visitor"
+
+static const char CT_HTML[] = "text/html; charset=utf-8";
+static const char CT_MD[] = "text/markdown; charset=utf-8";
+static const char CT_TEXT[] = "text/plain; charset=utf-8";
+static const char CT_XML[] = "application/xml; charset=utf-8";
+static const char CSP[] = "default-src 'none'; img-src * data:; style-src 'self' 'unsafe-inline'; "
+			  "form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+
+/* ---- which requests are the site's ---- */
+
+/* The host[:port] of url, into out. */
+static void url_host(const char *url, char *out, size_t n)
+{
+	const char *h = strstr(url, "://");
+	size_t len;
+
+	h = h ? h + 3 : url;
+	len = strcspn(h, "/");
+	snprintf(out, n, "%.*s", (int)len, h);
+}
+
+/* The path component of the public URL ("" when none). */
+static const char *url_path(const char *url)
+{
+	const char *h = strstr(url, "://");
+	const char *p = strchr(h ? h + 3 : url, '/');
+
+	return p ? p : "";
+}
+
+static bool is_api_path(const char *p)
+{
+	static const char *const prefixes[] = { "/v1/", "/files/", "/pdf/", "/healthz", "/metrics" };
+
+	if (strcmp(p, "/v1") == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(p, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* A Host header that may name a site: not the public URL's, not an address
+ * or localhost. */
+static bool foreign_host(struct req *r, char *host, size_t n)
+{
+	const char *h = req_header(r, MHD_HTTP_HEADER_HOST);
+	char pub[256];
+
+	if (!h || !*h || strlen(h) >= n)
+		return false;
+	url_host(r->srv->public_url, pub, sizeof(pub));
+	if (strcasecmp(h, pub) == 0)
+		return false;
+	snprintf(host, n, "%.*s", (int)strcspn(h, ":"), h);
+	if (!*host || strcasecmp(host, "localhost") == 0 || host[0] == '[' || strspn(host, "0123456789.") == strlen(host))
+		return false;
+	for (char *c = host; *c; c++)
+		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+	return true;
+}
+
+bool site_request(struct req *r)
+{
+	char host[256];
+	const char *pre = url_path(r->srv->public_url);
+	size_t pl = strlen(pre);
+
+	if (strncmp(r->url, pre, pl) == 0 && strncmp(r->url + pl, "/sites/", 7) == 0)
+		return true;
+	return !is_api_path(r->url) && foreign_host(r, host, sizeof(host));
+}
+
+/* ---- answers ---- */
+
+static int answer(struct req *r, int status, const char *ctype, const char *body, size_t len)
+{
+	return resp_bytes(r, status, ctype, body, len);
+}
+
+/* A page of the server's own for a site it will not show. */
+static int plain_page(struct req *r, int status, const char *title, const char *msg)
+{
+	const char *html = arena_printf(&r->arena,
+					"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+					"content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">"
+					"<title>%s</title><style>body{font:16px/1.6 system-ui,sans-serif;color:#1f2328;display:grid;"
+					"place-items:center;min-height:90vh;margin:0}main{max-width:36rem;padding:24px;text-align:center}"
+					"h1{font-size:1.6rem;margin:0 0 8px}p{color:#59636e}</style></head><body><main><h1>%s</h1>"
+					"<p>%s</p></main></body></html>\n",
+					title, title, msg);
+
+	if (!html)
+		return err_set(ERR_INTERNAL, "out of memory");
+	resp_header(r, "Cache-Control", "no-store");
+	resp_header(r, "X-Robots-Tag", "noindex");
+	return answer(r, status, CT_HTML, html, strlen(html));
+}
+
+static int not_found(struct req *r)
+{
+	return plain_page(r, 404, "Page not found", "There is no published site at this address.");
+}
+
+static int redirect(struct req *r, const char *location, const char *cookie)
+{
+	resp_header(r, "Location", location);
+	resp_header(r, "Cache-Control", "no-store");
+	if (cookie)
+		resp_header(r, "Set-Cookie", cookie);
+	return answer(r, 302, CT_TEXT, "", 0);
+}
+
+/* ---- one visit ---- */
+
+struct visit {
+	struct req *r;
+	struct dom *d;
+	struct arena *a;
+	struct site site;
+	struct site_structure st;
+	struct site_view v;
+	const char *rest;      /* the path under the root, no leading '/' */
+	const char *root;      /* the root without a share prefix */
+	json_t *claims;
+	struct jw key;         /* what the rendering depends on */
+};
+
+static const char *cookie_value(struct req *r, const char *name)
+{
+	const char *c = req_header(r, "Cookie");
+	size_t nl = strlen(name);
+
+	while (c && *c) {
+		while (*c == ' ' || *c == ';')
+			c++;
+		if (strncmp(c, name, nl) == 0 && c[nl] == '=') {
+			c += nl + 1;
+			return arena_strndup(&r->arena, c, strcspn(c, ";"));
+		}
+		c += strcspn(c, ";");
+	}
+	return NULL;
+}
+
+/* The visitor's claims from ?jwt_token= (then a cookie and a redirect: 1)
+ * or the cookie. 0 to go on; 1 when answered. */
+static int visitor(struct visit *vi, bool required)
+{
+	struct req *r = vi->r;
+	const char *tok = req_query(r, "jwt_token");
+	int64_t now = clock_now_ms() / 1000;
+
+	if (tok) {
+		json_t *claims;
+		if (visitor_jwt_verify(tok, vi->site.visitor_key, now, &claims))
+			return plain_page(r, 401, "Sign-in required", "The link you followed has expired or is not valid."), 1;
+		json_decref(claims);
+		const char *cookie = arena_printf(&r->arena, VISITOR_COOKIE "=%s; Path=%s; HttpOnly; SameSite=Lax%s", tok,
+						  *vi->root ? vi->root : "/",
+						  strncmp(r->srv->public_url, "https:", 6) == 0 ? "; Secure" : "");
+		const char *loc = arena_printf(&r->arena, "%s", r->url);
+		if (!cookie || !loc)
+			return err_set(ERR_INTERNAL, "out of memory"), plain_page(r, 500, "Error", "Try again."), 1;
+		return redirect(r, loc, cookie), 1;
+	}
+	tok = cookie_value(r, VISITOR_COOKIE);
+	if (tok && visitor_jwt_verify(tok, vi->site.visitor_key, now, &vi->claims) == 0)
+		return 0;
+	if (required)
+		return plain_page(r, 401, "Sign-in required",
+				  "This documentation is only for signed-in visitors. Sign in through the product that "
+				  "links here."),
+		       1;
+	return 0;
+}
+
+static void key_add(struct jw *k, const char *s)
+{
+	char n[24];
+
+	snprintf(n, sizeof(n), "%zu:", s ? strlen(s) : 0);
+	html_raw(k, n);
+	html_raw(k, s);
+}
+
+/* The visible structure with each site space's revision; its ids and
+ * revisions go into the key. */
+static int build_view(struct visit *vi)
+{
+	struct dom *d = vi->d;
+	struct site_view *v = &vi->v;
+	json_t *visitor_json = vi->claims ? json_pack("{sO}", "claims", vi->claims) : NULL;
+	int ns = vi->st.nsections ? vi->st.nsections : 1, rc;
+
+	v->visitor = visitor_json; /* freed with the visit */
+	if (!(v->sections = arena_alloc(vi->a, sizeof(*v->sections) * (size_t)ns)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	v->nsections = 0;
+	v->def = 0;
+	for (int s = 0; s < ns; s++) {
+		const struct site_section *sec = vi->st.nsections ? &vi->st.sections[s] : NULL;
+		struct site_space *list = sec ? sec->spaces : vi->st.root;
+		int nl = sec ? sec->nspaces : vi->st.nroot;
+		struct sv_section *out = &v->sections[v->nsections];
+
+		if (sec && !cond_visible(sec->condition, visitor_json))
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->sec = sec;
+		out->url = sec && !sec->is_default ? arena_printf(vi->a, "%s/%s", v->root, sec->path) : v->root;
+		if (nl && !(out->spaces = arena_alloc(vi->a, sizeof(*out->spaces) * (size_t)nl)))
+			return err_set(ERR_INTERNAL, "out of memory");
+		for (int k = 0; k < nl; k++) {
+			const struct revision *rv;
+			struct sv_space *sp = &out->spaces[out->nspaces];
+			if (!cond_visible(list[k].condition, visitor_json))
+				continue;
+			if ((rc = dom_site_visit_revision(d, &list[k], &rv)))
+				return rc;
+			if (!rv)
+				continue; /* a deleted space is not served */
+			sp->ss = &list[k];
+			sp->rv = rv;
+			sp->title = list[k].space.title;
+			sp->url = list[k].is_default ? out->url : arena_printf(vi->a, "%s/%s", out->url, list[k].path);
+			if (list[k].is_default)
+				out->def = out->nspaces;
+			key_add(&vi->key, list[k].id);
+			key_add(&vi->key, rv->id);
+			out->nspaces++;
+		}
+		if (!out->nspaces)
+			continue;
+		if (sec && sec->is_default)
+			v->def = v->nsections;
+		key_add(&vi->key, sec ? sec->id : "-");
+		v->nsections++;
+	}
+	/* Header links shown to this visitor. */
+	const json_t *links = json_object_get(json_object_get(v->custom, "header"), "links");
+	size_t i;
+	const json_t *l;
+	json_array_foreach(links, i, l) html_raw(&vi->key, cond_visible(json_string_value(json_object_get(l, "condition")),
+									 visitor_json)
+								  ? "1"
+								  : "0");
+	return 0;
+}
+
+/* The customization: the site's over the defaults, the site space's over that. */
+static int customization(struct visit *vi, const struct sv_space *sp)
+{
+	struct jw g;
+	json_t *c = NULL;
+
+	jw_init(&g);
+	if (site_customization_to_json(&g, vi->site.customization) == 0 && jw_ok(&g))
+		c = json_loadb(g.buf, g.len, 0, NULL);
+	jw_free(&g);
+	if (!c)
+		return err_set(ERR_INTERNAL, "site customization unreadable");
+	if (sp && sp->ss->customization) {
+		json_t *o = json_loads(sp->ss->customization, 0, NULL);
+		if (json_is_object(o))
+			json_object_update_recursive(c, o);
+		json_decref(o);
+	}
+	json_decref(vi->v.custom);
+	vi->v.custom = c;
+	return 0;
+}
+
+/* Where rest leads: section, space and page path (the rest of it). */
+static void resolve(const struct site_view *v, const char *rest, int *sec, int *sp, const char **path)
+{
+	size_t n = strcspn(rest, "/");
+
+	*sec = v->def;
+	for (int s = 0; n && s < v->nsections; s++) {
+		const struct site_section *x = v->sections[s].sec;
+		if (x && !x->is_default && strlen(x->path) == n && strncmp(x->path, rest, n) == 0) {
+			*sec = s;
+			rest += n + (rest[n] == '/');
+			break;
+		}
+	}
+	n = strcspn(rest, "/");
+	*sp = v->sections[*sec].def;
+	for (int k = 0; n && k < v->sections[*sec].nspaces; k++) {
+		const struct site_space *x = v->sections[*sec].spaces[k].ss;
+		if (!x->is_default && strlen(x->path) == n && strncmp(x->path, rest, n) == 0) {
+			*sp = k;
+			rest += n + (rest[n] == '/');
+			break;
+		}
+	}
+	*path = rest;
+}
+
+/* The document a path shows: a group shows its first document. */
+static const struct rev_page *page_at(const struct revision *rv, const char *path)
+{
+	const struct rev_page *p;
+
+	if (!*path)
+		return sv_first_page(rv);
+	p = revision_page_by_path(rv, path);
+	for (int guard = 0; p && p->type == PAGE_GROUP && guard < 32; guard++)
+		p = p->first_child >= 0 ? &rv->pages[p->first_child] : NULL;
+	return p && p->type == PAGE_DOCUMENT ? p : NULL;
+}
+
+/* Search excerpts are plain text of the markdown: GitBook's {% tags %} go. */
+static const char *strip_tags(struct arena *a, const char *s)
+{
+	char *out, *w;
+
+	if (!s || !strstr(s, "{%") || !(out = arena_strdup(a, s)))
+		return s;
+	for (w = out; *s;) {
+		const char *end;
+		if (s[0] == '{' && s[1] == '%' && (end = strstr(s + 2, "%}"))) {
+			s = end + 2;
+			while (*s == ' ')
+				s++;
+			continue;
+		}
+		*w++ = *s++;
+	}
+	*w = '\0';
+	return out;
+}
+
+static int search_hits(struct visit *vi, const char *q, struct sv_page *pg)
+{
+	struct sv_hit *hits = NULL;
+	int nh = 0, cap = 0, rc;
+
+	for (int s = 0; s < vi->v.nsections; s++) {
+		for (int k = 0; k < vi->v.sections[s].nspaces; k++) {
+			const struct sv_space *sp = &vi->v.sections[s].spaces[k];
+			struct search_page *items;
+			int n;
+			rc = dom_site_visit_search(vi->d, sp->ss, q, SEARCH_PER_SPACE, &items, &n);
+			if (rc == ERR_INVALID)
+				return 0;
+			if (rc)
+				return rc;
+			for (int i = 0; i < n; i++) {
+				const struct rev_page *p = revision_page(sp->rv, items[i].id);
+				if (!p || p->hidden)
+					continue;
+				if (nh == cap) {
+					struct sv_hit *nhits = arena_alloc(vi->a, sizeof(*nhits) * (size_t)(cap = cap ? 2 * cap : 16));
+					if (!nhits)
+						return err_set(ERR_INTERNAL, "out of memory");
+					if (nh)
+						memcpy(nhits, hits, sizeof(*hits) * (size_t)nh);
+					hits = nhits;
+				}
+				struct sv_hit *h = &hits[nh++];
+				const struct search_section *ss = items[i].nsections ? &items[i].sections[0] : NULL;
+				h->title = p->title;
+				h->url = sv_page_url(vi->a, sp, p);
+				if (ss && ss->id && *ss->id)
+					h->url = arena_printf(vi->a, "%s#%s", h->url, ss->id);
+				h->section = ss ? ss->title : NULL;
+				h->excerpt = ss ? strip_tags(vi->a, ss->body) : NULL;
+				h->space = vi->v.nsections > 1 || vi->v.sections[s].nspaces > 1 ? sp->title : NULL;
+			}
+		}
+	}
+	pg->hits = hits;
+	pg->nhits = nh;
+	return 0;
+}
+
+/* The markdown twin: the title, the description and the body. */
+static int markdown_twin(struct visit *vi, const struct rev_page *p, const char *md, struct jw *out)
+{
+	(void)vi;
+	jw_put(out, "# ", 2);
+	html_raw(out, p->title);
+	jw_put(out, "\n\n", 2);
+	if (p->description) {
+		html_raw(out, p->description);
+		jw_put(out, "\n\n", 2);
+	}
+	html_raw(out, md);
+	return 0;
+}
+
+static const char *etag_of(struct visit *vi)
+{
+	char hex[65];
+
+	if (!jw_ok(&vi->key) || sha256_hex(hex, vi->key.buf, vi->key.len))
+		return NULL;
+	return arena_printf(vi->a, "\"%.32s\"", hex);
+}
+
+static bool etag_matches(const char *inm, const char *etag)
+{
+	size_t n = strlen(etag);
+
+	while (inm && *inm) {
+		while (*inm == ' ' || *inm == ',')
+			inm++;
+		if (strncmp(inm, "W/", 2) == 0)
+			inm += 2;
+		if (*inm == '*' || strncmp(inm, etag, n) == 0)
+			return true;
+		inm += strcspn(inm, ",");
+	}
+	return false;
+}
+
+/* Render what vi->rest names into out; *status and *ctype set. */
+static int render(struct visit *vi, struct jw *out, int *status, const char **ctype)
+{
+	struct site_view *v = &vi->v;
+	const char *rest = vi->rest, *path;
+	size_t rl = strlen(rest);
+	struct sv_page pg = { 0 };
+	int rc, md = 0;
+
+	*status = 200;
+	*ctype = CT_HTML;
+	if (strcmp(rest, "llms.txt") == 0) {
+		*ctype = CT_TEXT;
+		return site_render_llms(out, vi->a, v);
+	}
+	if (strcmp(rest, "robots.txt") == 0) {
+		*ctype = CT_TEXT;
+		site_render_robots(out, v);
+		return 0;
+	}
+	if (strcmp(rest, "sitemap.xml") == 0 && strcmp(vi->site.visibility, "public") == 0) {
+		*ctype = CT_XML;
+		return site_render_sitemap(out, vi->a, v);
+	}
+	if (strcmp(rest, "~search") == 0) {
+		const char *q = req_query(vi->r, "q");
+		pg.section = v->def;
+		pg.space = v->sections[v->def].def;
+		pg.search_q = q ? q : "";
+		if (q && *q && (rc = search_hits(vi, q, &pg)))
+			return rc;
+		return site_render_page(out, vi->a, v, &pg);
+	}
+	if (rl > 3 && strcmp(rest + rl - 3, ".md") == 0) {
+		md = 1;
+		/* A space's first page: {space root}/index.md. */
+		if (rl == 8 && strcmp(rest, "index.md") == 0)
+			rl = 3;
+		else if (rl > 9 && strcmp(rest + rl - 9, "/index.md") == 0)
+			rl -= 6;
+		rest = arena_strndup(vi->a, rest, rl - 3);
+	}
+	if (!rest)
+		return err_set(ERR_INTERNAL, "out of memory");
+	resolve(v, rest, &pg.section, &pg.space, &path);
+	const struct sv_space *sp = &v->sections[pg.section].spaces[pg.space];
+	pg.page = page_at(sp->rv, path);
+	if (pg.page) {
+		const char *body = "";
+		if (pg.page->body && (rc = dom_page_body(vi->d, pg.page->body, &body)))
+			return rc;
+		pg.body_md = body;
+		if ((rc = customization(vi, sp)))
+			return rc;
+		if (md) {
+			*ctype = CT_MD;
+			return markdown_twin(vi, pg.page, body, out);
+		}
+		return site_render_page(out, vi->a, v, &pg);
+	}
+	*status = 404;
+	if (md) {
+		*ctype = CT_TEXT;
+		html_raw(out, "Page not found\n");
+		return 0;
+	}
+	return site_render_page(out, vi->a, v, &pg);
+}
+
+static int file_redirect(struct visit *vi, const char *rest);
+
+static int visit(struct visit *vi, const char *name, const char *hostname, const char *root)
+{
+	struct req *r = vi->r;
+	const char *share = NULL, *rest = vi->rest, *body, *ctype, *etag;
+	size_t len;
+	int status, rc;
+	bool public_site;
+
+	if ((rc = dom_site_visit(vi->d, name, hostname, &vi->site)))
+		return rc == ERR_NOT_FOUND ? (hostname ? 1 : not_found(r)) : rc;
+	vi->root = root;
+	/* robots.txt follows the visibility and needs no key or token. */
+	if (strcmp(rest, "robots.txt") == 0 && strcmp(vi->site.visibility, "public") != 0) {
+		static const char deny[] = "User-agent: *\nDisallow: /\n";
+		resp_header(r, "Cache-Control", "public, max-age=300");
+		return answer(r, 200, CT_TEXT, deny, sizeof(deny) - 1);
+	}
+	/* The share key: ~share/{key}/ in the path, or ?share= (redirected to it). */
+	if (strncmp(rest, "~share/", 7) == 0) {
+		size_t n = strcspn(rest + 7, "/");
+		share = arena_strndup(vi->a, rest + 7, n);
+		rest += 7 + n + (rest[7 + n] == '/');
+	} else if (req_query(r, "share")) {
+		const char *loc = arena_printf(vi->a, "%s/~share/%s/%s", root, req_query(r, "share"), rest);
+		return loc ? redirect(r, loc, NULL) : err_set(ERR_INTERNAL, "out of memory");
+	}
+	if (share && dom_site_visit_share(vi->d, &vi->site, share))
+		return not_found(r);
+	if (strcmp(vi->site.visibility, "share-link") == 0 && !share)
+		return not_found(r);
+	if (visitor(vi, strcmp(vi->site.visibility, "visitor-auth") == 0))
+		return 0;
+	vi->rest = rest;
+	public_site = strcmp(vi->site.visibility, "public") == 0;
+	vi->v.site = &vi->site;
+	vi->v.root = share ? arena_printf(vi->a, "%s/~share/%s", root, share) : root;
+	vi->v.noindex = !public_site;
+	vi->v.css_url = arena_printf(vi->a, "%s/~assets/site.css?v=%s", root, site_css_version());
+	if (hostname) {
+		const char *h = req_header(r, MHD_HTTP_HEADER_HOST);
+		vi->v.base = arena_printf(vi->a, "%.*s://%s", (int)strcspn(r->srv->public_url, ":"), r->srv->public_url,
+					  h ? h : hostname);
+	} else {
+		const char *p = url_path(r->srv->public_url);
+		vi->v.base = arena_strndup(vi->a, r->srv->public_url, strlen(r->srv->public_url) - strlen(p));
+	}
+	if (!vi->v.root || !vi->v.css_url || !vi->v.base)
+		return err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = dom_site_structure(vi->d, &vi->site, &vi->st)) || (rc = customization(vi, NULL)))
+		return rc;
+	key_add(&vi->key, vi->site.id);
+	char gen[32];
+	snprintf(gen, sizeof(gen), "%lld", (long long)vi->site.generation);
+	key_add(&vi->key, gen);
+	key_add(&vi->key, vi->v.root);
+	key_add(&vi->key, vi->v.base);
+	key_add(&vi->key, rest);
+	key_add(&vi->key, site_css_version());
+	if (strcmp(rest, "~search") == 0)
+		key_add(&vi->key, req_query(r, "q"));
+	if ((rc = build_view(vi)))
+		return rc;
+	if (vi->v.nsections == 0)
+		return plain_page(r, 404, "Nothing here yet", "This site has no content to show.");
+	if (strncmp(rest, "~file/", 6) == 0)
+		return file_redirect(vi, rest);
+	if (!(etag = etag_of(vi)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	resp_header(r, "ETag", etag);
+	resp_header(r, "Cache-Control", public_site || strcmp(vi->site.visibility, "unlisted") == 0
+						? "public, max-age=60, must-revalidate"
+						: "private, no-cache");
+	if (!public_site)
+		resp_header(r, "X-Robots-Tag", "noindex");
+	resp_header(r, "Content-Security-Policy", CSP);
+	if (etag_matches(req_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH), etag))
+		return answer(r, 304, NULL, NULL, 0);
+	if (sitecache_get(r->srv->sites, etag, vi->a, &body, &len, &status, &ctype))
+		return answer(r, status, ctype, body, len);
+	struct jw out;
+	jw_init(&out);
+	rc = render(vi, &out, &status, &ctype);
+	if (rc == 0 && !jw_ok(&out))
+		rc = err_set(ERR_INTERNAL, "out of memory");
+	if (rc == 0) {
+		char *copy = arena_alloc(vi->a, out.len + 1);
+		if (!copy) {
+			rc = err_set(ERR_INTERNAL, "out of memory");
+		} else {
+			memcpy(copy, out.buf, out.len);
+			sitecache_put(r->srv->sites, etag, out.buf, out.len, status, ctype);
+			rc = answer(r, status, ctype, copy, out.len);
+		}
+	}
+	jw_free(&out);
+	return rc;
+}
+
+/* The ~file and ~assets URLs, which need no rendering. */
+static int file_redirect(struct visit *vi, const char *rest)
+{
+	char ssid[64], fid[64];
+	const char *url;
+	int rc;
+
+	if (sscanf(rest, "~file/%63[^/]/%63[^/]", ssid, fid) != 2)
+		return not_found(vi->r);
+	for (int s = 0; s < vi->v.nsections; s++)
+		for (int k = 0; k < vi->v.sections[s].nspaces; k++) {
+			const struct sv_space *sp = &vi->v.sections[s].spaces[k];
+			if (strcmp(sp->ss->id, ssid) != 0 || !revision_file(sp->rv, fid))
+				continue;
+			if ((rc = dom_file_url(vi->d, sp->ss->space_id, sp->rv->id, fid, &url)))
+				return rc;
+			return redirect(vi->r, url, NULL);
+		}
+	return not_found(vi->r);
+}
+
+int site_serve(struct req *r)
+{
+	struct visit vi = { 0 };
+	const char *pre = url_path(r->srv->public_url), *name = NULL, *root, *rest;
+	char host[256];
+	int rc;
+
+	err_clear();
+	if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0) {
+		resp_header(r, "Allow", "GET, HEAD");
+		return plain_page(r, 405, "Method not allowed", "Published sites are read with GET.");
+	}
+	if (strncmp(r->url, pre, strlen(pre)) == 0 && strncmp(r->url + strlen(pre), "/sites/", 7) == 0) {
+		const char *p = r->url + strlen(pre) + 7;
+		size_t n = strcspn(p, "/");
+		name = arena_strndup(&r->arena, p, n);
+		root = arena_printf(&r->arena, "%s/sites/%s", pre, name ? name : "");
+		rest = p + n + (p[n] == '/');
+		host[0] = '\0';
+	} else {
+		if (!foreign_host(r, host, sizeof(host)))
+			return 1;
+		root = "";
+		rest = r->url + (r->url[0] == '/');
+	}
+	if (!root || (name && !*name) || utf8_len(r->url) < 0)
+		return not_found(r);
+	/* The stylesheet is the same for every site. */
+	if (strcmp(rest, "~assets/site.css") == 0) {
+		resp_header(r, "Cache-Control", "public, max-age=31536000, immutable");
+		return answer(r, 200, "text/css; charset=utf-8", site_css, site_css_len);
+	}
+	vi.r = r;
+	vi.a = &r->arena;
+	vi.rest = rest;
+	jw_init(&vi.key);
+	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
+		goto fail;
+	dom_init(&r->dom, r->srv, &r->tx, &r->arena, NULL);
+	vi.d = &r->dom;
+	rc = visit(&vi, name, name ? NULL : host, root);
+	if (rc == 1) {
+		store_tx_rollback(&r->tx);
+		jw_free(&vi.key);
+		json_decref(vi.claims);
+		json_decref((json_t *)vi.v.visitor);
+		json_decref(vi.v.custom);
+		return 1; /* no site has this hostname: the API's */
+	}
+	if (rc)
+		goto fail;
+	rc = store_tx_commit(&r->tx);
+	if (rc)
+		goto fail;
+	goto out;
+fail:
+	store_tx_rollback(&r->tx);
+	log_error("site request %ld %s failed: %s", r->id, r->url, err_message());
+	r->nheaders = 0;
+	plain_page(r, err_status(rc) >= 500 ? 500 : err_status(rc), "Something went wrong",
+		   "This page could not be shown. Try again in a moment.");
+out:
+	jw_free(&vi.key);
+	json_decref(vi.claims);
+	json_decref((json_t *)vi.v.visitor);
+	json_decref(vi.v.custom);
+	return 0;
+}

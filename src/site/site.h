@@ -1,0 +1,184 @@
+/*
+ * site.h - the published-site renderer (DESIGN.md, "Published sites").
+ *
+ * DESIGN
+ * A published site is served by docsd itself, as server-rendered HTML:
+ *
+ *   {root}                       = {--public-url}/sites/{basename or id},
+ *                                  or "/" of the site's own hostname
+ *   {root}/~share/{key}/...      the same pages through a share link (links
+ *                                  on such pages keep the prefix); ?share={key}
+ *                                  redirects to this form
+ *   {root}[/{section}][/{siteSpace}][/{page path}]
+ *                                  the default section and the default site
+ *                                  space sit at the root of their parent
+ *   {page URL}.md                the page's markdown twin
+ *   {root}/llms.txt, /sitemap.xml (public sites), /robots.txt
+ *   {root}/~search?q=            search over the visitor's visible spaces
+ *   {root}/~file/{siteSpace}/{file}   302 to the file's signed URL
+ *   {root}/~assets/site.css      the one stylesheet (long-lived caching)
+ *   ?jwt_token=<JWT>             visitor-auth: checked, kept in a cookie
+ *                                  (HttpOnly, Path=root), then a redirect
+ *
+ * Three parts: serve.c is the HTTP glue (resolves the site through
+ * domain/site_visit.c, enforces visibility, picks the page, answers from the
+ * render cache or renders); render.c, md_html.c and html.c are pure functions
+ * from a struct site_view to HTML or text (no SQL, no HTTP: unit-tested with
+ * hand-built views); cache.c keeps rendered pages, bounded in bytes, in the
+ * server context.
+ */
+#ifndef DOCSD_SITE_SITE_H
+#define DOCSD_SITE_SITE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/jsonw.h"
+#include "core/model.h"
+#include "core/revision.h"
+#include "util/arena.h"
+
+/* ---- HTML text (html.c) ---- */
+
+/* s[0..n) escaped for HTML text and attribute values (& < > " '). */
+void html_escn(struct jw *b, const char *s, size_t n);
+static inline void html_esc(struct jw *b, const char *s)
+{
+	if (s)
+		html_escn(b, s, strlen(s));
+}
+static inline void html_raw(struct jw *b, const char *s)
+{
+	if (s)
+		jw_put(b, s, strlen(s));
+}
+/* A URL for an href/src attribute: javascript:, vbscript: and data: (other
+ * than images) are replaced by "#"; the rest is escaped. */
+void html_url(struct jw *b, const char *url);
+/* Percent-encode a path segment's bytes that may not appear in a URL path. */
+void url_path_enc(struct jw *b, const char *s);
+/* An emoji as GitBook stores it (the characters, or code points in hex
+ * joined by '-') as HTML text. */
+void html_emoji(struct jw *b, const char *emoji);
+/* A CSS color "#rgb", "#rrggbb" or "#rrggbbaa"; anything else is refused (false). */
+bool css_color_ok(const char *s);
+/* GitHub's anchor of a heading text (core/markdown.h md_sections): lower-cased,
+ * spaces to '-', other characters but [a-z0-9_-] dropped. */
+char *html_anchor(struct arena *a, const char *text);
+
+/* ---- markdown to HTML (md_html.c) ---- */
+
+/* Where a link of the page leads: NULL keeps the target as written. */
+typedef const char *(*md_link_fn)(void *ctx, const char *target);
+
+/* The page's markdown (frontmatter skipped) as HTML: cmark-gfm with tables,
+ * task lists, strikethrough and autolinks; raw HTML is not passed through;
+ * headings get ids; GitBook's blocks become HTML:
+ *   {% hint style="info|warning|danger|success" %} ... {% endhint %}   callout
+ *   {% tabs %}{% tab title="A" %} ... {% endtab %}{% endtabs %}       tabs (CSS only)
+ *   {% code title="x" %} ```...``` {% endcode %}                       titled code
+ *   {% embed url="..." %}                                               a link
+ *   any other {% x %} ... {% endx %}                                    its content
+ * link (may be NULL) rewrites link and image destinations first. */
+int md_to_html(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx);
+
+/* ---- the view of a site a render needs (built by serve.c) ---- */
+
+struct sv_space {
+	const struct site_space *ss;
+	const char *url;              /* its root URL (no trailing slash; "" at "/") */
+	const struct revision *rv;    /* its space's current revision (NULL: empty) */
+	const char *title;            /* the space's title */
+};
+
+struct sv_section {
+	const struct site_section *sec; /* NULL for a site without sections */
+	const char *url;
+	struct sv_space *spaces;      /* visible, in order */
+	int nspaces;
+	int def;                      /* index of the default among spaces */
+};
+
+struct site_view {
+	const struct site *site;
+	json_t *custom;               /* the full customization (defaults applied) */
+	const char *root;             /* URL path of the site root, no trailing slash ("" for "/") */
+	const char *base;             /* scheme://host of absolute URLs (sitemap, llms.txt) */
+	const char *css_url;          /* the stylesheet */
+	struct sv_section *sections;  /* visible, in order (one with sec NULL when the site has none) */
+	int nsections;
+	int def;                      /* index of the default section */
+	const struct site_section_group *groups;
+	int ngroups;
+	bool noindex;                 /* unlisted, share-link and visitor-auth sites */
+	const json_t *visitor;        /* {"claims": {...}} or NULL */
+};
+
+/* What one page render shows. */
+struct sv_page {
+	int section, space;           /* indices into the view */
+	const struct rev_page *page;  /* NULL: the 404 page, or a search page */
+	const char *body_md;          /* the page's markdown */
+	const char *search_q;         /* a search page: the query (results below) */
+	const struct sv_hit *hits;
+	int nhits;
+};
+
+struct sv_hit {
+	const char *url, *title, *section, *excerpt, *space;
+};
+
+/* URL path of page p of space sp (the first page of a space is its root). */
+const char *sv_page_url(struct arena *a, const struct sv_space *sp, const struct rev_page *p);
+/* The URL path of page p's markdown twin: its URL + ".md", or for the
+ * first page of a space (shown at the space's root) the root + "/index.md". */
+const char *sv_twin_url(struct arena *a, const struct sv_space *sp, const struct rev_page *p);
+/* The first document page of a revision in tree order, or NULL. */
+const struct rev_page *sv_first_page(const struct revision *rv);
+/* The document pages in reading order (for previous/next): *out from a. */
+int sv_reading_order(struct arena *a, const struct revision *rv, const struct rev_page ***out, int *n);
+
+/* The whole HTML page (layout, navigation, content) into out. status 404:
+ * the site's not-found page. */
+int site_render_page(struct jw *out, struct arena *a, const struct site_view *v, const struct sv_page *pg);
+/* llms.txt: the site's title, and a list of its pages' markdown twins. */
+int site_render_llms(struct jw *out, struct arena *a, const struct site_view *v);
+/* sitemap.xml of every visible page. */
+int site_render_sitemap(struct jw *out, struct arena *a, const struct site_view *v);
+/* robots.txt: everything allowed (public) or disallowed. */
+void site_render_robots(struct jw *out, const struct site_view *v);
+
+/* ---- the stylesheet (assets.c) ---- */
+extern const char site_css[];
+extern const size_t site_css_len;
+/* A short hash of site_css for its URL (?v=). */
+const char *site_css_version(void);
+
+/* ---- visitor tokens (visitor.c) ---- */
+
+/* Verify an HS256 JWT with key at time now (epoch seconds): the signature,
+ * alg HS256, and exp when present. 0 with *claims (a new reference) set, or
+ * ERR_UNAUTHORIZED. */
+int visitor_jwt_verify(const char *token, const char *key, int64_t now, json_t **claims);
+
+/* ---- the render cache (cache.c), owned by the server context ---- */
+struct sitecache;
+int sitecache_new(struct sitecache **out, size_t max_bytes);
+void sitecache_free(struct sitecache *c); /* accepts NULL */
+/* 1 with a copy of the entry in a when key is cached. */
+int sitecache_get(struct sitecache *c, const char *key, struct arena *a, const char **body, size_t *len,
+		  int *status, const char **ctype);
+void sitecache_put(struct sitecache *c, const char *key, const char *body, size_t len, int status,
+		   const char *ctype);
+
+/* ---- the HTTP entry (serve.c) ---- */
+struct req;
+/* Whether r is a published-site request: its path is under /sites/, or its
+ * Host header is not the public URL's host and names a site. */
+bool site_request(struct req *r);
+/* Answer a published-site request (always responds; returns 0). */
+int site_serve(struct req *r);
+
+#endif
