@@ -12,6 +12,7 @@
 #include "core/serialize_sites.h"
 #include "domain/orgs.h"
 #include "domain/sites.h"
+#include "domain/spaces.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -71,6 +72,32 @@ static void create_update_publish(struct fx *f)
 	      ERR_INVALID);
 	CHECK(strstr(err_message(), "nosuchspace") != NULL);
 
+	/* with spaces: each becomes a site space, the first the default */
+	struct space sp1, sp2;
+	struct site_structure st;
+	CHECK(dom_space_create(as(f, &f->ada), f->org, &(struct space_input){ .title = "One" }, &sp1) == 0);
+	CHECK(dom_space_create(as(f, &f->ada), f->org, &(struct space_input){ .title = "Two" }, &sp2) == 0);
+	const char *two[] = { sp1.id, sp2.id };
+	CHECK(dom_site_create(as(f, &f->cy), f->org, &(struct site_input){ .title = "Two spaces", .spaces = two, .nspaces = 2 },
+			      &t) == 0);
+	CHECK(t.site_spaces == 2);
+	CHECK(dom_site_structure(as(f, &f->ada), &t, &st) == 0 && st.nroot == 2);
+	CHECK_STR(st.root[0].space_id, sp1.id);
+	CHECK(st.root[0].is_default && !st.root[1].is_default);
+	/* defaultSiteSpace moves the default */
+	CHECK(dom_site_update(as(f, &f->ada), f->org, t.id, &(struct site_update){ .default_site_space = st.root[1].id },
+			      &t) == 0);
+	CHECK(dom_site_structure(as(f, &f->ada), &t, &st) == 0 && st.nroot == 2);
+	CHECK(!st.root[0].is_default && st.root[1].is_default);
+	CHECK(dom_site_update(as(f, &f->ada), f->org, t.id, &(struct site_update){ .default_site_space = "nosuch" }, &t) ==
+	      ERR_INVALID);
+	/* createSpace: a new space titled as the site */
+	CHECK(dom_site_create(as(f, &f->ada), f->org, &(struct site_input){ .title = "Fresh", .create_space = true }, &t) == 0);
+	CHECK(t.site_spaces == 1);
+	CHECK(dom_site_structure(as(f, &f->ada), &t, &st) == 0 && st.nroot == 1);
+	CHECK_STR(st.root[0].space.title, "Fresh");
+	CHECK(dom_site_delete(as(f, &f->ada), f->org, t.id) == 0);
+
 	/* read: members; guests and outsiders learn nothing */
 	CHECK(dom_site_get(as(f, &f->ed), f->org, s.id, ROLE_READ, false, &t) == 0 && t.access == ROLE_EDIT);
 	CHECK(dom_site_get(as(f, &f->gus), f->org, s.id, ROLE_READ, false, &t) == ERR_NOT_FOUND);
@@ -114,7 +141,11 @@ static void create_update_publish(struct fx *f)
 	/* list: filters */
 	memset(&filt, 0, sizeof(filt));
 	filt.published = -1;
-	CHECK(dom_sites_list(as(f, &f->ed), f->org, &filt, &lr, &items, &n, &next) == 0 && n == 3 && !next);
+	CHECK(dom_sites_list(as(f, &f->ed), f->org, &filt, &lr, &items, &n, &next) == 0 && n == 4 && !next);
+	filt.space_id = sp2.id;
+	CHECK(dom_sites_list(as(f, &f->ed), f->org, &filt, &lr, &items, &n, &next) == 0 && n == 1);
+	CHECK_STR(items[0].title, "Two spaces");
+	filt.space_id = NULL;
 	CHECK(dom_sites_list(as(f, &f->gus), f->org, &filt, &lr, &items, &n, &next) == 0 && n == 0);
 	CHECK(dom_sites_list(as(f, &f->sam), f->org, &filt, &lr, &items, &n, &next) == ERR_NOT_FOUND);
 	filt.published = 1;
