@@ -2,7 +2,8 @@
  * sites.c - docs sites and their share links (store/sites.h).
  *
  * A site's siteSpaces count is computed on read (an indexed count of its
- * site_spaces rows), never stored, so it cannot drift from the rows.
+ * site_spaces rows whose space is live: the structure leaves deleted spaces
+ * out too), never stored, so it cannot drift from the rows.
  */
 #include "store/internal.h"
 #include "util/util.h"
@@ -12,7 +13,7 @@
 #define SITE_COLS "s.id, s.org_id, s.type, s.title, s.visibility, s.published, s.basename, s.hostname, " \
 	"s.proxy, s.icon, s.adaptive_enabled, s.agents_context, s.adaptive_schema, s.adaptive_updated_at, " \
 	"s.customization, s.visitor_key, s.generation, s.created_at, s.updated_at, " \
-	"(SELECT COUNT(*) FROM site_spaces x WHERE x.site_id = s.id)"
+	"(SELECT COUNT(*) FROM site_spaces x JOIN spaces y ON y.id = x.space_id WHERE x.site_id = s.id AND y.deleted_at IS NULL)"
 
 static int fill_site(struct store_tx *tx, struct db_rows *r, void *out)
 {
