@@ -135,7 +135,9 @@ static void create_update_publish(struct fx *f)
 
 	/* publish / unpublish */
 	CHECK(dom_site_set_published(as(f, &f->ed), f->org, s.id, true, &t) == ERR_FORBIDDEN);
+	g = generation(f, s.id);
 	CHECK(dom_site_set_published(as(f, &f->ada), f->org, s.id, true, &t) == 0 && t.published);
+	CHECK(generation(f, s.id) == g + 1);
 	CHECK(dom_site_get(as(f, &f->ed), f->org, s.id, ROLE_READ, false, &t) == 0 && t.published);
 
 	/* list: filters */
@@ -187,7 +189,9 @@ static void share_links(struct fx *f)
 
 	CHECK(dom_site_create(as(f, &f->ada), f->org, &(struct site_input){ .title = "Shared" }, &s) == 0);
 	CHECK(dom_site_share_link_create(as(f, &f->cy), f->org, s.id, "x", &site, &l) == ERR_FORBIDDEN);
+	int64_t g = generation(f, s.id);
 	CHECK(dom_site_share_link_create(as(f, &f->ada), f->org, s.id, "Partners", &site, &l) == 0);
+	CHECK(generation(f, s.id) == g + 1); /* the renderer's cache key moves with every change */
 	CHECK(l.active && strlen(l.key) == 2 * ID_LEN);
 	CHECK_STR(l.name, "Partners");
 	CHECK(dom_site_share_link_create(as(f, &f->ada), f->org, s.id, NULL, &site, &m) == 0);
@@ -212,8 +216,11 @@ static void share_links(struct fx *f)
 	CHECK(dom_site_create(as(f, &f->ada), f->org, &(struct site_input){ .title = "Else" }, &s2) == 0);
 	CHECK(dom_site_share_link_by_key(as(f, NULL), &s2, l.key, &got) == ERR_NOT_FOUND);
 
+	g = generation(f, s.id);
 	CHECK(dom_site_share_link_delete(as(f, &f->ada), f->org, s.id, m.id, &deleted) == 0 && deleted);
+	CHECK(generation(f, s.id) == g + 1);
 	CHECK(dom_site_share_link_delete(as(f, &f->ada), f->org, s.id, m.id, &deleted) == 0 && !deleted);
+	CHECK(generation(f, s.id) == g + 1);
 	CHECK(dom_site_share_link_update(as(f, &f->ada), f->org, s.id, m.id, "x", false, false, &site, &got) ==
 	      ERR_NOT_FOUND);
 }
@@ -278,8 +285,10 @@ static void customization(struct fx *f)
 	CHECK(dom_site_create(as(f, &f->ada), f->org, &(struct site_input){ .title = "Styled" }, &s) == 0);
 	body = J("{ \"styling\" : { \"theme\" : \"muted\" } }");
 	CHECK(dom_site_customization_set(as(f, &f->cy), f->org, s.id, body, &t) == ERR_FORBIDDEN);
+	int64_t g = generation(f, s.id);
 	CHECK(dom_site_customization_set(as(f, &f->ada), f->org, s.id, body, &t) == 0);
 	CHECK_STR(t.customization, "{\"styling\":{\"theme\":\"muted\"}}");
+	CHECK(generation(f, s.id) == g + 1);
 	json_decref(body);
 	body = J("{\"styling\":{\"theme\":\"neon\"}}");
 	CHECK(dom_site_customization_set(as(f, &f->ada), f->org, s.id, body, &t) == ERR_INVALID);
@@ -313,7 +322,9 @@ static void adaptive_and_auth(struct fx *f)
 	CHECK_STR(b.backend, "integration");
 	CHECK_STR(b.fallback_url, "https://e.com/in");
 	CHECK_STR(b.private_key, a.private_key);
+	int64_t g = generation(f, s.id);
 	CHECK(dom_site_publishing_auth_regenerate(as(f, &f->ada), f->org, s.id, &b) == 0);
+	CHECK(generation(f, s.id) == g + 1);
 	CHECK(strcmp(b.private_key, a.private_key) != 0);
 	CHECK(store_site_get(&f->tx, s.id, &t) == 0);
 	CHECK_STR(t.visitor_key, b.private_key);
