@@ -190,7 +190,7 @@ const struct route routes[] = {
 	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move", site_space_move, W | BO, V, "moveSiteSpace" },
 	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/structure", site_structure_get, 0, V, "getSiteStructure" },
 	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/structure/sort", site_structure_sort, W | B, V, "sortSiteStructure" },
-	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/published", site_published_get, 0, V, "getPublishedContentSite" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/published", site_published_get, ROUTE_CACHE_ADMIN, V, "getPublishedContentSite" },
 	/* -- end of api/site_structure.c rows -- */
 
 	{ "GET", "/v1/orgs/{organizationId}/members", member_list, ROUTE_CACHE, M, "listMembersInOrganizationById" },

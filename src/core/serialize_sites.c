@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,13 +148,42 @@ static int lay_over(json_t *base, const char *stored)
 	return rc;
 }
 
+/* The defaults, parsed once and then only read (deep-copied before a merge):
+ * jansson reads of a shared value are safe across threads. */
+static pthread_once_t defaults_once = PTHREAD_ONCE_INIT;
+static json_t *defaults_parsed;
+
+static void parse_defaults(void)
+{
+	defaults_parsed = json_loads(customization_defaults, 0, NULL);
+}
+
+static bool layer_empty(const char *stored)
+{
+	return !stored || strcmp(stored, "{}") == 0;
+}
+
 static int write_customization(struct jw *g, const char *site, const char *override, int has_overrides)
 {
-	json_t *def = json_loads(customization_defaults, 0, NULL);
+	json_t *def = NULL;
 	char *text = NULL;
 	int rc = -1;
 
-	if (!def || lay_over(def, site) || lay_over(def, override))
+	/* Most sites keep the defaults: their text is the answer (it is compact
+	 * JSON already), with hasOverrides put before its closing brace. */
+	if (layer_empty(site) && layer_empty(override)) {
+		if (has_overrides < 0) {
+			jw_raw(g, customization_defaults);
+		} else {
+			jw_rawn(g, customization_defaults, sizeof(customization_defaults) - 2);
+			jw_put(g, has_overrides ? ",\"hasOverrides\":true}" : ",\"hasOverrides\":false}",
+			       has_overrides ? 21 : 22);
+		}
+		return 0;
+	}
+	if (pthread_once(&defaults_once, parse_defaults) || !defaults_parsed)
+		goto out;
+	if (!(def = json_deep_copy(defaults_parsed)) || lay_over(def, site) || lay_over(def, override))
 		goto out;
 	if (has_overrides >= 0 && json_object_set_new(def, "hasOverrides", json_boolean(has_overrides)))
 		goto out;

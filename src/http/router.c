@@ -225,6 +225,9 @@ static int cache_key(struct req *r, struct keybuf *k)
 	k->overflow = 0;
 	key_add(k, r->route->name);
 	key_add(k, r->dom.actor.org_id);
+	/* Every path parameter (a site's id below its organization). */
+	for (int i = 0; i < r->nparams; i++)
+		key_add(k, r->param_values[i]);
 	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, key_arg, k);
 	return !k->overflow;
 }

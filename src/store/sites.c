@@ -79,9 +79,15 @@ int store_site_by_hostname(struct store_tx *tx, const char *hostname, struct sit
 int store_site_bump(struct store_tx *tx, const char *site_id)
 {
 	struct db_param p[] = { P_TEXT(site_id), P_INT(clock_now_ms()) };
+	struct site s;
+	int rc = st_exec(tx, "UPDATE sites SET generation = generation + 1, updated_at = $2 WHERE id = $1", p, NP(p),
+			 NULL);
 
-	return st_exec(tx, "UPDATE sites SET generation = generation + 1, updated_at = $2 WHERE id = $1", p, NP(p),
-		       NULL);
+	/* The organization's generation too: the published profile is a cached
+	 * page (ROUTE_CACHE_ADMIN) keyed on it. */
+	if (rc || (rc = store_site_get(tx, site_id, &s)))
+		return rc;
+	return store_org_bump(tx, s.org_id);
 }
 
 static int fill_share_link(struct store_tx *tx, struct db_rows *r, void *out)
@@ -221,7 +227,8 @@ int store_site_delete(struct store_tx *tx, const char *org_id, const char *site_
 	if (rc == 0)
 		rc = st_exec(tx, "DELETE FROM sites WHERE org_id = $1 AND id = $2", p, NP(p), &changes);
 	*deleted = changes > 0;
-	return rc;
+	/* Cached pages of the site (its published profile) end with it. */
+	return rc || !*deleted ? rc : store_org_bump(tx, org_id);
 }
 
 int store_site_set_customization(struct store_tx *tx, const char *site_id, const char *json)

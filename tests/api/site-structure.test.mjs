@@ -433,6 +433,30 @@ describe('site structure', () => {
     });
 
     describe('published profile and URLs', () => {
+        it('getPublishedContentSite is served from the page cache for admins and follows every change', async () => {
+            const site = await newSite('Cached profile');
+            await addSection(site.id, { spaceId: spaces[0].id, title: 'One' });
+            const get = (api = alice.api) => ok(api.orgs.getPublishedContentSite(org.id, site.id), 'getPublishedContentSite');
+            const first = await get();
+            assert.deepEqual(await get(), first, 'a second read (cached) is the same');
+            // A change of the site, of its structure, of its customization and of a space it shows.
+            await ok(alice.api.orgs.updateSiteById(org.id, site.id, { title: 'Renamed profile' }), 'updateSiteById');
+            assert.equal((await get()).site.title, 'Renamed profile');
+            await addSection(site.id, { spaceId: spaces[1].id, title: 'Two' });
+            assert.equal(sectionsOf((await get()).structure).length, 2);
+            const cust = await ok(alice.api.orgs.getSiteCustomizationById(org.id, site.id), 'getSiteCustomizationById');
+            await ok(alice.api.orgs.updateSiteCustomizationById(org.id, site.id, { ...cust, title: 'Custom title' }), 'updateSiteCustomizationById');
+            assert.equal((await get()).customizations.site.title, 'Custom title');
+            await ok(alice.api.spaces.updateSpaceById(spaces[1].id, { title: 'API Reference v2' }), 'updateSpaceById');
+            const sec = sectionsOf((await get()).structure)[1];
+            assert.equal(sec.siteSpaces[0].space.title, 'API Reference v2');
+            await ok(alice.api.spaces.updateSpaceById(spaces[1].id, { title: 'API Reference' }), 'updateSpaceById');
+            // Another member (not an admin) reads it too, uncached, with their own permissions.
+            const asBob = await get(bob.api);
+            assert.equal(asBob.site.title, 'Renamed profile');
+            await alice.api.orgs.deleteSiteById(org.id, site.id);
+            await expectError(alice.api.orgs.getPublishedContentSite(org.id, site.id), 404, 'deleted: not served from the cache');
+        });
         it('getPublishedContentSite: site, structure, customizations per site space, scripts', async () => {
             const site = await newSite();
             const s1 = await addSection(site.id, { spaceId: spaces[0].id, title: 'One' });
