@@ -19,6 +19,7 @@
 #include "api/api.h"
 #include "core/adaptive.h"
 #include "core/serialize_sites.h"
+#include "core/validate.h"
 #include "domain/sites.h"
 
 #include <ctype.h>
@@ -244,6 +245,15 @@ static int body_site_update(struct req *r, struct site_update *in)
 	    (rc = body_string(r, "proxy", F_NULLABLE, 1, 512, &in->proxy)) < 0)
 		return rc;
 	in->has_proxy = rc == 1;
+	/* hostname: not in GitBook's PATCH body (GitBook sets it through its
+	 * custom-domain flow); docsd takes it here, so a site can be served at
+	 * "/" of its own host name. */
+	if ((rc = body_string(r, "hostname", F_NULLABLE, 1, 253, &in->hostname)) < 0)
+		return rc;
+	in->has_hostname = rc == 1;
+	if (in->hostname && !valid_site_hostname(in->hostname))
+		return err_set(ERR_INVALID, "hostname: must be a lower-case host name of three or more labels, "
+					    "such as docs.example.com");
 	if (in->basename && (!basename_ok(in->basename) || strcmp(in->basename, ".") == 0 ||
 			     strcmp(in->basename, "..") == 0))
 		return err_set(ERR_INVALID, "basename: use letters, digits, '.', '_' and '-' only");

@@ -56,6 +56,34 @@ int valid_hostname(const char *s)
 	return 1;
 }
 
+int valid_site_hostname(const char *s)
+{
+	/* The seed's pattern: ^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$
+	 * that is, three or more labels of [a-z0-9-] (1..63, no '-' at either
+	 * end), the last at least two characters. */
+	int labels = 0;
+	size_t len = 0;
+	const char *p;
+
+	if (strlen(s) > 253)
+		return 0;
+	for (p = s;; p++) {
+		if (*p == '.' || *p == '\0') {
+			if (len == 0 || len > 63 || p[-1] == '-' || p[-(long)len] == '-')
+				return 0;
+			labels++;
+			if (*p == '\0')
+				break;
+			len = 0;
+			continue;
+		}
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+			return 0;
+		len++;
+	}
+	return labels >= 3 && len >= 2;
+}
+
 int valid_url(const char *s)
 {
 	const char *host;

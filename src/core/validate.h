@@ -13,6 +13,9 @@ int valid_domain(const char *s);
 /* An organization hostname: 3..32 characters of [a-z0-9-], not starting or
  * ending with '-'. */
 int valid_hostname(const char *s);
+/* A site's custom hostname (the seed's Site.hostname pattern): three or more
+ * lower-case DNS labels, e.g. docs.example.com. */
+int valid_site_hostname(const char *s);
 /* An absolute http or https URL of at most 2048 bytes with a host. */
 int valid_url(const char *s);
 

@@ -145,6 +145,14 @@ int dom_site_update(struct dom *d, const char *org_id, const char *site_id, cons
 			return err_set(ERR_CONFLICT, "basename: '%s' is already used by another site", in->basename);
 		out->basename = in->basename;
 	}
+	if (in->has_hostname && in->hostname && !(out->hostname && strcmp(out->hostname, in->hostname) == 0)) {
+		if ((rc = store_site_hostname_taken(d->tx, out->id, in->hostname, &taken)))
+			return rc;
+		if (taken)
+			return err_set(ERR_CONFLICT, "hostname: '%s' is already used by another site", in->hostname);
+	}
+	if (in->has_hostname)
+		out->hostname = in->hostname;
 	if (in->title)
 		out->title = in->title;
 	if (in->visibility)
@@ -156,8 +164,8 @@ int dom_site_update(struct dom *d, const char *org_id, const char *site_id, cons
 	if (in->has_proxy)
 		out->proxy = in->proxy;
 	rc = store_site_update(d->tx, out);
-	if (rc == ERR_CONFLICT) /* a concurrent writer took the basename first */
-		return err_set(ERR_CONFLICT, "basename: '%s' is already used by another site", in->basename);
+	if (rc == ERR_CONFLICT) /* a concurrent writer took the basename or hostname first */
+		return err_set(ERR_CONFLICT, "%s: already used by another site", in->basename ? "basename" : "hostname");
 	if (rc)
 		return rc;
 	if ((in->default_site_section || in->default_site_space) &&

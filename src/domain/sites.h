@@ -72,6 +72,8 @@ struct site_update {
 	bool adaptive_enabled;
 	bool has_proxy;
 	const char *proxy;           /* with has_proxy: NULL removes it */
+	bool has_hostname;
+	const char *hostname;        /* with has_hostname: NULL removes it; unique: ERR_CONFLICT */
 	const char *default_site_space;   /* dom_site_default_set */
 	const char *default_site_section;
 };

@@ -189,11 +189,12 @@ int store_site_update(struct store_tx *tx, const struct site *s)
 {
 	struct db_param p[] = { P_TEXT(s->id),		P_TEXT(s->title),	    P_TEXT(s->visibility),
 				P_INT(s->published),	P_TEXT(s->basename),	    P_TEXT(s->proxy),
-				P_INT(s->adaptive_enabled), P_TEXT(s->agents_context), P_INT(clock_now_ms()) };
+				P_INT(s->adaptive_enabled), P_TEXT(s->agents_context), P_INT(clock_now_ms()),
+				P_TEXT(s->hostname) };
 
 	return st_exec(tx,
 		       "UPDATE sites SET title = $2, visibility = $3, published = $4, basename = $5, proxy = $6, "
-		       "adaptive_enabled = $7, agents_context = $8, updated_at = $9 WHERE id = $1",
+		       "adaptive_enabled = $7, agents_context = $8, updated_at = $9, hostname = $10 WHERE id = $1",
 		       p, NP(p), NULL);
 }
 
@@ -213,6 +214,16 @@ int store_site_basename_taken(struct store_tx *tx, const char *site_id, const ch
 	*taken = false;
 	rc = st_one(tx, "SELECT 1 FROM sites WHERE id <> $1 AND (basename = $2 OR id = $2)", p, NP(p), fill_exists,
 		    taken);
+	return rc == ERR_NOT_FOUND ? 0 : rc;
+}
+
+int store_site_hostname_taken(struct store_tx *tx, const char *site_id, const char *hostname, bool *taken)
+{
+	struct db_param p[] = { P_TEXT(site_id), P_TEXT(hostname) };
+	int rc;
+
+	*taken = false;
+	rc = st_one(tx, "SELECT 1 FROM sites WHERE id <> $1 AND hostname = $2", p, NP(p), fill_exists, taken);
 	return rc == ERR_NOT_FOUND ? 0 : rc;
 }
 

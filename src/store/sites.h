@@ -52,6 +52,8 @@ int store_site_update(struct store_tx *tx, const struct site *s);
 /* *taken when a site other than site_id has `name` as its basename or its id
  * (published URLs are /sites/<basename or id>). */
 int store_site_basename_taken(struct store_tx *tx, const char *site_id, const char *name, bool *taken);
+/* Another site than site_id has this hostname. */
+int store_site_hostname_taken(struct store_tx *tx, const char *site_id, const char *hostname, bool *taken);
 /* Delete the site (its structure and share links go with it; an organization
  * whose default content it was gets none). *deleted = false when none was. */
 int store_site_delete(struct store_tx *tx, const char *org_id, const char *site_id, bool *deleted);

@@ -131,6 +131,23 @@ describe('sites', () => {
             site = await create({ title: 'Settings' });
         });
 
+        it('updateSiteById: hostname (docsd extension) follows the seed pattern, is unique, null removes it', async () => {
+            const host = `docs-${ctx.run}.example.com`.toLowerCase();
+            const s = await patch(site.id, { hostname: host });
+            assert.equal(s.hostname, host);
+            assert.equal((await get(site.id)).hostname, host);
+            for (const h of ['example.com', 'Docs.Example.com', 'a..example.com', '-a.example.com', 'a.example.c', 'a b.example.com', 'x'.repeat(64) + '.example.com']) {
+                await bad(api().orgs.updateSiteById(org.id, site.id, { hostname: h }), `hostname ${h}`, /hostname/);
+            }
+            const other = await create({ title: 'Other host' });
+            const e = await expectError(api().orgs.updateSiteById(org.id, other.id, { hostname: host }), 409, 'taken');
+            assert.match(e.error.message, /hostname/);
+            const cleared = await patch(site.id, { hostname: null });
+            assert.equal(cleared.hostname, undefined);
+            await patch(other.id, { hostname: host });
+            await patch(other.id, { hostname: null });
+        });
+
         it('updateSiteById: each field is stored and read back', async () => {
             const base = `b${ctx.run}`.toLowerCase();
             let s = await patch(site.id, {
