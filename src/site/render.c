@@ -139,6 +139,46 @@ const char *sv_twin_url(struct arena *a, const struct sv_space *sp, const struct
 	return arena_printf(a, "%s.md", sv_page_url(a, sp, p));
 }
 
+/* Where rest leads: section, space and page path (the rest of it). */
+void sv_resolve(const struct site_view *v, const char *rest, int *sec, int *sp, const char **path)
+{
+	size_t n = strcspn(rest, "/");
+
+	*sec = v->def;
+	for (int s = 0; n && s < v->nsections; s++) {
+		const struct site_section *x = v->sections[s].sec;
+		if (x && !x->is_default && strlen(x->path) == n && strncmp(x->path, rest, n) == 0) {
+			*sec = s;
+			rest += n + (rest[n] == '/');
+			break;
+		}
+	}
+	n = strcspn(rest, "/");
+	*sp = v->sections[*sec].def;
+	for (int k = 0; n && k < v->sections[*sec].nspaces; k++) {
+		const struct site_space *x = v->sections[*sec].spaces[k].ss;
+		if (!x->is_default && strlen(x->path) == n && strncmp(x->path, rest, n) == 0) {
+			*sp = k;
+			rest += n + (rest[n] == '/');
+			break;
+		}
+	}
+	*path = rest;
+}
+
+/* The document a path shows: a group shows its first document. */
+const struct rev_page *sv_page_at(const struct revision *rv, const char *path)
+{
+	const struct rev_page *p;
+
+	if (!*path)
+		return sv_first_page(rv);
+	p = revision_page_by_path(rv, path);
+	for (int guard = 0; p && p->type == PAGE_GROUP && guard < 32; guard++)
+		p = p->first_child >= 0 ? &rv->pages[p->first_child] : NULL;
+	return p && p->type == PAGE_DOCUMENT ? p : NULL;
+}
+
 /* ---- content links ---- */
 
 struct link_ctx {

@@ -305,46 +305,6 @@ static int customization(struct visit *vi, const struct sv_space *sp)
 	return 0;
 }
 
-/* Where rest leads: section, space and page path (the rest of it). */
-static void resolve(const struct site_view *v, const char *rest, int *sec, int *sp, const char **path)
-{
-	size_t n = strcspn(rest, "/");
-
-	*sec = v->def;
-	for (int s = 0; n && s < v->nsections; s++) {
-		const struct site_section *x = v->sections[s].sec;
-		if (x && !x->is_default && strlen(x->path) == n && strncmp(x->path, rest, n) == 0) {
-			*sec = s;
-			rest += n + (rest[n] == '/');
-			break;
-		}
-	}
-	n = strcspn(rest, "/");
-	*sp = v->sections[*sec].def;
-	for (int k = 0; n && k < v->sections[*sec].nspaces; k++) {
-		const struct site_space *x = v->sections[*sec].spaces[k].ss;
-		if (!x->is_default && strlen(x->path) == n && strncmp(x->path, rest, n) == 0) {
-			*sp = k;
-			rest += n + (rest[n] == '/');
-			break;
-		}
-	}
-	*path = rest;
-}
-
-/* The document a path shows: a group shows its first document. */
-static const struct rev_page *page_at(const struct revision *rv, const char *path)
-{
-	const struct rev_page *p;
-
-	if (!*path)
-		return sv_first_page(rv);
-	p = revision_page_by_path(rv, path);
-	for (int guard = 0; p && p->type == PAGE_GROUP && guard < 32; guard++)
-		p = p->first_child >= 0 ? &rv->pages[p->first_child] : NULL;
-	return p && p->type == PAGE_DOCUMENT ? p : NULL;
-}
-
 /* Search excerpts are plain text of the markdown: GitBook's {% tags %} go. */
 static const char *strip_tags(struct arena *a, const char *s)
 {
@@ -494,9 +454,9 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 	}
 	if (!rest)
 		return err_set(ERR_INTERNAL, "out of memory");
-	resolve(v, rest, &pg.section, &pg.space, &path);
+	sv_resolve(v, rest, &pg.section, &pg.space, &path);
 	const struct sv_space *sp = &v->sections[pg.section].spaces[pg.space];
-	pg.page = page_at(sp->rv, path);
+	pg.page = sv_page_at(sp->rv, path);
 	if (pg.page) {
 		const char *body = "";
 		if (pg.page->body && (rc = dom_page_body(vi->d, pg.page->body, &body)))

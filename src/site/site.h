@@ -140,6 +140,14 @@ const struct rev_page *sv_first_page(const struct revision *rv);
 /* The document pages in reading order (for previous/next): *out from a. */
 int sv_reading_order(struct arena *a, const struct revision *rv, const struct rev_page ***out, int *n);
 
+/* Where rest (the path under the root, no leading '/') leads: a visible
+ * section by its path (else the default), then a site space of it by its
+ * path (else the default), and *path the page path left. */
+void sv_resolve(const struct site_view *v, const char *rest, int *sec, int *sp, const char **path);
+/* The document a page path shows ("": the first page; a group: its first
+ * document), or NULL. */
+const struct rev_page *sv_page_at(const struct revision *rv, const char *path);
+
 /* The whole HTML page (layout, navigation, content) into out. status 404:
  * the site's not-found page. */
 int site_render_page(struct jw *out, struct arena *a, const struct site_view *v, const struct sv_page *pg);
