@@ -451,7 +451,7 @@ static void nav_list(struct nav *n, int i, int depth)
 		html_raw(n->b, "<a href=\"");
 		html_esc(n->b, sv_page_url(n->a, n->sp, p));
 		html_raw(n->b, p == n->cur ? "\" aria-current=\"page\">" : "\">");
-		if (p->emoji) {
+		if (p->emoji && *p->emoji) {
 			html_emoji(n->b, p->emoji);
 			html_raw(n->b, " ");
 		}
@@ -626,7 +626,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	} else if (p && sp) {
 		struct link_ctx lc = { v, sp, p, a };
 		html_raw(out, "<h1>");
-		if (p->emoji) {
+		if (p->emoji && *p->emoji) {
 			html_emoji(out, p->emoji);
 			html_raw(out, " ");
 		}
