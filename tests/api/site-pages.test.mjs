@@ -17,7 +17,7 @@ const PNG_B64 =
 const INTRO = `Welcome to **Acme**. Read the [installation](./installation.md) page.
 
 {% hint style="warning" %}
-Mind the <rate> limits.
+Mind the 1 < 2 & limits.
 {% endhint %}
 
 {% tabs %}
@@ -94,7 +94,7 @@ describe('published site pages', () => {
         guide = await seeded('Guide', [
             { operation: 'insert_files', files: [{ ref: 'logo', name: 'diagram.png', contentType: 'image/png', base64: PNG_B64 }] },
             { operation: 'insert_page', title: 'Introduction', ref: 'intro', description: 'Start <here>', document: { markdown: INTRO } },
-            { operation: 'insert_page', title: 'Installation', ref: 'install', document: { markdown: 'Run the installer.\n\nBack to [intro](/pages/intro).\n' } },
+            { operation: 'insert_page', title: 'Installation', ref: 'install', document: { markdown: 'Run the installer.\n\nBack to [intro](intro).\n' } },
             { operation: 'insert_page', title: 'Guides', ref: 'guides', document: { markdown: 'All guides.\n' } },
             { operation: 'insert_page', title: 'Authentication', into: 'guides', document: { markdown: '## Tokens\n\nSend a zanzibar token.\n' } },
         ]);
@@ -135,7 +135,7 @@ describe('published site pages', () => {
 
         const intro = (await html(base)).text;
         assert.match(intro, /<div class="hint hint-warning" role="note">/);
-        assert.match(intro, /Mind the &lt;rate&gt; limits\./);
+        assert.match(intro, /Mind the 1 &lt; 2 &amp; limits\./);
         assert.match(intro, /<input type="radio" name="tabs-1" id="tabs-1-0" checked><label for="tabs-1-0">JavaScript<\/label>/);
         assert.match(intro, /<figure class="code-block"><figcaption>install\.sh<\/figcaption>/);
         assert.match(intro, /<table>/);
