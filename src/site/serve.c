@@ -271,14 +271,20 @@ static int build_view(struct visit *vi)
 		key_add(&vi->key, sec ? sec->id : "-");
 		v->nsections++;
 	}
-	/* Header links shown to this visitor. */
-	const json_t *links = json_object_get(json_object_get(v->custom, "header"), "links");
-	size_t i;
-	const json_t *l;
-	json_array_foreach(links, i, l) html_raw(&vi->key, cond_visible(json_string_value(json_object_get(l, "condition")),
-									 visitor_json)
-								  ? "1"
-								  : "0");
+	/* Header links shown to this visitor (the customization is only parsed
+	 * here when it has conditions: a cache hit reads no other JSON). */
+	if (vi->site.customization && strstr(vi->site.customization, "\"condition\"")) {
+		json_t *c = json_loads(vi->site.customization, 0, NULL);
+		const json_t *links = json_object_get(json_object_get(c, "header"), "links");
+		size_t i;
+		const json_t *l;
+		json_array_foreach(links, i, l) html_raw(&vi->key,
+							 cond_visible(json_string_value(json_object_get(l, "condition")),
+								      visitor_json)
+								 ? "1"
+								 : "0");
+		json_decref(c);
+	}
 	return 0;
 }
 
@@ -421,6 +427,8 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 
 	*status = 200;
 	*ctype = CT_HTML;
+	if ((rc = customization(vi, NULL)))
+		return rc;
 	if (strcmp(rest, "llms.txt") == 0) {
 		*ctype = CT_TEXT;
 		return site_render_llms(out, vi->a, v);
@@ -529,7 +537,7 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	}
 	if (!vi->v.root || !vi->v.css_url || !vi->v.base)
 		return err_set(ERR_INTERNAL, "out of memory");
-	if ((rc = dom_site_structure(vi->d, &vi->site, &vi->st)) || (rc = customization(vi, NULL)))
+	if ((rc = dom_site_structure(vi->d, &vi->site, &vi->st)))
 		return rc;
 	key_add(&vi->key, vi->site.id);
 	char gen[32];
