@@ -38,6 +38,7 @@ struct mdh {
 	int tabs_seq;
 	const char *anchors[MDH_ANCHORS];
 	int nanchors;
+	struct md_headings *toc;
 	int oom;
 };
 
@@ -129,6 +130,15 @@ static void render_md(struct mdh *m, const char *md, size_t len)
 			heading_text(n, &t);
 			jw_put(&t, "", 1);
 			id = jw_ok(&t) ? unique_anchor(m, t.buf) : NULL;
+			int level = cmark_node_get_heading_level(n);
+			if (id && *id && m->toc && (level == 2 || level == 3) && m->toc->n < 64) {
+				struct md_heading *hd = &m->toc->items[m->toc->n];
+				if ((hd->text = arena_strdup(m->a, t.buf))) {
+					hd->id = id;
+					hd->level = level;
+					m->toc->n++;
+				}
+			}
 			jw_free(&t);
 			jw_put(m->out, html, 3);
 			if (id && *id) {
@@ -345,12 +355,20 @@ static size_t fence_len(const char *line, size_t n, char *ch)
 
 int md_to_html(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx)
 {
-	struct mdh m = { .out = out, .a = a };
+	return md_to_html_toc(out, a, md, len, link, ctx, NULL);
+}
+
+int md_to_html_toc(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx,
+		   struct md_headings *h)
+{
+	struct mdh m = { .out = out, .a = a, .toc = h };
 	struct md_front fm;
 	const char *text, *p, *end, *seg;
 	size_t tl, fence = 0;
 	char fch = 0;
 
+	if (h)
+		h->n = 0;
 	if (md_frontmatter(a, md, len, &fm))
 		return -1;
 	md += fm.body;

@@ -611,7 +611,12 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	const struct sv_space *sp = sec && sec->nspaces ? &sec->spaces[pg->space] : NULL;
 	const struct rev_page *p = pg->page;
 	const char *md_url = NULL;
+	struct md_headings *toc = arena_alloc(a, sizeof(*toc));
 	int rc = 0;
+
+	if (!toc)
+		return err_set(ERR_INTERNAL, "out of memory");
+	toc->n = 0;
 
 	if (p && sp)
 		md_url = sv_twin_url(a, sp, p);
@@ -637,8 +642,12 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 			html_esc(out, p->description);
 			html_raw(out, "</p>\n");
 		}
-		if (pg->body_md && (rc = md_to_html(out, a, pg->body_md, strlen(pg->body_md), content_link, &lc)))
+		if (pg->body_md && (rc = md_to_html_toc(out, a, pg->body_md, strlen(pg->body_md), content_link, &lc, toc)))
 			return rc;
+	} else if (sp && !sv_first_page(sp->rv)) {
+		html_raw(out, "<h1>");
+		html_esc(out, sp->title);
+		html_raw(out, "</h1>\n<p class=\"lead\">This space has no pages yet.</p>\n");
 	} else {
 		html_raw(out, "<h1>Page not found</h1>\n<p class=\"lead\">The page you are looking for does not exist "
 			      "or has moved.</p>\n<p><a class=\"button primary\" href=\"");
@@ -648,7 +657,19 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	html_raw(out, "</article>\n");
 	if (p && sp)
 		pager(out, a, sp, p);
-	html_raw(out, "</main>\n</div>\n");
+	html_raw(out, "</main>\n");
+	if (toc->n > 1) {
+		html_raw(out, "<aside class=\"toc\" aria-label=\"On this page\"><p class=\"toc-title\">On this page</p><ul>");
+		for (int i = 0; i < toc->n; i++) {
+			html_raw(out, toc->items[i].level == 3 ? "<li class=\"toc-sub\"><a href=\"#" : "<li><a href=\"#");
+			html_esc(out, toc->items[i].id);
+			html_raw(out, "\">");
+			html_esc(out, toc->items[i].text);
+			html_raw(out, "</a></li>");
+		}
+		html_raw(out, "</ul></aside>\n");
+	}
+	html_raw(out, "</div>\n");
 	footer(out, v);
 	html_raw(out, "</body>\n</html>\n");
 	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "out of memory");

@@ -82,7 +82,19 @@ typedef const char *(*md_link_fn)(void *ctx, const char *target);
  *   {% embed url="..." %}                                               a link
  *   any other {% x %} ... {% endx %}                                    its content
  * link (may be NULL) rewrites link and image destinations first. */
+struct md_headings {
+	struct md_heading {
+		int level;        /* 2 or 3 */
+		const char *id;   /* the anchor */
+		const char *text; /* plain text */
+	} items[64];
+	int n;
+};
 int md_to_html(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx);
+/* The same, also listing the page's level-2 and level-3 headings into h
+ * (the first 64; "On this page"). */
+int md_to_html_toc(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx,
+		   struct md_headings *h);
 
 /* ---- the view of a site a render needs (built by serve.c) ---- */
 

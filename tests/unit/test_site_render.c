@@ -105,6 +105,17 @@ UNIT_TEST(site_markdown_gfm_headings_and_no_raw_html)
 	CHECK(strstr(h, "<del>old</del>") != NULL);
 	CHECK(strstr(h, "<script>") == NULL);
 	CHECK(strstr(h, "<a href=\"https://e.com\">") != NULL);
+	/* The headings of levels 2 and 3 for "On this page". */
+	struct md_headings toc;
+	struct jw out;
+	const char *src = "# T\n\n## A & b\n\n### B\n\n#### C\n\n## A & b\n";
+	jw_init(&out);
+	CHECK(md_to_html_toc(&out, &a, src, strlen(src), NULL, NULL, &toc) == 0);
+	CHECK(toc.n == 3);
+	CHECK(toc.n == 3 && toc.items[0].level == 2 && strcmp(toc.items[0].id, "a--b") == 0 && strcmp(toc.items[0].text, "A & b") == 0);
+	CHECK(toc.n == 3 && toc.items[1].level == 3 && strcmp(toc.items[1].id, "b") == 0);
+	CHECK(toc.n == 3 && strcmp(toc.items[2].id, "a--b-1") == 0);
+	jw_free(&out);
 	arena_free(&a);
 }
 
