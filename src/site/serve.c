@@ -478,7 +478,8 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 		}
 		return site_render_page(out, vi->a, v, &pg);
 	}
-	*status = 404;
+	/* A space without pages shows that at its root; anything else is 404. */
+	*status = !*path && !sv_first_page(sp->rv) ? 200 : 404;
 	if (md) {
 		*ctype = CT_TEXT;
 		html_raw(out, "Page not found\n");
