@@ -145,8 +145,28 @@ const struct route routes[] = {
 	/* Docs sites (api/sites.c): the site, publishing, customization, share
 	 * links, the adaptive schema. Access is checked by the domain
 	 * (domain/sites.h); V only requires membership first. */
+	{ "GET", "/v1/orgs/{organizationId}/sites", site_list, 0, V, "listSites" },
 	{ "POST", "/v1/orgs/{organizationId}/sites", site_create, W | BO, V, "createSite" },
 	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}", site_get, 0, V, "getSiteById" },
+	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}", site_update, W | B, V, "updateSiteById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/sites/{siteId}", site_delete, W, V, "deleteSiteById" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/publish", site_publish, W | BO, V, "publishSite" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/unpublish", site_unpublish, W | BO, V, "unpublishSite" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/customization", site_customization_get, 0, V, "getSiteCustomizationById" },
+	{ "PUT", "/v1/orgs/{organizationId}/sites/{siteId}/customization", site_customization_put, W | B, V, "updateSiteCustomizationById" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", site_space_customization_get, 0, V, "getSiteSpaceCustomizationById" },
+	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", site_space_customization_patch, W | B, V, "overrideSiteSpaceCustomizationById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization", site_space_customization_delete, W, V, "deleteSiteSpaceCustomizationById" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/share-links", site_share_links_list, 0, V, "listSiteShareLinks" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/share-links", site_share_link_create, W | B, V, "createSiteShareLink" },
+	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", site_share_link_update, W | B, V, "updateSiteShareLinkById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}", site_share_link_delete, W, V, "deleteSiteShareLinkById" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", site_adaptive_schema_get, 0, V, "getSiteAdaptiveSchema" },
+	{ "PUT", "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", site_adaptive_schema_put, W | B, V, "updateSiteAdaptiveSchema" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions", site_adaptive_template_conditions, 0, V, "listSiteAdaptiveTemplateConditions" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", site_publishing_auth_get, 0, V, "getSitePublishingAuthById" },
+	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth", site_publishing_auth_update, W | B, V, "updateSitePublishingAuthById" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate", site_publishing_auth_regenerate, W | BO, V, "regenerateSitePublishingAuthById" },
 	/* -- end of api/sites.c rows -- */
 
 	/* Site structure (api/site_structure.c): sections, section groups,

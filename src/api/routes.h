@@ -101,6 +101,26 @@ int org_collections_list(struct req *r);
 /* api/sites.c */
 int site_create(struct req *r);
 int site_get(struct req *r);
+int site_list(struct req *r);
+int site_update(struct req *r);
+int site_delete(struct req *r);
+int site_publish(struct req *r);
+int site_unpublish(struct req *r);
+int site_customization_get(struct req *r);
+int site_customization_put(struct req *r);
+int site_space_customization_get(struct req *r);
+int site_space_customization_patch(struct req *r);
+int site_space_customization_delete(struct req *r);
+int site_share_links_list(struct req *r);
+int site_share_link_create(struct req *r);
+int site_share_link_update(struct req *r);
+int site_share_link_delete(struct req *r);
+int site_adaptive_schema_get(struct req *r);
+int site_adaptive_schema_put(struct req *r);
+int site_adaptive_template_conditions(struct req *r);
+int site_publishing_auth_get(struct req *r);
+int site_publishing_auth_update(struct req *r);
+int site_publishing_auth_regenerate(struct req *r);
 /* -- end of api/sites.c -- */
 
 /* api/site_structure.c */

@@ -532,16 +532,17 @@ int site_structure_sort(struct req *r)
 	if ((rc = body_site_position(r, &pos)) || (rc = site_for(r, ROLE_CREATE, &s)) ||
 	    (rc = dom_site_structure_sort(&r->dom, &s, type, id, &pos, &st)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
 	json_ctx(r, &s, &c);
 	/* SiteStructureItem: the moved item as it now stands. */
 	if (strcmp(type, "site-section-group") == 0) {
 		const struct site_section_group *grp = dom_site_group_find(&st, id);
 
-		if (grp)
-			site_group_to_json(g, &c, grp, &st);
-		return grp ? 0 : err_set(ERR_INTERNAL, "moved group vanished");
+		if (!grp)
+			return err_set(ERR_NOT_FOUND, "site section group not found");
+		if (!(g = resp_json(r, 200)))
+			return err_set(ERR_INTERNAL, "out of memory");
+		site_group_to_json(g, &c, grp, &st);
+		return 0;
 	}
 	for (int j = -1; j < st.nsections; j++) {
 		const struct site_section *sec = j < 0 ? NULL : &st.sections[j];
@@ -549,16 +550,21 @@ int site_structure_sort(struct req *r)
 		int cnt = sec ? sec->nspaces : st.nroot;
 
 		if (sec && strcmp(type, "site-section") == 0 && strcmp(sec->id, id) == 0) {
+			if (!(g = resp_json(r, 200)))
+				return err_set(ERR_INTERNAL, "out of memory");
 			site_section_to_json(g, &c, sec);
 			return 0;
 		}
 		for (int i = 0; i < cnt && strcmp(type, "site-space") == 0; i++)
 			if (strcmp(arr[i].id, id) == 0) {
+				if (!(g = resp_json(r, 200)))
+					return err_set(ERR_INTERNAL, "out of memory");
 				site_space_to_json(g, &c, sec, &arr[i]);
 				return 0;
 			}
 	}
-	return err_set(ERR_INTERNAL, "moved item vanished");
+	/* a site space whose space is deleted is not shown */
+	return err_set(ERR_NOT_FOUND, "%s not found", type);
 }
 
 int site_published_get(struct req *r)

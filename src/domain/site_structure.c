@@ -43,6 +43,9 @@
 #include <string.h>
 
 #define PATH_MAX_LEN 100
+/* At most this many siblings: sections and groups of a site, site spaces of
+ * a section or of the root (a bound on the arrays moves build on the stack). */
+#define MAX_SIBLINGS 1000
 
 /* ---- reading ---- */
 
@@ -159,7 +162,7 @@ static int path_check(const char *field, const char *p)
 
 /* A set of sibling paths a new path must differ from. */
 struct paths {
-	const char *p[512];
+	const char *p[MAX_SIBLINGS + 1];
 	int n;
 };
 
@@ -351,8 +354,6 @@ static void space_slots(const struct site_structure *st, const struct site_secti
 		out[(*n)++] = (struct slot){ SLOT_SPACE, &arr[i] };
 }
 
-#define MAX_SIBLINGS 1024
-
 /* Put item among sib (which may contain it) before/after target_id (NULL:
  * at the end), renumber the siblings 0..n-1 and write those that changed;
  * the item is always written (its parent may have changed). ERR_INVALID
@@ -440,6 +441,8 @@ static int insert_site_space(struct dom *d, const struct site *s, const struct s
 	int n = sec ? sec->nspaces : st->nroot, has_default = 0, rc;
 	struct paths ps;
 
+	if (n >= MAX_SIBLINGS)
+		return err_set(ERR_INVALID, "a section (or a site's root) holds at most %d site spaces", MAX_SIBLINGS);
 	for (int i = 0; i < n; i++)
 		has_default |= arr[i].is_default;
 	memset(out, 0, sizeof(*out));
@@ -643,6 +646,8 @@ int dom_site_section_create(struct dom *d, const struct site *s, const struct si
 
 	if ((rc = space_for_site(d, s, in->space_id, &sp)) || (rc = load(d, s, &st)))
 		return rc;
+	if (st.nsections + st.ngroups >= MAX_SIBLINGS)
+		return err_set(ERR_INVALID, "a site holds at most %d sections and groups", MAX_SIBLINGS);
 	memset(&sec, 0, sizeof(sec));
 	sec.site_id = s->id;
 	sec.title = in->title ? in->title : sp.title;
@@ -673,7 +678,7 @@ int dom_site_section_update(struct dom *d, const struct site *s, const char *id,
 			    struct site_section *out)
 {
 	struct site_structure st;
-	struct site_section *sec, *in_sec;
+	struct site_section *sec;
 	struct site_space *ss;
 	struct paths ps;
 	int rc;
@@ -710,8 +715,7 @@ int dom_site_section_update(struct dom *d, const struct site *s, const char *id,
 		if ((rc = store_site_space_set_default(d->tx, s->id, sec->id, ss->id)))
 			return rc;
 	}
-	in_sec = sec;
-	if ((rc = store_site_section_update(d->tx, in_sec)) || (rc = store_site_bump(d->tx, s->id)))
+	if ((rc = store_site_section_update(d->tx, sec)) || (rc = store_site_bump(d->tx, s->id)))
 		return rc;
 	return dom_site_section_find(d, s, id, out);
 }
@@ -809,6 +813,8 @@ int dom_site_group_create(struct dom *d, const struct site *s, const struct site
 
 	if ((rc = load(d, s, &st)))
 		return rc;
+	if (st.nsections + st.ngroups >= MAX_SIBLINGS)
+		return err_set(ERR_INVALID, "a site holds at most %d sections and groups", MAX_SIBLINGS);
 	if (in->nsections > MAX_SIBLINGS)
 		return err_set(ERR_INVALID, "sections: too many");
 	for (int i = 0; i < in->nsections; i++) {

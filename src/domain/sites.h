@@ -25,6 +25,7 @@
 #ifndef DOCSD_DOMAIN_SITES_H
 #define DOCSD_DOMAIN_SITES_H
 
+#include <jansson.h>
 #include <stdbool.h>
 
 #include "domain/domain.h"
@@ -46,10 +47,93 @@ struct site_input {
 	const char *visibility; /* default public */
 	const char *const *spaces; /* create only: space ids added as site spaces */
 	int nspaces;
+	bool create_space; /* create only: also a new space (titled as the site) added to it */
 };
 
-/* Create a site in org_id (the actor needs create in the organization). */
+/* Create a site in org_id (the actor needs create in the organization).
+ * Each of in->spaces must be a live space of org_id the actor reads (else
+ * ERR_INVALID naming it); they become the site's site spaces in that order
+ * (dom_site_space_add), after the new space when in->create_space. */
 int dom_site_create(struct dom *d, const char *org_id, const struct site_input *in, struct site *out);
+
+/* The sites of org_id matching f (store/sites.h), oldest first; none for a
+ * guest. */
+int dom_sites_list(struct dom *d, const char *org_id, const struct site_filter *f, const struct list_req *lr,
+		   struct site **items, int *n, char **next);
+
+/* What a site update changes (admin): NULL strings and false has_* leave a
+ * field as it is. */
+struct site_update {
+	const char *title;
+	const char *visibility;
+	const char *basename;        /* unique across docsd: ERR_CONFLICT when taken */
+	const char *agents_context;  /* included | excluded */
+	bool has_adaptive;
+	bool adaptive_enabled;
+	bool has_proxy;
+	const char *proxy;           /* with has_proxy: NULL removes it */
+	const char *default_site_space;   /* dom_site_default_set */
+	const char *default_site_section;
+};
+int dom_site_update(struct dom *d, const char *org_id, const char *site_id, const struct site_update *in,
+		    struct site *out);
+/* Delete a site (admin); 0 also when it does not exist. */
+int dom_site_delete(struct dom *d, const char *org_id, const char *site_id);
+/* publishSite / unpublishSite (admin). */
+int dom_site_set_published(struct dom *d, const char *org_id, const char *site_id, bool published, struct site *out);
+
+/* Customization. The site's (read): out->customization. PUT (admin): body is
+ * a whole SiteCustomizationSettings (serialize_sites.h checks it), stored as
+ * compact JSON. */
+int dom_site_customization_set(struct dom *d, const char *org_id, const char *site_id, const json_t *body,
+			       struct site *out);
+/* A site space's override (read): the site and the site space (its
+ * customization NULL when it has no override). */
+int dom_site_space_customization_get(struct dom *d, const char *org_id, const char *site_id, const char *site_space_id,
+				     struct site *site, struct site_space *out);
+/* PATCH (admin): patch laid over the override (null resets a field). */
+int dom_site_space_customization_override(struct dom *d, const char *org_id, const char *site_id,
+					  const char *site_space_id, json_t *patch, struct site *site,
+					  struct site_space *out);
+/* DELETE (admin): *deleted = false when it had no override. */
+int dom_site_space_customization_delete(struct dom *d, const char *org_id, const char *site_id,
+					const char *site_space_id, bool *deleted);
+
+/* Share links (admin for all). site: the site they belong to (for URLs). */
+int dom_site_share_links_list(struct dom *d, const char *org_id, const char *site_id, const struct list_req *lr,
+			      struct site *site, struct site_share_link **items, int *n, char **next);
+int dom_site_share_link_create(struct dom *d, const char *org_id, const char *site_id, const char *name,
+			       struct site *site, struct site_share_link *out);
+/* name NULL: unchanged; has_active: set active. */
+int dom_site_share_link_update(struct dom *d, const char *org_id, const char *site_id, const char *link_id,
+			       const char *name, bool has_active, bool active, struct site *site,
+			       struct site_share_link *out);
+int dom_site_share_link_delete(struct dom *d, const char *org_id, const char *site_id, const char *link_id,
+			       bool *deleted);
+/* The active share link of site s with that key (no access check: the key is
+ * the visitor's credential); ERR_NOT_FOUND otherwise. For the renderer. */
+int dom_site_share_link_by_key(struct dom *d, const struct site *s, const char *key, struct site_share_link *out);
+
+/* Adaptive schema. Get (read): ERR_NOT_FOUND when the site has none. Set
+ * (admin): adaptive_schema_check() decides; stored compact with its time. */
+int dom_site_adaptive_schema_get(struct dom *d, const char *org_id, const char *site_id, struct site *out);
+int dom_site_adaptive_schema_set(struct dom *d, const char *org_id, const char *site_id, const json_t *schema,
+				 struct site *out);
+struct template_condition; /* core/adaptive.h */
+/* The template conditions of the site's schema (read); none without one. */
+int dom_site_adaptive_template_conditions(struct dom *d, const char *org_id, const char *site_id,
+					  struct template_condition **out, int *n);
+
+/* Publishing auth (admin): the visitor-auth backend, fallback URL and the
+ * private key (sites.visitor_key) that signs visitor JWTs. Update: backend
+ * NULL unchanged; has_fallback sets fallback_url (NULL removes it).
+ * Regenerate: a new private key. */
+int dom_site_publishing_auth_get(struct dom *d, const char *org_id, const char *site_id,
+				 struct site_publishing_auth *out);
+int dom_site_publishing_auth_update(struct dom *d, const char *org_id, const char *site_id, const char *backend,
+				    bool has_fallback, const char *fallback_url, struct site_publishing_auth *out);
+int dom_site_publishing_auth_regenerate(struct dom *d, const char *org_id, const char *site_id,
+					struct site_publishing_auth *out);
 
 /* ---- structure (domain/site_structure.c) ---- */
 

@@ -454,6 +454,14 @@ static const char m0006_sites[] =
 	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
 	"CREATE INDEX site_share_links_site ON site_share_links (site_id, created_at, id);";
 
+/* Publishing auth of a site (domain/sites.c): the visitor-auth backend
+ * (custom: the site's owner signs visitor JWTs with visitor_key; integration:
+ * an installed integration does) and the URL visitors go to when their token
+ * is missing or invalid. */
+static const char m0007_site_auth[] =
+	"ALTER TABLE sites ADD COLUMN visitor_auth_backend TEXT NOT NULL DEFAULT 'custom';"
+	"ALTER TABLE sites ADD COLUMN visitor_auth_fallback_url TEXT;";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -461,5 +469,6 @@ const struct migration migrations[] = {
 	{ 4, "search", m0004_search, m0004_sqlite, m0004_postgres },
 	{ 5, "search index", m0005_search_index, m0005_sqlite, m0005_postgres },
 	{ 6, "sites", m0006_sites, NULL, NULL },
+	{ 7, "site publishing auth", m0007_site_auth, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -129,21 +129,40 @@ int store_site_structure(struct store_tx *tx, const char *site_id, struct site_s
 	}
 	out->sections = ordered;
 	out->nsections = k;
-	/* Site spaces to their sections (or the root), keeping their order. */
-	for (int i = 0; i < nspaces; i++) {
-		struct site_space *ss = &spaces[i];
-		struct site_space **arr = &out->root;
-		int *n = &out->nroot;
+	/* Site spaces to their sections (or the root), keeping their order:
+	 * count each parent's, give it an exact array, then fill. */
+	int *owner = NULL;
 
-		for (int j = 0; ss->section_id && j < k; j++)
-			if (strcmp(ordered[j].id, ss->section_id) == 0) {
-				arr = &ordered[j].spaces;
-				n = &ordered[j].nspaces;
+	if (nspaces && !(owner = arena_alloc(tx->arena, sizeof(*owner) * (size_t)nspaces)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < nspaces; i++) {
+		owner[i] = -1;
+		for (int j = 0; spaces[i].section_id && j < k; j++)
+			if (strcmp(ordered[j].id, spaces[i].section_id) == 0) {
+				owner[i] = j;
 				break;
 			}
-		if (*n == 0 && !(*arr = arena_alloc(tx->arena, sizeof(**arr) * (size_t)nspaces)))
+		if (owner[i] < 0)
+			out->nroot++;
+		else
+			ordered[owner[i]].nspaces++;
+	}
+	for (int j = -1; j < k; j++) {
+		int n = j < 0 ? out->nroot : ordered[j].nspaces;
+		struct site_space **arr = j < 0 ? &out->root : &ordered[j].spaces;
+
+		if (n && !(*arr = arena_alloc(tx->arena, sizeof(**arr) * (size_t)n)))
 			return err_set(ERR_INTERNAL, "out of memory");
-		(*arr)[(*n)++] = *ss;
+		if (j < 0)
+			out->nroot = 0;
+		else
+			ordered[j].nspaces = 0;
+	}
+	for (int i = 0; i < nspaces; i++) {
+		if (owner[i] < 0)
+			out->root[out->nroot++] = spaces[i];
+		else
+			ordered[owner[i]].spaces[ordered[owner[i]].nspaces++] = spaces[i];
 	}
 	return 0;
 }

@@ -2,7 +2,8 @@
  * sites.c - docs sites and their share links (store/sites.h).
  *
  * A site's siteSpaces count is computed on read (an indexed count of its
- * site_spaces rows), never stored, so it cannot drift from the rows.
+ * site_spaces rows whose space is live: the structure leaves deleted spaces
+ * out too), never stored, so it cannot drift from the rows.
  */
 #include "store/internal.h"
 #include "util/util.h"
@@ -12,7 +13,7 @@
 #define SITE_COLS "s.id, s.org_id, s.type, s.title, s.visibility, s.published, s.basename, s.hostname, " \
 	"s.proxy, s.icon, s.adaptive_enabled, s.agents_context, s.adaptive_schema, s.adaptive_updated_at, " \
 	"s.customization, s.visitor_key, s.generation, s.created_at, s.updated_at, " \
-	"(SELECT COUNT(*) FROM site_spaces x WHERE x.site_id = s.id)"
+	"(SELECT COUNT(*) FROM site_spaces x JOIN spaces y ON y.id = x.space_id WHERE x.site_id = s.id AND y.deleted_at IS NULL)"
 
 static int fill_site(struct store_tx *tx, struct db_rows *r, void *out)
 {
@@ -131,4 +132,260 @@ int store_site_create(struct store_tx *tx, struct site *s)
 		       "INSERT INTO sites (id, org_id, type, title, visibility, published, agents_context, customization, "
 		       "visitor_key, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)",
 		       p, NP(p), NULL);
+}
+
+static void site_key(const void *item, int64_t *key, const char **id)
+{
+	const struct site *s = item;
+
+	*key = s->created_at;
+	*id = s->id;
+}
+
+/* $1 org, $2 limit, $3 title LIKE pattern, $4 published (-1: any), $5 space,
+ * $6 number of types, $7..$12 types, $13/$14 cursor */
+#define SITE_LIST(cmp, dir) \
+	"SELECT " SITE_COLS " FROM sites s WHERE s.org_id = $1 " \
+	"AND (CAST($3 AS TEXT) IS NULL OR lower(s.title) LIKE $3 ESCAPE '\\') " \
+	"AND ($4 < 0 OR s.published = $4) " \
+	"AND (CAST($5 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM site_spaces x WHERE x.site_id = s.id AND x.space_id = $5)) " \
+	"AND ($6 = 0 OR s.type IN ($7, $8, $9, $10, $11, $12)) " \
+	cmp "ORDER BY s.created_at " dir ", s.id " dir " LIMIT $2"
+
+static const char *const site_list_sql[2][2] = {
+	[0][0] = SITE_LIST("", "ASC"),
+	[0][1] = SITE_LIST("AND (s.created_at, s.id) > ($13, $14) ", "ASC"),
+	[1][0] = SITE_LIST("", "DESC"),
+	[1][1] = SITE_LIST("AND (s.created_at, s.id) < ($13, $14) ", "DESC"),
+};
+
+int store_sites_list(struct store_tx *tx, const char *org_id, const struct site_filter *f,
+		     const struct list_req *lr, struct site **items, int *n, char **next)
+{
+	struct db_param p[14];
+	const char *like = NULL;
+
+	if (f->title && *f->title && !(like = st_like_pattern(tx, f->title)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	p[0] = P_TEXT(org_id);
+	p[1] = P_NULL;
+	p[2] = P_TEXT(like);
+	p[3] = P_INT(f->published);
+	p[4] = P_TEXT(f->space_id);
+	p[5] = P_INT(f->ntypes);
+	for (int i = 0; i < 6; i++)
+		p[6 + i] = P_TEXT(i < f->ntypes ? f->types[i] : NULL);
+	return st_list_keep(tx, site_list_sql, p, NP(p), 1, lr, fill_site, sizeof(struct site), site_key, NULL, NULL,
+			    (void **)items, n, next);
+}
+
+int store_site_update(struct store_tx *tx, const struct site *s)
+{
+	struct db_param p[] = { P_TEXT(s->id),		P_TEXT(s->title),	    P_TEXT(s->visibility),
+				P_INT(s->published),	P_TEXT(s->basename),	    P_TEXT(s->proxy),
+				P_INT(s->adaptive_enabled), P_TEXT(s->agents_context), P_INT(clock_now_ms()) };
+
+	return st_exec(tx,
+		       "UPDATE sites SET title = $2, visibility = $3, published = $4, basename = $5, proxy = $6, "
+		       "adaptive_enabled = $7, agents_context = $8, updated_at = $9 WHERE id = $1",
+		       p, NP(p), NULL);
+}
+
+static int fill_exists(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	(void)tx;
+	(void)r;
+	*(bool *)out = true;
+	return 0;
+}
+
+int store_site_basename_taken(struct store_tx *tx, const char *site_id, const char *name, bool *taken)
+{
+	struct db_param p[] = { P_TEXT(site_id), P_TEXT(name) };
+	int rc;
+
+	*taken = false;
+	rc = st_one(tx, "SELECT 1 FROM sites WHERE id <> $1 AND (basename = $2 OR id = $2)", p, NP(p), fill_exists,
+		    taken);
+	return rc == ERR_NOT_FOUND ? 0 : rc;
+}
+
+int store_site_delete(struct store_tx *tx, const char *org_id, const char *site_id, bool *deleted)
+{
+	struct db_param p[] = { P_TEXT(org_id), P_TEXT(site_id) };
+	int64_t changes = 0;
+	int rc;
+
+	*deleted = false;
+	rc = st_exec(tx, "UPDATE orgs SET default_site = NULL WHERE id = $1 AND default_site = $2", p, NP(p), NULL);
+	if (rc == 0)
+		rc = st_exec(tx, "DELETE FROM sites WHERE org_id = $1 AND id = $2", p, NP(p), &changes);
+	*deleted = changes > 0;
+	return rc;
+}
+
+int store_site_set_customization(struct store_tx *tx, const char *site_id, const char *json)
+{
+	struct db_param p[] = { P_TEXT(site_id), P_TEXT(json) };
+
+	return st_exec(tx, "UPDATE sites SET customization = $2 WHERE id = $1", p, NP(p), NULL);
+}
+
+int store_site_set_adaptive_schema(struct store_tx *tx, const char *site_id, const char *json, int64_t at)
+{
+	struct db_param p[] = { P_TEXT(site_id), P_TEXT(json), P_INT(at) };
+
+	return st_exec(tx, "UPDATE sites SET adaptive_schema = $2, adaptive_updated_at = $3 WHERE id = $1", p, NP(p),
+		       NULL);
+}
+
+static int fill_auth(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct site_publishing_auth *a = out;
+	int oom = 0;
+
+	a->backend = st_str(tx, r, 0, &oom);
+	a->fallback_url = st_str(tx, r, 1, &oom);
+	a->private_key = st_str(tx, r, 2, &oom);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
+int store_site_publishing_auth(struct store_tx *tx, const char *site_id, struct site_publishing_auth *out)
+{
+	struct db_param p[] = { P_TEXT(site_id) };
+	int rc = st_one(tx, "SELECT visitor_auth_backend, visitor_auth_fallback_url, visitor_key FROM sites WHERE id = $1",
+			p, NP(p), fill_auth, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "site not found") : rc;
+}
+
+int store_site_set_publishing_auth(struct store_tx *tx, const char *site_id, const struct site_publishing_auth *a)
+{
+	struct db_param p[] = { P_TEXT(site_id), P_TEXT(a->backend), P_TEXT(a->fallback_url),
+				P_TEXT(a->private_key) };
+
+	return st_exec(tx,
+		       "UPDATE sites SET visitor_auth_backend = $2, visitor_auth_fallback_url = $3, "
+		       "visitor_key = COALESCE(CAST($4 AS TEXT), visitor_key) WHERE id = $1",
+		       p, NP(p), NULL);
+}
+
+static int fill_site_space(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct site_space *ss = out;
+	int oom = 0;
+
+	memset(ss, 0, sizeof(*ss));
+	ss->id = st_str(tx, r, 0, &oom);
+	ss->site_id = st_str(tx, r, 1, &oom);
+	ss->section_id = st_str(tx, r, 2, &oom);
+	ss->space_id = st_str(tx, r, 3, &oom);
+	ss->path = st_str(tx, r, 4, &oom);
+	ss->condition = st_str(tx, r, 5, &oom);
+	ss->is_default = (int)st_int(tx, r, 6);
+	ss->customization = st_str(tx, r, 7, &oom);
+	ss->position = st_int(tx, r, 8);
+	ss->created_at = st_int(tx, r, 9);
+	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+}
+
+int store_site_space_by_id(struct store_tx *tx, const char *site_id, const char *id, struct site_space *out)
+{
+	struct db_param p[] = { P_TEXT(site_id), P_TEXT(id) };
+	int rc = st_one(tx,
+			"SELECT id, site_id, section_id, space_id, path, condition, is_default, customization, position, "
+			"created_at FROM site_spaces WHERE site_id = $1 AND id = $2",
+			p, NP(p), fill_site_space, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "site space not found") : rc;
+}
+
+int store_site_space_set_customization(struct store_tx *tx, const char *site_id, const char *id, const char *json,
+				       bool *changed)
+{
+	struct db_param p[] = { P_TEXT(site_id), P_TEXT(id), P_TEXT(json) };
+	int64_t changes = 0;
+	int rc = st_exec(tx,
+			 "UPDATE site_spaces SET customization = $3 WHERE site_id = $1 AND id = $2 "
+			 "AND customization IS DISTINCT FROM CAST($3 AS TEXT)",
+			 p, NP(p), &changes);
+
+	*changed = changes > 0;
+	return rc;
+}
+
+#define SHARE_LINK_COLS "id, site_id, name, key, active, created_at"
+
+static void share_link_key(const void *item, int64_t *key, const char **id)
+{
+	const struct site_share_link *l = item;
+
+	*key = l->created_at;
+	*id = l->id;
+}
+
+/* $1 site, $2 limit, $3/$4 cursor */
+#define SHARE_LINK_LIST(cmp, dir) \
+	"SELECT " SHARE_LINK_COLS " FROM site_share_links WHERE site_id = $1 " cmp \
+	"ORDER BY created_at " dir ", id " dir " LIMIT $2"
+
+static const char *const share_link_list_sql[2][2] = {
+	[0][0] = SHARE_LINK_LIST("", "ASC"),
+	[0][1] = SHARE_LINK_LIST("AND (created_at, id) > ($3, $4) ", "ASC"),
+	[1][0] = SHARE_LINK_LIST("", "DESC"),
+	[1][1] = SHARE_LINK_LIST("AND (created_at, id) < ($3, $4) ", "DESC"),
+};
+
+int store_site_share_links_list(struct store_tx *tx, const char *site_id, const struct list_req *lr,
+				struct site_share_link **items, int *n, char **next)
+{
+	struct db_param p[4] = { P_TEXT(site_id) };
+
+	return st_list_keep(tx, share_link_list_sql, p, NP(p), 1, lr, fill_share_link, sizeof(struct site_share_link),
+			    share_link_key, NULL, NULL, (void **)items, n, next);
+}
+
+int store_site_share_link_create(struct store_tx *tx, struct site_share_link *l)
+{
+	char id[ID_LEN + 1], k1[ID_LEN + 1], k2[ID_LEN + 1];
+
+	if (id_new(id) || id_new(k1) || id_new(k2))
+		return err_set(ERR_INTERNAL, "getrandom failed");
+	if (!(l->id = arena_strdup(tx->arena, id)) || !(l->key = arena_printf(tx->arena, "%s%s", k1, k2)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	l->active = 1;
+	l->created_at = clock_now_ms();
+	struct db_param p[] = { P_TEXT(l->id), P_TEXT(l->site_id), P_TEXT(l->name), P_TEXT(l->key),
+				P_INT(l->created_at) };
+	return st_exec(tx,
+		       "INSERT INTO site_share_links (id, site_id, name, key, active, created_at) "
+		       "VALUES ($1, $2, $3, $4, 1, $5)",
+		       p, NP(p), NULL);
+}
+
+int store_site_share_link_get(struct store_tx *tx, const char *site_id, const char *id, struct site_share_link *out)
+{
+	struct db_param p[] = { P_TEXT(site_id), P_TEXT(id) };
+	int rc = st_one(tx, "SELECT " SHARE_LINK_COLS " FROM site_share_links WHERE site_id = $1 AND id = $2", p, NP(p),
+			fill_share_link, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "share link not found") : rc;
+}
+
+int store_site_share_link_update(struct store_tx *tx, const struct site_share_link *l)
+{
+	struct db_param p[] = { P_TEXT(l->site_id), P_TEXT(l->id), P_TEXT(l->name), P_INT(l->active) };
+
+	return st_exec(tx, "UPDATE site_share_links SET name = $3, active = $4 WHERE site_id = $1 AND id = $2", p, NP(p),
+		       NULL);
+}
+
+int store_site_share_link_delete(struct store_tx *tx, const char *site_id, const char *id, bool *deleted)
+{
+	struct db_param p[] = { P_TEXT(site_id), P_TEXT(id) };
+	int64_t changes = 0;
+	int rc = st_exec(tx, "DELETE FROM site_share_links WHERE site_id = $1 AND id = $2", p, NP(p), &changes);
+
+	*deleted = changes > 0;
+	return rc;
 }

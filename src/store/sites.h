@@ -12,6 +12,8 @@
 #ifndef DOCSD_STORE_SITES_H
 #define DOCSD_STORE_SITES_H
 
+#include <stdbool.h>
+
 #include "store/store.h"
 
 /* ---- sites (store/sites.c) ---- */
@@ -32,6 +34,61 @@ int store_site_bump(struct store_tx *tx, const char *site_id);
 /* An active share link of the site with that key; ERR_NOT_FOUND otherwise. */
 int store_site_share_link_by_key(struct store_tx *tx, const char *site_id, const char *key,
 				 struct site_share_link *out);
+
+/* What listSites filters on; NULL / -1 / 0 leave a filter out. */
+struct site_filter {
+	const char *space_id; /* sites showing that space */
+	const char *title;    /* case-insensitive substring of the title */
+	int published;        /* 0 or 1; -1: either */
+	const char *types[6]; /* any of these types (ntypes of them) */
+	int ntypes;
+};
+/* The sites of org_id matching f, oldest first (created_at, id), keyset-paged. */
+int store_sites_list(struct store_tx *tx, const char *org_id, const struct site_filter *f,
+		     const struct list_req *lr, struct site **items, int *n, char **next);
+/* Write s's settings: title, visibility, published, basename, proxy,
+ * adaptive_enabled, agents_context (and updated_at). */
+int store_site_update(struct store_tx *tx, const struct site *s);
+/* *taken when a site other than site_id has `name` as its basename or its id
+ * (published URLs are /sites/<basename or id>). */
+int store_site_basename_taken(struct store_tx *tx, const char *site_id, const char *name, bool *taken);
+/* Delete the site (its structure and share links go with it; an organization
+ * whose default content it was gets none). *deleted = false when none was. */
+int store_site_delete(struct store_tx *tx, const char *org_id, const char *site_id, bool *deleted);
+/* The stored customization (compact JSON object text). */
+int store_site_set_customization(struct store_tx *tx, const char *site_id, const char *json);
+/* The adaptive schema (compact JSON) and the time it was set. */
+int store_site_set_adaptive_schema(struct store_tx *tx, const char *site_id, const char *json, int64_t at);
+
+/* Publishing auth (migration 7): the visitor-auth backend and fallback URL;
+ * the private key is sites.visitor_key. */
+struct site_publishing_auth {
+	const char *backend;      /* custom | integration */
+	const char *fallback_url; /* NULL when unset */
+	const char *private_key;
+};
+int store_site_publishing_auth(struct store_tx *tx, const char *site_id, struct site_publishing_auth *out);
+/* Write backend and fallback_url, and private_key when non-NULL. */
+int store_site_set_publishing_auth(struct store_tx *tx, const char *site_id, const struct site_publishing_auth *a);
+
+/* A site space of site_id by id (without its space joined);
+ * ERR_NOT_FOUND "site space not found". */
+int store_site_space_by_id(struct store_tx *tx, const char *site_id, const char *id, struct site_space *out);
+/* Its customization override (compact JSON), NULL: none. *changed = false
+ * when the value was already that (NULL for NULL). */
+int store_site_space_set_customization(struct store_tx *tx, const char *site_id, const char *id, const char *json,
+				       bool *changed);
+
+/* Share links of a site, oldest first, keyset-paged. */
+int store_site_share_links_list(struct store_tx *tx, const char *site_id, const struct list_req *lr,
+				struct site_share_link **items, int *n, char **next);
+/* Insert l (site_id, name), filling id, key (two id_new()), active and created_at. */
+int store_site_share_link_create(struct store_tx *tx, struct site_share_link *l);
+/* ERR_NOT_FOUND "share link not found". */
+int store_site_share_link_get(struct store_tx *tx, const char *site_id, const char *id, struct site_share_link *out);
+/* Write name and active. */
+int store_site_share_link_update(struct store_tx *tx, const struct site_share_link *l);
+int store_site_share_link_delete(struct store_tx *tx, const char *site_id, const char *id, bool *deleted);
 
 /* ---- structure (store/site_structure.c) ---- */
 

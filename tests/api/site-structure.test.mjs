@@ -93,6 +93,20 @@ describe('site structure', () => {
     }
 
     describe('site spaces at the root', () => {
+        it('a deleted space leaves the structure and the siteSpaces count; restored, it is back', async () => {
+            const site = await newSite('Deleted spaces');
+            const temp = await ok(alice.api.orgs.createSpace(org.id, { title: 'Temporary' }), 'createSpace', 201);
+            await addSpace(site.id, { spaceId: spaces[0].id });
+            const t = await addSpace(site.id, { spaceId: temp.id });
+            const count = async () => (await ok(alice.api.orgs.getSiteById(org.id, site.id), 'getSiteById')).siteSpaces;
+            assert.equal(await count(), 2);
+            await alice.api.spaces.deleteSpaceById(temp.id);
+            assert.equal(await count(), 1, 'the deleted space is not counted');
+            const st = await structure(site.id);
+            assert.deepEqual(st.structure.map((x) => x.id).includes(t.id), false, 'nor shown');
+            await ok(alice.api.spaces.restoreSpace(temp.id), 'restoreSpace');
+            assert.equal(await count(), 2, 'restored: counted again');
+        });
         it('the first is the default; paths are slugs made unique; lists and the structure agree', async () => {
             const site = await newSite();
             let st = await invariants(site.id);
@@ -235,6 +249,18 @@ describe('site structure', () => {
             await expectError(raw(ctx.url, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/sections`, { token: alice.token, json: { title: 'No space' } }), 400);
             await expectError(alice.api.orgs.addSectionToSite(org.id, site.id, { spaceId: spaces[0].id, title: 'x' }), 400);
             await expectError(alice.api.orgs.addSectionToSite(org.id, site.id, { spaceId: NO_ID }), 404);
+        });
+
+        it('concurrent creates keep one default and unique paths (the site row is locked)', async () => {
+            const site = await newSite();
+            const made = await Promise.all(
+                [0, 1, 2, 3, 4, 5].map((i) => addSection(site.id, { spaceId: spaces[i % 2].id, title: 'Same Title' })),
+            );
+            assert.equal(made.filter((s) => s.default).length, 1);
+            const st = await invariants(site.id);
+            assert.equal(sectionsOf(st).length, 6);
+            await Promise.all([2, 3, 4].map((i) => addSpace(site.id, { spaceId: spaces[i].id })));
+            await invariants(site.id);
         });
 
         it('PATCH title, path, icon, description, condition, defaultSiteSpace', async () => {
@@ -424,6 +450,43 @@ describe('site structure', () => {
             await expectError(alice.api.orgs.getPublishedContentSite(org.id, site.id, { shareKey: 'nosuchkey' }), 404);
             await expectError(alice.api.orgs.getSiteStructure(org.id, site.id, { shareKey: 'nosuchkey' }), 404);
             await expectError(alice.api.orgs.getPublishedContentSite(org.id, NO_ID), 404);
+        });
+    });
+
+    describe('published URLs', () => {
+        it('root, default section = root, section/path, default site space = its section, /~share/<key>', async () => {
+            const site = await newSite('URLs');
+            const s1 = await addSection(site.id, { spaceId: spaces[0].id, title: 'Home' });
+            const s2 = await addSection(site.id, { spaceId: spaces[1].id, title: 'API' });
+            const extra = await addSpace(site.id, { spaceId: spaces[2].id, sectionId: s2.id });
+            const pub = await raw(ctx.url, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`, { token: alice.token });
+            assert.equal(pub.status, 200, `publishSite: ${pub.text}`);
+            const root = (await ok(alice.api.orgs.getSiteById(org.id, site.id), 'getSiteById')).urls.published;
+            assert.ok(root, 'a published site has urls.published');
+            const check = (st, prefix) => {
+                const [h, a] = sectionsOf(st);
+                assert.equal(h.urls.published, prefix);
+                assert.equal(h.siteSpaces[0].urls.published, prefix);
+                assert.equal(a.urls.published, `${prefix}/api`);
+                assert.equal(a.siteSpaces[0].urls.published, `${prefix}/api`);
+                assert.equal(a.siteSpaces.find((x) => x.id === extra.id).urls.published, `${prefix}/api/guides`);
+            };
+            check(await structure(site.id), root);
+            const p = await ok(alice.api.orgs.getPublishedContentSite(org.id, site.id), 'getPublishedContentSite');
+            check(p.structure, root);
+            assert.equal(s1.id, sectionsOf(p.structure)[0].id);
+
+            const vis = await raw(ctx.url, 'PATCH', `/v1/orgs/${org.id}/sites/${site.id}`, { token: alice.token, json: { visibility: 'share-link' } });
+            const link = await raw(ctx.url, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/share-links`, { token: alice.token, json: { name: 'Review' } });
+            const m = link.json?.urls?.published?.match(/\/~share\/([^/?#]+)/);
+            assert.equal(vis.status, 200, `PATCH visibility: ${vis.text}`);
+            assert.equal(link.status, 201, `createSiteShareLink: ${link.text}`);
+            assert.ok(m, `share link URL ${link.json?.urls?.published} holds /~share/<key>`);
+            const key = m[1];
+            check(await structure(site.id, alice.api, { shareKey: key }), `${root}/~share/${key}`);
+            const ps = await ok(alice.api.orgs.getPublishedContentSite(org.id, site.id, { shareKey: key }), 'getPublishedContentSite');
+            check(ps.structure, `${root}/~share/${key}`);
+            await expectError(alice.api.orgs.getPublishedContentSite(org.id, site.id, { shareKey: `${key}x` }), 404);
         });
     });
 
