@@ -251,6 +251,12 @@ static void head(struct jw *b, const struct site_view *v, const char *title, con
 		html_raw(b, "<link rel=\"icon\" href=\"");
 		html_url(b, fav);
 		html_raw(b, "\">\n");
+	} else if (cz_str(v->custom, "favicon.emoji")) {
+		/* An emoji favicon: an SVG of it (the emoji's characters are escaped). */
+		html_raw(b, "<link rel=\"icon\" href=\"data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 "
+			    "viewBox=%220 0 100 100%22%3E%3Ctext y=%22.9em%22 font-size=%2290%22%3E");
+		html_emoji(b, cz_str(v->custom, "favicon.emoji"));
+		html_raw(b, "%3C/text%3E%3C/svg%3E\">\n");
 	}
 	if (md_url) {
 		html_raw(b, "<link rel=\"alternate\" type=\"text/markdown\" href=\"");

@@ -145,6 +145,31 @@ static int redirect(struct req *r, const char *location, const char *cookie)
 	return answer(r, 302, CT_TEXT, "", 0);
 }
 
+/* Letters, digits, '.', '_' and '-' only (site names, share keys): what
+ * may go into a header (Location, Set-Cookie's Path) unencoded. */
+static bool plain_token(const char *s, size_t max)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n > 0 && n <= max && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == n;
+}
+
+/* prefix (plain) + path, percent-encoded where a URL path may not hold a
+ * byte (controls, spaces, quotes): a safe Location value. */
+static const char *location(struct arena *a, const char *prefix, const char *path)
+{
+	struct jw b;
+	const char *out = NULL;
+
+	jw_init(&b);
+	html_raw(&b, prefix);
+	url_path_enc(&b, path);
+	if (jw_ok(&b))
+		out = arena_strndup(a, b.buf, b.len);
+	jw_free(&b);
+	return out;
+}
+
 /* ---- one visit ---- */
 
 struct visit {
@@ -193,7 +218,7 @@ static int visitor(struct visit *vi, bool required)
 		const char *cookie = arena_printf(&r->arena, VISITOR_COOKIE "=%s; Path=%s; HttpOnly; SameSite=Lax%s", tok,
 						  *vi->root ? vi->root : "/",
 						  strncmp(r->srv->public_url, "https:", 6) == 0 ? "; Secure" : "");
-		const char *loc = arena_printf(&r->arena, "%s", r->url);
+		const char *loc = location(&r->arena, "", r->url);
 		if (!cookie || !loc)
 			return err_set(ERR_INTERNAL, "out of memory"), plain_page(r, 500, "Error", "Try again."), 1;
 		return redirect(r, loc, cookie), 1;
@@ -513,7 +538,11 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 		share = arena_strndup(vi->a, rest + 7, n);
 		rest += 7 + n + (rest[7 + n] == '/');
 	} else if (req_query(r, "share")) {
-		const char *loc = arena_printf(vi->a, "%s/~share/%s/%s", root, req_query(r, "share"), rest);
+		const char *key = req_query(r, "share"), *pre, *loc;
+		if (!plain_token(key, 128))
+			return not_found(r);
+		pre = arena_printf(vi->a, "%s/~share/%s/", root, key);
+		loc = pre ? location(vi->a, pre, rest) : NULL;
 		return loc ? redirect(r, loc, NULL) : err_set(ERR_INTERNAL, "out of memory");
 	}
 	if (share && dom_site_visit_share(vi->d, &vi->site, share))
@@ -634,7 +663,7 @@ int site_serve(struct req *r)
 		root = "";
 		rest = r->url + (r->url[0] == '/');
 	}
-	if (!root || (name && !*name) || utf8_len(r->url) < 0)
+	if (!root || (name && !plain_token(name, 128)) || utf8_len(r->url) < 0)
 		return not_found(r);
 	/* The stylesheet is the same for every site. */
 	if (strcmp(rest, "~assets/site.css") == 0) {

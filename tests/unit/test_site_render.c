@@ -170,6 +170,7 @@ static void demo_view(struct demo *d, struct revision *rv)
 				 "\"footer\":{\"groups\":[{\"title\":\"Company\",\"links\":[{\"title\":\"About\",\"to\":"
 				 "{\"kind\":\"url\",\"url\":\"https://about\"}}]}],\"copyright\":\"(c) Acme & co\"},"
 				 "\"announcement\":{\"enabled\":true,\"message\":\"New <v2>\",\"style\":\"warning\"},"
+				 "\"favicon\":{\"emoji\":\"1f680\"},"
 				 "\"themes\":{\"default\":\"dark\",\"toggeable\":false}}",
 				 0, NULL);
 	d->v.root = "/sites/acme";
@@ -233,6 +234,7 @@ UNIT_TEST(site_page_layout_navigation_and_links)
 	h = text(&out);
 	CHECK(strstr(h, "<title>Auth &lt;&amp;&gt; | Acme &lt;Docs&gt;</title>") != NULL);
 	CHECK(strstr(h, "data-theme=\"dark\"") != NULL);
+	CHECK(strstr(h, "<link rel=\"icon\" href=\"data:image/svg+xml,") != NULL && strstr(h, "\xF0\x9F\x9A\x80%3C/text%3E") != NULL);
 	CHECK(strstr(h, ":root{--primary:#ff0000}") != NULL && strstr(h, "red;}") == NULL);
 	CHECK(strstr(h, "noindex") == NULL);
 	/* links rewritten to site URLs */
