@@ -165,7 +165,7 @@ static const char *location(struct arena *a, const char *prefix, const char *pat
 	html_raw(&b, prefix);
 	url_path_enc(&b, path);
 	if (jw_ok(&b))
-		out = arena_strndup(a, b.buf, b.len);
+		out = b.len ? arena_strndup(a, b.buf, b.len) : "";
 	jw_free(&b);
 	return out;
 }
@@ -212,8 +212,11 @@ static int visitor(struct visit *vi, bool required)
 
 	if (tok) {
 		json_t *claims;
-		if (visitor_jwt_verify(tok, vi->site.visitor_key, now, &claims))
+		if (visitor_jwt_verify(tok, vi->site.visitor_key, now, &claims)) {
+			if (!required)
+				goto from_cookie; /* other sites ignore a bad token */
 			return plain_page(r, 401, "Sign-in required", "The link you followed has expired or is not valid."), 1;
+		}
 		json_decref(claims);
 		const char *cookie = arena_printf(&r->arena, VISITOR_COOKIE "=%s; Path=%s; HttpOnly; SameSite=Lax%s", tok,
 						  *vi->root ? vi->root : "/",
@@ -223,6 +226,7 @@ static int visitor(struct visit *vi, bool required)
 			return err_set(ERR_INTERNAL, "out of memory"), plain_page(r, 500, "Error", "Try again."), 1;
 		return redirect(r, loc, cookie), 1;
 	}
+from_cookie:
 	tok = cookie_value(r, VISITOR_COOKIE);
 	if (tok && visitor_jwt_verify(tok, vi->site.visitor_key, now, &vi->claims) == 0)
 		return 0;

@@ -51,7 +51,7 @@ static inline void html_esc(struct jw *b, const char *s)
 }
 static inline void html_raw(struct jw *b, const char *s)
 {
-	if (s)
+	if (s && *s)
 		jw_put(b, s, strlen(s));
 }
 /* A URL for an href/src attribute: javascript:, vbscript: and data: (other

@@ -225,6 +225,8 @@ describe('published site pages', () => {
         assert.equal(r.headers['x-robots-tag'], 'noindex');
         assert.match(r.text, /<meta name="robots" content="noindex, nofollow">/);
         assert.equal((await get(`/sites/${s.id}/sitemap.xml`)).status, 404);
+        // a bad visitor token is ignored where none is needed
+        assert.equal((await get(`/sites/${s.id}?jwt_token=a.b.c`)).status, 200);
         assert.equal((await get(`/sites/${s.id}/robots.txt`)).text, 'User-agent: *\nDisallow: /\n');
     });
 
