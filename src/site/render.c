@@ -216,7 +216,8 @@ static const char *content_link(void *ctx, const char *target)
 
 /* ---- the layout ---- */
 
-static void head(struct jw *b, const struct site_view *v, const char *title, const char *desc, const char *md_url)
+static void head(struct jw *b, const struct site_view *v, const char *title, const char *desc, const char *md_url,
+		 bool noindex)
 {
 	const char *theme = cz_str(v->custom, "themes.default");
 	const json_t *tog = cz_get(v->custom, "themes.toggeable");
@@ -237,7 +238,7 @@ static void head(struct jw *b, const struct site_view *v, const char *title, con
 	}
 	html_esc(b, site_title(v));
 	html_raw(b, "</title>\n");
-	if (v->noindex)
+	if (v->noindex || noindex)
 		html_raw(b, "<meta name=\"robots\" content=\"noindex, nofollow\">\n");
 	if (desc) {
 		html_raw(b, "<meta name=\"description\" content=\"");
@@ -626,7 +627,8 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 
 	if (p && sp)
 		md_url = sv_twin_url(a, sp, p);
-	head(out, v, p ? p->title : pg->search_q ? "Search" : "Page not found", p ? p->description : NULL, md_url);
+	head(out, v, p ? p->title : pg->search_q ? "Search" : "Page not found", p ? p->description : NULL, md_url,
+	     p && (p->no_index || p->no_robots_index));
 	header(out, v, pg->section, pg->search_q);
 	html_raw(out, "<div class=\"layout\">\n");
 	if (sp && (rc = sidebar(out, a, v, pg)))

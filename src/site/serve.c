@@ -598,6 +598,8 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	if (!public_site)
 		resp_header(r, "X-Robots-Tag", "noindex");
 	resp_header(r, "Content-Security-Policy", CSP);
+	/* The visitor's claims (the cookie) decide what conditions show. */
+	resp_header(r, "Vary", "Cookie");
 	if (etag_matches(req_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH), etag))
 		return answer(r, 304, NULL, NULL, 0);
 	if (sitecache_get(r->srv->sites, etag, vi->a, &body, &len, &status, &ctype))

@@ -98,7 +98,10 @@ describe('published site pages', () => {
             { operation: 'insert_page', title: 'Guides', ref: 'guides', document: { markdown: 'All guides.\n' } },
             { operation: 'insert_page', title: 'Authentication', into: 'guides', document: { markdown: '## Tokens\n\nSend a zanzibar token.\n' } },
         ]);
-        legacy = await seeded('Legacy', [{ operation: 'insert_page', title: 'Old intro', document: { markdown: 'Legacy docs.\n' } }]);
+        legacy = await seeded('Legacy', [
+            { operation: 'insert_page', title: 'Old intro', document: { markdown: 'Legacy docs.\n' } },
+            { operation: 'insert_page', title: 'Draft notes', noIndex: true, document: { markdown: 'Not for search engines.\n' } },
+        ]);
         site = await newSite(`Acme Docs ${ctx.run}`, [guide, legacy], { basename: `acme-${ctx.run}` });
         base = `/sites/acme-${ctx.run}`;
     });
@@ -132,6 +135,7 @@ describe('published site pages', () => {
         assert.equal(r.headers['x-robots-tag'], undefined);
         assert.match(r.headers.etag, /^"[0-9a-f]{32}"$/);
         assert.match(r.headers['content-security-policy'], /default-src 'none'/);
+        assert.equal(r.headers.vary, 'Cookie');
 
         const intro = (await html(base)).text;
         assert.match(intro, /<div class="hint hint-warning" role="note">/);
@@ -213,6 +217,10 @@ describe('published site pages', () => {
         assert.equal(sm.status, 200);
         assert.match(sm.headers['content-type'], /^application\/xml/);
         assert.match(sm.text, new RegExp(`<loc>http://[^<]*${base}/guides/authentication</loc>`));
+        // a page marked noIndex: not in the sitemap, a robots meta on the page
+        assert.doesNotMatch(sm.text, /draft-notes/);
+        assert.match((await html(`${base}/legacy/draft-notes`)).text, /<meta name="robots" content="noindex, nofollow">/);
+        assert.doesNotMatch((await html(`${base}/legacy`)).text, /<meta name="robots"/);
         const robots = await get(`${base}/robots.txt`);
         assert.match(robots.text, /^User-agent: \*\nAllow: \/\n/);
         assert.match(robots.text, /Sitemap: http:\/\/.*\/sitemap\.xml/);
