@@ -298,6 +298,45 @@ describe('published site pages', () => {
         assert.match((await html(`${root}/${leg.path}`, 200, { Cookie: `docsd_visitor=${ent}` })).text, /Legacy docs\./);
     });
 
+    it('the customization and a site space\'s override shape the pages; a deleted space is not served', async () => {
+        const tmp = await seeded('Temporary', [{ operation: 'insert_page', title: 'Soon gone', document: { markdown: 'Temporary docs.\n' } }]);
+        const s = await newSite('Styled', [guide, legacy, tmp]);
+        await publish(s);
+        await ok(api.orgs.updateSiteCustomizationById(org.id, s.id, {
+            title: 'Acme <Handbook>',
+            styling: { primaryColor: { light: '#7C3AED', dark: '#A78BFA' } },
+            header: { links: [
+                { title: 'Blog', to: { kind: 'url', url: 'https://example.com/blog' }, links: [] },
+                { title: 'Pro console', to: { kind: 'url', url: 'https://example.com/pro' }, links: [], condition: 'visitor.claims.plan == "pro"' },
+            ] },
+            footer: { groups: [{ title: 'Company', links: [{ title: 'About us', to: { kind: 'url', url: 'https://example.com/about' } }] }], copyright: '© Acme & co' },
+            announcement: { enabled: true, message: 'Version 2 is out', style: 'success' },
+        }), 'updateSiteCustomizationById');
+        const root = `/sites/${s.id}`;
+        const t = (await html(`${root}/installation`)).text;
+        assert.match(t, /<title>Installation \| Acme &lt;Handbook&gt;<\/title>/);
+        assert.match(t, /:root\{--primary:#7C3AED\}/);
+        assert.match(t, /<a href="https:\/\/example\.com\/blog">Blog<\/a>/);
+        assert.doesNotMatch(t, /Pro console/, 'a header link whose condition fails is not shown');
+        assert.match(t, /<h2>Company<\/h2><ul><li><a href="https:\/\/example\.com\/about">About us<\/a>/);
+        assert.match(t, /© Acme &amp; co/);
+        assert.match(t, /class="announcement announcement-success"[^>]*>Version 2 is out/);
+        // an override of the legacy site space
+        const spaces = (await ok(api.orgs.listSiteSpaces(org.id, s.id), 'listSiteSpaces')).items;
+        const leg = spaces.find((x) => x.space.id === legacy.id);
+        const tmpSs = spaces.find((x) => x.space.id === tmp.id);
+        await ok(api.orgs.overrideSiteSpaceCustomizationById(org.id, s.id, leg.id, { title: 'Legacy handbook' }), 'overrideSiteSpaceCustomizationById');
+        assert.match((await html(`${root}/${leg.path}`)).text, /<title>Old intro \| Legacy handbook<\/title>/);
+        assert.match((await html(`${root}/installation`)).text, /<title>Installation \| Acme &lt;Handbook&gt;<\/title>/);
+        // deleting a space takes its variant off the site
+        assert.match((await html(`${root}/${tmpSs.path}`)).text, /Temporary docs\./);
+        const del = await raw(ctx.url, 'DELETE', `/v1/spaces/${tmp.id}`, { token: alice.token });
+        assert.equal(del.status, 204, del.text);
+        const after = (await html(root)).text;
+        assert.doesNotMatch(after, /Temporary/);
+        await html(`${root}/${tmpSs.path}`, 404);
+    });
+
     it('unpublishing takes the site down', async () => {
         const s = await newSite('Gone', [legacy]);
         await publish(s);
