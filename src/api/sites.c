@@ -5,6 +5,16 @@
  *
  * Each handler parses the request, calls one domain function
  * (domain/sites.h: access and rules) and serializes (core/serialize_sites.h).
+ *
+ * createSite takes, beside GitBook's type, title, visibility and spaces, the
+ * seed's "option to create a new space associated with the site", which
+ * GitBook's OpenAPI document (0.143.2) does not name: docsd reads it as the
+ * boolean `createSpace` (true: a new space titled as the site is created in
+ * the organization and becomes the site's first site space).
+ *
+ * Deletes: deleteSiteById answers 204 whether or not the site existed (the
+ * seed); share links and site-space overrides answer 205 when something was
+ * removed and 204 when there was nothing (GitBook's document).
  */
 #include "api/api.h"
 #include "core/adaptive.h"
