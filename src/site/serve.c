@@ -170,6 +170,14 @@ static const char *location(struct arena *a, const char *prefix, const char *pat
 	return out;
 }
 
+/* The render cache's key for "no site has this hostname", valid for the
+ * current ten seconds (a site given the hostname is served at most that
+ * much later; requests to docsd under other names cost no lookup). */
+static const char *no_site_key(struct arena *a, const char *host)
+{
+	return arena_printf(a, "nohost\n%s\n%lld", host, (long long)(clock_now_ms() / 10000));
+}
+
 /* ---- one visit ---- */
 
 struct visit {
@@ -527,8 +535,16 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	int status, rc;
 	bool public_site;
 
-	if ((rc = dom_site_visit(vi->d, name, hostname, &vi->site)))
-		return rc == ERR_NOT_FOUND ? (hostname ? 1 : not_found(r)) : rc;
+	if ((rc = dom_site_visit(vi->d, name, hostname, &vi->site))) {
+		if (rc == ERR_NOT_FOUND && hostname) {
+			/* Remember for a few seconds that this Host names no site. */
+			const char *k = no_site_key(vi->a, hostname);
+			if (k)
+				sitecache_put(r->srv->sites, k, "", 0, 404, CT_TEXT);
+			return 1;
+		}
+		return rc == ERR_NOT_FOUND ? not_found(r) : rc;
+	}
 	vi->root = root;
 	/* robots.txt follows the visibility and needs no key or token. */
 	if (strcmp(rest, "robots.txt") == 0 && strcmp(vi->site.visibility, "public") != 0) {
@@ -664,7 +680,12 @@ int site_serve(struct req *r)
 		rest = p + n + (p[n] == '/');
 		host[0] = '\0';
 	} else {
+		const char *k, *b, *ct;
+		size_t bl;
+		int st;
 		if (!foreign_host(r, host, sizeof(host)))
+			return 1;
+		if ((k = no_site_key(&r->arena, host)) && sitecache_get(r->srv->sites, k, &r->arena, &b, &bl, &st, &ct))
 			return 1;
 		root = "";
 		rest = r->url + (r->url[0] == '/');
