@@ -481,6 +481,8 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 	}
 	if (strcmp(rest, "~search") == 0) {
 		const char *q = req_query(vi->r, "q");
+		if (q && utf8_len(q) < 0)
+			q = NULL; /* not text: nothing to search for */
 		pg.section = v->def;
 		pg.space = v->sections[v->def].def;
 		pg.search_q = q ? q : "";

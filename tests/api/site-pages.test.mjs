@@ -189,6 +189,11 @@ describe('published site pages', () => {
         assert.match(c.text, /font:16px\/1\.6/);
         const post = await raw(ctx.url, 'POST', base, {});
         assert.equal(post.status, 405);
+        // odd input is a 404 or an empty result, never an error
+        for (const p of [`${base}/~file/x/y`, `${base}/~file/`, `${base}/~share/`, `${base}/a%0Ab`, '/sites/a%0Ab', '/sites/', `${base}/${'x'.repeat(1500)}`])
+            assert.equal((await get(p)).status, 404, p);
+        for (const q of ['%ff%fe', 'x'.repeat(3000), '%22%3E%3Cscript%3E'])
+            assert.doesNotMatch((await html(`${base}/~search?q=${q}`)).text, /<script>/);
     });
 
     it('search renders results from the site spaces', async () => {
