@@ -39,6 +39,7 @@ struct mdh {
 	const char *anchors[MDH_ANCHORS];
 	int nanchors;
 	struct md_headings *toc;
+	const char *skip_title; /* cleared once the first block is seen */
 	int oom;
 };
 
@@ -118,6 +119,21 @@ static void render_md(struct mdh *m, const char *md, size_t len)
 	cmark_parser_feed(p, md, len);
 	doc = cmark_parser_finish(p);
 	for (n = doc ? cmark_node_first_child(doc) : NULL; n; n = cmark_node_next(n)) {
+		if (m->skip_title) {
+			const char *title = m->skip_title;
+			m->skip_title = NULL;
+			if (cmark_node_get_type(n) == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) == 1) {
+				struct jw t;
+				int same;
+				jw_init(&t);
+				heading_text(n, &t);
+				jw_put(&t, "", 1);
+				same = jw_ok(&t) && strcmp(t.buf, title) == 0;
+				jw_free(&t);
+				if (same)
+					continue;
+			}
+		}
 		char *html = cmark_render_html(n, opts, cmark_parser_get_syntax_extensions(p));
 		if (!html) {
 			m->oom = 1;
@@ -361,7 +377,7 @@ int md_to_html(struct jw *out, struct arena *a, const char *md, size_t len, md_l
 int md_to_html_toc(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx,
 		   struct md_headings *h)
 {
-	struct mdh m = { .out = out, .a = a, .toc = h };
+	struct mdh m = { .out = out, .a = a, .toc = h, .skip_title = h ? h->skip_title : NULL };
 	struct md_front fm;
 	const char *text, *p, *end, *seg;
 	size_t tl, fence = 0;

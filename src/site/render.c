@@ -280,7 +280,9 @@ static void head(struct jw *b, const struct site_view *v, const char *title, con
 		}
 		html_raw(b, "</style>\n");
 	}
-	html_raw(b, "</head>\n<body>\n<a class=\"skip\" href=\"#content\">Skip to content</a>\n");
+	html_raw(b, v->nsections > 1 || (v->nsections == 1 && v->sections[0].sec) ? "</head>\n<body class=\"has-sections\">\n"
+										  : "</head>\n<body>\n");
+	html_raw(b, "<a class=\"skip\" href=\"#content\">Skip to content</a>\n");
 }
 
 static void link_item(struct jw *b, const struct site_view *v, const json_t *l, const char *cls)
@@ -481,7 +483,8 @@ static int sidebar(struct jw *b, struct arena *a, const struct site_view *v, con
 	struct nav n = { .b = b, .a = a, .sp = sp, .cur = pg->page };
 	bool *open;
 
-	html_raw(b, "<input type=\"checkbox\" id=\"nav-toggle\" class=\"nav-toggle\">\n<aside class=\"sidebar\">\n");
+	html_raw(b, "<input type=\"checkbox\" id=\"nav-toggle\" class=\"nav-toggle\">\n<aside class=\"sidebar\">\n"
+		    "<label for=\"nav-toggle\" class=\"nav-close\" aria-label=\"Close the menu\">&times;</label>\n");
 	if (sec->nspaces > 1) {
 		html_raw(b, "<nav class=\"variants\" aria-label=\"Variants\">");
 		for (int i = 0; i < sec->nspaces; i++) {
@@ -504,7 +507,7 @@ static int sidebar(struct jw *b, struct arena *a, const struct site_view *v, con
 		n.open = open;
 		nav_list(&n, sp->rv->first_root, 0);
 	}
-	html_raw(b, "</nav>\n</aside>\n");
+	html_raw(b, "</nav>\n</aside>\n<label for=\"nav-toggle\" class=\"nav-backdrop\" aria-hidden=\"true\"></label>\n");
 	return 0;
 }
 
@@ -624,6 +627,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	if (!toc)
 		return err_set(ERR_INTERNAL, "out of memory");
 	toc->n = 0;
+	toc->skip_title = NULL;
 
 	if (p && sp)
 		md_url = sv_twin_url(a, sp, p);
@@ -650,6 +654,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 			html_esc(out, p->description);
 			html_raw(out, "</p>\n");
 		}
+		toc->skip_title = p->title;
 		if (pg->body_md && (rc = md_to_html_toc(out, a, pg->body_md, strlen(pg->body_md), content_link, &lc, toc)))
 			return rc;
 	} else if (sp && !sv_first_page(sp->rv)) {

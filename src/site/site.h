@@ -89,6 +89,9 @@ struct md_headings {
 		const char *text; /* plain text */
 	} items[64];
 	int n;
+	/* When set (by the caller): a level-1 heading that opens the page with
+	 * this text is left out (the layout shows the title already). */
+	const char *skip_title;
 };
 int md_to_html(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx);
 /* The same, also listing the page's level-2 and level-3 headings into h

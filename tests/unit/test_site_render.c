@@ -273,6 +273,13 @@ UNIT_TEST(site_page_layout_navigation_and_links)
 	json_decref(vis);
 	d.v.visitor = NULL;
 
+	/* A leading level-1 heading equal to the title is not shown twice. */
+	struct sv_page first = { .page = revision_page(rv, "p1"), .body_md = "# Intro\n\nHello.\n\n# Intro\n" };
+	jw_reset(&out);
+	CHECK(site_render_page(&out, &a, &d.v, &first) == 0);
+	h = text(&out);
+	CHECK(strstr(h, "<h1>Intro</h1>\n<p>Hello.</p>\n<h1 id=\"intro\">Intro</h1>") != NULL);
+
 	/* The 404 page keeps the site's layout. */
 	memset(&pg, 0, sizeof(pg));
 	jw_reset(&out);
