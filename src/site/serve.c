@@ -529,12 +529,99 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 
 static int file_redirect(struct visit *vi, const char *rest);
 
+/* Visibility: the share key (~share/{key}/ in the path, or ?share=, which
+ * redirects to it) and the visitor token. 0 to go on with *rest past the
+ * prefix and *share the key (or NULL); 1 when answered. */
+static int gate(struct visit *vi, const char **rest, const char **share)
+{
+	struct req *r = vi->r;
+	const char *p = *rest;
+
+	*share = NULL;
+	if (strncmp(p, "~share/", 7) == 0) {
+		size_t n = strcspn(p + 7, "/");
+		if (!(*share = arena_strndup(vi->a, p + 7, n)))
+			return err_set(ERR_INTERNAL, "out of memory"), plain_page(r, 500, "Error", "Try again."), 1;
+		*rest = p + 7 + n + (p[7 + n] == '/');
+	} else if (req_query(r, "share")) {
+		const char *key = req_query(r, "share"), *pre, *loc;
+		if (!plain_token(key, 128))
+			return not_found(r), 1;
+		pre = arena_printf(vi->a, "%s/~share/%s/", vi->root, key);
+		loc = pre ? location(vi->a, pre, p) : NULL;
+		return (loc ? redirect(r, loc, NULL) : plain_page(r, 500, "Error", "Try again.")), 1;
+	}
+	if (*share && dom_site_visit_share(vi->d, &vi->site, *share))
+		return not_found(r), 1;
+	if (strcmp(vi->site.visibility, "share-link") == 0 && !*share)
+		return not_found(r), 1;
+	return visitor(vi, strcmp(vi->site.visibility, "visitor-auth") == 0);
+}
+
+/* The answer for the view's key: 304 when the client has it, the render
+ * cache's copy, or a rendering (then kept). */
+static int respond(struct visit *vi, bool public_site)
+{
+	struct req *r = vi->r;
+	const char *body, *ctype, *etag = etag_of(vi);
+	size_t len;
+	int status, rc;
+	struct jw out;
+
+	if (!etag)
+		return err_set(ERR_INTERNAL, "out of memory");
+	resp_header(r, "ETag", etag);
+	resp_header(r, "Cache-Control", public_site || strcmp(vi->site.visibility, "unlisted") == 0
+						? "public, max-age=60, must-revalidate"
+						: "private, no-cache");
+	if (!public_site)
+		resp_header(r, "X-Robots-Tag", "noindex");
+	resp_header(r, "Content-Security-Policy", CSP);
+	/* The visitor's claims (the cookie) decide what conditions show. */
+	resp_header(r, "Vary", "Cookie");
+	if (etag_matches(req_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH), etag))
+		return answer(r, 304, NULL, NULL, 0);
+	if (sitecache_get(r->srv->sites, etag, vi->a, &body, &len, &status, &ctype))
+		return answer(r, status, ctype, body, len);
+	jw_init(&out);
+	rc = render(vi, &out, &status, &ctype);
+	if (rc == 0 && !jw_ok(&out))
+		rc = err_set(ERR_INTERNAL, "out of memory");
+	if (rc == 0) {
+		char *copy = arena_alloc(vi->a, out.len + 1);
+		if (!copy) {
+			rc = err_set(ERR_INTERNAL, "out of memory");
+		} else {
+			if (out.len)
+				memcpy(copy, out.buf, out.len);
+			sitecache_put(r->srv->sites, etag, out.buf ? out.buf : "", out.len, status, ctype);
+			rc = answer(r, status, ctype, copy, out.len);
+		}
+	}
+	jw_free(&out);
+	return rc;
+}
+
+/* Where the view's absolute URLs start: the public URL's origin, or the
+ * site's own host (as the request named it). */
+static const char *origin(struct visit *vi, const char *hostname)
+{
+	struct req *r = vi->r;
+
+	if (hostname) {
+		const char *h = req_header(r, MHD_HTTP_HEADER_HOST);
+		return arena_printf(vi->a, "%.*s://%s", (int)strcspn(r->srv->public_url, ":"), r->srv->public_url,
+				    h ? h : hostname);
+	}
+	return arena_strndup(vi->a, r->srv->public_url, strlen(r->srv->public_url) - strlen(url_path(r->srv->public_url)));
+}
+
 static int visit(struct visit *vi, const char *name, const char *hostname, const char *root)
 {
 	struct req *r = vi->r;
-	const char *share = NULL, *rest = vi->rest, *body, *ctype, *etag;
-	size_t len;
-	int status, rc;
+	const char *share, *rest = vi->rest;
+	char gen[32];
+	int rc;
 	bool public_site;
 
 	if ((rc = dom_site_visit(vi->d, name, hostname, &vi->site))) {
@@ -554,24 +641,7 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 		resp_header(r, "Cache-Control", "public, max-age=300");
 		return answer(r, 200, CT_TEXT, deny, sizeof(deny) - 1);
 	}
-	/* The share key: ~share/{key}/ in the path, or ?share= (redirected to it). */
-	if (strncmp(rest, "~share/", 7) == 0) {
-		size_t n = strcspn(rest + 7, "/");
-		share = arena_strndup(vi->a, rest + 7, n);
-		rest += 7 + n + (rest[7 + n] == '/');
-	} else if (req_query(r, "share")) {
-		const char *key = req_query(r, "share"), *pre, *loc;
-		if (!plain_token(key, 128))
-			return not_found(r);
-		pre = arena_printf(vi->a, "%s/~share/%s/", root, key);
-		loc = pre ? location(vi->a, pre, rest) : NULL;
-		return loc ? redirect(r, loc, NULL) : err_set(ERR_INTERNAL, "out of memory");
-	}
-	if (share && dom_site_visit_share(vi->d, &vi->site, share))
-		return not_found(r);
-	if (strcmp(vi->site.visibility, "share-link") == 0 && !share)
-		return not_found(r);
-	if (visitor(vi, strcmp(vi->site.visibility, "visitor-auth") == 0))
+	if (gate(vi, &rest, &share))
 		return 0;
 	vi->rest = rest;
 	public_site = strcmp(vi->site.visibility, "public") == 0;
@@ -579,21 +649,15 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	vi->v.root = share ? arena_printf(vi->a, "%s/~share/%s", root, share) : root;
 	vi->v.noindex = !public_site;
 	vi->v.css_url = arena_printf(vi->a, "%s/~assets/site.css?v=%s", root, site_css_version());
-	if (hostname) {
-		const char *h = req_header(r, MHD_HTTP_HEADER_HOST);
-		vi->v.base = arena_printf(vi->a, "%.*s://%s", (int)strcspn(r->srv->public_url, ":"), r->srv->public_url,
-					  h ? h : hostname);
-	} else {
-		const char *p = url_path(r->srv->public_url);
-		vi->v.base = arena_strndup(vi->a, r->srv->public_url, strlen(r->srv->public_url) - strlen(p));
-	}
+	vi->v.base = origin(vi, hostname);
 	if (!vi->v.root || !vi->v.css_url || !vi->v.base)
 		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = dom_site_structure(vi->d, &vi->site, &vi->st)))
 		return rc;
-	key_add(&vi->key, vi->site.id);
-	char gen[32];
+	/* The key: everything the answer depends on but the structure's
+	 * revisions and visible set, which build_view adds. */
 	snprintf(gen, sizeof(gen), "%lld", (long long)vi->site.generation);
+	key_add(&vi->key, vi->site.id);
 	key_add(&vi->key, gen);
 	key_add(&vi->key, vi->v.root);
 	key_add(&vi->key, vi->v.base);
@@ -607,38 +671,7 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 		return plain_page(r, 404, "Nothing here yet", "This site has no content to show.");
 	if (strncmp(rest, "~file/", 6) == 0)
 		return file_redirect(vi, rest);
-	if (!(etag = etag_of(vi)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	resp_header(r, "ETag", etag);
-	resp_header(r, "Cache-Control", public_site || strcmp(vi->site.visibility, "unlisted") == 0
-						? "public, max-age=60, must-revalidate"
-						: "private, no-cache");
-	if (!public_site)
-		resp_header(r, "X-Robots-Tag", "noindex");
-	resp_header(r, "Content-Security-Policy", CSP);
-	/* The visitor's claims (the cookie) decide what conditions show. */
-	resp_header(r, "Vary", "Cookie");
-	if (etag_matches(req_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH), etag))
-		return answer(r, 304, NULL, NULL, 0);
-	if (sitecache_get(r->srv->sites, etag, vi->a, &body, &len, &status, &ctype))
-		return answer(r, status, ctype, body, len);
-	struct jw out;
-	jw_init(&out);
-	rc = render(vi, &out, &status, &ctype);
-	if (rc == 0 && !jw_ok(&out))
-		rc = err_set(ERR_INTERNAL, "out of memory");
-	if (rc == 0) {
-		char *copy = arena_alloc(vi->a, out.len + 1);
-		if (!copy) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-		} else {
-			memcpy(copy, out.buf, out.len);
-			sitecache_put(r->srv->sites, etag, out.buf, out.len, status, ctype);
-			rc = answer(r, status, ctype, copy, out.len);
-		}
-	}
-	jw_free(&out);
-	return rc;
+	return respond(vi, public_site);
 }
 
 /* The ~file and ~assets URLs, which need no rendering. */
