@@ -273,6 +273,19 @@ UNIT_TEST(site_page_layout_navigation_and_links)
 	json_decref(vis);
 	d.v.visitor = NULL;
 
+	/* Sections of a group are listed under it. */
+	struct site_section_group grp = { .id = "g1", .title = "More <docs>" };
+	d.secs[1].group_id = "g1";
+	d.v.groups = &grp;
+	d.v.ngroups = 1;
+	jw_reset(&out);
+	CHECK(site_render_page(&out, &a, &d.v, &pg) == 0);
+	h = text(&out);
+	CHECK(strstr(h, "<details class=\"dropdown\"><summary>More &lt;docs&gt;</summary><div class=\"dropdown-menu\">"
+			"<a href=\"/sites/acme/api\">API</a></div></details>") != NULL);
+	d.secs[1].group_id = NULL;
+	d.v.ngroups = 0;
+
 	/* A leading level-1 heading equal to the title is not shown twice. */
 	struct sv_page first = { .page = revision_page(rv, "p1"), .body_md = "# Intro\n\nHello.\n\n# Intro\n" };
 	jw_reset(&out);
