@@ -7,6 +7,8 @@
 #      BENCH_SPACES (100000, at least 50000: the list is read at page 500 of 100)
 #      BENCH_NGINX_WORKERS (1)  BENCH_RATE_LIMIT (0 = unlimited, if docsd has --rate-limit)
 #      BENCH_DOCSD_ARGS (extra `docsd serve` arguments, split on spaces)
+#      BENCH_SITE_PAGES (1000)  BENCH_SITE_RENDERS (30)
+#      BENCH_ONLY=sites (only the published-site rows; results in bench/out/results-sites.md)
 #      BENCH_NO_BUILD=1 (skip deps + make)  BENCH_KEEP=1 (keep the temp dir)
 #      DOCSD_BIN (build/docsd)
 set -euo pipefail
@@ -28,6 +30,9 @@ pages=${BENCH_PAGES:-10000}
 content_spaces=${BENCH_CONTENT_SPACES:-10}
 nginx_workers=${BENCH_NGINX_WORKERS:-1}
 rate_limit=${BENCH_RATE_LIMIT:-0}
+site_pages=${BENCH_SITE_PAGES:-1000}
+site_renders=${BENCH_SITE_RENDERS:-30}
+only=${BENCH_ONLY:-}
 read -r -a extra_args <<<"${BENCH_DOCSD_ARGS:-}"
 bin=${DOCSD_BIN:-build/docsd}
 out="$root/bench/out"
@@ -40,6 +45,7 @@ dur_s=${BASH_REMATCH[1]}
 [ "${BASH_REMATCH[2]}" = m ] && dur_s=$(( dur_s * 60 ))
 [ "$dur_s" -ge 2 ] || die "BENCH_DURATION must be at least 2s"
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer"
+case "$only" in ''|sites) ;; *) die "BENCH_ONLY must be empty (everything) or sites" ;; esac
 
 if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
   scripts/deps.sh bench
@@ -142,35 +148,47 @@ auth="Authorization: Bearer $token"
 
 start_docsd
 note "docsd pid $docsd_pid on $docsd: serve ${serve_opts[*]} ${quiet[*]}"
+if [ "$only" != sites ]; then
+  t0=$(date +%s)
+  seed_json=$(node bench/seed.mjs seed "$docsd" "$token" "$www" "$members" "$teams") || die "seeding failed"
+  note "seeded in $(( $(date +%s) - t0 )) s: $seed_json"
+  org_id=$(node -p 'JSON.parse(process.argv[1]).orgId' "$seed_json")
+  t0=$(date +%s)
+  spaces_json=$(node bench/seed.mjs spaces "$docsd" "$token" "$www" "$spaces") || die "seeding spaces failed"
+  note "seeded $spaces spaces in $(( $(date +%s) - t0 )) s: $spaces_json"
+  space_id=$(node -p 'JSON.parse(process.argv[1]).spaceId' "$spaces_json")
+  spaces_org=$(node -p 'JSON.parse(process.argv[1]).orgId' "$spaces_json")
+  spaces_page500=$(node -p 'JSON.parse(process.argv[1]).page500' "$spaces_json")
+  members_first_page=$(node -p 'JSON.parse(process.argv[1]).membersOnFirstPage' "$seed_json")
+  t0=$(date +%s)
+  content_json=$(node bench/seed.mjs content "$docsd" "$token" "$www" "$pages" "$content_spaces") || die "seeding content failed"
+  note "seeded $content_spaces spaces of $pages pages and measured merges and searches in $(( $(date +%s) - t0 )) s: $content_json"
+  cj() { node -p "const j=JSON.parse(process.argv[1]); String($1)" "$content_json"; }
+  content_space=$(cj j.spaceId)
+  page_path=$(cj j.pagePath)
+  rev_from=$(cj j.revisionsFrom)
+  # Storage of the 100 one-page change requests and their merges (200 revisions): manifest bytes
+  # and the page bodies they added, against one full snapshot of the space.
+  sq() { sqlite3 "$data/docsd.db" "$1"; }
+  rev_bytes=$(sq "SELECT COALESCE(SUM(LENGTH(manifest)),0) FROM revisions WHERE space_id='$content_space' AND created_at > (SELECT created_at FROM revisions WHERE id='$rev_from')")
+  rev_rows=$(sq "SELECT COUNT(*) FROM revisions WHERE space_id='$content_space' AND created_at > (SELECT created_at FROM revisions WHERE id='$rev_from')")
+  snap_bytes=$(sq "SELECT COALESCE(MAX(LENGTH(manifest)),0) FROM revisions WHERE space_id='$content_space' AND parent_id IS NULL")
+  body_avg=$(sq "SELECT CAST(AVG(LENGTH(markdown)) AS INTEGER) FROM page_bodies")
+  space_bytes_full=$(( snap_bytes + body_avg * pages ))
+fi
+
+# The published site: one space of $site_pages pages in a public site; also times the first
+# render of a page after a merge that touches it ($site_renders times).
 t0=$(date +%s)
-seed_json=$(node bench/seed.mjs seed "$docsd" "$token" "$www" "$members" "$teams") || die "seeding failed"
-note "seeded in $(( $(date +%s) - t0 )) s: $seed_json"
-org_id=$(node -p 'JSON.parse(process.argv[1]).orgId' "$seed_json")
-t0=$(date +%s)
-spaces_json=$(node bench/seed.mjs spaces "$docsd" "$token" "$www" "$spaces") || die "seeding spaces failed"
-note "seeded $spaces spaces in $(( $(date +%s) - t0 )) s: $spaces_json"
-space_id=$(node -p 'JSON.parse(process.argv[1]).spaceId' "$spaces_json")
-spaces_org=$(node -p 'JSON.parse(process.argv[1]).orgId' "$spaces_json")
-spaces_page500=$(node -p 'JSON.parse(process.argv[1]).page500' "$spaces_json")
-members_first_page=$(node -p 'JSON.parse(process.argv[1]).membersOnFirstPage' "$seed_json")
-t0=$(date +%s)
-content_json=$(node bench/seed.mjs content "$docsd" "$token" "$www" "$pages" "$content_spaces") || die "seeding content failed"
-note "seeded $content_spaces spaces of $pages pages and measured merges and searches in $(( $(date +%s) - t0 )) s: $content_json"
-cj() { node -p "const j=JSON.parse(process.argv[1]); String($1)" "$content_json"; }
-content_space=$(cj j.spaceId)
-page_path=$(cj j.pagePath)
-rev_from=$(cj j.revisionsFrom)
-# Storage of the 100 one-page change requests and their merges (200 revisions): manifest bytes
-# and the page bodies they added, against one full snapshot of the space.
-sq() { sqlite3 "$data/docsd.db" "$1"; }
-rev_bytes=$(sq "SELECT COALESCE(SUM(LENGTH(manifest)),0) FROM revisions WHERE space_id='$content_space' AND created_at > (SELECT created_at FROM revisions WHERE id='$rev_from')")
-rev_rows=$(sq "SELECT COUNT(*) FROM revisions WHERE space_id='$content_space' AND created_at > (SELECT created_at FROM revisions WHERE id='$rev_from')")
-snap_bytes=$(sq "SELECT COALESCE(MAX(LENGTH(manifest)),0) FROM revisions WHERE space_id='$content_space' AND parent_id IS NULL")
-body_avg=$(sq "SELECT CAST(AVG(LENGTH(markdown)) AS INTEGER) FROM page_bodies")
-space_bytes_full=$(( snap_bytes + body_avg * pages ))
+site_json=$(node bench/seed-site.mjs site "$docsd" "$token" "$www" "$site_pages" "$site_renders") \
+  || die "seeding the site failed"
+note "seeded a site of $site_pages pages and timed $site_renders first renders in $(( $(date +%s) - t0 )) s: $site_json"
+sj() { node -p "const j=JSON.parse(process.argv[1]); String($1)" "$site_json"; }
+site_page_path=$(sj j.pagePath)
+site_published_path=$(sj j.publishedPath)
 
 # --- nginx with the same bytes ----------------------------------------------------------
-chmod 755 "$www"; chmod 644 "$www"/*.json
+chmod 755 "$www"; chmod 644 "$www"/*.json "$www"/*.html
 nginx_port=$(free_port)
 cat >"$work/nginx/nginx.conf" <<EOF
 worker_processes $nginx_workers;
@@ -180,7 +198,7 @@ error_log $work/nginx/error.log warn;
 events { worker_connections 4096; }
 http {
   access_log off;
-  types { }
+  types { text/html html; }
   default_type application/json;
   sendfile on;
   tcp_nopush on;
@@ -195,8 +213,8 @@ http {
 EOF
 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
 nginx_pid=$!
-wait_200 "$nginx_pid" "$nginx_port" /org.json 10 \
-  || { cat "$work/nginx/error.log" >&2 || true; die "nginx did not serve /org.json"; }
+wait_200 "$nginx_pid" "$nginx_port" /site-published.json 10 \
+  || { cat "$work/nginx/error.log" >&2 || true; die "nginx did not serve /site-published.json"; }
 ref="http://127.0.0.1:$nginx_port"
 
 # --- wrk --------------------------------------------------------------------------------
@@ -253,26 +271,72 @@ measure() {
 
 count_teams() { node bench/seed.mjs count-teams "$docsd" "$token" "$org_id"; }
 
+ms() { awk -v u="$1" 'BEGIN { printf "%.2f ms", u / 1000 }'; }
+num() { awk -v x="$1" 'BEGIN { printf "%.0f", x }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 rm -f "$out"/wrk-*.txt
 report="$root/bench/report.lua"
 teams_lua="$root/bench/teams.lua"
-org_path="/v1/orgs/$org_id"
+org_path="/v1/orgs/${org_id:-}"
 
-measure nginx_org nginx-org "$ref/org.json" "$report" 0
-measure org docsd-org "$docsd$org_path" "$report" 1
-measure nginx_members nginx-members "$ref/members.json" "$report" 0
-measure members docsd-members "$docsd$org_path/members?limit=100" "$report" 1
-measure members_uncached docsd-members-uncached "$docsd$org_path/members?limit=100" "$root/bench/uncached.lua" 1
-measure nginx_page nginx-page "$ref/page.json" "$report" 0
-measure page docsd-page "$docsd$page_path" "$report" 1
-measure nginx_space nginx-space "$ref/space.json" "$report" 0
-measure space docsd-space "$docsd/v1/spaces/$space_id" "$report" 1
-measure nginx_spaces nginx-spaces "$ref/spaces.json" "$report" 0
-measure spaces docsd-spaces "$docsd/v1/orgs/$spaces_org/spaces?limit=100" "$report" 1
-measure spaces_uncached docsd-spaces-uncached "$docsd/v1/orgs/$spaces_org/spaces?limit=100" "$root/bench/uncached.lua" 1
-measure spaces500 docsd-spaces-p500-uncached "$docsd$spaces_page500" "$root/bench/uncached.lua" 1
-teams_before=$(count_teams) || die "counting teams failed"
-measure put docsd-put-teams "$docsd$org_path/teams" "$teams_lua" 1
+# The published-site rows: a page of the $site_pages-page site (public, no token) and the
+# site's published-content JSON, each against nginx serving the same bytes.
+measure_site() {
+  measure nginx_site_page nginx-site-page "$ref/site-page.html" "$report" 0
+  measure site_page docsd-site-page "$docsd$site_page_path" "$report" 0
+  measure nginx_site_published nginx-site-published "$ref/site-published.json" "$report" 0
+  measure site_published docsd-site-published "$docsd$site_published_path" "$report" 1
+}
+# site_rows / site_render_line: the rows of measure_site and the first-render line, for both reports.
+site_rows() {
+  echo "| GET /sites/{site}/{page}, a page of a $site_pages-page published site ($(wc -c <"$www/site-page.html") B HTML) | $(num "${r_rps[site_page]}") | $(ms "${r_p50[site_page]}") | $(ms "${r_p99[site_page]}") | $(num "${r_rps[nginx_site_page]}") (nginx, same bytes) | $(ratio "${r_rps[site_page]}" "${r_rps[nginx_site_page]}") |"
+  echo "| GET /v1/orgs/{id}/sites/{siteId}/published ($(wc -c <"$www/site-published.json") B) | $(num "${r_rps[site_published]}") | $(ms "${r_p50[site_published]}") | $(ms "${r_p99[site_published]}") | $(num "${r_rps[nginx_site_published]}") (nginx, same bytes) | $(ratio "${r_rps[site_published]}" "${r_rps[nginx_site_published]}") |"
+}
+site_render_line() {
+  echo "Published site ($site_pages pages, sequential requests from Node): a page's first render after a merge that edits it p50 $(sj j.firstRender.p50) ms (p99 $(sj j.firstRender.p99) ms, $site_renders merges); the next GET of the same page p50 $(sj j.warm.p50) ms (p99 $(sj j.warm.p99) ms)."
+}
+
+if [ "$only" = sites ]; then
+  measure_site
+else
+  measure nginx_org nginx-org "$ref/org.json" "$report" 0
+  measure org docsd-org "$docsd$org_path" "$report" 1
+  measure nginx_members nginx-members "$ref/members.json" "$report" 0
+  measure members docsd-members "$docsd$org_path/members?limit=100" "$report" 1
+  measure members_uncached docsd-members-uncached "$docsd$org_path/members?limit=100" "$root/bench/uncached.lua" 1
+  measure nginx_page nginx-page "$ref/page.json" "$report" 0
+  measure page docsd-page "$docsd$page_path" "$report" 1
+  measure_site
+  measure nginx_space nginx-space "$ref/space.json" "$report" 0
+  measure space docsd-space "$docsd/v1/spaces/$space_id" "$report" 1
+  measure nginx_spaces nginx-spaces "$ref/spaces.json" "$report" 0
+  measure spaces docsd-spaces "$docsd/v1/orgs/$spaces_org/spaces?limit=100" "$report" 1
+  measure spaces_uncached docsd-spaces-uncached "$docsd/v1/orgs/$spaces_org/spaces?limit=100" "$root/bench/uncached.lua" 1
+  measure spaces500 docsd-spaces-p500-uncached "$docsd$spaces_page500" "$root/bench/uncached.lua" 1
+  teams_before=$(count_teams) || die "counting teams failed"
+  measure put docsd-put-teams "$docsd$org_path/teams" "$teams_lua" 1
+fi
+
+if [ "$only" = sites ]; then
+  {
+    echo "# docsd benchmark: published-site rows (BENCH_ONLY=sites)"
+    echo
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, docsd $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')."
+    echo "docsd \`serve ${serve_opts[*]} ${quiet[*]}\` on SQLite; nginx $(nginx -v 2>&1 | sed 's|.*/||'), worker_processes $nginx_workers, access_log off;"
+    echo "wrk -t$wrk_threads -c$conns -d$duration, median of $runs runs; everything on the same machine."
+    echo
+    echo "| endpoint | docsd req/s | p50 | p99 | reference req/s | ratio |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+    site_rows
+    echo
+    site_render_line
+    echo
+    echo "Non-2xx responses: site page ${r_non2xx[site_page]}, published ${r_non2xx[site_published]}; socket errors/timeouts: site page ${r_err[site_page]}, published ${r_err[site_published]}, nginx ${r_err[nginx_site_page]}/${r_err[nginx_site_published]}. Raw wrk output: bench/out/wrk-*.txt."
+  } >"$out/results-sites.md"
+  echo
+  cat "$out/results-sites.md"
+  exit 0
+fi
 
 # --- peak memory, before the crash test replaces the process ------------------------------
 vm_hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$docsd_pid/status" 2>/dev/null || echo 0)
@@ -304,9 +368,6 @@ if [ "$teams_after" -ge "$expected" ]; then durability=PASS; else durability=FAI
 note "durability $durability: $teams_after teams after restart, >= $teams_before before the PUT runs + $acked acknowledged ($put_created in $runs runs, $kill_created in the killed run)"
 
 # --- report -----------------------------------------------------------------------------
-ms() { awk -v u="$1" 'BEGIN { printf "%.2f ms", u / 1000 }'; }
-num() { awk -v x="$1" 'BEGIN { printf "%.0f", x }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 org_bytes=$(wc -c <"$www/org.json")
 members_bytes=$(wc -c <"$www/members.json")
 space_bytes=$(wc -c <"$www/space.json")
@@ -331,9 +392,12 @@ cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null ||
   echo "| same, uncached (a unique query argument per request) | $(num "${r_rps[spaces_uncached]}") | $(ms "${r_p50[spaces_uncached]}") | $(ms "${r_p99[spaces_uncached]}") | $(num "${r_rps[nginx_spaces]}") (nginx, same bytes) | $(ratio "${r_rps[spaces_uncached]}" "${r_rps[nginx_spaces]}") |"
   echo "| same, page 500, uncached | $(num "${r_rps[spaces500]}") | $(ms "${r_p50[spaces500]}") | $(ms "${r_p99[spaces500]}") | $(num "${r_rps[spaces_uncached]}") (docsd, page 1 uncached) | $(ratio "${r_rps[spaces500]}" "${r_rps[spaces_uncached]}") |"
   echo "| GET /v1/spaces/{id}/content/page/{pageId}, space of $pages pages ($(wc -c <"$www/page.json") B) | $(num "${r_rps[page]}") | $(ms "${r_p50[page]}") | $(ms "${r_p99[page]}") | $(num "${r_rps[nginx_page]}") (nginx, same bytes) | $(ratio "${r_rps[page]}" "${r_rps[nginx_page]}") |"
+  site_rows
   echo "| PUT /v1/orgs/{id}/teams (created teams/s) | $(num "${r_rps[put]}") | $(ms "${r_p50[put]}") | $(ms "${r_p99[put]}") | - | - |"
   echo
   echo "Content ($content_spaces spaces of $pages pages, sequential requests from Node): merge of a change request editing one page p50 $(cj j.merge.p50) ms (p99 $(cj j.merge.p99) ms, 100 merges); space search p50 $(cj j.spaceSearch.p50) ms (p99 $(cj j.spaceSearch.p99)); org search over $(( pages * content_spaces )) pages p50 $(cj j.orgSearch.p50) ms (p99 $(cj j.orgSearch.p99))."
+  echo
+  site_render_line
   echo
   echo "Storage: 100 change requests editing one page each, merged ($rev_rows revisions), added $rev_bytes bytes of manifests plus at most 100 page bodies of ~$body_avg bytes: $(( rev_bytes + 100 * body_avg )) bytes, about $(( (rev_bytes + 100 * body_avg) / (body_avg > 0 ? body_avg : 1) )) pages' worth; one full copy of the space is ~$space_bytes_full bytes (snapshot $snap_bytes + $pages bodies)."
   echo

@@ -2,7 +2,8 @@
 # Install the Debian 12 packages docsd needs for one purpose:
 #   run    build and serve (compiler, pkg-config, the -dev libraries)
 #   test   run + Node.js >= 18 with npm, PostgreSQL 15 (throwaway clusters), wrk,
-#          poppler-utils (pdftotext reads back the PDFs docsd renders)
+#          poppler-utils (pdftotext reads back the PDFs docsd renders), chromium (the
+#          browser test of a published site drives it headless: tests/browser)
 #   bench  run + Node.js >= 18 (seeding), nginx-light (the reference server), wrk, sqlite3 (storage figures)
 # Prints nothing and changes nothing when everything is present. As root it runs
 # apt-get update + apt-get install; otherwise it prints the sudo command and exits 1.
@@ -20,7 +21,7 @@ node_pkgs=(nodejs npm)
 
 case "$purpose" in
   run)   wanted=("${run_pkgs[@]}") ;;
-  test)  wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk poppler-utils) ;;
+  test)  wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk poppler-utils chromium) ;;
   bench) wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" nginx-light wrk sqlite3) ;;
   -h|--help) usage ;;
   *) echo "deps.sh: unknown purpose '$purpose'" >&2; usage ;;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test run (the README's second command; CI runs it through .ci/run):
 #   deps -> make -> throwaway PostgreSQL -> C unit tests (SQLite + PostgreSQL)
-#   -> API tests on SQLite -> API tests on PostgreSQL -> keep-alive stall check
+#   -> API tests on SQLite -> browser test of a published site (chromium, SQLite)
+#   -> API tests on PostgreSQL -> keep-alive stall check
 #   -> ASan/UBSan build -> API tests on SQLite under the sanitizers.
 # Setup steps (deps, builds, PostgreSQL, npm ci) stop the run at once. A failing test stage
 # is reported and the remaining stages still run, so one run shows every failure; set
@@ -22,6 +23,7 @@ t_unit=${TEST_TIMEOUT_UNIT:-300}
 t_api=${TEST_TIMEOUT_API:-360}
 t_asan=${TEST_TIMEOUT_ASAN:-540}
 t_conns=${TEST_TIMEOUT_CONNS:-90}
+t_browser=${TEST_TIMEOUT_BROWSER:-300}
 
 passed=0
 failed=0
@@ -129,6 +131,14 @@ say "npm ci (tests/api)"
 timeout -k 15 300 npm --prefix tests/api ci --no-audit --no-fund || die npm "npm ci in tests/api"
 
 stage api-sqlite node "$t_api" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/api test
+
+say "npm ci (tests/browser)"
+timeout -k 15 300 npm --prefix tests/browser ci --no-audit --no-fund || die npm "npm ci in tests/browser"
+[ -x /usr/bin/chromium ] || die deps "/usr/bin/chromium not found (scripts/deps.sh test installs it)"
+
+# Debian's chromium, headless, against a site published through the API (SQLite build);
+# full-page screenshots in tests/browser/artifacts/.
+stage browser node "$t_browser" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/browser test
 
 pg_api_url=$(scripts/pg-cluster.sh createdb "$pg_dir" "docsd_api_$(date +%s)_$$") \
   || die postgres "CREATE DATABASE for the API tests"

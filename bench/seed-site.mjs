@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// Seeding and timing of the published-site rows of bench/run.sh, through docsd's public API
+// (Node >= 18, no packages).
+//
+//   node bench/seed-site.mjs site BASE TOKEN OUTDIR PAGES [RENDERS]
+//       POST /v1/orgs (an org of its own), one space of PAGES pages (100 parents with
+//       PAGES/100 - 1 children each, written through one change request in content batches
+//       of 50, then merged), a public site with that space (basename "bench"), published.
+//       Saves the exact bytes of the published HTML page of a child page in the middle as
+//       OUTDIR/site-page.html and of GET /v1/orgs/{org}/sites/{site}/published as
+//       OUTDIR/site-published.json (nginx serves both in the same run).
+//       Then RENDERS times (default 30), sequentially: a change request that edits that page,
+//       merged; the first GET of the page after the merge is timed (its first render), and a
+//       second GET (served from the rendered-page cache) too; each must be 200 and show the edit.
+//       Prints {"orgId", "siteId", "pages", "pagePath", "publishedPath", "pageBytes",
+//       "publishedBytes", "renders", "firstRender": {p50, p99}, "warm": {p50, p99}} (ms).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const TIMEOUT_MS = 120_000;
+
+function fail(msg) {
+    process.stderr.write(`seed-site.mjs: ${msg}\n`);
+    process.exit(1);
+}
+
+async function request(base, token, method, path, body) {
+    const res = await fetch(base + path, {
+        method,
+        headers: {
+            ...(token ? { Authorization: `Bearer ${token}` } : {}),
+            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+async function call(base, token, method, path, body, expect) {
+    const { res, bytes } = await request(base, token, method, path, body);
+    if (!expect.includes(res.status)) {
+        fail(`${method} ${path} -> ${res.status} (wanted ${expect.join('/')}): ${bytes.toString().slice(0, 500)}`);
+    }
+    return bytes;
+}
+
+const json = (bytes) => JSON.parse(bytes.toString('utf8'));
+
+const WORDS = ('alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa ' +
+    'quebec romeo sierra tango uniform victor whiskey xray yankee zulu hatch pattern custom render export import ' +
+    'deploy cluster region bucket token session webhook payload schema migration index query cache latency').split(' ');
+
+/** A page of about 1.5 KB: headings, paragraphs, a table, a code block and a hint. */
+function pageMarkdown(i, extra = '') {
+    const w = (k) => WORDS[(i * 7 + k * 13) % WORDS.length];
+    let md = `# Page ${i} ${w(1)} ${w(2)}\n\nThis page explains ${w(3)} ${w(4)} and ${w(5)} for case ${i}.\n\n`;
+    for (let s = 0; s < 3; s++) {
+        md += `## ${w(6 + s)} ${w(9 + s)}\n\nThe ${w(12 + s)} step uses ${w(15 + s)} with ${w(18 + s)} ${i % 97}. `;
+        md += `Keep ${w(20 + s)} in mind when you ${w(21 + s)} the ${w(22 + s)}.\n\n`;
+    }
+    md += `| Setting | Value |\n| --- | --- |\n| ${w(23)} | ${i} |\n| ${w(24)} | ${i % 13} |\n\n`;
+    md += '```bash\n' + `docsd ${w(25)} --${w(26)} ${i}\n` + '```\n\n';
+    md += `{% hint style="info" %}\nRemember the ${w(27)} before the ${w(28)}.\n{% endhint %}\n`;
+    return md + extra;
+}
+
+const percentile = (xs, p) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const ms = (xs) => ({ p50: +percentile(xs, 50).toFixed(2), p99: +percentile(xs, 99).toFixed(2) });
+
+async function seedSpace(base, token, orgPath, pages) {
+    const space = json(await call(base, token, 'POST', `${orgPath}/spaces`, { title: 'Site content' }, [201]));
+    const sp = `/v1/spaces/${space.id}`;
+    const cr = json(await call(base, token, 'POST', `${sp}/change-requests`, { subject: 'Seed' }, [201]));
+    const parentsN = Math.min(100, pages);
+    const children = Math.max(0, Math.floor(pages / parentsN) - 1);
+    const parents = [];
+    let n = 0;
+    for (let p = 0; p < parentsN; p += 50) {
+        const batch = [];
+        for (let k = p; k < p + 50 && k < parentsN; k++) {
+            batch.push({ operation: 'insert_page', title: `Part ${k}`, ref: `part${k}`, document: { markdown: pageMarkdown(n++) } });
+        }
+        const res = json(await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content?compat=false`, { changes: batch }, [200]));
+        for (const c of res.changes) parents.push(c.page.id);
+    }
+    let batch = [];
+    for (let p = 0; p < parentsN; p++) {
+        for (let c = 0; c < children && n < pages; c++) {
+            batch.push({ operation: 'insert_page', title: `Topic ${p}.${c}`, into: parents[p], document: { markdown: pageMarkdown(n++) } });
+            if (batch.length === 50) {
+                await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, { changes: batch }, [200]);
+                batch = [];
+            }
+        }
+    }
+    if (batch.length) await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, { changes: batch }, [200]);
+    const m = json(await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/merge`, undefined, [200]));
+    if (m.result !== 'merge') fail(`seed merge: ${JSON.stringify(m)}`);
+    return { space, pages: n };
+}
+
+async function timedGet(base, path, expectText) {
+    const t = process.hrtime.bigint();
+    const { res, bytes } = await request(base, null, 'GET', path);
+    const elapsed = Number(process.hrtime.bigint() - t) / 1e6;
+    if (res.status !== 200) fail(`GET ${path} -> ${res.status}: ${bytes.toString().slice(0, 300)}`);
+    if (expectText && !bytes.toString('utf8').includes(expectText)) fail(`GET ${path}: the page does not show "${expectText}"`);
+    return { elapsed, bytes, res };
+}
+
+async function seedSite(base, token, outdir, pages, renders) {
+    const org = json(await call(base, token, 'POST', '/v1/orgs', { title: 'Bench site org' }, [200, 201]));
+    const orgPath = `/v1/orgs/${encodeURIComponent(org.id)}`;
+    const { space, pages: made } = await seedSpace(base, token, orgPath, pages);
+    const sp = `/v1/spaces/${space.id}`;
+
+    const site = json(await call(base, token, 'POST', `${orgPath}/sites`, { title: 'Bench docs', visibility: 'public' }, [201]));
+    const sitePath = `${orgPath}/sites/${site.id}`;
+    await call(base, token, 'POST', `${sitePath}/site-spaces`, { spaceId: space.id }, [201]);
+    await call(base, token, 'PATCH', sitePath, { basename: 'bench' }, [200]);
+    const published = json(await call(base, token, 'POST', `${sitePath}/publish`, undefined, [200]));
+    if (published.published !== true) fail(`publish: ${JSON.stringify(published).slice(0, 300)}`);
+    const root = new URL(published.urls.published);
+
+    // A child page in the middle of the tree.
+    const list = json(await call(base, token, 'GET', `${sp}/content/pages`, undefined, [200])).pages;
+    const mid = list[Math.floor(list.length / 2)];
+    const target = mid.pages && mid.pages.length ? mid.pages[Math.floor(mid.pages.length / 2)] : mid;
+    const pagePath = `${root.pathname.replace(/\/+$/, '')}/${target.path}`;
+    const first = await timedGet(base, pagePath, target.title);
+    if (!/text\/html/.test(first.res.headers.get('content-type') || '')) fail(`GET ${pagePath}: not HTML (${first.res.headers.get('content-type')})`);
+    writeFileSync(join(outdir, 'site-page.html'), first.bytes);
+    const publishedPath = `${sitePath}/published`;
+    const publishedBody = await call(base, token, 'GET', publishedPath, undefined, [200]);
+    writeFileSync(join(outdir, 'site-published.json'), publishedBody);
+
+    // First render after a merge that touches the page, RENDERS times.
+    const firstRender = [];
+    const warm = [];
+    const pageNo = Number((target.title.match(/\d+/g) || ['1']).join(''));
+    for (let i = 0; i < renders; i++) {
+        const marker = `Revision mark ${i} ${Date.now()}.`;
+        const cr = json(await call(base, token, 'POST', `${sp}/change-requests`, { subject: `Edit ${i}` }, [201]));
+        await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, {
+            changes: [{ operation: 'update_page', page: target.id, document: { markdown: pageMarkdown(pageNo, `\n${marker}\n`) } }],
+        }, [200]);
+        const m = json(await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/merge`, undefined, [200]));
+        if (m.result !== 'merge') fail(`merge ${i}: ${JSON.stringify(m)}`);
+        firstRender.push((await timedGet(base, pagePath, marker)).elapsed);
+        warm.push((await timedGet(base, pagePath, marker)).elapsed);
+    }
+    process.stdout.write(JSON.stringify({
+        orgId: org.id, siteId: site.id, pages: made, pagePath, publishedPath,
+        pageBytes: first.bytes.length, publishedBytes: publishedBody.length,
+        renders, firstRender: ms(firstRender), warm: ms(warm),
+    }) + '\n');
+}
+
+const [cmd, ...args] = process.argv.slice(2);
+try {
+    if (cmd === 'site' && (args.length === 4 || args.length === 5)) {
+        const pages = Number(args[3]);
+        const renders = Number(args[4] ?? 30);
+        if (!Number.isInteger(pages) || pages < 100) fail('PAGES must be an integer >= 100');
+        if (!Number.isInteger(renders) || renders < 1) fail('RENDERS must be a positive integer');
+        await seedSite(args[0], args[1], args[2], pages, renders);
+    } else {
+        fail('usage: seed-site.mjs site BASE TOKEN OUTDIR PAGES [RENDERS]');
+    }
+} catch (err) {
+    fail(err && err.stack ? err.stack : String(err));
+}
