@@ -299,6 +299,7 @@ static int build_view(struct visit *vi)
 				out->def = out->nspaces;
 			key_add(&vi->key, list[k].id);
 			key_add(&vi->key, rv->id);
+			key_add(&vi->key, sp->title); /* a renamed space bumps no generation */
 			out->nspaces++;
 		}
 		if (!out->nspaces)

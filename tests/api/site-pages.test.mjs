@@ -157,6 +157,10 @@ describe('published site pages', () => {
         assert.match((await html(`${base}/installation`)).text, new RegExp(`<a href="${base}">intro</a>`));
         // the other variant
         assert.match((await html(`${base}/legacy`)).text, /Legacy docs\./);
+        // renaming a space renames its variant (no stale cached page)
+        await ok(api.spaces.updateSpaceById(legacy.id, { title: 'Legacy v0' }), 'updateSpaceById');
+        assert.match((await html(`${base}/guides/authentication`)).text, /<a href="[^"]*\/legacy">Legacy v0<\/a>/);
+        await ok(api.spaces.updateSpaceById(legacy.id, { title: 'Legacy' }), 'updateSpaceById');
     });
 
     it('ETag and If-None-Match; a merge changes the page and its ETag', async () => {
