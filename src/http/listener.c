@@ -370,8 +370,11 @@ static enum MHD_Result send_response(struct req *r)
 		buf = (const unsigned char *)r->gen->buf;
 		len = r->gen->len;
 	}
+	/* A raw body lives in the request's arena (or longer), which is freed only
+	 * when the request completes, after its last byte is sent: no copy. */
 	if (buf && len)
-		resp = MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);
+		resp = MHD_create_response_from_buffer(len, (void *)buf,
+						       r->raw_body ? MHD_RESPMEM_PERSISTENT : MHD_RESPMEM_MUST_COPY);
 	else
 		resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
 	if (!resp)

@@ -24,11 +24,14 @@ void html_escn(struct jw *b, const char *s, size_t n)
 		case '\0': rep = ""; break;
 		default: continue;
 		}
-		jw_put(b, s + run, i - run);
-		jw_put(b, rep, strlen(rep));
+		if (i > run)
+			jw_put(b, s + run, i - run);
+		if (*rep)
+			jw_put(b, rep, strlen(rep));
 		run = i + 1;
 	}
-	jw_put(b, s + run, n - run);
+	if (n > run)
+		jw_put(b, s + run, n - run);
 }
 
 static bool scheme_is(const char *url, const char *scheme)

@@ -38,6 +38,8 @@ struct mdh {
 	int tabs_seq;
 	const char *anchors[MDH_ANCHORS];
 	int nanchors;
+	struct md_headings *toc;
+	const char *skip_title; /* cleared once the first block is seen */
 	int oom;
 };
 
@@ -117,6 +119,21 @@ static void render_md(struct mdh *m, const char *md, size_t len)
 	cmark_parser_feed(p, md, len);
 	doc = cmark_parser_finish(p);
 	for (n = doc ? cmark_node_first_child(doc) : NULL; n; n = cmark_node_next(n)) {
+		if (m->skip_title) {
+			const char *title = m->skip_title;
+			m->skip_title = NULL;
+			if (cmark_node_get_type(n) == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) == 1) {
+				struct jw t;
+				int same;
+				jw_init(&t);
+				heading_text(n, &t);
+				jw_put(&t, "", 1);
+				same = jw_ok(&t) && strcmp(t.buf, title) == 0;
+				jw_free(&t);
+				if (same)
+					continue;
+			}
+		}
 		char *html = cmark_render_html(n, opts, cmark_parser_get_syntax_extensions(p));
 		if (!html) {
 			m->oom = 1;
@@ -129,6 +146,15 @@ static void render_md(struct mdh *m, const char *md, size_t len)
 			heading_text(n, &t);
 			jw_put(&t, "", 1);
 			id = jw_ok(&t) ? unique_anchor(m, t.buf) : NULL;
+			int level = cmark_node_get_heading_level(n);
+			if (id && *id && m->toc && (level == 2 || level == 3) && m->toc->n < 64) {
+				struct md_heading *hd = &m->toc->items[m->toc->n];
+				if ((hd->text = arena_strdup(m->a, t.buf))) {
+					hd->id = id;
+					hd->level = level;
+					m->toc->n++;
+				}
+			}
 			jw_free(&t);
 			jw_put(m->out, html, 3);
 			if (id && *id) {
@@ -345,12 +371,20 @@ static size_t fence_len(const char *line, size_t n, char *ch)
 
 int md_to_html(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx)
 {
-	struct mdh m = { .out = out, .a = a };
+	return md_to_html_toc(out, a, md, len, link, ctx, NULL);
+}
+
+int md_to_html_toc(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx,
+		   struct md_headings *h)
+{
+	struct mdh m = { .out = out, .a = a, .toc = h, .skip_title = h ? h->skip_title : NULL };
 	struct md_front fm;
 	const char *text, *p, *end, *seg;
 	size_t tl, fence = 0;
 	char fch = 0;
 
+	if (h)
+		h->n = 0;
 	if (md_frontmatter(a, md, len, &fm))
 		return -1;
 	md += fm.body;

@@ -139,6 +139,46 @@ const char *sv_twin_url(struct arena *a, const struct sv_space *sp, const struct
 	return arena_printf(a, "%s.md", sv_page_url(a, sp, p));
 }
 
+/* Where rest leads: section, space and page path (the rest of it). */
+void sv_resolve(const struct site_view *v, const char *rest, int *sec, int *sp, const char **path)
+{
+	size_t n = strcspn(rest, "/");
+
+	*sec = v->def;
+	for (int s = 0; n && s < v->nsections; s++) {
+		const struct site_section *x = v->sections[s].sec;
+		if (x && !x->is_default && strlen(x->path) == n && strncmp(x->path, rest, n) == 0) {
+			*sec = s;
+			rest += n + (rest[n] == '/');
+			break;
+		}
+	}
+	n = strcspn(rest, "/");
+	*sp = v->sections[*sec].def;
+	for (int k = 0; n && k < v->sections[*sec].nspaces; k++) {
+		const struct site_space *x = v->sections[*sec].spaces[k].ss;
+		if (!x->is_default && strlen(x->path) == n && strncmp(x->path, rest, n) == 0) {
+			*sp = k;
+			rest += n + (rest[n] == '/');
+			break;
+		}
+	}
+	*path = rest;
+}
+
+/* The document a path shows: a group shows its first document. */
+const struct rev_page *sv_page_at(const struct revision *rv, const char *path)
+{
+	const struct rev_page *p;
+
+	if (!*path)
+		return sv_first_page(rv);
+	p = revision_page_by_path(rv, path);
+	for (int guard = 0; p && p->type == PAGE_GROUP && guard < 32; guard++)
+		p = p->first_child >= 0 ? &rv->pages[p->first_child] : NULL;
+	return p && p->type == PAGE_DOCUMENT ? p : NULL;
+}
+
 /* ---- content links ---- */
 
 struct link_ctx {
@@ -176,7 +216,8 @@ static const char *content_link(void *ctx, const char *target)
 
 /* ---- the layout ---- */
 
-static void head(struct jw *b, const struct site_view *v, const char *title, const char *desc, const char *md_url)
+static void head(struct jw *b, const struct site_view *v, const char *title, const char *desc, const char *md_url,
+		 bool noindex)
 {
 	const char *theme = cz_str(v->custom, "themes.default");
 	const json_t *tog = cz_get(v->custom, "themes.toggeable");
@@ -197,7 +238,7 @@ static void head(struct jw *b, const struct site_view *v, const char *title, con
 	}
 	html_esc(b, site_title(v));
 	html_raw(b, "</title>\n");
-	if (v->noindex)
+	if (v->noindex || noindex)
 		html_raw(b, "<meta name=\"robots\" content=\"noindex, nofollow\">\n");
 	if (desc) {
 		html_raw(b, "<meta name=\"description\" content=\"");
@@ -211,6 +252,12 @@ static void head(struct jw *b, const struct site_view *v, const char *title, con
 		html_raw(b, "<link rel=\"icon\" href=\"");
 		html_url(b, fav);
 		html_raw(b, "\">\n");
+	} else if (cz_str(v->custom, "favicon.emoji")) {
+		/* An emoji favicon: an SVG of it (the emoji's characters are escaped). */
+		html_raw(b, "<link rel=\"icon\" href=\"data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 "
+			    "viewBox=%220 0 100 100%22%3E%3Ctext y=%22.9em%22 font-size=%2290%22%3E");
+		html_emoji(b, cz_str(v->custom, "favicon.emoji"));
+		html_raw(b, "%3C/text%3E%3C/svg%3E\">\n");
 	}
 	if (md_url) {
 		html_raw(b, "<link rel=\"alternate\" type=\"text/markdown\" href=\"");
@@ -233,7 +280,9 @@ static void head(struct jw *b, const struct site_view *v, const char *title, con
 		}
 		html_raw(b, "</style>\n");
 	}
-	html_raw(b, "</head>\n<body>\n<a class=\"skip\" href=\"#content\">Skip to content</a>\n");
+	html_raw(b, v->nsections > 1 || (v->nsections == 1 && v->sections[0].sec) ? "</head>\n<body class=\"has-sections\">\n"
+										  : "</head>\n<body>\n");
+	html_raw(b, "<a class=\"skip\" href=\"#content\">Skip to content</a>\n");
 }
 
 static void link_item(struct jw *b, const struct site_view *v, const json_t *l, const char *cls)
@@ -411,7 +460,7 @@ static void nav_list(struct nav *n, int i, int depth)
 		html_raw(n->b, "<a href=\"");
 		html_esc(n->b, sv_page_url(n->a, n->sp, p));
 		html_raw(n->b, p == n->cur ? "\" aria-current=\"page\">" : "\">");
-		if (p->emoji) {
+		if (p->emoji && *p->emoji) {
 			html_emoji(n->b, p->emoji);
 			html_raw(n->b, " ");
 		}
@@ -434,7 +483,8 @@ static int sidebar(struct jw *b, struct arena *a, const struct site_view *v, con
 	struct nav n = { .b = b, .a = a, .sp = sp, .cur = pg->page };
 	bool *open;
 
-	html_raw(b, "<input type=\"checkbox\" id=\"nav-toggle\" class=\"nav-toggle\">\n<aside class=\"sidebar\">\n");
+	html_raw(b, "<input type=\"checkbox\" id=\"nav-toggle\" class=\"nav-toggle\">\n<aside class=\"sidebar\">\n"
+		    "<label for=\"nav-toggle\" class=\"nav-close\" aria-label=\"Close the menu\">&times;</label>\n");
 	if (sec->nspaces > 1) {
 		html_raw(b, "<nav class=\"variants\" aria-label=\"Variants\">");
 		for (int i = 0; i < sec->nspaces; i++) {
@@ -457,7 +507,7 @@ static int sidebar(struct jw *b, struct arena *a, const struct site_view *v, con
 		n.open = open;
 		nav_list(&n, sp->rv->first_root, 0);
 	}
-	html_raw(b, "</nav>\n</aside>\n");
+	html_raw(b, "</nav>\n</aside>\n<label for=\"nav-toggle\" class=\"nav-backdrop\" aria-hidden=\"true\"></label>\n");
 	return 0;
 }
 
@@ -571,11 +621,18 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	const struct sv_space *sp = sec && sec->nspaces ? &sec->spaces[pg->space] : NULL;
 	const struct rev_page *p = pg->page;
 	const char *md_url = NULL;
+	struct md_headings *toc = arena_alloc(a, sizeof(*toc));
 	int rc = 0;
+
+	if (!toc)
+		return err_set(ERR_INTERNAL, "out of memory");
+	toc->n = 0;
+	toc->skip_title = NULL;
 
 	if (p && sp)
 		md_url = sv_twin_url(a, sp, p);
-	head(out, v, p ? p->title : pg->search_q ? "Search" : "Page not found", p ? p->description : NULL, md_url);
+	head(out, v, p ? p->title : pg->search_q ? "Search" : "Page not found", p ? p->description : NULL, md_url,
+	     p && (p->no_index || p->no_robots_index));
 	header(out, v, pg->section, pg->search_q);
 	html_raw(out, "<div class=\"layout\">\n");
 	if (sp && (rc = sidebar(out, a, v, pg)))
@@ -586,7 +643,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	} else if (p && sp) {
 		struct link_ctx lc = { v, sp, p, a };
 		html_raw(out, "<h1>");
-		if (p->emoji) {
+		if (p->emoji && *p->emoji) {
 			html_emoji(out, p->emoji);
 			html_raw(out, " ");
 		}
@@ -597,8 +654,13 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 			html_esc(out, p->description);
 			html_raw(out, "</p>\n");
 		}
-		if (pg->body_md && (rc = md_to_html(out, a, pg->body_md, strlen(pg->body_md), content_link, &lc)))
+		toc->skip_title = p->title;
+		if (pg->body_md && (rc = md_to_html_toc(out, a, pg->body_md, strlen(pg->body_md), content_link, &lc, toc)))
 			return rc;
+	} else if (sp && !sv_first_page(sp->rv)) {
+		html_raw(out, "<h1>");
+		html_esc(out, sp->title);
+		html_raw(out, "</h1>\n<p class=\"lead\">This space has no pages yet.</p>\n");
 	} else {
 		html_raw(out, "<h1>Page not found</h1>\n<p class=\"lead\">The page you are looking for does not exist "
 			      "or has moved.</p>\n<p><a class=\"button primary\" href=\"");
@@ -608,7 +670,19 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	html_raw(out, "</article>\n");
 	if (p && sp)
 		pager(out, a, sp, p);
-	html_raw(out, "</main>\n</div>\n");
+	html_raw(out, "</main>\n");
+	if (toc->n > 1) {
+		html_raw(out, "<aside class=\"toc\" aria-label=\"On this page\"><p class=\"toc-title\">On this page</p><ul>");
+		for (int i = 0; i < toc->n; i++) {
+			html_raw(out, toc->items[i].level == 3 ? "<li class=\"toc-sub\"><a href=\"#" : "<li><a href=\"#");
+			html_esc(out, toc->items[i].id);
+			html_raw(out, "\">");
+			html_esc(out, toc->items[i].text);
+			html_raw(out, "</a></li>");
+		}
+		html_raw(out, "</ul></aside>\n");
+	}
+	html_raw(out, "</div>\n");
 	footer(out, v);
 	html_raw(out, "</body>\n</html>\n");
 	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "out of memory");

@@ -145,6 +145,39 @@ static int redirect(struct req *r, const char *location, const char *cookie)
 	return answer(r, 302, CT_TEXT, "", 0);
 }
 
+/* Letters, digits, '.', '_' and '-' only (site names, share keys): what
+ * may go into a header (Location, Set-Cookie's Path) unencoded. */
+static bool plain_token(const char *s, size_t max)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n > 0 && n <= max && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == n;
+}
+
+/* prefix (plain) + path, percent-encoded where a URL path may not hold a
+ * byte (controls, spaces, quotes): a safe Location value. */
+static const char *location(struct arena *a, const char *prefix, const char *path)
+{
+	struct jw b;
+	const char *out = NULL;
+
+	jw_init(&b);
+	html_raw(&b, prefix);
+	url_path_enc(&b, path);
+	if (jw_ok(&b))
+		out = b.len ? arena_strndup(a, b.buf, b.len) : "";
+	jw_free(&b);
+	return out;
+}
+
+/* The render cache's key for "no site has this hostname", valid for the
+ * current ten seconds (a site given the hostname is served at most that
+ * much later; requests to docsd under other names cost no lookup). */
+static const char *no_site_key(struct arena *a, const char *host)
+{
+	return arena_printf(a, "nohost\n%s\n%lld", host, (long long)(clock_now_ms() / 10000));
+}
+
 /* ---- one visit ---- */
 
 struct visit {
@@ -187,17 +220,21 @@ static int visitor(struct visit *vi, bool required)
 
 	if (tok) {
 		json_t *claims;
-		if (visitor_jwt_verify(tok, vi->site.visitor_key, now, &claims))
+		if (visitor_jwt_verify(tok, vi->site.visitor_key, now, &claims)) {
+			if (!required)
+				goto from_cookie; /* other sites ignore a bad token */
 			return plain_page(r, 401, "Sign-in required", "The link you followed has expired or is not valid."), 1;
+		}
 		json_decref(claims);
 		const char *cookie = arena_printf(&r->arena, VISITOR_COOKIE "=%s; Path=%s; HttpOnly; SameSite=Lax%s", tok,
 						  *vi->root ? vi->root : "/",
 						  strncmp(r->srv->public_url, "https:", 6) == 0 ? "; Secure" : "");
-		const char *loc = arena_printf(&r->arena, "%s", r->url);
+		const char *loc = location(&r->arena, "", r->url);
 		if (!cookie || !loc)
 			return err_set(ERR_INTERNAL, "out of memory"), plain_page(r, 500, "Error", "Try again."), 1;
 		return redirect(r, loc, cookie), 1;
 	}
+from_cookie:
 	tok = cookie_value(r, VISITOR_COOKIE);
 	if (tok && visitor_jwt_verify(tok, vi->site.visitor_key, now, &vi->claims) == 0)
 		return 0;
@@ -262,6 +299,7 @@ static int build_view(struct visit *vi)
 				out->def = out->nspaces;
 			key_add(&vi->key, list[k].id);
 			key_add(&vi->key, rv->id);
+			key_add(&vi->key, sp->title); /* a renamed space bumps no generation */
 			out->nspaces++;
 		}
 		if (!out->nspaces)
@@ -271,14 +309,20 @@ static int build_view(struct visit *vi)
 		key_add(&vi->key, sec ? sec->id : "-");
 		v->nsections++;
 	}
-	/* Header links shown to this visitor. */
-	const json_t *links = json_object_get(json_object_get(v->custom, "header"), "links");
-	size_t i;
-	const json_t *l;
-	json_array_foreach(links, i, l) html_raw(&vi->key, cond_visible(json_string_value(json_object_get(l, "condition")),
-									 visitor_json)
-								  ? "1"
-								  : "0");
+	/* Header links shown to this visitor (the customization is only parsed
+	 * here when it has conditions: a cache hit reads no other JSON). */
+	if (vi->site.customization && strstr(vi->site.customization, "\"condition\"")) {
+		json_t *c = json_loads(vi->site.customization, 0, NULL);
+		const json_t *links = json_object_get(json_object_get(c, "header"), "links");
+		size_t i;
+		const json_t *l;
+		json_array_foreach(links, i, l) html_raw(&vi->key,
+							 cond_visible(json_string_value(json_object_get(l, "condition")),
+								      visitor_json)
+								 ? "1"
+								 : "0");
+		json_decref(c);
+	}
 	return 0;
 }
 
@@ -303,46 +347,6 @@ static int customization(struct visit *vi, const struct sv_space *sp)
 	json_decref(vi->v.custom);
 	vi->v.custom = c;
 	return 0;
-}
-
-/* Where rest leads: section, space and page path (the rest of it). */
-static void resolve(const struct site_view *v, const char *rest, int *sec, int *sp, const char **path)
-{
-	size_t n = strcspn(rest, "/");
-
-	*sec = v->def;
-	for (int s = 0; n && s < v->nsections; s++) {
-		const struct site_section *x = v->sections[s].sec;
-		if (x && !x->is_default && strlen(x->path) == n && strncmp(x->path, rest, n) == 0) {
-			*sec = s;
-			rest += n + (rest[n] == '/');
-			break;
-		}
-	}
-	n = strcspn(rest, "/");
-	*sp = v->sections[*sec].def;
-	for (int k = 0; n && k < v->sections[*sec].nspaces; k++) {
-		const struct site_space *x = v->sections[*sec].spaces[k].ss;
-		if (!x->is_default && strlen(x->path) == n && strncmp(x->path, rest, n) == 0) {
-			*sp = k;
-			rest += n + (rest[n] == '/');
-			break;
-		}
-	}
-	*path = rest;
-}
-
-/* The document a path shows: a group shows its first document. */
-static const struct rev_page *page_at(const struct revision *rv, const char *path)
-{
-	const struct rev_page *p;
-
-	if (!*path)
-		return sv_first_page(rv);
-	p = revision_page_by_path(rv, path);
-	for (int guard = 0; p && p->type == PAGE_GROUP && guard < 32; guard++)
-		p = p->first_child >= 0 ? &rv->pages[p->first_child] : NULL;
-	return p && p->type == PAGE_DOCUMENT ? p : NULL;
 }
 
 /* Search excerpts are plain text of the markdown: GitBook's {% tags %} go. */
@@ -461,6 +465,8 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 
 	*status = 200;
 	*ctype = CT_HTML;
+	if ((rc = customization(vi, NULL)))
+		return rc;
 	if (strcmp(rest, "llms.txt") == 0) {
 		*ctype = CT_TEXT;
 		return site_render_llms(out, vi->a, v);
@@ -476,6 +482,8 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 	}
 	if (strcmp(rest, "~search") == 0) {
 		const char *q = req_query(vi->r, "q");
+		if (q && utf8_len(q) < 0)
+			q = NULL; /* not text: nothing to search for */
 		pg.section = v->def;
 		pg.space = v->sections[v->def].def;
 		pg.search_q = q ? q : "";
@@ -494,9 +502,9 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 	}
 	if (!rest)
 		return err_set(ERR_INTERNAL, "out of memory");
-	resolve(v, rest, &pg.section, &pg.space, &path);
+	sv_resolve(v, rest, &pg.section, &pg.space, &path);
 	const struct sv_space *sp = &v->sections[pg.section].spaces[pg.space];
-	pg.page = page_at(sp->rv, path);
+	pg.page = sv_page_at(sp->rv, path);
 	if (pg.page) {
 		const char *body = "";
 		if (pg.page->body && (rc = dom_page_body(vi->d, pg.page->body, &body)))
@@ -510,7 +518,8 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 		}
 		return site_render_page(out, vi->a, v, &pg);
 	}
-	*status = 404;
+	/* A space without pages shows that at its root; anything else is 404. */
+	*status = !*path && !sv_first_page(sp->rv) ? 200 : 404;
 	if (md) {
 		*ctype = CT_TEXT;
 		html_raw(out, "Page not found\n");
@@ -521,16 +530,111 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 
 static int file_redirect(struct visit *vi, const char *rest);
 
+/* Visibility: the share key (~share/{key}/ in the path, or ?share=, which
+ * redirects to it) and the visitor token. 0 to go on with *rest past the
+ * prefix and *share the key (or NULL); 1 when answered. */
+static int gate(struct visit *vi, const char **rest, const char **share)
+{
+	struct req *r = vi->r;
+	const char *p = *rest;
+
+	*share = NULL;
+	if (strncmp(p, "~share/", 7) == 0) {
+		size_t n = strcspn(p + 7, "/");
+		if (!(*share = arena_strndup(vi->a, p + 7, n)))
+			return err_set(ERR_INTERNAL, "out of memory"), plain_page(r, 500, "Error", "Try again."), 1;
+		*rest = p + 7 + n + (p[7 + n] == '/');
+	} else if (req_query(r, "share")) {
+		const char *key = req_query(r, "share"), *pre, *loc;
+		if (!plain_token(key, 128))
+			return not_found(r), 1;
+		pre = arena_printf(vi->a, "%s/~share/%s/", vi->root, key);
+		loc = pre ? location(vi->a, pre, p) : NULL;
+		return (loc ? redirect(r, loc, NULL) : plain_page(r, 500, "Error", "Try again.")), 1;
+	}
+	if (*share && dom_site_visit_share(vi->d, &vi->site, *share))
+		return not_found(r), 1;
+	if (strcmp(vi->site.visibility, "share-link") == 0 && !*share)
+		return not_found(r), 1;
+	return visitor(vi, strcmp(vi->site.visibility, "visitor-auth") == 0);
+}
+
+/* The answer for the view's key: 304 when the client has it, the render
+ * cache's copy, or a rendering (then kept). */
+static int respond(struct visit *vi, bool public_site)
+{
+	struct req *r = vi->r;
+	const char *body, *ctype, *etag = etag_of(vi);
+	size_t len;
+	int status, rc;
+	struct jw out;
+
+	if (!etag)
+		return err_set(ERR_INTERNAL, "out of memory");
+	resp_header(r, "ETag", etag);
+	resp_header(r, "Cache-Control", public_site || strcmp(vi->site.visibility, "unlisted") == 0
+						? "public, max-age=60, must-revalidate"
+						: "private, no-cache");
+	if (!public_site)
+		resp_header(r, "X-Robots-Tag", "noindex");
+	resp_header(r, "Content-Security-Policy", CSP);
+	/* The visitor's claims (the cookie) decide what conditions show. */
+	resp_header(r, "Vary", "Cookie");
+	if (etag_matches(req_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH), etag))
+		return answer(r, 304, NULL, NULL, 0);
+	if (sitecache_get(r->srv->sites, etag, vi->a, &body, &len, &status, &ctype))
+		return answer(r, status, ctype, body, len);
+	jw_init(&out);
+	rc = render(vi, &out, &status, &ctype);
+	if (rc == 0 && !jw_ok(&out))
+		rc = err_set(ERR_INTERNAL, "out of memory");
+	if (rc == 0) {
+		char *copy = arena_alloc(vi->a, out.len + 1);
+		if (!copy) {
+			rc = err_set(ERR_INTERNAL, "out of memory");
+		} else {
+			if (out.len)
+				memcpy(copy, out.buf, out.len);
+			sitecache_put(r->srv->sites, etag, out.buf ? out.buf : "", out.len, status, ctype);
+			rc = answer(r, status, ctype, copy, out.len);
+		}
+	}
+	jw_free(&out);
+	return rc;
+}
+
+/* Where the view's absolute URLs start: the public URL's origin, or the
+ * site's own host (as the request named it). */
+static const char *origin(struct visit *vi, const char *hostname)
+{
+	struct req *r = vi->r;
+
+	if (hostname) {
+		const char *h = req_header(r, MHD_HTTP_HEADER_HOST);
+		return arena_printf(vi->a, "%.*s://%s", (int)strcspn(r->srv->public_url, ":"), r->srv->public_url,
+				    h ? h : hostname);
+	}
+	return arena_strndup(vi->a, r->srv->public_url, strlen(r->srv->public_url) - strlen(url_path(r->srv->public_url)));
+}
+
 static int visit(struct visit *vi, const char *name, const char *hostname, const char *root)
 {
 	struct req *r = vi->r;
-	const char *share = NULL, *rest = vi->rest, *body, *ctype, *etag;
-	size_t len;
-	int status, rc;
+	const char *share, *rest = vi->rest;
+	char gen[32];
+	int rc;
 	bool public_site;
 
-	if ((rc = dom_site_visit(vi->d, name, hostname, &vi->site)))
-		return rc == ERR_NOT_FOUND ? (hostname ? 1 : not_found(r)) : rc;
+	if ((rc = dom_site_visit(vi->d, name, hostname, &vi->site))) {
+		if (rc == ERR_NOT_FOUND && hostname) {
+			/* Remember for a few seconds that this Host names no site. */
+			const char *k = no_site_key(vi->a, hostname);
+			if (k)
+				sitecache_put(r->srv->sites, k, "", 0, 404, CT_TEXT);
+			return 1;
+		}
+		return rc == ERR_NOT_FOUND ? not_found(r) : rc;
+	}
 	vi->root = root;
 	/* robots.txt follows the visibility and needs no key or token. */
 	if (strcmp(rest, "robots.txt") == 0 && strcmp(vi->site.visibility, "public") != 0) {
@@ -538,20 +642,7 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 		resp_header(r, "Cache-Control", "public, max-age=300");
 		return answer(r, 200, CT_TEXT, deny, sizeof(deny) - 1);
 	}
-	/* The share key: ~share/{key}/ in the path, or ?share= (redirected to it). */
-	if (strncmp(rest, "~share/", 7) == 0) {
-		size_t n = strcspn(rest + 7, "/");
-		share = arena_strndup(vi->a, rest + 7, n);
-		rest += 7 + n + (rest[7 + n] == '/');
-	} else if (req_query(r, "share")) {
-		const char *loc = arena_printf(vi->a, "%s/~share/%s/%s", root, req_query(r, "share"), rest);
-		return loc ? redirect(r, loc, NULL) : err_set(ERR_INTERNAL, "out of memory");
-	}
-	if (share && dom_site_visit_share(vi->d, &vi->site, share))
-		return not_found(r);
-	if (strcmp(vi->site.visibility, "share-link") == 0 && !share)
-		return not_found(r);
-	if (visitor(vi, strcmp(vi->site.visibility, "visitor-auth") == 0))
+	if (gate(vi, &rest, &share))
 		return 0;
 	vi->rest = rest;
 	public_site = strcmp(vi->site.visibility, "public") == 0;
@@ -559,21 +650,15 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	vi->v.root = share ? arena_printf(vi->a, "%s/~share/%s", root, share) : root;
 	vi->v.noindex = !public_site;
 	vi->v.css_url = arena_printf(vi->a, "%s/~assets/site.css?v=%s", root, site_css_version());
-	if (hostname) {
-		const char *h = req_header(r, MHD_HTTP_HEADER_HOST);
-		vi->v.base = arena_printf(vi->a, "%.*s://%s", (int)strcspn(r->srv->public_url, ":"), r->srv->public_url,
-					  h ? h : hostname);
-	} else {
-		const char *p = url_path(r->srv->public_url);
-		vi->v.base = arena_strndup(vi->a, r->srv->public_url, strlen(r->srv->public_url) - strlen(p));
-	}
+	vi->v.base = origin(vi, hostname);
 	if (!vi->v.root || !vi->v.css_url || !vi->v.base)
 		return err_set(ERR_INTERNAL, "out of memory");
-	if ((rc = dom_site_structure(vi->d, &vi->site, &vi->st)) || (rc = customization(vi, NULL)))
+	if ((rc = dom_site_structure(vi->d, &vi->site, &vi->st)))
 		return rc;
-	key_add(&vi->key, vi->site.id);
-	char gen[32];
+	/* The key: everything the answer depends on but the structure's
+	 * revisions and visible set, which build_view adds. */
 	snprintf(gen, sizeof(gen), "%lld", (long long)vi->site.generation);
+	key_add(&vi->key, vi->site.id);
 	key_add(&vi->key, gen);
 	key_add(&vi->key, vi->v.root);
 	key_add(&vi->key, vi->v.base);
@@ -587,36 +672,7 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 		return plain_page(r, 404, "Nothing here yet", "This site has no content to show.");
 	if (strncmp(rest, "~file/", 6) == 0)
 		return file_redirect(vi, rest);
-	if (!(etag = etag_of(vi)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	resp_header(r, "ETag", etag);
-	resp_header(r, "Cache-Control", public_site || strcmp(vi->site.visibility, "unlisted") == 0
-						? "public, max-age=60, must-revalidate"
-						: "private, no-cache");
-	if (!public_site)
-		resp_header(r, "X-Robots-Tag", "noindex");
-	resp_header(r, "Content-Security-Policy", CSP);
-	if (etag_matches(req_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH), etag))
-		return answer(r, 304, NULL, NULL, 0);
-	if (sitecache_get(r->srv->sites, etag, vi->a, &body, &len, &status, &ctype))
-		return answer(r, status, ctype, body, len);
-	struct jw out;
-	jw_init(&out);
-	rc = render(vi, &out, &status, &ctype);
-	if (rc == 0 && !jw_ok(&out))
-		rc = err_set(ERR_INTERNAL, "out of memory");
-	if (rc == 0) {
-		char *copy = arena_alloc(vi->a, out.len + 1);
-		if (!copy) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-		} else {
-			memcpy(copy, out.buf, out.len);
-			sitecache_put(r->srv->sites, etag, out.buf, out.len, status, ctype);
-			rc = answer(r, status, ctype, copy, out.len);
-		}
-	}
-	jw_free(&out);
-	return rc;
+	return respond(vi, public_site);
 }
 
 /* The ~file and ~assets URLs, which need no rendering. */
@@ -660,12 +716,17 @@ int site_serve(struct req *r)
 		rest = p + n + (p[n] == '/');
 		host[0] = '\0';
 	} else {
+		const char *k, *b, *ct;
+		size_t bl;
+		int st;
 		if (!foreign_host(r, host, sizeof(host)))
+			return 1;
+		if ((k = no_site_key(&r->arena, host)) && sitecache_get(r->srv->sites, k, &r->arena, &b, &bl, &st, &ct))
 			return 1;
 		root = "";
 		rest = r->url + (r->url[0] == '/');
 	}
-	if (!root || (name && !*name) || utf8_len(r->url) < 0)
+	if (!root || (name && !plain_token(name, 128)) || utf8_len(r->url) < 0)
 		return not_found(r);
 	/* The stylesheet is the same for every site. */
 	if (strcmp(rest, "~assets/site.css") == 0) {

@@ -51,7 +51,7 @@ static inline void html_esc(struct jw *b, const char *s)
 }
 static inline void html_raw(struct jw *b, const char *s)
 {
-	if (s)
+	if (s && *s)
 		jw_put(b, s, strlen(s));
 }
 /* A URL for an href/src attribute: javascript:, vbscript: and data: (other
@@ -82,7 +82,22 @@ typedef const char *(*md_link_fn)(void *ctx, const char *target);
  *   {% embed url="..." %}                                               a link
  *   any other {% x %} ... {% endx %}                                    its content
  * link (may be NULL) rewrites link and image destinations first. */
+struct md_headings {
+	struct md_heading {
+		int level;        /* 2 or 3 */
+		const char *id;   /* the anchor */
+		const char *text; /* plain text */
+	} items[64];
+	int n;
+	/* When set (by the caller): a level-1 heading that opens the page with
+	 * this text is left out (the layout shows the title already). */
+	const char *skip_title;
+};
 int md_to_html(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx);
+/* The same, also listing the page's level-2 and level-3 headings into h
+ * (the first 64; "On this page"). */
+int md_to_html_toc(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx,
+		   struct md_headings *h);
 
 /* ---- the view of a site a render needs (built by serve.c) ---- */
 
@@ -139,6 +154,14 @@ const char *sv_twin_url(struct arena *a, const struct sv_space *sp, const struct
 const struct rev_page *sv_first_page(const struct revision *rv);
 /* The document pages in reading order (for previous/next): *out from a. */
 int sv_reading_order(struct arena *a, const struct revision *rv, const struct rev_page ***out, int *n);
+
+/* Where rest (the path under the root, no leading '/') leads: a visible
+ * section by its path (else the default), then a site space of it by its
+ * path (else the default), and *path the page path left. */
+void sv_resolve(const struct site_view *v, const char *rest, int *sec, int *sp, const char **path);
+/* The document a page path shows ("": the first page; a group: its first
+ * document), or NULL. */
+const struct rev_page *sv_page_at(const struct revision *rv, const char *path);
 
 /* The whole HTML page (layout, navigation, content) into out. status 404:
  * the site's not-found page. */
