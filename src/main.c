@@ -55,6 +55,8 @@ static const char usage[] =
 	"  --cache-mb N               memory for built revisions shared by requests, in MiB; 0 = none\n"
 	"                             (DOCSD_CACHE_MB, default 64)\n"
 	"  --pdf-cache-mb N           rendered PDFs kept, in MiB; 0 = none (DOCSD_PDF_CACHE_MB, default 64)\n"
+	"  --site-cache-mb N          rendered published-site pages kept, in MiB; 0 = none\n"
+	"                             (DOCSD_SITE_CACHE_MB, default 64)\n"
 	"  --pdf-renders N            PDFs rendered at once at most (DOCSD_PDF_RENDERS, default 2)\n"
 	"  --pdf-wait-ms MS           how long a PDF fetch waits for a render slot before a 503\n"
 	"                             (DOCSD_PDF_WAIT_MS, default 5000)\n"
@@ -65,7 +67,8 @@ static const char usage[] =
 
 enum { O_LISTEN = 256, O_DATA, O_DATABASE, O_PUBLIC_URL, O_THREADS, O_RATE_LIMIT, O_MAX_BODY, O_MAX_CONN,
        O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME, O_ALLOW_PRIVATE, O_CACHE_MB, O_IF_EXISTS,
-       O_MAX_CONN_IP, O_HEAD_TIMEOUT, O_BODY_MIN_RATE, O_PDF_CACHE_MB, O_PDF_RENDERS, O_PDF_WAIT_MS };
+       O_MAX_CONN_IP, O_HEAD_TIMEOUT, O_BODY_MIN_RATE, O_PDF_CACHE_MB, O_PDF_RENDERS, O_PDF_WAIT_MS,
+       O_SITE_CACHE_MB };
 
 static const struct option long_opts[] = {
 	{ "listen", required_argument, NULL, O_LISTEN },
@@ -80,6 +83,7 @@ static const struct option long_opts[] = {
 	{ "connection-timeout", required_argument, NULL, O_CONN_TIMEOUT },
 	{ "head-timeout", required_argument, NULL, O_HEAD_TIMEOUT },
 	{ "pdf-cache-mb", required_argument, NULL, O_PDF_CACHE_MB },
+	{ "site-cache-mb", required_argument, NULL, O_SITE_CACHE_MB },
 	{ "pdf-renders", required_argument, NULL, O_PDF_RENDERS },
 	{ "pdf-wait-ms", required_argument, NULL, O_PDF_WAIT_MS },
 	{ "body-min-rate", required_argument, NULL, O_BODY_MIN_RATE },
@@ -170,6 +174,11 @@ static int apply(struct cli *c, int opt, const char *v)
 			return -1;
 		c->cfg.pdf_cache_mb = (int)n;
 		return 0;
+	case O_SITE_CACHE_MB:
+		if (parse_long("--site-cache-mb", v, 0, 1L << 20, &n))
+			return -1;
+		c->cfg.site_cache_mb = (int)n;
+		return 0;
 	case O_PDF_RENDERS:
 		if (parse_long("--pdf-renders", v, 1, 64, &n))
 			return -1;
@@ -227,6 +236,7 @@ static const struct {
 	{ O_CLOCK, "DOCSD_CLOCK_OFFSET_MS" }, { O_ALLOW_PRIVATE, "DOCSD_ALLOW_PRIVATE_NETWORK" },
 	{ O_CACHE_MB, "DOCSD_CACHE_MB" }, { O_MAX_CONN_IP, "DOCSD_MAX_CONNECTIONS_PER_IP" },
 	{ O_HEAD_TIMEOUT, "DOCSD_HEAD_TIMEOUT" }, { O_PDF_CACHE_MB, "DOCSD_PDF_CACHE_MB" },
+	{ O_SITE_CACHE_MB, "DOCSD_SITE_CACHE_MB" },
 	{ O_PDF_RENDERS, "DOCSD_PDF_RENDERS" }, { O_PDF_WAIT_MS, "DOCSD_PDF_WAIT_MS" }, { O_BODY_MIN_RATE, "DOCSD_BODY_MIN_RATE" },
 };
 

@@ -190,6 +190,7 @@ struct visit {
 	const char *rest;      /* the path under the root, no leading '/' */
 	const char *root;      /* the root without a share prefix */
 	json_t *claims;
+	bool shared;           /* the request came through an active share key */
 	struct jw key;         /* what the rendering depends on */
 };
 
@@ -255,6 +256,21 @@ static void key_add(struct jw *k, const char *s)
 	html_raw(k, s);
 }
 
+/* A space's own visibility narrows its site space (README, "Published
+ * sites"): a share-link space is shown only through a share key, a
+ * visitor-auth space only to a visitor with a valid token, whatever the
+ * site's visibility; the others follow the site's. */
+static bool space_admits(const struct visit *vi, const struct space *sp)
+{
+	if (!sp->visibility)
+		return true;
+	if (strcmp(sp->visibility, "share-link") == 0)
+		return vi->shared;
+	if (strcmp(sp->visibility, "visitor-auth") == 0)
+		return vi->claims != NULL;
+	return true;
+}
+
 /* The visible structure with each site space's revision; its ids and
  * revisions go into the key. */
 static int build_view(struct visit *vi)
@@ -285,7 +301,7 @@ static int build_view(struct visit *vi)
 		for (int k = 0; k < nl; k++) {
 			const struct revision *rv;
 			struct sv_space *sp = &out->spaces[out->nspaces];
-			if (!cond_visible(list[k].condition, visitor_json))
+			if (!cond_visible(list[k].condition, visitor_json) || !space_admits(vi, &list[k].space))
 				continue;
 			if ((rc = dom_site_visit_revision(d, &list[k], &rv)))
 				return rc;
@@ -627,8 +643,9 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 
 	if ((rc = dom_site_visit(vi->d, name, hostname, &vi->site))) {
 		if (rc == ERR_NOT_FOUND && hostname) {
-			/* Remember for a few seconds that this Host names no site. */
-			const char *k = no_site_key(vi->a, hostname);
+			/* Remember for a few seconds that this Host names no site (not
+			 * for an unpublished one: publishing it must show at once). */
+			const char *k = vi->site.id ? NULL : no_site_key(vi->a, hostname);
 			if (k)
 				sitecache_put(r->srv->sites, k, "", 0, 404, CT_TEXT);
 			return 1;
@@ -645,6 +662,7 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	if (gate(vi, &rest, &share))
 		return 0;
 	vi->rest = rest;
+	vi->shared = share != NULL;
 	public_site = strcmp(vi->site.visibility, "public") == 0;
 	vi->v.site = &vi->site;
 	vi->v.root = share ? arena_printf(vi->a, "%s/~share/%s", root, share) : root;

@@ -307,6 +307,53 @@ describe('published site pages', () => {
         assert.match((await html(`${root}/${leg.path}`, 200, { Cookie: `docsd_visitor=${ent}` })).text, /Legacy docs\./);
     });
 
+    it('a site with a hostname is served at / of that host; other hosts and the API are unaffected', async () => {
+        const s = await newSite('Hosted', [guide]);
+        const host = `docs-${ctx.run}.example.com`.toLowerCase();
+        const patched = await ok(api.orgs.updateSiteById(org.id, s.id, { hostname: host }), 'updateSiteById');
+        assert.equal(patched.hostname, host);
+        assert.equal((await get('/', { Host: host })).status, 404, 'not published yet');
+        const pub = await publish(s);
+        assert.equal(pub.urls.published, `http://${host}`);
+        const home = await html('/', 200, { Host: host });
+        assert.match(home.text, /Introduction/);
+        assert.match(home.text, /href="\/installation"/, 'links are relative to the host root');
+        assert.match((await html('/installation', 200, { Host: host })).text, /Run the NEW installer|Run the installer/);
+        assert.equal((await get('/installation.md', { Host: host })).status, 200);
+        // The API answers on every host; an unknown host is no site.
+        const me = await raw(ctx.url, 'GET', '/v1/user', { token: alice.token, headers: { Host: host } });
+        assert.equal(me.status, 200);
+        assert.equal((await get('/', { Host: `other-${ctx.run}.example.com`.toLowerCase() })).status, 404);
+        await ok(api.orgs.updateSiteById(org.id, s.id, { hostname: null }), 'updateSiteById');
+        assert.equal((await get('/', { Host: host })).status, 404, 'the hostname removed');
+    });
+
+    it('a space\'s own visibility narrows its site space: share-link spaces need a key, visitor-auth ones a token', async () => {
+        const secret = await seeded('Partner notes', [{ operation: 'insert_page', title: 'Partner page', document: { markdown: 'Only for partners: quarzite.\n' } }]);
+        const members = await seeded('Member notes', [{ operation: 'insert_page', title: 'Member page', document: { markdown: 'Only for members: feldspar.\n' } }]);
+        await ok(api.spaces.updateSpaceById(secret.id, { visibility: 'share-link' }), 'updateSpaceById');
+        await ok(api.spaces.updateSpaceById(members.id, { visibility: 'visitor-auth' }), 'updateSpaceById');
+        const s = await newSite('Mixed', [guide, secret, members]);
+        await publish(s);
+        const spaces = (await ok(api.orgs.listSiteSpaces(org.id, s.id), 'listSiteSpaces')).items;
+        const pathOf = (sp) => spaces.find((x) => x.space.id === sp.id).path;
+        const root = `/sites/${s.id}`;
+        const anon = (await html(root)).text;
+        assert.doesNotMatch(anon, /Partner notes|Member notes/, 'an anonymous visitor sees neither');
+        await html(`${root}/${pathOf(secret)}`, 404);
+        await html(`${root}/${pathOf(members)}`, 404);
+        // Through a share link of the (public) site: the share-link space shows.
+        const link = await ok(api.orgs.createSiteShareLink(org.id, s.id, { name: 'Partners' }), 'createSiteShareLink', 201);
+        const shared = new URL(link.urls.published).pathname;
+        assert.match((await html(`${shared}/${pathOf(secret)}`)).text, /quarzite/);
+        await html(`${shared}/${pathOf(members)}`, 404);
+        // With a visitor token: the visitor-auth space shows.
+        const auth = await ok(api.orgs.getSitePublishingAuthById(org.id, s.id), 'getSitePublishingAuthById');
+        const tok = jwt(auth.privateKey, { exp: Math.floor(Date.now() / 1000) + 600 });
+        assert.match((await html(`${root}/${pathOf(members)}`, 200, { Cookie: `docsd_visitor=${tok}` })).text, /feldspar/);
+        await html(`${root}/${pathOf(secret)}`, 404, { Cookie: `docsd_visitor=${tok}` });
+    });
+
     it('the customization and a site space\'s override shape the pages; a deleted space is not served', async () => {
         const tmp = await seeded('Temporary', [{ operation: 'insert_page', title: 'Soon gone', document: { markdown: 'Temporary docs.\n' } }]);
         const s = await newSite('Styled', [guide, legacy, tmp]);
