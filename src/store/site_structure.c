@@ -74,6 +74,17 @@ static int fill_site_space(struct store_tx *tx, struct db_rows *r, void *out)
 	return store_fill_space(tx, r, 10, &ss->space);
 }
 
+int store_site_space_by_id(struct store_tx *tx, const char *site_id, const char *id, struct site_space *out)
+{
+	struct db_param p[] = { P_TEXT(site_id), P_TEXT(id) };
+	int rc = st_one(tx,
+			"SELECT " SITE_SPACE_COLS SPACE_COLS " FROM site_spaces x JOIN spaces s ON s.id = x.space_id "
+			"WHERE x.site_id = $1 AND x.id = $2",
+			p, NP(p), fill_site_space, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "site space not found") : rc;
+}
+
 /* Top-level order: groups and ungrouped sections merged by (position, id). */
 static int top_before(int64_t pa, const char *ia, int64_t pb, const char *ib)
 {

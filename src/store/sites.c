@@ -288,36 +288,6 @@ int store_site_set_publishing_auth(struct store_tx *tx, const char *site_id, con
 		       p, NP(p), NULL);
 }
 
-static int fill_site_space(struct store_tx *tx, struct db_rows *r, void *out)
-{
-	struct site_space *ss = out;
-	int oom = 0;
-
-	memset(ss, 0, sizeof(*ss));
-	ss->id = st_str(tx, r, 0, &oom);
-	ss->site_id = st_str(tx, r, 1, &oom);
-	ss->section_id = st_str(tx, r, 2, &oom);
-	ss->space_id = st_str(tx, r, 3, &oom);
-	ss->path = st_str(tx, r, 4, &oom);
-	ss->condition = st_str(tx, r, 5, &oom);
-	ss->is_default = (int)st_int(tx, r, 6);
-	ss->customization = st_str(tx, r, 7, &oom);
-	ss->position = st_int(tx, r, 8);
-	ss->created_at = st_int(tx, r, 9);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
-}
-
-int store_site_space_by_id(struct store_tx *tx, const char *site_id, const char *id, struct site_space *out)
-{
-	struct db_param p[] = { P_TEXT(site_id), P_TEXT(id) };
-	int rc = st_one(tx,
-			"SELECT id, site_id, section_id, space_id, path, condition, is_default, customization, position, "
-			"created_at FROM site_spaces WHERE site_id = $1 AND id = $2",
-			p, NP(p), fill_site_space, out);
-
-	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "site space not found") : rc;
-}
-
 int store_site_space_set_customization(struct store_tx *tx, const char *site_id, const char *id, const char *json,
 				       bool *changed)
 {
