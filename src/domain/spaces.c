@@ -117,14 +117,35 @@ int dom_space_restore(struct dom *d, const char *space_id, struct space *out)
 	return space_fresh(d, s.id, out);
 }
 
+/* "Copy of <title>" as GitBook names a duplicate, cut to the 50 characters
+ * a space title may have (at a character boundary). */
+static const char *copy_title(struct arena *a, const char *title)
+{
+	char *t = arena_printf(a, "Copy of %s", title);
+	long chars = 0;
+
+	if (!t)
+		return NULL;
+	for (char *p = t; *p; p++) {
+		if (((unsigned char)*p & 0xC0) != 0x80 && ++chars > 50) {
+			*p = '\0';
+			break;
+		}
+	}
+	return t;
+}
+
 int dom_space_duplicate(struct dom *d, const char *space_id, struct space *out)
 {
 	struct space s, copy;
 	int rc;
 
 	if ((rc = dom_space_get(d, space_id, ROLE_READ, &s)) || (rc = require_live(&s)) ||
-	    (rc = dom_may_create(d, s.org_id, s.parent_id, "duplicate this space")) ||
-	    (rc = store_space_duplicate(d->tx, &s, &copy)) || (rc = dom_grant_creator(d, s.org_id, copy.id, NULL)))
+	    (rc = dom_may_create(d, s.org_id, s.parent_id, "duplicate this space")))
+		return rc;
+	if (!(s.title = copy_title(d->arena, s.title)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = store_space_duplicate(d->tx, &s, &copy)) || (rc = dom_grant_creator(d, s.org_id, copy.id, NULL)))
 		return rc;
 	return space_fresh(d, copy.id, out);
 }

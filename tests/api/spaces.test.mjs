@@ -465,7 +465,8 @@ describe('spaces', () => {
             const copy = await duplicate(alice.api, a.id);
             assert.notEqual(copy.id, a.id);
             assert.notEqual(copy.revision, orig.revision);
-            for (const k of ['title', 'emoji', 'language', 'editMode', 'visibility', 'defaultLevel', 'parent', 'organization', 'mergeRules']) {
+            assert.equal(copy.title, 'Copy of Original', 'named as GitBook names a duplicate');
+            for (const k of ['emoji', 'language', 'editMode', 'visibility', 'defaultLevel', 'parent', 'organization', 'mergeRules']) {
                 assert.deepEqual(copy[k], orig[k], `the copy keeps ${k}`);
             }
             assert.equal(copy.deletedAt, undefined);
@@ -475,6 +476,10 @@ describe('spaces', () => {
             assert.deepEqual(await S.get(copy.id), copy);
             assert.deepEqual(await S.collIds(dc.id), [a.id, copy.id, x.id, b.id], 'the copy sits right after the original');
             assert.deepEqual(await S.get(a.id), orig, 'the original is unchanged');
+            // a long title is cut to the 50 characters a title may have, at a character boundary
+            const long = await S.create(org.id, { title: 'é'.repeat(50) });
+            const longCopy = await duplicate(alice.api, long.id);
+            assert.equal(longCopy.title, `Copy of ${'é'.repeat(42)}`);
             // duplicating the last one appends
             const copyB = await duplicate(alice.api, b.id);
             assert.deepEqual(await S.collIds(dc.id), [a.id, copy.id, x.id, b.id, copyB.id]);
