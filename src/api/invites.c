@@ -87,3 +87,19 @@ int invite_delete(struct req *r)
 	/* GitBook: 205 when the invite was deleted, 204 when it did not exist. */
 	return resp_empty(r, removed ? 205 : 204);
 }
+
+int invite_join(struct req *r)
+{
+	struct jw *g;
+	bool joined;
+	int rc = dom_invite_join(&r->dom, req_param(r, "organizationId"), req_param(r, "inviteId"), &joined);
+
+	if (rc)
+		return rc;
+	/* GitBook answers an empty object, whether or not the caller was a member. */
+	if (!(g = resp_json(r, 200)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	jw_obj_open(g);
+	jw_obj_close(g);
+	return 0;
+}

@@ -33,6 +33,8 @@ const struct route routes[] = {
 	{ "GET", "/v1/orgs/{organizationId}/link-invites/{inviteId}", invite_get, 0, A, "getOrganizationInviteLink" },
 	{ "PATCH", "/v1/orgs/{organizationId}/link-invites/{inviteId}", invite_update, W | B, A, "updateOrganizationInviteById" },
 	{ "DELETE", "/v1/orgs/{organizationId}/link-invites/{inviteId}", invite_delete, W, A, "deleteOrganizationInviteById" },
+	/* Open to non-members: the link's id is what lets them in. */
+	{ "POST", "/v1/orgs/{organizationId}/invites/{inviteId}", invite_join, W, 0, "joinOrganizationWithInvite" },
 
 	/* Content routes without {organizationId} check access on the object
 	 * itself (api/content.c); the org-scoped ones need membership first. */

@@ -71,6 +71,7 @@ int invite_create(struct req *r);
 int invite_get(struct req *r);
 int invite_update(struct req *r);
 int invite_delete(struct req *r);
+int invite_join(struct req *r);
 
 int member_list(struct req *r);
 int member_get(struct req *r);

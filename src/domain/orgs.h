@@ -107,7 +107,8 @@ int dom_org_invite_users(struct dom *d, const char *org_id, const struct org_inv
 /* ---- invite links (domain/invites.c) ---- */
 
 /* Admins. has_role false: the link lets members join with the organization's
- * defaultRole (ROLE_GUEST is null: guests). */
+ * defaultRole (ROLE_GUEST is null: guests). ERR_FORBIDDEN while the
+ * organization's inviteLinks is false. */
 int dom_invite_create(struct dom *d, const char *org_id, bool has_role, enum role role, struct invite *out);
 int dom_invite_get(struct dom *d, const char *org_id, const char *invite_id, struct invite *out);
 int dom_invite_update(struct dom *d, const char *org_id, const char *invite_id, enum role role,
@@ -116,6 +117,12 @@ int dom_invite_update(struct dom *d, const char *org_id, const char *invite_id, 
 int dom_invite_delete(struct dom *d, const char *org_id, const char *invite_id, bool *removed);
 int dom_invites_list(struct dom *d, const char *org_id, const struct list_req *lr, struct invite **items, int *n,
 		     char **next);
+/* Any signed-in user (not docsd itself: ERR_INVALID): join org_id with its
+ * link invite_id, with the link's role. ERR_NOT_FOUND for a link that is not
+ * org_id's, ERR_FORBIDDEN while inviteLinks is false. A member already is
+ * left unchanged (*joined = false); else *joined = true and the member list's
+ * generation moves. */
+int dom_invite_join(struct dom *d, const char *org_id, const char *invite_id, bool *joined);
 
 /* ---- SAML providers (domain/saml.c) ---- */
 

@@ -274,4 +274,146 @@ describe('invites', () => {
             assert.equal(list.next, undefined);
         });
     });
+
+    // joinOrganizationWithInvite: GitBook's invite link has no expiry or use limit
+    // (InviteLinkToOrganization: object, id, role, redundant), so a link works for anyone
+    // holding it, any number of times, while the organization's inviteLinks is on.
+    describe('joining with a link', () => {
+        let link;
+        const join = (u, orgId, id) => ok(u.api.orgs.joinOrganizationWithInvite(orgId, id), 'joinOrganizationWithInvite');
+        const listed = async () => (await ok(alice.api.orgs.listMembersInOrganizationById(org.id, { limit: 1000 }), 'listMembersInOrganizationById')).items;
+        const roleOf = async (id) => (await member(id)).role ?? null;
+        const setOrg = (body) => ok(alice.api.orgs.updateOrganizationById(org.id, body), 'updateOrganizationById');
+
+        before(async () => {
+            link = await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: 'comment' }), 'createOrganizationInvite', 201);
+        });
+
+        it('a new user joins with the link\'s role; the member list (and its cache) shows them at once', async () => {
+            const dave = await ctx.user('dave');
+            await expectError(dave.api.orgs.getOrganizationById(org.id), 404, 'not a member yet');
+            // read twice so that the member list page is cached before the join
+            const before1 = await listed();
+            const before2 = await listed();
+            assert.deepEqual(before2.map((m) => m.id), before1.map((m) => m.id));
+            assert.ok(!before1.some((m) => m.id === dave.id));
+
+            const body = await join(dave, org.id, link.id);
+            assert.deepEqual(body, {});
+
+            const after = await listed();
+            assert.equal(after.length, before1.length + 1);
+            const m = after.find((x) => x.id === dave.id);
+            assert.ok(m, 'the new member is in the list at once');
+            assert.equal(m.role, 'comment');
+            assert.equal(m.sso, false);
+            assert.equal(await roleOf(dave.id), 'comment');
+            const mine = await ok(dave.api.orgs.listOrganizationsForAuthenticatedUser(), 'listOrganizationsForAuthenticatedUser');
+            assert.deepEqual(mine.items.map((o) => o.id), [org.id]);
+            const o = await ok(dave.api.orgs.getOrganizationById(org.id), 'getOrganizationById');
+            assert.equal(o.permissions.view, true);
+            assert.equal(o.permissions.admin, false);
+            // the link is not used up: it works again for another user
+            const gina = await ctx.user('gina');
+            await join(gina, org.id, link.id);
+            assert.equal(await roleOf(gina.id), 'comment');
+            assert.ok((await ok(alice.api.orgs.getOrganizationInviteLink(org.id, link.id), 'getOrganizationInviteLink')).id === link.id);
+        });
+
+        it('a link made without a role applies the organization\'s defaultRole; a guest link makes guests', async () => {
+            const frank = await ctx.user('frank');
+            const hank = await ctx.user('hank');
+            try {
+                await setOrg({ defaultRole: 'review' });
+                const dflt = await ok(alice.api.orgs.createOrganizationInvite(org.id, {}), 'createOrganizationInvite', 201);
+                assert.equal(dflt.role, 'review');
+                await join(frank, org.id, dflt.id);
+                assert.equal(await roleOf(frank.id), 'review');
+
+                const guest = await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: null }), 'createOrganizationInvite', 201);
+                await join(hank, org.id, guest.id);
+                assert.equal(await roleOf(hank.id), null);
+                await ok(hank.api.orgs.getOrganizationById(org.id), 'getOrganizationById');
+            } finally {
+                await setOrg({ defaultRole: 'read' });
+            }
+        });
+
+        it('a member already is left as they are: 200, no downgrade, no upgrade, no duplicate', async () => {
+            const before = await listed();
+            const admin = await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: 'admin' }), 'createOrganizationInvite', 201);
+            const read = await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: 'read' }), 'createOrganizationInvite', 201);
+            assert.equal(await roleOf(bob.id), 'edit');
+            assert.deepEqual(await join(bob, org.id, admin.id), {});
+            assert.equal(await roleOf(bob.id), 'edit', 'no upgrade');
+            assert.deepEqual(await join(bob, org.id, read.id), {});
+            assert.equal(await roleOf(bob.id), 'edit', 'no downgrade');
+            await join(alice, org.id, read.id);
+            assert.equal(await roleOf(alice.id), 'admin', 'an admin stays admin');
+            const after = await listed();
+            assert.deepEqual(after.map((m) => [m.id, m.role ?? null]), before.map((m) => [m.id, m.role ?? null]));
+        });
+
+        it('an unknown link, or a link of another organization, is 404 and adds nobody', async () => {
+            const ivan = await ctx.user('ivan');
+            const before = await memberIds();
+            const e = await expectError(ivan.api.orgs.joinOrganizationWithInvite(org.id, 'nosuchinvite00000000'), 404, 'unknown link');
+            assert.match(e.error.message, /invite/);
+            await expectError(ivan.api.orgs.joinOrganizationWithInvite('nosuchorg00000000000', link.id), 404, 'unknown organization');
+
+            const { org: other } = await createOrg(ctx.url, eve.token, `Other inv ${ctx.run}`);
+            const otherLink = await ok(eve.api.orgs.createOrganizationInvite(other.id, { role: 'admin' }), 'createOrganizationInvite', 201);
+            await expectError(ivan.api.orgs.joinOrganizationWithInvite(org.id, otherLink.id), 404, 'other org\'s link through this org');
+            await expectError(ivan.api.orgs.joinOrganizationWithInvite(other.id, link.id), 404, 'this org\'s link through the other');
+            await expectError(ivan.api.orgs.getOrganizationById(org.id), 404, 'ivan is not a member of org');
+            await expectError(ivan.api.orgs.getOrganizationById(other.id), 404, 'ivan is not a member of other');
+            await expectError(raw(ctx.url, 'POST', `/v1/orgs/${org.id}/invites/${link.id}`), 401, 'no token');
+            assert.deepEqual((await memberIds()).sort(), before.sort());
+        });
+
+        it('while inviteLinks is false, links can be neither made nor used (403); on again, they work', async () => {
+            const jack = await ctx.user('jack');
+            const before = await memberIds();
+            try {
+                const o = await setOrg({ inviteLinks: false });
+                assert.equal(o.inviteLinks, false);
+                const c = await expectError(alice.api.orgs.createOrganizationInvite(org.id, { role: 'read' }), 403, 'create while off');
+                assert.match(c.error.message, /inviteLinks/);
+                const j = await expectError(jack.api.orgs.joinOrganizationWithInvite(org.id, link.id), 403, 'join while off');
+                assert.match(j.error.message, /inviteLinks/);
+                await expectError(alice.api.orgs.getMemberInOrganizationById(org.id, jack.id), 404, 'jack not added');
+                assert.deepEqual((await memberIds()).sort(), before.sort());
+                // an unknown link stays 404, and the links stay listed
+                await expectError(jack.api.orgs.joinOrganizationWithInvite(org.id, 'nosuchinvite00000000'), 404, 'unknown link while off');
+                const links = await ok(alice.api.orgs.listOrganizationInviteLinks(org.id, { limit: 1000 }), 'listOrganizationInviteLinks');
+                assert.ok(links.items.some((i) => i.id === link.id));
+            } finally {
+                await setOrg({ inviteLinks: true });
+            }
+            await join(jack, org.id, link.id);
+            assert.equal(await roleOf(jack.id), 'comment');
+            await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: 'read' }), 'createOrganizationInvite', 201);
+        });
+
+        it('where the organization enforces SSO, link joins still work and make non-SSO members', async () => {
+            const kate = await ctx.user('kate');
+            try {
+                assert.equal((await setOrg({ sso: true })).sso, true);
+                await join(kate, org.id, link.id);
+                const m = await member(kate.id);
+                assert.equal(m.role, 'comment');
+                assert.equal(m.sso, false);
+            } finally {
+                await setOrg({ sso: false });
+            }
+        });
+
+        it('a deleted link no longer lets anyone in', async () => {
+            const liam = await ctx.user('liam');
+            const once = await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: 'edit' }), 'createOrganizationInvite', 201);
+            await empty(alice.api.orgs.deleteOrganizationInviteById(org.id, once.id), 205, 'delete the link');
+            await expectError(liam.api.orgs.joinOrganizationWithInvite(org.id, once.id), 404, 'deleted link');
+            await expectError(alice.api.orgs.getMemberInOrganizationById(org.id, liam.id), 404, 'liam not added');
+        });
+    });
 });
