@@ -18,25 +18,47 @@ static const char *cr_key(struct req *r)
 	return req_param(r, "changeRequestId");
 }
 
+static void send_review(struct req *r, struct jw *g, const struct dom_review *rv)
+{
+	cr_review_to_json(g, api_base(r), &rv->r, api_sees_emails(r), rv->comment ? &rv->comment->c : NULL,
+			  rv->comment ? &rv->comment->view : NULL);
+}
+
+/* comment: GitBook's Document, of which docsd takes {markdown} (as for comments). */
+static int body_comment(struct req *r, const char **out)
+{
+	json_t *v = body_field(r, "comment"), *md;
+
+	*out = NULL;
+	if (!v || json_is_null(v))
+		return 0;
+	md = json_is_object(v) ? json_object_get(v, "markdown") : NULL;
+	if (!json_is_string(md) || strlen(json_string_value(md)) != json_string_length(md))
+		return err_set(ERR_INVALID, "comment: only markdown is supported ({markdown: string})");
+	*out = json_string_value(md);
+	return 1;
+}
+
 int review_list(struct req *r)
 {
 	static const char *const bools[] = { "false", "true", NULL };
-	static const char *const formats[] = { "document", "markdown", NULL };
+	static const char *const formats[] = { "markdown", "document", NULL };
 	struct list_req lr;
 	struct cursor cur;
-	struct cr_review *items;
+	struct dom_review *items;
 	int n, rc, outdated, format;
 	char *next;
 	struct jw *g;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = req_query_enum(r, "outdated", bools, &outdated)) ||
 	    (rc = req_query_enum(r, "format", formats, &format)) ||
-	    (rc = dom_reviews_list(&r->dom, space_id(r), cr_key(r), outdated, &lr, &items, &n, &next)))
+	    (rc = dom_reviews_list(&r->dom, space_id(r), cr_key(r), outdated, &lr,
+				   format == 1 ? COMMENT_DOCUMENT : COMMENT_MARKDOWN, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
-		cr_review_to_json(g, api_base(r), &items[i], api_sees_emails(r));
+		send_review(r, g, &items[i]);
 	return resp_list_end(r, n, next);
 }
 
@@ -44,21 +66,19 @@ int review_submit(struct req *r)
 {
 	struct space s;
 	struct change_request cr;
-	struct cr_review rv;
-	const char *status = NULL;
+	struct dom_review rv;
+	const char *status = NULL, *comment = NULL;
 	struct jw *g;
 	int rc;
 
-	if (body_field(r, "comment"))
-		return err_set(ERR_INVALID, "comment: not supported with a review; post it as a comment of the change request");
-	if ((rc = body_string(r, "status", F_REQUIRED, 1, 32, &status)) < 0 ||
-	    (rc = dom_review_submit(&r->dom, space_id(r), cr_key(r), status, &s, &cr, &rv)))
+	if ((rc = body_string(r, "status", F_REQUIRED, 1, 32, &status)) < 0 || (rc = body_comment(r, &comment)) < 0 ||
+	    (rc = dom_review_submit(&r->dom, space_id(r), cr_key(r), status, comment, &s, &cr, &rv)))
 		return rc;
 	resp_header(r, "Location",
 		    arena_printf(&r->arena, "%s/v1/spaces/%s/change-requests/%s/reviews", api_base(r), s.id, cr.id));
 	if (!(g = resp_json(r, 201)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	cr_review_to_json(g, api_base(r), &rv, api_sees_emails(r));
+	send_review(r, g, &rv);
 	return 0;
 }
 

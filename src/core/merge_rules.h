@@ -32,6 +32,7 @@ struct cr_review {
 	const char *status;       /* approved | changes-requested */
 	const char *revision;     /* the head it was made against */
 	bool outdated;            /* head moved on, or superseded by the reviewer */
+	const char *comment_id;   /* the comment posted with it, or NULL */
 	int64_t created_at;
 	int64_t updated_at;
 };

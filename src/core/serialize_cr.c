@@ -168,7 +168,8 @@ int pages_to_json(struct jw *g, const struct revision *rv, const struct page_jso
 
 /* ---- reviews (domain/reviews.h) ---- */
 
-void cr_review_to_json(struct jw *g, const char *base, const struct cr_review *r, bool with_email)
+void cr_review_to_json(struct jw *g, const char *base, const struct cr_review *r, bool with_email,
+		       const struct comment *c, const struct comment_view *v)
 {
 	jw_obj_open(g);
 	jw_kstr(g, "object", "change-request-review");
@@ -182,6 +183,10 @@ void cr_review_to_json(struct jw *g, const char *base, const struct cr_review *r
 	}
 	jw_kstr(g, "status", r->status);
 	jw_kbool(g, "outdated", r->outdated);
+	if (c) {
+		jw_key(g, "comment");
+		comment_to_json(g, c, v);
+	}
 	jw_kts(g, "createdAt", r->created_at);
 	jw_kts(g, "updatedAt", r->updated_at);
 	jw_obj_close(g);

@@ -8,6 +8,7 @@
 
 #include "core/jsonw.h"
 #include "core/merge_rules.h"
+#include "core/serialize_comments.h"
 #include "core/model.h"
 #include "core/revision.h"
 #include "core/serialize_content.h"
@@ -84,7 +85,9 @@ void url_to_json(struct jw *g, const char *url);
 
 /* ---- reviews (domain/reviews.h) ---- */
 /* ChangeRequestReview. */
-void cr_review_to_json(struct jw *g, const char *base, const struct cr_review *r, bool with_email);
+/* ChangeRequestReview; c and v: the comment posted with it (c NULL: none). */
+void cr_review_to_json(struct jw *g, const char *base, const struct cr_review *r, bool with_email,
+		       const struct comment *c, const struct comment_view *v);
 /* ChangeRequestRequestedReviewer (kind user). */
 void cr_requested_reviewer_to_json(struct jw *g, const char *base, const struct cr_requested_reviewer *q,
 				   bool with_email);

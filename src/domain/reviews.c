@@ -26,9 +26,30 @@ static int require_open(const struct change_request *cr, const char *what)
 	return 0;
 }
 
-int dom_review_submit(struct dom *d, const char *space_id, const char *cr_key, const char *status, struct space *s,
-		      struct change_request *cr, struct cr_review *out)
+/* Load the comment posted with r, if it is still there. */
+static int with_comment(struct dom *d, const struct change_request *cr, enum comment_format fmt, struct dom_review *out)
 {
+	struct comment_at at = { cr->space_id, cr->id };
+	int rc;
+
+	out->comment = NULL;
+	if (!out->r.comment_id)
+		return 0;
+	if (!(out->comment = arena_alloc(d->arena, sizeof(*out->comment))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	rc = dom_comment_get(d, &at, out->r.comment_id, NULL, fmt, out->comment);
+	if (rc == ERR_NOT_FOUND) {
+		err_clear();
+		out->comment = NULL;
+		return 0;
+	}
+	return rc;
+}
+
+int dom_review_submit(struct dom *d, const char *space_id, const char *cr_key, const char *status,
+		      const char *comment_markdown, struct space *s, struct change_request *cr, struct dom_review *out)
+{
+	struct cr_review *rv = &out->r;
 	int rc;
 
 	if (!status || (strcmp(status, "approved") != 0 && strcmp(status, "changes-requested") != 0))
@@ -40,22 +61,42 @@ int dom_review_submit(struct dom *d, const char *space_id, const char *cr_key, c
 	if (strcmp(d->actor.user_id, cr->created_by.id) == 0)
 		return err_set(ERR_FORBIDDEN, "the author of a change request cannot review it");
 	memset(out, 0, sizeof(*out));
-	out->reviewer.id = d->actor.user_id;
-	out->status = status;
-	out->revision = cr->revision;
-	if ((rc = store_review_create(d->tx, cr->id, out)))
+	if (comment_markdown) {
+		struct comment_at at = { s->id, cr->id };
+		struct comment_new in = { .markdown = comment_markdown };
+		struct dom_comment c;
+		if ((rc = dom_comment_post(d, &at, &in, &c)))
+			return rc;
+		rv->comment_id = c.c.id;
+	}
+	rv->reviewer.id = d->actor.user_id;
+	rv->status = status;
+	rv->revision = cr->revision;
+	if ((rc = store_review_create(d->tx, cr->id, rv)) || (rc = store_review_get(d->tx, cr->id, rv->id, rv)))
 		return rc;
-	return store_review_get(d->tx, cr->id, out->id, out);
+	return with_comment(d, cr, COMMENT_MARKDOWN, out);
 }
 
 int dom_reviews_list(struct dom *d, const char *space_id, const char *cr_key, int outdated, const struct list_req *lr,
-		     struct cr_review **items, int *n, char **next)
+		     enum comment_format fmt, struct dom_review **items, int *n, char **next)
 {
 	struct space s;
 	struct change_request cr;
+	struct cr_review *rows;
+	struct dom_review *out;
 	int rc = load(d, space_id, cr_key, ROLE_READ, false, &s, &cr);
 
-	return rc ? rc : store_reviews_list(d->tx, cr.id, outdated, lr, items, n, next);
+	if (rc || (rc = store_reviews_list(d->tx, cr.id, outdated, lr, &rows, n, next)))
+		return rc;
+	if (!(out = arena_alloc(d->arena, sizeof(*out) * (size_t)(*n ? *n : 1))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < *n; i++) {
+		out[i].r = rows[i];
+		if ((rc = with_comment(d, &cr, fmt, &out[i])))
+			return rc;
+	}
+	*items = out;
+	return 0;
 }
 
 /* user_id must be a member of the space's organization who reads the space. */

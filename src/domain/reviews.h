@@ -20,15 +20,24 @@
 #define DOCSD_DOMAIN_REVIEWS_H
 
 #include "core/merge_rules.h"
+#include "domain/comments.h"
 #include "domain/domain.h"
 
 #define REVIEWERS_MAX 50 /* users in one requestReviewersForChangeRequest */
 
-int dom_review_submit(struct dom *d, const char *space_id, const char *cr_key, const char *status, struct space *s,
-		      struct change_request *cr, struct cr_review *out);
-/* outdated: -1 all, 0 current only, 1 outdated only. */
+/* A review with the comment posted with it (comment NULL: none, or deleted since). */
+struct dom_review {
+	struct cr_review r;
+	struct dom_comment *comment;
+};
+
+/* comment_markdown, when not NULL, is posted as a comment of the change
+ * request (domain/comments.h rules) and shown with the review. */
+int dom_review_submit(struct dom *d, const char *space_id, const char *cr_key, const char *status,
+		      const char *comment_markdown, struct space *s, struct change_request *cr, struct dom_review *out);
+/* outdated: -1 all, 0 current only, 1 outdated only; fmt: of the comments. */
 int dom_reviews_list(struct dom *d, const char *space_id, const char *cr_key, int outdated, const struct list_req *lr,
-		     struct cr_review **items, int *n, char **next);
+		     enum comment_format fmt, struct dom_review **items, int *n, char **next);
 
 /* Request users (ids) as reviewers; subject, when not NULL, replaces the
  * change request's subject. *out: the requests as stored, in the order given. */

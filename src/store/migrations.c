@@ -473,6 +473,7 @@ static const char m0008_reviews[] =
 	"  status TEXT NOT NULL,"
 	"  revision TEXT NOT NULL,"
 	"  superseded INTEGER NOT NULL DEFAULT 0,"
+	"  comment_id TEXT REFERENCES comments(id) ON DELETE SET NULL," /* posted with the review */
 	"  created_at BIGINT NOT NULL,"
 	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
 	"CREATE INDEX cr_reviews_cr ON cr_reviews (change_request_id, created_at, id);"

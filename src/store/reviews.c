@@ -14,7 +14,7 @@
 #define OUTDATED "(CASE WHEN r.superseded = 1 OR r.revision <> c.revision THEN 1 ELSE 0 END)"
 #define REVIEW_COLS "r.id, r.change_request_id, r.status, r.revision, " OUTDATED ", r.created_at, r.updated_at, " \
 	"u.id, u.email, u.display_name, u.photo_url, u.created_at, " \
-	"q.id, q.email, q.display_name, q.photo_url, q.created_at"
+	"q.id, q.email, q.display_name, q.photo_url, q.created_at, r.comment_id"
 #define REVIEW_FROM " FROM cr_reviews r JOIN change_requests c ON c.id = r.change_request_id " \
 	"JOIN users u ON u.id = r.reviewer_id LEFT JOIN users q ON q.id = r.requested_by "
 
@@ -30,6 +30,7 @@ static int fill_review(struct store_tx *tx, struct db_rows *row, void *out)
 	r->outdated = st_int(tx, row, 4) != 0;
 	r->created_at = st_int(tx, row, 5);
 	r->updated_at = st_int(tx, row, 6);
+	r->comment_id = st_str(tx, row, 17, &oom);
 	if (oom)
 		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = store_fill_user(tx, row, 7, &r->reviewer)) || (rc = store_fill_user(tx, row, 12, &r->requested_by)))
@@ -67,13 +68,13 @@ int store_review_create(struct store_tx *tx, const char *change_request_id, stru
 		return rc;
 	struct db_param p[] = {
 		P_TEXT(r->id), P_TEXT(change_request_id), P_TEXT(r->reviewer.id), P_TEXT(r->status),
-		P_TEXT(r->revision), P_INT(r->created_at),
+		P_TEXT(r->revision), P_INT(r->created_at), P_TEXT(r->comment_id),
 	};
 	return st_exec(tx,
 		       "INSERT INTO cr_reviews (id, change_request_id, reviewer_id, requested_by, status, revision, "
-		       "created_at, updated_at) VALUES ($1, $2, $3, "
+		       "created_at, updated_at, comment_id) VALUES ($1, $2, $3, "
 		       "(SELECT q.requested_by FROM cr_requested_reviewers q WHERE q.change_request_id = $2 "
-		       "AND q.user_id = $3), $4, $5, $6, $6)",
+		       "AND q.user_id = $3), $4, $5, $6, $6, $7)",
 		       p, NP(p), NULL);
 }
 

@@ -12,7 +12,7 @@
 
 #include "core/merge_rules.h"
 
-/* Insert r (reviewer.id, status, revision filled by the caller) on
+/* Insert r (reviewer.id, status, revision, comment_id filled by the caller) on
  * change_request_id: sets id and times, supersedes the reviewer's earlier
  * reviews, and records who requested the reviewer (if anyone did). */
 int store_review_create(struct store_tx *tx, const char *change_request_id, struct cr_review *r);

@@ -98,7 +98,8 @@ describe('reviews and merge rules', () => {
         await expectError(dave.api.spaces.submitChangeRequestReview(s.id, cr.id, { status: 'approved' }), 403, 'edit role');
         await expectError(erin.api.spaces.submitChangeRequestReview(s.id, cr.id, { status: 'approved' }), 403, 'read role');
         await expectError(frank.api.spaces.submitChangeRequestReview(s.id, cr.id, { status: 'approved' }), 404, 'not a member');
-        for (const body of [{}, { status: 'ok' }, { status: 1 }, { status: 'approved', comment: { markdown: 'x' } }])
+        for (const body of [{}, { status: 'ok' }, { status: 1 }, { status: 'approved', comment: 'x' }, { status: 'approved', comment: { nodes: [] } },
+            { status: 'approved', comment: { markdown: '   ' } }])
             await expectError(raw(ctx.url, 'POST', `/v1/spaces/${s.id}/change-requests/${cr.id}/reviews`, { token: bob.token, json: body }), 400, JSON.stringify(body));
         await expectError(bob.api.spaces.submitChangeRequestReview(s.id, 'nosuchchangerequest0', { status: 'approved' }), 404);
 
@@ -114,6 +115,24 @@ describe('reviews and merge rules', () => {
         // A merged change request takes no more reviews.
         await merged(s.id, cr.id);
         await expectError(bob.api.spaces.submitChangeRequestReview(s.id, cr.id, { status: 'approved' }), 409);
+    });
+
+    it('a review may carry a comment, posted in the change request', async () => {
+        const s = await newSpace();
+        const cr = await newCR(s.id);
+        const r = await ok(bob.api.spaces.submitChangeRequestReview(s.id, cr.id, { status: 'changes-requested', comment: { markdown: 'Please fix the title' } }),
+            'submitChangeRequestReview', 201);
+        assert.equal(r.comment.body.markdown, 'Please fix the title');
+        assert.equal(r.comment.postedBy.id, bob.id);
+        const comments = await ok(alice.api.spaces.listCommentsInChangeRequest(s.id, cr.id), 'listCommentsInChangeRequest');
+        assert.deepEqual(comments.items.map((c) => c.id), [r.comment.id]);
+        const listed = await reviews(s.id, cr.id);
+        assert.equal(listed.items[0].comment.id, r.comment.id);
+        const doc = await reviews(s.id, cr.id, { format: 'document' });
+        assert.equal(doc.items[0].comment.body.markdown, undefined);
+        assert.equal(typeof doc.items[0].comment.body.document, 'object');
+        await empty(bob.api.spaces.deleteCommentInChangeRequest(s.id, cr.id, r.comment.id), 204, 'delete the comment');
+        assert.equal((await reviews(s.id, cr.id)).items[0].comment, undefined, 'the review stays, without its comment');
     });
 
     it('a new head, an update from the space or a newer review outdates earlier reviews', async () => {
