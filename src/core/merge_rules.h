@@ -33,6 +33,7 @@ struct cr_review {
 	const char *revision;     /* the head it was made against */
 	bool outdated;            /* head moved on, or superseded by the reviewer */
 	const char *comment_id;   /* the comment posted with it, or NULL */
+	int64_t position;         /* order in the change request (1, 2, ...) */
 	int64_t created_at;
 	int64_t updated_at;
 };
@@ -42,6 +43,7 @@ struct cr_requested_reviewer {
 	struct user user;
 	struct user requested_by;
 	const char *revision; /* the head when requested */
+	int64_t position;     /* order in the change request (1, 2, ...) */
 	int64_t created_at;
 };
 

@@ -474,17 +474,19 @@ static const char m0008_reviews[] =
 	"  revision TEXT NOT NULL,"
 	"  superseded INTEGER NOT NULL DEFAULT 0,"
 	"  comment_id TEXT REFERENCES comments(id) ON DELETE SET NULL," /* posted with the review */
+	"  position BIGINT NOT NULL," /* 1, 2, ... in the change request: the list's order */
 	"  created_at BIGINT NOT NULL,"
 	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
-	"CREATE INDEX cr_reviews_cr ON cr_reviews (change_request_id, created_at, id);"
+	"CREATE INDEX cr_reviews_cr ON cr_reviews (change_request_id, position, id);"
 	"CREATE TABLE cr_requested_reviewers ("
 	"  change_request_id TEXT NOT NULL REFERENCES change_requests(id) ON DELETE CASCADE,"
 	"  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
 	"  requested_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
 	"  revision TEXT NOT NULL,"
+	"  position BIGINT NOT NULL," /* 1, 2, ... in the change request: the list's order */
 	"  created_at BIGINT NOT NULL,"
 	"  PRIMARY KEY (change_request_id, user_id)) " WITHOUT_ROWID ";"
-	"CREATE INDEX cr_requested_reviewers_order ON cr_requested_reviewers (change_request_id, created_at, user_id);";
+	"CREATE INDEX cr_requested_reviewers_order ON cr_requested_reviewers (change_request_id, position, user_id);";
 
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
