@@ -39,6 +39,15 @@ const char *merge_rules_effective(const char *space_rules, const char *org_rules
 	return org_rules ? org_rules : "{\"type\":\"none\"}";
 }
 
+bool merge_rules_active(const char *config)
+{
+	json_t *cfg = config ? json_loads(config, 0, NULL) : NULL;
+	bool active = cfg && strcmp(config_type(cfg), "rules") == 0;
+
+	json_decref(cfg);
+	return active;
+}
+
 /* Whether user_id has a current review with status st. */
 static bool reviewed(const struct mr_facts *f, const char *user_id, const char *st)
 {

@@ -76,6 +76,9 @@ struct mr_outcome {
  * (space: inherit; organization: none). */
 const char *merge_rules_effective(const char *space_rules, const char *org_rules);
 
+/* Whether a configuration has rules to evaluate (its type is rules). */
+bool merge_rules_active(const char *config);
+
 /* Evaluate the configuration text against f. 0 with *out filled (nothing
  * failed when out->nunmet and out->nunsupported are 0), or ERR_INTERNAL when
  * the stored text is not a configuration (it is validated on write). */

@@ -196,7 +196,7 @@ int dom_merge_rules_check(struct dom *d, const struct space *s, const struct cha
 	if ((rc = store_org_get(d->tx, s->org_id, &o)))
 		return rc;
 	config = merge_rules_effective(s->merge_rules, o.merge_rules);
-	if (strstr(config, "\"rules\"") == NULL) /* none: nothing to read */
+	if (!merge_rules_active(config)) /* none: nothing to read */
 		return 0;
 	if ((rc = store_reviews_current(d->tx, cr->id, &reviews, &n)))
 		return rc;

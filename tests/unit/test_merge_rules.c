@@ -50,6 +50,11 @@ UNIT_TEST(merge_rules_effective_configuration)
 	CHECK_STR(merge_rules_effective(own, org), own);
 	CHECK_STR(merge_rules_effective("{\"type\":\"none\"}", org), "{\"type\":\"none\"}");
 	CHECK_STR(merge_rules_effective("{\"type\":\"inherit\"}", NULL), "{\"type\":\"none\"}");
+	CHECK(merge_rules_active(org));
+	CHECK(merge_rules_active(own));
+	CHECK(!merge_rules_active("{\"type\":\"none\"}"));
+	CHECK(!merge_rules_active(NULL));
+	CHECK(!merge_rules_active("{"));
 }
 
 UNIT_TEST(merge_rules_none_and_empty_pass)
