@@ -114,6 +114,12 @@ const struct route routes[] = {
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links", content_page_links, 0, 0, "listPageLinksInChangeRequest" },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks", content_page_backlinks, 0, 0, "listChangeRequestPageBacklinks" },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath*}", content_page_by_path, 0, 0, "getPageInChangeRequestByPath" },
+	/* reviews (api/reviews.c) */
+	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews", review_list, 0, 0, "getReviewsByChangeRequestId" },
+	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews", review_submit, W | B, 0, "submitChangeRequestReview" },
+	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", reviewer_list, 0, 0, "getRequestedReviewersByChangeRequestId" },
+	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", reviewer_request, W | B, 0, "requestReviewersForChangeRequest" },
+	{ "DELETE", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}", reviewer_remove, W, 0, "removeRequestedReviewerFromChangeRequest" },
 
 	/* Comments (api/comments.c): the same handlers serve a space's comments
 	 * and a change request's ({changeRequestId} present). */

@@ -200,6 +200,13 @@ int cr_update_from_main(struct req *r);
 int cr_content_update(struct req *r);
 int cr_content_prefetch(struct req *r);
 int cr_content_has_urls(struct req *r);
+
+/* api/reviews.c */
+int review_list(struct req *r);
+int review_submit(struct req *r);
+int reviewer_list(struct req *r);
+int reviewer_request(struct req *r);
+int reviewer_remove(struct req *r);
 /* api/comments.c */
 int comment_list(struct req *r);
 int comment_create(struct req *r);

@@ -165,3 +165,44 @@ int pages_to_json(struct jw *g, const struct revision *rv, const struct page_jso
 	jw_obj_close(g);
 	return 0;
 }
+
+/* ---- reviews (domain/reviews.h) ---- */
+
+void cr_review_to_json(struct jw *g, const char *base, const struct cr_review *r, bool with_email,
+		       const struct comment *c, const struct comment_view *v)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "object", "change-request-review");
+	jw_kstr(g, "id", r->id);
+	jw_kstr(g, "revision", r->revision);
+	jw_key(g, "reviewer");
+	user_to_json(g, base, &r->reviewer, with_email);
+	if (r->requested_by.id) {
+		jw_key(g, "requestedBy");
+		user_to_json(g, base, &r->requested_by, with_email);
+	}
+	jw_kstr(g, "status", r->status);
+	jw_kbool(g, "outdated", r->outdated);
+	if (c) {
+		jw_key(g, "comment");
+		comment_to_json(g, c, v);
+	}
+	jw_kts(g, "createdAt", r->created_at);
+	jw_kts(g, "updatedAt", r->updated_at);
+	jw_obj_close(g);
+}
+
+void cr_requested_reviewer_to_json(struct jw *g, const char *base, const struct cr_requested_reviewer *q,
+				   bool with_email)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "object", "change-request-requested-reviewer");
+	jw_kstr(g, "kind", "user");
+	jw_key(g, "user");
+	user_to_json(g, base, &q->user, with_email);
+	jw_kstr(g, "revision", q->revision);
+	jw_key(g, "requestedBy");
+	user_to_json(g, base, &q->requested_by, with_email);
+	jw_kts(g, "createdAt", q->created_at);
+	jw_obj_close(g);
+}

@@ -7,6 +7,8 @@
 #define DOCSD_CORE_SERIALIZE_CR_H
 
 #include "core/jsonw.h"
+#include "core/merge_rules.h"
+#include "core/serialize_comments.h"
 #include "core/model.h"
 #include "core/revision.h"
 #include "core/serialize_content.h"
@@ -80,5 +82,14 @@ int pages_to_json(struct jw *g, const struct revision *rv, const struct page_jso
 
 /* getSpacePDF: {url}. */
 void url_to_json(struct jw *g, const char *url);
+
+/* ---- reviews (domain/reviews.h) ---- */
+/* ChangeRequestReview. */
+/* ChangeRequestReview; c and v: the comment posted with it (c NULL: none). */
+void cr_review_to_json(struct jw *g, const char *base, const struct cr_review *r, bool with_email,
+		       const struct comment *c, const struct comment_view *v);
+/* ChangeRequestRequestedReviewer (kind user). */
+void cr_requested_reviewer_to_json(struct jw *g, const char *base, const struct cr_requested_reviewer *q,
+				   bool with_email);
 
 #endif

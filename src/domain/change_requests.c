@@ -6,6 +6,7 @@
  * else revisionInitial. A merge with conflicts writes nothing.
  */
 #include "domain/content.h"
+#include "domain/reviews.h"
 #include "core/serialize_content.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -297,7 +298,8 @@ int dom_cr_merge(struct dom *d, const char *space_id, const char *cr_key, struct
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = load_locked(d, space_id, cr_key, ROLE_REVIEW, &s, &cr)) || (rc = dom_space_editable(&s)) ||
-	    (rc = require_active(&cr, "merging it again")) || (rc = merge_sides(d, &s, &cr, &base, &main, &head)) ||
+	    (rc = require_active(&cr, "merging it again")) || (rc = dom_merge_rules_check(d, &s, &cr)) ||
+	    (rc = merge_sides(d, &s, &cr, &base, &main, &head)) ||
 	    (rc = merge_into(d, &s, base, main, head, "merge", cr.id, &merged, out)))
 		return rc;
 	if (out->nconflicts) {

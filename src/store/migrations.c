@@ -462,6 +462,32 @@ static const char m0007_site_auth[] =
 	"ALTER TABLE sites ADD COLUMN visitor_auth_backend TEXT NOT NULL DEFAULT 'custom';"
 	"ALTER TABLE sites ADD COLUMN visitor_auth_fallback_url TEXT;";
 
+/* Reviews of change requests and the reviewers requested (store/reviews.c).
+ * superseded: the same reviewer reviewed again, or was requested again, since. */
+static const char m0008_reviews[] =
+	"CREATE TABLE cr_reviews ("
+	"  id TEXT PRIMARY KEY,"
+	"  change_request_id TEXT NOT NULL REFERENCES change_requests(id) ON DELETE CASCADE,"
+	"  reviewer_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	"  requested_by TEXT REFERENCES users(id) ON DELETE SET NULL,"
+	"  status TEXT NOT NULL,"
+	"  revision TEXT NOT NULL,"
+	"  superseded INTEGER NOT NULL DEFAULT 0,"
+	"  comment_id TEXT REFERENCES comments(id) ON DELETE SET NULL," /* posted with the review */
+	"  position BIGINT NOT NULL," /* 1, 2, ... in the change request: the list's order */
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX cr_reviews_cr ON cr_reviews (change_request_id, position, id);"
+	"CREATE TABLE cr_requested_reviewers ("
+	"  change_request_id TEXT NOT NULL REFERENCES change_requests(id) ON DELETE CASCADE,"
+	"  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	"  requested_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	"  revision TEXT NOT NULL,"
+	"  position BIGINT NOT NULL," /* 1, 2, ... in the change request: the list's order */
+	"  created_at BIGINT NOT NULL,"
+	"  PRIMARY KEY (change_request_id, user_id)) " WITHOUT_ROWID ";"
+	"CREATE INDEX cr_requested_reviewers_order ON cr_requested_reviewers (change_request_id, position, user_id);";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -470,5 +496,6 @@ const struct migration migrations[] = {
 	{ 5, "search index", m0005_search_index, m0005_sqlite, m0005_postgres },
 	{ 6, "sites", m0006_sites, NULL, NULL },
 	{ 7, "site publishing auth", m0007_site_auth, NULL, NULL },
+	{ 8, "change request reviews", m0008_reviews, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

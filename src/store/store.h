@@ -379,6 +379,7 @@ int store_crs_list(struct store_tx *tx, const char *space_id, const struct cr_fi
 		   struct change_request **items, int *n, char **next);
 
 #include "store/comments.h"
+#include "store/reviews.h"
 #include "store/search.h"
 #include "store/sites.h"
 
