@@ -199,6 +199,10 @@ int cr_update_from_main(struct req *r);
 int cr_content_update(struct req *r);
 int cr_content_prefetch(struct req *r);
 int cr_content_has_urls(struct req *r);
+/* change requests, issue 12 */
+int cr_list_org(struct req *r);
+int cr_contributors(struct req *r);
+int cr_changes(struct req *r);
 /* api/comments.c */
 int comment_list(struct req *r);
 int comment_create(struct req *r);

@@ -146,6 +146,7 @@ struct change_request {
 	const char *revision_merged_ancestor; /* NULL until updated */
 	const char *revision_merged;          /* NULL until merged */
 	int64_t comments;                     /* open comments */
+	const char *description;              /* JSONDocument as compact JSON text; NULL when unset */
 };
 
 static inline const char *change_request_base(const struct change_request *cr)

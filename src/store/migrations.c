@@ -462,6 +462,19 @@ static const char m0007_site_auth[] =
 	"ALTER TABLE sites ADD COLUMN visitor_auth_backend TEXT NOT NULL DEFAULT 'custom';"
 	"ALTER TABLE sites ADD COLUMN visitor_auth_fallback_url TEXT;";
 
+/* Change requests (issue 12): a description (a JSONDocument kept as JSON
+ * text), and per contributor how many edits they made and when the last was
+ * (UserContributor); rows from before count one edit at the change request's
+ * last update. */
+static const char m0009_change_requests[] =
+	"ALTER TABLE change_requests ADD COLUMN description TEXT;"
+	"ALTER TABLE change_request_contributors ADD COLUMN edits BIGINT NOT NULL DEFAULT 1;"
+	"ALTER TABLE change_request_contributors ADD COLUMN updated_at BIGINT NOT NULL DEFAULT 0;"
+	"UPDATE change_request_contributors SET updated_at = (SELECT c.updated_at FROM change_requests c "
+	"  WHERE c.id = change_request_contributors.change_request_id);"
+	"CREATE INDEX change_requests_creator ON change_requests (created_by, created_at, id);"
+	"CREATE INDEX comments_change_request ON comments (change_request_id, posted_by);";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -470,5 +483,6 @@ const struct migration migrations[] = {
 	{ 5, "search index", m0005_search_index, m0005_sqlite, m0005_postgres },
 	{ 6, "sites", m0006_sites, NULL, NULL },
 	{ 7, "site publishing auth", m0007_site_auth, NULL, NULL },
+	{ 9, "change request descriptions and contributors", m0009_change_requests, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));
