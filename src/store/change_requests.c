@@ -183,15 +183,15 @@ int store_cr_add_contributor(struct store_tx *tx, const char *cr_id, const char 
 
 /* Editors (change_request_contributors) and commenters (comments and
  * replies posted on the change request), one row per user and kind, newest
- * contribution first; the keyset's id is "<kind>:<user>".
- * $1 change request, $2 limit, $3/$4 cursor. */
+ * contribution first. The keyset is (2 * time + kind, user): unique, as a user
+ * has at most one row of each kind. $1 change request, $2 limit, $3/$4 cursor. */
 #define CONTRIB_LIST(cmp, dir) \
 	"SELECT x.action, x.n, x.at, x.k, u.id, u.email, u.display_name, u.photo_url, u.created_at FROM (" \
-	"SELECT user_id, 'edit' AS action, edits AS n, updated_at AS at, 'edit:' || user_id AS k " \
+	"SELECT user_id, 'edit' AS action, edits AS n, updated_at AS at, 2 * updated_at AS k " \
 	"FROM change_request_contributors WHERE change_request_id = $1 " \
-	"UNION ALL SELECT posted_by, 'comment', COUNT(*), MAX(posted_at), 'comment:' || posted_by " \
+	"UNION ALL SELECT posted_by, 'comment', COUNT(*), MAX(posted_at), 2 * MAX(posted_at) + 1 " \
 	"FROM comments WHERE change_request_id = $1 GROUP BY posted_by" \
-	") x JOIN users u ON u.id = x.user_id " cmp "ORDER BY x.at " dir ", x.k " dir " LIMIT $2"
+	") x JOIN users u ON u.id = x.user_id " cmp "ORDER BY x.k " dir ", x.user_id " dir " LIMIT $2"
 
 static int fill_contributor(struct store_tx *tx, struct db_rows *r, void *out)
 {
@@ -201,7 +201,7 @@ static int fill_contributor(struct store_tx *tx, struct db_rows *r, void *out)
 	c->action = st_str(tx, r, 0, &oom);
 	c->count = st_int(tx, r, 1);
 	c->updated_at = st_int(tx, r, 2);
-	c->key = st_str(tx, r, 3, &oom);
+	c->key = st_int(tx, r, 3);
 	if (oom)
 		return err_set(ERR_INTERNAL, "out of memory");
 	return store_fill_user(tx, r, 4, &c->user);
@@ -211,16 +211,16 @@ static void contributor_key(const void *item, int64_t *key, const char **id)
 {
 	const struct cr_contributor *c = item;
 
-	*key = c->updated_at;
-	*id = c->key;
+	*key = c->key;
+	*id = c->user.id;
 }
 
 int store_cr_contributors(struct store_tx *tx, const char *cr_id, const struct list_req *lr,
 			  struct cr_contributor **items, int *n, char **next)
 {
 	static const char *const sql[2][2] = {
-		{ CONTRIB_LIST("", "ASC"), CONTRIB_LIST("WHERE (x.at, x.k) > ($3, $4) ", "ASC") },
-		{ CONTRIB_LIST("", "DESC"), CONTRIB_LIST("WHERE (x.at, x.k) < ($3, $4) ", "DESC") },
+		{ CONTRIB_LIST("", "ASC"), CONTRIB_LIST("WHERE (x.k, x.user_id) > ($3, $4) ", "ASC") },
+		{ CONTRIB_LIST("", "DESC"), CONTRIB_LIST("WHERE (x.k, x.user_id) < ($3, $4) ", "DESC") },
 	};
 	struct db_param p[4] = { P_TEXT(cr_id), P_NULL };
 

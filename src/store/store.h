@@ -384,7 +384,7 @@ struct cr_contributor {
 	const char *action; /* "edit" | "comment" */
 	int64_t count;
 	int64_t updated_at;
-	const char *key; /* "<action>:<user id>": the keyset's id */
+	int64_t key; /* the keyset's: 2 * updated_at + (comment ? 1 : 0) */
 };
 int store_cr_contributors(struct store_tx *tx, const char *cr_id, const struct list_req *lr,
 			  struct cr_contributor **items, int *n, char **next);
