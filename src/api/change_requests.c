@@ -84,7 +84,8 @@ int cr_list(struct req *r)
 	char *next;
 	struct jw *g;
 
-	if ((rc = list_query(r, &lr, &cur, &f)) || (rc = dom_cr_list(&r->dom, space_id(r), &f, &lr, &s, &items, &n, &next)))
+	if ((rc = list_query(r, &lr, &cur, &f)) ||
+	    (rc = dom_cr_list(&r->dom, space_id(r), &f, &lr, &s, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");

@@ -1,7 +1,8 @@
 /*
- * change_requests.c - change requests: open, list, read, edit, content
- * batches, merge into the space and update from it (state diagram in
- * content.h). Merge and update are three-way merges (core/tree_merge.c)
+ * change_requests.c - change requests: open, list (a space's, an
+ * organization's), read, edit (subject, status, description), contributors,
+ * what they change against their base, content batches, merge into the space
+ * and update from it (state diagram in content.h). Merge and update are three-way merges (core/tree_merge.c)
  * against the change request's base: revisionMergedAncestor after an update,
  * else revisionInitial. A merge with conflicts writes nothing.
  */
