@@ -39,6 +39,7 @@ int cr_create(struct req *r)
 	struct cr_new in = { 0 };
 	int rc;
 
+	in.description = body_field(r, "description");
 	if ((rc = body_string(r, "subject", F_NULLABLE, 0, 100, &in.subject)) < 0 ||
 	    (rc = body_string(r, "agentTaskId", F_NULLABLE, 1, 100, &in.agent_task_id)) < 0 ||
 	    (rc = dom_cr_create(&r->dom, space_id(r), &in, &s, &cr)))
@@ -48,25 +49,43 @@ int cr_create(struct req *r)
 	return send_cr(r, 201, &cr, &s);
 }
 
+/* A user id filter: absent, or not empty. */
+static int user_filter(struct req *r, const char *name, const char **out)
+{
+	*out = req_query(r, name);
+	if (*out && !**out)
+		return err_set(ERR_INVALID, "%s: must be a user id", name);
+	return 0;
+}
+
+/* The query of both lists: page, limit, status (default open), creator,
+ * contributor. */
+static int list_query(struct req *r, struct list_req *lr, struct cursor *cur, struct cr_filter *f)
+{
+	int rc, st;
+
+	*f = (struct cr_filter){ .status = "open" };
+	if ((rc = req_list(r, lr, cur, NULL, 1)) || (rc = req_query_enum(r, "status", list_statuses, &st)) ||
+	    (rc = user_filter(r, "creator", &f->creator)) || (rc = user_filter(r, "contributor", &f->contributor)))
+		return rc;
+	if (st >= 0)
+		f->status = list_statuses[st];
+	return 0;
+}
+
 int cr_list(struct req *r)
 {
 	struct space s;
 	struct list_req lr;
 	struct cursor cur;
-	struct cr_filter f = { .status = "open" };
+	struct cr_filter f;
 	struct change_request *items;
-	int n, rc, st;
+	int n, rc;
 	char *next;
 	struct jw *g;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 1)) || (rc = req_query_enum(r, "status", list_statuses, &st)))
-		return rc;
-	if (st >= 0)
-		f.status = list_statuses[st];
-	f.contributor = req_query(r, "contributor");
-	if (f.contributor && !*f.contributor)
-		f.contributor = NULL;
-	if ((rc = dom_cr_list(&r->dom, space_id(r), &f, &lr, &s, &items, &n, &next)))
+	if ((rc = list_query(r, &lr, &cur, &f)) ||
+	    (rc = dom_cr_list(&r->dom, space_id(r), &f, &lr, &s, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -84,18 +103,74 @@ int cr_get(struct req *r)
 	return rc ? rc : send_cr(r, 200, &cr, &s);
 }
 
+int cr_list_org(struct req *r)
+{
+	struct list_req lr;
+	struct cursor cur;
+	struct cr_filter f;
+	struct cr_in_space *items;
+	int n, rc;
+	char *next;
+	struct jw *g;
+
+	if ((rc = list_query(r, &lr, &cur, &f)) ||
+	    (rc = dom_cr_list_org(&r->dom, req_param(r, "organizationId"), &f, &lr, &items, &n, &next)))
+		return rc;
+	if (!(g = resp_list_begin(r)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < n; i++)
+		change_request_to_json(g, api_base(r), &items[i].cr, items[i].space.revision);
+	return resp_list_end(r, n, next);
+}
+
 int cr_update(struct req *r)
 {
 	struct space s;
 	struct change_request cr;
-	const char *subject = NULL, *status = NULL;
+	struct cr_edit in = { .description = body_field(r, "description") };
 	int rc;
 
-	if ((rc = body_string(r, "subject", 0, 0, 100, &subject)) < 0 ||
-	    (rc = body_string(r, "status", 0, 1, 32, &status)) < 0 ||
-	    (rc = dom_cr_update(&r->dom, space_id(r), cr_key(r), subject, status, &s, &cr)))
+	if ((rc = body_string(r, "subject", 0, 0, 100, &in.subject)) < 0 ||
+	    (rc = body_string(r, "status", 0, 1, 32, &in.status)) < 0 ||
+	    (rc = dom_cr_update(&r->dom, space_id(r), cr_key(r), &in, &s, &cr)))
 		return rc;
 	return send_cr(r, 200, &cr, &s);
+}
+
+int cr_contributors(struct req *r)
+{
+	struct list_req lr;
+	struct cursor cur;
+	struct cr_contributor *items;
+	int n, rc;
+	char *next;
+	struct jw *g;
+
+	if ((rc = req_list(r, &lr, &cur, NULL, 1)) ||
+	    (rc = dom_cr_contributors(&r->dom, space_id(r), cr_key(r), &lr, &items, &n, &next)))
+		return rc;
+	if (!(g = resp_list_begin(r)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < n; i++)
+		cr_contributor_to_json(g, api_base(r), &items[i].user, items[i].action, items[i].count,
+				       items[i].updated_at);
+	return resp_list_end(r, n, next);
+}
+
+int cr_changes(struct req *r)
+{
+	struct cr_changes c;
+	long limit = 10; /* GitBook's default */
+	struct jw *g;
+	int rc;
+
+	if ((rc = req_query_int(r, "limit", 1, 1000, &limit)) < 0 ||
+	    (rc = dom_cr_changes(&r->dom, space_id(r), cr_key(r), (int)limit, &c)))
+		return rc;
+	if (!(g = resp_json(r, 200)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	cr_changes_to_json(g, &c);
+	return 0;
 }
 
 /* Before the write transaction (routes.h): fetch the batch's file URLs, so

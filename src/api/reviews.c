@@ -108,12 +108,10 @@ int reviewer_request(struct req *r)
 	int n = 0, nout, rc;
 	struct jw *g;
 
-	/* TODO(description): accept it once change requests keep one (migration 9). */
-	if (body_field(r, "description"))
-		return err_set(ERR_INVALID, "description: not supported here; set it with PATCH on the change request");
 	if ((rc = body_string_array(r, "users", F_REQUIRED, REVIEWERS_MAX, 100, &users, &n)) < 0 ||
 	    (rc = body_string(r, "subject", 0, 0, 100, &subject)) < 0 ||
-	    (rc = dom_reviewers_request(&r->dom, space_id(r), cr_key(r), users, n, subject, &items, &nout)))
+	    (rc = dom_reviewers_request(&r->dom, space_id(r), cr_key(r), users, n, subject,
+					body_field(r, "description"), &items, &nout)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");

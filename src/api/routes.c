@@ -105,6 +105,10 @@ const struct route routes[] = {
 	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", cr_update_from_main, W | BO, 0, "updateChangeRequest" },
 	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", cr_content_update, W | B, 0, "updateChangeRequestContent", cr_content_prefetch, cr_content_has_urls },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", content_cr_pdf, 0, 0, "getChangeRequestPDF" },
+	/* change requests, issue 12 */
+	{ "GET", "/v1/orgs/{organizationId}/change-requests", cr_list_org, 0, V, "listChangeRequestsForOrganization" },
+	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/contributors", cr_contributors, 0, 0, "getContributorsByChangeRequestId" },
+	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes", cr_changes, 0, 0, "getChangeRequestChanges" },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", content_revision_get, 0, 0, "getRevisionOfChangeRequestById" },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages", content_pages_list, 0, 0, "listPagesInChangeRequest" },
 	{ "GET", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files", content_files_list, 0, 0, "listFilesInChangeRequestById" },

@@ -207,6 +207,10 @@ int review_submit(struct req *r);
 int reviewer_list(struct req *r);
 int reviewer_request(struct req *r);
 int reviewer_remove(struct req *r);
+/* change requests, issue 12 */
+int cr_list_org(struct req *r);
+int cr_contributors(struct req *r);
+int cr_changes(struct req *r);
 /* api/comments.c */
 int comment_list(struct req *r);
 int comment_create(struct req *r);

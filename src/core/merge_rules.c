@@ -21,6 +21,49 @@ static bool blank(const char *s)
 	return true;
 }
 
+/* Some text in a GitBook document (JSONDocument): a "text" string that is
+ * not blank anywhere in it, at most 64 levels down. */
+static bool has_text(json_t *v, int depth)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	if (depth > 64)
+		return false;
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, x) {
+			if (strcmp(key, "text") == 0 && json_is_string(x) && !blank(json_string_value(x)))
+				return true;
+			if (has_text(x, depth + 1))
+				return true;
+		}
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, x)
+			if (has_text(x, depth + 1))
+				return true;
+	}
+	return false;
+}
+
+/* A change request's description is a document (compact JSON text): blank
+ * when it holds no text. Plain text (older callers) is blank when all space. */
+static bool blank_description(const char *s)
+{
+	json_t *doc;
+	bool empty;
+
+	if (blank(s))
+		return true;
+	if (*s != '{')
+		return false;
+	if (!(doc = json_loads(s, 0, NULL)))
+		return false;
+	empty = !has_text(doc, 0);
+	json_decref(doc);
+	return empty;
+}
+
 static const char *config_type(json_t *cfg)
 {
 	const char *t = json_string_value(json_object_get(cfg, "type"));
@@ -98,7 +141,7 @@ static const char *check(const char *rule, json_t *users, const struct mr_facts 
 	if (strcmp(rule, "require_change_request_subject") == 0)
 		return blank(f->subject) ? "empty subject" : NULL;
 	if (strcmp(rule, "require_change_request_description") == 0)
-		return blank(f->description) ? "empty description" : NULL;
+		return blank_description(f->description) ? "empty description" : NULL;
 	return NULL;
 }
 

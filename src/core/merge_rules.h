@@ -57,7 +57,7 @@ struct mr_review {
 struct mr_facts {
 	const char *actor_id;    /* who merges (NULL: docsd itself) */
 	const char *subject;     /* NULL or "" : none */
-	const char *description; /* NULL or "" : none */
+	const char *description; /* the JSONDocument text; NULL, "" or a document without text: none */
 	bool up_to_date;         /* the change request's base is the space's revision */
 	const struct mr_review *reviews;
 	int nreviews;

@@ -146,6 +146,7 @@ struct change_request {
 	const char *revision_merged_ancestor; /* NULL until updated */
 	const char *revision_merged;          /* NULL until merged */
 	int64_t comments;                     /* open comments */
+	const char *description;              /* JSONDocument as compact JSON text; NULL when unset */
 };
 
 static inline const char *change_request_base(const struct change_request *cr)
@@ -172,6 +173,7 @@ struct comment {
 	const char *target_node;       /* node id or NULL */
 	const char *target_preview;    /* NULL when none */
 	const char *target_table_cell; /* JSON {record, definition} or NULL */
+	const char *target_review;     /* the review it was posted with, or NULL */
 	int64_t replies;
 	/* Filled by store_comment_reactions: every (emoji, user) reaction, oldest first. */
 	const struct comment_reaction {

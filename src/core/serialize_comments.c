@@ -166,6 +166,7 @@ static void target(struct jw *g, const struct comment *c, const struct comment_v
 		jw_raw(g, c->target_table_cell);
 	}
 	jw_kstr_opt(g, "changeRequest", c->change_request_id);
+	jw_kstr_opt(g, "review", c->target_review);
 	if (v->page)
 		page(g, v->page);
 	jw_kstr(g, "space", c->space_id);

@@ -24,6 +24,10 @@ void change_request_to_json(struct jw *g, const char *base, const struct change_
 	jw_kint(g, "number", cr->number);
 	jw_kstr(g, "status", cr->status);
 	jw_kstr(g, "subject", cr->subject ? cr->subject : "");
+	if (cr->description) { /* stored as compact JSON (domain/change_requests.c) */
+		jw_key(g, "description");
+		jw_raw(g, cr->description);
+	}
 	jw_key(g, "createdBy");
 	user_to_json(g, base, &cr->created_by, false);
 	jw_kts(g, "createdAt", cr->created_at);

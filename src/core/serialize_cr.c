@@ -75,6 +75,189 @@ void cr_merge_result_to_json(struct jw *g, const struct cr_merge_result *m)
 	jw_obj_close(g);
 }
 
+static const char *page_type_name(enum page_type t)
+{
+	return t == PAGE_GROUP ? "group" : t == PAGE_LINK ? "link" : "document";
+}
+
+/* ChangedRevisionPage */
+static void changed_page(struct jw *g, const struct rev_page *p)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "id", p->id);
+	jw_kstr(g, "type", page_type_name(p->type));
+	jw_kstr(g, "title", p->title ? p->title : "");
+	if (p->path)
+		jw_kstr(g, "path", p->path);
+	jw_obj_close(g);
+}
+
+static bool differ(const char *a, const char *b)
+{
+	return (a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0);
+}
+
+/* A ChangeAttributeString when before and after differ (unset sides left out). */
+static void attr_str(struct jw *g, const char *key, const char *before, const char *after)
+{
+	if (!differ(before, after))
+		return;
+	jw_key(g, key);
+	jw_obj_open(g);
+	if (before)
+		jw_kstr(g, "before", before);
+	if (after)
+		jw_kstr(g, "after", after);
+	jw_obj_close(g);
+}
+
+static void url_ref(struct jw *g, const char *key, const char *url)
+{
+	if (!url)
+		return;
+	jw_key(g, key);
+	jw_obj_open(g);
+	jw_kstr(g, "kind", "url");
+	jw_kstr(g, "url", url);
+	jw_obj_close(g);
+}
+
+/* The attributes of a page edit the page's type shows. */
+static void page_attributes(struct jw *g, const struct rev_page *was, const struct rev_page *now)
+{
+	jw_obj_open(g);
+	attr_str(g, "title", was->title, now->title);
+	attr_str(g, "emoji", was->emoji, now->emoji);
+	if (now->type != PAGE_LINK)
+		attr_str(g, "slug", was->slug, now->slug);
+	if (now->type == PAGE_DOCUMENT) {
+		attr_str(g, "description", was->description, now->description);
+		attr_str(g, "document", was->body, now->body);
+	}
+	if (now->type == PAGE_LINK && differ(was->href, now->href)) {
+		jw_key(g, "target");
+		jw_obj_open(g);
+		url_ref(g, "before", was->href);
+		url_ref(g, "after", now->href);
+		jw_obj_close(g);
+	}
+	jw_obj_close(g);
+}
+
+/* ChangedRevisionFile */
+static void changed_file(struct jw *g, const struct rev_file *f, const char *url)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "id", f->id);
+	jw_kstr(g, "name", f->name ? f->name : "");
+	jw_kstr(g, "contentType", f->content_type ? f->content_type : "application/octet-stream");
+	jw_kstr(g, "downloadURL", url ? url : "");
+	jw_obj_close(g);
+}
+
+static void dimensions(struct jw *g, const struct rev_file *f)
+{
+	if (f->width <= 0 || f->height <= 0)
+		return;
+	jw_obj_open(g);
+	jw_kint(g, "width", f->width);
+	jw_kint(g, "height", f->height);
+	jw_obj_close(g);
+}
+
+static void file_attributes(struct jw *g, const struct cr_change *c)
+{
+	const struct rev_file *a = c->file_was, *b = c->file;
+
+	jw_obj_open(g);
+	attr_str(g, "name", a->name, b->name);
+	if (differ(a->blob, b->blob))
+		attr_str(g, "downloadURL", c->url_was, c->url);
+	if (a->size != b->size) {
+		jw_key(g, "size");
+		jw_obj_open(g);
+		jw_kint(g, "before", a->size);
+		jw_kint(g, "after", b->size);
+		jw_obj_close(g);
+	}
+	attr_str(g, "contentType", a->content_type, b->content_type);
+	if (a->width != b->width || a->height != b->height) {
+		jw_key(g, "dimensions");
+		jw_obj_open(g);
+		if (a->width > 0 && a->height > 0) {
+			jw_key(g, "before");
+			dimensions(g, a);
+		}
+		if (b->width > 0 && b->height > 0) {
+			jw_key(g, "after");
+			dimensions(g, b);
+		}
+		jw_obj_close(g);
+	}
+	jw_obj_close(g);
+}
+
+void cr_changes_to_json(struct jw *g, const struct cr_changes *c)
+{
+	static const char *const names[] = {
+		[CR_PAGE_CREATED] = "page_created", [CR_PAGE_EDITED] = "page_edited",
+		[CR_PAGE_DELETED] = "page_deleted", [CR_PAGE_MOVED] = "page_moved",
+		[CR_FILE_CREATED] = "file_created", [CR_FILE_EDITED] = "file_edited",
+		[CR_FILE_DELETED] = "file_deleted",
+	};
+
+	jw_obj_open(g);
+	jw_key(g, "changes");
+	jw_arr_open(g);
+	for (int i = 0; i < c->n; i++) {
+		const struct cr_change *x = &c->items[i];
+		jw_obj_open(g);
+		jw_kstr(g, "type", names[x->kind]);
+		if (x->page) {
+			jw_key(g, "page");
+			changed_page(g, x->page);
+		} else {
+			jw_key(g, "file");
+			changed_file(g, x->file, x->url);
+		}
+		if (x->kind == CR_PAGE_EDITED) {
+			jw_key(g, "attributes");
+			page_attributes(g, x->was, x->page);
+		} else if (x->kind == CR_FILE_EDITED) {
+			jw_key(g, "attributes");
+			file_attributes(g, x);
+		} else if (x->kind == CR_PAGE_MOVED) {
+			jw_key(g, "parent");
+			jw_obj_open(g);
+			if (x->parent_before) {
+				jw_key(g, "before");
+				changed_page(g, x->parent_before);
+			}
+			if (x->parent_after) {
+				jw_key(g, "after");
+				changed_page(g, x->parent_after);
+			}
+			jw_obj_close(g);
+		}
+		jw_obj_close(g);
+	}
+	jw_arr_close(g);
+	jw_kint(g, "more", c->more);
+	jw_obj_close(g);
+}
+
+void cr_contributor_to_json(struct jw *g, const char *base, const struct user *u, const char *action, int64_t count,
+			    int64_t updated_at)
+{
+	jw_obj_open(g);
+	jw_kts(g, "updatedAt", updated_at);
+	jw_kint(g, "count", count);
+	jw_key(g, "user");
+	user_to_json(g, base, u, false);
+	jw_kstr(g, "actionType", action);
+	jw_obj_close(g);
+}
+
 int location_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_page *p, const struct rev_file *f,
 		     const char *url)
 {

@@ -43,6 +43,36 @@ struct cr_merge_result {
 };
 void cr_merge_result_to_json(struct jw *g, const struct cr_merge_result *m);
 
+/* getChangeRequestChanges: what differs between a change request's base and
+ * its head (RevisionSemanticChanges). Pages point into the revision they are
+ * shown from (created, edited, moved: the head; deleted: the base), `was`
+ * into the base. */
+enum cr_change_kind {
+	CR_PAGE_CREATED,
+	CR_PAGE_EDITED,
+	CR_PAGE_DELETED,
+	CR_PAGE_MOVED,
+	CR_FILE_CREATED,
+	CR_FILE_EDITED,
+	CR_FILE_DELETED,
+};
+struct cr_change {
+	enum cr_change_kind kind;
+	const struct rev_page *page, *was;
+	const struct rev_page *parent_before, *parent_after; /* moved; NULL: top level */
+	const struct rev_file *file, *file_was;
+	const char *url, *url_was; /* download URLs of file and file_was */
+};
+struct cr_changes {
+	struct cr_change *items;
+	int n;
+	int more; /* changes left out above the limit */
+};
+void cr_changes_to_json(struct jw *g, const struct cr_changes *c);
+/* One UserContributor: {user, actionType, count, updatedAt}. */
+void cr_contributor_to_json(struct jw *g, const char *base, const struct user *u, const char *action, int64_t count,
+			    int64_t updated_at);
+
 /* ---- links ---- */
 enum link_kind { LINK_PAGE, LINK_FILE, LINK_URL, LINK_ANCHOR };
 struct link_target {

@@ -1,7 +1,8 @@
 /*
- * change_requests.c - change requests: open, list, read, edit, content
- * batches, merge into the space and update from it (state diagram in
- * content.h). Merge and update are three-way merges (core/tree_merge.c)
+ * change_requests.c - change requests: open, list (a space's, an
+ * organization's), read, edit (subject, status, description), contributors,
+ * what they change against their base, content batches, merge into the space
+ * and update from it (state diagram in content.h). Merge and update are three-way merges (core/tree_merge.c)
  * against the change request's base: revisionMergedAncestor after an update,
  * else revisionInitial. A merge with conflicts writes nothing.
  */
@@ -15,6 +16,11 @@
 #include <string.h>
 
 static const char *const statuses[] = { "draft", "open", "archived", "merged", NULL };
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
 
 /* Content batches, merges and updates need a change request still at work. */
 static int require_active(const struct change_request *cr, const char *what)
@@ -49,12 +55,133 @@ static int load_locked(struct dom *d, const char *space_id, const char *cr_key, 
 	return store_cr_get_locked(d->tx, s->id, cr->id, cr);
 }
 
+/* ---- descriptions: GitBook's JSONDocument ---- */
+
+#define DOC_MAX_DEPTH 32
+
+static int doc_bad(const char *where, const char *what)
+{
+	return err_set(ERR_INVALID, "description: %s %s", where, what);
+}
+
+static bool opt_kind(json_t *o, const char *key, int (*is)(const json_t *))
+{
+	json_t *v = json_object_get(o, key);
+
+	return !v || is(v);
+}
+
+static int is_object(const json_t *v)
+{
+	return json_is_object(v);
+}
+
+static int is_string(const json_t *v)
+{
+	return json_is_string(v);
+}
+
+static int is_bool(const json_t *v)
+{
+	return json_is_boolean(v);
+}
+
+static int doc_nodes(json_t *nodes, int depth, bool top);
+
+/* A text node: {object: "text", leaves: [{object: "leaf", text, marks: [{object: "mark", type}]}]}. */
+static int doc_text(json_t *n)
+{
+	json_t *leaves = json_object_get(n, "leaves"), *leaf, *marks, *mark;
+	size_t i, j;
+
+	if (!json_is_array(leaves))
+		return doc_bad("a text node", "needs leaves (an array)");
+	json_array_foreach(leaves, i, leaf) {
+		marks = json_object_get(leaf, "marks");
+		if (!json_is_object(leaf) || !json_is_string(json_object_get(leaf, "object")) ||
+		    strcmp(json_string_value(json_object_get(leaf, "object")), "leaf") != 0 ||
+		    !json_is_string(json_object_get(leaf, "text")) || !json_is_array(marks))
+			return doc_bad("a leaf", "must be {object: \"leaf\", text, marks}");
+		json_array_foreach(marks, j, mark)
+			if (!json_is_object(mark) || !json_is_string(json_object_get(mark, "type")))
+				return doc_bad("a mark", "must be an object with a type");
+	}
+	return 0;
+}
+
+static int doc_node(json_t *n, int depth, bool top)
+{
+	const char *kind = json_string_value(json_object_get(n, "object")), *type;
+	json_t *nodes;
+
+	if (!json_is_object(n) || !kind)
+		return doc_bad("a node", "must be an object with `object`");
+	if (strcmp(kind, "text") == 0 && !top)
+		return doc_text(n);
+	if (strcmp(kind, "block") != 0 && (top || strcmp(kind, "inline") != 0))
+		return doc_bad("a node", top ? "at the top level must be a block" : "must be a block, an inline or a text");
+	type = json_string_value(json_object_get(n, "type"));
+	if (!type || !*type)
+		return doc_bad("a node", "needs a type");
+	if (!opt_kind(n, "data", is_object) || !opt_kind(n, "key", is_string) || !opt_kind(n, "isVoid", is_bool))
+		return doc_bad("a node", "has a data that is not an object, a key that is not a string or an isVoid "
+				      "that is not a boolean");
+	nodes = json_object_get(n, "nodes");
+	if (!nodes)
+		return 0;
+	if (!json_is_array(nodes))
+		return doc_bad("a node's", "nodes must be an array");
+	if (depth >= DOC_MAX_DEPTH)
+		return doc_bad("is nested", "too deeply");
+	return doc_nodes(nodes, depth + 1, false);
+}
+
+static int doc_nodes(json_t *nodes, int depth, bool top)
+{
+	json_t *n;
+	size_t i;
+	int rc;
+
+	json_array_foreach(nodes, i, n)
+		if ((rc = doc_node(n, depth, top)))
+			return rc;
+	return 0;
+}
+
+int dom_cr_description_text(struct dom *d, json_t *doc, const char **out)
+{
+	const char *kind = json_string_value(json_object_get(doc, "object"));
+	char *text;
+	int rc;
+
+	*out = NULL;
+	if (!json_is_object(doc) || !kind || strcmp(kind, "document") != 0)
+		return err_set(ERR_INVALID, "description: must be a document ({object: \"document\", data, nodes})");
+	if (!json_is_object(json_object_get(doc, "data")) || !json_is_array(json_object_get(doc, "nodes")))
+		return err_set(ERR_INVALID, "description: data must be an object and nodes an array");
+	if ((rc = doc_nodes(json_object_get(doc, "nodes"), 0, true)))
+		return rc;
+	if (!(text = json_dumps(doc, JSON_COMPACT | JSON_ENSURE_ASCII)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	if (strlen(text) > CR_DESCRIPTION_MAX) {
+		free(text);
+		return err_set(ERR_INVALID, "description: at most %d bytes of JSON", CR_DESCRIPTION_MAX);
+	}
+	*out = arena_strdup(d->arena, text);
+	free(text);
+	return *out ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
 int dom_cr_create(struct dom *d, const char *space_id, const struct cr_new *in, struct space *s,
 		  struct change_request *out)
 {
 	struct user me;
+	const char *description = NULL;
 	int rc;
 
+	if (in->description && !json_is_null(in->description) &&
+	    (rc = dom_cr_description_text(d, in->description, &description)))
+		return rc;
 	if ((rc = dom_space_get(d, space_id, ROLE_EDIT, s)) || (rc = dom_space_editable(s)))
 		return rc;
 	if (!d->actor.user_id)
@@ -66,6 +193,7 @@ int dom_cr_create(struct dom *d, const char *space_id, const struct cr_new *in, 
 	out->space_id = s->id;
 	out->subject = in->subject ? in->subject : "";
 	out->agent_task_id = in->agent_task_id;
+	out->description = description;
 	out->created_by = me;
 	out->revision = out->revision_initial = s->revision;
 	if ((rc = store_cr_create(d->tx, out)))
@@ -87,12 +215,204 @@ int dom_cr_get(struct dom *d, const char *space_id, const char *cr_key, struct s
 	return load(d, space_id, cr_key, ROLE_READ, s, out);
 }
 
-int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const char *subject, const char *status,
+static enum role keep_cr_space(void *list, void *item)
+{
+	return dom_keep_space(list, &((struct cr_in_space *)item)->space);
+}
+
+int dom_cr_list_org(struct dom *d, const char *org_id, const struct cr_filter *f, const struct list_req *lr,
+		    struct cr_in_space **items, int *n, char **next)
+{
+	const struct access_ctx *ctx;
+	struct dom_list cl;
+	bool admin;
+	int rc;
+
+	if ((rc = dom_actor_access(d, org_id, &ctx)) || (rc = org_access_check(ctx->org_role, ORG_ACCESS_VIEW)) ||
+	    (rc = dom_list_init(d, ctx, org_id, &cl)))
+		return rc;
+	admin = ctx->org_role == ROLE_ADMIN;
+	return store_crs_list_org(d->tx, org_id, f, lr, admin ? NULL : keep_cr_space, &cl, items, n, next);
+}
+
+int dom_cr_contributors(struct dom *d, const char *space_id, const char *cr_key, const struct list_req *lr,
+			struct cr_contributor **items, int *n, char **next)
+{
+	struct space s;
+	struct change_request cr;
+	int rc = load(d, space_id, cr_key, ROLE_READ, &s, &cr);
+
+	return rc ? rc : store_cr_contributors(d->tx, cr.id, lr, items, n, next);
+}
+
+/* ---- what a change request changes ---- */
+
+struct changes_run {
+	struct dom *d;
+	const struct space *s;
+	const struct revision *base, *head;
+	int limit;
+	struct cr_changes *out;
+};
+
+/* Count every change; keep the first `limit`. */
+static struct cr_change *change_add(struct changes_run *c, enum cr_change_kind kind)
+{
+	struct cr_change *x;
+
+	if (c->out->n >= c->limit) {
+		c->out->more++;
+		return NULL;
+	}
+	x = &c->out->items[c->out->n++];
+	memset(x, 0, sizeof(*x));
+	x->kind = kind;
+	return x;
+}
+
+/* Pages in tree order: first child, else next sibling, else up. */
+static int preorder_next(const struct revision *rv, int i)
+{
+	if (rv->pages[i].first_child >= 0)
+		return rv->pages[i].first_child;
+	for (; i >= 0; i = rv->pages[i].parent_idx)
+		if (rv->pages[i].next_sibling >= 0)
+			return rv->pages[i].next_sibling;
+	return -1;
+}
+
+/* A page that is in both revisions under the same parent. */
+static bool stays(const struct rev_page *p, const struct revision *other)
+{
+	const struct rev_page *q = revision_page(other, p->id);
+
+	return q && same_str(q->parent, p->parent);
+}
+
+/* rank[i]: page i's place among its siblings that stay (in both revisions
+ * under the same parent), so a sibling added, removed or renumbered does not
+ * make a page look moved; -1 for the others. */
+static int sibling_ranks(struct dom *d, const struct revision *rv, const struct revision *other, int **out)
+{
+	int *rank = arena_alloc(d->arena, sizeof(int) * (size_t)(rv->npages + 1));
+
+	if (!rank)
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < rv->npages; i++)
+		rank[i] = -1;
+	for (int i = -1; i < rv->npages; i++) {
+		int k = 0, c = i < 0 ? rv->first_root : rv->pages[i].first_child;
+		for (; c >= 0; c = rv->pages[c].next_sibling)
+			if (stays(&rv->pages[c], other))
+				rank[c] = k++;
+	}
+	*out = rank;
+	return 0;
+}
+
+static bool page_edited(const struct rev_page *a, const struct rev_page *b)
+{
+	return !same_str(a->title, b->title) || !same_str(a->emoji, b->emoji) || !same_str(a->slug, b->slug) ||
+	       !same_str(a->description, b->description) || !same_str(a->body, b->body) ||
+	       !same_str(a->href, b->href);
+}
+
+static int page_changes(struct changes_run *c)
+{
+	const struct revision *base = c->base, *head = c->head;
+	int *rank_base, *rank_head, rc;
+	struct cr_change *x;
+
+	if ((rc = sibling_ranks(c->d, base, head, &rank_base)) || (rc = sibling_ranks(c->d, head, base, &rank_head)))
+		return rc;
+	for (int i = head->first_root; i >= 0; i = preorder_next(head, i)) {
+		const struct rev_page *p = &head->pages[i];
+		int j = revision_page_index(base, p->id);
+		if (j < 0) {
+			if ((x = change_add(c, CR_PAGE_CREATED)))
+				x->page = p;
+			continue;
+		}
+		if (page_edited(&base->pages[j], p) && (x = change_add(c, CR_PAGE_EDITED))) {
+			x->page = p;
+			x->was = &base->pages[j];
+		}
+		if ((!same_str(base->pages[j].parent, p->parent) || rank_base[j] != rank_head[i]) &&
+		    (x = change_add(c, CR_PAGE_MOVED))) {
+			x->page = p;
+			x->was = &base->pages[j];
+			x->parent_before = base->pages[j].parent ? revision_page(base, base->pages[j].parent) : NULL;
+			x->parent_after = p->parent ? revision_page(head, p->parent) : NULL;
+		}
+	}
+	for (int i = base->first_root; i >= 0; i = preorder_next(base, i))
+		if (!revision_page(head, base->pages[i].id) && (x = change_add(c, CR_PAGE_DELETED)))
+			x->page = &base->pages[i];
+	return 0;
+}
+
+static int file_url(struct changes_run *c, const struct revision *rv, const struct rev_file *f, const char **out)
+{
+	return dom_file_url(c->d, c->s->id, rv->id, f->id, out);
+}
+
+static int file_changes(struct changes_run *c)
+{
+	struct cr_change *x;
+	int rc;
+
+	for (int i = 0; i < c->head->nfiles; i++) {
+		const struct rev_file *f = &c->head->files[i], *was = revision_file(c->base, f->id);
+		if (was && rev_file_same(was, f))
+			continue;
+		if (!(x = change_add(c, was ? CR_FILE_EDITED : CR_FILE_CREATED)))
+			continue;
+		x->file = f;
+		x->file_was = was;
+		if ((rc = file_url(c, c->head, f, &x->url)) || (was && (rc = file_url(c, c->base, was, &x->url_was))))
+			return rc;
+	}
+	for (int i = 0; i < c->base->nfiles; i++) {
+		const struct rev_file *f = &c->base->files[i];
+		if (revision_file(c->head, f->id) || !(x = change_add(c, CR_FILE_DELETED)))
+			continue;
+		x->file = f;
+		if ((rc = file_url(c, c->base, f, &x->url)))
+			return rc;
+	}
+	return 0;
+}
+
+int dom_cr_changes(struct dom *d, const char *space_id, const char *cr_key, int limit, struct cr_changes *out)
+{
+	struct space s;
+	struct change_request cr;
+	struct changes_run c = { .d = d, .s = &s, .limit = limit, .out = out };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (limit < 1 || limit > 1000)
+		return err_set(ERR_INVALID, "limit: must be between 1 and 1000");
+	if ((rc = load(d, space_id, cr_key, ROLE_READ, &s, &cr)) ||
+	    (rc = store_revision_get(d->tx, change_request_base(&cr), &c.base)) ||
+	    (rc = store_revision_get(d->tx, cr.revision, &c.head)))
+		return rc;
+	if (!(out->items = arena_alloc(d->arena, sizeof(*out->items) * (size_t)limit)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = page_changes(&c)))
+		return rc;
+	return file_changes(&c);
+}
+
+int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const struct cr_edit *in,
 		  struct space *s, struct change_request *cr)
 {
-	const char *old;
+	const char *old, *subject = in->subject, *status = in->status, *description = NULL;
 	int rc, known = 0;
 
+	if (in->description && !json_is_null(in->description) &&
+	    (rc = dom_cr_description_text(d, in->description, &description)))
+		return rc;
 	if ((rc = load_locked(d, space_id, cr_key, ROLE_EDIT, s, cr)))
 		return rc;
 	if (status) {
@@ -110,6 +430,8 @@ int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const
 		cr->subject = subject;
 	if (status)
 		cr->status = status;
+	if (in->description)
+		cr->description = description; /* NULL for JSON null: removed */
 	if ((rc = store_cr_update(d->tx, cr, old, cr->revision)))
 		return rc;
 	return dom_change_request_get(d, s, cr->id, cr);
@@ -168,11 +490,6 @@ int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_k
 }
 
 /* ---- the space's current revision and the search index ---- */
-
-static bool same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
 
 /* Keep the search index on the space's current revision: pages added or
  * changed (body, title or path) are indexed again, removed pages dropped. */

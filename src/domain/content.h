@@ -113,15 +113,39 @@ int dom_space_advance(struct dom *d, const struct space *s, const struct revisio
 struct cr_new {
 	const char *subject;       /* NULL: "" */
 	const char *agent_task_id; /* NULL: none */
+	json_t *description;       /* a JSONDocument, or NULL (dom_cr_update) */
 };
 int dom_cr_create(struct dom *d, const char *space_id, const struct cr_new *in, struct space *s,
 		  struct change_request *out);
 int dom_cr_list(struct dom *d, const char *space_id, const struct cr_filter *f, const struct list_req *lr,
 		struct space *s, struct change_request **items, int *n, char **next);
 int dom_cr_get(struct dom *d, const char *space_id, const char *cr_key, struct space *s, struct change_request *out);
-/* subject / status NULL: unchanged. */
-int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const char *subject, const char *status,
+/* What PATCH changes: NULL fields are unchanged. description is a
+ * JSONDocument ({object: "document", data, nodes}: its shape is checked node
+ * by node, at most CR_DESCRIPTION_MAX bytes as compact JSON) or JSON null,
+ * which removes it. */
+#define CR_DESCRIPTION_MAX 65536
+struct cr_edit {
+	const char *subject;
+	const char *status;
+	json_t *description;
+};
+/* A change request description (GitBook's JSONDocument) checked node by node,
+ * as compact JSON text in the arena; ERR_INVALID naming `description`. */
+int dom_cr_description_text(struct dom *d, json_t *doc, const char **out);
+int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const struct cr_edit *in,
 		  struct space *s, struct change_request *out);
+/* listChangeRequestsForOrganization: the change requests of the
+ * organization's live spaces the actor reads, newest first. */
+int dom_cr_list_org(struct dom *d, const char *org_id, const struct cr_filter *f, const struct list_req *lr,
+		    struct cr_in_space **items, int *n, char **next);
+/* getContributorsByChangeRequestId. */
+int dom_cr_contributors(struct dom *d, const char *space_id, const char *cr_key, const struct list_req *lr,
+			struct cr_contributor **items, int *n, char **next);
+/* getChangeRequestChanges: the pages and files that differ between the
+ * change request's base and its head, the first `limit` of them (pages in
+ * the head's tree order, then deleted pages, then files). */
+int dom_cr_changes(struct dom *d, const char *space_id, const char *cr_key, int limit, struct cr_changes *out);
 /* Apply a batch of changes to the change request's head; fetched: the
  * batch's URLs, fetched before the transaction (dom_content_prefetch). */
 int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_key, json_t *changes,

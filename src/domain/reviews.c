@@ -2,6 +2,7 @@
  * reviews.c - reviews, requested reviewers and merge rules (reviews.h).
  */
 #include "domain/reviews.h"
+#include "domain/content.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -118,11 +119,12 @@ static int check_reader(struct dom *d, const struct space *s, const char *user_i
 }
 
 int dom_reviewers_request(struct dom *d, const char *space_id, const char *cr_key, const char *const *users, int nusers,
-			  const char *subject, struct cr_requested_reviewer **out, int *nout)
+			  const char *subject, json_t *description, struct cr_requested_reviewer **out, int *nout)
 {
 	struct space s;
 	struct change_request cr;
 	struct cr_requested_reviewer *items;
+	const char *descr = NULL;
 	int rc;
 
 	*out = NULL;
@@ -139,9 +141,17 @@ int dom_reviewers_request(struct dom *d, const char *space_id, const char *cr_ke
 		if ((rc = check_reader(d, &s, users[i], i)))
 			return rc;
 	}
-	if (subject && strcmp(subject, cr.subject) != 0) {
-		cr.subject = subject;
-		if ((rc = store_cr_update(d->tx, &cr, cr.status, cr.revision)))
+	if (description && !json_is_null(description) && (rc = dom_cr_description_text(d, description, &descr)))
+		return rc;
+	/* The request may also set the subject and the description (GitBook's body). */
+	if ((subject && strcmp(subject, cr.subject) != 0) || description) {
+		const char *old_status = cr.status, *old_revision = cr.revision;
+
+		if (subject)
+			cr.subject = subject;
+		if (description)
+			cr.description = descr; /* NULL for JSON null: removed */
+		if ((rc = store_cr_update(d->tx, &cr, old_status, old_revision)))
 			return rc;
 	}
 	if (!(items = arena_alloc(d->arena, sizeof(*items) * (size_t)nusers)))
@@ -206,7 +216,7 @@ int dom_merge_rules_check(struct dom *d, const struct space *s, const struct cha
 		facts_reviews[i] = (struct mr_review){ reviews[i].reviewer.id, reviews[i].status, reviews[i].outdated };
 	f.actor_id = d->actor.user_id;
 	f.subject = cr->subject;
-	f.description = NULL; /* TODO: cr->description once migration 9 (helper "cr") adds it */
+	f.description = cr->description;
 	f.up_to_date = strcmp(change_request_base(cr), s->revision) == 0;
 	f.reviews = facts_reviews;
 	f.nreviews = n;

@@ -19,6 +19,8 @@
 #ifndef DOCSD_DOMAIN_REVIEWS_H
 #define DOCSD_DOMAIN_REVIEWS_H
 
+#include <jansson.h>
+
 #include "core/merge_rules.h"
 #include "domain/comments.h"
 #include "domain/domain.h"
@@ -40,9 +42,10 @@ int dom_reviews_list(struct dom *d, const char *space_id, const char *cr_key, in
 		     enum comment_format fmt, struct dom_review **items, int *n, char **next);
 
 /* Request users (ids) as reviewers; subject, when not NULL, replaces the
- * change request's subject. *out: the requests as stored, in the order given. */
+ * change request's subject, and description (a JSONDocument; JSON null
+ * removes it), when not NULL, its description. *out: the requests as stored, in the order given. */
 int dom_reviewers_request(struct dom *d, const char *space_id, const char *cr_key, const char *const *users, int nusers,
-			  const char *subject, struct cr_requested_reviewer **out, int *nout);
+			  const char *subject, json_t *description, struct cr_requested_reviewer **out, int *nout);
 int dom_reviewers_list(struct dom *d, const char *space_id, const char *cr_key, const struct list_req *lr,
 		       struct cr_requested_reviewer **items, int *n, char **next);
 /* *removed = false when user_id was not requested. */

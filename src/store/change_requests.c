@@ -22,7 +22,7 @@
 #include <string.h>
 
 #define CR_COLS "c.id, c.space_id, c.number, c.status, c.subject, c.agent_task_id, c.created_at, c.updated_at, " \
-	"c.revision, c.revision_initial, c.revision_merged_ancestor, c.revision_merged, c.comments, " \
+	"c.revision, c.revision_initial, c.revision_merged_ancestor, c.revision_merged, c.comments, c.description, " \
 	"u.id, u.email, u.display_name, u.photo_url, u.created_at"
 #define CR_FROM " FROM change_requests c JOIN users u ON u.id = c.created_by "
 
@@ -44,9 +44,21 @@ static int fill_cr(struct store_tx *tx, struct db_rows *r, void *out)
 	cr->revision_merged_ancestor = st_str(tx, r, 10, &oom);
 	cr->revision_merged = st_str(tx, r, 11, &oom);
 	cr->comments = st_int(tx, r, 12);
+	cr->description = st_str(tx, r, 13, &oom);
 	if (oom)
 		return err_set(ERR_INTERNAL, "out of memory");
-	return store_fill_user(tx, r, 13, &cr->created_by);
+	return store_fill_user(tx, r, 14, &cr->created_by);
+}
+
+/* The columns after CR_COLS: the change request's space (SPACE_COLS). */
+#define CR_NCOLS 19
+
+static int fill_cr_space(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct cr_in_space *x = out;
+	int rc = fill_cr(tx, r, &x->cr);
+
+	return rc ? rc : store_fill_space(tx, r, CR_NCOLS, &x->space);
 }
 
 static int recount(struct store_tx *tx, const char *space_id)
@@ -93,12 +105,12 @@ int store_cr_create(struct store_tx *tx, struct change_request *cr)
 	struct db_param p[] = {
 		P_TEXT(cr->id), P_TEXT(cr->space_id), P_INT(cr->number), P_TEXT(cr->status), P_TEXT(cr->subject),
 		P_TEXT(cr->agent_task_id), P_TEXT(cr->created_by.id), P_INT(cr->created_at), P_TEXT(cr->revision),
-		P_TEXT(cr->revision_initial),
+		P_TEXT(cr->revision_initial), P_TEXT(cr->description),
 	};
 	rc = st_exec(tx,
 		     "INSERT INTO change_requests (id, space_id, number, status, subject, agent_task_id, created_by, "
-		     "created_at, updated_at, revision, revision_initial) "
-		     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10)",
+		     "created_at, updated_at, revision, revision_initial, description) "
+		     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11)",
 		     p, NP(p), NULL);
 	return rc ? rc : recount(tx, cr->space_id);
 }
@@ -135,7 +147,7 @@ int store_cr_update(struct store_tx *tx, const struct change_request *cr, const 
 	struct db_param p[] = {
 		P_TEXT(cr->id), P_TEXT(cr->subject), P_TEXT(cr->status), P_TEXT(cr->revision),
 		P_TEXT(cr->revision_merged_ancestor), P_TEXT(cr->revision_merged), P_INT(clock_now_ms()),
-		P_TEXT(old_status), P_TEXT(old_revision),
+		P_TEXT(old_status), P_TEXT(old_revision), P_TEXT(cr->description),
 	};
 	int64_t changes = 0;
 	int rc;
@@ -144,7 +156,7 @@ int store_cr_update(struct store_tx *tx, const struct change_request *cr, const 
 		return err_set(ERR_INTERNAL, "store_cr_update: the status and revision read are required");
 	rc = st_exec(tx,
 			 "UPDATE change_requests SET subject = $2, status = $3, revision = $4, "
-			 "revision_merged_ancestor = $5, revision_merged = $6, updated_at = $7 "
+			 "revision_merged_ancestor = $5, revision_merged = $6, updated_at = $7, description = $10 "
 			 "WHERE id = $1 AND status = $8 AND revision = $9",
 			 p, NP(p), &changes);
 
@@ -160,20 +172,80 @@ int store_cr_update(struct store_tx *tx, const struct change_request *cr, const 
 
 int store_cr_add_contributor(struct store_tx *tx, const char *cr_id, const char *user_id)
 {
-	struct db_param p[] = { P_TEXT(cr_id), P_TEXT(user_id) };
+	struct db_param p[] = { P_TEXT(cr_id), P_TEXT(user_id), P_INT(clock_now_ms()) };
 
 	return st_exec(tx,
-		       "INSERT INTO change_request_contributors (change_request_id, user_id) VALUES ($1, $2) "
-		       "ON CONFLICT DO NOTHING",
+		       "INSERT INTO change_request_contributors (change_request_id, user_id, edits, updated_at) "
+		       "VALUES ($1, $2, 1, $3) ON CONFLICT (change_request_id, user_id) DO UPDATE SET "
+		       "edits = change_request_contributors.edits + 1, updated_at = $3",
 		       p, NP(p), NULL);
 }
 
-/* $1 space, $2 limit, $3 status or NULL, $4 contributor or NULL, $5/$6 cursor */
-#define CR_LIST(cmp, dir) \
-	"SELECT " CR_COLS CR_FROM "WHERE c.space_id = $1 " \
+/* Editors (change_request_contributors) and commenters (comments and
+ * replies posted on the change request), one row per user and kind, newest
+ * contribution first. The keyset is (2 * time + kind, user): unique, as a user
+ * has at most one row of each kind. $1 change request, $2 limit, $3/$4 cursor. */
+#define CONTRIB_LIST(cmp, dir) \
+	"SELECT x.action, x.n, x.at, x.k, u.id, u.email, u.display_name, u.photo_url, u.created_at FROM (" \
+	"SELECT user_id, 'edit' AS action, edits AS n, updated_at AS at, 2 * updated_at AS k " \
+	"FROM change_request_contributors WHERE change_request_id = $1 " \
+	"UNION ALL SELECT posted_by, 'comment', COUNT(*), MAX(posted_at), 2 * MAX(posted_at) + 1 " \
+	"FROM comments WHERE change_request_id = $1 GROUP BY posted_by" \
+	") x JOIN users u ON u.id = x.user_id " cmp "ORDER BY x.k " dir ", x.user_id " dir " LIMIT $2"
+
+static int fill_contributor(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct cr_contributor *c = out;
+	int oom = 0;
+
+	c->action = st_str(tx, r, 0, &oom);
+	c->count = st_int(tx, r, 1);
+	c->updated_at = st_int(tx, r, 2);
+	c->key = st_int(tx, r, 3);
+	if (oom)
+		return err_set(ERR_INTERNAL, "out of memory");
+	return store_fill_user(tx, r, 4, &c->user);
+}
+
+static void contributor_key(const void *item, int64_t *key, const char **id)
+{
+	const struct cr_contributor *c = item;
+
+	*key = c->key;
+	*id = c->user.id;
+}
+
+int store_cr_contributors(struct store_tx *tx, const char *cr_id, const struct list_req *lr,
+			  struct cr_contributor **items, int *n, char **next)
+{
+	static const char *const sql[2][2] = {
+		{ CONTRIB_LIST("", "ASC"), CONTRIB_LIST("WHERE (x.k, x.user_id) > ($3, $4) ", "ASC") },
+		{ CONTRIB_LIST("", "DESC"), CONTRIB_LIST("WHERE (x.k, x.user_id) < ($3, $4) ", "DESC") },
+	};
+	struct db_param p[4] = { P_TEXT(cr_id), P_NULL };
+
+	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_contributor, sizeof(struct cr_contributor),
+			    contributor_key, NULL, NULL, (void **)items, n, next);
+}
+
+/* The filters of both lists: $3 status, $4 contributor, $5 creator (each
+ * NULL for any). */
+#define CR_FILTERS \
 	"AND (CAST($3 AS TEXT) IS NULL OR c.status = $3) " \
 	"AND (CAST($4 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM change_request_contributors x " \
-	"WHERE x.change_request_id = c.id AND x.user_id = $4)) " cmp \
+	"WHERE x.change_request_id = c.id AND x.user_id = $4)) " \
+	"AND (CAST($5 AS TEXT) IS NULL OR c.created_by = $5) "
+
+/* $1 space, $2 limit, $3..$5 filters, $6/$7 cursor */
+#define CR_LIST(cmp, dir) \
+	"SELECT " CR_COLS CR_FROM "WHERE c.space_id = $1 " CR_FILTERS cmp \
+	"ORDER BY c.created_at " dir ", c.id " dir " LIMIT $2"
+
+/* $1 organization, $2 limit, $3..$5 filters, $6/$7 cursor: the change
+ * requests of the organization's live spaces. */
+#define CR_ORG_LIST(cmp, dir) \
+	"SELECT " CR_COLS ", " SPACE_COLS CR_FROM "JOIN spaces s ON s.id = c.space_id " \
+	"WHERE s.org_id = $1 AND s.deleted_at IS NULL " CR_FILTERS cmp \
 	"ORDER BY c.created_at " dir ", c.id " dir " LIMIT $2"
 
 static void cr_key(const void *item, int64_t *key, const char **id)
@@ -188,11 +260,31 @@ int store_crs_list(struct store_tx *tx, const char *space_id, const struct cr_fi
 		   struct change_request **items, int *n, char **next)
 {
 	static const char *const sql[2][2] = {
-		{ CR_LIST("", "ASC"), CR_LIST("AND (c.created_at, c.id) > ($5, $6) ", "ASC") },
-		{ CR_LIST("", "DESC"), CR_LIST("AND (c.created_at, c.id) < ($5, $6) ", "DESC") },
+		{ CR_LIST("", "ASC"), CR_LIST("AND (c.created_at, c.id) > ($6, $7) ", "ASC") },
+		{ CR_LIST("", "DESC"), CR_LIST("AND (c.created_at, c.id) < ($6, $7) ", "DESC") },
 	};
-	struct db_param p[6] = { P_TEXT(space_id), P_NULL, P_TEXT(f->status), P_TEXT(f->contributor) };
+	struct db_param p[7] = { P_TEXT(space_id), P_NULL, P_TEXT(f->status), P_TEXT(f->contributor),
+				 P_TEXT(f->creator) };
 
 	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_cr, sizeof(struct change_request), cr_key, NULL, NULL,
 			    (void **)items, n, next);
+}
+
+static void cr_space_key(const void *item, int64_t *key, const char **id)
+{
+	cr_key(&((const struct cr_in_space *)item)->cr, key, id);
+}
+
+int store_crs_list_org(struct store_tx *tx, const char *org_id, const struct cr_filter *f, const struct list_req *lr,
+		       store_keep_fn keep, void *ctx, struct cr_in_space **items, int *n, char **next)
+{
+	static const char *const sql[2][2] = {
+		{ CR_ORG_LIST("", "ASC"), CR_ORG_LIST("AND (c.created_at, c.id) > ($6, $7) ", "ASC") },
+		{ CR_ORG_LIST("", "DESC"), CR_ORG_LIST("AND (c.created_at, c.id) < ($6, $7) ", "DESC") },
+	};
+	struct db_param p[7] = { P_TEXT(org_id), P_NULL, P_TEXT(f->status), P_TEXT(f->contributor),
+				 P_TEXT(f->creator) };
+
+	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_cr_space, sizeof(struct cr_in_space), cr_space_key, keep,
+			    ctx, (void **)items, n, next);
 }

@@ -23,7 +23,8 @@
 	"c.id, c.space_id, c.change_request_id, c.parent_id, c.posted_at, c.edited_at, c.markdown, c.status, " \
 	"c.resolved_at, c.revision, c.target_page, c.target_node, c.target_preview, c.target_table_cell, c.replies, " \
 	"pu.id, pu.email, pu.display_name, pu.photo_url, pu.created_at, " \
-	"ru.id, ru.email, ru.display_name, ru.photo_url, ru.created_at"
+	"ru.id, ru.email, ru.display_name, ru.photo_url, ru.created_at, " \
+	"(SELECT v.id FROM cr_reviews v WHERE v.comment_id = c.id)"
 #define COMMENT_FROM " FROM comments c JOIN users pu ON pu.id = c.posted_by LEFT JOIN users ru ON ru.id = c.resolved_by "
 
 static int fill_comment(struct store_tx *tx, struct db_rows *r, void *out)
@@ -46,6 +47,7 @@ static int fill_comment(struct store_tx *tx, struct db_rows *r, void *out)
 	c->target_preview = st_str(tx, r, 12, &oom);
 	c->target_table_cell = st_str(tx, r, 13, &oom);
 	c->replies = st_int(tx, r, 14);
+	c->target_review = st_str(tx, r, 25, &oom);
 	c->reactions = NULL;
 	c->nreactions = 0;
 	if (oom)

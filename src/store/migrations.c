@@ -487,6 +487,21 @@ static const char m0008_reviews[] =
 	"  created_at BIGINT NOT NULL,"
 	"  PRIMARY KEY (change_request_id, user_id)) " WITHOUT_ROWID ";"
 	"CREATE INDEX cr_requested_reviewers_order ON cr_requested_reviewers (change_request_id, position, user_id);";
+/* Change requests (issue 12): a description (a JSONDocument kept as JSON
+ * text), and per contributor how many edits they made and when the last was
+ * (UserContributor); rows from before count one edit at the change request's
+ * last update. */
+static const char m0009_change_requests[] =
+	"ALTER TABLE change_requests ADD COLUMN description TEXT;"
+	"ALTER TABLE change_request_contributors ADD COLUMN edits BIGINT NOT NULL DEFAULT 1;"
+	"ALTER TABLE change_request_contributors ADD COLUMN updated_at BIGINT NOT NULL DEFAULT 0;"
+	"UPDATE change_request_contributors SET updated_at = (SELECT c.updated_at FROM change_requests c "
+	"  WHERE c.id = change_request_contributors.change_request_id);"
+	"CREATE INDEX change_requests_creator ON change_requests (created_by, created_at, id);"
+	"CREATE INDEX comments_change_request ON comments (change_request_id, posted_by);";
+
+/* A comment's review (Comment.target.review) is found by the comment's id. */
+static const char m0010_review_comments[] = "CREATE INDEX cr_reviews_comment ON cr_reviews (comment_id);";
 
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
@@ -497,5 +512,7 @@ const struct migration migrations[] = {
 	{ 6, "sites", m0006_sites, NULL, NULL },
 	{ 7, "site publishing auth", m0007_site_auth, NULL, NULL },
 	{ 8, "change request reviews", m0008_reviews, NULL, NULL },
+	{ 9, "change request descriptions and contributors", m0009_change_requests, NULL, NULL },
+	{ 10, "review comments", m0010_review_comments, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

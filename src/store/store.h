@@ -358,6 +358,7 @@ int store_space_set_revision(struct store_tx *tx, const struct space *s, const c
 struct cr_filter {
 	const char *status;      /* a status, or NULL for all */
 	const char *contributor; /* user id, or NULL */
+	const char *creator;     /* user id, or NULL */
 };
 /* Sets id, number (next in the space), timestamps. */
 int store_cr_create(struct store_tx *tx, struct change_request *cr);
@@ -373,10 +374,32 @@ int store_cr_get_by_number(struct store_tx *tx, const char *space_id, int64_t nu
  * lock it first (store_space_get_locked) when the change request is locked. */
 int store_cr_update(struct store_tx *tx, const struct change_request *cr, const char *old_status,
 		    const char *old_revision);
+/* Counts one more edit by user_id (and when) on the change request. */
 int store_cr_add_contributor(struct store_tx *tx, const char *cr_id, const char *user_id);
+/* The people who edited (edits counted by store_cr_add_contributor) and who
+ * commented (comments and replies) on a change request: one item per user
+ * and kind, keyset-paginated on the time of the latest contribution. */
+struct cr_contributor {
+	struct user user;
+	const char *action; /* "edit" | "comment" */
+	int64_t count;
+	int64_t updated_at;
+	int64_t key; /* the keyset's: 2 * updated_at + (comment ? 1 : 0) */
+};
+int store_cr_contributors(struct store_tx *tx, const char *cr_id, const struct list_req *lr,
+			  struct cr_contributor **items, int *n, char **next);
 /* Newest first. */
 int store_crs_list(struct store_tx *tx, const char *space_id, const struct cr_filter *f, const struct list_req *lr,
 		   struct change_request **items, int *n, char **next);
+/* The change requests of an organization's live spaces, each with its space;
+ * keep (store_keep_fn on the item's space, e.g. through dom_keep_space) drops
+ * those of spaces the caller cannot read. */
+struct cr_in_space {
+	struct change_request cr;
+	struct space space;
+};
+int store_crs_list_org(struct store_tx *tx, const char *org_id, const struct cr_filter *f, const struct list_req *lr,
+		       store_keep_fn keep, void *ctx, struct cr_in_space **items, int *n, char **next);
 
 #include "store/comments.h"
 #include "store/reviews.h"

@@ -6,7 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
-import { ok, empty, expectError, raw, rawOk, createOrg, addMember, checkPagination } from './lib/api.mjs';
+import { ok, empty, expectError, raw, rawOk, createOrg, addMember, checkPagination, validate } from './lib/api.mjs';
 
 describe('reviews and merge rules', () => {
     let ctx, alice, bob, carol, dave, erin, frank, org;
@@ -126,6 +126,16 @@ describe('reviews and merge rules', () => {
         assert.equal(r.comment.postedBy.id, bob.id);
         const comments = await ok(alice.api.spaces.listCommentsInChangeRequest(s.id, cr.id), 'listCommentsInChangeRequest');
         assert.deepEqual(comments.items.map((c) => c.id), [r.comment.id]);
+        assert.equal(comments.items[0].target.review, r.id, 'the comment targets its review (Comment.target.review)');
+        assert.equal(comments.items[0].target.changeRequest, cr.id);
+        const one = await ok(alice.api.spaces.getCommentInChangeRequest(s.id, cr.id, r.comment.id), 'getCommentInChangeRequest');
+        assert.equal(one.target.review, r.id);
+        // The seed answers 201 for a new comment; GitBook's document lists 200 with the same Comment body.
+        const res = await alice.api.spaces.postCommentInChangeRequest(s.id, cr.id, { body: { markdown: 'Not a review' } });
+        assert.equal(res.status, 201);
+        const plain = validate('postCommentInChangeRequest', 200, res.data);
+        assert.equal(plain.target.review, undefined, 'an ordinary comment targets no review');
+        await empty(alice.api.spaces.deleteCommentInChangeRequest(s.id, cr.id, plain.id), 204, 'delete the ordinary comment');
         const listed = await reviews(s.id, cr.id);
         assert.equal(listed.items[0].comment.id, r.comment.id);
         const doc = await reviews(s.id, cr.id, { format: 'document' });
@@ -187,9 +197,13 @@ describe('reviews and merge rules', () => {
         assert.equal(r.requestedBy.id, dave.id);
         await ok(alice.api.spaces.requestReviewersForChangeRequest(s.id, cr.id, { users: [bob.id], subject: 'Renamed' }), 'requestReviewersForChangeRequest');
         assert.equal((await getCR(s.id, cr.id)).subject, 'Renamed', 'subject updated with the request');
+        const descr = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Please look', marks: [] }] }] }] };
+        await ok(alice.api.spaces.requestReviewersForChangeRequest(s.id, cr.id, { users: [carol.id], description: descr }), 'requestReviewersForChangeRequest');
+        assert.deepEqual((await getCR(s.id, cr.id)).description, descr, 'description updated with the request');
+        await expectError(alice.api.spaces.requestReviewersForChangeRequest(s.id, cr.id, { users: [carol.id], description: 'text' }), 400, 'not a document');
         assert.equal((await reviews(s.id, cr.id)).items[0].outdated, true);
         const again = await ok(alice.api.spaces.getRequestedReviewersByChangeRequestId(s.id, cr.id), 'getRequestedReviewersByChangeRequestId');
-        assert.deepEqual(again.items.map((u) => [u.user.id, u.requestedBy.id]), [[bob.id, alice.id], [carol.id, dave.id], [erin.id, dave.id]]);
+        assert.deepEqual(again.items.map((u) => [u.user.id, u.requestedBy.id]), [[bob.id, alice.id], [carol.id, alice.id], [erin.id, dave.id]]);
 
         // Remove: 205 when removed, 204 when not requested.
         await expectError(erin.api.spaces.removeRequestedReviewerFromChangeRequest(s.id, cr.id, carol.id), 403);
@@ -261,10 +275,19 @@ describe('reviews and merge rules', () => {
         await merged(s.id, cr.id);
     });
 
-    it('require_change_request_description blocks while the change request has none', async () => {
+    it('require_change_request_description blocks while the change request has none (or only blank text)', async () => {
         const s = await newSpace(rules('require_change_request_description'));
         const cr = await newCR(s.id);
         await blocked(s.id, cr.id, ['require_change_request_description']);
+        const doc = (text) => ({
+            object: 'document',
+            data: {},
+            nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }],
+        });
+        await ok(alice.api.spaces.updateChangeRequestById(s.id, cr.id, { description: doc('   ') }), 'updateChangeRequestById');
+        await blocked(s.id, cr.id, ['require_change_request_description']);
+        await ok(alice.api.spaces.updateChangeRequestById(s.id, cr.id, { description: doc('Why this change') }), 'updateChangeRequestById');
+        await merged(s.id, cr.id);
     });
 
     it('every unmet rule is named; allow_bypass lets listed users merge anyway', async () => {

@@ -121,6 +121,13 @@ UNIT_TEST(merge_rules_each_rule)
 	CHECK(passes(descr, &f));
 	f.description = "";
 	CHECK(!passes(descr, &f));
+	/* A description is a document: blank unless some text leaf has text. */
+	f.description = "{\"object\":\"document\",\"nodes\":[{\"object\":\"block\",\"type\":\"paragraph\","
+			"\"nodes\":[{\"object\":\"text\",\"leaves\":[{\"text\":\"  \"}]}]}]}";
+	CHECK(!passes(descr, &f));
+	f.description = "{\"object\":\"document\",\"nodes\":[{\"object\":\"block\",\"type\":\"paragraph\","
+			"\"nodes\":[{\"object\":\"text\",\"leaves\":[{\"text\":\"Why\"}]}]}]}";
+	CHECK(passes(descr, &f));
 }
 
 UNIT_TEST(merge_rules_names_each_unmet_rule)
