@@ -105,18 +105,19 @@ int org_collections_list(struct req *r)
 {
 	static const char *const bools[] = { "false", "true", NULL };
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct collection *items;
 	char *next;
 	struct jw *g;
 	int n, nested, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = req_query_enum(r, "nested", bools, &nested)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = req_query_enum(r, "nested", bools, &nested)) ||
 	    (rc = dom_collections_list(&r->dom, r->dom.actor.org_id, nested != 0, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		collection_to_json(g, api_base(r), &items[i], items[i].access);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }

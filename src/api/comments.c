@@ -174,7 +174,7 @@ static int send_one(struct req *r, int status, const struct dom_comment *c)
 	return 0;
 }
 
-static int send_list(struct req *r, const struct dom_comment *items, int n, const char *next)
+static int send_list(struct req *r, const struct dom_comment *items, int n, int64_t total, const char *next)
 {
 	struct jw *g = resp_list_begin(r);
 
@@ -182,7 +182,7 @@ static int send_list(struct req *r, const struct dom_comment *items, int n, cons
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		write_one(g, &items[i]);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 /* ---- comments and replies ---- */
@@ -193,13 +193,14 @@ int comment_list(struct req *r)
 	struct comment_at at = place_of(r);
 	struct comment_filter f = { 0 };
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	enum comment_format fmt;
 	struct dom_comment *items;
 	char *next;
 	int status, n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, "order", 1)) || (rc = req_format(r, &fmt)) ||
+	if ((rc = req_list_total(r, &lr, &cur, "order", 1, &total)) || (rc = req_format(r, &fmt)) ||
 	    (rc = req_query_enum(r, "status", statuses, &status)) || (rc = req_authors(r, &f)))
 		return rc;
 	f.status = status > 0 ? statuses[status] : NULL;
@@ -208,23 +209,24 @@ int comment_list(struct req *r)
 		f.target_page = NULL;
 	if ((rc = dom_comments_list(&r->dom, &at, &f, &lr, fmt, &items, &n, &next)))
 		return rc;
-	return send_list(r, items, n, next);
+	return send_list(r, items, n, total, next);
 }
 
 int reply_list(struct req *r)
 {
 	struct comment_at at = place_of(r);
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	enum comment_format fmt;
 	struct dom_comment *items;
 	char *next;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = req_format(r, &fmt)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = req_format(r, &fmt)) ||
 	    (rc = dom_replies_list(&r->dom, &at, req_param(r, "commentId"), &lr, fmt, &items, &n, &next)))
 		return rc;
-	return send_list(r, items, n, next);
+	return send_list(r, items, n, total, next);
 }
 
 /* GET of a comment or (reply_id set) a reply. */
@@ -325,17 +327,18 @@ int commenter_list(struct req *r)
 {
 	struct comment_at at = place_of(r);
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct member *items;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = dom_commenters_list(&r->dom, &at, &lr, &items, &n, &next)))
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = dom_commenters_list(&r->dom, &at, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		member_to_json(g, api_base(r), &items[i], api_sees_emails(r));
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }

@@ -54,13 +54,14 @@ static int list_grants(struct req *r, enum grant_kind gk)
 	enum dom_kind kind;
 	const char *id = target(r, &kind);
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct grant_row *items;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = dom_grants_list(&r->dom, kind, id, gk, &lr, &items, &n, &next)))
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = dom_grants_list(&r->dom, kind, id, gk, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -70,7 +71,7 @@ static int list_grants(struct req *r, enum grant_kind gk)
 		else
 			team_grant_to_json(g, &items[i], r->dom.actor.org.role);
 	}
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int grant_list_users(struct req *r)

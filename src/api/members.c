@@ -24,13 +24,14 @@ int member_list(struct req *r)
 	static const char *const sorts[] = { "joinedAt", "lastSeenAt", NULL };
 	struct member_filter f = { 0 };
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct member *items;
 	char *next;
 	struct jw *g;
 	int n, rc, role, sort;
 
-	if ((rc = req_list(r, &lr, &cur, "order", 1)) || (rc = req_query_enum(r, "role", roles, &role)) ||
+	if ((rc = req_list_total(r, &lr, &cur, "order", 1, &total)) || (rc = req_query_enum(r, "role", roles, &role)) ||
 	    (rc = req_query_enum(r, "sort", sorts, &sort)))
 		return rc;
 	f.role = role >= 0 ? roles[role] : NULL;
@@ -42,7 +43,7 @@ int member_list(struct req *r)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		member_to_json(g, api_base(r), &items[i], api_sees_emails(r));
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int member_get(struct req *r)
@@ -101,13 +102,14 @@ int member_sso(struct req *r)
 int member_teams(struct req *r)
 {
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct dom_team *items;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_member_teams(&r->dom, r->dom.actor.org_id, req_param(r, "userId"), req_query(r, "title"), &lr,
 				   &items, &n, &next)))
 		return rc;
@@ -115,5 +117,5 @@ int member_teams(struct req *r)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		member_team_to_json(g, &items[i].team, items[i].role, r->dom.actor.org.role, items[i].actor_owns);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }

@@ -25,19 +25,20 @@ static int send_org(struct req *r, int status, const struct dom_org *o)
 int org_list(struct req *r)
 {
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct dom_org *items;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = dom_orgs_list(&r->dom, &lr, &items, &n, &next)))
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = dom_orgs_list(&r->dom, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		org_to_json(g, api_base(r), &items[i].org, &items[i].actor);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 /* The fields of an organization a create (create: true) or an update sets. */

@@ -107,7 +107,7 @@ int content_files_list(struct req *r)
 	if (start + count < src.rv->nfiles && count > 0 &&
 	    !(next = cursor_encode(&r->arena, "0", src.rv->files[start + count - 1].id)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	return resp_list_end(r, count, next);
+	return resp_list_end(r, src.rv->nfiles, next);
 }
 
 int content_file_get(struct req *r)
@@ -241,7 +241,7 @@ static int send_links(struct req *r, const char *page_id)
 			return rc;
 	/* The stats sit beside the items; resp_list_end_open closes the object. */
 	link_stats_to_json(g, l.total, l.broken, page_id == NULL);
-	return resp_list_end_open(r, count, slice_next(r, start, count, l.n));
+	return resp_list_end_open(r, l.n, slice_next(r, start, count, l.n));
 }
 
 int content_page_links(struct req *r)
@@ -274,7 +274,7 @@ static int send_backlinks(struct req *r, int file)
 	for (int i = start; i < b.n && count < lr.limit; i++, count++)
 		if ((rc = location_to_json(g, &lc, b.pages[i], NULL, NULL)))
 			return rc;
-	return resp_list_end(r, count, slice_next(r, start, count, b.n));
+	return resp_list_end(r, b.n, slice_next(r, start, count, b.n));
 }
 
 int content_page_backlinks(struct req *r)

@@ -65,20 +65,21 @@ static int send_provider(struct req *r, int status, const struct saml_provider *
 int saml_list(struct req *r)
 {
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct saml_provider *items;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_saml_list(&r->dom, req_param(r, "organizationId"), &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		saml_provider_to_json(g, api_base(r), &items[i], r->dom.actor.org.role);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int saml_create(struct req *r)

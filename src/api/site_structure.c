@@ -176,7 +176,7 @@ int site_sections_list(struct req *r)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = from; i < to; i++)
 		site_section_to_json(g, &c, &st.sections[i]);
-	return resp_list_end(r, to - from, next);
+	return resp_list_end(r, st.nsections, next);
 }
 
 /* The fields of a section create (create: true) or update. */
@@ -278,7 +278,7 @@ int site_groups_list(struct req *r)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = from; i < to; i++)
 		site_group_to_json(g, &c, &st.groups[i], &st);
-	return resp_list_end(r, to - from, next);
+	return resp_list_end(r, st.ngroups, next);
 }
 
 static int body_group(struct req *r, bool create, struct site_group_input *in)
@@ -428,7 +428,7 @@ int site_spaces_list(struct req *r)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = from; i < to; i++)
 		site_space_to_json(g, &c, secs[i], items[i]);
-	return resp_list_end(r, to - from, next);
+	return resp_list_end(r, n, next);
 }
 
 int site_space_create(struct req *r)

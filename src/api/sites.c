@@ -155,6 +155,7 @@ int site_list(struct req *r)
 	struct type_args ta;
 	struct site_filter f;
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct site *items;
 	char *next;
@@ -166,7 +167,7 @@ int site_list(struct req *r)
 	f.title = req_query(r, "title");
 	ta.f = &f;
 	ta.rc = 0;
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = req_query_enum(r, "published", bools, &f.published)))
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = req_query_enum(r, "published", bools, &f.published)))
 		return rc;
 	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, type_arg, &ta);
 	if (ta.rc)
@@ -179,7 +180,7 @@ int site_list(struct req *r)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		site_to_json(g, api_base(r), &items[i]);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 /* Host with optional subdomains and a top-level label of 2+ letters, then
@@ -376,20 +377,21 @@ int site_share_links_list(struct req *r)
 {
 	struct site_share_link *items;
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct site s;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_site_share_links_list(&r->dom, org_of(r), site_of(r), &lr, &s, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		site_share_link_to_json(g, api_base(r), &s, &items[i]);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int site_share_link_create(struct req *r)

@@ -172,20 +172,21 @@ int space_transfer(struct req *r)
 static int send_spaces(struct req *r, const char *org_id, const char *collection_id)
 {
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct space *items;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_spaces_list(&r->dom, org_id, collection_id, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		space_to_json(g, api_base(r), &items[i], items[i].access);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int org_spaces_list(struct req *r)
@@ -204,17 +205,18 @@ int member_spaces_list(struct req *r)
 {
 	struct member_space *items;
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, "order", 1)) ||
+	if ((rc = req_list_total(r, &lr, &cur, "order", 1, &total)) ||
 	    (rc = dom_member_spaces(&r->dom, r->dom.actor.org_id, req_param(r, "userId"), &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		member_space_to_json(g, api_base(r), items[i].permission, &items[i].space);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }

@@ -24,20 +24,21 @@ int team_list(struct req *r)
 {
 	struct team_filter f = { .title = req_query(r, "title"), .owner = req_query(r, "owner") };
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct dom_team *items;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_teams_list(&r->dom, r->dom.actor.org_id, &f, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		team_to_json(g, &items[i].team, r->dom.actor.org.role, items[i].actor_owns);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int team_create(struct req *r)
@@ -86,20 +87,21 @@ int team_delete(struct req *r)
 int team_members_list(struct req *r)
 {
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct team_member_row *items;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_team_members(&r->dom, r->dom.actor.org_id, req_param(r, "teamId"), &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		team_member_to_json(g, api_base(r), &items[i].member, items[i].team_role, r->dom.actor.org.role);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 /* A team role on the wire, "owner" or "member" (else ERR_INVALID naming field). */

@@ -191,6 +191,16 @@ int dom_list_init(struct dom *d, const struct access_ctx *ctx, const char *org_i
 	return store_collection_nodes(d->tx, org_id, &l->nodes, &l->nnodes);
 }
 
+struct list_req dom_list_counted(const struct dom *d, const struct list_req *lr, const char *org_id, const char *who)
+{
+	struct list_req l = *lr;
+
+	if (d->actor.user_id && d->actor.org_id && strcmp(d->actor.org_id, org_id) == 0)
+		l.generation = d->actor.org.generation;
+	l.count_who = who;
+	return l;
+}
+
 static int node_cmp(const void *key, const void *elem)
 {
 	return strcmp(key, ((const struct collection_node *)elem)->id);

@@ -304,6 +304,7 @@ int dom_collections_list(struct dom *d, const char *org_id, bool nested, const s
 {
 	const struct access_ctx *ctx;
 	struct dom_list cl;
+	struct list_req l;
 	bool admin;
 	int rc;
 
@@ -311,7 +312,8 @@ int dom_collections_list(struct dom *d, const char *org_id, bool nested, const s
 	    (rc = dom_list_init(d, ctx, org_id, &cl)))
 		return rc;
 	admin = ctx->org_role == ROLE_ADMIN;
-	if ((rc = store_collections_list(d->tx, org_id, nested, lr, admin ? NULL : dom_keep_collection, &cl, items, n,
+	l = dom_list_counted(d, lr, org_id, admin ? NULL : d->actor.user_id);
+	if ((rc = store_collections_list(d->tx, org_id, nested, &l, admin ? NULL : dom_keep_collection, &cl, items, n,
 					 next)))
 		return rc;
 	for (int i = 0; admin && i < *n; i++)

@@ -101,6 +101,12 @@ struct dom_list {
 	int nnodes;
 };
 int dom_list_init(struct dom *d, const struct access_ctx *ctx, const char *org_id, struct dom_list *l);
+/* lr for a list of org_id whose rows bump the organization's generation when
+ * they change (store.h, "List totals"): its total may be cached against the
+ * generation the actor read in this transaction (none when the actor's
+ * standing in org_id is not loaded, or for docsd itself). who: whose access
+ * filters the rows (NULL: nobody's, every row counts). */
+struct list_req dom_list_counted(const struct dom *d, const struct list_req *lr, const char *org_id, const char *who);
 enum role dom_keep_space(void *list, void *item);
 enum role dom_keep_collection(void *list, void *item);
 

@@ -19,8 +19,9 @@ int dom_members_list(struct dom *d, const char *org_id, const struct member_filt
 		     struct member **items, int *n, char **next)
 {
 	int rc = dom_org_require(d, org_id, ORG_ACCESS_MEMBER);
+	struct list_req l = dom_list_counted(d, lr, org_id, NULL);
 
-	return rc ? rc : store_members_list(d->tx, org_id, f, lr, items, n, next);
+	return rc ? rc : store_members_list(d->tx, org_id, f, &l, items, n, next);
 }
 
 int dom_member_get(struct dom *d, const char *org_id, const char *user_id, struct member *out)

@@ -157,6 +157,7 @@ int dom_spaces_list(struct dom *d, const char *org_id, const char *collection_id
 	const struct access_ctx *ctx;
 	struct collection c;
 	struct dom_list cl;
+	struct list_req l;
 	bool admin;
 	int rc;
 
@@ -170,8 +171,9 @@ int dom_spaces_list(struct dom *d, const char *org_id, const char *collection_id
 	    (rc = dom_list_init(d, ctx, org_id, &cl)))
 		return rc;
 	admin = ctx->org_role == ROLE_ADMIN;
-	if ((rc = store_spaces_list(d->tx, scope, org_id, collection_id, lr, admin ? NULL : dom_keep_space, &cl, items, n,
-				    next)))
+	l = dom_list_counted(d, lr, org_id, admin ? NULL : d->actor.user_id);
+	if ((rc = store_spaces_list(d->tx, scope, org_id, collection_id, &l, admin ? NULL : dom_keep_space, &cl, items,
+				    n, next)))
 		return rc;
 	for (int i = 0; admin && i < *n; i++)
 		(*items)[i].access = ROLE_ADMIN;
@@ -184,6 +186,7 @@ int dom_member_spaces(struct dom *d, const char *org_id, const char *user_id, co
 	struct membership m;
 	struct access_ctx ctx;
 	struct dom_list cl;
+	struct list_req l;
 	struct space *spaces;
 	bool admin;
 	int rc;
@@ -202,8 +205,10 @@ int dom_member_spaces(struct dom *d, const char *org_id, const char *user_id, co
 	if (m.role != ROLE_ADMIN &&
 	    (rc = store_access_grants(d->tx, org_id, user_id, (struct access_grant **)&ctx.grants, &ctx.ngrants)))
 		return rc;
+	/* Counted (and cached) as the member sees them. */
+	l = dom_list_counted(d, lr, org_id, user_id);
 	if ((rc = dom_list_init(d, &ctx, org_id, &cl)) ||
-	    (rc = store_spaces_list(d->tx, SPACES_OF_ORG, org_id, NULL, lr, dom_keep_space, &cl, &spaces, n, next)))
+	    (rc = store_spaces_list(d->tx, SPACES_OF_ORG, org_id, NULL, &l, dom_keep_space, &cl, &spaces, n, next)))
 		return rc;
 	if (!(*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1))))
 		return err_set(ERR_INTERNAL, "out of memory");

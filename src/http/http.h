@@ -123,6 +123,10 @@ int req_query_int(struct req *r, const char *name, long min, long max, long *out
  * non-NULL, also read that query parameter as asc|desc (default_desc applies
  * when absent). */
 int req_list(struct req *r, struct list_req *lr, struct cursor *cur, const char *order_param, int default_desc);
+/* req_list for a list that answers its total (store.h, "List totals"): the
+ * list functions store it in *total (0 until they do). */
+int req_list_total(struct req *r, struct list_req *lr, struct cursor *cur, const char *order_param, int default_desc,
+		   int64_t *total);
 /* A query parameter that must be one of `allowed` (NULL-terminated); *out =
  * index, or -1 when absent. */
 int req_query_enum(struct req *r, const char *name, const char *const *allowed, int *out);
@@ -151,12 +155,15 @@ int resp_text(struct req *r, int status, const char *content_type, const char *t
 /* A binary body the request's arena (or something outliving it) owns. */
 int resp_bytes(struct req *r, int status, const char *content_type, const void *data, size_t len);
 int resp_header(struct req *r, const char *name, const char *value);
-/* {"items": [ ... ], "count": n, "next": {"page": next}} around items written
- * between the two calls. */
+/* {"items": [ ... ], "count": total, "next": {"page": next}} around items
+ * written between the two calls. count is GitBook's List.count, the "Total
+ * count of objects in the list" the caller can see across every page, not
+ * the number of items on this page: the list's function computes it
+ * (req_list_total; store.h, "List totals"). */
 struct jw *resp_list_begin(struct req *r);
-int resp_list_end(struct req *r, int count, const char *next);
+int resp_list_end(struct req *r, int64_t total, const char *next);
 /* Like resp_list_end, when the caller closed the items and added keys of its own. */
-int resp_list_end_open(struct req *r, int count, const char *next);
+int resp_list_end_open(struct req *r, int64_t total, const char *next);
 
 /* Map an err.h code to its HTTP status. */
 int err_status(int code);

@@ -101,6 +101,9 @@ int req_list(struct req *r, struct list_req *lr, struct cursor *cur, const char 
 	lr->limit = 100;
 	lr->desc = default_desc;
 	lr->after = NULL;
+	lr->total = NULL;
+	lr->generation = 0;
+	lr->count_who = NULL;
 	if ((rc = req_query_int(r, "limit", 1, 1000, &limit)) < 0)
 		return rc;
 	lr->limit = (int)limit;
@@ -118,6 +121,16 @@ int req_list(struct req *r, struct list_req *lr, struct cursor *cur, const char 
 		lr->after = cur;
 	}
 	return 0;
+}
+
+int req_list_total(struct req *r, struct list_req *lr, struct cursor *cur, const char *order_param, int default_desc,
+		   int64_t *total)
+{
+	int rc = req_list(r, lr, cur, order_param, default_desc);
+
+	*total = 0;
+	lr->total = total;
+	return rc;
 }
 
 json_t *body_field(struct req *r, const char *field)

@@ -98,17 +98,17 @@ struct jw *resp_list_begin(struct req *r)
 	return g;
 }
 
-int resp_list_end(struct req *r, int count, const char *next)
+int resp_list_end(struct req *r, int64_t total, const char *next)
 {
 	jw_arr_close(r->gen);
-	return resp_list_end_open(r, count, next);
+	return resp_list_end_open(r, total, next);
 }
 
-int resp_list_end_open(struct req *r, int count, const char *next)
+int resp_list_end_open(struct req *r, int64_t total, const char *next)
 {
 	struct jw *g = r->gen;
 
-	jw_kint(g, "count", count);
+	jw_kint(g, "count", total);
 	if (next) {
 		jw_key(g, "next");
 		jw_obj_open(g);

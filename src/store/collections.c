@@ -196,7 +196,9 @@ int store_collections_list(struct store_tx *tx, const char *org_id, int nested, 
 			   store_keep_fn keep, void *ctx, struct collection **items, int *n, char **next)
 {
 	struct db_param p[5] = { P_TEXT(org_id), P_NULL, P_INT(nested ? 1 : 0) };
+	int rc = st_list_keep(tx, collection_list_sql, p, NP(p), 1, lr, fill_collection, sizeof(struct collection),
+			      collection_key, keep, ctx, (void **)items, n, next);
 
-	return st_list_keep(tx, collection_list_sql, p, NP(p), 1, lr, fill_collection, sizeof(struct collection),
-			    collection_key, keep, ctx, (void **)items, n, next);
+	return rc ? rc : st_total_keep(tx, lr, collection_list_sql, p, NP(p), 1, fill_collection,
+				       sizeof(struct collection), collection_key, keep, ctx);
 }

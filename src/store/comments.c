@@ -372,6 +372,11 @@ static const char *const cr_comments_sql[2][2] = {
 	[1][1] = COMMENTS(IN_CR, BEFORE("$6", "$7"), "DESC"),
 };
 
+/* The totals: $1..$4 as in COMMENTS. */
+#define COMMENTS_COUNT(place) \
+	"SELECT COUNT(*) FROM comments c WHERE c.space_id = $1 AND " place " AND c.parent_id IS NULL " \
+	"AND (CAST($3 AS TEXT) IS NULL OR c.status = $3) AND (CAST($4 AS TEXT) IS NULL OR c.target_page = $4)"
+
 /* The authors filter: any number of ids, so it runs on the rows (st_list_keep)
  * rather than as a variable-length IN list. */
 static enum role keep_author(void *ctx, void *item)
@@ -392,9 +397,18 @@ int store_comments_list(struct store_tx *tx, const struct comment_place *pl, con
 		P_TEXT(pl->space_id), P_TEXT(pl->change_request_id), P_TEXT(f->status), P_TEXT(f->target_page),
 	};
 
-	return st_list_keep(tx, pl->change_request_id ? cr_comments_sql : own_comments_sql, p, NP(p), 4, lr,
-			    fill_comment, sizeof(struct comment), comment_key, f->nauthors ? keep_author : NULL,
-			    (void *)f, (void **)items, n, next);
+	const char *const(*sql)[2] = pl->change_request_id ? cr_comments_sql : own_comments_sql;
+	int rc = st_list_keep(tx, sql, p, NP(p), 4, lr, fill_comment, sizeof(struct comment), comment_key,
+			      f->nauthors ? keep_author : NULL, (void *)f, (void **)items, n, next);
+
+	if (rc)
+		return rc;
+	/* With authors, the rows of the space's (filtered) comments are read:
+	 * one space's comments, never cached (the authors are not in the key). */
+	if (f->nauthors)
+		return st_total_keep(tx, lr, sql, p, NP(p), 4, fill_comment, sizeof(struct comment), comment_key,
+				     keep_author, (void *)f);
+	return st_total(tx, lr, pl->change_request_id ? COMMENTS_COUNT(IN_CR) : COMMENTS_COUNT(OWN), p, 4);
 }
 
 /* $1 parent, $2 limit, $3/$4 cursor */
@@ -411,8 +425,10 @@ int store_replies_list(struct store_tx *tx, const char *parent_id, const struct 
 	};
 	struct db_param p[4] = { P_TEXT(parent_id) };
 
-	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_comment, sizeof(struct comment), comment_key, NULL, NULL,
-			    (void **)items, n, next);
+	int rc = st_list_keep(tx, sql, p, NP(p), 1, lr, fill_comment, sizeof(struct comment), comment_key, NULL, NULL,
+			      (void **)items, n, next);
+
+	return rc ? rc : st_total(tx, lr, "SELECT COUNT(*) FROM comments c WHERE c.parent_id = $1", p, 1);
 }
 
 struct commenter_row {
@@ -446,6 +462,10 @@ static void commenter_key(const void *item, int64_t *key, const char **id)
 #define IN_CR3 "c.change_request_id = $3"
 #define FIRST_AFTER "WHERE (x.first_at, x.user_id) > ($5, $6) "
 
+#define COMMENTERS_COUNT(place) \
+	"SELECT COUNT(*) FROM (SELECT DISTINCT c.posted_by AS user_id FROM comments c " \
+	"WHERE c.space_id = $2 AND " place ") x JOIN members m ON m.org_id = $1 AND m.user_id = x.user_id"
+
 static const char *const own_commenters_sql[2][2] = {
 	{ COMMENTERS(OWN3, ""), COMMENTERS(OWN3, FIRST_AFTER) },
 	{ COMMENTERS(OWN3, ""), COMMENTERS(OWN3, FIRST_AFTER) },
@@ -465,7 +485,8 @@ int store_commenters_list(struct store_tx *tx, const struct comment_place *pl, c
 	int rc = st_list_keep(tx, pl->change_request_id ? cr_commenters_sql : own_commenters_sql, p, NP(p), 3, lr,
 			      fill_commenter, sizeof(*rows), commenter_key, NULL, NULL, (void **)&rows, n, next);
 
-	if (rc)
+	if (rc || (rc = st_total(tx, lr,
+				 pl->change_request_id ? COMMENTERS_COUNT(IN_CR3) : COMMENTERS_COUNT(OWN3), p, 3)))
 		return rc;
 	if (!(members = arena_alloc(tx->arena, sizeof(*members) * (size_t)(*n ? *n : 1))))
 		return err_set(ERR_INTERNAL, "out of memory");

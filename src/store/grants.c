@@ -91,6 +91,12 @@ static int fill_team_grant(struct store_tx *tx, struct db_rows *r, void *out)
 	"WHERE g.target_id = $1 " cmp "ORDER BY g.created_at, g.principal_id LIMIT $2"
 #define AFTER "AND (g.created_at, g.principal_id) > ($3, $4) "
 
+/* The totals: $1 target. */
+static const char *const grants_count_sql[2] = {
+	[GRANT_USER] = "SELECT COUNT(*) FROM grants g JOIN users u ON u.id = g.user_id WHERE g.target_id = $1",
+	[GRANT_TEAM] = "SELECT COUNT(*) FROM grants g JOIN teams t ON t.id = g.team_id WHERE g.target_id = $1",
+};
+
 static const char *const grants_sql[2][2] = {
 	[GRANT_USER] = { USER_GRANTS(""), USER_GRANTS(AFTER) },
 	[GRANT_TEAM] = { TEAM_GRANTS(""), TEAM_GRANTS(AFTER) },
@@ -114,6 +120,8 @@ int store_grants_list(struct store_tx *tx, const char *target_id, enum grant_kin
 		{ grants_sql[kind][0], grants_sql[kind][1] },
 	};
 
-	return st_list_keep(tx, sql, p, NP(p), 1, lr, kind == GRANT_USER ? fill_user_grant : fill_team_grant,
-			    sizeof(struct grant_row), grant_key, NULL, NULL, (void **)items, n, next);
+	int rc = st_list_keep(tx, sql, p, NP(p), 1, lr, kind == GRANT_USER ? fill_user_grant : fill_team_grant,
+			      sizeof(struct grant_row), grant_key, NULL, NULL, (void **)items, n, next);
+
+	return rc ? rc : st_total(tx, lr, grants_count_sql[kind], p, 1);
 }

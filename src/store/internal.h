@@ -70,6 +70,18 @@ int st_list_keep(struct store_tx *tx, const char *const sql[2][2], struct db_par
 		 const struct list_req *lr, st_row_fn fill, size_t size, st_key_fn key, store_keep_fn keep,
 		 void *ctx, void **items, int *n, char **next);
 
+/* A list's total (store.h, "List totals"), when lr->total is set: count_sql
+ * is one COUNT(*) statement with exactly the parameters p (the list's filters,
+ * no LIMIT or cursor). Cached in the store's count cache when lr->generation
+ * is set. */
+int st_total(struct store_tx *tx, const struct list_req *lr, const char *count_sql, const struct db_param *p, int np);
+/* The total of an st_list_keep list (same sql table, parameters, fill, key and
+ * keep; p's LIMIT and cursor slots are overwritten): the rows kept, read in
+ * batches. Meant for lists whose count is cached (lr->generation set), since
+ * a miss reads every row; keep == NULL counts every row. */
+int st_total_keep(struct store_tx *tx, const struct list_req *lr, const char *const sql[2][2], struct db_param *p,
+		  int np, int limit_idx, st_row_fn fill, size_t size, st_key_fn key, store_keep_fn keep, void *ctx);
+
 /* LIKE pattern for a case-insensitive substring match: '%' + escaped lower(s) + '%',
  * used with `ESCAPE '\'`. */
 char *st_like_pattern(struct store_tx *tx, const char *s);

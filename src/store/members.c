@@ -40,12 +40,15 @@ int store_member_get(struct store_tx *tx, const char *org_id, const char *user_i
 	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "member not found") : rc;
 }
 
-/* $1 org, $2 limit, $3 role filter ('guest' = NULL role), $4 LIKE pattern, $5/$6 cursor. */
-#define MEMBER_WHERE "WHERE m.org_id = $1 " \
-	"AND (CAST($3 AS TEXT) IS NULL OR ($3 = 'guest' AND m.role IS NULL) OR m.role = $3) " \
-	"AND (CAST($4 AS TEXT) IS NULL OR lower(u.display_name) LIKE $4 ESCAPE '\\' OR u.email LIKE $4 ESCAPE '\\') "
+/* $1 org, $2 limit, $3 role filter ('guest' = NULL role), $4 LIKE pattern, $5/$6 cursor.
+ * The total: the same filters as $1, $2, $3. */
+#define MEMBER_WHERE(role, like) "WHERE m.org_id = $1 " \
+	"AND (CAST(" role " AS TEXT) IS NULL OR (" role " = 'guest' AND m.role IS NULL) OR m.role = " role ") " \
+	"AND (CAST(" like " AS TEXT) IS NULL OR lower(u.display_name) LIKE " like " ESCAPE '\\' " \
+	"OR u.email LIKE " like " ESCAPE '\\') "
 #define MEMBER_LIST(col, seen, cmp, dir) \
-	"SELECT " MEMBER_COLS MEMBER_FROM MEMBER_WHERE seen cmp "ORDER BY " col " " dir ", m.user_id " dir " LIMIT $2"
+	"SELECT " MEMBER_COLS MEMBER_FROM MEMBER_WHERE("$3", "$4") seen cmp "ORDER BY " col " " dir ", m.user_id " dir \
+	" LIMIT $2"
 #define SEEN "AND m.last_seen_at IS NOT NULL "
 
 static const char *const member_list_sql[2][2][2] = {
@@ -58,6 +61,11 @@ static const char *const member_list_sql[2][2][2] = {
 	[1][0][1] = MEMBER_LIST("m.last_seen_at", SEEN, "AND (m.last_seen_at, m.user_id) > ($5, $6) ", "ASC"),
 	[1][1][0] = MEMBER_LIST("m.last_seen_at", SEEN, "", "DESC"),
 	[1][1][1] = MEMBER_LIST("m.last_seen_at", SEEN, "AND (m.last_seen_at, m.user_id) < ($5, $6) ", "DESC"),
+};
+
+static const char *const member_count_sql[2] = {
+	"SELECT COUNT(*)" MEMBER_FROM MEMBER_WHERE("$2", "$3"),
+	"SELECT COUNT(*)" MEMBER_FROM MEMBER_WHERE("$2", "$3") SEEN,
 };
 
 int store_members_list(struct store_tx *tx, const char *org_id, const struct member_filter *f,
@@ -83,6 +91,11 @@ int store_members_list(struct store_tx *tx, const char *org_id, const struct mem
 		     lr->limit, fill_member, sizeof(struct member), (void **)items, n, &more);
 	if (rc)
 		return rc;
+	{
+		struct db_param c[] = { p[0], p[2], p[3] };
+		if ((rc = st_total(tx, lr, member_count_sql[f->by_last_seen != 0], c, NP(c))))
+			return rc;
+	}
 	*next = NULL;
 	if (more && *n > 0) {
 		const struct member *last = &(*items)[*n - 1];

@@ -146,7 +146,7 @@ int store_orgs_for_user(struct store_tx *tx, const char *user_id, const struct l
 		return rc;
 	rc = st_list(tx, sql[lr->desc != 0][lr->after != NULL], p, 4, lr->limit, fill_org, sizeof(struct org),
 		     (void **)items, n, &more);
-	if (rc)
+	if (rc || (rc = st_total(tx, lr, "SELECT COUNT(*) FROM members m WHERE m.user_id = $1", p, 1)))
 		return rc;
 	*next = NULL;
 	if (more && *n > 0) {

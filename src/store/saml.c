@@ -122,6 +122,8 @@ int store_saml_list(struct store_tx *tx, const char *org_id, const struct list_r
 	};
 	struct db_param p[4] = { P_TEXT(org_id) };
 
-	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_saml, sizeof(struct saml_provider), saml_key, NULL, NULL,
-			    (void **)items, n, next);
+	int rc = st_list_keep(tx, sql, p, NP(p), 1, lr, fill_saml, sizeof(struct saml_provider), saml_key, NULL, NULL,
+			      (void **)items, n, next);
+
+	return rc ? rc : st_total(tx, lr, "SELECT COUNT(*) FROM saml_providers s WHERE s.org_id = $1", p, 1);
 }

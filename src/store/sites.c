@@ -149,14 +149,19 @@ static void site_key(const void *item, int64_t *key, const char **id)
 }
 
 /* $1 org, $2 limit, $3 title LIKE pattern, $4 published (-1: any), $5 space,
- * $6 number of types, $7..$12 types, $13/$14 cursor */
+ * $6 number of types, $7..$12 types, $13/$14 cursor. The total: the same
+ * filters, $2..$11 (SITE_COUNT). */
+#define SITE_WHERE(a, b, c, d, e, f, g, h, i, j) "WHERE s.org_id = $1 " \
+	"AND (CAST(" a " AS TEXT) IS NULL OR lower(s.title) LIKE " a " ESCAPE '\\') " \
+	"AND (" b " < 0 OR s.published = " b ") " \
+	"AND (CAST(" c " AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM site_spaces x WHERE x.site_id = s.id " \
+	"AND x.space_id = " c ")) " \
+	"AND (" d " = 0 OR s.type IN (" e ", " f ", " g ", " h ", " i ", " j ")) "
 #define SITE_LIST(cmp, dir) \
-	"SELECT " SITE_COLS " FROM sites s WHERE s.org_id = $1 " \
-	"AND (CAST($3 AS TEXT) IS NULL OR lower(s.title) LIKE $3 ESCAPE '\\') " \
-	"AND ($4 < 0 OR s.published = $4) " \
-	"AND (CAST($5 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM site_spaces x WHERE x.site_id = s.id AND x.space_id = $5)) " \
-	"AND ($6 = 0 OR s.type IN ($7, $8, $9, $10, $11, $12)) " \
+	"SELECT " SITE_COLS " FROM sites s " SITE_WHERE("$3", "$4", "$5", "$6", "$7", "$8", "$9", "$10", "$11", "$12") \
 	cmp "ORDER BY s.created_at " dir ", s.id " dir " LIMIT $2"
+#define SITE_COUNT \
+	"SELECT COUNT(*) FROM sites s " SITE_WHERE("$2", "$3", "$4", "$5", "$6", "$7", "$8", "$9", "$10", "$11")
 
 static const char *const site_list_sql[2][2] = {
 	[0][0] = SITE_LIST("", "ASC"),
@@ -181,8 +186,16 @@ int store_sites_list(struct store_tx *tx, const char *org_id, const struct site_
 	p[5] = P_INT(f->ntypes);
 	for (int i = 0; i < 6; i++)
 		p[6 + i] = P_TEXT(i < f->ntypes ? f->types[i] : NULL);
-	return st_list_keep(tx, site_list_sql, p, NP(p), 1, lr, fill_site, sizeof(struct site), site_key, NULL, NULL,
-			    (void **)items, n, next);
+	int rc = st_list_keep(tx, site_list_sql, p, NP(p), 1, lr, fill_site, sizeof(struct site), site_key, NULL, NULL,
+			      (void **)items, n, next);
+	struct db_param c[12];
+
+	if (rc)
+		return rc;
+	c[0] = p[0];
+	for (int i = 1; i < 12; i++)
+		c[i] = p[i + 1];
+	return st_total(tx, lr, SITE_COUNT, c, 11);
 }
 
 int store_site_update(struct store_tx *tx, const struct site *s)
@@ -329,8 +342,10 @@ int store_site_share_links_list(struct store_tx *tx, const char *site_id, const 
 {
 	struct db_param p[4] = { P_TEXT(site_id) };
 
-	return st_list_keep(tx, share_link_list_sql, p, NP(p), 1, lr, fill_share_link, sizeof(struct site_share_link),
-			    share_link_key, NULL, NULL, (void **)items, n, next);
+	int rc = st_list_keep(tx, share_link_list_sql, p, NP(p), 1, lr, fill_share_link,
+			      sizeof(struct site_share_link), share_link_key, NULL, NULL, (void **)items, n, next);
+
+	return rc ? rc : st_total(tx, lr, "SELECT COUNT(*) FROM site_share_links WHERE site_id = $1", p, 1);
 }
 
 int store_site_share_link_create(struct store_tx *tx, struct site_share_link *l)

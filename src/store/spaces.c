@@ -261,12 +261,28 @@ int store_spaces_list(struct store_tx *tx, enum space_scope scope, const char *o
 		      const struct list_req *lr, store_keep_fn keep, void *ctx, struct space **items, int *n,
 		      char **next)
 {
+	/* The total: COUNT(*) when every row is kept (an admin), else the rows
+	 * kept; either way cached against the generation (dom_list_counted). */
 	if (scope == SPACES_IN_COLLECTION) {
 		struct db_param p[5] = { P_TEXT(org_id), P_NULL, P_TEXT(collection_id) };
-		return st_list_keep(tx, collection_spaces_sql, p, NP(p), 1, lr, fill_space, sizeof(struct space),
-				    space_key_position, keep, ctx, (void **)items, n, next);
+		int rc = st_list_keep(tx, collection_spaces_sql, p, NP(p), 1, lr, fill_space, sizeof(struct space),
+				      space_key_position, keep, ctx, (void **)items, n, next);
+		if (rc || !keep) {
+			struct db_param c[] = { p[0], p[2] };
+			return rc ? rc : st_total(tx, lr,
+						  "SELECT COUNT(*) FROM spaces s WHERE s.org_id = $1 AND s.parent_id = $2 "
+						  "AND s.deleted_at IS NULL",
+						  c, NP(c));
+		}
+		return st_total_keep(tx, lr, collection_spaces_sql, p, NP(p), 1, fill_space, sizeof(struct space),
+				     space_key_position, keep, ctx);
 	}
 	struct db_param p[4] = { P_TEXT(org_id) };
-	return st_list_keep(tx, org_spaces_sql, p, NP(p), 1, lr, fill_space, sizeof(struct space), space_key_created,
-			    keep, ctx, (void **)items, n, next);
+	int rc = st_list_keep(tx, org_spaces_sql, p, NP(p), 1, lr, fill_space, sizeof(struct space), space_key_created,
+			      keep, ctx, (void **)items, n, next);
+	if (rc || !keep)
+		return rc ? rc : st_total(tx, lr, "SELECT COUNT(*) FROM spaces s WHERE s.org_id = $1 AND s.deleted_at IS NULL",
+					  p, 1);
+	return st_total_keep(tx, lr, org_spaces_sql, p, NP(p), 1, fill_space, sizeof(struct space), space_key_created,
+			     keep, ctx);
 }

@@ -65,10 +65,33 @@ int store_org_lock(struct store_tx *tx, const char *org_id);
 /* Apply pending numbered migrations (called by store_open; exposed for `docsd migrate`). */
 int store_migrate(struct store *s);
 
+/*
+ * List totals (GitBook's List.count: "Total count of objects in the list").
+ * A list function whose lr->total is non-NULL also stores there how many rows
+ * the whole list has for the same filters and the same viewer, wherever the
+ * page starts (st_total / st_total_keep in internal.h). Counting must not read
+ * every row on every request, so:
+ *  - a list bounded by an indexed filter (one space's comments, one site's
+ *    share links, one user's organizations) runs one COUNT(*) per request;
+ *  - a list of an organization whose rows bump the organization's generation
+ *    when they change (store_org_bump: members, teams, spaces, collections,
+ *    grants, sites) sets lr->generation to the generation the caller read in
+ *    this transaction (dom_list_count in domain.h); its count is then kept in
+ *    the store's count cache under (statement, parameters, count_who) and
+ *    reused while the generation is unchanged. On PostgreSQL the generation
+ *    is in the shared database, so several docsd processes stay right;
+ *  - an access-filtered list (rows kept by a store_keep_fn) names whose
+ *    access filters it in count_who (the caller, or the member whose spaces
+ *    are listed): its count is computed once per (viewer, generation, filters)
+ *    by reading the rows, then served from the cache.
+ */
 struct list_req {
 	int limit;                   /* 1..1000 */
 	int desc;                    /* 1 = descending */
 	const struct cursor *after;  /* NULL: first page */
+	int64_t *total;              /* non-NULL: store the list's total there */
+	int64_t generation;          /* > 0: the organization's generation; the total may be cached */
+	const char *count_who;       /* access-filtered lists: whose access filters the rows */
 };
 
 /* ---- settings ---- */

@@ -142,14 +142,18 @@ int store_team_delete(struct store_tx *tx, const char *org_id, const char *team_
 	return rc || !*removed ? rc : store_org_bump(tx, org_id);
 }
 
-/* $1 org, $2 limit, $3 title LIKE pattern, $4 owner user id, $5/$6 cursor */
+/* $1 org, $2 limit, $3 title LIKE pattern, $4 owner user id, $5/$6 cursor; the
+ * total: $1 org, $2 pattern, $3 owner. */
+#define TEAM_WHERE(like, owner) "WHERE t.org_id = $1 " \
+	"AND (CAST(" like " AS TEXT) IS NULL OR lower(t.title) LIKE " like " ESCAPE '\\') " \
+	"AND (CAST(" owner " AS TEXT) IS NULL " \
+	"  OR EXISTS (SELECT 1 FROM members am WHERE am.org_id = t.org_id AND am.user_id = " owner " " \
+	"AND am.role = 'admin') " \
+	"  OR EXISTS (SELECT 1 FROM team_members ow WHERE ow.team_id = t.id AND ow.user_id = " owner " " \
+	"AND ow.role = 'owner')) "
 #define TEAM_LIST(cmp, dir) \
-	"SELECT " TEAM_COLS " FROM teams t WHERE t.org_id = $1 " \
-	"AND (CAST($3 AS TEXT) IS NULL OR lower(t.title) LIKE $3 ESCAPE '\\') " \
-	"AND (CAST($4 AS TEXT) IS NULL " \
-	"  OR EXISTS (SELECT 1 FROM members am WHERE am.org_id = t.org_id AND am.user_id = $4 AND am.role = 'admin') " \
-	"  OR EXISTS (SELECT 1 FROM team_members ow WHERE ow.team_id = t.id AND ow.user_id = $4 AND ow.role = 'owner')) " \
-	cmp "ORDER BY t.created_at " dir ", t.id " dir " LIMIT $2"
+	"SELECT " TEAM_COLS " FROM teams t " TEAM_WHERE("$3", "$4") cmp "ORDER BY t.created_at " dir ", t.id " dir \
+	" LIMIT $2"
 
 static const char *const team_list_sql[2][2] = {
 	[0][0] = TEAM_LIST("", "ASC"),
@@ -178,6 +182,11 @@ int store_teams_list(struct store_tx *tx, const char *org_id, const struct team_
 		     sizeof(struct team), (void **)items, n, &more);
 	if (rc)
 		return rc;
+	{
+		struct db_param c[] = { p[0], p[2], p[3] };
+		if ((rc = st_total(tx, lr, "SELECT COUNT(*) FROM teams t " TEAM_WHERE("$2", "$3"), c, NP(c))))
+			return rc;
+	}
 	*next = NULL;
 	if (more && *n > 0 && !(*next = cursor_encode_int(tx->arena, (*items)[*n - 1].created_at, (*items)[*n - 1].id)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -282,6 +291,12 @@ int store_team_members_list(struct store_tx *tx, const char *org_id, const char 
 		     sizeof(struct team_member_row), (void **)items, n, &more);
 	if (rc)
 		return rc;
+	{
+		struct db_param c[] = { p[0], p[2] };
+		if ((rc = st_total(tx, lr, "SELECT COUNT(*) FROM team_members tm WHERE tm.org_id = $1 AND tm.team_id = $2", c,
+				   NP(c))))
+			return rc;
+	}
 	*next = NULL;
 	if (more && *n > 0 &&
 	    !(*next = cursor_encode_int(tx->arena, (*items)[*n - 1].added_at, (*items)[*n - 1].member.user.id)))
@@ -327,6 +342,15 @@ int store_member_teams_list(struct store_tx *tx, const char *org_id, const char 
 		     sizeof(struct member_team_row), (void **)items, n, &more);
 	if (rc)
 		return rc;
+	{
+		struct db_param c[] = { p[0], p[2], p[3] };
+		if ((rc = st_total(tx, lr,
+				   "SELECT COUNT(*) FROM team_members tm JOIN teams t ON t.id = tm.team_id "
+				   "WHERE tm.org_id = $1 AND tm.user_id = $2 "
+				   "AND (CAST($3 AS TEXT) IS NULL OR lower(t.title) LIKE $3 ESCAPE '\\')",
+				   c, NP(c))))
+			return rc;
+	}
 	*next = NULL;
 	if (more && *n > 0 &&
 	    !(*next = cursor_encode_int(tx->arena, (*items)[*n - 1].team.created_at, (*items)[*n - 1].team.id)))
