@@ -60,12 +60,12 @@ static int user_filter(struct req *r, const char *name, const char **out)
 
 /* The query of both lists: page, limit, status (default open), creator,
  * contributor. */
-static int list_query(struct req *r, struct list_req *lr, struct cursor *cur, struct cr_filter *f)
+static int list_query(struct req *r, struct list_req *lr, struct cursor *cur, struct cr_filter *f, int64_t *total)
 {
 	int rc, st;
 
 	*f = (struct cr_filter){ .status = "open" };
-	if ((rc = req_list(r, lr, cur, NULL, 1)) || (rc = req_query_enum(r, "status", list_statuses, &st)) ||
+	if ((rc = req_list_total(r, lr, cur, NULL, 1, total)) || (rc = req_query_enum(r, "status", list_statuses, &st)) ||
 	    (rc = user_filter(r, "creator", &f->creator)) || (rc = user_filter(r, "contributor", &f->contributor)))
 		return rc;
 	if (st >= 0)
@@ -80,18 +80,19 @@ int cr_list(struct req *r)
 	struct cursor cur;
 	struct cr_filter f;
 	struct change_request *items;
+	int64_t total;
 	int n, rc;
 	char *next;
 	struct jw *g;
 
-	if ((rc = list_query(r, &lr, &cur, &f)) ||
+	if ((rc = list_query(r, &lr, &cur, &f, &total)) ||
 	    (rc = dom_cr_list(&r->dom, space_id(r), &f, &lr, &s, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		change_request_to_json(g, api_base(r), &items[i], s.revision);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int cr_get(struct req *r)
@@ -109,18 +110,19 @@ int cr_list_org(struct req *r)
 	struct cursor cur;
 	struct cr_filter f;
 	struct cr_in_space *items;
+	int64_t total;
 	int n, rc;
 	char *next;
 	struct jw *g;
 
-	if ((rc = list_query(r, &lr, &cur, &f)) ||
+	if ((rc = list_query(r, &lr, &cur, &f, &total)) ||
 	    (rc = dom_cr_list_org(&r->dom, req_param(r, "organizationId"), &f, &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		change_request_to_json(g, api_base(r), &items[i].cr, items[i].space.revision);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int cr_update(struct req *r)
@@ -140,13 +142,14 @@ int cr_update(struct req *r)
 int cr_contributors(struct req *r)
 {
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct cr_contributor *items;
 	int n, rc;
 	char *next;
 	struct jw *g;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 1)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 1, &total)) ||
 	    (rc = dom_cr_contributors(&r->dom, space_id(r), cr_key(r), &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
@@ -154,7 +157,7 @@ int cr_contributors(struct req *r)
 	for (int i = 0; i < n; i++)
 		cr_contributor_to_json(g, api_base(r), &items[i].user, items[i].action, items[i].count,
 				       items[i].updated_at);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int cr_changes(struct req *r)

@@ -21,20 +21,21 @@ static int send_invite(struct req *r, int status, const struct invite *inv)
 int invite_list(struct req *r)
 {
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct invite *items;
 	char *next;
 	struct jw *g;
 	int n, rc;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_invites_list(&r->dom, req_param(r, "organizationId"), &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		invite_to_json(g, &items[i], r->dom.actor.org.role);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int invite_create(struct req *r)

@@ -44,13 +44,14 @@ int review_list(struct req *r)
 	static const char *const bools[] = { "false", "true", NULL };
 	static const char *const formats[] = { "markdown", "document", NULL };
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct dom_review *items;
 	int n, rc, outdated, format;
 	char *next;
 	struct jw *g;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = req_query_enum(r, "outdated", bools, &outdated)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = req_query_enum(r, "outdated", bools, &outdated)) ||
 	    (rc = req_query_enum(r, "format", formats, &format)) ||
 	    (rc = dom_reviews_list(&r->dom, space_id(r), cr_key(r), outdated, &lr,
 				   format == 1 ? COMMENT_DOCUMENT : COMMENT_MARKDOWN, &items, &n, &next)))
@@ -59,7 +60,7 @@ int review_list(struct req *r)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		send_review(r, g, &items[i]);
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int review_submit(struct req *r)
@@ -85,20 +86,21 @@ int review_submit(struct req *r)
 int reviewer_list(struct req *r)
 {
 	struct list_req lr;
+	int64_t total;
 	struct cursor cur;
 	struct cr_requested_reviewer *items;
 	int n, rc;
 	char *next;
 	struct jw *g;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
+	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_reviewers_list(&r->dom, space_id(r), cr_key(r), &lr, &items, &n, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		cr_requested_reviewer_to_json(g, api_base(r), &items[i], api_sees_emails(r));
-	return resp_list_end(r, n, next);
+	return resp_list_end(r, total, next);
 }
 
 int reviewer_request(struct req *r)

@@ -223,18 +223,24 @@ int store_cr_contributors(struct store_tx *tx, const char *cr_id, const struct l
 		{ CONTRIB_LIST("", "DESC"), CONTRIB_LIST("WHERE (x.k, x.user_id) < ($3, $4) ", "DESC") },
 	};
 	struct db_param p[4] = { P_TEXT(cr_id), P_NULL };
+	int rc = st_list_keep(tx, sql, p, NP(p), 1, lr, fill_contributor, sizeof(struct cr_contributor),
+			      contributor_key, NULL, NULL, (void **)items, n, next);
 
-	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_contributor, sizeof(struct cr_contributor),
-			    contributor_key, NULL, NULL, (void **)items, n, next);
+	/* One row per editor, one per commenter (users are never deleted under them). */
+	return rc ? rc : st_total(tx, lr,
+				  "SELECT (SELECT COUNT(*) FROM change_request_contributors WHERE change_request_id = $1) "
+				  "+ (SELECT COUNT(DISTINCT posted_by) FROM comments WHERE change_request_id = $1)",
+				  p, 1);
 }
 
 /* The filters of both lists: $3 status, $4 contributor, $5 creator (each
  * NULL for any). */
-#define CR_FILTERS \
-	"AND (CAST($3 AS TEXT) IS NULL OR c.status = $3) " \
-	"AND (CAST($4 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM change_request_contributors x " \
-	"WHERE x.change_request_id = c.id AND x.user_id = $4)) " \
-	"AND (CAST($5 AS TEXT) IS NULL OR c.created_by = $5) "
+#define CR_FILTERS_AT(st, co, cr) \
+	"AND (CAST(" st " AS TEXT) IS NULL OR c.status = " st ") " \
+	"AND (CAST(" co " AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM change_request_contributors x " \
+	"WHERE x.change_request_id = c.id AND x.user_id = " co ")) " \
+	"AND (CAST(" cr " AS TEXT) IS NULL OR c.created_by = " cr ") "
+#define CR_FILTERS CR_FILTERS_AT("$3", "$4", "$5")
 
 /* $1 space, $2 limit, $3..$5 filters, $6/$7 cursor */
 #define CR_LIST(cmp, dir) \
@@ -265,9 +271,14 @@ int store_crs_list(struct store_tx *tx, const char *space_id, const struct cr_fi
 	};
 	struct db_param p[7] = { P_TEXT(space_id), P_NULL, P_TEXT(f->status), P_TEXT(f->contributor),
 				 P_TEXT(f->creator) };
+	struct db_param c[] = { P_TEXT(space_id), P_TEXT(f->status), P_TEXT(f->contributor), P_TEXT(f->creator) };
+	int rc = st_list_keep(tx, sql, p, NP(p), 1, lr, fill_cr, sizeof(struct change_request), cr_key, NULL, NULL,
+			      (void **)items, n, next);
 
-	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_cr, sizeof(struct change_request), cr_key, NULL, NULL,
-			    (void **)items, n, next);
+	return rc ? rc : st_total(tx, lr,
+				  "SELECT COUNT(*) FROM change_requests c WHERE c.space_id = $1 "
+				  CR_FILTERS_AT("$2", "$3", "$4"),
+				  c, NP(c));
 }
 
 static void cr_space_key(const void *item, int64_t *key, const char **id)
@@ -284,7 +295,11 @@ int store_crs_list_org(struct store_tx *tx, const char *org_id, const struct cr_
 	};
 	struct db_param p[7] = { P_TEXT(org_id), P_NULL, P_TEXT(f->status), P_TEXT(f->contributor),
 				 P_TEXT(f->creator) };
+	int rc = st_list_keep(tx, sql, p, NP(p), 1, lr, fill_cr_space, sizeof(struct cr_in_space), cr_space_key, keep,
+			      ctx, (void **)items, n, next);
 
-	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_cr_space, sizeof(struct cr_in_space), cr_space_key, keep,
-			    ctx, (void **)items, n, next);
+	/* Access-filtered: the kept rows are counted (not cached: contributor
+	 * changes do not bump the organization's generation). */
+	return rc ? rc : st_total_keep(tx, lr, sql, p, NP(p), 1, fill_cr_space, sizeof(struct cr_in_space),
+				       cr_space_key, keep, ctx);
 }

@@ -82,7 +82,8 @@ int store_invites_list(struct store_tx *tx, const char *org_id, const struct lis
 		{ INVITE_LIST(""), INVITE_LIST("AND (created_at, id) > ($3, $4) ") },
 	};
 	struct db_param p[4] = { P_TEXT(org_id) };
+	int rc = st_list_keep(tx, sql, p, NP(p), 1, lr, fill_invite, sizeof(struct invite), invite_key, NULL, NULL,
+			      (void **)items, n, next);
 
-	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_invite, sizeof(struct invite), invite_key, NULL, NULL,
-			    (void **)items, n, next);
+	return rc ? rc : st_total(tx, lr, "SELECT COUNT(*) FROM invites WHERE org_id = $1", p, 1);
 }

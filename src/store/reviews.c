@@ -107,9 +107,13 @@ int store_reviews_list(struct store_tx *tx, const char *change_request_id, int o
 		{ REVIEWS(""), REVIEWS("AND (r.position, r.id) > ($4, $5) ") },
 	};
 	struct db_param p[5] = { P_TEXT(change_request_id), P_INT(outdated) };
+	int rc = st_list_keep(tx, sql, p, NP(p), 2, lr, fill_review, sizeof(struct cr_review), review_key, NULL, NULL,
+			      (void **)items, n, next);
 
-	return st_list_keep(tx, sql, p, NP(p), 2, lr, fill_review, sizeof(struct cr_review), review_key, NULL, NULL,
-			    (void **)items, n, next);
+	return rc ? rc : st_total(tx, lr,
+				  "SELECT COUNT(*)" REVIEW_FROM "WHERE r.change_request_id = $1 "
+				  "AND (CAST($2 AS INTEGER) < 0 OR " OUTDATED " = CAST($2 AS INTEGER))",
+				  p, 2);
 }
 
 int store_reviews_current(struct store_tx *tx, const char *change_request_id, struct cr_review **items, int *n)
@@ -189,9 +193,11 @@ int store_reviewers_list(struct store_tx *tx, const char *change_request_id, con
 		{ REQUESTS(""), REQUESTS("AND (q.position, q.user_id) > ($3, $4) ") },
 	};
 	struct db_param p[4] = { P_TEXT(change_request_id) };
+	int rc = st_list_keep(tx, sql, p, NP(p), 1, lr, fill_request, sizeof(struct cr_requested_reviewer),
+			      request_key, NULL, NULL, (void **)items, n, next);
 
-	return st_list_keep(tx, sql, p, NP(p), 1, lr, fill_request, sizeof(struct cr_requested_reviewer), request_key,
-			    NULL, NULL, (void **)items, n, next);
+	return rc ? rc : st_total(tx, lr, "SELECT COUNT(*) FROM cr_requested_reviewers q WHERE q.change_request_id = $1",
+				  p, 1);
 }
 
 int store_reviewer_remove(struct store_tx *tx, const char *change_request_id, const char *user_id, bool *removed)

@@ -161,4 +161,45 @@ describe('list totals', () => {
         await createOrg(ctx.url, carol.token, `Carol's ${ctx.run}`);
         assert.equal(await totals(orgs, 'listOrganizationsForAuthenticatedUser'), n + 1);
     });
+    it('invite links, change requests (space and organization), reviews, requested reviewers, contributors', async () => {
+        // bob reads, carol edits (members from the first test).
+        const links = (q) => alice.api.orgs.listOrganizationInviteLinks(org.id, q);
+        const before = await totals(links, 'listOrganizationInviteLinks');
+        await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: 'read' }), 'createOrganizationInvite', 201);
+        await ok(alice.api.orgs.createOrganizationInvite(org.id, { role: 'edit' }), 'createOrganizationInvite', 201);
+        assert.equal(await totals(links, 'listOrganizationInviteLinks'), before + 2);
+
+        const s1 = await ok(alice.api.orgs.createSpace(org.id, { title: 'CR totals one' }), 'createSpace', 201);
+        const s2 = await ok(alice.api.orgs.createSpace(org.id, { title: 'CR totals two' }), 'createSpace', 201);
+        await ok(alice.api.spaces.updateSpaceById(s2.id, { defaultLevel: null }), 'updateSpaceById'); // only admins read it
+        const crs = [];
+        for (const title of ['a', 'b', 'c']) crs.push(await ok(alice.api.spaces.createChangeRequest(s1.id, { subject: title }), 'createChangeRequest', 201));
+        await ok(carol.api.spaces.createChangeRequest(s1.id, { subject: 'by carol' }), 'createChangeRequest', 201);
+        await ok(alice.api.spaces.createChangeRequest(s2.id, { subject: 'hidden' }), 'createChangeRequest', 201);
+        const inSpace = (q) => alice.api.spaces.listChangeRequestsForSpace(s1.id, { status: 'draft', ...q });
+        assert.equal(await totals(inSpace, 'listChangeRequestsForSpace'), 4);
+        assert.equal(await totals(inSpace, 'listChangeRequestsForSpace', { creator: carol.id }), 1, 'the creator filter\'s total');
+        const inOrg = (api) => (q) => api.orgs.listChangeRequestsForOrganization(org.id, { status: 'draft', ...q });
+        assert.equal(await totals(inOrg(alice.api), 'listChangeRequestsForOrganization'), 5, 'an admin counts every space');
+        assert.equal(await totals(inOrg(bob.api), 'listChangeRequestsForOrganization'), 4, 'a reader counts what they read');
+
+        const cr = crs[0];
+        const reviewers = (q) => alice.api.spaces.getRequestedReviewersByChangeRequestId(s1.id, cr.id, q);
+        assert.equal(await totals(reviewers, 'getRequestedReviewersByChangeRequestId'), 0);
+        await ok(alice.api.spaces.requestReviewersForChangeRequest(s1.id, cr.id, { users: [bob.id, carol.id] }), 'requestReviewersForChangeRequest');
+        assert.equal(await totals(reviewers, 'getRequestedReviewersByChangeRequestId'), 2);
+        const reviews = (q) => alice.api.spaces.getReviewsByChangeRequestId(s1.id, cr.id, q);
+        await ok(alice.api.orgs.updateMemberInOrganizationById(org.id, carol.id, { role: 'review' }), 'updateMemberInOrganizationById');
+        await ok(carol.api.spaces.submitChangeRequestReview(s1.id, cr.id, { status: 'approved' }), 'submitChangeRequestReview', 201);
+        await ok(carol.api.spaces.submitChangeRequestReview(s1.id, cr.id, { status: 'changes-requested' }), 'submitChangeRequestReview', 201);
+        assert.equal(await totals(reviews, 'getReviewsByChangeRequestId'), 2);
+        assert.equal(await totals(reviews, 'getReviewsByChangeRequestId', { outdated: true }), 1, 'the outdated filter\'s total');
+
+        const contributors = (q) => alice.api.spaces.getContributorsByChangeRequestId(s1.id, cr.id, q);
+        const c0 = await totals(contributors, 'getContributorsByChangeRequestId');
+        await alice.api.spaces.postCommentInChangeRequest(s1.id, cr.id, { body: { markdown: 'Mine' } });
+        assert.equal(await totals(contributors, 'getContributorsByChangeRequestId'), c0 + 1, 'a commenter is counted once');
+        await alice.api.spaces.postCommentInChangeRequest(s1.id, cr.id, { body: { markdown: 'Mine again' } });
+        assert.equal(await totals(contributors, 'getContributorsByChangeRequestId'), c0 + 1);
+    });
 });

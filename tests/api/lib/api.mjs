@@ -166,10 +166,8 @@ export async function rawOk(baseUrl, method, path, opts, operationId, status = 2
 // Lists whose count is still the number of items on the page (GitBook's List.count is the
 // total): remove an operation from here when it answers its total.
 const PAGE_SIZE_COUNT = new Set([
-    'listOrganizationInviteLinks',
     'searchSpaceContent',
     'searchOrganizationContent',
-    'listChangeRequestsForSpace',
 ]);
 
 export async function walk(fetchPage, operationId, { limit = 1, query = {}, key = (x) => x.id, maxPages = 1000 } = {}) {
