@@ -18,11 +18,32 @@
 
 static const char *const link_statuses[] = { "ok", "broken", "in-app", NULL };
 
+/* GitBook's content reads name three boolean query parameters: `metadata`
+ * (false leaves out Git metadata), `computed` (false leaves out computed
+ * pages) and `evaluated` (true evaluates expressions and variables in a
+ * page). docsd's content has none of the things they switch (no Git
+ * metadata, computed pages or variables yet), so every value gives the same
+ * answer; they are still checked, a value other than true/false being a 400,
+ * so a caller's typo is not silently taken. */
+static int content_flags(struct req *r)
+{
+	static const char *const bools[] = { "false", "true", NULL };
+	static const char *const names[] = { "metadata", "computed", "evaluated" };
+	int v, rc;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((rc = req_query_enum(r, names[i], bools, &v)))
+			return rc;
+	return 0;
+}
+
 /* The content the route addresses. */
 static int content_source(struct req *r, struct content_src *src)
 {
-	return dom_content_source(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
-				  req_param(r, "revisionId"), ROLE_READ, src);
+	int rc = content_flags(r);
+
+	return rc ? rc : dom_content_source(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
+					    req_param(r, "revisionId"), ROLE_READ, src);
 }
 
 /* Download URLs of the files of the content read (domain/content.h). */
@@ -53,7 +74,8 @@ int content_revision_get(struct req *r)
 	int have, rc;
 	struct jw *g;
 
-	if ((rc = dom_revision_get(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
+	if ((rc = content_flags(r)) ||
+	    (rc = dom_revision_get(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
 				   req_param(r, "revisionId"), &src, &origin, &have)))
 		return rc;
 	if (!(g = resp_json(r, 200)))

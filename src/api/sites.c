@@ -316,12 +316,24 @@ static int send_customization(struct req *r, const char *site, const struct site
 	return ss ? site_space_customization_to_json(g, site, ss->customization) : site_customization_to_json(g, site);
 }
 
+/* `unmasked` (GitBook: deprecated, boolean): docsd masks nothing in a
+ * customization, so both values answer the same; anything else is a 400. */
+static int query_unmasked(struct req *r)
+{
+	static const char *const bools[] = { "false", "true", NULL };
+	int v;
+
+	return req_query_enum(r, "unmasked", bools, &v);
+}
+
 int site_customization_get(struct req *r)
 {
 	struct site s;
-	int rc = dom_site_get(&r->dom, org_of(r), site_of(r), ROLE_READ, false, &s);
+	int rc;
 
-	return rc ? rc : send_customization(r, s.customization, NULL);
+	if ((rc = query_unmasked(r)) || (rc = dom_site_get(&r->dom, org_of(r), site_of(r), ROLE_READ, false, &s)))
+		return rc;
+	return send_customization(r, s.customization, NULL);
 }
 
 int site_customization_put(struct req *r)
@@ -336,9 +348,12 @@ int site_space_customization_get(struct req *r)
 {
 	struct site_space ss;
 	struct site s;
-	int rc = dom_site_space_customization_get(&r->dom, org_of(r), site_of(r), req_param(r, "siteSpaceId"), &s, &ss);
+	int rc;
 
-	return rc ? rc : send_customization(r, s.customization, &ss);
+	if ((rc = query_unmasked(r)) ||
+	    (rc = dom_site_space_customization_get(&r->dom, org_of(r), site_of(r), req_param(r, "siteSpaceId"), &s, &ss)))
+		return rc;
+	return send_customization(r, s.customization, &ss);
 }
 
 int site_space_customization_patch(struct req *r)
