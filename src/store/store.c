@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -684,7 +685,7 @@ int st_total_keep(struct store_tx *tx, const struct list_req *lr, const char *co
 			rc = err_set(ERR_INTERNAL, "list total: row id too long");
 			break;
 		}
-		strcpy(last_id, id);
+		snprintf(last_id, sizeof(last_id), "%s", id);
 		arena_free(&scratch);
 		arena_init(&scratch);
 		p[np - 2] = P_INT(last_key);
