@@ -9,6 +9,7 @@
  */
 #include "core/gitbook_yaml.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/err.h"
@@ -20,9 +21,9 @@ static int parse_error(const yaml_parser_t *p, int first_line)
 	if (p->error == YAML_MEMORY_ERROR)
 		return err_set(ERR_INTERNAL, "out of memory");
 	if (p->context)
-		return err_set(ERR_INVALID, "line %d, column %d: %s %s (line %d)",
-			       (int)p->problem_mark.line + first_line, (int)p->problem_mark.column + 1, p->context,
-			       prob, (int)p->context_mark.line + first_line);
+		return err_set(ERR_INVALID, "line %d, column %d: %s (%s started at line %d)",
+			       (int)p->problem_mark.line + first_line, (int)p->problem_mark.column + 1, prob,
+			       p->context, (int)p->context_mark.line + first_line);
 	return err_set(ERR_INVALID, "line %d, column %d: %s", (int)p->problem_mark.line + first_line,
 		       (int)p->problem_mark.column + 1, prob);
 }
@@ -190,6 +191,18 @@ char *gitbook_path_normalize(struct arena *a, const char *p, size_t len, const c
 	return out;
 }
 
+/* Appends a node's position to the thread's ERR_INVALID message. */
+static int with_pos(const yaml_node_t *n)
+{
+	char msg[512];
+
+	if (err_code() != ERR_INVALID)
+		return err_code();
+	snprintf(msg, sizeof(msg), "%s", err_message());
+	return err_set(ERR_INVALID, "%s (line %d, column %d)", msg, (int)n->start_mark.line + 1,
+		       (int)n->start_mark.column + 1);
+}
+
 /* A path-valued key: default when absent or null; must be a string. */
 static int path_value(struct arena *a, yaml_node_t *n, const char *what, const char *def, bool empty_ok,
 		      char **out)
@@ -203,7 +216,7 @@ static int path_value(struct arena *a, yaml_node_t *n, const char *what, const c
 			       (int)n->start_mark.line + 1, (int)n->start_mark.column + 1);
 	*out = gitbook_path_normalize(a, (const char *)n->data.scalar.value, n->data.scalar.length, what);
 	if (!*out)
-		return err_code();
+		return with_pos(n);
 	if (!empty_ok && !**out)
 		return err_set(ERR_INVALID, "%s: must name a file (line %d, column %d)", what, (int)n->start_mark.line + 1,
 			       (int)n->start_mark.column + 1);
@@ -257,11 +270,11 @@ static int parse_doc(struct arena *a, yaml_document_t *doc, struct gitbook_yaml 
 			kv++, kl--;
 		r->from = gitbook_path_normalize(a, kv, kl, "redirects key");
 		if (!r->from)
-			return err_code();
+			return with_pos(k);
 		r->to = gitbook_path_normalize(a, (const char *)v->data.scalar.value, v->data.scalar.length,
 					       "redirects target");
 		if (!r->to)
-			return err_code();
+			return with_pos(v);
 		if (!*r->from || !*r->to)
 			return err_set(ERR_INVALID, "redirects: empty path (line %d, column %d)", (int)k->start_mark.line + 1,
 				       (int)k->start_mark.column + 1);

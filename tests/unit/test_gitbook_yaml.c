@@ -187,3 +187,22 @@ UNIT_TEST(gitbook_yaml_fuzz)
 		arena_free(&a);
 	}
 }
+
+UNIT_TEST(gitbook_yaml_error_messages_name_key_and_position)
+{
+	struct arena a;
+	struct gitbook_yaml g;
+
+	arena_init(&a);
+	CHECK(parse(&a, "root: docs\nredirects:\n  a: ../../x\n", &g) == ERR_INVALID);
+	CHECK_STR(err_message(), "redirects target: the path leaves its root (\"..\") (line 3, column 6)");
+	CHECK(parse(&a, "root: /abs\n", &g) == ERR_INVALID);
+	CHECK_STR(err_message(), "root: must be a relative path, not an absolute one (line 1, column 7)");
+	CHECK(parse(&a, "root: docs\n structure: x\n", &g) == ERR_INVALID);
+	CHECK_STR(err_message(), "line 2, column 11: mapping values are not allowed in this context");
+	CHECK(parse(&a, "root: docs\nstructure:\n  readme: \"open\n", &g) == ERR_INVALID);
+	CHECK_STR(err_message(),
+		  "line 4, column 1: found unexpected end of stream (while scanning a quoted scalar started at line 3)");
+	err_clear();
+	arena_free(&a);
+}
