@@ -29,6 +29,7 @@
  * struct jw used as a byte buffer (bput), whose oom flag is checked once.
  */
 #include "core/markdown.h"
+#include "core/gitbook_yaml.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -166,29 +167,6 @@ static bool fm_delim(const char *s, size_t b, size_t e, bool closing)
 	return memcmp(s + b, "---", 3) == 0 || (closing && memcmp(s + b, "...", 3) == 0);
 }
 
-static bool key_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-	       c == '-' || c == '.';
-}
-
-/* Length of a plain key at s[b..e) followed by ':' and a space or the end; 0 if none. */
-static size_t fm_key_len(const char *s, size_t b, size_t e)
-{
-	size_t i = b, k;
-
-	while (i < e && key_char(s[i]))
-		i++;
-	k = i - b;
-	while (i < e && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (k == 0 || i >= e || s[i] != ':')
-		return 0;
-	if (i + 1 < e && s[i + 1] != ' ' && s[i + 1] != '\t')
-		return 0;
-	return k;
-}
-
 /* Whether a line inside the block may belong to YAML frontmatter. */
 static bool fm_line_ok(const char *s, size_t b, size_t e)
 {
@@ -284,283 +262,122 @@ static int hexval(char c)
 	return -1;
 }
 
-/* A quoted YAML scalar starting at v[0] (the quote), decoded into b. */
-static void fm_quoted(struct jw *b, const char *v, size_t n)
+/*
+ * The frontmatter's YAML is read by libyaml through core/gitbook_yaml.h's
+ * bounded loader; fm_find above only locates the block, so every reader
+ * skips the same bytes whether or not the YAML inside is valid.
+ */
+
+/* A string field: NULL when null or empty; an error for a non-scalar. */
+static int fm_string(struct arena *a, yaml_node_t *n, const char *key, char **out, char **error)
 {
-	char q = v[0];
-
-	for (size_t i = 1; i < n; i++) {
-		char c = v[i];
-
-		if (c == q) {
-			if (q == '\'' && i + 1 < n && v[i + 1] == '\'') {
-				bput(b, "'", 1);
-				i++;
-				continue;
-			}
-			return;
-		}
-		if (q == '"' && c == '\\' && i + 1 < n) {
-			unsigned long cp = 0;
-			int digits = 0;
-
-			c = v[++i];
-			switch (c) {
-			case 'n': bput(b, "\n", 1); break;
-			case 't': bput(b, "\t", 1); break;
-			case 'r': bput(b, "\r", 1); break;
-			case '0': put_utf8(b, 0xFFFD); break;
-			case 'x': digits = 2; break;
-			case 'u': digits = 4; break;
-			case 'U': digits = 8; break;
-			default: bput(b, &c, 1);
-			}
-			if (digits) {
-				int k = 0;
-
-				for (; k < digits && i + 1 < n && hexval(v[i + 1]) >= 0; k++)
-					cp = cp * 16 + (unsigned long)hexval(v[++i]);
-				put_utf8(b, k ? cp : 0xFFFD);
-			}
-			continue;
-		}
-		bput(b, &c, 1);
+	*out = NULL;
+	if (!n || yaml_is_null(n))
+		return 0;
+	if (n->type != YAML_SCALAR_NODE) {
+		*error = arena_printf(a, "line %d, column %d: %s must be a string", (int)n->start_mark.line + 1,
+				      (int)n->start_mark.column + 1, key);
+		return *error ? 0 : oom();
 	}
+	if (n->data.scalar.length == 0)
+		return 0;
+	*out = arena_strndup(a, (const char *)n->data.scalar.value, n->data.scalar.length);
+	return *out ? 0 : oom();
 }
 
-struct fm_line {
-	size_t b, e; /* without the line ending and trailing blanks */
-};
-
-static size_t indent_of(const char *s, struct fm_line l)
+/* layout.<key>.visible: -1 when absent or not a boolean. */
+static int fm_visible(yaml_document_t *doc, yaml_node_t *layout, const char *key)
 {
-	size_t i = l.b;
+	yaml_node_t *v = yaml_map_get(doc, yaml_map_get(doc, layout, key), "visible");
+	bool ok, b = yaml_bool(v, &ok);
 
-	while (i < l.e && s[i] == ' ')
-		i++;
-	return i - l.b;
+	return ok ? (int)b : -1;
 }
 
-/* A block scalar (| or >) whose header is h[0..hn) and content the lines. */
-static void fm_block_scalar(struct jw *b, const char *s, const char *h, size_t hn, const struct fm_line *lines,
-			    size_t nl)
+static int fm_read(struct arena *a, yaml_document_t *doc, int first_line, struct md_front *out)
 {
-	bool folded = h[0] == '>';
-	char chomp = 'c';
-	size_t indent = 0, blanks = 0;
-	bool any = false;
+	yaml_node_t *root = yaml_document_get_root_node(doc), *n;
+	char *error = NULL;
+	bool ok;
+	struct {
+		const char *key;
+		char **slot;
+	} strings[] = {
+		{ "title", &out->title },
+		{ "description", &out->description },
+		{ "icon", &out->icon },
+		{ "emoji", &out->emoji },
+	};
 
-	for (size_t i = 1; i < hn && h[i] != ' ' && h[i] != '\t'; i++) {
-		if (h[i] == '-' || h[i] == '+')
-			chomp = h[i];
-		else if (h[i] >= '1' && h[i] <= '9')
-			indent = (size_t)(h[i] - '0');
+	if (!root || yaml_is_null(root))
+		return 0;
+	if (root->type != YAML_MAPPING_NODE) {
+		out->error = arena_printf(a, "line %d, column %d: frontmatter must be a mapping of key: value",
+					  (int)root->start_mark.line + first_line, (int)root->start_mark.column + 1);
+		return out->error ? 0 : oom();
 	}
-	for (size_t k = 0; k < nl && !indent; k++)
-		if (lines[k].e > lines[k].b && indent_of(s, lines[k]) < lines[k].e - lines[k].b)
-			indent = indent_of(s, lines[k]);
-	for (size_t k = 0; k < nl; k++) {
-		struct fm_line l = lines[k];
-		size_t ind = indent_of(s, l);
-
-		if (ind == l.e - l.b) {
-			blanks++;
-			continue;
-		}
-		if (ind > indent)
-			ind = indent;
-		if (any) {
-			if (folded && !blanks)
-				bput(b, " ", 1);
-			else
-				for (size_t j = folded ? 0 : blanks + 1; j > 0; j--)
-					bput(b, "\n", 1);
-		}
-		if (folded || !any)
-			for (; blanks > 0; blanks--)
-				bput(b, "\n", 1);
-		blanks = 0;
-		bput(b, s + l.b + ind, l.e - l.b - ind);
-		any = true;
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+		if (fm_string(a, yaml_map_get(doc, root, strings[i].key), strings[i].key, strings[i].slot, &error))
+			return -1;
+		if (error)
+			break;
 	}
-	if (!any || chomp == '-')
-		return;
-	bput(b, "\n", 1);
-	if (chomp == '+')
-		for (; blanks > 0; blanks--)
-			bput(b, "\n", 1);
-}
+	if (error) {
+		/* Positions of the node are relative to the block; shift them. */
+		int line = 0, col = 0;
 
-/* A plain scalar v[0..n) continued on the indented lines, folded. */
-static void fm_plain(struct jw *b, const char *s, const char *v, size_t n, const struct fm_line *lines, size_t nl)
-{
-	size_t blanks = 0;
-	bool any = false;
-
-	for (size_t k = 0; k <= nl; k++) {
-		const char *t = k == 0 ? v : s + lines[k - 1].b;
-		size_t tn = k == 0 ? n : lines[k - 1].e - lines[k - 1].b;
-		size_t i = 0;
-
-		while (i < tn && (t[i] == ' ' || t[i] == '\t'))
-			i++;
-		t += i;
-		tn -= i;
-		for (i = 0; i < tn; i++)
-			if (t[i] == '#' && (i == 0 || t[i - 1] == ' ' || t[i - 1] == '\t'))
-				break;
-		tn = rtrim(t, 0, i);
-		if (!tn) {
-			blanks += k > 0;
-			continue;
-		}
-		if (any) {
-			if (!blanks)
-				bput(b, " ", 1);
-			for (; blanks > 0; blanks--)
-				bput(b, "\n", 1);
-		}
-		blanks = 0;
-		bput(b, t, tn);
-		any = true;
+		if (sscanf(error, "line %d, column %d", &line, &col) == 2)
+			error = arena_printf(a, "line %d, column %d%s", line - 1 + first_line, col,
+					     strchr(error, ':') ? strchr(error, ':') : "");
+		out->title = out->description = out->icon = out->emoji = NULL;
+		out->error = error;
+		return error ? 0 : oom();
 	}
-}
+	out->hidden = yaml_bool(yaml_map_get(doc, root, "hidden"), &ok);
+	n = yaml_map_get(doc, root, "layout");
+	if (n && n->type == YAML_MAPPING_NODE) {
+		yaml_node_t *w = yaml_map_get(doc, n, "width");
 
-/* The value of one key: v[0..n) after "key:", continued on lines. NULL when
- * empty or null; *fail set when memory runs out. */
-static char *fm_value(struct arena *a, struct jw *b, const char *s, const char *v, size_t n,
-		      const struct fm_line *lines, size_t nl, bool *fail)
-{
-	char *out;
-
-	jw_reset(b);
-	if (n && (v[0] == '|' || v[0] == '>')) {
-		fm_block_scalar(b, s, v, n, lines, nl);
-	} else if (n && (v[0] == '"' || v[0] == '\'')) {
-		struct jw joined;
-
-		jw_init(&joined);
-		bput(&joined, v, n);
-		for (size_t k = 0; k < nl; k++) {
-			size_t i = lines[k].b;
-
-			while (i < lines[k].e && (s[i] == ' ' || s[i] == '\t'))
-				i++;
-			bput(&joined, " ", 1);
-			bput(&joined, s + i, lines[k].e - i);
+		out->layout.present = true;
+		if (w && w->type == YAML_SCALAR_NODE && w->data.scalar.length > 0 && !yaml_is_null(w)) {
+			out->layout.width = arena_strndup(a, (const char *)w->data.scalar.value, w->data.scalar.length);
+			if (!out->layout.width)
+				return oom();
 		}
-		if (joined.oom)
-			b->oom = true;
-		else
-			fm_quoted(b, bdata(&joined), joined.len);
-		jw_free(&joined);
-	} else {
-		fm_plain(b, s, v, n, lines, nl);
-		if ((b->len == 1 && b->buf[0] == '~') ||
-		    (b->len == 4 && (!memcmp(b->buf, "null", 4) || !memcmp(b->buf, "Null", 4) ||
-				     !memcmp(b->buf, "NULL", 4))))
-			b->len = 0;
+		out->layout.title = fm_visible(doc, n, "title");
+		out->layout.description = fm_visible(doc, n, "description");
+		out->layout.table_of_contents = fm_visible(doc, n, "tableOfContents");
+		out->layout.outline = fm_visible(doc, n, "outline");
+		out->layout.pagination = fm_visible(doc, n, "pagination");
+		out->layout.metadata = fm_visible(doc, n, "metadata");
 	}
-	if (b->oom) {
-		*fail = true;
-		return NULL;
-	}
-	if (b->len == 0)
-		return NULL;
-	out = arena_strndup(a, b->buf, b->len);
-	if (!out)
-		*fail = true;
-	return out;
-}
-
-static bool fm_true(const char *v)
-{
-	static const char *const yes[] = { "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON" };
-
-	for (size_t i = 0; v && i < sizeof(yes) / sizeof(yes[0]); i++)
-		if (strcmp(v, yes[i]) == 0)
-			return true;
-	return false;
+	return 0;
 }
 
 int md_frontmatter(struct arena *a, const char *md, size_t len, struct md_front *out)
 {
-	struct fm_line *lines = NULL;
-	size_t cb, ce, body, nl = 0, cap = 0;
-	struct jw b;
-	bool fail = false;
-	int rc = -1;
+	yaml_document_t doc;
+	size_t cb, ce, body;
+	int first_line, rc;
 
 	memset(out, 0, sizeof(*out));
-	jw_init(&b);
+	out->layout.title = out->layout.description = out->layout.table_of_contents = -1;
+	out->layout.outline = out->layout.pagination = out->layout.metadata = -1;
 	if (!md || !fm_find(md, len, &cb, &ce, &body))
 		return 0;
 	out->present = true;
 	out->body = body;
-	/* Content lines, trailing blanks and '\r' removed. */
-	for (size_t i = cb; i < ce;) {
-		size_t e = line_end(md, ce, i);
-
-		if (nl == cap) {
-			struct fm_line *nlines;
-
-			cap = cap ? cap * 2 : 16;
-			nlines = realloc(lines, cap * sizeof(*lines));
-			if (!nlines)
-				goto cleanup;
-			lines = nlines;
-		}
-		lines[nl++] = (struct fm_line){ i, rtrim(md, i, e) };
-		i = e + 1;
+	first_line = count_lines(md, cb) + 1;
+	rc = yaml_load_bounded(&doc, md + cb, ce - cb, first_line);
+	if (rc == ERR_INVALID) {
+		out->error = arena_strdup(a, err_message());
+		err_clear();
+		return out->error ? 0 : oom();
 	}
-	for (size_t k = 0; k < nl;) {
-		struct fm_line l = lines[k];
-		size_t kl = fm_key_len(md, l.b, l.e), next = k + 1, v;
-		char **slot = NULL, *val;
-		bool hidden = false;
-
-		while (next < nl && (lines[next].b == lines[next].e || md[lines[next].b] == ' ' ||
-				     md[lines[next].b] == '\t'))
-			next++;
-		if (kl == 0) {
-			k = next;
-			continue;
-		}
-		if (kl == 5 && !memcmp(md + l.b, "title", 5))
-			slot = &out->title;
-		else if (kl == 11 && !memcmp(md + l.b, "description", 11))
-			slot = &out->description;
-		else if (kl == 4 && !memcmp(md + l.b, "icon", 4))
-			slot = &out->icon;
-		else if (kl == 5 && !memcmp(md + l.b, "emoji", 5))
-			slot = &out->emoji;
-		else if (kl == 6 && !memcmp(md + l.b, "hidden", 6))
-			hidden = true;
-		if (slot || hidden) {
-			/* Trailing blank lines belong to no value. */
-			size_t last = next;
-
-			while (last > k + 1 && lines[last - 1].b == lines[last - 1].e)
-				last--;
-			v = (size_t)((const char *)memchr(md + l.b, ':', l.e - l.b) - md) + 1;
-			while (v < l.e && (md[v] == ' ' || md[v] == '\t'))
-				v++;
-			val = fm_value(a, &b, md, md + v, l.e - v, lines + k + 1, last - k - 1, &fail);
-			if (fail)
-				goto cleanup;
-			if (slot)
-				*slot = val;
-			else
-				out->hidden = fm_true(val);
-		}
-		k = next;
-	}
-	rc = 0;
-cleanup:
-	free(lines);
-	jw_free(&b);
-	if (rc < 0)
-		return oom();
+	if (rc)
+		return -1;
+	rc = fm_read(a, &doc, first_line, out);
+	yaml_document_delete(&doc);
 	return rc;
 }
 

@@ -86,25 +86,39 @@ int md_links(struct arena *a, const char *md, size_t len, struct md_link **out, 
  * runs out). */
 char *md_title(struct arena *a, const char *md, size_t len);
 
-/* A leading frontmatter block: "---" line, simple "key: value" lines, "---"
- * (or "...") line. */
+/* A leading frontmatter block: a "---" line, YAML, a "---" (or "...") line. */
+struct md_layout {
+	bool present; /* a "layout" mapping was given */
+	char *width;  /* layout.width as written ("default", "wide"); NULL when absent */
+	/* layout.<block>.visible: 1 true, 0 false, -1 absent or not a boolean */
+	int title, description, table_of_contents, outline, pagination, metadata;
+};
+
 struct md_front {
 	bool present;      /* a frontmatter block was found */
+	char *error;       /* malformed YAML in it: a readable reason ("line L, column C: ...",
+	                    * lines of the whole text); every other field but body is then empty */
 	char *title;       /* NULL when absent, empty or null */
 	char *description;
 	char *icon;
 	char *emoji;
 	bool hidden;       /* "hidden: true" (also yes/on); false otherwise */
+	struct md_layout layout; /* GitBook's page layout options */
 	size_t body;       /* byte offset where the markdown body starts (0 if none) */
 };
 
 /*
- * Reads the frontmatter. Values may be plain, 'single' or "double" quoted
- * (with \" \\ \n \t \uXXXX escapes), or folded (>, >-) / literal (|, |-) block
- * scalars; "# comments" and other keys are ignored. A block whose lines are
- * not all key: value lines (or their indented continuations, list items,
- * comments, blank lines) is not frontmatter. Strings belong to a.
- * Returns 0 (also when there is no frontmatter) or -1.
+ * Reads the frontmatter with libyaml (YAML 1.1; GitBook's fields title,
+ * description, icon, emoji, hidden and layout: {width, title, description,
+ * tableOfContents, outline, pagination, metadata: {visible}}; other keys are
+ * ignored). A block is found by its delimiter lines; one whose lines are not
+ * all YAML-looking (key: value lines, their indented continuations, list
+ * items, comments, blank lines) is not frontmatter. YAML that does not parse,
+ * is over 64 KiB, nests deeper than 32, has more than 64 aliases, is not a
+ * mapping, or gives a non-string title/description/icon/emoji sets error
+ * (present stays true and body still skips the block). Strings belong to a.
+ * Returns 0 (also when there is no frontmatter or it is malformed) or -1 when
+ * memory runs out.
  */
 int md_frontmatter(struct arena *a, const char *md, size_t len, struct md_front *out);
 

@@ -536,6 +536,163 @@ UNIT_TEST(markdown_frontmatter)
 	arena_free(&a);
 }
 
+UNIT_TEST(markdown_frontmatter_gitbook_layout_and_errors)
+{
+	struct arena a;
+	struct md_front f;
+	const char *md;
+	char *big;
+	size_t n;
+
+	arena_init(&a);
+	/* GitBook's Git Sync export of a page with every layout option. */
+	md = "---\n"
+	     "description: >-\n"
+	     "  A page\n"
+	     "icon: gear\n"
+	     "hidden: yes\n"
+	     "layout:\n"
+	     "  width: wide\n"
+	     "  title:\n"
+	     "    visible: true\n"
+	     "  description:\n"
+	     "    visible: false\n"
+	     "  tableOfContents:\n"
+	     "    visible: true\n"
+	     "  outline:\n"
+	     "    visible: false\n"
+	     "  pagination:\n"
+	     "    visible: true\n"
+	     "---\n"
+	     "# Page\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0);
+	CHECK(f.present && !f.error && f.hidden);
+	CHECK_STR(f.description, "A page");
+	CHECK_STR(f.icon, "gear");
+	CHECK(f.layout.present);
+	CHECK_STR(f.layout.width, "wide");
+	CHECK(f.layout.title == 1 && f.layout.description == 0 && f.layout.table_of_contents == 1);
+	CHECK(f.layout.outline == 0 && f.layout.pagination == 1 && f.layout.metadata == -1);
+	CHECK_STR(md + f.body, "# Page\n");
+
+	/* No layout: every flag absent. */
+	CHECK(md_frontmatter(&a, "---\ntitle: T\nhidden: false\n---\nx", 33, &f) == 0);
+	CHECK(f.present && !f.error && !f.hidden && !f.layout.present && !f.layout.width);
+	CHECK(f.layout.title == -1 && f.layout.outline == -1);
+	CHECK_STR(f.title, "T");
+	/* A layout that is no mapping, a visible that is no boolean: ignored. */
+	md = "---\nlayout: wide\n---\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0 && f.present && !f.error && !f.layout.present);
+	md = "---\nlayout:\n  title:\n    visible: maybe\n---\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0 && f.layout.present && f.layout.title == -1);
+
+	/* Anchors and aliases are YAML: an alias gives the anchored value. */
+	md = "---\ntitle: &t Shared\ndescription: *t\n---\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0 && !f.error);
+	CHECK_STR(f.title, "Shared");
+	CHECK_STR(f.description, "Shared");
+	/* Numbers and booleans read as their text in string fields. */
+	md = "---\ntitle: 2024\nicon: true\n---\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0 && !f.error);
+	CHECK_STR(f.title, "2024");
+	CHECK_STR(f.icon, "true");
+
+	/* Malformed YAML: a reason with the line (of the whole text) and column;
+	 * the block is still skipped. */
+	md = "---\ntitle: ok\ndescription: \"unterminated\n---\n# Body\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0);
+	CHECK(f.present && f.error && !f.title && !f.description);
+	CHECK(f.error && strstr(f.error, "line 3") != NULL);
+	CHECK_STR(md + f.body, "# Body\n");
+	md = "---\ntitle: [a, b\n---\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0 && f.error && strstr(f.error, "line ") && strstr(f.error, "column "));
+	md = "---\ntitle: a\n  bad: indent\n---\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0 && f.error && !f.title);
+	/* After a BOM and CRLF the line count still holds. */
+	md = "\xEF\xBB\xBF---\r\ntitle: x\r\nicon: \"a\r\n---\r\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0 && f.error && strstr(f.error, "line 3"));
+	/* A non-string value for a string field. */
+	md = "---\ntitle: ok\nicon:\n  - a\n  - b\n---\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0 && f.error && !f.title);
+	CHECK(f.error && strstr(f.error, "icon must be a string") && strstr(f.error, "line 4"));
+	/* A list is not a mapping. */
+	md = "---\n- a\n- b\n---\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0 && f.present && f.error && strstr(f.error, "mapping"));
+	/* Two documents, tabs as indentation, control bytes, invalid UTF-8. */
+	md = "---\ntitle: a\n--- \n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0);
+	md = "---\ntitle: a\n\tx: y\n---\n";
+	CHECK(md_frontmatter(&a, md, strlen(md), &f) == 0 && f.error);
+	CHECK(md_frontmatter(&a, "---\ntitle: a\x01z\n---\n", 19, &f) == 0 && f.error);
+	CHECK(md_frontmatter(&a, "---\ntitle: a\xff\xfez\n---\n", 20, &f) == 0 && f.error);
+	CHECK(md_frontmatter(&a, "---\ntitle: a\0z\n---\n", 18, &f) == 0 && f.present);
+
+	/* Bounds: depth, aliases, size. */
+	big = malloc(200000);
+	CHECK(big != NULL);
+	if (big) {
+		/* 40 nested flow mappings. */
+		n = (size_t)sprintf(big, "---\nlayout: ");
+		for (int i = 0; i < 40; i++)
+			n += (size_t)sprintf(big + n, "{a: ");
+		n += (size_t)sprintf(big + n, "1");
+		for (int i = 0; i < 40; i++)
+			big[n++] = '}';
+		n += (size_t)sprintf(big + n, "\n---\n");
+		CHECK(md_frontmatter(&a, big, n, &f) == 0 && f.error && strstr(f.error, "deeper"));
+		/* A billion-laughs shape: many aliases. */
+		n = (size_t)sprintf(big, "---\na: &a [x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n");
+		for (int i = 0; i < 10; i++)
+			n += (size_t)sprintf(big + n, "c%d: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n", i);
+		n += (size_t)sprintf(big + n, "title: T\n---\n");
+		CHECK(md_frontmatter(&a, big, n, &f) == 0 && f.error && strstr(f.error, "aliases"));
+		/* 70 KiB of YAML. */
+		n = (size_t)sprintf(big, "---\n");
+		while (n < 70000)
+			n += (size_t)sprintf(big + n, "k%zu: v\n", n);
+		n += (size_t)sprintf(big + n, "---\nbody");
+		CHECK(md_frontmatter(&a, big, n, &f) == 0 && f.present && f.error && strstr(f.error, "larger"));
+		CHECK(f.body == n - 4);
+		free(big);
+	}
+	arena_free(&a);
+}
+
+/* Random YAML-ish frontmatter: never a crash, always 0, body within the text. */
+UNIT_TEST(markdown_frontmatter_fuzz)
+{
+	static const char *const pieces[] = {
+		"title: ", "description: ", "layout:\n", "  title:\n", "    visible: ", "true", "no", "\n", "  ",
+		"- ", "&a ", "*a ", "*b ", "[", "]", "{", "}", ", ", "\"", "'", "\\u00e9", ">-\n", "|\n", "# c\n",
+		"---\n", "...\n", "? ", ": ", "!!str ", "!tag ", "%YAML 1.1\n", "\t", "\r\n", "\xc3", "\xff", "x",
+		"\x00", "~", "key: value\n", "&b [*a, *a]\n",
+	};
+	unsigned seed = 13;
+	char md[800];
+
+	for (int round = 0; round < 3000; round++) {
+		struct arena a;
+		struct md_front f;
+		size_t n = (size_t)snprintf(md, sizeof(md), "---\n");
+		size_t want = 20 + (size_t)(rand_r(&seed) % 600);
+
+		while (n < want) {
+			const char *p = pieces[rand_r(&seed) % (sizeof(pieces) / sizeof(pieces[0]))];
+			size_t pl = p[0] ? strlen(p) : 1;
+
+			memcpy(md + n, p, pl);
+			n += pl;
+		}
+		if (round % 2)
+			n += (size_t)snprintf(md + n, sizeof(md) - n, "\n---\nbody");
+		arena_init(&a);
+		CHECK(md_frontmatter(&a, md, n, &f) == 0);
+		CHECK(f.body <= n);
+		CHECK(!f.error || f.present);
+		arena_free(&a);
+	}
+}
+
 /* The map of the rewrite tests: ./x and x.png to /files/<...>. */
 static const char *map_files(void *ctx, const char *target)
 {
