@@ -318,8 +318,12 @@ static int claim(struct store *store, const char *worker, const char *kind, stru
 	if (rc)
 		return rc;
 	rc = store_job_claim(&tx, worker, kind, clock_now_ms(), JOB_LEASE_MS, JOB_MAX_ATTEMPTS, j);
-	if (rc == 0)
-		return store_tx_commit(&tx);
+	/* Commit when none was due too: the claim may have failed jobs whose
+	 * lease expired on their last attempt. */
+	if (rc == 0 || rc == ERR_NOT_FOUND) {
+		int crc = store_tx_commit(&tx);
+		return crc ? crc : rc;
+	}
 	store_tx_rollback(&tx);
 	return rc;
 }

@@ -156,12 +156,13 @@ int store_job_retry(struct store_tx *tx, const struct job *j, const char *error,
 	int64_t changes = 0;
 	int rc;
 
-	if (run_after < 0)
+	if (run_after < 0) {
+		p[4] = P_INT(now); /* PostgreSQL wants every parameter up to the highest used */
 		rc = st_exec(tx,
-			     "UPDATE jobs SET state = 'failed', last_error = $4, lease_until = NULL, updated_at = $6 "
+			     "UPDATE jobs SET state = 'failed', last_error = $4, lease_until = NULL, updated_at = $5 "
 			     "WHERE id = $1 AND attempts = $2 AND worker = $3 AND state = 'running'",
-			     p, NP(p), &changes);
-	else
+			     p, 5, &changes);
+	} else
 		rc = st_exec(tx,
 			     "UPDATE jobs SET state = 'queued', dedup = 0, last_error = $4, run_after = $5, "
 			     "lease_until = NULL, worker = NULL, updated_at = $6 "

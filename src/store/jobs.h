@@ -38,7 +38,8 @@ int store_job_enqueue_unique(struct store_tx *tx, const char *kind, const char *
  * whose lease passed, becomes running with attempts + 1 and lease_until =
  * now + lease_ms. kind NULL: any kind. ERR_NOT_FOUND when none is due. A
  * job whose lease passed with attempts >= max_attempts is failed instead,
- * and the next one is looked at. On PostgreSQL the row is taken FOR UPDATE
+ * and the next one is looked at (so the caller commits after ERR_NOT_FOUND
+ * too). On PostgreSQL the row is taken FOR UPDATE
  * SKIP LOCKED, so concurrent claimers never take the same job. */
 int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, int64_t now, int64_t lease_ms,
 		    int max_attempts, struct job *out);
