@@ -79,9 +79,14 @@ int store_job_enqueue_unique(struct store_tx *tx, const char *kind, const char *
 
 	if (rc || added)
 		return rc;
-	struct db_param p[] = { P_TEXT(kind), P_TEXT(subject ? subject : "") };
+	/* The queued job runs no later than this request asks. */
+	struct db_param p[] = { P_TEXT(kind), P_TEXT(subject ? subject : ""), P_INT(run_after > 0 ? run_after : clock_now_ms()) };
+	rc = st_exec(tx, "UPDATE jobs SET run_after = $3 WHERE kind = $1 AND subject = $2 AND state = 'queued' AND dedup = 1 "
+			 "AND run_after > $3", p, NP(p), NULL);
+	if (rc)
+		return rc;
 	return st_one(tx, "SELECT id FROM jobs WHERE kind = $1 AND subject = $2 AND state = 'queued' AND dedup = 1", p,
-		      NP(p), fill_id, id);
+		      2, fill_id, id);
 }
 
 /* The next due job: queued and due, or running with its lease passed. On

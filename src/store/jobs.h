@@ -29,7 +29,8 @@ struct job {
 int store_job_enqueue(struct store_tx *tx, const char *kind, const char *subject, const char *payload_json,
 		      int64_t run_after, char *id);
 /* The same, deduplicated: when a job of this kind and subject is already
- * queued (not yet running), no job is added and *id gets that job's id. */
+ * queued (not yet running), no job is added, that job's run_after moves
+ * earlier if this one is, and *id gets that job's id. */
 int store_job_enqueue_unique(struct store_tx *tx, const char *kind, const char *subject, const char *payload_json,
 			     int64_t run_after, char *id);
 

@@ -184,6 +184,12 @@ static void claim_suite(struct store *s)
 	CHECK(store_job_enqueue_unique(&tx, k_plain, "sync", NULL, now - 2, id) == 0);
 	CHECK(store_job_enqueue_unique(&tx, k_plain, "sync", NULL, now - 2, id2) == 0);
 	CHECK(strcmp(id, id2) == 0);
+	/* a later request leaves run_after; an earlier one moves it earlier */
+	CHECK(store_job_enqueue_unique(&tx, k_plain, "soon", NULL, now + 5000, id3) == 0);
+	CHECK(store_job_enqueue_unique(&tx, k_plain, "soon", NULL, now + 9000, id2) == 0);
+	CHECK(strcmp(id3, id2) == 0 && store_job_get(&tx, id3, &j) == 0 && j.run_after == now + 5000);
+	CHECK(store_job_enqueue_unique(&tx, k_plain, "soon", NULL, now + 4000, id2) == 0);
+	CHECK(strcmp(id3, id2) == 0 && store_job_get(&tx, id3, &j) == 0 && j.run_after == now + 4000);
 	CHECK(store_job_enqueue_unique(&tx, k_plain, "other", NULL, now - 1, id3) == 0);
 	CHECK(strcmp(id, id3) != 0);
 	/* a plain enqueue is never deduplicated */
