@@ -60,7 +60,10 @@
 #define MAX_KINDS 32
 #define MAX_WORKERS 64
 
-/* The handler registry: filled before the workers start, read-only after. */
+/* The handler registry, by kind. The one process-wide table in docsd (not
+ * hung off struct server): kinds are registered by the modules that own them
+ * (Git sync, imports) before jobs_start, and only read after; the mutex
+ * keeps a late registration safe all the same. */
 static struct {
 	const char *kind;
 	job_fn fn;

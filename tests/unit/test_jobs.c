@@ -286,7 +286,7 @@ static void workers_suite(struct store *s)
 {
 	struct arena a;
 	struct store_tx tx;
-	char id[ID_LEN + 1], subj[8];
+	char id[ID_LEN + 1], subj[16];
 	pthread_t t[2];
 	struct worker_arg w[2] = { { s, "wa", 0 }, { s, "wb", 0 } };
 
