@@ -8,6 +8,7 @@
 #include "core/validate.h"
 #include "http/listener.h"
 #include "http/services.h"
+#include "jobs/jobs.h"
 #include "server.h"
 #include "store/store.h"
 #include "util/err.h"
@@ -15,6 +16,7 @@
 #include "util/util.h"
 
 #include <getopt.h>
+#include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,9 @@ static const char usage[] =
 	"                             --if-exists an existing user gets a new token instead of an error\n"
 	"  token create --email E     create an API token for an existing user; prints {\"token\": ...}\n"
 	"  migrate                    apply pending database migrations and exit\n"
+	"  job enqueue --kind K [--subject S] [--payload JSON]\n"
+	"                             (debugging) queue a job; prints {\"id\": ...}\n"
+	"  job list [--kind K]        (debugging) print the newest 100 jobs, one JSON object a line\n"
 	"\n"
 	"options (each also read from the environment variable shown):\n"
 	"  --listen HOST:PORT         address to listen on (DOCSD_LISTEN, default 127.0.0.1:8080)\n"
@@ -60,6 +65,7 @@ static const char usage[] =
 	"  --pdf-renders N            PDFs rendered at once at most (DOCSD_PDF_RENDERS, default 2)\n"
 	"  --pdf-wait-ms MS           how long a PDF fetch waits for a render slot before a 503\n"
 	"                             (DOCSD_PDF_WAIT_MS, default 5000)\n"
+	"  --job-workers N            threads running queued jobs, 0 = none (DOCSD_JOB_WORKERS, default 2)\n"
 	"  --clock-offset-ms MS       shift the server's clock, for tests (DOCSD_CLOCK_OFFSET_MS, default 0)\n"
 	"  --email EMAIL, --name NAME user and token commands\n"
 	"  -h, --help                 this help\n"
@@ -68,7 +74,7 @@ static const char usage[] =
 enum { O_LISTEN = 256, O_DATA, O_DATABASE, O_PUBLIC_URL, O_THREADS, O_RATE_LIMIT, O_MAX_BODY, O_MAX_CONN,
        O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME, O_ALLOW_PRIVATE, O_CACHE_MB, O_IF_EXISTS,
        O_MAX_CONN_IP, O_HEAD_TIMEOUT, O_BODY_MIN_RATE, O_PDF_CACHE_MB, O_PDF_RENDERS, O_PDF_WAIT_MS,
-       O_SITE_CACHE_MB };
+       O_SITE_CACHE_MB, O_JOB_WORKERS, O_KIND, O_SUBJECT, O_PAYLOAD };
 
 static const struct option long_opts[] = {
 	{ "listen", required_argument, NULL, O_LISTEN },
@@ -91,6 +97,10 @@ static const struct option long_opts[] = {
 	{ "cache-mb", required_argument, NULL, O_CACHE_MB },
 	{ "clock-offset-ms", required_argument, NULL, O_CLOCK },
 	{ "allow-private-network", no_argument, NULL, O_ALLOW_PRIVATE },
+	{ "job-workers", required_argument, NULL, O_JOB_WORKERS },
+	{ "kind", required_argument, NULL, O_KIND },
+	{ "subject", required_argument, NULL, O_SUBJECT },
+	{ "payload", required_argument, NULL, O_PAYLOAD },
 	{ "email", required_argument, NULL, O_EMAIL },
 	{ "name", required_argument, NULL, O_NAME },
 	{ "if-exists", no_argument, NULL, O_IF_EXISTS },
@@ -104,6 +114,7 @@ struct cli {
 	const char *email;
 	const char *name;
 	int if_exists; /* user create: an existing user gets a new token */
+	const char *kind, *subject, *payload; /* job enqueue, job list */
 };
 
 static int parse_long(const char *flag, const char *v, long min, long max, long *out)
@@ -218,6 +229,14 @@ static int apply(struct cli *c, int opt, const char *v)
 	case O_ALLOW_PRIVATE:
 		c->cfg.allow_private_network = !v || (strcmp(v, "0") != 0 && strcmp(v, "false") != 0);
 		return 0;
+	case O_JOB_WORKERS:
+		if (parse_long("--job-workers", v, 0, 64, &n))
+			return -1;
+		c->cfg.job_workers = (int)n;
+		return 0;
+	case O_KIND: c->kind = v; return 0;
+	case O_SUBJECT: c->subject = v; return 0;
+	case O_PAYLOAD: c->payload = v; return 0;
 	case O_EMAIL: c->email = v; return 0;
 	case O_NAME: c->name = v; return 0;
 	case O_IF_EXISTS: c->if_exists = 1; return 0;
@@ -238,6 +257,7 @@ static const struct {
 	{ O_HEAD_TIMEOUT, "DOCSD_HEAD_TIMEOUT" }, { O_PDF_CACHE_MB, "DOCSD_PDF_CACHE_MB" },
 	{ O_SITE_CACHE_MB, "DOCSD_SITE_CACHE_MB" },
 	{ O_PDF_RENDERS, "DOCSD_PDF_RENDERS" }, { O_PDF_WAIT_MS, "DOCSD_PDF_WAIT_MS" }, { O_BODY_MIN_RATE, "DOCSD_BODY_MIN_RATE" },
+	{ O_JOB_WORKERS, "DOCSD_JOB_WORKERS" },
 };
 
 /* argv[first..] holds the options of a command. */
@@ -391,6 +411,95 @@ static int cmd_migrate(struct cli *c)
 	return 0;
 }
 
+static void job_to_json(struct jw *g, const struct job *j)
+{
+	jw_obj_open(g);
+	jw_key(g, "id");
+	jw_strn(g, j->id, strlen(j->id));
+	jw_key(g, "kind");
+	jw_strn(g, j->kind, strlen(j->kind));
+	jw_key(g, "subject");
+	jw_strn(g, j->subject, strlen(j->subject));
+	jw_key(g, "state");
+	jw_strn(g, j->state, strlen(j->state));
+	jw_key(g, "attempts");
+	jw_int(g, j->attempts);
+	jw_key(g, "lastError");
+	if (j->last_error)
+		jw_strn(g, j->last_error, strlen(j->last_error));
+	else
+		jw_null(g);
+	jw_key(g, "result");
+	if (j->result)
+		jw_raw(g, j->result);
+	else
+		jw_null(g);
+	jw_key(g, "runAfter");
+	jw_int(g, j->run_after);
+	jw_obj_close(g);
+}
+
+/* docsd job enqueue | job list: debugging commands on the queue's rows. */
+static int cmd_job(struct cli *c, int enqueue)
+{
+	struct store *st = NULL;
+	struct store_tx tx;
+	struct arena a;
+	struct job *jobs = NULL;
+	char id[ID_LEN + 1];
+	int rc, n = 0, ret = 1;
+	struct jw w;
+
+	if (enqueue && (!c->kind || !*c->kind)) {
+		fprintf(stderr, "docsd: --kind is required\n");
+		return 2;
+	}
+	if (enqueue && c->payload) {
+		json_t *v = json_loads(c->payload, 0, NULL);
+		int obj = v && json_is_object(v);
+		json_decref(v);
+		if (!obj) {
+			fprintf(stderr, "docsd: --payload must be a JSON object\n");
+			return 2;
+		}
+	}
+	arena_init(&a);
+	if (server_open_store(&st, &c->cfg, 1)) {
+		fprintf(stderr, "docsd: %s\n", err_message());
+		goto out;
+	}
+	if ((rc = store_tx_begin(st, &tx, enqueue, &a)) == 0) {
+		rc = enqueue ? store_job_enqueue(&tx, c->kind, c->subject, c->payload, 0, id)
+			     : store_job_list(&tx, c->kind, 100, &jobs, &n);
+		if (rc == 0 && enqueue)
+			rc = store_tx_commit(&tx);
+		else
+			store_tx_rollback(&tx);
+	}
+	if (rc) {
+		fprintf(stderr, "docsd: %s\n", err_message());
+		goto out;
+	}
+	ret = 0;
+	if (enqueue) {
+		printf("{\"id\":\"%s\"}\n", id);
+	} else {
+		for (int i = 0; i < n && ret == 0; i++) {
+			jw_init(&w);
+			job_to_json(&w, &jobs[i]);
+			if (!jw_ok(&w) || fwrite(w.buf, 1, w.len, stdout) != w.len || fputc('\n', stdout) == EOF)
+				ret = 1;
+			jw_free(&w);
+		}
+	}
+	if (fflush(stdout) != 0)
+		ret = 1;
+out:
+	store_close(st);
+	arena_free(&a);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { 0 };
@@ -420,6 +529,12 @@ int main(int argc, char **argv)
 		/* Command-line tools log errors only. */
 		log_set_level(LOG_ERROR);
 		return cmd_user_token(&c, cmd[0] == 'u');
+	}
+	if (strcmp(cmd, "job") == 0 && argc > 2 && (strcmp(argv[2], "enqueue") == 0 || strcmp(argv[2], "list") == 0)) {
+		if (parse_options(&c, argc, argv, 3))
+			return 2;
+		log_set_level(LOG_ERROR);
+		return cmd_job(&c, argv[2][0] == 'e');
 	}
 	fprintf(stderr, "docsd: unknown command '%s'\n\n%s", cmd, usage);
 	return 2;

@@ -50,6 +50,7 @@ void config_defaults(struct config *cfg)
 	cfg->pdf_renders = 2;
 	cfg->pdf_wait_ms = 5000;
 	cfg->site_cache_mb = 64;
+	cfg->job_workers = 2;
 }
 
 int server_open_store(struct store **out, const struct config *cfg, int nconn)
@@ -80,7 +81,8 @@ int server_start(struct server **out, const struct config *cfg)
 		goto fail;
 	}
 	clock_set_offset(cfg->clock_offset_ms);
-	rc = server_open_store(&s->store, cfg, cfg->threads + 2);
+	/* + the job workers and their scheduler */
+	rc = server_open_store(&s->store, cfg, cfg->threads + 2 + cfg->job_workers + 1);
 	if (rc || (rc = revcache_new(&s->revisions, (size_t)cfg->cache_mb << 20)))
 		goto fail;
 	/* Before the job workers start their first transaction. */
@@ -91,9 +93,8 @@ int server_start(struct server **out, const struct config *cfg)
 	    (rc = pagecache_new(&s->pages, 64, 256 * 1024)) ||
 	    (rc = sitecache_new(&s->sites, (size_t)cfg->site_cache_mb << 20)))
 		goto fail;
+	metrics_set_store(s->metrics, s->store);
 	if (cfg->rate_limit > 0 && (rc = ratelimit_new(&s->rl, cfg->rate_limit)))
-		goto fail;
-	if ((rc = jobs_start(&s->jobs, s->store)))
 		goto fail;
 	rc = listener_start(s);
 	if (rc)
@@ -116,6 +117,10 @@ int server_start(struct server **out, const struct config *cfg)
 	size_t n = strlen(s->public_url);
 	while (n > 0 && s->public_url[n - 1] == '/')
 		s->public_url[--n] = '\0';
+	/* After the public URL is known (job handlers write links); due periodic
+	 * jobs run before the server reports ready. */
+	if ((rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
+		goto fail;
 	atomic_store(&s->ready, 1);
 	*out = s;
 	return 0;

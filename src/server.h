@@ -44,6 +44,7 @@ struct config {
 	int pdf_renders;          /* PDFs rendered at once at most */
 	int pdf_wait_ms;          /* how long a fetch waits for a turn to render before a 503 */
 	int site_cache_mb;        /* rendered published-site pages kept, in MiB; 0 = none */
+	int job_workers;          /* threads running queued jobs (jobs/jobs.h); 0 = none */
 };
 
 struct server {

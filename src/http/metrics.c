@@ -4,6 +4,7 @@
  * are relaxed atomics: exact totals, no ordering needed.
  */
 #include "http/services.h"
+#include "store/store.h"
 #include "util/err.h"
 
 #include <stdarg.h>
@@ -19,6 +20,7 @@ static const double buckets_s[] = { 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0
 
 struct metrics {
 	int nroutes;
+	struct store *store; /* jobs by kind and state are counted in it; NULL: none */
 	atomic_long open;
 	atomic_ulong hist[NBUCKETS + 1];
 	atomic_ulong hist_count;
@@ -36,6 +38,11 @@ int metrics_new(struct metrics **out, int nroutes)
 	m->nroutes = nroutes;
 	*out = m;
 	return 0;
+}
+
+void metrics_set_store(struct metrics *m, struct store *s)
+{
+	m->store = s;
 }
 
 void metrics_free(struct metrics *m)
@@ -105,6 +112,29 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
+/* docsd_jobs{kind,state}: one read of the jobs table (GROUP BY). */
+static void render_jobs(struct metrics *m, struct sbuf *b)
+{
+	struct arena a;
+	struct store_tx tx;
+	struct job_count *c = NULL;
+	int n = 0, rc;
+
+	if (!m->store)
+		return;
+	arena_init(&a);
+	if ((rc = store_tx_begin(m->store, &tx, 0, &a)) == 0) {
+		rc = store_job_counts(&tx, &c, &n);
+		store_tx_rollback(&tx);
+	}
+	if (rc == 0) {
+		sb_printf(b, "# HELP docsd_jobs Jobs in the queue by kind and state.\n# TYPE docsd_jobs gauge\n");
+		for (int i = 0; i < n; i++)
+			sb_printf(b, "docsd_jobs{kind=\"%s\",state=\"%s\"} %lld\n", c[i].kind, c[i].state, (long long)c[i].n);
+	}
+	arena_free(&a);
+}
+
 char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes,
 		     const struct metrics_extra *extra, size_t *len)
 {
@@ -153,6 +183,7 @@ char *metrics_render(struct metrics *m, const char *const *route_names, int nrou
 		      "# TYPE docsd_slow_connections_closed_total counter\n"
 		      "docsd_slow_connections_closed_total %lu\n",
 		  extra->slow_connections_closed);
+	render_jobs(m, &b);
 	if (b.oom) {
 		free(b.p);
 		return NULL;

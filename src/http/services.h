@@ -56,6 +56,9 @@ struct metrics_extra {
 	unsigned long page_cache_hits, page_cache_misses;
 	unsigned long slow_connections_closed;
 };
+/* Count the job queue's rows by kind and state in each rendering. */
+struct store;
+void metrics_set_store(struct metrics *m, struct store *s);
 char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes,
 		     const struct metrics_extra *extra, size_t *len);
 

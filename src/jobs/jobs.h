@@ -1,13 +1,28 @@
 /*
- * jobs.h - background work on a schedule.
+ * jobs.h - the durable job queue's workers and handlers (jobs.c draws the
+ * state machine; store/jobs.h holds the rows).
  *
- * One thread runs the periodic jobs: the purge of spaces deleted more than
- * SPACE_RETENTION_MS ago (every minute), and the collection of page bodies
- * and file blobs that no revision references any more (at start, hourly,
- * and after a purge that removed spaces; store.h, "garbage", says why a
- * body or blob being written is never taken). Each runs in transactions of
- * its own, so a crash in the middle loses nothing: the next run does the
- * work again.
+ * A job is a row: kind, subject, payload (JSON), state, attempts, run_after,
+ * lease. Worker threads (--job-workers, default 2) claim due jobs and run the
+ * handler registered for the kind. Domain code adds jobs with
+ * store_job_enqueue() inside its own transaction: the job exists iff that
+ * write committed.
+ *
+ * The handler contract (idempotence): a job may run more than once (its
+ * process died, or it failed and is retried), so a handler must make a second
+ * application of its effect a no-op. A handler registered with jobs_register
+ * runs inside the worker's write transaction (d->tx), and the job is marked
+ * done in that same transaction: its effect and `done` commit together or
+ * not at all, so it can never apply twice. A handler registered with
+ * jobs_register_own_tx (long work: it must not hold the writer) gets d->tx
+ * NULL and opens its own transactions on job->store; each of its effects
+ * must be keyed so that repeating it changes nothing (the purge deletes what
+ * is still there; an import records the commit it applied and skips it).
+ *
+ * Periodic jobs (the purge of deleted spaces every minute, the collection of
+ * unreferenced bodies and blobs hourly and after a purge that removed
+ * spaces) are queued by the scheduler thread when due and run by the same
+ * workers.
  */
 #ifndef DOCSD_JOBS_JOBS_H
 #define DOCSD_JOBS_JOBS_H
@@ -15,20 +30,71 @@
 #include <stdint.h>
 
 struct store;
+struct server;
 struct jobs;
+struct dom;
+struct job;
 
-/* Runs every job once before returning (so a restarted server starts clean),
- * then on its interval in a thread. */
-int jobs_start(struct jobs **out, struct store *store);
+/* Limits: a job is tried at most JOB_MAX_ATTEMPTS times; after the n-th
+ * failed attempt it runs again JOB_BACKOFF_MS * 2^(n-1) later (10 s, 20 s,
+ * 40 s, 80 s), capped at JOB_BACKOFF_MAX_MS. A running job's lease lasts
+ * JOB_LEASE_MS and is renewed every JOB_HEARTBEAT_MS while its process
+ * lives; idle workers look for work every JOB_POLL_MS. */
+#define JOB_MAX_ATTEMPTS 5
+#define JOB_BACKOFF_MS 10000
+#define JOB_BACKOFF_MAX_MS (60LL * 60 * 1000)
+#define JOB_LEASE_MS 30000
+#define JOB_HEARTBEAT_MS 10000
+#define JOB_POLL_MS 1000
+/* Finished jobs are deleted this long after they finished. */
+#define JOB_KEEP_MS (7LL * 24 * 60 * 60 * 1000)
+
+/* The kinds docsd runs itself. */
+#define JOB_KIND_PURGE "spaces.purge"
+#define JOB_KIND_GC "content.gc"
+#define JOB_KIND_TEST "test.sleep-then-write"
+
+/* The context a handler runs in: the job's row and, for own-transaction
+ * handlers, the store. *result may be set to JSON text (in d->arena) kept in
+ * the job's row. */
+struct job_run {
+	const struct job *job;
+	struct store *store;
+	const char *result;
+};
+
+/* A handler: 0 when done; an ERR_* code otherwise (err_message() says why).
+ * ERR_INVALID, ERR_NOT_FOUND, ERR_FORBIDDEN and ERR_PRECONDITION are
+ * permanent (failed at once); anything else is retried with backoff. */
+typedef int (*job_fn)(struct dom *d, struct job_run *run);
+
+/* Register a handler for kind, before jobs_start (registrations are read by
+ * every worker and never change while they run). */
+int jobs_register(const char *kind, job_fn fn);
+int jobs_register_own_tx(const char *kind, job_fn fn);
+
+/* Start `workers` worker threads (0: none, the scheduler still queues) and
+ * the scheduler; srv may be NULL (tests). Due periodic jobs run once in the
+ * calling thread first, so a restarted server starts clean. DOCSD_TEST_JOBS=1
+ * in the environment registers the test-only kind JOB_KIND_TEST. */
+int jobs_start(struct jobs **out, struct store *store, const struct server *srv, int workers);
 void jobs_stop(struct jobs *j);
 
-/* The purge, for tests and `jobs_start`: removes spaces deleted before
+/* Claim one due job (of kind, or any kind when NULL) as worker and run it:
+ * 1 when a job ran (whatever its outcome), 0 when none was due, <0 on error.
+ * The workers' loop, and tests. */
+int jobs_run_one(struct store *store, const struct server *srv, const char *worker, const char *kind);
+
+/* Backoff after the n-th failed attempt (n >= 1). */
+int64_t jobs_backoff_ms(int64_t attempts);
+
+/* The purge, for tests and the purge job: removes spaces deleted before
  * now - SPACE_RETENTION_MS; *removed counts them. */
 int jobs_purge_spaces(struct store *store, int64_t *removed);
 
-/* The collection, for tests and the jobs thread: deletes the page bodies and
+/* The collection, for tests and the gc job: deletes the page bodies and
  * file blobs that no revision references and that were last stored before
- * cutoff (the thread passes now - CONTENT_GC_GRACE_MS); counts in *bodies
+ * cutoff (the job passes now - CONTENT_GC_GRACE_MS); counts in *bodies
  * and *blobs. */
 int jobs_collect_garbage(struct store *store, int64_t cutoff, int64_t *bodies, int64_t *blobs);
 

@@ -503,6 +503,30 @@ static const char m0009_change_requests[] =
 /* A comment's review (Comment.target.review) is found by the comment's id. */
 static const char m0010_review_comments[] = "CREATE INDEX cr_reviews_comment ON cr_reviews (comment_id);";
 
+/* The durable job queue (store/jobs.c, jobs/jobs.c). state: queued, running,
+ * done, failed. dedup = 1: at most one such job queued per kind and subject
+ * (jobs_dedup). lease_until: a running job whose lease passed is claimed
+ * again (its process died). */
+static const char m0011_jobs[] =
+	"CREATE TABLE jobs ("
+	"  id TEXT PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"
+	"  subject TEXT NOT NULL DEFAULT '',"
+	"  payload TEXT NOT NULL DEFAULT '{}',"
+	"  state TEXT NOT NULL DEFAULT 'queued',"
+	"  dedup INTEGER NOT NULL DEFAULT 0,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  run_after BIGINT NOT NULL,"
+	"  lease_until BIGINT,"
+	"  worker TEXT,"
+	"  last_error TEXT,"
+	"  result TEXT,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX jobs_due ON jobs (state, run_after);"
+	"CREATE INDEX jobs_kind ON jobs (kind, subject, state);"
+	"CREATE UNIQUE INDEX jobs_dedup ON jobs (kind, subject) WHERE state = 'queued' AND dedup = 1;";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -514,5 +538,6 @@ const struct migration migrations[] = {
 	{ 8, "change request reviews", m0008_reviews, NULL, NULL },
 	{ 9, "change request descriptions and contributors", m0009_change_requests, NULL, NULL },
 	{ 10, "review comments", m0010_review_comments, NULL, NULL },
+	{ 11, "job queue", m0011_jobs, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

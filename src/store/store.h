@@ -428,5 +428,6 @@ int store_crs_list_org(struct store_tx *tx, const char *org_id, const struct cr_
 #include "store/reviews.h"
 #include "store/search.h"
 #include "store/sites.h"
+#include "store/jobs.h"
 
 #endif
