@@ -429,7 +429,9 @@ static void *worker_thread(void *arg)
 }
 
 /* Queue the periodic jobs when due. */
-static void schedule(struct jobs *j)
+/* Queue the periodic jobs when due; at start (now_due) they are due at
+ * once, whenever they last ran: a restarted server starts clean. */
+static void schedule(struct jobs *j, bool now_due)
 {
 	struct arena a;
 	struct store_tx tx;
@@ -438,9 +440,9 @@ static void schedule(struct jobs *j)
 
 	arena_init(&a);
 	if ((rc = store_tx_begin(j->store, &tx, 1, &a)) == 0) {
-		rc = store_job_schedule(&tx, JOB_KIND_PURGE, PURGE_INTERVAL_MS, now);
+		rc = store_job_schedule(&tx, JOB_KIND_PURGE, now_due ? 0 : PURGE_INTERVAL_MS, now);
 		if (rc == 0)
-			rc = store_job_schedule(&tx, JOB_KIND_GC, GC_INTERVAL_MS, now);
+			rc = store_job_schedule(&tx, JOB_KIND_GC, now_due ? 0 : GC_INTERVAL_MS, now);
 		if (rc == 0)
 			rc = store_tx_commit(&tx);
 		else
@@ -480,7 +482,7 @@ static void *scheduler_thread(void *arg)
 		heartbeat(j);
 		since_schedule += JOB_HEARTBEAT_MS;
 		if (since_schedule >= PURGE_INTERVAL_MS) {
-			schedule(j);
+			schedule(j, false);
 			since_schedule = 0;
 		}
 	}
@@ -509,7 +511,7 @@ int jobs_start(struct jobs **out, struct store *store, const struct server *srv,
 		goto fail;
 	/* Due periodic jobs first, in this thread: a restarted server starts
 	 * clean (the purge, then the collection it may have queued). */
-	schedule(j);
+	schedule(j, true);
 	if (jobs_run_one(store, srv, j->worker, JOB_KIND_PURGE) < 0 ||
 	    jobs_run_one(store, srv, j->worker, JOB_KIND_GC) < 0)
 		log_error("running the periodic jobs at start failed: %s", err_message());

@@ -201,14 +201,28 @@ int store_job_schedule(struct store_tx *tx, const char *kind, int64_t interval_m
 	int rc = st_one(tx, "SELECT COUNT(*) FROM jobs WHERE kind = $1 AND state IN ('queued', 'running')", p, NP(p),
 			fill_int, &pending);
 
-	if (rc || pending)
+	if (rc)
 		return rc;
+	if (pending) {
+		/* A periodic job never waits longer than its interval from now:
+		 * a clock set back (or a process whose clock ran ahead, on a shared
+		 * database) must not postpone it by the difference. */
+		struct db_param q[] = { P_TEXT(kind), P_INT(now), P_INT(now + interval_ms) };
+
+		return st_exec(tx, "UPDATE jobs SET run_after = $2 WHERE kind = $1 AND state = 'queued' AND run_after > $3",
+			       q, NP(q), NULL);
+	}
 	rc = st_one(tx, "SELECT COALESCE(MAX(updated_at), 0) FROM jobs WHERE kind = $1 AND state IN ('done', 'failed')",
 		    p, NP(p), fill_int, &last);
 	if (rc)
 		return rc;
-	return store_job_enqueue_unique(tx, kind, NULL, NULL, last && last + interval_ms > now ? last + interval_ms : now,
-					id);
+	/* Due an interval after the last run, and never later than an interval
+	 * from now (a last run stamped by a clock ahead of this one). */
+	int64_t due = last && last + interval_ms > now ? last + interval_ms : now;
+
+	if (due > now + interval_ms)
+		due = now + interval_ms;
+	return store_job_enqueue_unique(tx, kind, NULL, NULL, due, id);
 }
 
 int store_job_prune(struct store_tx *tx, int64_t before, int64_t *removed)
