@@ -117,13 +117,7 @@ int reviewer_request(struct req *r)
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	jw_obj_open(g);
-	jw_key(g, "users");
-	jw_arr_open(g);
-	for (int i = 0; i < nout; i++)
-		cr_requested_reviewer_to_json(g, api_base(r), &items[i], api_sees_emails(r));
-	jw_arr_close(g);
-	jw_obj_close(g);
+	cr_requested_reviewers_to_json(g, api_base(r), items, nout, api_sees_emails(r));
 	return 0;
 }
 

@@ -71,6 +71,25 @@ static int page_of(struct req *r, const char *const *ids, int n, int *from, int 
 	return 0;
 }
 
+/* One page of a list held in memory (ids in display order): item(g, i, ctx)
+ * writes the i-th; count is the whole list's length. */
+typedef void (*page_item_fn)(struct jw *g, int i, const void *ctx);
+
+static int send_page(struct req *r, const char *const *ids, int n, page_item_fn item, const void *ctx)
+{
+	struct jw *g;
+	char *next;
+	int from, to, rc;
+
+	if ((rc = page_of(r, ids, n, &from, &to, &next)))
+		return rc;
+	if (!(g = resp_list_begin(r)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = from; i < to; i++)
+		item(g, i, ctx);
+	return resp_list_end(r, n, next);
+}
+
 /* position {before|after: {type, id | siteSection | siteSpace}}; absent,
  * null or {}: the end. */
 static int body_site_position(struct req *r, struct site_position *out)
@@ -154,15 +173,25 @@ static int send_group(struct req *r, int status, const struct site *s, const str
 
 /* ---- sections ---- */
 
+struct sections_page {
+	const struct site_json *c;
+	const struct site_structure *st;
+};
+
+static void section_item(struct jw *g, int i, const void *ctx)
+{
+	const struct sections_page *p = ctx;
+
+	site_section_to_json(g, p->c, &p->st->sections[i]);
+}
+
 int site_sections_list(struct req *r)
 {
 	struct site s;
 	struct site_json c;
 	struct site_structure st;
 	const char **ids;
-	char *next;
-	struct jw *g;
-	int from, to, rc;
+	int rc;
 
 	if ((rc = site_read(r, &s, &c)) || (rc = dom_site_structure(&r->dom, &s, &st)))
 		return rc;
@@ -170,13 +199,7 @@ int site_sections_list(struct req *r)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < st.nsections; i++)
 		ids[i] = st.sections[i].id;
-	if ((rc = page_of(r, ids, st.nsections, &from, &to, &next)))
-		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = from; i < to; i++)
-		site_section_to_json(g, &c, &st.sections[i]);
-	return resp_list_end(r, st.nsections, next);
+	return send_page(r, ids, st.nsections, section_item, &(struct sections_page){ &c, &st });
 }
 
 /* The fields of a section create (create: true) or update. */
@@ -256,15 +279,20 @@ int site_section_move(struct req *r)
 
 /* ---- section groups ---- */
 
+static void group_item(struct jw *g, int i, const void *ctx)
+{
+	const struct sections_page *p = ctx;
+
+	site_group_to_json(g, p->c, &p->st->groups[i], p->st);
+}
+
 int site_groups_list(struct req *r)
 {
 	struct site s;
 	struct site_json c;
 	struct site_structure st;
 	const char **ids;
-	char *next;
-	struct jw *g;
-	int from, to, rc;
+	int rc;
 
 	if ((rc = site_read(r, &s, &c)) || (rc = dom_site_structure(&r->dom, &s, &st)))
 		return rc;
@@ -272,13 +300,7 @@ int site_groups_list(struct req *r)
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < st.ngroups; i++)
 		ids[i] = st.groups[i].id;
-	if ((rc = page_of(r, ids, st.ngroups, &from, &to, &next)))
-		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = from; i < to; i++)
-		site_group_to_json(g, &c, &st.groups[i], &st);
-	return resp_list_end(r, st.ngroups, next);
+	return send_page(r, ids, st.ngroups, group_item, &(struct sections_page){ &c, &st });
 }
 
 static int body_group(struct req *r, bool create, struct site_group_input *in)
@@ -381,6 +403,19 @@ int site_group_move(struct req *r)
 
 /* ---- site spaces ---- */
 
+struct site_spaces_page {
+	const struct site_json *c;
+	const struct site_space **items;
+	const struct site_section **secs;
+};
+
+static void site_space_item(struct jw *g, int i, const void *ctx)
+{
+	const struct site_spaces_page *p = ctx;
+
+	site_space_to_json(g, p->c, p->secs[i], p->items[i]);
+}
+
 int site_spaces_list(struct req *r)
 {
 	static const char *const bools[] = { "false", "true", NULL };
@@ -390,9 +425,7 @@ int site_spaces_list(struct req *r)
 	const struct site_space **items;
 	const struct site_section **secs;
 	const char **ids;
-	char *next;
-	struct jw *g;
-	int from, to, n = 0, total, want, rc;
+	int n = 0, total, want, rc;
 
 	if ((rc = req_query_enum(r, "default", bools, &want)) || (rc = site_read(r, &s, &c)) ||
 	    (rc = dom_site_structure(&r->dom, &s, &st)))
@@ -422,13 +455,7 @@ int site_spaces_list(struct req *r)
 			ids[n++] = arr[i].id;
 		}
 	}
-	if ((rc = page_of(r, ids, n, &from, &to, &next)))
-		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = from; i < to; i++)
-		site_space_to_json(g, &c, secs[i], items[i]);
-	return resp_list_end(r, n, next);
+	return send_page(r, ids, n, site_space_item, &(struct site_spaces_page){ &c, items, secs });
 }
 
 int site_space_create(struct req *r)

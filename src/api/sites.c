@@ -490,17 +490,7 @@ int site_adaptive_template_conditions(struct req *r)
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	jw_obj_open(g);
-	jw_key(g, "items");
-	jw_arr_open(g);
-	for (int i = 0; i < n; i++) {
-		jw_obj_open(g);
-		jw_kstr(g, "description", items[i].description);
-		jw_kstr(g, "condition", items[i].condition);
-		jw_obj_close(g);
-	}
-	jw_arr_close(g);
-	jw_obj_close(g);
+	site_template_conditions_to_json(g, items, n);
 	return 0;
 }
 

@@ -389,3 +389,15 @@ void cr_requested_reviewer_to_json(struct jw *g, const char *base, const struct 
 	jw_kts(g, "createdAt", q->created_at);
 	jw_obj_close(g);
 }
+
+void cr_requested_reviewers_to_json(struct jw *g, const char *base, const struct cr_requested_reviewer *items,
+				    int n, bool with_email)
+{
+	jw_obj_open(g);
+	jw_key(g, "users");
+	jw_arr_open(g);
+	for (int i = 0; i < n; i++)
+		cr_requested_reviewer_to_json(g, base, &items[i], with_email);
+	jw_arr_close(g);
+	jw_obj_close(g);
+}

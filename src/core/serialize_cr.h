@@ -121,5 +121,8 @@ void cr_review_to_json(struct jw *g, const char *base, const struct cr_review *r
 /* ChangeRequestRequestedReviewer (kind user). */
 void cr_requested_reviewer_to_json(struct jw *g, const char *base, const struct cr_requested_reviewer *q,
 				   bool with_email);
+/* requestReviewersForChangeRequest's answer: {users: [requested reviewer]}. */
+void cr_requested_reviewers_to_json(struct jw *g, const char *base, const struct cr_requested_reviewer *items,
+				    int n, bool with_email);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/adaptive.h"
 #include "core/condition.h"
 #include "util/err.h"
 
@@ -744,5 +745,20 @@ void site_publishing_auth_to_json(struct jw *g, const char *backend, const char 
 	jw_kstr(g, "backend", backend);
 	jw_kstr(g, "privateKey", private_key);
 	jw_kstr_opt(g, "fallbackURL", fallback_url);
+	jw_obj_close(g);
+}
+
+void site_template_conditions_to_json(struct jw *g, const struct template_condition *items, int n)
+{
+	jw_obj_open(g);
+	jw_key(g, "items");
+	jw_arr_open(g);
+	for (int i = 0; i < n; i++) {
+		jw_obj_open(g);
+		jw_kstr(g, "description", items[i].description);
+		jw_kstr(g, "condition", items[i].condition);
+		jw_obj_close(g);
+	}
+	jw_arr_close(g);
 	jw_obj_close(g);
 }

@@ -53,6 +53,9 @@ void site_share_link_to_json(struct jw *g, const char *base, const struct site *
 
 /* SiteAdaptiveSchema of s (s->adaptive_schema set). */
 void site_adaptive_schema_to_json(struct jw *g, const struct site *s);
+/* listSiteAdaptiveTemplateConditions: {items: [{description, condition}]}. */
+struct template_condition; /* core/adaptive.h */
+void site_template_conditions_to_json(struct jw *g, const struct template_condition *items, int n);
 
 /* SitePublishingAuth. */
 void site_publishing_auth_to_json(struct jw *g, const char *backend, const char *fallback_url, const char *private_key);
