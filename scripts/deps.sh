@@ -4,7 +4,9 @@
 #   test   run + Node.js >= 18 with npm, PostgreSQL 15 (throwaway clusters), wrk,
 #          poppler-utils (pdftotext reads back the PDFs docsd renders), chromium (the
 #          browser test of a published site drives it headless: tests/browser)
-#   bench  run + Node.js >= 18 (seeding), nginx-light (the reference server), wrk, sqlite3 (storage figures)
+#          git (the Git sync tests make bare repositories and serve one with git http-backend)
+#   bench  run + Node.js >= 18 (seeding), nginx-light (the reference server), wrk, sqlite3 (storage figures),
+#          git (the Git sync benchmark generates its repository)
 # Prints nothing and changes nothing when everything is present. As root it runs
 # apt-get update + apt-get install; otherwise it prints the sudo command and exits 1.
 set -euo pipefail
@@ -15,14 +17,14 @@ purpose=${1:-run}
 
 run_pkgs=(build-essential pkg-config curl libmicrohttpd-dev libjansson-dev libyajl-dev
           libsqlite3-dev libpq-dev libssl-dev libcmark-gfm-dev
-          libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev libyaml-dev
+          libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev libyaml-dev libgit2-dev
           fonts-dejavu-core)
 node_pkgs=(nodejs npm)
 
 case "$purpose" in
   run)   wanted=("${run_pkgs[@]}") ;;
-  test)  wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk poppler-utils chromium) ;;
-  bench) wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" nginx-light wrk sqlite3) ;;
+  test)  wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk poppler-utils chromium git) ;;
+  bench) wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" nginx-light wrk sqlite3 git) ;;
   -h|--help) usage ;;
   *) echo "deps.sh: unknown purpose '$purpose'" >&2; usage ;;
 esac

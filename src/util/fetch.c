@@ -8,15 +8,17 @@
  *                     to connect to (after DNS, for every redirect), so the check
  *                     sees the address actually used and refuses it with
  *                     CURL_SOCKET_BAD; curl then fails with COULDNT_CONNECT and
- *                     fetch_ctx.refused says why (the message never names the
+ *                     fetch_guard.refused says why (the message never names the
  *                     address: it would tell what an internal name resolves to)
  *   size              CURLOPT_MAXFILESIZE_LARGE refuses a larger Content-Length
  *                     before the body; on_body() stops at the first byte past
  *                     max_bytes for bodies without one
  *   status            on_body() stops reading a non-2xx body at once; the final
  *                     status is checked after the transfer
- *   time              CURLOPT_TIMEOUT_MS covers DNS, connects, redirects, body
- * outcome() turns what happened into one message for the caller.
+ *   time              CURLOPT_TIMEOUT_MS covers DNS, connects, redirects, body;
+ *                     CURLOPT_CONNECTTIMEOUT_MS bounds each connect
+ * fetch_guard_apply() sets these on any handle (fetch_url's, and Git's smart
+ * HTTP transport's); outcome() turns what happened into one message.
  */
 #include "util/fetch.h"
 #include "util/err.h"
@@ -129,7 +131,7 @@ bool fetch_addr_is_private(const struct sockaddr *sa)
 
 struct fetch_ctx {
 	CURL *curl;
-	bool allow_private;
+	struct fetch_guard guard;
 	size_t max;
 	unsigned char *buf; /* body, NUL-terminated once non-empty */
 	size_t len;
@@ -137,19 +139,18 @@ struct fetch_ctx {
 	bool too_large;  /* the body passed max */
 	bool http_error; /* a non-2xx body arrived and was cut off */
 	bool no_memory;
-	/* on_open_socket refused an address. Which one is never said: the
-	 * message would tell the caller what an internal name resolves to. */
-	bool refused;
 };
 
+/* guard.refused: an address was refused. Which one is never said: the
+ * message would tell the caller what an internal name resolves to. */
 static curl_socket_t on_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *a)
 {
-	struct fetch_ctx *c = clientp;
+	struct fetch_guard *g = clientp;
 	bool short_addr = (a->family == AF_INET && a->addrlen < sizeof(struct sockaddr_in)) ||
 			  (a->family == AF_INET6 && a->addrlen < sizeof(struct sockaddr_in6));
 
-	if (!c->allow_private && (short_addr || fetch_addr_is_private(&a->addr))) {
-		c->refused = true;
+	if (!g->allow_private && (short_addr || fetch_addr_is_private(&a->addr))) {
+		g->refused = true;
 		return CURL_SOCKET_BAD;
 	}
 	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
@@ -235,74 +236,137 @@ static void set_content_type(char out[128], const char *ct)
 	out[n] = '\0';
 }
 
-/* What went wrong, most specific first: our own flags say more than curl's code. */
-static int outcome(const struct fetch_ctx *c, CURLcode cc, struct fetch_result *out)
+/* curl's code after a guarded transfer as a reason (and its kind). */
+static const char *curl_reason(const struct fetch_guard *g, CURLcode cc, char *buf, size_t n,
+			       enum fetch_failure *why)
 {
-	if (c->no_memory || cc == CURLE_OUT_OF_MEMORY)
-		return fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: out of memory");
-	if (c->refused && cc == CURLE_COULDNT_CONNECT)
-		return fail(out, FETCH_FAIL_REFUSED, ERR_INVALID, "url: %s", FETCH_REFUSED_MESSAGE);
-	if (c->http_error || (cc == CURLE_FILESIZE_EXCEEDED && out->status >= 400))
-		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: HTTP %ld", out->status);
-	if (c->too_large || cc == CURLE_FILESIZE_EXCEEDED)
-		return fail(out, FETCH_FAIL_TOO_LARGE, ERR_INVALID, "url: larger than %zu bytes", c->max);
+	*why = FETCH_FAIL_OTHER;
+	if (g->refused && cc == CURLE_COULDNT_CONNECT) {
+		*why = FETCH_FAIL_REFUSED;
+		snprintf(buf, n, "url: %s", FETCH_REFUSED_MESSAGE);
+		return buf;
+	}
 	switch (cc) {
 	case CURLE_OK:
+		snprintf(buf, n, "url: fetch failed");
 		break;
 	case CURLE_OPERATION_TIMEDOUT:
-		return fail(out, FETCH_FAIL_TIMEOUT, ERR_INVALID, "url: timed out");
+		*why = FETCH_FAIL_TIMEOUT;
+		snprintf(buf, n, "url: timed out");
+		break;
+	case CURLE_FILESIZE_EXCEEDED:
+		*why = FETCH_FAIL_TOO_LARGE;
+		snprintf(buf, n, "url: too large");
+		break;
 	case CURLE_UNSUPPORTED_PROTOCOL:
-		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: only http and https are allowed");
+		snprintf(buf, n, "url: only http and https are allowed");
+		break;
 	case CURLE_TOO_MANY_REDIRECTS:
-		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: more than %d redirects", FETCH_MAX_REDIRECTS);
+		snprintf(buf, n, "url: more than %d redirects", FETCH_MAX_REDIRECTS);
+		break;
 	case CURLE_URL_MALFORMAT:
-		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: malformed");
+		snprintf(buf, n, "url: malformed");
+		break;
 	case CURLE_COULDNT_RESOLVE_HOST:
-		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: could not resolve host");
+		snprintf(buf, n, "url: could not resolve host");
+		break;
 	case CURLE_COULDNT_CONNECT:
-		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: could not connect");
+		snprintf(buf, n, "url: could not connect");
+		break;
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_SSL_CERTPROBLEM:
 	case CURLE_SSL_CIPHER:
 	case CURLE_SSL_CACERT_BADFILE:
-		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: TLS connection failed");
+		snprintf(buf, n, "url: TLS connection failed");
+		break;
 	default:
 		/* curl_easy_strerror() is fixed text; the error buffer is not used
 		 * because it can name internal addresses. */
-		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: fetch failed (%s)", curl_easy_strerror(cc));
+		snprintf(buf, n, "url: fetch failed (%s)", curl_easy_strerror(cc));
+		break;
+	}
+	return buf;
+}
+
+const char *fetch_guard_reason(const struct fetch_guard *g, CURLcode cc, char *buf, size_t n,
+			       enum fetch_failure *failure)
+{
+	enum fetch_failure why;
+	const char *r = curl_reason(g, cc, buf, n, &why);
+
+	if (failure)
+		*failure = why;
+	return r;
+}
+
+/* What went wrong, most specific first: our own flags say more than curl's code. */
+static int outcome(const struct fetch_ctx *c, CURLcode cc, struct fetch_result *out)
+{
+	char why[256];
+	enum fetch_failure kind;
+
+	if (c->no_memory || cc == CURLE_OUT_OF_MEMORY)
+		return fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: out of memory");
+	if (c->guard.refused && cc == CURLE_COULDNT_CONNECT)
+		return fail(out, FETCH_FAIL_REFUSED, ERR_INVALID, "url: %s", FETCH_REFUSED_MESSAGE);
+	if (c->http_error || (cc == CURLE_FILESIZE_EXCEEDED && out->status >= 400))
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: HTTP %ld", out->status);
+	if (c->too_large || cc == CURLE_FILESIZE_EXCEEDED)
+		return fail(out, FETCH_FAIL_TOO_LARGE, ERR_INVALID, "url: larger than %zu bytes", c->max);
+	if (cc != CURLE_OK) {
+		curl_reason(&c->guard, cc, why, sizeof(why), &kind);
+		return fail(out, kind, ERR_INVALID, "%s", why);
 	}
 	if (out->status < 200 || out->status > 299)
 		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: HTTP %ld", out->status);
 	return 0;
 }
 
-static CURLcode setup(CURL *curl, const char *url, struct fetch_ctx *c, long timeout_ms)
+int fetch_guard_apply(CURL *curl, struct fetch_guard *g, long timeout_ms, size_t max_bytes)
 {
 	CURLcode cc = CURLE_OK;
+	long connect_ms = timeout_ms < FETCH_CONNECT_TIMEOUT_MS ? timeout_ms : FETCH_CONNECT_TIMEOUT_MS;
 
+	if (pthread_once(&curl_once, curl_init_once) != 0 || curl_init_result != CURLE_OK)
+		return err_set(ERR_INTERNAL, "curl_global_init failed");
+	g->refused = false;
 #define SET(opt, val)                                          \
 	do {                                                   \
 		if (cc == CURLE_OK)                            \
 			cc = curl_easy_setopt(curl, opt, val); \
 	} while (0)
-	SET(CURLOPT_URL, url);
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
 	SET(CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	SET(CURLOPT_FOLLOWLOCATION, 1L);
 	SET(CURLOPT_MAXREDIRS, (long)FETCH_MAX_REDIRECTS);
 	SET(CURLOPT_TIMEOUT_MS, timeout_ms);
+	SET(CURLOPT_CONNECTTIMEOUT_MS, connect_ms > 0 ? connect_ms : 1L);
 	SET(CURLOPT_NOSIGNAL, 1L);
 	SET(CURLOPT_PROXY, "");
 	SET(CURLOPT_HTTP_CONTENT_DECODING, 0L);
-	SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)c->max);
+	if (max_bytes)
+		SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
 	SET(CURLOPT_USERAGENT, "docsd/" DOCSD_VERSION);
 	SET(CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
-	SET(CURLOPT_OPENSOCKETDATA, c);
-	SET(CURLOPT_WRITEFUNCTION, on_body);
-	SET(CURLOPT_WRITEDATA, c);
+	SET(CURLOPT_OPENSOCKETDATA, g);
 #undef SET
-	return cc;
+	if (cc != CURLE_OK)
+		return err_set(ERR_INTERNAL, "curl_easy_setopt: %s", curl_easy_strerror(cc));
+	return 0;
+}
+
+static int setup(CURL *curl, const char *url, struct fetch_ctx *c, long timeout_ms)
+{
+	int rc = fetch_guard_apply(curl, &c->guard, timeout_ms, c->max);
+
+	if (rc)
+		return rc;
+	if (curl_easy_setopt(curl, CURLOPT_URL, url) != CURLE_OK ||
+	    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body) != CURLE_OK ||
+	    curl_easy_setopt(curl, CURLOPT_WRITEDATA, c) != CURLE_OK)
+		return err_set(ERR_INTERNAL, "curl_easy_setopt failed");
+	return 0;
 }
 
 int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_result *out)
@@ -314,7 +378,7 @@ int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_resul
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	c.allow_private = opts && opts->allow_private;
+	c.guard.allow_private = opts && opts->allow_private;
 	c.max = opts && opts->max_bytes ? opts->max_bytes : FETCH_DEFAULT_MAX_BYTES;
 	if (c.max > SIZE_MAX / 2)
 		c.max = SIZE_MAX / 2;
@@ -339,9 +403,8 @@ int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_resul
 		rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: curl_easy_init failed");
 		goto cleanup;
 	}
-	cc = setup(c.curl, url, &c, timeout_ms);
-	if (cc != CURLE_OK) {
-		rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: curl_easy_setopt: %s", curl_easy_strerror(cc));
+	if (setup(c.curl, url, &c, timeout_ms)) {
+		rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: %s", err_message());
 		goto cleanup;
 	}
 	cc = curl_easy_perform(c.curl);

@@ -19,6 +19,7 @@
 #ifndef DOCSD_UTIL_FETCH_H
 #define DOCSD_UTIL_FETCH_H
 
+#include <curl/curl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
@@ -26,6 +27,8 @@
 #define FETCH_MAX_REDIRECTS 3
 #define FETCH_DEFAULT_MAX_BYTES ((size_t)10 << 20)
 #define FETCH_DEFAULT_TIMEOUT_MS 10000L
+/* Connecting (DNS, TCP, TLS handshake) of any one request, within the total. */
+#define FETCH_CONNECT_TIMEOUT_MS 10000L
 
 struct fetch_opts {
 	size_t max_bytes;   /* 0: FETCH_DEFAULT_MAX_BYTES */
@@ -66,6 +69,28 @@ struct fetch_result {
  * belongs to the caller: release it with fetch_result_free().
  */
 int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_result *out);
+
+/*
+ * The same rules for a curl handle the caller drives itself (Git's smart HTTP
+ * in src/git/http.c, which streams bodies both ways): http/https only on the
+ * request and its redirects (at most FETCH_MAX_REDIRECTS), no proxy, no
+ * content decoding, FETCH_CONNECT_TIMEOUT_MS to connect, timeout_ms for the
+ * whole transfer, a Content-Length above max_bytes refused (0: no cap; the
+ * caller counts bodies without one), and every address checked by
+ * fetch_addr_is_private() before a socket exists. g must outlive the
+ * transfer; afterwards fetch_guard_reason() words a failure. 0, or
+ * ERR_INTERNAL when curl refuses an option.
+ */
+struct fetch_guard {
+	bool allow_private;
+	bool refused; /* set when an address was refused */
+};
+int fetch_guard_apply(CURL *curl, struct fetch_guard *g, long timeout_ms, size_t max_bytes);
+/* "url: timed out", "url: the URL's host is not allowed (...)", ...: the
+ * reason for curl's code cc after a guarded transfer, into buf (n bytes),
+ * never naming an address. *failure (may be NULL) gets its kind. */
+const char *fetch_guard_reason(const struct fetch_guard *g, CURLcode cc, char *buf, size_t n,
+			       enum fetch_failure *failure);
 
 /* Free r->data and zero r; accepts NULL, a zeroed result and any result
  * fetch_url() has written, successful or not. */
