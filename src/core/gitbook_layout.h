@@ -12,7 +12,7 @@
  *                          [Title](p.md "Nav title"), external links link pages
  *   <root>/README.md       the first page
  *   <root>/dir/README.md   a folder's page
- *   <root>/**.md           other pages (front matter: title, description, icon,
+ *   <root>/any/path.md      other pages (front matter: title, description, icon,
  *                          emoji, hidden, layout; core/markdown.h md_frontmatter)
  *   <root>/.gitbook/assets/  files of the space
  *
@@ -27,6 +27,18 @@
  * bytes are one file. Page ids are kept across imports: a page whose git_path
  * matches a page of `previous` keeps that page's id (so comments, links and
  * change requests keep pointing at it); files likewise by git_path.
+ *
+ * Titles: the front matter's title, else the body's leading "# heading"
+ * (kept in the stored body), else SUMMARY.md's link text (its "Nav title"
+ * when the text is empty), else the file's name ("getting-started.md" ->
+ * "Getting started"; a folder's README.md: the folder's name). Slugs come
+ * from file names ("getting-started.md" -> "getting-started", a folder's
+ * README.md -> the folder's name, the root readme and groups: their title),
+ * made unique among siblings with -2, -3... Identical asset bytes are named
+ * after the copy with the shortest path ("logo.png", not "logo (1).png").
+ * Markdown files in folders whose name starts with '.' (.github/) are not
+ * pages. Lines of SUMMARY.md naming a missing file are skipped and reported
+ * (their nested items keep their place).
  *
  * Export rules: every page of the revision is written as markdown at a stable
  * path (its git_path when it has one and is still a document at the same place
@@ -77,7 +89,7 @@ struct layout_import_in {
 	/* The space's revision before this import (NULL: none): ids are reused by
 	 * git_path (see above). */
 	const struct revision *previous;
-	/* Load a file's bytes when files[i].data is NULL: 0 and *data/*len set
+	/* Load a file's bytes when files[i].data is NULL: 0 and *data and *len set
 	 * (valid until the import returns), or an ERR_* code (which the import
 	 * returns). May be NULL when every data is set. */
 	int (*load)(void *ctx, const struct git_file *f, const unsigned char **data, size_t *len);
