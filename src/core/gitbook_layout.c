@@ -442,6 +442,20 @@ static int folder_page(struct imp *m, const char *path)
 	return -1;
 }
 
+/* Top-level pages before groups, each in its order: SUMMARY.md cannot say
+ * otherwise (a list after a "## Group" heading belongs to that group), so
+ * this is the order every export and re-import keeps. */
+static int groups_last(struct imp *m)
+{
+	int64_t pos = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < m->np; i++)
+			if (m->page_parent[i] < 0 && (m->pages[i].type == PAGE_GROUP) == (pass == 1))
+				m->pages[i].pos = (pos += 1024);
+	return 0;
+}
+
 static int build_tree(struct imp *m)
 {
 	const struct layout_import_in *in = m->in;
@@ -487,7 +501,7 @@ static int build_tree(struct imp *m)
 		m->fallback[pi] = "Introduction";
 	}
 	if (si < 0)
-		return place_folder(m, m->prefix, 0, m->nmd, -1);
+		return (rc = place_folder(m, m->prefix, 0, m->nmd, -1)) ? rc : groups_last(m);
 
 	if ((rc = place_items(m, sum.items, sum.n_items, -1, 0)))
 		return rc;
@@ -520,7 +534,7 @@ static int build_tree(struct imp *m)
 			m->pages[p].parent = m->pages[parent].id;
 		}
 	}
-	return 0;
+	return groups_last(m);
 }
 
 /* ------------------------------------------------------------- 3. files */

@@ -152,6 +152,11 @@ static int sibling_index(const struct layout_import_out *o, const struct rev_pag
 	return k;
 }
 
+static bool same_str_or_null(const char *x, const char *y)
+{
+	return x && y ? strcmp(x, y) == 0 : x == y;
+}
+
 /* A 1x1 PNG. */
 static const unsigned char png1[] = {
 	0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
@@ -232,13 +237,14 @@ UNIT_TEST(gitbook_layout_import_tree)
 	/* Tree and order. */
 	CHECK(!readme->parent && sibling_index(&o, readme) == 0);
 	CHECK(!faq->parent && sibling_index(&o, faq) == 1);
-	CHECK(group->type == PAGE_GROUP && !group->parent && sibling_index(&o, group) == 2);
+	CHECK(group->type == PAGE_GROUP && !group->parent && sibling_index(&o, group) == 3);
 	CHECK_STR(guide->parent, group->id);
 	CHECK_STR(setup->parent, guide->id);
 	CHECK_STR(link->parent, guide->id);
 	CHECK_STR(link->href, "https://github.com");
 	CHECK_STR(adv->parent, group->id);
-	CHECK(!notes->parent && sibling_index(&o, notes) == 3); /* unlisted: after the listed ones */
+	/* Unlisted: after the listed ones, and top-level pages before groups. */
+	CHECK(!notes->parent && sibling_index(&o, notes) == 2);
 	CHECK(o.nunlisted == 1 && o.nunlisted == 1 && strcmp(o.unlisted[0], "extra/notes.md") == 0);
 	/* Titles: front matter, else heading, else SUMMARY.md's link text. */
 	CHECK_STR(readme->title, "Welcome");
@@ -289,5 +295,371 @@ UNIT_TEST(gitbook_layout_import_tree)
 	CHECK(o.summary_hash && strlen(o.summary_hash) == 64);
 out:
 	repo_free(&r);
+	arena_free(&a);
+}
+
+/* ------------------------------------------------------ playing the caller */
+
+/* The caller's store: bodies and blobs by SHA-256, and the revision built from
+ * an import (what domain/git_sync.c does). */
+struct store {
+	struct arena a;
+	const char *hash[256];
+	const char *md[256];
+	const unsigned char *data[256];
+	size_t len[256];
+	int n;
+};
+
+static const char *store_put(struct store *s, const void *data, size_t len, bool text)
+{
+	char h[65];
+
+	sha256_hex(h, data, len);
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->hash[i], h) == 0)
+			return s->hash[i];
+	if (s->n >= 256)
+		return NULL;
+	s->hash[s->n] = arena_strdup(&s->a, h);
+	unsigned char *copy = arena_alloc(&s->a, len + 1);
+	memcpy(copy, data, len);
+	copy[len] = '\0';
+	s->md[s->n] = text ? (const char *)copy : NULL;
+	s->data[s->n] = copy;
+	s->len[s->n] = len;
+	return s->hash[s->n++];
+}
+
+static int store_body(void *ctx, const char *hash, const char **md)
+{
+	struct store *s = ctx;
+
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->hash[i], hash) == 0) {
+			*md = (const char *)s->data[i];
+			return 0;
+		}
+	return err_set(ERR_NOT_FOUND, "no body %s", hash);
+}
+
+static int store_blob(void *ctx, const char *hash, const unsigned char **data, size_t *len)
+{
+	struct store *s = ctx;
+
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->hash[i], hash) == 0) {
+			*data = s->data[i];
+			*len = s->len[i];
+			return 0;
+		}
+	return err_set(ERR_NOT_FOUND, "no blob %s", hash);
+}
+
+/* The revision an import makes: bodies and blobs stored, hashes filled. */
+static struct revision *build_from_import(struct store *s, struct layout_import_out *o, const char *id)
+{
+	struct revision_new nr = { 0 };
+
+	for (int i = 0; i < o->nbodies; i++)
+		o->pages[o->bodies[i].page].body = store_put(s, o->bodies[i].markdown, strlen(o->bodies[i].markdown), true);
+	for (int i = 0; i < o->nblobs; i++)
+		o->files[o->blobs[i].file].blob = store_put(s, o->blobs[i].data, o->blobs[i].len, false);
+	nr.pages = o->pages;
+	nr.npages = o->npages;
+	nr.files = o->files;
+	nr.nfiles = o->nfiles;
+	return revision_build(id, &nr, 1700000000000);
+}
+
+static int do_export(struct arena *a, struct store *s, const struct revision *rv, const struct revision *synced,
+		     const struct repo *r, const char *summary_oid, const char *summary_hash,
+		     struct layout_export_out *out)
+{
+	struct layout_export_in in = { 0 };
+	const char *gy = repo_text(r, ".gitbook.yaml");
+
+	in.rv = rv;
+	in.synced = synced;
+	in.body = store_body;
+	in.blob = store_blob;
+	in.ctx = s;
+	in.gitbook_yaml = gy;
+	in.gitbook_yaml_len = gy ? strlen(gy) : 0;
+	in.summary_oid = summary_oid;
+	in.summary_hash = summary_hash;
+	return layout_export(a, &in, out);
+}
+
+/* The repository after the export's commit. */
+static void apply_export(struct repo *r, const struct layout_export_out *x)
+{
+	for (int i = 0; i < x->nwrites; i++) {
+		const struct layout_write *w = &x->writes[i];
+		if (w->oid) {
+			int k;
+			for (k = 0; k < r->n; k++)
+				if (strcmp(r->oid[k], w->oid) == 0)
+					break;
+			CHECK(k < r->n);
+			if (k < r->n) {
+				size_t len = r->f[k].len;
+				unsigned char *copy = malloc(len + 1);
+				memcpy(copy, r->data[k], len);
+				repo_put(r, w->path, copy, len);
+				free(copy);
+			}
+		} else {
+			repo_put(r, w->path, w->data, w->len);
+		}
+	}
+	for (int i = 0; i < x->ndeletes; i++)
+		repo_del(r, x->deletes[i]);
+}
+
+static const struct layout_write *write_at(const struct layout_export_out *x, const char *path)
+{
+	for (int i = 0; i < x->nwrites; i++)
+		if (strcmp(x->writes[i].path, path) == 0)
+			return &x->writes[i];
+	return NULL;
+}
+
+/* Pages of a and b are the same tree: same ids, types, titles, parents,
+ * sibling order, slugs and bodies. */
+static void same_tree(const struct revision *a, const struct revision *b, struct store *s)
+{
+	CHECK(a->npages == b->npages);
+	for (int i = 0; i < a->npages; i++) {
+		const struct rev_page *p = &a->pages[i], *q = revision_page(b, p->id);
+		CHECK(q != NULL);
+		if (!q) {
+			fprintf(stderr, "  missing page %s '%s'\n", p->id, p->title);
+			continue;
+		}
+		CHECK(p->type == q->type);
+		CHECK_STR(p->title, q->title);
+		CHECK(same_str_or_null(p->parent, q->parent));
+		CHECK_STR(p->path, q->path);
+		CHECK(same_str_or_null(p->description, q->description));
+		CHECK(same_str_or_null(p->icon, q->icon));
+		CHECK(same_str_or_null(p->layout, q->layout));
+		CHECK(p->hidden == q->hidden);
+		CHECK(same_str_or_null(p->href, q->href));
+		if (p->body && q->body && strcmp(p->body, q->body) != 0) {
+			const char *x = "", *y = "";
+			store_body(s, p->body, &x);
+			store_body(s, q->body, &y);
+			CHECK_STR(x, y);
+		}
+		/* order among siblings */
+		int ka = 0, kb = 0;
+		for (int c = p->parent_idx >= 0 ? a->pages[p->parent_idx].first_child : a->first_root; c >= 0 && c != i;
+		     c = a->pages[c].next_sibling)
+			ka++;
+		int qi = (int)(q - b->pages);
+		for (int c = q->parent_idx >= 0 ? b->pages[q->parent_idx].first_child : b->first_root; c >= 0 && c != qi;
+		     c = b->pages[c].next_sibling)
+			kb++;
+		CHECK(ka == kb);
+	}
+	CHECK(a->nfiles == b->nfiles);
+}
+
+/* Import, build, export the unchanged revision: every file is written back as
+ * its original blob, SUMMARY.md too, nothing is deleted; twice the same. */
+UNIT_TEST(gitbook_layout_export_unchanged_is_byte_stable)
+{
+	struct arena a;
+	struct store s = { 0 };
+	struct repo r = { 0 };
+	struct layout_import_out o;
+	struct layout_export_out x, y;
+	struct revision *rv = NULL;
+
+	arena_init(&a);
+	arena_init(&s.a);
+	gitbook_repo(&r);
+	CHECK(do_import(&a, &r, NULL, &o) == 0);
+	rv = build_from_import(&s, &o, "r1");
+	CHECK(rv != NULL);
+	if (!rv)
+		goto out;
+	CHECK(do_export(&a, &s, rv, rv, &r, o.summary_oid, o.summary_hash, &x) == 0);
+	CHECK(x.ndeletes == 0);
+	CHECK(x.nwrites == 6 + 1 + 1); /* pages with a file, the logo, SUMMARY.md */
+	for (int i = 0; i < x.nwrites; i++) {
+		const struct layout_write *w = &x.writes[i];
+		const char *orig = NULL;
+		for (int k = 0; k < r.n; k++)
+			if (strcmp(r.path[k], w->path) == 0)
+				orig = r.oid[k];
+		if (!w->oid || !orig || strcmp(w->oid, orig) != 0)
+			fprintf(stderr, "  not byte-stable: %s\n%.*s\n", w->path, (int)w->len, w->data ? (const char *)w->data : "");
+		CHECK(w->oid && orig && strcmp(w->oid, orig) == 0);
+	}
+	for (int i = 0; i < rv->npages; i++) {
+		const struct rev_page *p = &rv->pages[i];
+		if (p->type == PAGE_DOCUMENT) {
+			CHECK_STR(x.page_paths[i], p->git_path);
+			CHECK_STR(x.page_hashes[i], p->git_hash);
+		} else {
+			CHECK(!x.page_paths[i]);
+		}
+	}
+	CHECK_STR(x.file_paths[0], ".gitbook/assets/logo.png");
+	CHECK_STR(x.summary_hash, o.summary_hash);
+	/* Deterministic. */
+	CHECK(do_export(&a, &s, rv, rv, &r, o.summary_oid, o.summary_hash, &y) == 0);
+	CHECK(y.nwrites == x.nwrites && y.ndeletes == x.ndeletes);
+	for (int i = 0; i < x.nwrites && i < y.nwrites; i++) {
+		CHECK_STR(x.writes[i].path, y.writes[i].path);
+		CHECK(same_str_or_null(x.writes[i].oid, y.writes[i].oid));
+	}
+out:
+	revision_free(rv);
+	repo_free(&r);
+	arena_free(&s.a);
+	arena_free(&a);
+}
+
+/* The revision the caller records after an export: paths, fingerprints and
+ * the oids of the blobs written. */
+static struct revision *record_export(const struct revision *rv, const struct layout_export_out *x, const char *id)
+{
+	struct rev_page *pages = calloc((size_t)rv->npages + 1, sizeof(*pages));
+	struct rev_file *files = calloc((size_t)rv->nfiles + 1, sizeof(*files));
+	char (*oids)[41] = calloc((size_t)(rv->npages + rv->nfiles) + 1, 41);
+	struct revision_new nr = { 0 };
+	struct revision *out;
+
+	for (int i = 0; i < rv->npages; i++) {
+		pages[i] = rv->pages[i];
+		if (!x->page_paths[i])
+			continue;
+		const struct layout_write *w = write_at(x, x->page_paths[i]);
+		pages[i].git_path = x->page_paths[i];
+		pages[i].git_hash = x->page_hashes[i];
+		if (w && w->oid) {
+			pages[i].git_oid = w->oid;
+		} else if (w) {
+			char h[65];
+			sha256_hex(h, w->data, w->len);
+			memcpy(oids[i], h, 40);
+			pages[i].git_oid = oids[i];
+		}
+	}
+	for (int i = 0; i < rv->nfiles; i++) {
+		files[i] = rv->files[i];
+		const struct layout_write *w = write_at(x, x->file_paths[i]);
+		files[i].git_path = x->file_paths[i];
+		if (w && w->oid) {
+			files[i].git_oid = w->oid;
+		} else if (w) {
+			char h[65];
+			sha256_hex(h, w->data, w->len);
+			memcpy(oids[rv->npages + i], h, 40);
+			files[i].git_oid = oids[rv->npages + i];
+		}
+	}
+	nr.pages = pages;
+	nr.npages = rv->npages;
+	nr.files = files;
+	nr.nfiles = rv->nfiles;
+	out = revision_build(id, &nr, rv->created_at);
+	free(pages);
+	free(files);
+	free(oids);
+	return out;
+}
+
+/* Edit one page, move another, turn a third into a group: only those are
+ * written (and SUMMARY.md), the old paths deleted; the result re-imports to
+ * the same tree. */
+UNIT_TEST(gitbook_layout_export_changes_leave_no_orphan)
+{
+	struct arena a;
+	struct store s = { 0 };
+	struct repo r = { 0 };
+	struct layout_import_out o, o2;
+	struct layout_export_out x;
+	struct revision *rv = NULL, *rv2 = NULL, *rv3 = NULL, *rv4 = NULL;
+	struct rev_page *pages = NULL;
+	struct revision_new nr = { 0 };
+	const char *guide_id = NULL;
+
+	arena_init(&a);
+	arena_init(&s.a);
+	gitbook_repo(&r);
+	CHECK(do_import(&a, &r, NULL, &o) == 0);
+	rv = build_from_import(&s, &o, "r1");
+	if (!rv)
+		goto out;
+	pages = calloc((size_t)rv->npages, sizeof(*pages));
+	for (int i = 0; i < rv->npages; i++) {
+		pages[i] = rv->pages[i];
+		if (pages[i].git_path && strcmp(pages[i].git_path, "guide/README.md") == 0)
+			guide_id = pages[i].id;
+	}
+	for (int i = 0; i < rv->npages; i++) {
+		struct rev_page *p = &pages[i];
+		if (!p->git_path)
+			continue;
+		if (strcmp(p->git_path, "guide/setup.md") == 0) {
+			const char *md = "\n# Setup\n\nInstall it with one command.\n";
+			p->body = store_put(&s, md, strlen(md), true);
+		} else if (strcmp(p->git_path, "advanced.md") == 0) {
+			p->parent = guide_id;
+			p->pos = 1 << 30;
+		} else if (strcmp(p->git_path, "faq.md") == 0) {
+			/* Top-level pages come before groups in SUMMARY.md: the
+			 * domain places a new group after them. */
+			p->type = PAGE_GROUP;
+			p->body = NULL;
+			p->pos = (int64_t)1 << 40;
+		}
+	}
+	nr.pages = pages;
+	nr.npages = rv->npages;
+	nr.files = rv->files;
+	nr.nfiles = rv->nfiles;
+	rv2 = revision_build("r2", &nr, 1700000001000);
+	if (!rv2)
+		goto out;
+	CHECK(do_export(&a, &s, rv2, rv, &r, o.summary_oid, o.summary_hash, &x) == 0);
+	for (int i = 0; i < x.nwrites; i++) {
+		const struct layout_write *w = &x.writes[i];
+		bool changed = strcmp(w->path, "guide/setup.md") == 0 || strcmp(w->path, "guide/advanced.md") == 0 ||
+			       strcmp(w->path, "SUMMARY.md") == 0;
+		if (changed == !!w->oid)
+			fprintf(stderr, "  unexpected write: %s (%s)\n", w->path, w->oid ? "blob" : "bytes");
+		CHECK(changed == !w->oid);
+	}
+	CHECK(write_at(&x, "guide/advanced.md") && !write_at(&x, "advanced.md") && !write_at(&x, "faq.md"));
+	CHECK(x.ndeletes == 2);
+	if (x.ndeletes == 2) {
+		CHECK_STR(x.deletes[0], "advanced.md");
+		CHECK_STR(x.deletes[1], "faq.md");
+	}
+	/* The commit, then the next import (the caller recorded the export). */
+	apply_export(&r, &x);
+	rv3 = record_export(rv2, &x, "r3");
+	CHECK(rv3 != NULL);
+	if (!rv3)
+		goto out;
+	CHECK(do_import(&a, &r, rv3, &o2) == 0);
+	CHECK(o2.nunlisted == 0);
+	rv4 = build_from_import(&s, &o2, "r4");
+	CHECK(rv4 != NULL);
+	if (rv4)
+		same_tree(rv3, rv4, &s);
+out:
+	free(pages);
+	revision_free(rv);
+	revision_free(rv2);
+	revision_free(rv3);
+	revision_free(rv4);
+	repo_free(&r);
+	arena_free(&s.a);
 	arena_free(&a);
 }
