@@ -54,6 +54,7 @@ struct imp {
 	int np, cap;
 	int *page_md;             /* per page: index into md, -1 for groups and links */
 	int *page_parent;         /* per page: parent index, -1 at the top level */
+	int *page_prev;           /* per page: index into previous->pages, -1 for a new page */
 	const char **fallback;    /* per page: title when neither front matter nor heading gives one */
 	const char **text;        /* per page: the markdown after its front matter */
 	int64_t pos;
@@ -276,6 +277,7 @@ static int add_page(struct imp *m, enum page_type t, int parent, const char *tit
 	}
 	m->page_md[m->np] = mdi;
 	m->page_parent[m->np] = parent;
+	m->page_prev[m->np] = pi >= 0 && strcmp(prev->pages[pi].id, p->id) == 0 ? pi : -1;
 	m->fallback[m->np] = title;
 	*out = m->np++;
 	return 0;
@@ -489,9 +491,10 @@ static int build_tree(struct imp *m)
 	m->pages = arena_alloc(m->a, sizeof(*m->pages) * (size_t)m->cap);
 	m->page_md = arena_alloc(m->a, sizeof(int) * (size_t)m->cap);
 	m->page_parent = arena_alloc(m->a, sizeof(int) * (size_t)m->cap);
+	m->page_prev = arena_alloc(m->a, sizeof(int) * (size_t)m->cap);
 	m->fallback = arena_alloc(m->a, sizeof(char *) * (size_t)m->cap);
 	m->text = arena_alloc(m->a, sizeof(char *) * (size_t)m->cap);
-	if (!m->pages || !m->page_md || !m->page_parent || !m->fallback || !m->text)
+	if (!m->pages || !m->page_md || !m->page_parent || !m->page_prev || !m->fallback || !m->text)
 		return oom();
 
 	/* The readme is the first page unless SUMMARY.md places it. */
@@ -846,6 +849,10 @@ static int assign_slugs(struct imp *m)
 			if (!stem)
 				return oom();
 			base = slugify(m->a, stem);
+		} else if (m->page_prev[i] >= 0 && p->type != PAGE_LINK && *m->in->previous->pages[m->page_prev[i]].slug) {
+			/* The root readme's and a group's slug are in no file name:
+			 * the page they continue keeps its slug. */
+			base = m->in->previous->pages[m->page_prev[i]].slug;
 		} else {
 			base = slugify(m->a, p->title);
 		}
