@@ -13,8 +13,12 @@
 void change_request_to_json(struct jw *g, const char *base, const struct change_request *cr,
 			    const char *space_revision);
 
-/* download_url: a signed URL the caller made (api/revisions.c). */
+/* download_url: a signed URL the caller made (api/revisions.c). The file's
+ * Git blob (GitBook's GitSyncBlob `git`: oid and path) is written when it has
+ * one; file_to_json_meta leaves it out when git is 0 (a content read's
+ * `metadata=false`). */
 void file_to_json(struct jw *g, const struct rev_file *f, const char *download_url);
+void file_to_json_meta(struct jw *g, const struct rev_file *f, const char *download_url, int git);
 
 struct page_json {
 	const char *base;      /* public URL */
@@ -22,6 +26,10 @@ struct page_json {
 	const char *markdown;  /* the page's body: written as markdown, or as a document */
 	int as_document;       /* format=document */
 	int children;          /* write child pages, recursively */
+	/* A content read's `metadata=false`: leave out the Git metadata (a
+	 * page's and a file's `git` blob, a revision's `git` commit), which
+	 * GitBook's reads include by default. */
+	int no_git;
 	/* The markdown of pages other than the one given above (children, list
 	 * items): GitBook's page schema requires each document page to carry it.
 	 * 0 with *out set, or an error code (util/err.h), which stops the
@@ -33,7 +41,8 @@ struct page_json {
  * discarded: the caller answers the error instead). */
 int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page *p, const struct page_json *o);
 
-/* The revision with its page tree and files. merged_from: the change request
+/* The revision with its page tree and files (pages_opts->no_git also leaves
+ * out the revision's and the files' Git metadata). merged_from: the change request
  * a merge revision came from (NULL otherwise); file_url makes download URLs
  * (0 with *out set, or an error code). 0, or the first error of a callback. */
 typedef int (*file_url_fn)(void *ctx, const struct rev_file *f, const char **out);
