@@ -97,6 +97,7 @@ struct space {
 	int64_t updated_at;
 	int64_t deleted_at;    /* 0 when live */
 	int64_t comments, change_requests, change_requests_open, change_requests_draft;
+	const char *git_sync; /* GitBook's GitSyncState JSON text (Git sync's link); NULL when none */
 	enum role access; /* the caller's effective role, set by the API layer */
 };
 

@@ -210,6 +210,11 @@ void space_to_json(struct jw *g, const char *base, const struct space *s, enum r
 	jw_kint(g, "changeRequests", s->change_requests);
 	jw_kint(g, "changeRequestsOpen", s->change_requests_open);
 	jw_kint(g, "changeRequestsDraft", s->change_requests_draft);
+	if (s->git_sync) {
+		/* written by git_sync_state_to_json (core/serialize_git.h) */
+		jw_key(g, "gitSync");
+		jw_raw(g, s->git_sync);
+	}
 	jw_key(g, "permissions");
 	jw_obj_open(g);
 	jw_kbool(g, "view", p.view);

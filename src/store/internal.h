@@ -100,8 +100,8 @@ char *st_like_pattern(struct store_tx *tx, const char *s);
 
 #define SPACE_COLS "s.id, s.org_id, s.parent_id, s.title, s.emoji, s.icon, s.visibility, s.edit_mode, " \
 	"s.language, s.default_level, s.revision, s.merge_rules, s.position, s.created_at, s.updated_at, " \
-	"s.deleted_at, s.comments, s.change_requests, s.change_requests_open, s.change_requests_draft"
-#define SPACE_NCOLS 20
+	"s.deleted_at, s.comments, s.change_requests, s.change_requests_open, s.change_requests_draft, s.git_sync"
+#define SPACE_NCOLS 21
 
 /* Write a space's first revision rev_id: empty, or a snapshot of revision
  * copy_of's content (duplicates). */

@@ -527,6 +527,51 @@ static const char m0011_jobs[] =
 	"CREATE INDEX jobs_kind ON jobs (kind, subject, state);"
 	"CREATE UNIQUE INDEX jobs_dedup ON jobs (kind, subject) WHERE state = 'queued' AND dedup = 1;";
 
+/* Git sync (issue 13; store/git_sync.c, domain/git_sync.c). git_syncs: a
+ * space's link to a repository: the remote without credentials, the
+ * credentials sealed (util/seal.h), the request's options, what the last
+ * applied sync recorded (import_commit, export_commit, synced_revision,
+ * summary, last_timestamp) and the last operation's status (op_*).
+ * spaces.git_sync: the link as GitBook's GitSyncState JSON (with the last
+ * operation), written with every change of the row so that a space read
+ * needs no join. revisions.git: GitBook's GitSyncCommit JSON of the commit a
+ * revision was imported from. */
+static const char m0012_git_sync[] =
+	"CREATE TABLE git_syncs ("
+	"  space_id TEXT PRIMARY KEY REFERENCES spaces(id) ON DELETE CASCADE,"
+	"  url TEXT NOT NULL,"
+	"  credentials TEXT,"
+	"  ref TEXT NOT NULL,"
+	"  provider TEXT,"
+	"  info_url TEXT,"
+	"  tree_url TEXT,"
+	"  commit_url TEXT,"
+	"  project_dir TEXT,"
+	"  cache_id TEXT,"
+	"  repo_name TEXT NOT NULL,"
+	"  updated_at BIGINT NOT NULL,"
+	"  import_commit TEXT,"
+	"  import_key TEXT,"
+	"  export_commit TEXT,"
+	"  synced_revision TEXT,"
+	"  summary_oid TEXT,"
+	"  summary_hash TEXT,"
+	"  last_timestamp BIGINT NOT NULL DEFAULT 0,"
+	"  op_state TEXT,"
+	"  op_direction TEXT,"
+	"  op_stage TEXT,"
+	"  op_error TEXT,"
+	"  op_note TEXT,"
+	"  op_commit TEXT,"
+	"  op_revision TEXT,"
+	"  op_job TEXT,"
+	"  op_completed_tasks INTEGER NOT NULL DEFAULT 0,"
+	"  op_started_at BIGINT NOT NULL DEFAULT 0,"
+	"  op_updated_at BIGINT NOT NULL DEFAULT 0,"
+	"  op_completed_at BIGINT NOT NULL DEFAULT 0) " WITHOUT_ROWID ";"
+	"ALTER TABLE spaces ADD COLUMN git_sync TEXT;"
+	"ALTER TABLE revisions ADD COLUMN git TEXT;";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -539,5 +584,6 @@ const struct migration migrations[] = {
 	{ 9, "change request descriptions and contributors", m0009_change_requests, NULL, NULL },
 	{ 10, "review comments", m0010_review_comments, NULL, NULL },
 	{ 11, "job queue", m0011_jobs, NULL, NULL },
+	{ 12, "git sync", m0012_git_sync, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -295,7 +295,7 @@ void st_release_revisions(struct store_tx *tx)
 /* ---- reading ---- */
 
 struct rev_row {
-	const char *id, *space_id, *parent_id, *parents, *type, *merged_from, *created_by, *manifest;
+	const char *id, *space_id, *parent_id, *parents, *type, *merged_from, *created_by, *manifest, *git;
 	int64_t created_at, chain, chain_bytes;
 };
 
@@ -315,6 +315,7 @@ static int fill_rev_row(struct store_tx *tx, struct db_rows *r, void *out)
 	row->chain = st_int(tx, r, 8);
 	row->chain_bytes = st_int(tx, r, 9);
 	row->manifest = st_str(tx, r, 10, &oom);
+	row->git = st_str(tx, r, 11, &oom);
 	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
 }
 
@@ -324,7 +325,7 @@ static int rev_row_get(struct store_tx *tx, const char *id, struct rev_row *out)
 
 	return st_one(tx,
 		      "SELECT id, space_id, parent_id, parents, type, merged_from, created_by, created_at, chain, "
-		      "chain_bytes, manifest FROM revisions WHERE id = $1",
+		      "chain_bytes, manifest, git FROM revisions WHERE id = $1",
 		      p, NP(p), fill_rev_row, out);
 }
 
@@ -422,7 +423,7 @@ static int fold_chain(struct store_tx *tx, struct arena *a, struct rev_row *rows
 	struct revision_new nr = {
 		.space_id = rows[0].space_id, .parent_id = rows[0].parent_id, .parents = rows[0].parents,
 		.type = rows[0].type, .merged_from = rows[0].merged_from, .created_by = rows[0].created_by,
-		.pages = P, .npages = np, .files = F, .nfiles = nf,
+		.git = rows[0].git, .pages = P, .npages = np, .files = F, .nfiles = nf,
 	};
 	*out = revision_build(rows[0].id, &nr, rows[0].created_at);
 	if (!*out)
@@ -548,11 +549,12 @@ int store_revision_create(struct store_tx *tx, const struct revision_new *nr, co
 	struct db_param p[] = {
 		P_TEXT(rv->id), P_TEXT(nr->space_id), P_TEXT(chain ? nr->parent_id : NULL), P_TEXT(rv->parents),
 		P_TEXT(rv->type), P_TEXT(nr->merged_from), P_TEXT(nr->created_by), P_INT(now), P_INT(chain),
-		P_INT(chain_bytes), P_TEXT(w.buf),
+		P_INT(chain_bytes), P_TEXT(w.buf), P_TEXT(nr->git),
 	};
 	rc = st_exec(tx,
 		     "INSERT INTO revisions (id, space_id, parent_id, parents, type, merged_from, created_by, "
-		     "created_at, chain, chain_bytes, manifest) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+		     "created_at, chain, chain_bytes, manifest, git) "
+		     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
 		     p, NP(p), NULL);
 	jw_free(&w);
 	if (rc) {

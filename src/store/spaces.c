@@ -36,6 +36,7 @@ int store_fill_space(struct store_tx *tx, struct db_rows *r, int col, struct spa
 	s->change_requests = st_int(tx, r, col + 17);
 	s->change_requests_open = st_int(tx, r, col + 18);
 	s->change_requests_draft = st_int(tx, r, col + 19);
+	s->git_sync = st_str(tx, r, col + 20, &oom);
 	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
 }
 
@@ -191,6 +192,7 @@ int store_space_duplicate(struct store_tx *tx, const struct space *src, struct s
 	out->created_at = out->updated_at = clock_now_ms();
 	out->deleted_at = 0;
 	out->comments = out->change_requests = out->change_requests_open = out->change_requests_draft = 0;
+	out->git_sync = NULL; /* a copy is not linked to the repository */
 	if ((rc = store_position_for(tx, src->org_id, src->parent_id, src->id, 1, NULL, &out->position, NULL)) ||
 	    (rc = insert_space(tx, out)) || (rc = st_revision_first(tx, out->id, out->revision, src->revision)) ||
 	    (rc = store_search_copy_space(tx, src->id, out->id)))
