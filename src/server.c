@@ -2,6 +2,7 @@
  * server.c - configuration defaults, and starting and stopping the server.
  */
 #include "server.h"
+#include "domain/git_sync.h"
 #include "jobs/jobs.h"
 #include "api/routes.h"
 #include "core/validate.h"
@@ -119,7 +120,7 @@ int server_start(struct server **out, const struct config *cfg)
 		s->public_url[--n] = '\0';
 	/* After the public URL is known (job handlers write links); due periodic
 	 * jobs run before the server reports ready. */
-	if ((rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
+	if ((rc = dom_git_register_jobs()) || (rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
 		goto fail;
 	atomic_store(&s->ready, 1);
 	*out = s;

@@ -231,6 +231,14 @@ const struct route routes[] = {
 	{ "DELETE", "/v1/orgs/{organizationId}/saml/{samlProviderId}", saml_delete, W, A, "deleteOrganizationSAMLProvider" },
 	/* The identity providers a member may sign in with: guests included. */
 	{ "GET", "/v1/orgs/{organizationId}/sso", sso_logins, 0, V, "listSSOProviderLoginsInOrganization" },
+
+	/* Git sync (api/git_sync.c): import and export start a job and answer
+	 * 204 (edit on the space); info needs read; the legacy installation
+	 * (the space's link) is removed by admins. */
+	{ "POST", "/v1/spaces/{spaceId}/git/import", git_import, W | B, 0, "importGitRepository" },
+	{ "POST", "/v1/spaces/{spaceId}/git/export", git_export, W | B, 0, "exportToGitRepository" },
+	{ "GET", "/v1/spaces/{spaceId}/git/info", git_info, 0, 0, "getSpaceGitInfo" },
+	{ "DELETE", "/v1/spaces/{spaceId}/git/legacy-installation", git_legacy_delete, W, 0, "deleteLegacyGitInstallation" },
 };
 #pragma GCC diagnostic pop
 

@@ -226,5 +226,10 @@ int commenter_list(struct req *r);
 /* api/search.c */
 int search_space(struct req *r);
 int search_org(struct req *r);
+/* api/git_sync.c */
+int git_import(struct req *r);
+int git_export(struct req *r);
+int git_info(struct req *r);
+int git_legacy_delete(struct req *r);
 
 #endif

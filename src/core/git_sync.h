@@ -76,6 +76,7 @@ struct gs_link {
 	const char *synced_revision; /* the revision the last import or export wrote or read, with git paths */
 	const char *summary_oid, *summary_hash;
 	int64_t last_timestamp;      /* `timestamp` of the last applied sync; 0 when none */
+	const char *applied_job;     /* the job whose effect was written last (a rerun finds itself) */
 	/* the last operation */
 	const char *op_state;     /* running | failure | success */
 	const char *op_direction; /* import | export */

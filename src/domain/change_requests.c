@@ -7,6 +7,7 @@
  * else revisionInitial. A merge with conflicts writes nothing.
  */
 #include "domain/content.h"
+#include "domain/git_sync.h"
 #include "domain/reviews.h"
 #include "core/serialize_content.h"
 #include "util/err.h"
@@ -627,7 +628,9 @@ int dom_cr_merge(struct dom *d, const char *space_id, const char *cr_key, struct
 	old = cr.status;
 	cr.status = "merged";
 	cr.revision_merged = merged->id;
-	if ((rc = dom_space_advance(d, &s, merged)) || (rc = store_cr_update(d->tx, &cr, old, cr.revision)))
+	/* A space linked to a Git repository exports the merge (Git sync). */
+	if ((rc = dom_space_advance(d, &s, merged)) || (rc = store_cr_update(d->tx, &cr, old, cr.revision)) ||
+	    (rc = dom_git_after_merge(d, &s, &cr)))
 		return rc;
 	out->revision = merged->id;
 	out->result = "merge";

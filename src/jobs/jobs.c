@@ -26,6 +26,10 @@
  *                                                      | done |  | failed | expired on the last attempt)
  *                                                      +------+  +--------+
  *
+ * running -> queued is also store_job_defer: the handler asked to run later
+ * (job_run.defer_ms: an older job it must follow is unfinished); the attempt
+ * is given back, so waiting never exhausts a job's attempts.
+ *
  * done and failed are final; store_job_prune deletes them JOB_KEEP_MS later.
  * Leases: a worker's claim sets lease_until = now + JOB_LEASE_MS; the
  * scheduler thread renews the leases of every job its process runs
@@ -375,7 +379,19 @@ int jobs_run_one(struct store *store, const struct server *srv, const char *work
 		else
 			store_tx_rollback(&tx);
 	}
-	if (rc == ERR_CONFLICT && strstr(err_message(), "lost its lease"))
+	if (rc && run.defer_ms > 0) {
+		/* running -> queued, the attempt given back: not a failure. */
+		int drc = store_tx_begin(store, &tx, 1, &a);
+		if (drc == 0) {
+			drc = store_job_defer(&tx, &j, clock_now_ms() + run.defer_ms, clock_now_ms());
+			if (drc == 0)
+				drc = store_tx_commit(&tx);
+			else
+				store_tx_rollback(&tx);
+		}
+		if (drc)
+			log_error("job %s (%s): cannot defer it: %s", j.id, j.kind, err_message());
+	} else if (rc == ERR_CONFLICT && strstr(err_message(), "lost its lease"))
 		log_error("job %s (%s) lost its lease while running; another worker has it", j.id, j.kind);
 	else if (rc) {
 		char why[512];

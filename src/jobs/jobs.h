@@ -61,6 +61,11 @@ struct job_run {
 	const struct job *job;
 	struct store *store;
 	const char *result;
+	/* A handler that cannot run yet (an older job it must follow has not
+	 * finished: Git sync runs a space's jobs in order) sets defer_ms > 0 and
+	 * returns an error: the job is queued again defer_ms later and the
+	 * attempt is not counted (store_job_defer). */
+	int64_t defer_ms;
 };
 
 /* A handler: 0 when done; an ERR_* code otherwise (err_message() says why).

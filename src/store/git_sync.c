@@ -9,7 +9,7 @@
 #define LINK_COLS                                                                                                   \
 	"space_id, url, credentials, ref, provider, info_url, tree_url, commit_url, project_dir, cache_id, repo_name, " \
 	"updated_at, import_commit, import_key, export_commit, synced_revision, summary_oid, summary_hash, "          \
-	"last_timestamp, op_state, op_direction, op_stage, op_error, op_note, op_commit, op_revision, op_job, "       \
+	"last_timestamp, applied_job, op_state, op_direction, op_stage, op_error, op_note, op_commit, op_revision, op_job, "       \
 	"op_completed_tasks, op_started_at, op_updated_at, op_completed_at"
 
 static int fill_link(struct store_tx *tx, struct db_rows *r, void *out)
@@ -37,6 +37,7 @@ static int fill_link(struct store_tx *tx, struct db_rows *r, void *out)
 	l->summary_oid = st_str(tx, r, c++, &oom);
 	l->summary_hash = st_str(tx, r, c++, &oom);
 	l->last_timestamp = st_int(tx, r, c++);
+	l->applied_job = st_str(tx, r, c++, &oom);
 	l->op_state = st_str(tx, r, c++, &oom);
 	l->op_direction = st_str(tx, r, c++, &oom);
 	l->op_stage = st_str(tx, r, c++, &oom);
@@ -77,21 +78,21 @@ int store_git_link_put(struct store_tx *tx, const struct gs_link *l, const char 
 		P_TEXT(l->info_url), P_TEXT(l->tree_url), P_TEXT(l->commit_url), P_TEXT(l->project_dir),
 		P_TEXT(l->cache_id), P_TEXT(l->repo_name), P_INT(l->updated_at), P_TEXT(l->import_commit),
 		P_TEXT(l->import_key), P_TEXT(l->export_commit), P_TEXT(l->synced_revision), P_TEXT(l->summary_oid),
-		P_TEXT(l->summary_hash), P_INT(l->last_timestamp), P_TEXT(l->op_state), P_TEXT(l->op_direction),
+		P_TEXT(l->summary_hash), P_INT(l->last_timestamp), P_TEXT(l->applied_job), P_TEXT(l->op_state), P_TEXT(l->op_direction),
 		P_TEXT(l->op_stage), P_TEXT(l->op_error), P_TEXT(l->op_note), P_TEXT(l->op_commit),
 		P_TEXT(l->op_revision), P_TEXT(l->op_job), P_INT(l->op_completed_tasks), P_INT(l->op_started_at),
 		P_INT(l->op_updated_at), P_INT(l->op_completed_at),
 	};
 	int rc = st_exec(tx,
 			 "INSERT INTO git_syncs (" LINK_COLS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
-			 "$13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31) "
+			 "$13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32) "
 			 "ON CONFLICT (space_id) DO UPDATE SET url = $2, credentials = $3, ref = $4, provider = $5, "
 			 "info_url = $6, tree_url = $7, commit_url = $8, project_dir = $9, cache_id = $10, repo_name = $11, "
 			 "updated_at = $12, import_commit = $13, import_key = $14, export_commit = $15, "
 			 "synced_revision = $16, summary_oid = $17, summary_hash = $18, last_timestamp = $19, "
-			 "op_state = $20, op_direction = $21, op_stage = $22, op_error = $23, op_note = $24, "
-			 "op_commit = $25, op_revision = $26, op_job = $27, op_completed_tasks = $28, "
-			 "op_started_at = $29, op_updated_at = $30, op_completed_at = $31",
+			 "applied_job = $20, op_state = $21, op_direction = $22, op_stage = $23, op_error = $24, "
+			 "op_note = $25, op_commit = $26, op_revision = $27, op_job = $28, op_completed_tasks = $29, "
+			 "op_started_at = $30, op_updated_at = $31, op_completed_at = $32",
 			 p, NP(p), NULL);
 
 	return rc ? rc : set_space_state(tx, l->space_id, state_json);

@@ -178,6 +178,20 @@ int store_job_retry(struct store_tx *tx, const struct job *j, const char *error,
 	return rc;
 }
 
+int store_job_defer(struct store_tx *tx, const struct job *j, int64_t run_after, int64_t now)
+{
+	struct db_param p[] = { P_TEXT(j->id), P_INT(j->attempts), P_TEXT(j->worker), P_INT(run_after), P_INT(now) };
+	int64_t changes = 0;
+	int rc = st_exec(tx,
+			 "UPDATE jobs SET state = 'queued', attempts = attempts - 1, run_after = $4, lease_until = NULL, "
+			 "worker = NULL, updated_at = $5 WHERE id = $1 AND attempts = $2 AND worker = $3 AND state = 'running'",
+			 p, NP(p), &changes);
+
+	if (rc == 0 && changes == 0)
+		rc = err_set(ERR_CONFLICT, "job %s lost its lease", j->id);
+	return rc;
+}
+
 int store_job_heartbeat(struct store_tx *tx, const char *worker, int64_t lease_until, int64_t now)
 {
 	struct db_param p[] = { P_TEXT(worker), P_INT(lease_until), P_INT(now) };

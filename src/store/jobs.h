@@ -51,6 +51,9 @@ int store_job_done(struct store_tx *tx, const struct job *j, const char *result_
  * this claim still holds it (ERR_CONFLICT otherwise). A requeued job gives up
  * its dedup slot, so a new request for the same subject is not lost. */
 int store_job_retry(struct store_tx *tx, const struct job *j, const char *error, int64_t run_after, int64_t now);
+/* running -> queued with run_after, giving the attempt back (attempts - 1):
+ * the handler asked to run later. ERR_CONFLICT when the claim lost it. */
+int store_job_defer(struct store_tx *tx, const struct job *j, int64_t run_after, int64_t now);
 /* Extend the lease of every job `worker` runs. */
 int store_job_heartbeat(struct store_tx *tx, const char *worker, int64_t lease_until, int64_t now);
 /* A periodic job: unless one of this kind is queued or running, queue one

@@ -531,7 +531,7 @@ static const char m0011_jobs[] =
  * space's link to a repository: the remote without credentials, the
  * credentials sealed (util/seal.h), the request's options, what the last
  * applied sync recorded (import_commit, export_commit, synced_revision,
- * summary, last_timestamp) and the last operation's status (op_*).
+ * summary, last_timestamp, applied_job: the job whose effect that was) and the last operation's status (op_*).
  * spaces.git_sync: the link as GitBook's GitSyncState JSON (with the last
  * operation), written with every change of the row so that a space read
  * needs no join. revisions.git: GitBook's GitSyncCommit JSON of the commit a
@@ -557,6 +557,7 @@ static const char m0012_git_sync[] =
 	"  summary_oid TEXT,"
 	"  summary_hash TEXT,"
 	"  last_timestamp BIGINT NOT NULL DEFAULT 0,"
+	"  applied_job TEXT,"
 	"  op_state TEXT,"
 	"  op_direction TEXT,"
 	"  op_stage TEXT,"
