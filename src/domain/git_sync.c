@@ -835,6 +835,19 @@ static int export_plan(struct sync *c, struct store_tx *tx, void *arg)
 	if (ex->g.link.synced_revision &&
 	    overlay(c, tx, ex->g.link.synced_revision, NULL, &ex->synced) != 0)
 		ex->synced = NULL;
+	/* Blobs are reused by oid only when this mirror has them (another
+	 * remote's mirror may have made them): else the page is written anew
+	 * from its content, the file from its bytes. */
+	for (int i = 0; i < ex->rv->npages; i++)
+		if (ex->rv->pages[i].git_oid && !gitrepo_has(c->repo, ex->rv->pages[i].git_oid)) {
+			ex->rv->pages[i].git_oid = NULL;
+			ex->rv->pages[i].git_hash = NULL;
+		}
+	for (int i = 0; i < ex->rv->nfiles; i++)
+		if (ex->rv->files[i].git_oid && !gitrepo_has(c->repo, ex->rv->files[i].git_oid))
+			ex->rv->files[i].git_oid = NULL;
+	if (ex->g.link.summary_oid && !gitrepo_has(c->repo, ex->g.link.summary_oid))
+		ex->g.link.summary_oid = ex->g.link.summary_hash = NULL;
 	if (ex->base) {
 		const char *p = c->rq.project_dir ? arena_printf(c->a, "%s/.gitbook.yaml", c->rq.project_dir)
 						  : ".gitbook.yaml";

@@ -214,6 +214,19 @@ cleanup:
 	return rc;
 }
 
+bool gitrepo_has(struct gitrepo *r, const char *oid)
+{
+	git_odb *odb = NULL;
+	git_oid o;
+	bool has;
+
+	if (!oid || strlen(oid) != GIT_OID_HEXSZ || git_oid_fromstr(&o, oid) < 0 || git_repository_odb(&odb, r->repo) < 0)
+		return false;
+	has = git_odb_exists(odb, &o) == 1;
+	git_odb_free(odb);
+	return has;
+}
+
 int gitrepo_commit_message(struct gitrepo *r, struct arena *a, const char *oid, const char **message)
 {
 	git_oid o;

@@ -47,6 +47,9 @@ const char *gitrepo_key(struct arena *a, const char *cache_id, const char *url);
 int gitrepo_fetch(struct gitrepo *r, const char *url, const char *ref, struct gitnet *net, char oid[41],
 		  bool *missing);
 
+/* Whether the mirror has the object oid (hex). */
+bool gitrepo_has(struct gitrepo *r, const char *oid);
+
 /* A commit's message (in a). */
 int gitrepo_commit_message(struct gitrepo *r, struct arena *a, const char *oid, const char **message);
 
