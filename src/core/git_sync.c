@@ -121,7 +121,7 @@ int gs_remote_parse(struct arena *a, const char *in, bool allow_file, struct gs_
 	host = at ? at + 1 : rest;
 	if (host >= auth_end || *host == ':')
 		return err_set(ERR_INVALID, "url: has no host");
-	if (*auth_end == '?' || *auth_end == '#')
+	if (strpbrk(auth_end, "?#"))
 		return err_set(ERR_INVALID, "url: must not have a query or fragment");
 	path = auth_end;
 	if (at) {
