@@ -236,7 +236,11 @@ int dom_git_sync_start(struct dom *d, const char *space_id, const struct dom_git
 	if ((rc = store_job_enqueue(d->tx, kind, s.id, payload, 0, job_id)))
 		return rc;
 	op_start(&l, arena_strdup(d->arena, job_id), rq->direction, now);
-	return link_put(d->tx, d->arena, &l);
+	if ((rc = link_put(d->tx, d->arena, &l)))
+		return rc;
+	if (d->srv)
+		jobs_kick(d->srv->jobs);
+	return 0;
 }
 
 int dom_git_info(struct dom *d, const char *space_id, const char **json)
@@ -278,7 +282,11 @@ int dom_git_after_merge(struct dom *d, const struct space *s, const struct chang
 	if ((rc = store_job_enqueue(d->tx, JOB_KIND_GIT_EXPORT, s->id, payload, 0, job_id)))
 		return rc;
 	op_start(&l, arena_strdup(d->arena, job_id), GIT_EXPORT, clock_now_ms());
-	return link_put(d->tx, d->arena, &l);
+	if ((rc = link_put(d->tx, d->arena, &l)))
+		return rc;
+	if (d->srv)
+		jobs_kick(d->srv->jobs);
+	return 0;
 }
 
 /* ---- the jobs ---- */
@@ -371,6 +379,9 @@ static void op_apply(struct gs_link *l, const struct op_change *ch)
 {
 	int64_t now = clock_now_ms();
 
+	/* startedAt: when the job began (the request queued it earlier). */
+	if (!ch->state && ch->completed == 0)
+		l->op_started_at = now;
 	l->op_stage = ch->stage;
 	l->op_completed_tasks = ch->completed;
 	l->op_updated_at = now;

@@ -63,6 +63,9 @@
 #define GC_DELETE_BATCH 128
 #define MAX_KINDS 32
 #define MAX_WORKERS 64
+/* After jobs_kick: how often idle workers look, and for how many rounds. */
+#define KICK_POLL_MS 25
+#define KICK_POLLS 40
 
 /* The handler registry, by kind. The one process-wide table in docsd (not
  * hung off struct server): kinds are registered by the modules that own them
@@ -85,6 +88,10 @@ struct jobs {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int stop;
+	/* jobs_kick: idle workers look for work every KICK_POLL_MS for the next
+	 * kick_polls rounds (the kicking transaction may not have committed yet
+	 * when they first look). Under mu. */
+	int kick_polls;
 };
 
 int jobs_purge_spaces(struct store *store, int64_t *removed)
@@ -418,7 +425,7 @@ static int wait_ms(struct jobs *j, int64_t ms)
 		until.tv_nsec -= 1000000000;
 	}
 	pthread_mutex_lock(&j->mu);
-	while (!j->stop && pthread_cond_timedwait(&j->cv, &j->mu, &until) == 0)
+	while (!j->stop && !j->kick_polls && pthread_cond_timedwait(&j->cv, &j->mu, &until) == 0)
 		;
 	stop = j->stop;
 	pthread_mutex_unlock(&j->mu);
@@ -433,8 +440,19 @@ static void *worker_thread(void *arg)
 		int rc = jobs_run_one(j->store, j->srv, j->worker, NULL);
 		if (rc < 0)
 			log_error("job worker: %s", err_message());
-		if (rc != 1 && wait_ms(j, JOB_POLL_MS))
-			break;
+		if (rc != 1) {
+			int64_t ms = JOB_POLL_MS;
+			pthread_mutex_lock(&j->mu);
+			if (j->kick_polls > 0) {
+				j->kick_polls--;
+				ms = KICK_POLL_MS;
+			}
+			pthread_mutex_unlock(&j->mu);
+			if (ms == KICK_POLL_MS)
+				usleep(KICK_POLL_MS * 1000);
+			else if (wait_ms(j, ms))
+				break;
+		}
 		pthread_mutex_lock(&j->mu);
 		int stop = j->stop;
 		pthread_mutex_unlock(&j->mu);
@@ -546,6 +564,16 @@ int jobs_start(struct jobs **out, struct store *store, const struct server *srv,
 fail:
 	jobs_stop(j);
 	return err_set(ERR_INTERNAL, "cannot start the job scheduler");
+}
+
+void jobs_kick(struct jobs *j)
+{
+	if (!j)
+		return;
+	pthread_mutex_lock(&j->mu);
+	j->kick_polls = KICK_POLLS;
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
 }
 
 void jobs_stop(struct jobs *j)

@@ -84,6 +84,10 @@ int jobs_register_own_tx(const char *kind, job_fn fn);
  * in the environment registers the test-only kind JOB_KIND_TEST. */
 int jobs_start(struct jobs **out, struct store *store, const struct server *srv, int workers);
 void jobs_stop(struct jobs *j);
+/* A job was just queued in this process (the caller's transaction may not
+ * have committed yet): idle workers look for it every few milliseconds for
+ * the next second instead of waiting JOB_POLL_MS. Accepts NULL. */
+void jobs_kick(struct jobs *j);
 
 /* Claim one due job (of kind, or any kind when NULL) as worker and run it:
  * 1 when a job ran (whatever its outcome), 0 when none was due, <0 on error.
