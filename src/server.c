@@ -6,6 +6,7 @@
 #include "api/routes.h"
 #include "core/validate.h"
 #include "domain/content.h"
+#include "domain/openapi.h"
 #include "http/listener.h"
 #include "http/services.h"
 #include "site/site.h"
@@ -119,7 +120,7 @@ int server_start(struct server **out, const struct config *cfg)
 		s->public_url[--n] = '\0';
 	/* After the public URL is known (job handlers write links); due periodic
 	 * jobs run before the server reports ready. */
-	if ((rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
+	if ((rc = dom_openapi_register_jobs()) || (rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
 		goto fail;
 	atomic_store(&s->ready, 1);
 	*out = s;

@@ -231,6 +231,25 @@ const struct route routes[] = {
 	{ "DELETE", "/v1/orgs/{organizationId}/saml/{samlProviderId}", saml_delete, W, A, "deleteOrganizationSAMLProvider" },
 	/* The identity providers a member may sign in with: guests included. */
 	{ "GET", "/v1/orgs/{organizationId}/sso", sso_logins, 0, V, "listSSOProviderLoginsInOrganization" },
+
+	/* OpenAPI specs (api/openapi.c): members with a role read, the create
+	 * role writes (domain/openapi.c checks it). The .../latest rows come
+	 * before their {versionId} twins: the first matching row wins. */
+	{ "GET", "/v1/orgs/{organizationId}/openapi", openapi_list, 0, M, "listOpenAPISpecs" },
+	{ "POST", "/v1/orgs/{organizationId}/openapi", openapi_create, W | B, M, "createOpenAPISpec" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}", openapi_get, 0, M, "getOpenAPISpecBySlug" },
+	{ "PUT", "/v1/orgs/{organizationId}/openapi/{specSlug}", openapi_put, W | B, M, "createOrUpdateOpenAPISpecBySlug" },
+	{ "PATCH", "/v1/orgs/{organizationId}/openapi/{specSlug}", openapi_update, W | B, M, "updateOpenAPISpecBySlug" },
+	{ "DELETE", "/v1/orgs/{organizationId}/openapi/{specSlug}", openapi_delete, W, M, "deleteOpenAPISpecBySlug" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions", openapi_versions_list, 0, M, "listOpenAPISpecVersions" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest", openapi_version_get, 0, M, "getLatestOpenAPISpecVersion" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content", openapi_version_content, 0, M, "getLatestOpenAPISpecVersionContent" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}", openapi_version_get, 0, M, "getOpenAPISpecVersionById" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content", openapi_version_content, 0, M, "getOpenAPISpecVersionContentById" },
+	/* docsd's own: a public spec's document (urls.published, and the url of
+	 * a version made from a text), readable without a token. */
+	{ "GET", "/openapi/{organizationId}/{specSlug}", openapi_published, ROUTE_PUBLIC, 0, "getPublishedOpenAPISpec" },
+	{ "GET", "/openapi/{organizationId}/{specSlug}/versions/{versionId}", openapi_published, ROUTE_PUBLIC, 0, "getPublishedOpenAPISpecVersion" },
 };
 #pragma GCC diagnostic pop
 

@@ -227,4 +227,16 @@ int commenter_list(struct req *r);
 int search_space(struct req *r);
 int search_org(struct req *r);
 
+/* api/openapi.c */
+int openapi_list(struct req *r);
+int openapi_create(struct req *r);
+int openapi_get(struct req *r);
+int openapi_put(struct req *r);
+int openapi_update(struct req *r);
+int openapi_delete(struct req *r);
+int openapi_versions_list(struct req *r);
+int openapi_version_get(struct req *r);
+int openapi_version_content(struct req *r);
+int openapi_published(struct req *r);
+
 #endif

@@ -527,6 +527,40 @@ static const char m0011_jobs[] =
 	"CREATE INDEX jobs_kind ON jobs (kind, subject, state);"
 	"CREATE UNIQUE INDEX jobs_dedup ON jobs (kind, subject) WHERE state = 'queued' AND dedup = 1;";
 
+/* OpenAPI specifications of an organization and their versions
+ * (store/openapi.c, domain/openapi.c). A spec's source is a URL or a text;
+ * `generation` counts its sources, so the processing job writes its result
+ * only while the source it read is still the spec's. A version keeps the
+ * processed files (GitBook's OpenAPISpecContent.filesystem, JSON) and the
+ * SHA-256 of that JSON, compared with the last version's before a new one is
+ * added: a version only when the content changed. */
+static const char m0013_openapi[] =
+	"CREATE TABLE openapi_specs ("
+	"  id TEXT PRIMARY KEY,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  slug TEXT NOT NULL,"
+	"  source_url TEXT,"
+	"  source_text TEXT,"
+	"  visibility TEXT NOT NULL DEFAULT 'private',"
+	"  processing_state TEXT NOT NULL DEFAULT 'pending',"
+	"  last_version TEXT,"
+	"  last_processed_at BIGINT,"
+	"  last_error_code TEXT,"
+	"  last_errors TEXT,"
+	"  generation BIGINT NOT NULL DEFAULT 1,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE UNIQUE INDEX openapi_specs_slug ON openapi_specs (org_id, slug);"
+	"CREATE INDEX openapi_specs_org ON openapi_specs (org_id, created_at, id);"
+	"CREATE TABLE openapi_versions ("
+	"  id TEXT PRIMARY KEY,"
+	"  spec_id TEXT NOT NULL REFERENCES openapi_specs(id) ON DELETE CASCADE,"
+	"  url TEXT NOT NULL,"
+	"  content_hash TEXT NOT NULL,"
+	"  filesystem TEXT NOT NULL,"
+	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX openapi_versions_spec ON openapi_versions (spec_id, created_at, id);";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -539,5 +573,6 @@ const struct migration migrations[] = {
 	{ 9, "change request descriptions and contributors", m0009_change_requests, NULL, NULL },
 	{ 10, "review comments", m0010_review_comments, NULL, NULL },
 	{ 11, "job queue", m0011_jobs, NULL, NULL },
+	{ 13, "openapi specs", m0013_openapi, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));
