@@ -21,6 +21,10 @@ struct page_json {
 	const char *space_id;
 	const char *markdown;  /* the page's body: written as markdown, or as a document */
 	int as_document;       /* format=document */
+	/* A computed page is written as the document page it computes to
+	 * (getPageByPath's schema has no computed pages), not as
+	 * RevisionPageComputed. */
+	int computed_as_document;
 	int children;          /* write child pages, recursively */
 	/* The markdown of pages other than the one given above (children, list
 	 * items): GitBook's page schema requires each document page to carry it.

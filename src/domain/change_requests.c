@@ -314,7 +314,7 @@ static bool page_edited(const struct rev_page *a, const struct rev_page *b)
 {
 	return !same_str(a->title, b->title) || !same_str(a->emoji, b->emoji) || !same_str(a->slug, b->slug) ||
 	       !same_str(a->description, b->description) || !same_str(a->body, b->body) ||
-	       !same_str(a->href, b->href);
+	       !same_str(a->href, b->href) || !same_str(a->computed, b->computed);
 }
 
 static int page_changes(struct changes_run *c)

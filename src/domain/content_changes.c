@@ -17,6 +17,8 @@
 #include "domain/content.h"
 #include "util/err.h"
 #include "core/markdown.h"
+#include "core/openapi_doc.h"
+#include "domain/openapi.h"
 #include "core/tree_edit.h"
 #include "core/validate.h"
 #include "util/base64.h"
@@ -494,16 +496,60 @@ static void apply_meta(struct rev_page *p, const struct meta *m)
 		p->no_robots_index = m->no_robots;
 }
 
+/* A computed page's source (docsd takes GitBook's InputPageComputed fields,
+ * `type: "computed"` and `computed`, on insert_page and update_page): an
+ * OpenAPI reference of a spec of the space's organization. *json: the
+ * source to store. */
+static int read_computed(struct batch *b, json_t *c, const char **json)
+{
+	struct dom *d = b->d;
+	struct space s;
+	const char *slug, *prefix = arena_printf(d->arena, "changes[%d].computed", b->index);
+	int rc;
+
+	if (!prefix)
+		return err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = openapi_computed_check(d->arena, json_object_get(c, "computed"), prefix, json, &slug)))
+		return rc;
+	if ((rc = store_space_get(d->tx, b->revert_base->space_id, &s)))
+		return rc;
+	rc = dom_openapi_exists(d, s.org_id, slug);
+	if (rc == ERR_NOT_FOUND)
+		return bad(b, "computed.dependencies.spec.ref.spec", "no OpenAPI spec of the organization has this slug");
+	return rc;
+}
+
+/* `type`: "document" (the default) or "computed"; 1 for computed. */
+static int read_type(struct batch *b, json_t *c)
+{
+	json_t *t = json_object_get(c, "type");
+
+	if (!t)
+		return json_object_get(c, "computed") ? bad(b, "computed", "only with \"type\": \"computed\"") : 0;
+	if (json_is_string(t) && strcmp(json_string_value(t), "document") == 0)
+		return json_object_get(c, "computed") ? bad(b, "computed", "only with \"type\": \"computed\"") : 0;
+	if (json_is_string(t) && strcmp(json_string_value(t), "computed") == 0)
+		return 1;
+	return bad(b, "type", "must be \"document\" or \"computed\"");
+}
+
 static int insert_page(struct batch *b, json_t *c)
 {
 	struct meta m;
-	const char *md, *into, *heading = NULL, *hash = NULL, *ref;
-	int present, wrong = 0, at, rc;
+	const char *md, *into, *heading = NULL, *hash = NULL, *ref, *computed = NULL;
+	int present, wrong = 0, at, rc, is_computed;
 	struct tree_work *w = b->w;
 
 	if ((rc = read_meta(b, c, &m)) || (rc = read_document(b, c, &md)) || (rc = read_at(b, c, &at)))
 		return rc;
-	if (!md)
+	if ((is_computed = read_type(b, c)) < 0)
+		return is_computed;
+	if (is_computed) {
+		if (md)
+			return bad(b, "document", "a computed page has no document: its content comes from `computed`");
+		if ((rc = read_computed(b, c, &computed)))
+			return rc;
+	} else if (!md)
 		return bad(b, "document", "required");
 	into = get_str(c, "into", &present, &wrong);
 	ref = get_str(c, "ref", &present, &wrong);
@@ -517,17 +563,17 @@ static int insert_page(struct batch *b, json_t *c)
 			into = byref + 7;
 		if (pi < 0)
 			return bad(b, "into", "no such page");
-		if (w->pages[pi].type == PAGE_LINK)
-			return bad(b, "into", "a link page cannot have child pages");
+		if (w->pages[pi].type == PAGE_LINK || w->pages[pi].type == PAGE_COMPUTED)
+			return bad(b, "into", "a link or computed page cannot have child pages");
 	}
-	if ((rc = put_body(b, md, &m, &heading, &hash)))
+	if (!computed && (rc = put_body(b, md, &m, &heading, &hash)))
 		return rc;
 	struct rev_page p = {
-		.id = b->page_ids[b->index], .parent = into, .type = PAGE_DOCUMENT, .body = hash,
-		.created_at = w->now, .updated_at = w->now,
+		.id = b->page_ids[b->index], .parent = into, .type = computed ? PAGE_COMPUTED : PAGE_DOCUMENT,
+		.body = hash, .computed = computed, .created_at = w->now, .updated_at = w->now,
 	};
 	if (!m.title)
-		m.title = heading ? heading : "Untitled";
+		m.title = heading ? heading : computed ? "API reference" : "Untitled";
 	apply_meta(&p, &m);
 	if (m.slug) {
 		if (!tree_slug_free(w, into, m.slug, NULL))
@@ -568,6 +614,19 @@ static int update_page(struct batch *b, json_t *c)
 		if ((rc = put_body(b, md, &m, &heading, &p.body)))
 			return rc;
 	}
+	if (json_object_get(c, "type")) {
+		int t = read_type(b, c);
+		if (t < 0)
+			return t;
+		if (t != (p.type == PAGE_COMPUTED))
+			return bad(b, "type", "a page's type cannot be changed");
+	}
+	if (json_object_get(c, "computed")) {
+		if (p.type != PAGE_COMPUTED)
+			return bad(b, "computed", "only computed pages have a computed source");
+		if ((rc = read_computed(b, c, &p.computed)))
+			return rc;
+	}
 	apply_meta(&p, &m);
 	if (into_given || at >= 0) {
 		const char *parent = into_given ? into : p.parent;
@@ -577,8 +636,8 @@ static int update_page(struct batch *b, json_t *c)
 				return bad(b, "into", "no such page");
 			if (tree_is_descendant(w, parent, p.id))
 				return bad(b, "into", "a page cannot move under itself or one of its descendants");
-			if (w->pages[ti].type == PAGE_LINK)
-				return bad(b, "into", "a link page cannot have child pages");
+			if (w->pages[ti].type == PAGE_LINK || w->pages[ti].type == PAGE_COMPUTED)
+				return bad(b, "into", "a link or computed page cannot have child pages");
 		}
 		int moving = !((parent && p.parent && strcmp(parent, p.parent) == 0) || (!parent && !p.parent));
 		p.parent = parent;
