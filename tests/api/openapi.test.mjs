@@ -12,7 +12,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { setup } from './lib/fixtures.mjs';
-import { ok, empty, expectError, raw, createOrg, addMember, checkPagination, sleep } from './lib/api.mjs';
+import { runCli, startServer } from './lib/server.mjs';
+import { ok, empty, expectError, raw, createOrg, addMember, checkPagination, sleep, client } from './lib/api.mjs';
 
 process.env.DOCSD_TEST_OPENAPI_TIMEOUT_MS = '1500';
 
@@ -74,6 +75,7 @@ describe('OpenAPI specs', () => {
         ['/common.yaml', COMMON],
         ['/plain.txt', 'just some text\n'],
         ['/petstore.json', JSON.stringify({ swagger: '2.0', info: { title: 'v2', version: '1' }, paths: {} })],
+        ['/live.yaml', PETSTORE],
     ]);
 
     before(async () => {
@@ -207,6 +209,14 @@ describe('OpenAPI specs', () => {
         assert.equal(c.filesystem['schemas/pet.yaml'].isEntrypoint, false);
         assert.deepEqual(c.filesystem['schemas/pet.yaml'].references, ['../../common.yaml']);
         assert.equal(c.filesystem['../common.yaml'].specification.Name.description, "The pet's name");
+        // a URL source is fetched again 6 hours after each run: a queued job of the spec
+        const jobs = await runCli(['job', 'list', ...ctx.server.storageArgs(), '--kind', 'openapi.process']);
+        assert.equal(jobs.code, 0, jobs.stderr);
+        const mine = jobs.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((j) => j.subject === s.id);
+        const next = mine.filter((j) => j.state === 'queued');
+        assert.equal(next.length, 1, JSON.stringify(mine));
+        const in6h = Date.parse(done.lastProcessedAt) + 6 * 3600 * 1000;
+        assert.ok(Math.abs(next[0].runAfter - in6h) < 5000, `runAfter ${next[0].runAfter} vs ${in6h}`);
         // fetched again with the same files: no new version; a Swagger 2.0 JSON document is taken too
         await put('refs', { url });
         const again = await processed('refs', done.lastProcessedAt);
@@ -334,6 +344,22 @@ describe('OpenAPI specs', () => {
         await processed('from-put');
         // an unknown organization
         await expectError(api.orgs.listOpenApiSpecs('nope'), 404, 'unknown organization');
+    });
+
+    it('URL sources are fetched again 6 hours later (the server restarted with its clock moved)', async () => {
+        await put('live', { url: `${filesUrl}/live.yaml` });
+        const first = await processed('live');
+        assert.equal((await versions('live')).length, 1);
+        served.set('/live.yaml', PETSTORE.replace('List all pets', 'List the pets'));
+        const dataDir = ctx.server.dataDir;
+        await ctx.server.stop({ keepData: true });
+        ctx.server = await startServer({ dataDir, extraArgs: ['--allow-private-network', '--clock-offset-ms', String(6 * 3600 * 1000 + 60_000)] });
+        api = client(ctx.server.url, alice.token);
+        const again = await processed('live', first.lastProcessedAt);
+        assert.equal(again.lastProcessErrorCode, undefined);
+        assert.notEqual(again.lastVersion, first.lastVersion);
+        assert.equal((await versions('live')).length, 2);
+        for (const u of Object.values(who)) u.api = client(ctx.server.url, u.token);
     });
 
     it('access: members with a role read, the create role writes; guests 403, outsiders 404', async () => {
