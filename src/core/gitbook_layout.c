@@ -97,8 +97,8 @@ static bool is_readme(const char *path)
 	return strcasecmp(basename_of(path), "README.md") == 0;
 }
 
-/* A markdown file that can be a page: under root, ".md", not in a folder
- * whose name starts with '.' (.gitbook/, .github/), not SUMMARY.md. */
+/* A markdown file that can be a page: under root, ".md", not SUMMARY.md, no
+ * part of its path starting with '.' (.gitbook/, .github/, .notes.md). */
 static bool page_candidate(const struct imp *m, const char *path)
 {
 	size_t pl = strlen(m->prefix);
@@ -106,7 +106,7 @@ static bool page_candidate(const struct imp *m, const char *path)
 	if (strncmp(path, m->prefix, pl) != 0 || !lay_ends_with(path, ".md") || strcmp(path, m->summary_path) == 0)
 		return false;
 	for (const char *s = path + pl; *s; s++)
-		if (*s == '.' && (s == path + pl || s[-1] == '/') && strchr(s, '/'))
+		if (*s == '.' && (s == path + pl || s[-1] == '/'))
 			return false;
 	return strlen(path + pl) > 3;
 }
