@@ -72,7 +72,7 @@ int dom_translation_create(struct dom *d, const char *org_id, const struct trans
 	/* The pair must be installed now, not at the first run (no engine: the
 	 * unit tests of this layer). */
 	if (engine && (rc = tr_engine_check_pair(engine, d->arena, in->source_language, in->language)))
-		return rc;
+		return rc == ERR_INVALID ? err_set(ERR_INVALID, "language: %s", arena_strdup(d->arena, err_message())) : rc;
 	if (in->instructions &&
 	    (rc = document_text(d->arena, "instructions", in->instructions, TRANSLATION_INSTRUCTIONS_MAX, &instructions)))
 		return rc;

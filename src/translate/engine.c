@@ -99,6 +99,6 @@ int tr_engine_check_pair(const struct tr_engine *e, struct arena *a, const char 
 	if (!(list = tr_engine_pairs_text(e, a)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	return err_set(ERR_INVALID,
-		       "language: no %s translation pair from %s to %s is installed; installed pairs: %s",
+		       "no %s translation pair from %s to %s is installed; installed pairs: %s",
 		       e->ops->name, from, to, list);
 }

@@ -53,8 +53,9 @@ struct tr_engine_config {
 int tr_engine_new(struct tr_engine **out, const struct tr_engine_config *cfg);
 void tr_engine_free(struct tr_engine *e); /* accepts NULL */
 
-/* 0 when from -> to is installed; else ERR_INVALID "language: ... installed
- * pairs are en→es, es→en" (the 400 of createTranslation); ERR_INTERNAL. */
+/* 0 when from -> to is installed; else ERR_INVALID "no apertium translation
+ * pair from en to fr is installed; installed pairs: en→es, es→en";
+ * ERR_INTERNAL. */
 int tr_engine_check_pair(const struct tr_engine *e, struct arena *a, const char *from, const char *to);
 /* "en→es, es→en", or "none" (into a; NULL when memory fails). */
 const char *tr_engine_pairs_text(const struct tr_engine *e, struct arena *a);

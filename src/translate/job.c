@@ -170,6 +170,10 @@ static int job_translation_run(struct dom *d, struct job_run *run)
 		run->result = "{\"skipped\":\"already applied\"}";
 		return 0;
 	}
+	/* The pair must still be there, even when no page changed: a run on a
+	 * machine that lost it says so (for good) rather than "completed". */
+	if ((rc = tr_engine_check_pair(engine, d->arena, plan.t.source_language, plan.t.language)))
+		return rc == ERR_INVALID ? err_set(ERR_PRECONDITION, "%s", arena_strdup(d->arena, err_message())) : rc;
 	if ((rc = translate_pages(d->arena, engine, &plan, &words)))
 		return rc;
 	test_pause(plan.t.id, "before-write");
