@@ -8,6 +8,7 @@
  * gone (failed at once).
  */
 #include "domain/content.h"
+#include "domain/spaces.h"
 #include "domain/translations.h"
 #include "jobs/jobs.h"
 #include "translate/engine.h"
@@ -377,6 +378,49 @@ static void translations_suite(struct store *st)
 	CHECK(run_jobs(&w) == 1);
 	CHECK_STR(get(&w, t.id).status, "completed");
 	CHECK(get(&w, t.id).stats.runs == 4);
+
+	/* The result space deleted: the next run makes a new one, every page
+	 * translated again. */
+	{
+		struct space rs;
+		bool deleted;
+		as(&w, NULL);
+		CHECK(store_space_get(&w.tx, t.result_space, &rs) == 0);
+		CHECK(store_space_delete(&w.tx, &rs, &deleted) == 0 && deleted);
+		done(&w, 1);
+		queue_run(&w, t.id);
+		CHECK(run_jobs(&w) == 1);
+		other = get(&w, t.id);
+		CHECK_STR(other.status, "completed");
+		CHECK(strcmp(other.result_space, t.result_space) != 0);
+		CHECK(other.stats.latest_pages == 5 && other.stats.total_pages == 5);
+		t = other;
+	}
+
+	/* The source space deleted: a run is refused (412), and one already
+	 * queued fails for good. */
+	{
+		struct space src;
+		bool deleted;
+		char job[ID_LEN + 1];
+		as(&w, NULL);
+		CHECK(store_space_get(&w.tx, w.space.id, &src) == 0);
+		CHECK(store_space_delete(&w.tx, &src, &deleted) == 0 && deleted);
+		CHECK(store_job_enqueue(&w.tx, JOB_KIND_TRANSLATION, t.id, NULL, 0, job) == 0);
+		CHECK(store_translation_queue_run(&w.tx, t.id, job) == 0);
+		done(&w, 1);
+		as(&w, &w.admin);
+		CHECK(dom_translation_run(&w.d, w.org.id, t.id) == ERR_PRECONDITION);
+		in = (struct translation_input){ w.space.id, "en", "es", NULL };
+		CHECK(dom_translation_create(&w.d, w.org.id, &in, &other) == ERR_INVALID);
+		done(&w, 0);
+		CHECK(run_jobs(&w) == 1);
+		CHECK_STR(last_job(&w, t.id).state, "failed");
+		CHECK_STR(get(&w, t.id).status, "pending");
+		as(&w, &w.admin);
+		CHECK(dom_space_restore(&w.d, w.space.id, &src) == 0);
+		done(&w, 1);
+	}
 
 	/* Instructions: a document, or 400. */
 	{
