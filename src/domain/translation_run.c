@@ -35,7 +35,8 @@ static const char *dup(struct arena *a, const char *s, int *oom)
 }
 
 /* A page or file of a revision copied into the arena: the revision belongs
- * to the transaction that read it. */
+ * to the transaction that read it. Every string field is copied (or, for the
+ * Git sync fields, left out): a field added to rev_page needs a line here. */
 static int copy_page(struct arena *a, const struct rev_page *p, struct rev_page *out)
 {
 	int oom = 0;
@@ -50,6 +51,10 @@ static int copy_page(struct arena *a, const struct rev_page *p, struct rev_page 
 	out->description = dup(a, p->description, &oom);
 	out->body = dup(a, p->body, &oom);
 	out->href = dup(a, p->href, &oom);
+	out->layout = dup(a, p->layout, &oom);
+	out->computed = dup(a, p->computed, &oom);
+	/* The source's Git sync blobs are not the result space's. */
+	out->git_oid = out->git_path = out->git_hash = NULL;
 	out->path = NULL;
 	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
 }
@@ -63,6 +68,7 @@ static int copy_file(struct arena *a, const struct rev_file *f, struct rev_file 
 	out->name = dup(a, f->name, &oom);
 	out->content_type = dup(a, f->content_type, &oom);
 	out->blob = dup(a, f->blob, &oom);
+	out->git_oid = out->git_path = NULL;
 	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
 }
 
