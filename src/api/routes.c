@@ -231,6 +231,15 @@ const struct route routes[] = {
 	{ "DELETE", "/v1/orgs/{organizationId}/saml/{samlProviderId}", saml_delete, W, A, "deleteOrganizationSAMLProvider" },
 	/* The identity providers a member may sign in with: guests included. */
 	{ "GET", "/v1/orgs/{organizationId}/sso", sso_logins, 0, V, "listSSOProviderLoginsInOrganization" },
+
+	/* Translations (api/translations.c): whoever reads the source space sees
+	 * a translation; the domain checks that and the create role for writes. */
+	{ "GET", "/v1/orgs/{organizationId}/translations", translation_list, 0, V, "listTranslations" },
+	{ "POST", "/v1/orgs/{organizationId}/translations", translation_create, W | B, V, "createTranslation" },
+	{ "GET", "/v1/orgs/{organizationId}/translations/{translationId}", translation_get, 0, V, "getTranslation" },
+	{ "PUT", "/v1/orgs/{organizationId}/translations/{translationId}", translation_update, W | B, V, "updateTranslation" },
+	{ "DELETE", "/v1/orgs/{organizationId}/translations/{translationId}", translation_delete, W, V, "deleteTranslation" },
+	{ "POST", "/v1/orgs/{organizationId}/translations/{translationId}/run", translation_run, W | BO, V, "runTranslation" },
 };
 #pragma GCC diagnostic pop
 

@@ -226,5 +226,12 @@ int commenter_list(struct req *r);
 /* api/search.c */
 int search_space(struct req *r);
 int search_org(struct req *r);
+/* api/translations.c */
+int translation_list(struct req *r);
+int translation_create(struct req *r);
+int translation_get(struct req *r);
+int translation_update(struct req *r);
+int translation_delete(struct req *r);
+int translation_run(struct req *r);
 
 #endif
