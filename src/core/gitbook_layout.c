@@ -610,6 +610,15 @@ static int register_file(struct imp *m, int fi, int *out)
 		}
 		f->git_oid = g->oid;
 		f->git_path = g->path;
+		if (!g->data && len) {
+			/* Bytes from in->load live only until the import returns;
+			 * the caller stores them after: keep a copy. */
+			unsigned char *copy = arena_alloc(m->a, len);
+			if (!copy)
+				return oom();
+			memcpy(copy, data, len);
+			data = copy;
+		}
 		k = m->nf++;
 		m->out->blobs[m->out->nblobs++] = (struct layout_blob){ k, data, len };
 		if (lay_map_put(&m->file_of_sha, shad, k) < 0)

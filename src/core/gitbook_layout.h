@@ -116,8 +116,10 @@ struct layout_body {
 	const char *markdown;
 };
 
-/* A file's bytes, for the caller to store and put the blob hash, size,
- * dimensions and content type into files[i] (util/image.h sniffs). */
+/* A file's bytes (in a, or the caller's files[].data), for the caller to
+ * store and put the blob hash into files[i]. The import already set the
+ * file's size, and its content type and dimensions as util/image.h sniffs
+ * them (else a type from the extension); the caller may refine them. */
 struct layout_blob {
 	int file;           /* index into layout_import_out.files */
 	const unsigned char *data;
