@@ -231,6 +231,11 @@ const struct route routes[] = {
 	{ "DELETE", "/v1/orgs/{organizationId}/saml/{samlProviderId}", saml_delete, W, A, "deleteOrganizationSAMLProvider" },
 	/* The identity providers a member may sign in with: guests included. */
 	{ "GET", "/v1/orgs/{organizationId}/sso", sso_logins, 0, V, "listSSOProviderLoginsInOrganization" },
+
+	/* Website import */
+	/* api/import.c: the crawl is the prefetch step (no transaction held), the handler writes. */
+	{ "POST", "/v1/spaces/{spaceId}/content/import", content_import, W | B, 0, "importContent", content_import_prefetch },
+	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", content_import, W | B, 0, "importContentInChangeRequest", content_import_prefetch },
 };
 #pragma GCC diagnostic pop
 

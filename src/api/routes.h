@@ -226,5 +226,8 @@ int commenter_list(struct req *r);
 /* api/search.c */
 int search_space(struct req *r);
 int search_org(struct req *r);
+/* api/import.c */
+int content_import(struct req *r);
+int content_import_prefetch(struct req *r);
 
 #endif
