@@ -24,7 +24,9 @@
  * directory - at most IMPORT_MAX_DEPTH links away; fragments are ignored, each
  * URL is fetched once, links to files that are not pages by their extension
  * (images, PDFs, archives, scripts...) are not followed. Only text/html
- * (or XHTML) responses become pages. Limits, for the whole import:
+ * (or XHTML) responses become pages; a page whose markdown is that of a page
+ * imported already (/docs/ and /docs/index.html) is that page: links to
+ * either URL lead to it. Limits, for the whole import:
  *   IMPORT_MAX_PAGES        pages imported
  *   IMPORT_MAX_DEPTH        links from the start page
  *   IMPORT_PAGE_MAX_BYTES   one page's HTML; a page whose markdown passes
