@@ -165,6 +165,12 @@ static int fetch(struct crawl *c, const char *url, size_t max, struct fetch_resu
 	};
 	int rc;
 
+	/* A stopping server waits for its prefetch steps: no new fetch. */
+	if (c->srv && atomic_load(&c->srv->stopping)) {
+		memset(fr, 0, sizeof(*fr));
+		snprintf(fr->error, sizeof(fr->error), "the server is stopping");
+		return err_set(ERR_UNAVAILABLE, "%s", fr->error);
+	}
 	if (fo.max_bytes == 0 || fo.timeout_ms <= 0) {
 		memset(fr, 0, sizeof(*fr));
 		snprintf(fr->error, sizeof(fr->error), "url: the import's budget (%zu MB, %ld s in all) is used up",
@@ -317,7 +323,7 @@ static int crawl_page(struct crawl *c, int i, enum import_source source)
 	int rc;
 
 	if ((rc = fetch(c, url, IMPORT_PAGE_MAX_BYTES, &fr))) {
-		if (i == 0 || rc == ERR_INTERNAL)
+		if (i == 0 || rc == ERR_INTERNAL || rc == ERR_UNAVAILABLE)
 			return err_set(rc, "%s", fr.error[0] ? fr.error : "url: the fetch failed");
 		return 0;
 	}
@@ -408,7 +414,7 @@ static int crawl_images(struct crawl *c)
 				return err_set(ERR_INTERNAL, "import: too many URLs");
 			c->considered++;
 			if ((rc = fetch(c, url, CONTENT_FILE_MAX_BYTES, &fr))) {
-				if (rc == ERR_INTERNAL)
+				if (rc == ERR_INTERNAL || rc == ERR_UNAVAILABLE)
 					return err_set(rc, "%s", fr.error);
 				continue;
 			}

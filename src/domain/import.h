@@ -35,6 +35,8 @@
  *   IMPORT_MAX_BYTES        everything fetched
  *   IMPORT_BUDGET_MS        time, all fetches together (each at most
  *                           IMPORT_FETCH_TIMEOUT_MS)
+ * A server that begins to stop (server.stopping) ends the crawl at its next
+ * fetch: 503, nothing written.
  * A page or image that fails (HTTP error, too large, refused address, not
  * HTML / not an image) is left out and counted; the start page failing fails
  * the import (400, the reason named). Images may come from any host (CDNs),

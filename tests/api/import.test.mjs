@@ -25,6 +25,7 @@ const page = (title, body, { head = '' } = {}) =>
 describe('website import', () => {
     let ctx, noflag, alice, bob, api, org, site, siteUrl, offsiteUrl;
     const hits = new Map(); // path -> count
+    const slowArrived = []; // resolvers waiting for a request to a slow page
     const hit = (p) => hits.get(p) ?? 0;
 
     // path -> [status, content type, body]
@@ -107,6 +108,25 @@ describe('website import', () => {
             hits.set(path, hit(path) + 1);
             const table = routes();
             table['/site/index.html'] = table['/site/'];
+            const slow = /^\/slow\/s(\d+)\.html$/.exec(path);
+            if (path === '/slow/') {
+                const links = Array.from({ length: 10 }, (_, i) => `<a href="s${i}.html">s${i}</a>`).join(' ');
+                res.writeHead(200, { 'Content-Type': 'text/html' });
+                res.end(page('Slow', `<h1>Slow</h1><p>${links}</p>`));
+                return;
+            }
+            if (slow) {
+                // each page takes 2 s: ten of them would hold a stopping server 20 s
+                while (slowArrived.length) slowArrived.shift()();
+                const t = setTimeout(() => {
+                    if (!res.destroyed) {
+                        res.writeHead(200, { 'Content-Type': 'text/html' });
+                        res.end(page('S', `<h1>S${slow[1]}</h1>`));
+                    }
+                }, 2000);
+                res.on('close', () => clearTimeout(t));
+                return;
+            }
             const r = table[path] ?? big(path);
             if (!r) {
                 res.writeHead(404, { 'Content-Type': 'text/html' });
@@ -374,5 +394,30 @@ describe('website import', () => {
         // Into a change request the rules do not apply.
         const cr = await newCR(s.id);
         await importOk(alice, s.id, cr.id, { url: `${siteUrl}/site/`, source: 'html' });
+    });
+
+    it('a server that stops ends a crawl at its next fetch (503), not after its 30 s', async () => {
+        const third = await setup({ extraArgs: ['--allow-private-network'] });
+        let stopped = false;
+        try {
+            const dave = await third.user('dave');
+            const { org: o3 } = await createOrg(third.url, dave.token, `Stopping ${third.run}`);
+            const s = await ok(dave.api.orgs.createSpace(o3.id, { title: 'Stopping' }), 'createSpace', 201);
+            const reached = new Promise((r) => slowArrived.push(r));
+            const pending = doImport(dave, s.id, null, { url: `${siteUrl}/slow/`, source: 'website' }, third.url).then(
+                (r) => r,
+                (e) => ({ status: 0, error: e }),
+            );
+            await reached; // the crawl waits on the first slow page
+            const t0 = Date.now();
+            await third.server.stop(); // asserts a clean exit within its 10 s
+            stopped = true;
+            assert.ok(Date.now() - t0 < 8000, `stopping took ${Date.now() - t0} ms`);
+            const r = await pending;
+            assert.ok(r.status === 503 || r.status === 0, `the import answered ${r.status} ${r.text ?? ''}`);
+            assert.ok(hit('/slow/s3.html') === 0, 'no fetch after the stop began');
+        } finally {
+            if (!stopped) await third.server.stop();
+        }
     });
 });
