@@ -232,6 +232,15 @@ const struct route routes[] = {
 	/* The identity providers a member may sign in with: guests included. */
 	{ "GET", "/v1/orgs/{organizationId}/sso", sso_logins, 0, V, "listSSOProviderLoginsInOrganization" },
 
+	/* Translations (api/translations.c): whoever reads the source space sees
+	 * a translation; the domain checks that and the create role for writes. */
+	{ "GET", "/v1/orgs/{organizationId}/translations", translation_list, 0, V, "listTranslations" },
+	{ "POST", "/v1/orgs/{organizationId}/translations", translation_create, W | B, V, "createTranslation" },
+	{ "GET", "/v1/orgs/{organizationId}/translations/{translationId}", translation_get, 0, V, "getTranslation" },
+	{ "PUT", "/v1/orgs/{organizationId}/translations/{translationId}", translation_update, W | B, V, "updateTranslation" },
+	{ "DELETE", "/v1/orgs/{organizationId}/translations/{translationId}", translation_delete, W, V, "deleteTranslation" },
+	{ "POST", "/v1/orgs/{organizationId}/translations/{translationId}/run", translation_run, W | BO, V, "runTranslation" },
+
 	/* Website import */
 	/* api/import.c: the crawl is the prefetch step (no transaction held), the handler writes. */
 	{ "POST", "/v1/spaces/{spaceId}/content/import", content_import, W | B, 0, "importContent", content_import_prefetch },

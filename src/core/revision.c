@@ -5,8 +5,10 @@
  * Manifest entry keys are short because a snapshot of a 10,000-page space
  * lists 10,000 of them: id, p (parent), o (position), t (type), ti (title),
  * e (emoji), ic (icon), s (slug), d (description), b (body hash), h (href),
- * hi/ni/nr (hidden, noIndex, noRobotsIndex), c/u (created, updated). Files: id,
- * n (name), ct (content type), b (blob hash), z (size), w/h (dimensions).
+ * hi/ni/nr (hidden, noIndex, noRobotsIndex), c/u (created, updated), ly
+ * (layout JSON), cm (computed source JSON), go/gp/gh (Git blob oid, path,
+ * fingerprint). Files: id, n (name), ct (content type), b (blob hash), z
+ * (size), w/h (dimensions), go/gp (Git blob oid, path).
  */
 #include "core/revision.h"
 #include "util/err.h"
@@ -17,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const type_names[] = { "document", "group", "link" };
+static const char *const type_names[] = { "document", "group", "link", "computed" };
 
 static int cmp_page(const void *a, const void *b)
 {
@@ -44,13 +46,16 @@ bool rev_page_same(const struct rev_page *a, const struct rev_page *b)
 	       same_str(a->description, b->description) && same_str(a->body, b->body) &&
 	       same_str(a->href, b->href) && a->hidden == b->hidden && a->no_index == b->no_index &&
 	       a->no_robots_index == b->no_robots_index && a->created_at == b->created_at &&
-	       a->updated_at == b->updated_at;
+	       a->updated_at == b->updated_at && same_str(a->layout, b->layout) &&
+	       same_str(a->computed, b->computed) && same_str(a->git_oid, b->git_oid) &&
+	       same_str(a->git_path, b->git_path) && same_str(a->git_hash, b->git_hash);
 }
 
 bool rev_file_same(const struct rev_file *a, const struct rev_file *b)
 {
 	return same_str(a->id, b->id) && same_str(a->name, b->name) && same_str(a->content_type, b->content_type) &&
-	       same_str(a->blob, b->blob) && a->size == b->size && a->width == b->width && a->height == b->height;
+	       same_str(a->blob, b->blob) && a->size == b->size && a->width == b->width && a->height == b->height &&
+	       same_str(a->git_oid, b->git_oid) && same_str(a->git_path, b->git_path);
 }
 
 /* ---- building ---- */
@@ -188,6 +193,7 @@ struct revision *revision_build(const char *id, const struct revision_new *nr, i
 	rv->type = dup(&rv->arena, nr->type ? nr->type : "edits", &oom);
 	rv->merged_from = dup(&rv->arena, nr->merged_from, &oom);
 	rv->created_by = dup(&rv->arena, nr->created_by, &oom);
+	rv->git = dup(&rv->arena, nr->git, &oom);
 	rv->created_at = created_at;
 	rv->npages = nr->npages;
 	rv->nfiles = nr->nfiles;
@@ -208,6 +214,11 @@ struct revision *revision_build(const char *id, const struct revision_new *nr, i
 		d->description = dup(&rv->arena, s->description, &oom);
 		d->body = dup(&rv->arena, s->body, &oom);
 		d->href = dup(&rv->arena, s->href, &oom);
+		d->layout = dup(&rv->arena, s->layout, &oom);
+		d->computed = dup(&rv->arena, s->computed, &oom);
+		d->git_oid = dup(&rv->arena, s->git_oid, &oom);
+		d->git_path = dup(&rv->arena, s->git_path, &oom);
+		d->git_hash = dup(&rv->arena, s->git_hash, &oom);
 	}
 	for (int i = 0; !oom && i < nr->nfiles; i++) {
 		const struct rev_file *s = &nr->files[i];
@@ -217,6 +228,8 @@ struct revision *revision_build(const char *id, const struct revision_new *nr, i
 		d->name = dup(&rv->arena, s->name, &oom);
 		d->content_type = dup(&rv->arena, s->content_type, &oom);
 		d->blob = dup(&rv->arena, s->blob, &oom);
+		d->git_oid = dup(&rv->arena, s->git_oid, &oom);
+		d->git_path = dup(&rv->arena, s->git_path, &oom);
 	}
 	if (oom) {
 		revision_free(rv);
@@ -255,19 +268,21 @@ size_t revision_heap_bytes(const struct revision *rv)
 		   sizeof(struct rev_file) * (size_t)rv->nfiles;
 
 	n += str_bytes(rv->id) + str_bytes(rv->space_id) + str_bytes(rv->parent_id) + str_bytes(rv->parents) +
-	     str_bytes(rv->type) + str_bytes(rv->merged_from) + str_bytes(rv->created_by);
+	     str_bytes(rv->type) + str_bytes(rv->merged_from) + str_bytes(rv->created_by) + str_bytes(rv->git);
 	for (int i = 0; i < rv->npages; i++) {
 		const struct rev_page *p = &rv->pages[i];
 		n += str_bytes(p->id) + str_bytes(p->parent) + str_bytes(p->title) + str_bytes(p->emoji) +
 		     str_bytes(p->icon) + str_bytes(p->slug) + str_bytes(p->description) + str_bytes(p->body) +
-		     str_bytes(p->href);
+		     str_bytes(p->href) + str_bytes(p->layout) + str_bytes(p->computed) + str_bytes(p->git_oid) +
+		     str_bytes(p->git_path) + str_bytes(p->git_hash);
 		/* A nested page's path is its own string; a top-level page's is its slug. */
 		if (p->path && p->path != p->slug)
 			n += str_bytes(p->path);
 	}
 	for (int i = 0; i < rv->nfiles; i++) {
 		const struct rev_file *f = &rv->files[i];
-		n += str_bytes(f->id) + str_bytes(f->name) + str_bytes(f->content_type) + str_bytes(f->blob);
+		n += str_bytes(f->id) + str_bytes(f->name) + str_bytes(f->content_type) + str_bytes(f->blob) + str_bytes(f->git_oid) +
+		     str_bytes(f->git_path);
 	}
 	return n;
 }
@@ -383,6 +398,11 @@ static void page_entry_write(struct jw *w, const struct rev_page *p)
 		kv_int(w, "nr", 1);
 	kv_int(w, "c", p->created_at);
 	kv_int(w, "u", p->updated_at);
+	kv_str(w, "ly", p->layout);
+	kv_str(w, "cm", p->computed);
+	kv_str(w, "go", p->git_oid);
+	kv_str(w, "gp", p->git_path);
+	kv_str(w, "gh", p->git_hash);
 	jw_obj_close(w);
 }
 
@@ -398,6 +418,8 @@ static void file_entry_write(struct jw *w, const struct rev_file *f)
 		kv_int(w, "w", f->width);
 		kv_int(w, "h", f->height);
 	}
+	kv_str(w, "go", f->git_oid);
+	kv_str(w, "gp", f->git_path);
 	jw_obj_close(w);
 }
 
@@ -507,7 +529,11 @@ static int parse_pages(struct arena *a, json_t *arr, struct rev_page **out, int 
 		p->parent = jstr(a, o, "p", &bad);
 		p->pos = jint(o, "o");
 		t = jstr(a, o, "t", &bad);
-		p->type = t && strcmp(t, "group") == 0 ? PAGE_GROUP : t && strcmp(t, "link") == 0 ? PAGE_LINK : PAGE_DOCUMENT;
+		p->type = !t			      ? PAGE_DOCUMENT
+			  : strcmp(t, "group") == 0    ? PAGE_GROUP
+			  : strcmp(t, "link") == 0     ? PAGE_LINK
+			  : strcmp(t, "computed") == 0 ? PAGE_COMPUTED
+						       : PAGE_DOCUMENT;
 		p->title = jstr(a, o, "ti", &bad);
 		p->emoji = jstr(a, o, "e", &bad);
 		p->icon = jstr(a, o, "ic", &bad);
@@ -520,6 +546,11 @@ static int parse_pages(struct arena *a, json_t *arr, struct rev_page **out, int 
 		p->no_robots_index = jint(o, "nr") != 0;
 		p->created_at = jint(o, "c");
 		p->updated_at = jint(o, "u");
+		p->layout = jstr(a, o, "ly", &bad);
+		p->computed = jstr(a, o, "cm", &bad);
+		p->git_oid = jstr(a, o, "go", &bad);
+		p->git_path = jstr(a, o, "gp", &bad);
+		p->git_hash = jstr(a, o, "gh", &bad);
 		if (!p->id)
 			bad = 1;
 	}
@@ -554,6 +585,8 @@ static int parse_files(struct arena *a, json_t *arr, struct rev_file **out, int 
 		f->size = jint(o, "z");
 		f->width = (int)jint(o, "w");
 		f->height = (int)jint(o, "h");
+		f->git_oid = jstr(a, o, "go", &bad);
+		f->git_path = jstr(a, o, "gp", &bad);
 		if (!f->id || !f->blob)
 			bad = 1;
 	}

@@ -23,7 +23,10 @@
 #include "core/jsonw.h"
 #include "util/arena.h"
 
-enum page_type { PAGE_DOCUMENT, PAGE_GROUP, PAGE_LINK };
+/* PAGE_COMPUTED: a page whose document is produced from a source (GitBook's
+ * RevisionPageComputed), e.g. an OpenAPI specification; `computed` holds the
+ * source as JSON text. */
+enum page_type { PAGE_DOCUMENT, PAGE_GROUP, PAGE_LINK, PAGE_COMPUTED };
 
 struct rev_page {
 	const char *id;
@@ -37,6 +40,14 @@ struct rev_page {
 	const char *description; /* NULL when unset */
 	const char *body;        /* hash of the markdown (documents); NULL otherwise */
 	const char *href;        /* link pages: the URL */
+	const char *layout;      /* GitBook's RevisionPageLayoutOptions as JSON text; NULL: the defaults */
+	const char *computed;    /* computed pages: GitBook's ComputedContentSource as JSON text */
+	/* Where the page came from or went to in a Git-synced repository (GitBook's
+	 * GitSyncBlob): the blob's SHA-1 hex and its path; NULL when never synced.
+	 * git_hash is docsd's fingerprint of what was written for that blob (the
+	 * Git sync layout decides it), so an unchanged page is exported byte for
+	 * byte by reusing the blob. */
+	const char *git_oid, *git_path, *git_hash;
 	bool hidden, no_index, no_robots_index;
 	int64_t created_at;
 	int64_t updated_at;
@@ -55,6 +66,7 @@ struct rev_file {
 	const char *blob; /* hash of the bytes (file_blobs) */
 	int64_t size;
 	int width, height; /* 0 when not an image */
+	const char *git_oid, *git_path; /* GitSyncBlob; NULL when never synced */
 };
 
 struct revision {
@@ -65,6 +77,7 @@ struct revision {
 	const char *type;      /* edits | merge | update */
 	const char *merged_from; /* change request id (merge); NULL otherwise */
 	const char *created_by;
+	const char *git;       /* GitBook's GitSyncCommit as JSON text; NULL when not from/to Git */
 	int64_t created_at;
 	int chain;             /* deltas since the nearest snapshot */
 	int64_t chain_bytes;   /* their manifest bytes */
@@ -86,6 +99,7 @@ struct revision_new {
 	const char *type;
 	const char *merged_from;
 	const char *created_by;
+	const char *git; /* GitSyncCommit JSON text or NULL */
 	const struct rev_page *pages;
 	int npages;
 	const struct rev_file *files;

@@ -441,6 +441,8 @@ static int put_body(struct batch *b, const char *md, struct meta *m, const char 
 
 	if (md_frontmatter(d->arena, md, len, &fm))
 		return err_set(ERR_INTERNAL, "out of memory");
+	if (fm.present && fm.error)
+		return bad(b, "document.markdown", arena_printf(d->arena, "frontmatter: %s", fm.error));
 	if (fm.present) {
 		/* Frontmatter takes precedence, as GitBook's Git Sync reads it. */
 		if (fm.title)

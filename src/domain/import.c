@@ -397,6 +397,14 @@ static int crawl_markdown(struct crawl *c, const char *url)
 	if (rc || (rc = set_scope(c, &u))) /* the page tree needs a start directory */
 		return rc;
 	md.len = strlen(md.markdown);
+	/* The batch would refuse bad frontmatter naming changes[i]: name the url. */
+	struct md_front fm;
+	if (md_frontmatter(c->a, md.markdown, md.len, &fm))
+		return err_set(ERR_INTERNAL, "out of memory");
+	if (fm.present && fm.error)
+		return err_set(ERR_INVALID, "url: the file's frontmatter: %s", fm.error);
+	if (fm.present && fm.emoji && *fm.emoji && !valid_emoji(fm.emoji))
+		return err_set(ERR_INVALID, "url: the file's frontmatter emoji is not one emoji");
 	return add_page(c, final, strcmp(final, url) ? url : NULL, &md, 0, false);
 }
 

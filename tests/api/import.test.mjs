@@ -54,6 +54,7 @@ describe('website import', () => {
         '/outside/page.html': [200, 'text/html', page('Outside', '<h1>Outside</h1>')],
         '/single/readme.md': [200, 'text/markdown', '# Read me\n\nPlain *markdown*, [a link](https://example.com/).\n'],
         '/single/image.png': [200, 'image/png', PNG],
+        '/single/bad.md': [200, 'text/markdown', '---\ntitle: [unclosed\n---\n# Bad\n'],
     });
 
     // /big/: a start page linking to 60 pages, one page of 2.5 MB and a 1.5 MB image.
@@ -288,6 +289,9 @@ describe('website import', () => {
         assert.equal(await crBody(s.id, cr.id, pages[1].id), '# Read me\n\nPlain *markdown*, [a link](https://example.com/).\n');
         await expectError(doImport(alice, s.id, cr.id, { url: `${siteUrl}/site/`, source: 'markdown' }), 400, 'HTML as markdown');
         await expectError(doImport(alice, s.id, cr.id, { url: `${siteUrl}/single/image.png`, source: 'html' }), 400, 'an image as html');
+        const e = await expectError(doImport(alice, s.id, cr.id, { url: `${siteUrl}/single/bad.md`, source: 'markdown' }), 400);
+        assert.match(e.error.message, /^url: the file's frontmatter: line \d+/);
+        assert.equal((await crPages(s.id, cr.id)).length, 2, 'nothing written');
     });
 
     it('every body field is checked: 400 naming it', async () => {
