@@ -16,7 +16,7 @@ purpose=${1:-run}
 
 run_pkgs=(build-essential pkg-config curl libmicrohttpd-dev libjansson-dev libyajl-dev
           libsqlite3-dev libpq-dev libssl-dev libcmark-gfm-dev
-          libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev libyaml-dev
+          libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev libyaml-dev libxml2-dev
           fonts-dejavu-core)
 node_pkgs=(nodejs npm)
 

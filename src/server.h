@@ -69,6 +69,9 @@ struct server {
 	struct conntrack *conns;  /* slow-client deadlines (http/conntrack.h) */
 	struct fetchpool *fetches; /* prefetch steps off the HTTP workers (http/listener.c) */
 	atomic_int ready;
+	/* Set when the server begins to stop: long prefetch steps (a website
+	 * import's crawl) end at their next fetch instead of using their budget. */
+	atomic_bool stopping;
 	atomic_long request_seq;
 };
 

@@ -240,6 +240,11 @@ const struct route routes[] = {
 	{ "PUT", "/v1/orgs/{organizationId}/translations/{translationId}", translation_update, W | B, V, "updateTranslation" },
 	{ "DELETE", "/v1/orgs/{organizationId}/translations/{translationId}", translation_delete, W, V, "deleteTranslation" },
 	{ "POST", "/v1/orgs/{organizationId}/translations/{translationId}/run", translation_run, W | BO, V, "runTranslation" },
+
+	/* Website import */
+	/* api/import.c: the crawl is the prefetch step (no transaction held), the handler writes. */
+	{ "POST", "/v1/spaces/{spaceId}/content/import", content_import, W | B, 0, "importContent", content_import_prefetch },
+	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", content_import, W | B, 0, "importContentInChangeRequest", content_import_prefetch },
 };
 #pragma GCC diagnostic pop
 

@@ -233,5 +233,8 @@ int translation_get(struct req *r);
 int translation_update(struct req *r);
 int translation_delete(struct req *r);
 int translation_run(struct req *r);
+/* api/import.c */
+int content_import(struct req *r);
+int content_import_prefetch(struct req *r);
 
 #endif

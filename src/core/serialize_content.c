@@ -258,3 +258,12 @@ int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 	jw_obj_close(g);
 	return 0;
 }
+
+void import_result_to_json(struct jw *g, const char *revision, int imported, int total)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "revision", revision);
+	jw_kint(g, "importedResources", imported);
+	jw_kint(g, "totalResources", total);
+	jw_obj_close(g);
+}

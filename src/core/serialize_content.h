@@ -50,4 +50,8 @@ int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 		     const struct change_request *merged_from, const char *merged_space_revision,
 		     file_url_fn file_url, const struct page_json *pages_opts, void *ctx);
 
+/* ImportContentResult: the revision an import made, how many resources it
+ * imported of those it found. */
+void import_result_to_json(struct jw *g, const char *revision, int imported, int total);
+
 #endif

@@ -328,20 +328,28 @@ int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const
 	return dom_change_request_get(d, s, cr->id, cr);
 }
 
+int dom_cr_content_check(struct dom *d, const char *space_id, const char *cr_key)
+{
+	struct space s;
+	struct change_request cr;
+	int rc;
+
+	if ((rc = load(d, space_id, cr_key, ROLE_EDIT, &s, &cr)) || (rc = dom_space_editable(&s)))
+		return rc;
+	return require_active(&cr, "changing its content");
+}
+
 int dom_cr_content_prefetch(const struct server *srv, struct arena *a, const char *user_id, const char *space_id,
 			    const char *cr_key, json_t *changes, struct fetched_files *out)
 {
 	struct store_tx tx;
-	struct space s;
-	struct change_request cr;
 	struct dom d;
 	int rc;
 
 	if ((rc = store_tx_begin(srv->store, &tx, 0, a)))
 		return rc;
 	dom_init(&d, srv, &tx, a, user_id);
-	if ((rc = load(&d, space_id, cr_key, ROLE_EDIT, &s, &cr)) == 0 && (rc = dom_space_editable(&s)) == 0)
-		rc = require_active(&cr, "changing its content");
+	rc = dom_cr_content_check(&d, space_id, cr_key);
 	store_tx_rollback(&tx); /* read only; nothing is held while fetching */
 	if (rc)
 		return rc;
@@ -359,6 +367,13 @@ int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_k
 			   const struct fetched_files *fetched, struct space *s, struct change_request *cr,
 			   struct content_outcome *outcome)
 {
+	return dom_cr_content_batch(d, space_id, cr_key, changes, CONTENT_MAX_CHANGES, fetched, s, cr, outcome);
+}
+
+int dom_cr_content_batch(struct dom *d, const char *space_id, const char *cr_key, json_t *changes, int max_changes,
+			 const struct fetched_files *fetched, struct space *s, struct change_request *cr,
+			 struct content_outcome *outcome)
+{
 	const struct revision *head, *base, *next;
 	struct tree_work w;
 	int rc;
@@ -370,7 +385,7 @@ int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_k
 	    (rc = store_revision_get(d->tx, change_request_base(cr), &base)))
 		return rc;
 	if ((rc = tree_work_init(&w, d->arena, head, clock_now_ms())) ||
-	    (rc = dom_apply_changes(d, &w, changes, base, NULL, fetched, outcome)) ||
+	    (rc = dom_apply_changes_n(d, &w, changes, max_changes, base, NULL, fetched, outcome)) ||
 	    (rc = dom_write_edits(d, s, &w, head, &next)))
 		return rc;
 	cr->revision = next->id;
