@@ -20,12 +20,13 @@
 static const char *const link_statuses[] = { "ok", "broken", "in-app", NULL };
 
 /* GitBook's content reads name three boolean query parameters: `metadata`
- * (false leaves out Git metadata), `computed` (false: content is not
- * computed) and `evaluated` (true evaluates expressions and variables in a
- * page). Only `computed` changes docsd's answer: a computed page read alone
- * (send_page) carries its computed markdown unless computed=false. They are
- * all checked, a value other than true/false being a 400, so a caller's
- * typo is not silently taken. */
+ * (false leaves out Git metadata: the `git` of revisions, pages and files),
+ * `computed` (false: content is not computed) and `evaluated` (true
+ * evaluates expressions and variables in a page). `evaluated` switches
+ * nothing docsd has yet; with `computed`, a computed page read alone
+ * (send_page) carries its computed markdown unless computed=false. All are
+ * checked, a value other than true/false being a 400, so a caller's typo is
+ * not silently taken. */
 static int content_flags(struct req *r)
 {
 	static const char *const bools[] = { "false", "true", NULL };
@@ -36,6 +37,15 @@ static int content_flags(struct req *r)
 		if ((rc = req_query_enum(r, names[i], bools, &v)))
 			return rc;
 	return 0;
+}
+
+/* `metadata`: true unless the read asked for false (checked by content_flags). */
+static int with_metadata(struct req *r)
+{
+	static const char *const bools[] = { "false", "true", NULL };
+	int v;
+
+	return req_query_enum(r, "metadata", bools, &v) || v != 0;
 }
 
 /* The content the route addresses. */
@@ -63,7 +73,7 @@ static int load_body(void *ctx, const char *hash, const char **out)
 static struct page_json page_opts(struct req *r, const char *space_id)
 {
 	return (struct page_json){ .base = api_base(r), .space_id = space_id, .children = 1, .body = load_body,
-				   .body_ctx = &r->dom };
+				   .body_ctx = &r->dom, .no_git = !with_metadata(r) };
 }
 
 int content_revision_get(struct req *r)
@@ -121,11 +131,12 @@ int content_files_list(struct req *r)
 			start++;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
+	int git = with_metadata(r);
 	for (int i = start; i < src.rv->nfiles && count < lr.limit; i++, count++) {
 		const char *url;
 		if ((rc = dom_file_url_fn(&fu, &src.rv->files[i], &url)))
 			return rc;
-		file_to_json(g, &src.rv->files[i], url);
+		file_to_json_meta(g, &src.rv->files[i], url, git);
 	}
 	if (start + count < src.rv->nfiles && count > 0 &&
 	    !(next = cursor_encode(&r->arena, "0", src.rv->files[start + count - 1].id)))
@@ -151,7 +162,7 @@ int content_file_get(struct req *r)
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	file_to_json(g, f, url);
+	file_to_json_meta(g, f, url, with_metadata(r));
 	return 0;
 }
 

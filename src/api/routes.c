@@ -250,6 +250,20 @@ const struct route routes[] = {
 	 * a version made from a text), readable without a token. */
 	{ "GET", "/openapi/{organizationId}/{specSlug}", openapi_published, ROUTE_PUBLIC, 0, "getPublishedOpenAPISpec" },
 	{ "GET", "/openapi/{organizationId}/{specSlug}/versions/{versionId}", openapi_published, ROUTE_PUBLIC, 0, "getPublishedOpenAPISpecVersion" },
+
+	/* Translations (api/translations.c): whoever reads the source space sees
+	 * a translation; the domain checks that and the create role for writes. */
+	{ "GET", "/v1/orgs/{organizationId}/translations", translation_list, 0, V, "listTranslations" },
+	{ "POST", "/v1/orgs/{organizationId}/translations", translation_create, W | B, V, "createTranslation" },
+	{ "GET", "/v1/orgs/{organizationId}/translations/{translationId}", translation_get, 0, V, "getTranslation" },
+	{ "PUT", "/v1/orgs/{organizationId}/translations/{translationId}", translation_update, W | B, V, "updateTranslation" },
+	{ "DELETE", "/v1/orgs/{organizationId}/translations/{translationId}", translation_delete, W, V, "deleteTranslation" },
+	{ "POST", "/v1/orgs/{organizationId}/translations/{translationId}/run", translation_run, W | BO, V, "runTranslation" },
+
+	/* Website import */
+	/* api/import.c: the crawl is the prefetch step (no transaction held), the handler writes. */
+	{ "POST", "/v1/spaces/{spaceId}/content/import", content_import, W | B, 0, "importContent", content_import_prefetch },
+	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", content_import, W | B, 0, "importContentInChangeRequest", content_import_prefetch },
 };
 #pragma GCC diagnostic pop
 

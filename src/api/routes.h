@@ -226,6 +226,16 @@ int commenter_list(struct req *r);
 /* api/search.c */
 int search_space(struct req *r);
 int search_org(struct req *r);
+/* api/translations.c */
+int translation_list(struct req *r);
+int translation_create(struct req *r);
+int translation_get(struct req *r);
+int translation_update(struct req *r);
+int translation_delete(struct req *r);
+int translation_run(struct req *r);
+/* api/import.c */
+int content_import(struct req *r);
+int content_import_prefetch(struct req *r);
 
 /* api/openapi.c */
 int openapi_list(struct req *r);

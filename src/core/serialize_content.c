@@ -4,6 +4,9 @@
  * Shapes follow GitBook's schemas (RevisionPageDocument / Group / Link,
  * RevisionFile, ChangeRequest, Revision*): a document page always carries
  * its layout and the deprecated `kind`, which the schema still requires.
+ * Git sync's metadata (a page's and a file's GitSyncBlob, a revision's
+ * GitSyncCommit) is written when the entry has it, unless the read asked
+ * for metadata=false (page_json.no_git).
  */
 #include "core/serialize_content.h"
 #include "core/markdown.h"
@@ -67,7 +70,24 @@ void change_request_to_json(struct jw *g, const char *base, const struct change_
 	jw_obj_close(g);
 }
 
+/* GitBook's GitSyncBlob: both fields are required. */
+static void git_blob_json(struct jw *g, const char *oid, const char *path)
+{
+	if (!oid || !path)
+		return;
+	jw_key(g, "git");
+	jw_obj_open(g);
+	jw_kstr(g, "oid", oid);
+	jw_kstr(g, "path", path);
+	jw_obj_close(g);
+}
+
 void file_to_json(struct jw *g, const struct rev_file *f, const char *download_url)
+{
+	file_to_json_meta(g, f, download_url, 1);
+}
+
+void file_to_json_meta(struct jw *g, const struct rev_file *f, const char *download_url, int git)
 {
 	jw_obj_open(g);
 	jw_kstr(g, "id", f->id);
@@ -82,6 +102,8 @@ void file_to_json(struct jw *g, const struct rev_file *f, const char *download_u
 		jw_kint(g, "height", f->height);
 		jw_obj_close(g);
 	}
+	if (git)
+		git_blob_json(g, f->git_oid, f->git_path);
 	jw_obj_close(g);
 }
 
@@ -96,9 +118,16 @@ static void page_app_url(struct jw *g, const struct page_json *o, const struct r
 	jw_obj_close(g);
 }
 
-static void layout_json(struct jw *g)
+/* GitBook's RevisionPageLayoutOptions, every field of which is required: the
+ * page's own (stored whole, as JSON text, by whoever set it: Git sync's
+ * import fills the defaults) or the defaults. */
+static void layout_json(struct jw *g, const char *layout)
 {
 	jw_key(g, "layout");
+	if (layout && *layout == '{') {
+		jw_raw(g, layout);
+		return;
+	}
 	jw_obj_open(g);
 	jw_kstr(g, "width", "default");
 	jw_kbool(g, "cover", false);
@@ -133,7 +162,7 @@ static int computed_page_json(struct jw *g, const struct rev_page *p, const stru
 	page_app_url(g, o, p);
 	jw_kstr_opt(g, "description", p->description);
 	if (o->computed_as_document) {
-		layout_json(g);
+		layout_json(g, p->layout);
 		jw_key(g, "pages");
 		jw_arr_open(g);
 		jw_arr_close(g);
@@ -186,7 +215,9 @@ int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page 
 		page_app_url(g, o, p);
 		if (p->description)
 			jw_kstr(g, "description", p->description);
-		layout_json(g);
+		layout_json(g, p->layout);
+		if (!o->no_git)
+			git_blob_json(g, p->git_oid, p->git_path);
 		const char *md = o->markdown;
 		if (!md && o->body) {
 			md = "";
@@ -234,6 +265,10 @@ int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 		change_request_to_json(g, base, merged_from, merged_space_revision);
 	}
 	jw_kts(g, "createdAt", rv->created_at);
+	if (rv->git && *rv->git == '{' && !o.no_git) { /* GitSyncCommit, stored as JSON text */
+		jw_key(g, "git");
+		jw_raw(g, rv->git);
+	}
 	jw_key(g, "pages");
 	jw_arr_open(g);
 	for (int c = rv->first_root; c >= 0; c = rv->pages[c].next_sibling)
@@ -246,7 +281,7 @@ int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 		const char *url;
 		if ((rc = file_url(ctx, &rv->files[i], &url)))
 			return rc;
-		file_to_json(g, &rv->files[i], url);
+		file_to_json_meta(g, &rv->files[i], url, !o.no_git);
 	}
 	jw_arr_close(g);
 	jw_key(g, "reusableContents");
@@ -261,4 +296,13 @@ int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 	jw_obj_close(g);
 	jw_obj_close(g);
 	return 0;
+}
+
+void import_result_to_json(struct jw *g, const char *revision, int imported, int total)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "revision", revision);
+	jw_kint(g, "importedResources", imported);
+	jw_kint(g, "totalResources", total);
+	jw_obj_close(g);
 }

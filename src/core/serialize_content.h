@@ -13,8 +13,12 @@
 void change_request_to_json(struct jw *g, const char *base, const struct change_request *cr,
 			    const char *space_revision);
 
-/* download_url: a signed URL the caller made (api/revisions.c). */
+/* download_url: a signed URL the caller made (api/revisions.c). The file's
+ * Git blob (GitBook's GitSyncBlob `git`: oid and path) is written when it has
+ * one; file_to_json_meta leaves it out when git is 0 (a content read's
+ * `metadata=false`). */
 void file_to_json(struct jw *g, const struct rev_file *f, const char *download_url);
+void file_to_json_meta(struct jw *g, const struct rev_file *f, const char *download_url, int git);
 
 struct page_json {
 	const char *base;      /* public URL */
@@ -26,6 +30,10 @@ struct page_json {
 	 * RevisionPageComputed. */
 	int computed_as_document;
 	int children;          /* write child pages, recursively */
+	/* A content read's `metadata=false`: leave out the Git metadata (a
+	 * page's and a file's `git` blob, a revision's `git` commit), which
+	 * GitBook's reads include by default. */
+	int no_git;
 	/* The markdown of pages other than the one given above (children, list
 	 * items): GitBook's page schema requires each document page to carry it.
 	 * 0 with *out set, or an error code (util/err.h), which stops the
@@ -37,12 +45,17 @@ struct page_json {
  * discarded: the caller answers the error instead). */
 int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page *p, const struct page_json *o);
 
-/* The revision with its page tree and files. merged_from: the change request
+/* The revision with its page tree and files (pages_opts->no_git also leaves
+ * out the revision's and the files' Git metadata). merged_from: the change request
  * a merge revision came from (NULL otherwise); file_url makes download URLs
  * (0 with *out set, or an error code). 0, or the first error of a callback. */
 typedef int (*file_url_fn)(void *ctx, const struct rev_file *f, const char **out);
 int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 		     const struct change_request *merged_from, const char *merged_space_revision,
 		     file_url_fn file_url, const struct page_json *pages_opts, void *ctx);
+
+/* ImportContentResult: the revision an import made, how many resources it
+ * imported of those it found. */
+void import_result_to_json(struct jw *g, const char *revision, int imported, int total);
 
 #endif

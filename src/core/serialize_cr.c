@@ -286,7 +286,7 @@ int location_to_json(struct jw *g, const struct location_ctx *lc, const struct r
 		if ((rc = lc->file_url(lc->file_url_ctx, f, &download)))
 			return rc;
 		jw_key(g, "file");
-		file_to_json(g, f, download);
+		file_to_json_meta(g, f, download, !lc->pages.no_git);
 	}
 	jw_obj_close(g);
 	return 0;

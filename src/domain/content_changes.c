@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CHANGES 50
+#define MAX_CHANGES CONTENT_MAX_CHANGES
 #define MAX_FILES_PER_CHANGE 20
 #define MAX_FILE_BYTES CONTENT_FILE_MAX_BYTES
 #define MAX_URL_LEN 2048
@@ -73,7 +73,8 @@ static const char *get_str(json_t *o, const char *k, int *present, int *wrong)
 	return json_string_value(v);
 }
 
-/* Links written as ./<ref>, <ref>, ./<ref>.md resolve to the batch's refs. */
+/* Links written as ./<ref>, <ref>, ./<ref>.md resolve to the batch's refs;
+ * a page's with an anchor too (./<ref>#setup -> /pages/<id>#setup). */
 static const char *map_ref(void *ctx, const char *target)
 {
 	struct batch *b = ctx;
@@ -83,8 +84,12 @@ static const char *map_ref(void *ctx, const char *target)
 		t += 2;
 	for (int i = 0; i < b->nrefs; i++) {
 		size_t n = strlen(b->refs[i].ref);
-		if (strncmp(t, b->refs[i].ref, n) == 0 && (t[n] == '\0' || strcmp(t + n, ".md") == 0))
+		if (strncmp(t, b->refs[i].ref, n) != 0)
+			continue;
+		if (t[n] == '\0' || strcmp(t + n, ".md") == 0)
 			return b->refs[i].target;
+		if (t[n] == '#' && strncmp(b->refs[i].target, "/pages/", 7) == 0)
+			return arena_printf(b->d->arena, "%s%s", b->refs[i].target, t + n); /* NULL: left as written */
 	}
 	return NULL;
 }
@@ -438,6 +443,8 @@ static int put_body(struct batch *b, const char *md, struct meta *m, const char 
 
 	if (md_frontmatter(d->arena, md, len, &fm))
 		return err_set(ERR_INTERNAL, "out of memory");
+	if (fm.present && fm.error)
+		return bad(b, "document.markdown", arena_printf(d->arena, "frontmatter: %s", fm.error));
 	if (fm.present) {
 		/* Frontmatter takes precedence, as GitBook's Git Sync reads it. */
 		if (fm.title)
@@ -725,12 +732,19 @@ static int revert_page(struct batch *b, json_t *c)
 int dom_apply_changes(struct dom *d, struct tree_work *w, json_t *changes, const struct revision *revert_base,
 		      json_t *refs, const struct fetched_files *fetched, struct content_outcome *out)
 {
+	return dom_apply_changes_n(d, w, changes, MAX_CHANGES, revert_base, refs, fetched, out);
+}
+
+int dom_apply_changes_n(struct dom *d, struct tree_work *w, json_t *changes, int max_changes,
+			const struct revision *revert_base, json_t *refs, const struct fetched_files *fetched,
+			struct content_outcome *out)
+{
 	struct batch *b;
 	size_t n = json_array_size(changes);
 	int rc = 0;
 
-	if (!json_is_array(changes) || n < 1 || n > MAX_CHANGES)
-		return err_set(ERR_INVALID, "changes: must be an array of 1 to %d changes", MAX_CHANGES);
+	if (!json_is_array(changes) || n < 1 || n > (size_t)max_changes)
+		return err_set(ERR_INVALID, "changes: must be an array of 1 to %d changes", max_changes);
 	if (!(b = calloc(1, sizeof(*b))))
 		return err_set(ERR_INTERNAL, "out of memory");
 	b->d = d;

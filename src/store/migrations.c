@@ -561,6 +561,48 @@ static const char m0013_openapi[] =
 	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
 	"CREATE INDEX openapi_versions_spec ON openapi_versions (spec_id, created_at, id);";
 
+/* Translations (store/translations.c, core/translation.h). status is what the
+ * last run left (pending | completed); while a run's job (job_id) is queued,
+ * running or failed, its state decides what the API shows. applied_run: the
+ * job whose result is written, set in the transaction that writes it, so a
+ * run killed after that commit does not write a second result. Per page of
+ * the source, translation_pages keeps a key of what was translated (the
+ * page's type, title, description, body and link), so the next run
+ * translates only pages whose key changed. The result space outlives its
+ * translation; a purged source takes its translations with it. */
+static const char m0014_translations[] =
+	"CREATE TABLE translations ("
+	"  id TEXT PRIMARY KEY,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  source_space TEXT NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,"
+	"  source_language TEXT NOT NULL,"
+	"  language TEXT NOT NULL,"
+	"  instructions TEXT NOT NULL,"
+	"  status TEXT NOT NULL DEFAULT 'pending',"
+	"  job_id TEXT,"
+	"  applied_run TEXT,"
+	"  result_space TEXT REFERENCES spaces(id) ON DELETE SET NULL,"
+	"  result_revision TEXT,"
+	"  source_revision TEXT,"
+	"  runs BIGINT NOT NULL DEFAULT 0,"
+	"  total_words BIGINT NOT NULL DEFAULT 0,"
+	"  total_pages BIGINT NOT NULL DEFAULT 0,"
+	"  total_duration BIGINT NOT NULL DEFAULT 0,"
+	"  latest_run_duration BIGINT NOT NULL DEFAULT 0,"
+	"  latest_pages BIGINT NOT NULL DEFAULT 0,"
+	"  latest_words BIGINT NOT NULL DEFAULT 0,"
+	"  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX translations_org ON translations (org_id, created_at, id);"
+	"CREATE INDEX translations_source ON translations (source_space);"
+	"CREATE INDEX translations_result ON translations (result_space);"
+	"CREATE TABLE translation_pages ("
+	"  translation_id TEXT NOT NULL REFERENCES translations(id) ON DELETE CASCADE,"
+	"  page_id TEXT NOT NULL,"
+	"  source_key TEXT NOT NULL,"
+	"  PRIMARY KEY (translation_id, page_id)) " WITHOUT_ROWID ";";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -573,6 +615,9 @@ const struct migration migrations[] = {
 	{ 9, "change request descriptions and contributors", m0009_change_requests, NULL, NULL },
 	{ 10, "review comments", m0010_review_comments, NULL, NULL },
 	{ 11, "job queue", m0011_jobs, NULL, NULL },
+	/* 12 is another branch's (merged separately); the runner applies every
+	 * number not yet recorded, in this table's order. */
 	{ 13, "openapi specs", m0013_openapi, NULL, NULL },
+	{ 14, "translations", m0014_translations, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -49,6 +49,8 @@ enum fetch_failure {
 struct fetch_result {
 	unsigned char *data;    /* malloc'd, len bytes plus a NUL; NULL unless success */
 	size_t len;
+	char *url;              /* malloc'd: the URL the body came from, after redirects
+	                         * (relative links resolve against it); NULL unless success */
 	char content_type[128]; /* lower-case, parameters stripped: "image/png"; "" if absent */
 	long status;            /* the final response's HTTP status; 0 if none arrived */
 	char error[256];        /* on failure, a reason fit for a 400 body; "" on success */
@@ -67,7 +69,7 @@ struct fetch_result {
  */
 int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_result *out);
 
-/* Free r->data and zero r; accepts NULL, a zeroed result and any result
+/* Free r->data and r->url and zero r; accepts NULL, a zeroed result and any result
  * fetch_url() has written, successful or not. */
 void fetch_result_free(struct fetch_result *r);
 
