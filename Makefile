@@ -1,7 +1,7 @@
 # docsd build. `make` builds build/docsd; `make asan` the ASan+UBSan build in
 # build-asan/; `make unit` builds and runs the C unit tests.
 CC      ?= cc
-PKGS    := libmicrohttpd jansson sqlite3 libpq libcrypto libcmark-gfm pangocairo cairo-pdf libcurl yaml-0.1 libgit2
+PKGS    := libmicrohttpd jansson sqlite3 libpq libcrypto libcmark-gfm pangocairo cairo-pdf libcurl yaml-0.1 libxml-2.0 libgit2
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 VERSION := 0.1.0
@@ -12,7 +12,7 @@ OPT     ?= -O2 -g
 # cmark-gfm's extensions library (tables, strikethrough, task lists) ships no .pc file.
 LIBS    := $(PKG_LIBS) -lcmark-gfm-extensions -lpthread
 
-SRC := $(wildcard src/util/*.c src/http/*.c src/core/*.c src/store/*.c src/domain/*.c src/api/*.c src/jobs/*.c src/site/*.c src/git/*.c) src/server.c
+SRC := $(wildcard src/util/*.c src/http/*.c src/core/*.c src/store/*.c src/domain/*.c src/api/*.c src/jobs/*.c src/site/*.c src/translate/*.c src/git/*.c) src/server.c
 MAIN := src/main.c
 UNIT_SRC := $(wildcard tests/unit/*.c)
 

@@ -3,7 +3,8 @@
 #   run    build and serve (compiler, pkg-config, the -dev libraries)
 #   test   run + Node.js >= 18 with npm, PostgreSQL 15 (throwaway clusters), wrk,
 #          poppler-utils (pdftotext reads back the PDFs docsd renders), chromium (the
-#          browser test of a published site drives it headless: tests/browser)
+#          browser test of a published site drives it headless: tests/browser),
+#          apertium + apertium-eng-spa (the translation tests translate English into Spanish),
 #          git (the Git sync tests make bare repositories and serve one with git http-backend)
 #   bench  run + Node.js >= 18 (seeding), nginx-light (the reference server), wrk, sqlite3 (storage figures),
 #          git (the Git sync benchmark generates its repository)
@@ -17,13 +18,13 @@ purpose=${1:-run}
 
 run_pkgs=(build-essential pkg-config curl libmicrohttpd-dev libjansson-dev libyajl-dev
           libsqlite3-dev libpq-dev libssl-dev libcmark-gfm-dev
-          libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev libyaml-dev libgit2-dev
+          libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev libyaml-dev libxml2-dev libgit2-dev
           fonts-dejavu-core)
 node_pkgs=(nodejs npm)
 
 case "$purpose" in
   run)   wanted=("${run_pkgs[@]}") ;;
-  test)  wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk poppler-utils chromium git) ;;
+  test)  wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk poppler-utils chromium apertium apertium-eng-spa git) ;;
   bench) wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" nginx-light wrk sqlite3 git) ;;
   -h|--help) usage ;;
   *) echo "deps.sh: unknown purpose '$purpose'" >&2; usage ;;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test run (the README's second command; CI runs it through .ci/run):
 #   deps -> make -> throwaway PostgreSQL -> C unit tests (SQLite + PostgreSQL)
-#   -> API tests on SQLite -> browser test of a published site (chromium, SQLite)
+#   -> API tests on SQLite -> GitBook's CLI (`gitbook openapi publish`, SQLite)
+#   -> browser test of a published site (chromium, SQLite)
 #   -> API tests on PostgreSQL -> keep-alive stall check
 #   -> ASan/UBSan build -> API tests on SQLite under the sanitizers.
 # Setup steps (deps, builds, PostgreSQL, npm ci) stop the run at once. A failing test stage
@@ -24,6 +25,7 @@ t_api=${TEST_TIMEOUT_API:-360}
 t_asan=${TEST_TIMEOUT_ASAN:-540}
 t_conns=${TEST_TIMEOUT_CONNS:-90}
 t_browser=${TEST_TIMEOUT_BROWSER:-300}
+t_cli=${TEST_TIMEOUT_CLI:-180}
 
 passed=0
 failed=0
@@ -131,6 +133,13 @@ say "npm ci (tests/api)"
 timeout -k 15 300 npm --prefix tests/api ci --no-audit --no-fund || die npm "npm ci in tests/api"
 
 stage api-sqlite node "$t_api" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/api test
+
+# GitBook's own CLI, unchanged, publishing OpenAPI specs to docsd. --ignore-scripts: its
+# postinstall downloads a tunnel binary the tests do not use. (Its server helper is
+# tests/api's, installed above.)
+say "npm ci (tests/cli)"
+timeout -k 15 300 npm --prefix tests/cli ci --ignore-scripts --no-audit --no-fund || die npm "npm ci in tests/cli"
+stage cli node "$t_cli" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/cli test
 
 say "npm ci (tests/browser)"
 timeout -k 15 300 npm --prefix tests/browser ci --no-audit --no-fund || die npm "npm ci in tests/browser"

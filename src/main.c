@@ -66,6 +66,12 @@ static const char usage[] =
 	"  --pdf-wait-ms MS           how long a PDF fetch waits for a render slot before a 503\n"
 	"                             (DOCSD_PDF_WAIT_MS, default 5000)\n"
 	"  --job-workers N            threads running queued jobs, 0 = none (DOCSD_JOB_WORKERS, default 2)\n"
+	"  --translation-engine NAME  machine translation: apertium or off (DOCSD_TRANSLATION_ENGINE,\n"
+	"                             default apertium)\n"
+	"  --apertium-dir DIR         Apertium's data directory; DIR/modes lists the installed pairs\n"
+	"                             (DOCSD_APERTIUM_DIR, default /usr/share/apertium)\n"
+	"  --translation-timeout SECS one translation engine process at most this long\n"
+	"                             (DOCSD_TRANSLATION_TIMEOUT, default 120)\n"
 	"  --clock-offset-ms MS       shift the server's clock, for tests (DOCSD_CLOCK_OFFSET_MS, default 0)\n"
 	"  --email EMAIL, --name NAME user and token commands\n"
 	"  -h, --help                 this help\n"
@@ -74,7 +80,7 @@ static const char usage[] =
 enum { O_LISTEN = 256, O_DATA, O_DATABASE, O_PUBLIC_URL, O_THREADS, O_RATE_LIMIT, O_MAX_BODY, O_MAX_CONN,
        O_CONN_TIMEOUT, O_LOG_LEVEL, O_CLOCK, O_EMAIL, O_NAME, O_ALLOW_PRIVATE, O_CACHE_MB, O_IF_EXISTS,
        O_MAX_CONN_IP, O_HEAD_TIMEOUT, O_BODY_MIN_RATE, O_PDF_CACHE_MB, O_PDF_RENDERS, O_PDF_WAIT_MS,
-       O_SITE_CACHE_MB, O_JOB_WORKERS, O_KIND, O_SUBJECT, O_PAYLOAD };
+       O_SITE_CACHE_MB, O_JOB_WORKERS, O_KIND, O_SUBJECT, O_PAYLOAD, O_TR_ENGINE, O_APERTIUM_DIR, O_TR_TIMEOUT };
 
 static const struct option long_opts[] = {
 	{ "listen", required_argument, NULL, O_LISTEN },
@@ -98,6 +104,9 @@ static const struct option long_opts[] = {
 	{ "clock-offset-ms", required_argument, NULL, O_CLOCK },
 	{ "allow-private-network", no_argument, NULL, O_ALLOW_PRIVATE },
 	{ "job-workers", required_argument, NULL, O_JOB_WORKERS },
+	{ "translation-engine", required_argument, NULL, O_TR_ENGINE },
+	{ "apertium-dir", required_argument, NULL, O_APERTIUM_DIR },
+	{ "translation-timeout", required_argument, NULL, O_TR_TIMEOUT },
 	{ "kind", required_argument, NULL, O_KIND },
 	{ "subject", required_argument, NULL, O_SUBJECT },
 	{ "payload", required_argument, NULL, O_PAYLOAD },
@@ -234,6 +243,25 @@ static int apply(struct cli *c, int opt, const char *v)
 			return -1;
 		c->cfg.job_workers = (int)n;
 		return 0;
+	case O_TR_ENGINE:
+		if (strcmp(v, "apertium") != 0 && strcmp(v, "off") != 0) {
+			fprintf(stderr, "docsd: --translation-engine must be apertium or off\n");
+			return -1;
+		}
+		c->cfg.translation_engine = v;
+		return 0;
+	case O_APERTIUM_DIR:
+		if (v[0] != '/' || strlen(v) > 900) {
+			fprintf(stderr, "docsd: --apertium-dir must be an absolute path of at most 900 bytes\n");
+			return -1;
+		}
+		c->cfg.apertium_dir = v;
+		return 0;
+	case O_TR_TIMEOUT:
+		if (parse_long("--translation-timeout", v, 1, 3600, &n))
+			return -1;
+		c->cfg.translation_timeout = (int)n;
+		return 0;
 	case O_KIND: c->kind = v; return 0;
 	case O_SUBJECT: c->subject = v; return 0;
 	case O_PAYLOAD: c->payload = v; return 0;
@@ -257,7 +285,8 @@ static const struct {
 	{ O_HEAD_TIMEOUT, "DOCSD_HEAD_TIMEOUT" }, { O_PDF_CACHE_MB, "DOCSD_PDF_CACHE_MB" },
 	{ O_SITE_CACHE_MB, "DOCSD_SITE_CACHE_MB" },
 	{ O_PDF_RENDERS, "DOCSD_PDF_RENDERS" }, { O_PDF_WAIT_MS, "DOCSD_PDF_WAIT_MS" }, { O_BODY_MIN_RATE, "DOCSD_BODY_MIN_RATE" },
-	{ O_JOB_WORKERS, "DOCSD_JOB_WORKERS" },
+	{ O_JOB_WORKERS, "DOCSD_JOB_WORKERS" }, { O_TR_ENGINE, "DOCSD_TRANSLATION_ENGINE" },
+	{ O_APERTIUM_DIR, "DOCSD_APERTIUM_DIR" }, { O_TR_TIMEOUT, "DOCSD_TRANSLATION_TIMEOUT" },
 };
 
 /* argv[first..] holds the options of a command. */

@@ -7,10 +7,13 @@
 #include "api/routes.h"
 #include "core/validate.h"
 #include "domain/content.h"
+#include "domain/openapi.h"
 #include "http/listener.h"
 #include "http/services.h"
 #include "site/site.h"
 #include "store/store.h"
+#include "translate/engine.h"
+#include "translate/job.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -52,6 +55,9 @@ void config_defaults(struct config *cfg)
 	cfg->pdf_wait_ms = 5000;
 	cfg->site_cache_mb = 64;
 	cfg->job_workers = 2;
+	cfg->translation_engine = "apertium";
+	cfg->apertium_dir = "/usr/share/apertium";
+	cfg->translation_timeout = 120;
 }
 
 int server_open_store(struct store **out, const struct config *cfg, int nconn)
@@ -118,9 +124,15 @@ int server_start(struct server **out, const struct config *cfg)
 	size_t n = strlen(s->public_url);
 	while (n > 0 && s->public_url[n - 1] == '/')
 		s->public_url[--n] = '\0';
+	{
+		struct tr_engine_config tc = { cfg->translation_engine, cfg->apertium_dir, cfg->translation_timeout * 1000 };
+		if ((rc = tr_engine_new(&s->translator, &tc)) || (rc = translation_jobs_register()))
+			goto fail;
+	}
 	/* After the public URL is known (job handlers write links); due periodic
 	 * jobs run before the server reports ready. */
-	if ((rc = dom_git_register_jobs()) || (rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
+	if ((rc = dom_openapi_register_jobs()) || (rc = dom_git_register_jobs()) ||
+	    (rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
 		goto fail;
 	atomic_store(&s->ready, 1);
 	*out = s;
@@ -137,6 +149,7 @@ void server_stop(struct server *s)
 	atomic_store(&s->ready, 0);
 	listener_stop(s);
 	jobs_stop(s->jobs);
+	tr_engine_free(s->translator); /* after the job workers stopped */
 	store_close(s->store);
 	revcache_free(s->revisions); /* after every transaction has ended */
 	token_cache_free(s->tokens);

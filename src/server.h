@@ -22,6 +22,7 @@ struct pdfcache;
 struct conntrack;
 struct fetchpool;
 struct sitecache;
+struct tr_engine;
 
 struct config {
 	const char *listen;       /* host:port */
@@ -45,6 +46,9 @@ struct config {
 	int pdf_wait_ms;          /* how long a fetch waits for a turn to render before a 503 */
 	int site_cache_mb;        /* rendered published-site pages kept, in MiB; 0 = none */
 	int job_workers;          /* threads running queued jobs (jobs/jobs.h); 0 = none */
+	const char *translation_engine; /* translate/engine.h: "apertium" or "off" */
+	const char *apertium_dir; /* Apertium's data directory (modes/ lists the installed pairs) */
+	int translation_timeout;  /* seconds one engine process may run */
 };
 
 struct server {
@@ -60,10 +64,14 @@ struct server {
 	struct pdfcache *pdfs;    /* rendered PDFs and the limit on renders (domain/pdf.c) */
 	struct sitecache *sites;  /* rendered published-site pages (site/cache.c) */
 	struct jobs *jobs;
+	struct tr_engine *translator; /* translate/engine.h */
 	void *daemon;             /* struct MHD_Daemon */
 	struct conntrack *conns;  /* slow-client deadlines (http/conntrack.h) */
 	struct fetchpool *fetches; /* prefetch steps off the HTTP workers (http/listener.c) */
 	atomic_int ready;
+	/* Set when the server begins to stop: long prefetch steps (a website
+	 * import's crawl) end at their next fetch instead of using their budget. */
+	atomic_bool stopping;
 	atomic_long request_seq;
 };
 

@@ -10,6 +10,7 @@
 #include "api/content.h"
 #include "core/serialize_content.h"
 #include "domain/content.h"
+#include "domain/openapi.h"
 #include "util/util.h"
 
 #include <stdio.h>
@@ -20,9 +21,10 @@ static const char *const link_statuses[] = { "ok", "broken", "in-app", NULL };
 
 /* GitBook's content reads name three boolean query parameters: `metadata`
  * (false leaves out Git metadata: the `git` of revisions, pages and files),
- * `computed` (false leaves out computed pages) and `evaluated` (true
- * evaluates expressions and variables in a page). The last two switch
- * nothing docsd has yet, so every value gives the same answer; all are
+ * `computed` (false: content is not computed) and `evaluated` (true
+ * evaluates expressions and variables in a page). `evaluated` switches
+ * nothing docsd has yet; with `computed`, a computed page read alone
+ * (send_page) carries its computed markdown unless computed=false. All are
  * checked, a value other than true/false being a 400, so a caller's typo is
  * not silently taken. */
 static int content_flags(struct req *r)
@@ -164,7 +166,7 @@ int content_file_get(struct req *r)
 	return 0;
 }
 
-static int send_page(struct req *r, const struct content_src *src, const struct rev_page *p)
+static int send_page(struct req *r, const struct content_src *src, const struct rev_page *p, bool by_path)
 {
 	static const char *const formats[] = { "document", "markdown", NULL };
 	const char *md = NULL;
@@ -176,11 +178,17 @@ static int send_page(struct req *r, const struct content_src *src, const struct 
 		return rc;
 	if (p->type == PAGE_DOCUMENT && (rc = load_body(&r->dom, p->body, &md)))
 		return rc;
+	/* An OpenAPI page's document is the API reference of its spec (GitBook
+	 * computes it unless computed=false). */
+	if (p->type == PAGE_COMPUTED && !(req_query(r, "computed") && strcmp(req_query(r, "computed"), "false") == 0) &&
+	    (rc = dom_openapi_page_markdown(&r->dom, src->space.org_id, p->computed, &md)))
+		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	o = page_opts(r, src->space.id);
 	o.markdown = md;
 	o.as_document = format == 0;
+	o.computed_as_document = by_path;
 	return page_to_json(g, src->rv, p, &o);
 }
 
@@ -194,7 +202,7 @@ int content_page_get(struct req *r)
 		return rc;
 	if (!(p = revision_page(src.rv, req_param(r, "pageId"))))
 		return err_set(ERR_NOT_FOUND, "page not found");
-	return send_page(r, &src, p);
+	return send_page(r, &src, p, false);
 }
 
 int content_page_by_path(struct req *r)
@@ -207,7 +215,7 @@ int content_page_by_path(struct req *r)
 		return rc;
 	if (!(p = revision_page_by_path(src.rv, req_param(r, "pagePath"))))
 		return err_set(ERR_NOT_FOUND, "no page at this path");
-	return send_page(r, &src, p);
+	return send_page(r, &src, p, true);
 }
 
 /* ---- links ---- */

@@ -232,6 +232,39 @@ const struct route routes[] = {
 	/* The identity providers a member may sign in with: guests included. */
 	{ "GET", "/v1/orgs/{organizationId}/sso", sso_logins, 0, V, "listSSOProviderLoginsInOrganization" },
 
+	/* OpenAPI specs (api/openapi.c): members with a role read, the create
+	 * role writes (domain/openapi.c checks it). The .../latest rows come
+	 * before their {versionId} twins: the first matching row wins. */
+	{ "GET", "/v1/orgs/{organizationId}/openapi", openapi_list, 0, M, "listOpenAPISpecs" },
+	{ "POST", "/v1/orgs/{organizationId}/openapi", openapi_create, W | B, M, "createOpenAPISpec" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}", openapi_get, 0, M, "getOpenAPISpecBySlug" },
+	{ "PUT", "/v1/orgs/{organizationId}/openapi/{specSlug}", openapi_put, W | B, M, "createOrUpdateOpenAPISpecBySlug" },
+	{ "PATCH", "/v1/orgs/{organizationId}/openapi/{specSlug}", openapi_update, W | B, M, "updateOpenAPISpecBySlug" },
+	{ "DELETE", "/v1/orgs/{organizationId}/openapi/{specSlug}", openapi_delete, W, M, "deleteOpenAPISpecBySlug" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions", openapi_versions_list, 0, M, "listOpenAPISpecVersions" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest", openapi_version_get, 0, M, "getLatestOpenAPISpecVersion" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content", openapi_version_content, 0, M, "getLatestOpenAPISpecVersionContent" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}", openapi_version_get, 0, M, "getOpenAPISpecVersionById" },
+	{ "GET", "/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content", openapi_version_content, 0, M, "getOpenAPISpecVersionContentById" },
+	/* docsd's own: a public spec's document (urls.published, and the url of
+	 * a version made from a text), readable without a token. */
+	{ "GET", "/openapi/{organizationId}/{specSlug}", openapi_published, ROUTE_PUBLIC, 0, "getPublishedOpenAPISpec" },
+	{ "GET", "/openapi/{organizationId}/{specSlug}/versions/{versionId}", openapi_published, ROUTE_PUBLIC, 0, "getPublishedOpenAPISpecVersion" },
+
+	/* Translations (api/translations.c): whoever reads the source space sees
+	 * a translation; the domain checks that and the create role for writes. */
+	{ "GET", "/v1/orgs/{organizationId}/translations", translation_list, 0, V, "listTranslations" },
+	{ "POST", "/v1/orgs/{organizationId}/translations", translation_create, W | B, V, "createTranslation" },
+	{ "GET", "/v1/orgs/{organizationId}/translations/{translationId}", translation_get, 0, V, "getTranslation" },
+	{ "PUT", "/v1/orgs/{organizationId}/translations/{translationId}", translation_update, W | B, V, "updateTranslation" },
+	{ "DELETE", "/v1/orgs/{organizationId}/translations/{translationId}", translation_delete, W, V, "deleteTranslation" },
+	{ "POST", "/v1/orgs/{organizationId}/translations/{translationId}/run", translation_run, W | BO, V, "runTranslation" },
+
+	/* Website import */
+	/* api/import.c: the crawl is the prefetch step (no transaction held), the handler writes. */
+	{ "POST", "/v1/spaces/{spaceId}/content/import", content_import, W | B, 0, "importContent", content_import_prefetch },
+	{ "POST", "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", content_import, W | B, 0, "importContentInChangeRequest", content_import_prefetch },
+
 	/* Git sync (api/git_sync.c): import and export start a job and answer
 	 * 204 (edit on the space); info needs read; the legacy installation
 	 * (the space's link) is removed by admins. */

@@ -226,6 +226,28 @@ int commenter_list(struct req *r);
 /* api/search.c */
 int search_space(struct req *r);
 int search_org(struct req *r);
+/* api/translations.c */
+int translation_list(struct req *r);
+int translation_create(struct req *r);
+int translation_get(struct req *r);
+int translation_update(struct req *r);
+int translation_delete(struct req *r);
+int translation_run(struct req *r);
+/* api/import.c */
+int content_import(struct req *r);
+int content_import_prefetch(struct req *r);
+
+/* api/openapi.c */
+int openapi_list(struct req *r);
+int openapi_create(struct req *r);
+int openapi_get(struct req *r);
+int openapi_put(struct req *r);
+int openapi_update(struct req *r);
+int openapi_delete(struct req *r);
+int openapi_versions_list(struct req *r);
+int openapi_version_get(struct req *r);
+int openapi_version_content(struct req *r);
+int openapi_published(struct req *r);
 /* api/git_sync.c */
 int git_import(struct req *r);
 int git_export(struct req *r);

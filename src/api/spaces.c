@@ -6,6 +6,7 @@
  * (domain/spaces.h: the access checks and the rules) and serializes.
  */
 #include "api/content.h"
+#include "core/translation.h"
 #include "core/validate.h"
 
 #include <stdio.h>
@@ -16,11 +17,7 @@ static const char *const edit_modes[] = { "live", "locked", NULL };
 static const char *const visibilities[] = { "public", "unlisted", "share-link", "visitor-auth", "in-collection",
 					    "private", NULL };
 /* GitBook's TranslationLanguage. */
-static const char *const languages[] = {
-	"en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr",
-	"sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr",
-	"lt", "lv", "et", "sl", NULL,
-};
+static const char *const *const languages = translation_languages;
 
 static int one_of(const char *v, const char *const *allowed)
 {

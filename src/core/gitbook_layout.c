@@ -97,8 +97,8 @@ static bool is_readme(const char *path)
 	return strcasecmp(basename_of(path), "README.md") == 0;
 }
 
-/* A markdown file that can be a page: under root, ".md", not in a folder
- * whose name starts with '.' (.gitbook/, .github/), not SUMMARY.md. */
+/* A markdown file that can be a page: under root, ".md", not SUMMARY.md, no
+ * part of its path starting with '.' (.gitbook/, .github/, .notes.md). */
 static bool page_candidate(const struct imp *m, const char *path)
 {
 	size_t pl = strlen(m->prefix);
@@ -106,7 +106,7 @@ static bool page_candidate(const struct imp *m, const char *path)
 	if (strncmp(path, m->prefix, pl) != 0 || !lay_ends_with(path, ".md") || strcmp(path, m->summary_path) == 0)
 		return false;
 	for (const char *s = path + pl; *s; s++)
-		if (*s == '.' && (s == path + pl || s[-1] == '/') && strchr(s, '/'))
+		if (*s == '.' && (s == path + pl || s[-1] == '/'))
 			return false;
 	return strlen(path + pl) > 3;
 }
@@ -610,6 +610,15 @@ static int register_file(struct imp *m, int fi, int *out)
 		}
 		f->git_oid = g->oid;
 		f->git_path = g->path;
+		if (!g->data && len) {
+			/* Bytes from in->load live only until the import returns;
+			 * the caller stores them after: keep a copy. */
+			unsigned char *copy = arena_alloc(m->a, len);
+			if (!copy)
+				return oom();
+			memcpy(copy, data, len);
+			data = copy;
+		}
 		k = m->nf++;
 		m->out->blobs[m->out->nblobs++] = (struct layout_blob){ k, data, len };
 		if (lay_map_put(&m->file_of_sha, shad, k) < 0)

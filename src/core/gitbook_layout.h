@@ -60,7 +60,10 @@
  * from Git whose blob is unchanged keep their git path and oid. Paths that the
  * previous sync wrote (pages' and files' git_path in `previous`) and that the
  * new export does not write are deleted, so a moved page or a page turned into
- * a group leaves no orphan file. Nothing else in the repository is touched.
+ * a group leaves no orphan file; only paths under root are deleted (after
+ * root changes in .gitbook.yaml the old files stay). Nothing else in the
+ * repository is touched. .gitbook.yaml's redirects are read for validity
+ * only: a revision has no place for them.
  */
 #ifndef DOCSD_CORE_GITBOOK_LAYOUT_H
 #define DOCSD_CORE_GITBOOK_LAYOUT_H
@@ -113,8 +116,10 @@ struct layout_body {
 	const char *markdown;
 };
 
-/* A file's bytes, for the caller to store and put the blob hash, size,
- * dimensions and content type into files[i] (util/image.h sniffs). */
+/* A file's bytes (in a, or the caller's files[].data), for the caller to
+ * store and put the blob hash into files[i]. The import already set the
+ * file's size, and its content type and dimensions as util/image.h sniffs
+ * them (else a type from the extension); the caller may refine them. */
 struct layout_blob {
 	int file;           /* index into layout_import_out.files */
 	const unsigned char *data;

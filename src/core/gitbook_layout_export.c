@@ -430,8 +430,10 @@ int layout_export(struct arena *a, const struct layout_export_in *in, struct lay
 		return oom();
 	for (int i = 0; synced && i < synced->npages + synced->nfiles; i++) {
 		const char *gp = i < synced->npages ? synced->pages[i].git_path : synced->files[i - synced->npages].git_path;
+		/* Only under root: with a new root in .gitbook.yaml the old files
+		 * (the project's own README.md among them) are left alone. */
 		if (!gp || lay_map_get(&written, gp) >= 0 || strcmp(gp, e.summary_path) == 0 ||
-		    strcmp(gp, ".gitbook.yaml") == 0)
+		    strcmp(gp, ".gitbook.yaml") == 0 || strncmp(gp, e.prefix, strlen(e.prefix)) != 0)
 			continue;
 		if (lay_map_put(&written, gp, 2) < 0) /* once */
 			return oom();

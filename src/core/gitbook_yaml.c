@@ -81,14 +81,19 @@ static int check_events(const char *s, size_t len, int first_line)
 
 int yaml_load_bounded(yaml_document_t *doc, const char *s, size_t len, int first_line)
 {
+	return yaml_load_sized(doc, s, len, first_line, YAML_MAX_BYTES);
+}
+
+int yaml_load_sized(yaml_document_t *doc, const char *s, size_t len, int first_line, size_t max_bytes)
+{
 	yaml_parser_t p;
 	int rc;
 
 	memset(doc, 0, sizeof(*doc));
 	if (!s)
 		s = "", len = 0;
-	if (len > YAML_MAX_BYTES)
-		return err_set(ERR_INVALID, "larger than %d bytes", YAML_MAX_BYTES);
+	if (len > max_bytes)
+		return err_set(ERR_INVALID, "larger than %zu bytes", max_bytes);
 	rc = check_events(s, len, first_line);
 	if (rc)
 		return rc;

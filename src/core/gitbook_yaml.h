@@ -29,6 +29,10 @@
  * An empty text loads as a document without a root node.
  */
 int yaml_load_bounded(yaml_document_t *doc, const char *s, size_t len, int first_line);
+/* The same with max_bytes instead of YAML_MAX_BYTES (OpenAPI documents,
+ * core/openapi_doc.h, are larger than configuration and front matter); the
+ * depth and alias limits are the same. */
+int yaml_load_sized(yaml_document_t *doc, const char *s, size_t len, int first_line, size_t max_bytes);
 
 /* The value of key in mapping node map (NULL when absent or map is no mapping). */
 yaml_node_t *yaml_map_get(yaml_document_t *doc, yaml_node_t *map, const char *key);

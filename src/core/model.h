@@ -274,4 +274,32 @@ struct site_share_link {
 	int64_t created_at;
 };
 
+/* An OpenAPI specification of an organization (GitBook's OpenAPISpec) and
+ * its processing (domain/openapi.c draws the states). */
+struct openapi_spec {
+	const char *id;
+	const char *org_id;
+	const char *slug;
+	const char *source_url;       /* a URL source; NULL for a text source */
+	const char *source_text;      /* a text source, only read by the job (NULL elsewhere) */
+	const char *visibility;       /* private | public */
+	const char *processing_state; /* pending | progress | complete */
+	const char *last_version;     /* NULL before a first good version */
+	const char *last_error_code;  /* FETCH_TIMEOUT | FETCH_ERROR | PARSE_ERROR; NULL after a success */
+	const char *last_errors;      /* JSON array of {message, code?}; NULL after a success */
+	int64_t last_processed_at;    /* 0: never */
+	int64_t generation;           /* counts its sources (store/openapi.h) */
+	int64_t created_at, updated_at;
+};
+
+/* A processed version of a spec (GitBook's OpenAPISpecVersion). */
+struct openapi_version {
+	const char *id;
+	const char *spec_id;
+	const char *url;          /* where the specification is reachable */
+	const char *content_hash; /* SHA-256 of filesystem */
+	const char *filesystem;   /* JSON object text (core/openapi_doc.h); NULL unless asked for */
+	int64_t created_at;
+};
+
 #endif

@@ -141,6 +141,43 @@ static void layout_json(struct jw *g, const char *layout)
 	jw_obj_close(g);
 }
 
+/* The rest of a computed page (GitBook's RevisionPageComputed: its source,
+ * no child pages), and its markdown or document when the caller computed
+ * one (o->markdown: the API reference of an OpenAPI page). */
+static int computed_page_json(struct jw *g, const struct rev_page *p, const struct page_json *o)
+{
+	if (o->computed_as_document) {
+		jw_kstr(g, "kind", "sheet");
+		jw_kstr(g, "type", "document");
+	} else {
+		jw_kstr(g, "type", "computed");
+		jw_key(g, "computed");
+		jw_raw(g, p->computed && *p->computed ? p->computed : "{}");
+	}
+	jw_kstr(g, "slug", p->slug);
+	jw_kstr(g, "path", p->path ? p->path : p->slug);
+	jw_kbool(g, "hidden", p->hidden);
+	jw_kbool(g, "noIndex", p->no_index);
+	jw_kbool(g, "noRobotsIndex", p->no_robots_index);
+	page_app_url(g, o, p);
+	jw_kstr_opt(g, "description", p->description);
+	if (o->computed_as_document) {
+		layout_json(g, p->layout);
+		jw_key(g, "pages");
+		jw_arr_open(g);
+		jw_arr_close(g);
+	}
+	if (o->markdown && o->as_document) {
+		jw_key(g, "document");
+		if (md_to_document(g, o->markdown, strlen(o->markdown)) < 0)
+			return err_set(ERR_INTERNAL, "out of memory");
+	} else if (o->markdown) {
+		jw_kstr(g, "markdown", o->markdown);
+	}
+	jw_obj_close(g);
+	return 0;
+}
+
 int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page *p, const struct page_json *o)
 {
 	static const char *const kinds[] = { "sheet", "group", "link" };
@@ -154,6 +191,8 @@ int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page 
 	jw_kstr_opt(g, "icon", p->icon);
 	jw_kts(g, "createdAt", p->created_at);
 	jw_kts(g, "updatedAt", p->updated_at);
+	if (p->type == PAGE_COMPUTED)
+		return computed_page_json(g, p, o);
 	jw_kstr(g, "kind", kinds[p->type]);
 	jw_kstr(g, "type", types[p->type]);
 	if (p->type == PAGE_LINK) {
@@ -257,4 +296,13 @@ int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 	jw_obj_close(g);
 	jw_obj_close(g);
 	return 0;
+}
+
+void import_result_to_json(struct jw *g, const char *revision, int imported, int total)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "revision", revision);
+	jw_kint(g, "importedResources", imported);
+	jw_kint(g, "totalResources", total);
+	jw_obj_close(g);
 }

@@ -25,6 +25,10 @@ struct page_json {
 	const char *space_id;
 	const char *markdown;  /* the page's body: written as markdown, or as a document */
 	int as_document;       /* format=document */
+	/* A computed page is written as the document page it computes to
+	 * (getPageByPath's schema has no computed pages), not as
+	 * RevisionPageComputed. */
+	int computed_as_document;
 	int children;          /* write child pages, recursively */
 	/* A content read's `metadata=false`: leave out the Git metadata (a
 	 * page's and a file's `git` blob, a revision's `git` commit), which
@@ -49,5 +53,9 @@ typedef int (*file_url_fn)(void *ctx, const struct rev_file *f, const char **out
 int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 		     const struct change_request *merged_from, const char *merged_space_revision,
 		     file_url_fn file_url, const struct page_json *pages_opts, void *ctx);
+
+/* ImportContentResult: the revision an import made, how many resources it
+ * imported of those it found. */
+void import_result_to_json(struct jw *g, const char *revision, int imported, int total);
 
 #endif

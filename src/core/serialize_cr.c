@@ -77,7 +77,7 @@ void cr_merge_result_to_json(struct jw *g, const struct cr_merge_result *m)
 
 static const char *page_type_name(enum page_type t)
 {
-	return t == PAGE_GROUP ? "group" : t == PAGE_LINK ? "link" : "document";
+	return t == PAGE_GROUP ? "group" : t == PAGE_LINK ? "link" : t == PAGE_COMPUTED ? "computed" : "document";
 }
 
 /* ChangedRevisionPage */

@@ -123,6 +123,7 @@ static int merge_page(struct arena *a, const struct rev_page *b, const struct re
 	MERGE_FIELD(out->slug, b->slug, o->slug, t->slug, SAME_STR);
 	MERGE_FIELD(out->description, b->description, o->description, t->description, SAME_STR);
 	MERGE_FIELD(out->href, b->href, o->href, t->href, SAME_STR);
+	MERGE_FIELD(out->computed, b->computed, o->computed, t->computed, SAME_STR);
 	MERGE_FIELD(out->type, b->type, o->type, t->type, SAME_VAL);
 	MERGE_FIELD(out->hidden, b->hidden, o->hidden, t->hidden, SAME_VAL);
 	MERGE_FIELD(out->no_index, b->no_index, o->no_index, t->no_index, SAME_VAL);

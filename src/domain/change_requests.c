@@ -9,6 +9,7 @@
 #include "domain/content.h"
 #include "domain/git_sync.h"
 #include "domain/reviews.h"
+#include "core/document.h"
 #include "core/serialize_content.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -56,121 +57,11 @@ static int load_locked(struct dom *d, const char *space_id, const char *cr_key, 
 	return store_cr_get_locked(d->tx, s->id, cr->id, cr);
 }
 
-/* ---- descriptions: GitBook's JSONDocument ---- */
-
-#define DOC_MAX_DEPTH 32
-
-static int doc_bad(const char *where, const char *what)
-{
-	return err_set(ERR_INVALID, "description: %s %s", where, what);
-}
-
-static bool opt_kind(json_t *o, const char *key, int (*is)(const json_t *))
-{
-	json_t *v = json_object_get(o, key);
-
-	return !v || is(v);
-}
-
-static int is_object(const json_t *v)
-{
-	return json_is_object(v);
-}
-
-static int is_string(const json_t *v)
-{
-	return json_is_string(v);
-}
-
-static int is_bool(const json_t *v)
-{
-	return json_is_boolean(v);
-}
-
-static int doc_nodes(json_t *nodes, int depth, bool top);
-
-/* A text node: {object: "text", leaves: [{object: "leaf", text, marks: [{object: "mark", type}]}]}. */
-static int doc_text(json_t *n)
-{
-	json_t *leaves = json_object_get(n, "leaves"), *leaf, *marks, *mark;
-	size_t i, j;
-
-	if (!json_is_array(leaves))
-		return doc_bad("a text node", "needs leaves (an array)");
-	json_array_foreach(leaves, i, leaf) {
-		marks = json_object_get(leaf, "marks");
-		if (!json_is_object(leaf) || !json_is_string(json_object_get(leaf, "object")) ||
-		    strcmp(json_string_value(json_object_get(leaf, "object")), "leaf") != 0 ||
-		    !json_is_string(json_object_get(leaf, "text")) || !json_is_array(marks))
-			return doc_bad("a leaf", "must be {object: \"leaf\", text, marks}");
-		json_array_foreach(marks, j, mark)
-			if (!json_is_object(mark) || !json_is_string(json_object_get(mark, "type")))
-				return doc_bad("a mark", "must be an object with a type");
-	}
-	return 0;
-}
-
-static int doc_node(json_t *n, int depth, bool top)
-{
-	const char *kind = json_string_value(json_object_get(n, "object")), *type;
-	json_t *nodes;
-
-	if (!json_is_object(n) || !kind)
-		return doc_bad("a node", "must be an object with `object`");
-	if (strcmp(kind, "text") == 0 && !top)
-		return doc_text(n);
-	if (strcmp(kind, "block") != 0 && (top || strcmp(kind, "inline") != 0))
-		return doc_bad("a node", top ? "at the top level must be a block" : "must be a block, an inline or a text");
-	type = json_string_value(json_object_get(n, "type"));
-	if (!type || !*type)
-		return doc_bad("a node", "needs a type");
-	if (!opt_kind(n, "data", is_object) || !opt_kind(n, "key", is_string) || !opt_kind(n, "isVoid", is_bool))
-		return doc_bad("a node", "has a data that is not an object, a key that is not a string or an isVoid "
-				      "that is not a boolean");
-	nodes = json_object_get(n, "nodes");
-	if (!nodes)
-		return 0;
-	if (!json_is_array(nodes))
-		return doc_bad("a node's", "nodes must be an array");
-	if (depth >= DOC_MAX_DEPTH)
-		return doc_bad("is nested", "too deeply");
-	return doc_nodes(nodes, depth + 1, false);
-}
-
-static int doc_nodes(json_t *nodes, int depth, bool top)
-{
-	json_t *n;
-	size_t i;
-	int rc;
-
-	json_array_foreach(nodes, i, n)
-		if ((rc = doc_node(n, depth, top)))
-			return rc;
-	return 0;
-}
+/* ---- descriptions: GitBook's JSONDocument (core/document.h) ---- */
 
 int dom_cr_description_text(struct dom *d, json_t *doc, const char **out)
 {
-	const char *kind = json_string_value(json_object_get(doc, "object"));
-	char *text;
-	int rc;
-
-	*out = NULL;
-	if (!json_is_object(doc) || !kind || strcmp(kind, "document") != 0)
-		return err_set(ERR_INVALID, "description: must be a document ({object: \"document\", data, nodes})");
-	if (!json_is_object(json_object_get(doc, "data")) || !json_is_array(json_object_get(doc, "nodes")))
-		return err_set(ERR_INVALID, "description: data must be an object and nodes an array");
-	if ((rc = doc_nodes(json_object_get(doc, "nodes"), 0, true)))
-		return rc;
-	if (!(text = json_dumps(doc, JSON_COMPACT | JSON_ENSURE_ASCII)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	if (strlen(text) > CR_DESCRIPTION_MAX) {
-		free(text);
-		return err_set(ERR_INVALID, "description: at most %d bytes of JSON", CR_DESCRIPTION_MAX);
-	}
-	*out = arena_strdup(d->arena, text);
-	free(text);
-	return *out ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return document_text(d->arena, "description", doc, CR_DESCRIPTION_MAX, out);
 }
 
 int dom_cr_create(struct dom *d, const char *space_id, const struct cr_new *in, struct space *s,
@@ -315,7 +206,7 @@ static bool page_edited(const struct rev_page *a, const struct rev_page *b)
 {
 	return !same_str(a->title, b->title) || !same_str(a->emoji, b->emoji) || !same_str(a->slug, b->slug) ||
 	       !same_str(a->description, b->description) || !same_str(a->body, b->body) ||
-	       !same_str(a->href, b->href);
+	       !same_str(a->href, b->href) || !same_str(a->computed, b->computed);
 }
 
 static int page_changes(struct changes_run *c)
@@ -438,20 +329,28 @@ int dom_cr_update(struct dom *d, const char *space_id, const char *cr_key, const
 	return dom_change_request_get(d, s, cr->id, cr);
 }
 
+int dom_cr_content_check(struct dom *d, const char *space_id, const char *cr_key)
+{
+	struct space s;
+	struct change_request cr;
+	int rc;
+
+	if ((rc = load(d, space_id, cr_key, ROLE_EDIT, &s, &cr)) || (rc = dom_space_editable(&s)))
+		return rc;
+	return require_active(&cr, "changing its content");
+}
+
 int dom_cr_content_prefetch(const struct server *srv, struct arena *a, const char *user_id, const char *space_id,
 			    const char *cr_key, json_t *changes, struct fetched_files *out)
 {
 	struct store_tx tx;
-	struct space s;
-	struct change_request cr;
 	struct dom d;
 	int rc;
 
 	if ((rc = store_tx_begin(srv->store, &tx, 0, a)))
 		return rc;
 	dom_init(&d, srv, &tx, a, user_id);
-	if ((rc = load(&d, space_id, cr_key, ROLE_EDIT, &s, &cr)) == 0 && (rc = dom_space_editable(&s)) == 0)
-		rc = require_active(&cr, "changing its content");
+	rc = dom_cr_content_check(&d, space_id, cr_key);
 	store_tx_rollback(&tx); /* read only; nothing is held while fetching */
 	if (rc)
 		return rc;
@@ -469,6 +368,13 @@ int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_k
 			   const struct fetched_files *fetched, struct space *s, struct change_request *cr,
 			   struct content_outcome *outcome)
 {
+	return dom_cr_content_batch(d, space_id, cr_key, changes, CONTENT_MAX_CHANGES, fetched, s, cr, outcome);
+}
+
+int dom_cr_content_batch(struct dom *d, const char *space_id, const char *cr_key, json_t *changes, int max_changes,
+			 const struct fetched_files *fetched, struct space *s, struct change_request *cr,
+			 struct content_outcome *outcome)
+{
 	const struct revision *head, *base, *next;
 	struct tree_work w;
 	int rc;
@@ -480,7 +386,7 @@ int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_k
 	    (rc = store_revision_get(d->tx, change_request_base(cr), &base)))
 		return rc;
 	if ((rc = tree_work_init(&w, d->arena, head, clock_now_ms())) ||
-	    (rc = dom_apply_changes(d, &w, changes, base, NULL, fetched, outcome)) ||
+	    (rc = dom_apply_changes_n(d, &w, changes, max_changes, base, NULL, fetched, outcome)) ||
 	    (rc = dom_write_edits(d, s, &w, head, &next)))
 		return rc;
 	cr->revision = next->id;

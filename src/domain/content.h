@@ -89,6 +89,9 @@ struct fetched_files {
  * CONTENT_FETCH_MAX_URLS URLs, ERR_INTERNAL when memory fails, else 0. */
 int dom_content_prefetch(struct dom *d, json_t *changes, struct fetched_files *out);
 
+/* The most changes one batch holds (GitBook's updateChangeRequestContent). */
+#define CONTENT_MAX_CHANGES 50
+
 /* struct content_outcome (what a batch did) is core/serialize_cr.h's. */
 /* Apply a batch of changes (GitBook's updateChangeRequestContent `changes`)
  * to the working copy w. revert_base: revert_page's default revision. refs
@@ -100,6 +103,11 @@ int dom_content_prefetch(struct dom *d, json_t *changes, struct fetched_files *o
  * written (content-addressed, harmless when the caller then fails). */
 int dom_apply_changes(struct dom *d, struct tree_work *w, json_t *changes, const struct revision *revert_base,
 		      json_t *refs, const struct fetched_files *fetched, struct content_outcome *out);
+/* dom_apply_changes for a batch docsd built itself (website import), which
+ * may hold up to max_changes changes instead of CONTENT_MAX_CHANGES. */
+int dom_apply_changes_n(struct dom *d, struct tree_work *w, json_t *changes, int max_changes,
+			const struct revision *revert_base, json_t *refs, const struct fetched_files *fetched,
+			struct content_outcome *out);
 /* The working copy's entries as the pages and files of a new revision. */
 void dom_revision_new(const struct tree_work *w, struct revision_new *nr);
 /* Write w as an `edits` revision of s whose parent is parent. */
@@ -151,6 +159,16 @@ int dom_cr_changes(struct dom *d, const char *space_id, const char *cr_key, int 
 int dom_cr_content_fetched(struct dom *d, const char *space_id, const char *cr_key, json_t *changes,
 			   const struct fetched_files *fetched, struct space *s, struct change_request *out,
 			   struct content_outcome *outcome);
+/* dom_cr_content_fetched for a batch docsd built itself: up to max_changes
+ * changes (dom_apply_changes_n). */
+int dom_cr_content_batch(struct dom *d, const char *space_id, const char *cr_key, json_t *changes, int max_changes,
+			 const struct fetched_files *fetched, struct space *s, struct change_request *out,
+			 struct content_outcome *outcome);
+/* Whether the actor may change the change request's content now: edit on
+ * the space, the space editable, the change request active (the errors of
+ * dom_cr_content_fetched). Reads only: for checks before a transaction that
+ * writes (a prefetch step's own read transaction). */
+int dom_cr_content_check(struct dom *d, const char *space_id, const char *cr_key);
 /* Whether a batch has insert_files entries with a url (to prefetch). */
 bool dom_content_has_urls(json_t *changes);
 /* Before the write transaction of dom_cr_content_fetched: check in a short

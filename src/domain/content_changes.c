@@ -17,6 +17,8 @@
 #include "domain/content.h"
 #include "util/err.h"
 #include "core/markdown.h"
+#include "core/openapi_doc.h"
+#include "domain/openapi.h"
 #include "core/tree_edit.h"
 #include "core/validate.h"
 #include "util/base64.h"
@@ -28,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CHANGES 50
+#define MAX_CHANGES CONTENT_MAX_CHANGES
 #define MAX_FILES_PER_CHANGE 20
 #define MAX_FILE_BYTES CONTENT_FILE_MAX_BYTES
 #define MAX_URL_LEN 2048
@@ -71,7 +73,8 @@ static const char *get_str(json_t *o, const char *k, int *present, int *wrong)
 	return json_string_value(v);
 }
 
-/* Links written as ./<ref>, <ref>, ./<ref>.md resolve to the batch's refs. */
+/* Links written as ./<ref>, <ref>, ./<ref>.md resolve to the batch's refs;
+ * a page's with an anchor too (./<ref>#setup -> /pages/<id>#setup). */
 static const char *map_ref(void *ctx, const char *target)
 {
 	struct batch *b = ctx;
@@ -81,8 +84,12 @@ static const char *map_ref(void *ctx, const char *target)
 		t += 2;
 	for (int i = 0; i < b->nrefs; i++) {
 		size_t n = strlen(b->refs[i].ref);
-		if (strncmp(t, b->refs[i].ref, n) == 0 && (t[n] == '\0' || strcmp(t + n, ".md") == 0))
+		if (strncmp(t, b->refs[i].ref, n) != 0)
+			continue;
+		if (t[n] == '\0' || strcmp(t + n, ".md") == 0)
 			return b->refs[i].target;
+		if (t[n] == '#' && strncmp(b->refs[i].target, "/pages/", 7) == 0)
+			return arena_printf(b->d->arena, "%s%s", b->refs[i].target, t + n); /* NULL: left as written */
 	}
 	return NULL;
 }
@@ -436,6 +443,8 @@ static int put_body(struct batch *b, const char *md, struct meta *m, const char 
 
 	if (md_frontmatter(d->arena, md, len, &fm))
 		return err_set(ERR_INTERNAL, "out of memory");
+	if (fm.present && fm.error)
+		return bad(b, "document.markdown", arena_printf(d->arena, "frontmatter: %s", fm.error));
 	if (fm.present) {
 		/* Frontmatter takes precedence, as GitBook's Git Sync reads it. */
 		if (fm.title)
@@ -494,16 +503,60 @@ static void apply_meta(struct rev_page *p, const struct meta *m)
 		p->no_robots_index = m->no_robots;
 }
 
+/* A computed page's source (docsd takes GitBook's InputPageComputed fields,
+ * `type: "computed"` and `computed`, on insert_page and update_page): an
+ * OpenAPI reference of a spec of the space's organization. *json: the
+ * source to store. */
+static int read_computed(struct batch *b, json_t *c, const char **json)
+{
+	struct dom *d = b->d;
+	struct space s;
+	const char *slug, *prefix = arena_printf(d->arena, "changes[%d].computed", b->index);
+	int rc;
+
+	if (!prefix)
+		return err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = openapi_computed_check(d->arena, json_object_get(c, "computed"), prefix, json, &slug)))
+		return rc;
+	if ((rc = store_space_get(d->tx, b->revert_base->space_id, &s)))
+		return rc;
+	rc = dom_openapi_exists(d, s.org_id, slug);
+	if (rc == ERR_NOT_FOUND)
+		return bad(b, "computed.dependencies.spec.ref.spec", "no OpenAPI spec of the organization has this slug");
+	return rc;
+}
+
+/* `type`: "document" (the default) or "computed"; 1 for computed. */
+static int read_type(struct batch *b, json_t *c)
+{
+	json_t *t = json_object_get(c, "type");
+
+	if (!t)
+		return json_object_get(c, "computed") ? bad(b, "computed", "only with \"type\": \"computed\"") : 0;
+	if (json_is_string(t) && strcmp(json_string_value(t), "document") == 0)
+		return json_object_get(c, "computed") ? bad(b, "computed", "only with \"type\": \"computed\"") : 0;
+	if (json_is_string(t) && strcmp(json_string_value(t), "computed") == 0)
+		return 1;
+	return bad(b, "type", "must be \"document\" or \"computed\"");
+}
+
 static int insert_page(struct batch *b, json_t *c)
 {
 	struct meta m;
-	const char *md, *into, *heading = NULL, *hash = NULL, *ref;
-	int present, wrong = 0, at, rc;
+	const char *md, *into, *heading = NULL, *hash = NULL, *ref, *computed = NULL;
+	int present, wrong = 0, at, rc, is_computed;
 	struct tree_work *w = b->w;
 
 	if ((rc = read_meta(b, c, &m)) || (rc = read_document(b, c, &md)) || (rc = read_at(b, c, &at)))
 		return rc;
-	if (!md)
+	if ((is_computed = read_type(b, c)) < 0)
+		return is_computed;
+	if (is_computed) {
+		if (md)
+			return bad(b, "document", "a computed page has no document: its content comes from `computed`");
+		if ((rc = read_computed(b, c, &computed)))
+			return rc;
+	} else if (!md)
 		return bad(b, "document", "required");
 	into = get_str(c, "into", &present, &wrong);
 	ref = get_str(c, "ref", &present, &wrong);
@@ -517,17 +570,17 @@ static int insert_page(struct batch *b, json_t *c)
 			into = byref + 7;
 		if (pi < 0)
 			return bad(b, "into", "no such page");
-		if (w->pages[pi].type == PAGE_LINK)
-			return bad(b, "into", "a link page cannot have child pages");
+		if (w->pages[pi].type == PAGE_LINK || w->pages[pi].type == PAGE_COMPUTED)
+			return bad(b, "into", "a link or computed page cannot have child pages");
 	}
-	if ((rc = put_body(b, md, &m, &heading, &hash)))
+	if (!computed && (rc = put_body(b, md, &m, &heading, &hash)))
 		return rc;
 	struct rev_page p = {
-		.id = b->page_ids[b->index], .parent = into, .type = PAGE_DOCUMENT, .body = hash,
-		.created_at = w->now, .updated_at = w->now,
+		.id = b->page_ids[b->index], .parent = into, .type = computed ? PAGE_COMPUTED : PAGE_DOCUMENT,
+		.body = hash, .computed = computed, .created_at = w->now, .updated_at = w->now,
 	};
 	if (!m.title)
-		m.title = heading ? heading : "Untitled";
+		m.title = heading ? heading : computed ? "API reference" : "Untitled";
 	apply_meta(&p, &m);
 	if (m.slug) {
 		if (!tree_slug_free(w, into, m.slug, NULL))
@@ -568,6 +621,19 @@ static int update_page(struct batch *b, json_t *c)
 		if ((rc = put_body(b, md, &m, &heading, &p.body)))
 			return rc;
 	}
+	if (json_object_get(c, "type")) {
+		int t = read_type(b, c);
+		if (t < 0)
+			return t;
+		if (t != (p.type == PAGE_COMPUTED))
+			return bad(b, "type", "a page's type cannot be changed");
+	}
+	if (json_object_get(c, "computed")) {
+		if (p.type != PAGE_COMPUTED)
+			return bad(b, "computed", "only computed pages have a computed source");
+		if ((rc = read_computed(b, c, &p.computed)))
+			return rc;
+	}
 	apply_meta(&p, &m);
 	if (into_given || at >= 0) {
 		const char *parent = into_given ? into : p.parent;
@@ -577,8 +643,8 @@ static int update_page(struct batch *b, json_t *c)
 				return bad(b, "into", "no such page");
 			if (tree_is_descendant(w, parent, p.id))
 				return bad(b, "into", "a page cannot move under itself or one of its descendants");
-			if (w->pages[ti].type == PAGE_LINK)
-				return bad(b, "into", "a link page cannot have child pages");
+			if (w->pages[ti].type == PAGE_LINK || w->pages[ti].type == PAGE_COMPUTED)
+				return bad(b, "into", "a link or computed page cannot have child pages");
 		}
 		int moving = !((parent && p.parent && strcmp(parent, p.parent) == 0) || (!parent && !p.parent));
 		p.parent = parent;
@@ -666,12 +732,19 @@ static int revert_page(struct batch *b, json_t *c)
 int dom_apply_changes(struct dom *d, struct tree_work *w, json_t *changes, const struct revision *revert_base,
 		      json_t *refs, const struct fetched_files *fetched, struct content_outcome *out)
 {
+	return dom_apply_changes_n(d, w, changes, MAX_CHANGES, revert_base, refs, fetched, out);
+}
+
+int dom_apply_changes_n(struct dom *d, struct tree_work *w, json_t *changes, int max_changes,
+			const struct revision *revert_base, json_t *refs, const struct fetched_files *fetched,
+			struct content_outcome *out)
+{
 	struct batch *b;
 	size_t n = json_array_size(changes);
 	int rc = 0;
 
-	if (!json_is_array(changes) || n < 1 || n > MAX_CHANGES)
-		return err_set(ERR_INVALID, "changes: must be an array of 1 to %d changes", MAX_CHANGES);
+	if (!json_is_array(changes) || n < 1 || n > (size_t)max_changes)
+		return err_set(ERR_INVALID, "changes: must be an array of 1 to %d changes", max_changes);
 	if (!(b = calloc(1, sizeof(*b))))
 		return err_set(ERR_INTERNAL, "out of memory");
 	b->d = d;

@@ -33,6 +33,7 @@
 struct MHD_Connection;
 struct route;
 struct fetched_files; /* domain/content.h */
+struct import_crawl;  /* domain/import.h */
 struct ct_conn;
 
 #define REQ_MAX_PARAMS 6
@@ -74,6 +75,8 @@ struct req {
 	/* what the route's prefetch step fetched before the transaction (a
 	 * content batch's URLs), or NULL */
 	const struct fetched_files *fetched;
+	/* what a website import's prefetch step crawled, or NULL */
+	const struct import_crawl *crawl;
 	enum req_stage stage;
 	bool pooled;                  /* handed to the fetch pool (listener.c) */
 	int prefetch_rc;              /* the prefetch step's err.h code, */

@@ -56,7 +56,9 @@
  * conntrack.c keeps the connection BUSY (no deadline) throughout. The daemon
  * must not stop with a suspended connection: listener_stop runs fetch_stop
  * first, which answers queued requests 503, waits for the running fetches
- * (bounded by their own time budget) and then for every resumed request to be
+ * (bounded by their own time budget; a website import's crawl, whose budget
+ * is 30 s, stops at its next fetch once server.stopping is set) and then for
+ * every resumed request to be
  * answered, for a few seconds at most.
  */
 #include "api/routes.h"
@@ -707,6 +709,7 @@ void listener_quiesce(struct server *srv)
 void listener_stop(struct server *srv)
 {
 	/* No connection may be suspended when the daemon stops. */
+	atomic_store(&srv->stopping, true);
 	fetch_stop(srv->fetches);
 	if (srv->daemon)
 		MHD_stop_daemon(srv->daemon);

@@ -79,7 +79,7 @@ const struct rev_page *sv_first_page(const struct revision *rv)
 			continue;
 		}
 		const struct rev_page *p = &rv->pages[i];
-		if (p->type == PAGE_DOCUMENT)
+		if (sv_page_readable(p))
 			return p;
 		if (p->type == PAGE_GROUP && p->first_child >= 0 && sp < NAV_MAX_DEPTH) {
 			stack[sp++] = p->next_sibling;
@@ -97,7 +97,7 @@ static void order_walk(const struct revision *rv, int i, int depth, const struct
 		const struct rev_page *p = &rv->pages[i];
 		if (p->hidden || p->type == PAGE_LINK)
 			continue;
-		if (p->type == PAGE_DOCUMENT)
+		if (sv_page_readable(p))
 			out[(*n)++] = p;
 		if (p->first_child >= 0 && depth < NAV_MAX_DEPTH)
 			order_walk(rv, p->first_child, depth + 1, out, n);
@@ -176,7 +176,7 @@ const struct rev_page *sv_page_at(const struct revision *rv, const char *path)
 	p = revision_page_by_path(rv, path);
 	for (int guard = 0; p && p->type == PAGE_GROUP && guard < 32; guard++)
 		p = p->first_child >= 0 ? &rv->pages[p->first_child] : NULL;
-	return p && p->type == PAGE_DOCUMENT ? p : NULL;
+	return p && sv_page_readable(p) ? p : NULL;
 }
 
 /* ---- content links ---- */

@@ -17,6 +17,7 @@
 #include "core/condition.h"
 #include "core/serialize_sites.h"
 #include "domain/content.h"
+#include "domain/openapi.h"
 #include "domain/sites.h"
 #include "http/http.h"
 #include "store/search.h"
@@ -271,10 +272,21 @@ static bool space_admits(const struct visit *vi, const struct space *sp)
 	return true;
 }
 
+static bool has_computed(const struct revision *rv)
+{
+	for (int i = 0; i < rv->npages; i++)
+		if (rv->pages[i].type == PAGE_COMPUTED)
+			return true;
+	return false;
+}
+
 /* The visible structure with each site space's revision; its ids and
- * revisions go into the key. */
+ * revisions go into the key, and, when a revision has computed pages (API
+ * references), the latest version of each of the organization's OpenAPI
+ * specs, so a new version shows at once. */
 static int build_view(struct visit *vi)
 {
+	bool specs_keyed = false;
 	struct dom *d = vi->d;
 	struct site_view *v = &vi->v;
 	json_t *visitor_json = vi->claims ? json_pack("{sO}", "claims", vi->claims) : NULL;
@@ -316,6 +328,13 @@ static int build_view(struct visit *vi)
 			key_add(&vi->key, list[k].id);
 			key_add(&vi->key, rv->id);
 			key_add(&vi->key, sp->title); /* a renamed space bumps no generation */
+			if (!specs_keyed && has_computed(rv)) {
+				const char *specs;
+				if ((rc = dom_openapi_versions_key(d, vi->site.org_id, &specs)))
+					return rc;
+				key_add(&vi->key, specs);
+				specs_keyed = true;
+			}
 			out->nspaces++;
 		}
 		if (!out->nspaces)
@@ -524,6 +543,9 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 	if (pg.page) {
 		const char *body = "";
 		if (pg.page->body && (rc = dom_page_body(vi->d, pg.page->body, &body)))
+			return rc;
+		if (pg.page->type == PAGE_COMPUTED &&
+		    (rc = dom_openapi_page_markdown(vi->d, vi->site.org_id, pg.page->computed, &body)))
 			return rc;
 		pg.body_md = body;
 		if ((rc = customization(vi, sp)))

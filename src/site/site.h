@@ -145,12 +145,19 @@ struct sv_hit {
 	const char *url, *title, *section, *excerpt, *space;
 };
 
+/* A page that is shown with a body: a document, or a computed page (an
+ * OpenAPI reference, whose markdown serve.c has made). */
+static inline bool sv_page_readable(const struct rev_page *p)
+{
+	return p->type == PAGE_DOCUMENT || p->type == PAGE_COMPUTED;
+}
+
 /* URL path of page p of space sp (the first page of a space is its root). */
 const char *sv_page_url(struct arena *a, const struct sv_space *sp, const struct rev_page *p);
 /* The URL path of page p's markdown twin: its URL + ".md", or for the
  * first page of a space (shown at the space's root) the root + "/index.md". */
 const char *sv_twin_url(struct arena *a, const struct sv_space *sp, const struct rev_page *p);
-/* The first document page of a revision in tree order, or NULL. */
+/* The first readable page (sv_page_readable) of a revision in tree order, or NULL. */
 const struct rev_page *sv_first_page(const struct revision *rv);
 /* The document pages in reading order (for previous/next): *out from a. */
 int sv_reading_order(struct arena *a, const struct revision *rv, const struct rev_page ***out, int *n);

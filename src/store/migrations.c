@@ -573,6 +573,82 @@ static const char m0012_git_sync[] =
 	"ALTER TABLE spaces ADD COLUMN git_sync TEXT;"
 	"ALTER TABLE revisions ADD COLUMN git TEXT;";
 
+/* OpenAPI specifications of an organization and their versions
+ * (store/openapi.c, domain/openapi.c). A spec's source is a URL or a text;
+ * `generation` counts its sources, so the processing job writes its result
+ * only while the source it read is still the spec's. A version keeps the
+ * processed files (GitBook's OpenAPISpecContent.filesystem, JSON) and the
+ * SHA-256 of that JSON, compared with the last version's before a new one is
+ * added: a version only when the content changed. */
+static const char m0013_openapi[] =
+	"CREATE TABLE openapi_specs ("
+	"  id TEXT PRIMARY KEY,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  slug TEXT NOT NULL,"
+	"  source_url TEXT,"
+	"  source_text TEXT,"
+	"  visibility TEXT NOT NULL DEFAULT 'private',"
+	"  processing_state TEXT NOT NULL DEFAULT 'pending',"
+	"  last_version TEXT,"
+	"  last_processed_at BIGINT,"
+	"  last_error_code TEXT,"
+	"  last_errors TEXT,"
+	"  generation BIGINT NOT NULL DEFAULT 1,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE UNIQUE INDEX openapi_specs_slug ON openapi_specs (org_id, slug);"
+	"CREATE INDEX openapi_specs_org ON openapi_specs (org_id, created_at, id);"
+	"CREATE TABLE openapi_versions ("
+	"  id TEXT PRIMARY KEY,"
+	"  spec_id TEXT NOT NULL REFERENCES openapi_specs(id) ON DELETE CASCADE,"
+	"  url TEXT NOT NULL,"
+	"  content_hash TEXT NOT NULL,"
+	"  filesystem TEXT NOT NULL,"
+	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX openapi_versions_spec ON openapi_versions (spec_id, created_at, id);";
+
+/* Translations (store/translations.c, core/translation.h). status is what the
+ * last run left (pending | completed); while a run's job (job_id) is queued,
+ * running or failed, its state decides what the API shows. applied_run: the
+ * job whose result is written, set in the transaction that writes it, so a
+ * run killed after that commit does not write a second result. Per page of
+ * the source, translation_pages keeps a key of what was translated (the
+ * page's type, title, description, body and link), so the next run
+ * translates only pages whose key changed. The result space outlives its
+ * translation; a purged source takes its translations with it. */
+static const char m0014_translations[] =
+	"CREATE TABLE translations ("
+	"  id TEXT PRIMARY KEY,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  source_space TEXT NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,"
+	"  source_language TEXT NOT NULL,"
+	"  language TEXT NOT NULL,"
+	"  instructions TEXT NOT NULL,"
+	"  status TEXT NOT NULL DEFAULT 'pending',"
+	"  job_id TEXT,"
+	"  applied_run TEXT,"
+	"  result_space TEXT REFERENCES spaces(id) ON DELETE SET NULL,"
+	"  result_revision TEXT,"
+	"  source_revision TEXT,"
+	"  runs BIGINT NOT NULL DEFAULT 0,"
+	"  total_words BIGINT NOT NULL DEFAULT 0,"
+	"  total_pages BIGINT NOT NULL DEFAULT 0,"
+	"  total_duration BIGINT NOT NULL DEFAULT 0,"
+	"  latest_run_duration BIGINT NOT NULL DEFAULT 0,"
+	"  latest_pages BIGINT NOT NULL DEFAULT 0,"
+	"  latest_words BIGINT NOT NULL DEFAULT 0,"
+	"  created_by TEXT REFERENCES users(id) ON DELETE SET NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX translations_org ON translations (org_id, created_at, id);"
+	"CREATE INDEX translations_source ON translations (source_space);"
+	"CREATE INDEX translations_result ON translations (result_space);"
+	"CREATE TABLE translation_pages ("
+	"  translation_id TEXT NOT NULL REFERENCES translations(id) ON DELETE CASCADE,"
+	"  page_id TEXT NOT NULL,"
+	"  source_key TEXT NOT NULL,"
+	"  PRIMARY KEY (translation_id, page_id)) " WITHOUT_ROWID ";";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -586,5 +662,7 @@ const struct migration migrations[] = {
 	{ 10, "review comments", m0010_review_comments, NULL, NULL },
 	{ 11, "job queue", m0011_jobs, NULL, NULL },
 	{ 12, "git sync", m0012_git_sync, NULL, NULL },
+	{ 13, "openapi specs", m0013_openapi, NULL, NULL },
+	{ 14, "translations", m0014_translations, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -283,7 +283,6 @@ int store_migrate(struct store *s)
 	struct arena a;
 	struct store_tx tx;
 	struct db_rows *r;
-	int64_t have = 0;
 	int rc;
 
 	arena_init(&a);
@@ -293,16 +292,22 @@ int store_migrate(struct store *s)
 	rc = st_exec(&tx, "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)", NULL, 0, NULL);
 	if (rc)
 		goto fail;
-	rc = st_query(&tx, &r, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", NULL, 0);
-	if (rc)
-		goto fail;
-	if ((rc = st_next(&tx, r)) == 1)
-		have = st_int(&tx, r, 0);
-	st_done(&tx, r);
-	if (rc < 0)
-		goto fail;
+	/* Every migration not yet recorded, in the table's order: numbers are
+	 * reserved by branches developed side by side, so a database may have
+	 * a later number before an earlier one lands (not "all up to the
+	 * highest applied"). */
 	for (int i = 0; i < migrations_count; i++) {
-		if (migrations[i].version <= have)
+		struct db_param q[] = { P_INT(migrations[i].version) };
+		int64_t have = 0;
+
+		if ((rc = st_query(&tx, &r, "SELECT COUNT(*) FROM schema_migrations WHERE version = $1", q, NP(q))))
+			goto fail;
+		if ((rc = st_next(&tx, r)) == 1)
+			have = st_int(&tx, r, 0);
+		st_done(&tx, r);
+		if (rc < 0)
+			goto fail;
+		if (have)
 			continue;
 		/* The driver uncomments the engine's own clauses (WITHOUT ROWID). */
 		rc = st_exec(&tx, migrations[i].sql, NULL, 0, NULL);

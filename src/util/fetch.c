@@ -423,6 +423,15 @@ int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_resul
 		}
 		c.buf[0] = '\0';
 	}
+	{
+		const char *eff = NULL;
+		if (curl_easy_getinfo(c.curl, CURLINFO_EFFECTIVE_URL, &eff) != CURLE_OK || !eff)
+			eff = url;
+		if (!(out->url = strdup(eff))) {
+			rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: out of memory");
+			goto cleanup;
+		}
+	}
 	out->data = c.buf;
 	out->len = c.len;
 	c.buf = NULL;
@@ -439,5 +448,6 @@ void fetch_result_free(struct fetch_result *r)
 	if (!r)
 		return;
 	free(r->data);
+	free(r->url);
 	memset(r, 0, sizeof(*r));
 }

@@ -52,6 +52,8 @@ enum fetch_failure {
 struct fetch_result {
 	unsigned char *data;    /* malloc'd, len bytes plus a NUL; NULL unless success */
 	size_t len;
+	char *url;              /* malloc'd: the URL the body came from, after redirects
+	                         * (relative links resolve against it); NULL unless success */
 	char content_type[128]; /* lower-case, parameters stripped: "image/png"; "" if absent */
 	long status;            /* the final response's HTTP status; 0 if none arrived */
 	char error[256];        /* on failure, a reason fit for a 400 body; "" on success */
@@ -72,7 +74,7 @@ int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_resul
 
 /*
  * The same rules for a curl handle the caller drives itself (Git's smart HTTP
- * in src/git/http.c, which streams bodies both ways): http/https only on the
+ * in src/git/net.c, which streams bodies both ways): http/https only on the
  * request and its redirects (at most FETCH_MAX_REDIRECTS), no proxy, no
  * content decoding, FETCH_CONNECT_TIMEOUT_MS to connect, timeout_ms for the
  * whole transfer, a Content-Length above max_bytes refused (0: no cap; the
@@ -92,7 +94,7 @@ int fetch_guard_apply(CURL *curl, struct fetch_guard *g, long timeout_ms, size_t
 const char *fetch_guard_reason(const struct fetch_guard *g, CURLcode cc, char *buf, size_t n,
 			       enum fetch_failure *failure);
 
-/* Free r->data and zero r; accepts NULL, a zeroed result and any result
+/* Free r->data and r->url and zero r; accepts NULL, a zeroed result and any result
  * fetch_url() has written, successful or not. */
 void fetch_result_free(struct fetch_result *r);
 

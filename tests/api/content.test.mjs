@@ -381,6 +381,9 @@ describe('content', () => {
         }
         const fm = await expectError(post([{ operation: 'insert_page', title: 'F', document: { markdown: '---\nemoji: nope\n---\n# F\n' } }]), 400, 'frontmatter emoji');
         assert.match(fm.error.message, /^changes\[0\]\.document\.markdown: frontmatter emoji: must be one emoji/);
+        // Malformed YAML in the frontmatter is refused with its line, not stored as text.
+        const yml = await expectError(post([{ operation: 'insert_page', title: 'Y', document: { markdown: '---\ntitle: [unclosed\n---\n# Y\n' } }]), 400, 'frontmatter yaml');
+        assert.match(yml.error.message, /^changes\[0\]\.document\.markdown: frontmatter: line \d+/);
         const res = await contentFull(s.id, cr.id, {
             changes: [
                 { operation: 'insert_page', title: 'Chars', emoji: '👩‍💻', document: { markdown: 'a' } },

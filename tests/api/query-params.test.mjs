@@ -1,6 +1,7 @@
-// Query parameters GitBook's document names are honoured, never silently ignored: the content
-// reads' `metadata`, `computed` and `evaluated` flags and the customization's `unmasked` switch
-// nothing docsd has (no Git metadata, computed pages, variables or masked secrets), so every
+// Query parameters GitBook's document names are honoured, never silently ignored. The content
+// reads' `metadata=false` leaves out Git sync's metadata (git-metadata.test.mjs has its shape),
+// which a space that never synced has none of; `computed`, `evaluated` and the customization's
+// `unmasked` switch nothing docsd has (computed pages, variables, masked secrets). So here every
 // value gives the same answer, but a value that is not a boolean is a 400 naming the parameter.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -264,7 +264,10 @@ UNIT_TEST(fetch_returns_body_and_content_type)
 
 	CHECK(fetch_path(&s, "/redirect", &o, &r) == 0);
 	CHECK(r.len == 13 && r.data && memcmp(r.data, "hello, docsd\n", 13) == 0);
+	/* the URL the body came from: where the redirect led */
+	CHECK(r.url && strlen(r.url) > 6 && strcmp(r.url + strlen(r.url) - 6, "/small") == 0);
 	fetch_result_free(&r);
+	CHECK(r.url == NULL);
 
 	CHECK(fetch_path(&s, "/empty", &o, &r) == 0);
 	CHECK(r.len == 0 && r.data != NULL);

@@ -1083,3 +1083,54 @@ UNIT_TEST(gitbook_layout_fuzz)
 	}
 	CHECK(imported > 100 && reimported == imported);
 }
+
+/* Bytes loaded lazily (in->load) may be gone after the import: bodies and
+ * blobs it returns are its own copies. */
+static int load_scratch(void *ctx, const struct git_file *f, const unsigned char **data, size_t *len)
+{
+	struct repo *r = ctx;
+
+	for (int i = 0; i < r->n; i++)
+		if (strcmp(r->path[i], f->path) == 0) {
+			*data = r->data[i];
+			*len = strlen((const char *)r->data[i]) ? strlen((const char *)r->data[i]) : 0;
+			if (strstr(f->path, ".png"))
+				*len = sizeof(png1);
+			return 0;
+		}
+	return err_set(ERR_NOT_FOUND, "no %s", f->path);
+}
+
+UNIT_TEST(gitbook_layout_import_lazy_load)
+{
+	struct arena a;
+	struct repo r = { 0 };
+	struct git_file files[4];
+	struct layout_import_in in = { 0 };
+	struct layout_import_out o;
+
+	arena_init(&a);
+	repo_add(&r, "README.md", "# Home\n\n![x](.gitbook/assets/x.png)\n");
+	repo_put(&r, ".gitbook/assets/x.png", png1, sizeof(png1));
+	for (int i = 0; i < r.n; i++)
+		files[i] = (struct git_file){ r.path[i], r.oid[i], NULL, 0 };
+	in.files = files;
+	in.nfiles = (size_t)r.n;
+	in.load = load_scratch;
+	in.new_id = next_id;
+	in.ctx = &r;
+	CHECK(layout_import(&a, &in, &o) == 0);
+	for (int i = 0; i < r.n; i++)
+		memset(r.data[i], 'z', 4);
+	CHECK(o.nblobs == 1 && o.nbodies == 1);
+	if (o.nblobs == 1)
+		CHECK(o.blobs[0].len == sizeof(png1) && memcmp(o.blobs[0].data, png1, sizeof(png1)) == 0);
+	if (o.nbodies == 1)
+		CHECK(strncmp(o.bodies[0].markdown, "# Home", 6) == 0);
+	/* A load that fails fails the import with its code. */
+	in.nfiles = (size_t)r.n;
+	files[0].path = "missing.md";
+	CHECK(layout_import(&a, &in, &o) == ERR_NOT_FOUND);
+	repo_free(&r);
+	arena_free(&a);
+}

@@ -1,0 +1,343 @@
+/*
+ * apertium.c - the Apertium engine (engine.h): Debian's `apertium` command
+ * and its language-pair packages (apertium-eng-spa, apertium-fr-es ...).
+ *
+ * DESIGN
+ * Installed pairs are the files of <dir>/modes/ (/usr/share/apertium/modes
+ * by default): a pair package installs "<from>-<to>.mode" for each
+ * direction, with Apertium's codes, ISO 639-3 ("eng-spa") or, in older
+ * packages, ISO 639-1 ("fr-es"). The table `langs` maps GitBook's codes to
+ * those; a mode whose codes are not in it (a variant such as "spa-eng_US",
+ * a language GitBook does not list) is not offered.
+ *
+ * One batch of segments is one process:
+ *
+ *   apertium -d <dir> -u -f txt <mode>
+ *
+ * run without a shell (util/proc.h) with a deadline, the segments written
+ * as paragraphs each followed by a paragraph holding only a marker,
+ * "xq<nonce>x<i>": a word no dictionary knows, which Apertium passes through
+ * unchanged, and the blank lines around it end a sentence, so no transfer
+ * rule moves words across it. The output is cut at the markers, in order;
+ * when a marker is missing or out of place the batch's segments are sent
+ * again one process each (slower, always right). -u drops the '*' Apertium
+ * puts before unknown words; without -n, the full stops it would drop before
+ * a paragraph end are kept. Apertium capitalizes a word it takes for a
+ * sentence start: each translation's first letter gets the case of its
+ * source's first letter.
+ */
+#include "translate/engine.h"
+#include "util/err.h"
+#include "util/log.h"
+#include "util/proc.h"
+#include "util/util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define DEFAULT_DIR "/usr/share/apertium"
+/* A batch: at most this many bytes of segments, or this many segments. */
+#define BATCH_BYTES 32768
+#define BATCH_SEGMENTS 400
+#define MAX_PAIRS 256
+
+struct apertium {
+	char dir[1024];
+	int timeout_ms;
+};
+
+/* GitBook's TranslationLanguage -> Apertium's codes, preferred first. */
+static const struct lang {
+	const char *code;
+	const char *ap[5];
+} langs[] = {
+	{ "en", { "eng", "en" } },           { "fr", { "fra", "fr" } },
+	{ "de", { "deu", "de" } },           { "es", { "spa", "es" } },
+	{ "it", { "ita", "it" } },           { "pt", { "por", "pt" } },
+	{ "pt-br", { "por_BR", "pt_BR" } },  { "ru", { "rus", "ru" } },
+	{ "ja", { "jpn", "ja" } },           { "zh", { "zho", "cmn", "zh" } },
+	{ "yue", { "yue" } },                { "ko", { "kor", "ko" } },
+	{ "ar", { "ara", "ar" } },           { "hi", { "hin", "hi" } },
+	{ "nl", { "nld", "nl" } },           { "pl", { "pol", "pl" } },
+	{ "tr", { "tur", "tr" } },           { "sv", { "swe", "sv" } },
+	{ "no", { "nob", "nor", "nb", "no" } }, { "da", { "dan", "da" } },
+	{ "fi", { "fin", "fi" } },           { "el", { "ell", "el" } },
+	{ "cs", { "ces", "cs" } },           { "hu", { "hun", "hu" } },
+	{ "ro", { "ron", "ro" } },           { "th", { "tha", "th" } },
+	{ "vi", { "vie", "vi" } },           { "id", { "ind", "id" } },
+	{ "ms", { "zlm", "msa", "ms" } },    { "he", { "heb", "he" } },
+	{ "uk", { "ukr", "uk" } },           { "sk", { "slk", "sk" } },
+	{ "bg", { "bul", "bg" } },           { "hr", { "hrv", "hbs", "hr", "sh" } },
+	{ "lt", { "lit", "lt" } },           { "lv", { "lav", "lv" } },
+	{ "et", { "est", "et" } },           { "sl", { "slv", "sl" } },
+};
+
+static const struct lang *lang_of(const char *code)
+{
+	for (size_t i = 0; i < sizeof(langs) / sizeof(langs[0]); i++)
+		if (strcmp(langs[i].code, code) == 0)
+			return &langs[i];
+	return NULL;
+}
+
+/* The GitBook code of an Apertium code (n bytes of s), or NULL. */
+static const char *gitbook_code(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof(langs) / sizeof(langs[0]); i++)
+		for (int k = 0; k < 5 && langs[i].ap[k]; k++)
+			if (strlen(langs[i].ap[k]) == n && memcmp(langs[i].ap[k], s, n) == 0)
+				return langs[i].code;
+	return NULL;
+}
+
+static int pair_cmp(const void *x, const void *y)
+{
+	const struct tr_pair *a = x, *b = y;
+	int c = strcmp(a->from, b->from);
+
+	return c ? c : strcmp(a->to, b->to);
+}
+
+static int ap_pairs(const struct tr_engine *e, struct arena *a, struct tr_pair **out, int *n)
+{
+	const struct apertium *ap = e->impl;
+	char path[1100];
+	struct tr_pair *p;
+	struct dirent *de;
+	DIR *dir;
+	int k = 0;
+
+	*out = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "%s/modes", ap->dir);
+	if (!(dir = opendir(path)))
+		return 0; /* nothing installed */
+	if (!(p = arena_alloc(a, sizeof(*p) * MAX_PAIRS))) {
+		closedir(dir);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	while ((de = readdir(dir)) && k < MAX_PAIRS) {
+		const char *name = de->d_name, *dash = strchr(name, '-'), *dot = strrchr(name, '.');
+		const char *from, *to;
+		bool seen = false;
+
+		if (!dash || !dot || strcmp(dot, ".mode") != 0 || dot < dash || strchr(dash + 1, '-'))
+			continue;
+		from = gitbook_code(name, (size_t)(dash - name));
+		to = gitbook_code(dash + 1, (size_t)(dot - dash - 1));
+		if (!from || !to || strcmp(from, to) == 0)
+			continue;
+		for (int i = 0; i < k && !seen; i++)
+			seen = strcmp(p[i].from, from) == 0 && strcmp(p[i].to, to) == 0;
+		if (!seen)
+			p[k++] = (struct tr_pair){ from, to };
+	}
+	closedir(dir);
+	qsort(p, (size_t)k, sizeof(*p), pair_cmp);
+	*out = p;
+	*n = k;
+	return 0;
+}
+
+/* The mode of from -> to, e.g. "eng-spa"; ERR_PRECONDITION when none. */
+static int find_mode(const struct apertium *ap, const char *from, const char *to, char *mode, size_t cap)
+{
+	const struct lang *f = lang_of(from), *t = lang_of(to);
+	char path[1200];
+
+	for (int i = 0; f && i < 5 && f->ap[i]; i++)
+		for (int j = 0; t && j < 5 && t->ap[j]; j++) {
+			snprintf(mode, cap, "%s-%s", f->ap[i], t->ap[j]);
+			snprintf(path, sizeof(path), "%s/modes/%s.mode", ap->dir, mode);
+			if (access(path, R_OK) == 0)
+				return 0;
+		}
+	return err_set(ERR_PRECONDITION, "no Apertium pair from %s to %s is installed in %s/modes", from, to, ap->dir);
+}
+
+/* The segment as one line of plain text. */
+static void put_clean(char *dst, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = s[i] == '\n' || s[i] == '\r' || s[i] == '\t' || s[i] == '\f' || s[i] == '\v' ? ' ' : s[i];
+}
+
+static char *trimmed(struct arena *a, const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return arena_strndup(a, s, n);
+}
+
+/* The first letter's case follows the source's (Apertium capitalizes what
+ * it takes for a sentence start). ASCII letters only. */
+static void match_case(const char *src, char *tr)
+{
+	unsigned char s = (unsigned char)*src, t = (unsigned char)*tr;
+
+	if (islower(s) && isupper(t))
+		*tr = (char)tolower(t);
+	else if (isupper(s) && islower(t))
+		*tr = (char)toupper(t);
+}
+
+static int run(const struct apertium *ap, struct arena *a, const char *mode, const char *in, size_t len,
+	       struct proc_result *res)
+{
+	const char *const argv[] = { "apertium", "-d", ap->dir, "-u", "-f", "txt", mode, NULL };
+
+	/* Generous room for the output: a translation can be longer than its source. */
+	return proc_run(a, argv, in, len, 4 * len + 65536, ap->timeout_ms, res);
+}
+
+/* One segment alone. */
+static int translate_one(const struct apertium *ap, struct arena *a, const char *mode, const char *seg,
+			 const char **out)
+{
+	size_t n = strlen(seg);
+	char *in = arena_alloc(a, n + 2), *t;
+	struct proc_result res;
+	int rc;
+
+	if (!in)
+		return err_set(ERR_INTERNAL, "out of memory");
+	put_clean(in, seg, n);
+	in[n] = '\n';
+	in[n + 1] = '\0';
+	if ((rc = run(ap, a, mode, in, n + 1, &res)))
+		return rc;
+	if (!(t = trimmed(a, res.out, res.out_len)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	match_case(seg, t);
+	*out = t;
+	return 0;
+}
+
+/* Segments in[0..n) in one process; 1 when the output could not be cut back
+ * into n segments (the caller sends them one by one). */
+static int translate_batch(const struct apertium *ap, struct arena *a, const char *mode, const char *const *in,
+			   int n, const char **out)
+{
+	char nonce[9], marker[40], *buf, *t;
+	size_t len = 0, at = 0, mlen;
+	struct proc_result res;
+	const char *pos;
+	int rc;
+
+	if (random_alnum(nonce, 8))
+		return err_set(ERR_INTERNAL, "no randomness");
+	for (int i = 0; i < 8; i++)
+		nonce[i] = (char)('a' + (unsigned char)nonce[i] % 26);
+	nonce[8] = '\0';
+	for (int i = 0; i < n; i++)
+		len += strlen(in[i]) + 4 + sizeof(marker);
+	if (!(buf = arena_alloc(a, len + 1)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < n; i++) {
+		size_t k = strlen(in[i]);
+		put_clean(buf + at, in[i], k);
+		at += k;
+		at += (size_t)snprintf(buf + at, len + 1 - at, "\n\nxq%sx%d\n\n", nonce, i);
+	}
+	if ((rc = run(ap, a, mode, buf, at, &res)))
+		return rc;
+	pos = res.out;
+	for (int i = 0; i < n; i++) {
+		const char *m;
+		mlen = (size_t)snprintf(marker, sizeof(marker), "xq%sx%d", nonce, i);
+		m = strcasestr(pos, marker);
+		if (!m || isdigit((unsigned char)m[mlen]))
+			return 1;
+		if (!(t = trimmed(a, pos, (size_t)(m - pos))))
+			return err_set(ERR_INTERNAL, "out of memory");
+		match_case(in[i], t);
+		out[i] = t;
+		pos = m + mlen;
+	}
+	for (; *pos; pos++)
+		if (!isspace((unsigned char)*pos))
+			return 1;
+	return 0;
+}
+
+static int ap_translate(const struct tr_engine *e, struct arena *a, const char *from, const char *to,
+			const char *const *in, int n, const char ***out)
+{
+	const struct apertium *ap = e->impl;
+	char mode[64];
+	const char **res;
+	int rc;
+
+	*out = NULL;
+	if ((rc = find_mode(ap, from, to, mode, sizeof(mode))))
+		return rc;
+	if (!(res = arena_alloc(a, sizeof(*res) * (size_t)(n + 1))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int first = 0; first < n;) {
+		int k = 0;
+		size_t bytes = 0;
+
+		/* A batch: up to BATCH_BYTES (at least one segment, however long). */
+		while (first + k < n && k < BATCH_SEGMENTS && (k == 0 || bytes + strlen(in[first + k]) <= BATCH_BYTES))
+			bytes += strlen(in[first + k++]);
+		rc = translate_batch(ap, a, mode, in + first, k, res + first);
+		if (rc == 1) {
+			log_info("apertium %s: a batch of %d segments came back without its markers; "
+				 "translating them one by one", mode, k);
+			rc = 0;
+			for (int i = 0; i < k && rc == 0; i++)
+				rc = translate_one(ap, a, mode, in[first + i], &res[first + i]);
+		}
+		if (rc)
+			return rc;
+		first += k;
+	}
+	*out = res;
+	return 0;
+}
+
+static void ap_free(struct tr_engine *e)
+{
+	if (e) {
+		free(e->impl);
+		free(e);
+	}
+}
+
+static const struct tr_engine_ops apertium_ops = { "apertium", ap_pairs, ap_translate, ap_free };
+
+int tr_apertium_new(struct tr_engine **out, const char *dir, int timeout_ms)
+{
+	struct tr_engine *e = calloc(1, sizeof(*e));
+	struct apertium *ap = calloc(1, sizeof(*ap));
+
+	*out = NULL;
+	if (!e || !ap) {
+		free(e);
+		free(ap);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	if (!dir || !*dir)
+		dir = DEFAULT_DIR;
+	if (strlen(dir) >= sizeof(ap->dir) - 64 || dir[0] != '/') {
+		free(e);
+		free(ap);
+		return err_set(ERR_INVALID, "--apertium-dir must be an absolute path of at most 900 bytes");
+	}
+	snprintf(ap->dir, sizeof(ap->dir), "%s", dir);
+	ap->timeout_ms = timeout_ms > 0 ? timeout_ms : 60000;
+	e->ops = &apertium_ops;
+	e->impl = ap;
+	*out = e;
+	return 0;
+}
