@@ -24,6 +24,9 @@ const GIT_ENV = {
     GIT_CONFIG_NOSYSTEM: '1',
     HOME: tmpdir(),
 };
+/** On PostgreSQL the store needs no data directory, but Git sync keeps its mirrors under
+ * --data: give it one in the test's temporary directory (on SQLite the harness passes --data). */
+const mirrorArgs = (dir) => (DATABASE_URL ? ['--data', dir] : []);
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
 
 // A 1x1 PNG.
@@ -172,7 +175,7 @@ describe('git sync', () => {
 
     before(async () => {
         root = mkdtempSync(join(tmpdir(), 'docsd-gitsync-'));
-        ctx = await setup({ extraArgs: ['--allow-private-network'] });
+        ctx = await setup({ extraArgs: ['--allow-private-network', ...mirrorArgs(join(root, 'data'))] });
         alice = await ctx.user('alice');
         bob = await ctx.user('bob');
         ({ org } = await createOrg(ctx.url, alice.token, `Git ${ctx.run}`));
@@ -498,7 +501,7 @@ describe('git sync: without --allow-private-network', () => {
         const SECRET = `tok-${Date.now().toString(36)}-strict`;
         gh = await gitHttpServer(httpRoot, { user: 'bot', pass: SECRET });
         const url = `http://bot:${SECRET}@127.0.0.1:${gh.port}/docs.git`;
-        strict = await startServer();
+        strict = await startServer({ extraArgs: mirrorArgs(join(root, 'data')) });
         const carol = await strict.createUser(`carol-${Date.now()}@example.com`, 'Carol');
         const capi = client(strict.url, carol.token);
         const { org: o2 } = await createOrg(strict.url, carol.token, 'Strict');
@@ -536,7 +539,7 @@ describe('git sync: kill -9 during an import', () => {
         root = mkdtempSync(join(tmpdir(), 'docsd-gitsync-kill-'));
         const repo = bare(root, 'docs', workTree(root, 'docs-src', FIXTURE));
         process.env.DOCSD_TEST_GIT_SLOW_MS = '4000';
-        server = await startServer({ extraArgs: ['--allow-private-network', '--job-workers', '1'] });
+        server = await startServer({ extraArgs: ['--allow-private-network', '--job-workers', '1', ...mirrorArgs(join(root, 'data'))] });
         const u = await server.createUser(`killer-${Date.now()}@example.com`, 'Killer');
         const capi = client(server.url, u.token);
         const { org } = await createOrg(server.url, u.token, 'Kill');
@@ -556,7 +559,7 @@ describe('git sync: kill -9 during an import', () => {
         for (let i = 0; i < 100 && !server.exited; i++) await sleep(50);
         assert.ok(server.exited);
         delete process.env.DOCSD_TEST_GIT_SLOW_MS;
-        server = await startServer({ dataDir, extraArgs: ['--allow-private-network', '--clock-offset-ms', '60000'] });
+        server = await startServer({ dataDir, extraArgs: ['--allow-private-network', '--clock-offset-ms', '60000', ...mirrorArgs(join(root, 'data'))] });
         const capi2 = client(server.url, u.token);
         let op;
         const until = Date.now() + 30_000;
