@@ -54,6 +54,13 @@ static void ext_register(void)
 	cmark_gfm_core_extensions_ensure_registered();
 }
 
+static cmark_node *parse(const char *md, size_t len);
+
+struct cmark_node *md_parse(const char *md, size_t len)
+{
+	return parse(md, len);
+}
+
 /* The tree of md[0..len) with GFM's extensions; NULL only if cmark fails. */
 static cmark_node *parse(const char *md, size_t len)
 {

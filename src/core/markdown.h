@@ -52,6 +52,14 @@
  */
 int md_to_document(struct jw *w, const char *md, size_t len);
 
+/* The cmark-gfm tree of md[0..len) with GFM's extensions (table,
+ * strikethrough, tasklist, autolink), invalid UTF-8 replaced: the one parser
+ * setup every reader of pages shares (this file, translations, PDFs), so a
+ * page is read alike everywhere. Free it with cmark_node_free; NULL when
+ * cmark fails (memory). Frontmatter is NOT skipped here. */
+struct cmark_node;
+struct cmark_node *md_parse(const char *md, size_t len);
+
 /* One search section: the text from one heading to the next. */
 struct md_section {
 	char *id;    /* the heading's anchor; "" for the text before the first heading */

@@ -23,7 +23,6 @@
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,36 +55,6 @@ struct md_tr {
 };
 
 /* ---------------------------------------------------------------- parsing */
-
-static pthread_once_t ext_once = PTHREAD_ONCE_INIT;
-
-static void ext_register(void)
-{
-	cmark_gfm_core_extensions_ensure_registered();
-}
-
-/* The same parser setup as markdown.c's parse(): the pages are read alike. */
-static cmark_node *parse(const char *md, size_t len)
-{
-	static const char *const exts[] = { "table", "strikethrough", "tasklist", "autolink" };
-	cmark_parser *p;
-	cmark_node *doc;
-
-	pthread_once(&ext_once, ext_register);
-	if (!(p = cmark_parser_new(CMARK_OPT_VALIDATE_UTF8)))
-		return NULL;
-	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		cmark_syntax_extension *e = cmark_find_syntax_extension(exts[i]);
-
-		if (e)
-			cmark_parser_attach_syntax_extension(p, e);
-	}
-	if (len)
-		cmark_parser_feed(p, md, len);
-	doc = cmark_parser_finish(p);
-	cmark_parser_free(p);
-	return doc;
-}
 
 /* ---------------------------------------------------------------- text rules */
 
@@ -310,7 +279,7 @@ int md_tr_parse(struct arena *a, const char *md, size_t len, struct md_tr **out)
 	t->front = md;
 	t->source_len = len;
 	t->front_len = fm.present ? fm.body : 0;
-	if (!(t->doc = parse(md + t->front_len, len - t->front_len))) {
+	if (!(t->doc = md_parse(md + t->front_len, len - t->front_len))) {
 		free(t);
 		return err_set(ERR_INTERNAL, "cmark could not parse the page");
 	}
@@ -496,7 +465,7 @@ int md_tr_render(struct md_tr *t, const char *const *translated, char **out)
 	if (!(body = cmark_render_commonmark(t->doc, CMARK_OPT_DEFAULT, 0)))
 		return err_set(ERR_INTERNAL, "cmark could not render the page");
 	blen = strlen(body);
-	if (!(again = parse(body, blen))) {
+	if (!(again = md_parse(body, blen))) {
 		free(body);
 		return err_set(ERR_INTERNAL, "cmark could not parse the page");
 	}

@@ -25,6 +25,7 @@
  * pango_parse_markup(); should it ever be rejected the plain text is used.
  */
 #include "core/pdf.h"
+#include "core/markdown.h"
 #include "util/err.h"
 
 #include <cairo-pdf.h>
@@ -969,37 +970,13 @@ static int render_block(struct pdf *p, cmark_node *n, const struct frame *f, int
 
 /* ---- pages ---- */
 
-static pthread_once_t extensions_once = PTHREAD_ONCE_INIT;
-
-static void extensions_register(void)
-{
-	cmark_gfm_core_extensions_ensure_registered();
-}
-
-/* Parse with the GFM extensions; invalid UTF-8 becomes U+FFFD. */
+/* Parse with the GFM extensions (markdown.c's md_parse, shared by every
+ * reader of pages); invalid UTF-8 becomes U+FFFD. */
 static int parse_markdown(const char *md, cmark_node **out)
 {
-	static const char *const exts[] = { "table", "strikethrough", "tasklist", "autolink" };
-	cmark_parser *ps;
-	int rc = 0;
-
-	*out = NULL;
-	pthread_once(&extensions_once, extensions_register);
-	if (!(ps = cmark_parser_new(CMARK_OPT_VALIDATE_UTF8)))
-		return err_set(ERR_INTERNAL, "pdf: out of memory");
-	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]) && !rc; i++) {
-		cmark_syntax_extension *ext = cmark_find_syntax_extension(exts[i]);
-
-		if (!ext || !cmark_parser_attach_syntax_extension(ps, ext))
-			rc = err_set(ERR_INTERNAL, "pdf: cmark-gfm extension '%s' unavailable", exts[i]);
-	}
-	if (!rc) {
-		cmark_parser_feed(ps, md, strlen(md));
-		if (!(*out = cmark_parser_finish(ps)))
-			rc = err_set(ERR_INTERNAL, "pdf: markdown parser failed");
-	}
-	cmark_parser_free(ps);
-	return rc;
+	if (!(*out = md_parse(md, strlen(md))))
+		return err_set(ERR_INTERNAL, "pdf: markdown parser failed");
+	return 0;
 }
 
 /* Page titles: 24 pt at the top level, 3 pt less per level down to 15 pt. */
