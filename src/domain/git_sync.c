@@ -430,6 +430,8 @@ static int op_fail(struct sync *c, int stage, int code)
 	if (code == ERR_INVALID || code == ERR_NOT_FOUND || code == ERR_FORBIDDEN || code == ERR_PRECONDITION ||
 	    code == ERR_CONFLICT)
 		snprintf(why, sizeof(why), "%s", msg);
+	else if (code == ERR_UNAVAILABLE) /* the remote, for now: retried with backoff */
+		snprintf(why, sizeof(why), "%.480s (retried)", msg);
 	else
 		snprintf(why, sizeof(why), "internal error (the server's log has the details); it is retried");
 	if (in_tx(c, 1, op_write, &ch))

@@ -106,6 +106,7 @@ static bool check_response(struct stream *st)
 		return false;
 	}
 	if (status < 200 || status > 299) {
+		n->transient = status >= 500 || status == 408 || status == 429;
 		net_fail(n, "url: HTTP %ld", status);
 		return false;
 	}
@@ -226,8 +227,17 @@ static int finished(struct stream *st)
 
 	if (st->failed || n->error[0])
 		return net_fail(n, "%s", n->error[0] ? n->error : "url: transfer failed");
-	if (st->result != CURLE_OK)
-		return net_fail(n, "%s", fetch_guard_reason(&st->guard, st->result, why, sizeof(why), NULL));
+	if (st->result != CURLE_OK) {
+		enum fetch_failure kind = FETCH_FAIL_OTHER;
+		const char *reason = fetch_guard_reason(&st->guard, st->result, why, sizeof(why), &kind);
+		/* The network or the remote, for now (never a refused address). */
+		CURLcode cc = st->result;
+		if (!n->error[0] && kind != FETCH_FAIL_REFUSED)
+			n->transient = cc == CURLE_OPERATION_TIMEDOUT || cc == CURLE_COULDNT_RESOLVE_HOST ||
+				       cc == CURLE_COULDNT_CONNECT || cc == CURLE_RECV_ERROR || cc == CURLE_SEND_ERROR ||
+				       cc == CURLE_GOT_NOTHING || cc == CURLE_PARTIAL_FILE;
+		return net_fail(n, "%s", reason);
+	}
 	if (!st->checked && !check_response(st)) /* an empty body */
 		return -1;
 	return 0;

@@ -42,6 +42,8 @@ struct gitnet {
 	size_t received;      /* so far, all requests */
 	const char *user, *password; /* NULL: none */
 	char error[256];      /* the first failure's reason, fit for a user; "" when none */
+	bool transient;       /* that failure may pass (timeout, unreachable, HTTP 5xx/408/429):
+	                       * the job is retried with backoff instead of failing for good */
 	/* used by net.c */
 	git_smart_subtransport_definition def;
 };

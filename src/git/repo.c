@@ -46,7 +46,7 @@ static int local_fail(const char *what)
 static int remote_fail(const struct gitnet *net, int gerr)
 {
 	if (net && net->error[0])
-		return err_set(ERR_INVALID, "%s", net->error);
+		return err_set(net->transient ? ERR_UNAVAILABLE : ERR_INVALID, "%s", net->error);
 	if (gerr == GIT_EAUTH)
 		return err_set(ERR_INVALID, "url: authentication failed");
 	return err_set(ERR_INVALID, "url: %s", git_reason());

@@ -469,6 +469,35 @@ describe('git sync', () => {
         }
     });
 
+    it('retries a remote that is unavailable for now (HTTP 503) instead of failing for good', async () => {
+        const s = await newSpace('Unavailable');
+        let hits = 0;
+        const down = http.createServer((req, res) => { hits++; res.writeHead(503); res.end('down'); });
+        await new Promise((resolve) => down.listen(0, '127.0.0.1', resolve));
+        try {
+            await startImport(s.id, { url: `http://127.0.0.1:${down.address().port}/docs.git`, ref: 'refs/heads/main' });
+            const deadline = Date.now() + 20_000;
+            let op;
+            for (;;) {
+                op = (await getSpace(s.id)).gitSync?.operation;
+                if ((op && op.state !== 'running') || Date.now() > deadline) break;
+                await sleep(100);
+            }
+            assert.equal(op.state, 'failure', JSON.stringify(op));
+            assert.match(op.error, /HTTP 503 \(retried\)$/);
+            assert.ok(hits >= 1, 'the remote was asked');
+            // the job waits for its next attempt (backoff), it did not fail for good
+            const r = await runCli(['job', 'list', ...ctx.server.storageArgs(), '--kind', 'git.import']);
+            assert.equal(r.code, 0, r.stderr);
+            const job = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((j) => j.subject === s.id || JSON.stringify(j).includes(s.id));
+            assert.ok(job, r.stdout);
+            assert.equal(job.state, 'queued', JSON.stringify(job));
+            assert.equal(job.attempts, 1);
+        } finally {
+            down.close();
+        }
+    });
+
     it('removes the legacy installation: 205, then 204; the link is gone', async () => {
         const s = await newSpace('Legacy');
         await startImport(s.id, { url: `file://${fixtureRepo}`, ref: 'refs/heads/main' });
