@@ -126,7 +126,7 @@ char *lay_join(struct arena *a, const char *dir, const char *rel)
 
 char *lay_relative(struct arena *a, const char *from, const char *to)
 {
-	size_t common = 0, ups = 0, k = 0;
+	size_t common = 0, ups = 0, k = 0, rest;
 	char *out;
 
 	/* The longest common run of whole folders ("a/b/" of "a/b/c.md" and "a/b/d/e.md"). */
@@ -136,12 +136,13 @@ char *lay_relative(struct arena *a, const char *from, const char *to)
 	for (const char *s = from + common; *s; s++)
 		if (*s == '/')
 			ups++;
-	out = arena_alloc(a, ups * 3 + strlen(to + common) + 1);
+	rest = strlen(to + common);
+	out = arena_alloc(a, ups * 3 + rest + 1);
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < ups; i++, k += 3)
 		memcpy(out + k, "../", 3);
-	strcpy(out + k, to + common);
+	memcpy(out + k, to + common, rest + 1); /* with its NUL */
 	return out;
 }
 
