@@ -16,7 +16,7 @@ usage() { echo "usage: $0 [run|test|bench]" >&2; exit 2; }
 [ "$#" -le 1 ] || usage
 purpose=${1:-run}
 
-run_pkgs=(build-essential pkg-config curl libmicrohttpd-dev libjansson-dev libyajl-dev
+run_pkgs=(build-essential pkg-config curl libmicrohttpd-dev libjansson-dev
           libsqlite3-dev libpq-dev libssl-dev libcmark-gfm-dev
           libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev libyaml-dev libxml2-dev libgit2-dev
           fonts-dejavu-core)
