@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
-import { ok, expectError, raw, rawOk, createOrg, addMember, validate, checkPagination } from './lib/api.mjs';
+import { ok, expectError, raw, rawOk, createOrg, addMember, validate, checkPagination, sleep } from './lib/api.mjs';
 import { validateComponent } from './lib/schema.mjs';
 
 const DOC = {
@@ -138,7 +138,10 @@ describe('change requests (issue 12)', () => {
         assert.deepEqual(contributors.items, []);
         await content(alice, s.id, cr.id, [{ operation: 'insert_page', title: 'One', document: { markdown: '1' } }]);
         await content(alice, s.id, cr.id, [{ operation: 'insert_page', title: 'Two', document: { markdown: '2' } }]);
+        // Timestamps are milliseconds: space the contributions so "newest first" has one answer.
+        await sleep(5);
         await content(bob, s.id, cr.id, [{ operation: 'insert_page', title: 'Three', document: { markdown: '3' } }]);
+        await sleep(5);
         const posted = await carol.api.spaces.postCommentInChangeRequest(s.id, cr.id, { body: { markdown: 'Nice' } });
         assert.equal(posted.status, 201);
 
