@@ -48,6 +48,7 @@ struct gen {
 	const char *entry;      /* the entry file's key in fs */
 	const json_t *doc;      /* its specification */
 	bool v2;
+	const char *ind;        /* put before each line of a schema block: "  " inside a list item */
 };
 
 static void put(struct gen *g, const char *s)
@@ -56,12 +57,10 @@ static void put(struct gen *g, const char *s)
 		jw_put(g->out, s, strlen(s));
 }
 
-/* Text on one line for a table cell: newlines become spaces, '|' is escaped. */
-static void cell(struct gen *g, const char *s)
+/* The first n bytes of s on one line for a table cell: newlines become spaces, '|' is escaped. */
+static void cell_n(struct gen *g, const char *s, size_t n)
 {
-	if (!s)
-		return;
-	for (const char *p = s; *p; p++) {
+	for (const char *p = s; p < s + n; p++) {
 		if (*p == '\n' || *p == '\r' || *p == '\t')
 			jw_put(g->out, " ", 1);
 		else if (*p == '|')
@@ -69,6 +68,12 @@ static void cell(struct gen *g, const char *s)
 		else
 			jw_put(g->out, p, 1);
 	}
+}
+
+static void cell(struct gen *g, const char *s)
+{
+	if (s)
+		cell_n(g, s, strlen(s));
 }
 
 /* Inline code that cannot be closed early by the text. */
@@ -228,29 +233,40 @@ static void describe(struct gen *g, const json_t *s, const char *desc)
 {
 	const json_t *e = json_object_get(s, "enum");
 
-	cell(g, desc);
-	if (json_is_array(e) && json_array_size(e)) {
-		size_t i;
-		json_t *x;
-		put(g, desc && *desc ? " Possible values: " : "Possible values: ");
-		json_array_foreach(e, i, x)
-		{
-			char num[64];
-			if (i >= 20) {
-				put(g, ", …");
-				break;
-			}
-			if (i)
-				put(g, ", ");
-			if (json_is_string(x))
-				code(g, json_string_value(x));
-			else if (json_is_integer(x))
-				snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(x)), code(g, num);
-			else if (json_is_boolean(x))
-				code(g, json_is_true(x) ? "true" : "false");
-		}
-		put(g, ".");
+	if (!json_is_array(e) || !json_array_size(e)) {
+		cell(g, desc);
+		return;
 	}
+	/* The values are a sentence of their own: the description, trimmed (a YAML block
+	 * scalar ends in a newline), gets a final stop when it has none. */
+	size_t n = desc ? strlen(desc) : 0, i;
+	json_t *x;
+	while (n && strchr(" \t\r\n", desc[n - 1]))
+		n--;
+	if (n) {
+		cell_n(g, desc, n);
+		if (!strchr(".!?:", desc[n - 1]))
+			put(g, ".");
+		put(g, " ");
+	}
+	put(g, "Possible values: ");
+	json_array_foreach(e, i, x)
+	{
+		char num[64];
+		if (i >= 20) {
+			put(g, ", …");
+			break;
+		}
+		if (i)
+			put(g, ", ");
+		if (json_is_string(x))
+			code(g, json_string_value(x));
+		else if (json_is_integer(x))
+			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(x)), code(g, num);
+		else if (json_is_boolean(x))
+			code(g, json_is_true(x) ? "true" : "false");
+	}
+	put(g, ".");
 }
 
 static bool in_required(const json_t *req, const char *name)
@@ -285,8 +301,13 @@ static int property_rows(struct gen *g, const char *file, const json_t *s, int d
 		const json_t *ps = deref(g, p, &pf);
 		if (rows++ >= MAX_ROWS)
 			break;
-		if (rows == 1)
-			put(g, "| Name | Type | Required | Description |\n|---|---|---|---|\n");
+		if (rows == 1) {
+			put(g, g->ind);
+			put(g, "| Name | Type | Required | Description |\n");
+			put(g, g->ind);
+			put(g, "|---|---|---|---|\n");
+		}
+		put(g, g->ind);
 		put(g, "| ");
 		code(g, k);
 		put(g, " | ");
@@ -304,6 +325,7 @@ static void schema_block(struct gen *g, const char *file, const json_t *s)
 	const char *f = file;
 	const json_t *r = deref(g, s, &f);
 
+	put(g, g->ind);
 	put(g, "Type: ");
 	type_name(g, file, s, 0);
 	put(g, "\n\n");
@@ -452,7 +474,11 @@ static void responses(struct gen *g, const struct op *o)
 				code(g, type);
 				put(g, "\n\n");
 			}
+			/* Indented: the type and its table stay inside the response's list item
+			 * (at column 0 they would end the list after each response). */
+			g->ind = "  ";
 			schema_block(g, f, schema);
+			g->ind = NULL;
 		}
 	}
 }

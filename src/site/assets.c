@@ -164,6 +164,10 @@ const char site_css[] =
 	".content{padding:28px 20px 48px}\n"
 	"article h1{font-size:1.75rem}\n"
 	".pager{flex-direction:column}\n"
+	/* A table wider than a phone scrolls in its own box; without a floor its cells shrink to
+	 * their longest word and the last columns read one word (or letter) per line. */
+	"th,td{min-width:7em}\n"
+	"th:last-child,td:last-child{min-width:12em}\n"
 	"}\n"
 	"@media print{.site-header,.sidebar,.pager,.site-footer{display:none}.content{padding:0}}\n";
 
