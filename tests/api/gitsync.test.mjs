@@ -493,6 +493,10 @@ describe('git sync', () => {
             assert.ok(job, r.stdout);
             assert.equal(job.state, 'queued', JSON.stringify(job));
             assert.equal(job.attempts, 1);
+            // Removing the link ends the retries (the next attempt fails for good): nothing of
+            // this test is left to run on the servers of later test files (on PostgreSQL they
+            // share the queue).
+            await empty(api.spaces.deleteLegacyGitInstallation(s.id), 205, 'deleteLegacyGitInstallation');
         } finally {
             down.close();
         }

@@ -90,7 +90,10 @@ export async function startServer({ rateLimit, extraArgs = [], dataDir: reuseDir
     const logFile = join(dataDir, 'server.log');
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const args = ['serve', '--listen', `127.0.0.1:${port}`, ...storageArgs(dataDir), '--public-url', url];
+    // On PostgreSQL the data directory still holds what is not in the database (Git mirrors):
+    // the test's own, never ./data (a job of another test file may run on this server: the
+    // queue is shared).
+    const args = ['serve', '--listen', `127.0.0.1:${port}`, ...storageArgs(dataDir), ...(DATABASE_URL ? ['--data', dataDir] : []), '--public-url', url];
     if (rateLimit !== undefined) args.push('--rate-limit', String(rateLimit));
     args.push(...extraArgs);
 
