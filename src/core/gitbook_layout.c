@@ -331,12 +331,14 @@ static int place_items(struct imp *m, const struct summary_item *items, size_t n
 			} else {
 				if ((rc = add_page(m, PAGE_DOCUMENT, parent, title && *title ? title : NULL, mdi, NULL, &pi)))
 					return rc;
+				m->pages[pi].nav_title = it->nav_title; /* written back by the summary */
 				under = pi;
 			}
 		} else if (it->kind == SUMMARY_LINK && it->url && *it->url) {
 			const char *t = title && *title ? title : it->url;
 			if ((rc = add_page(m, PAGE_LINK, parent, t, -1, it->url, &pi)))
 				return rc;
+			m->pages[pi].nav_title = it->nav_title;
 		}
 		if (depth < SUMMARY_MAX_DEPTH + 2 && (rc = place_items(m, it->children, it->n_children, under, depth + 1)))
 			return rc;

@@ -502,6 +502,21 @@ struct sum_ctx {
 	bool oom;
 };
 
+/* A link's title: ` "Nav title"`, '"' and '\\' escaped, line breaks as spaces
+ * (SUMMARY.md's nav title, core/summary.h). */
+static void nav_title(struct jw *b, const char *t)
+{
+	if (!t || !*t)
+		return;
+	put(b, " \"");
+	for (const char *s = t; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			put(b, "\\");
+		jw_put(b, *s == '\n' || *s == '\r' ? " " : s, 1);
+	}
+	put(b, "\"");
+}
+
 static void sum_item(struct sum_ctx *c, const struct rev_page *p, int depth)
 {
 	const char *path = NULL;
@@ -531,6 +546,7 @@ static void sum_item(struct sum_ctx *c, const struct rev_page *p, int depth)
 			}
 			put(c->b, ">");
 		}
+		nav_title(c->b, p->nav_title);
 		put(c->b, ")\n");
 		return;
 	}
@@ -540,6 +556,7 @@ static void sum_item(struct sum_ctx *c, const struct rev_page *p, int depth)
 		return;
 	}
 	put(c->b, u);
+	nav_title(c->b, p->nav_title);
 	put(c->b, ")\n");
 	for (int k = p->first_child; k >= 0; k = c->rv->pages[k].next_sibling)
 		sum_item(c, &c->rv->pages[k], depth + 1);

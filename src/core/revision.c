@@ -7,7 +7,7 @@
  * e (emoji), ic (icon), s (slug), d (description), b (body hash), h (href),
  * hi/ni/nr (hidden, noIndex, noRobotsIndex), c/u (created, updated), ly
  * (layout JSON), cm (computed source JSON), go/gp/gh (Git blob oid, path,
- * fingerprint). Files: id, n (name), ct (content type), b (blob hash), z
+ * fingerprint), nt (SUMMARY.md nav title). Files: id, n (name), ct (content type), b (blob hash), z
  * (size), w/h (dimensions), go/gp (Git blob oid, path).
  */
 #include "core/revision.h"
@@ -48,7 +48,8 @@ bool rev_page_same(const struct rev_page *a, const struct rev_page *b)
 	       a->no_robots_index == b->no_robots_index && a->created_at == b->created_at &&
 	       a->updated_at == b->updated_at && same_str(a->layout, b->layout) &&
 	       same_str(a->computed, b->computed) && same_str(a->git_oid, b->git_oid) &&
-	       same_str(a->git_path, b->git_path) && same_str(a->git_hash, b->git_hash);
+	       same_str(a->git_path, b->git_path) && same_str(a->git_hash, b->git_hash) &&
+	       same_str(a->nav_title, b->nav_title);
 }
 
 bool rev_file_same(const struct rev_file *a, const struct rev_file *b)
@@ -219,6 +220,7 @@ struct revision *revision_build(const char *id, const struct revision_new *nr, i
 		d->git_oid = dup(&rv->arena, s->git_oid, &oom);
 		d->git_path = dup(&rv->arena, s->git_path, &oom);
 		d->git_hash = dup(&rv->arena, s->git_hash, &oom);
+		d->nav_title = dup(&rv->arena, s->nav_title, &oom);
 	}
 	for (int i = 0; !oom && i < nr->nfiles; i++) {
 		const struct rev_file *s = &nr->files[i];
@@ -274,7 +276,7 @@ size_t revision_heap_bytes(const struct revision *rv)
 		n += str_bytes(p->id) + str_bytes(p->parent) + str_bytes(p->title) + str_bytes(p->emoji) +
 		     str_bytes(p->icon) + str_bytes(p->slug) + str_bytes(p->description) + str_bytes(p->body) +
 		     str_bytes(p->href) + str_bytes(p->layout) + str_bytes(p->computed) + str_bytes(p->git_oid) +
-		     str_bytes(p->git_path) + str_bytes(p->git_hash);
+		     str_bytes(p->git_path) + str_bytes(p->git_hash) + str_bytes(p->nav_title);
 		/* A nested page's path is its own string; a top-level page's is its slug. */
 		if (p->path && p->path != p->slug)
 			n += str_bytes(p->path);
@@ -403,6 +405,7 @@ static void page_entry_write(struct jw *w, const struct rev_page *p)
 	kv_str(w, "go", p->git_oid);
 	kv_str(w, "gp", p->git_path);
 	kv_str(w, "gh", p->git_hash);
+	kv_str(w, "nt", p->nav_title);
 	jw_obj_close(w);
 }
 
@@ -551,6 +554,7 @@ static int parse_pages(struct arena *a, json_t *arr, struct rev_page **out, int 
 		p->git_oid = jstr(a, o, "go", &bad);
 		p->git_path = jstr(a, o, "gp", &bad);
 		p->git_hash = jstr(a, o, "gh", &bad);
+		p->nav_title = jstr(a, o, "nt", &bad);
 		if (!p->id)
 			bad = 1;
 	}

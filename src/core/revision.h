@@ -48,6 +48,9 @@ struct rev_page {
 	 * Git sync layout decides it), so an unchanged page is exported byte for
 	 * byte by reusing the blob. */
 	const char *git_oid, *git_path, *git_hash;
+	/* The table-of-contents title SUMMARY.md gave it ([Title](p.md "Nav title")),
+	 * written back when SUMMARY.md is regenerated; NULL when none. */
+	const char *nav_title;
 	bool hidden, no_index, no_robots_index;
 	int64_t created_at;
 	int64_t updated_at;

@@ -55,6 +55,7 @@ static int copy_page(struct arena *a, const struct rev_page *p, struct rev_page 
 	out->computed = dup(a, p->computed, &oom);
 	/* The source's Git sync blobs are not the result space's. */
 	out->git_oid = out->git_path = out->git_hash = NULL;
+	out->nav_title = NULL; /* untranslated text of the source's SUMMARY.md */
 	out->path = NULL;
 	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
 }

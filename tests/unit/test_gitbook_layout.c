@@ -1134,3 +1134,58 @@ UNIT_TEST(gitbook_layout_import_lazy_load)
 	repo_free(&r);
 	arena_free(&a);
 }
+
+/* A SUMMARY.md nav title ([Title](p.md "Nav title")) survives a regenerated
+ * SUMMARY.md: a renamed page keeps it, escaped. */
+UNIT_TEST(gitbook_layout_export_keeps_nav_titles)
+{
+	struct arena a;
+	struct store s = { 0 };
+	struct repo r = { 0 };
+	struct layout_import_out o;
+	struct layout_export_out x;
+	struct revision *rv = NULL, *rv2 = NULL;
+	struct rev_page *pages = NULL;
+	struct revision_new nr = { 0 };
+
+	arena_init(&a);
+	arena_init(&s.a);
+	repo_add(&r, "README.md", "# Welcome\n");
+	repo_add(&r, "SUMMARY.md",
+		 "# Table of contents\n\n* [Welcome](README.md)\n* [Setup](setup.md \"Setting \\\"it\\\" up\")\n");
+	repo_add(&r, "setup.md", "# Setup\n");
+	CHECK(do_import(&a, &r, NULL, &o) == 0);
+	CHECK(page_at(&o, "setup.md") && page_at(&o, "setup.md")->nav_title);
+	if (page_at(&o, "setup.md") && page_at(&o, "setup.md")->nav_title)
+		CHECK_STR(page_at(&o, "setup.md")->nav_title, "Setting \"it\" up");
+	rv = build_from_import(&s, &o, "r1");
+	if (!rv)
+		goto out;
+	/* Unchanged: SUMMARY.md is its blob. */
+	CHECK(do_export(&a, &s, rv, rv, &r, o.summary_oid, o.summary_hash, &x) == 0);
+	CHECK(write_at(&x, "SUMMARY.md") && write_at(&x, "SUMMARY.md")->oid);
+	/* The page renamed: SUMMARY.md is written again, with the nav title. */
+	pages = calloc((size_t)rv->npages, sizeof(*pages));
+	for (int i = 0; pages && i < rv->npages; i++) {
+		pages[i] = rv->pages[i];
+		if (pages[i].git_path && strcmp(pages[i].git_path, "setup.md") == 0)
+			pages[i].title = "Install";
+	}
+	nr.pages = pages;
+	nr.npages = rv->npages;
+	rv2 = pages ? revision_build("r2", &nr, 1700000001000) : NULL;
+	if (!rv2)
+		goto out;
+	CHECK(do_export(&a, &s, rv2, rv, &r, o.summary_oid, o.summary_hash, &x) == 0);
+	const struct layout_write *w = write_at(&x, "SUMMARY.md");
+	CHECK(w && !w->oid && w->data);
+	if (w && w->data)
+		CHECK(memmem(w->data, w->len, "* [Install](setup.md \"Setting \\\"it\\\" up\")\n", 42) != NULL);
+out:
+	free(pages);
+	revision_free(rv);
+	revision_free(rv2);
+	repo_free(&r);
+	arena_free(&s.a);
+	arena_free(&a);
+}
