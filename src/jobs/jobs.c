@@ -94,24 +94,47 @@ struct jobs {
 	int kick_polls;
 };
 
+static int tx_purge(struct store_tx *tx, void *arg)
+{
+	return store_spaces_purge(tx, clock_now_ms() - SPACE_RETENTION_MS, arg);
+}
+
 int jobs_purge_spaces(struct store *store, int64_t *removed)
 {
 	struct arena a;
-	struct store_tx tx;
 	int rc;
 
 	*removed = 0;
 	arena_init(&a);
-	rc = store_tx_begin(store, &tx, 1, &a);
-	if (rc == 0) {
-		rc = store_spaces_purge(&tx, clock_now_ms() - SPACE_RETENTION_MS, removed);
-		if (rc == 0)
-			rc = store_tx_commit(&tx);
-		else
-			store_tx_rollback(&tx);
-	}
+	rc = store_tx_run(store, 1, &a, tx_purge, removed);
 	arena_free(&a);
 	return rc;
+}
+
+struct gc_batch {
+	bool blobs;
+	const char *const *hashes;
+	int n;
+	int64_t cutoff, deleted;
+};
+
+static int tx_gc_delete(struct store_tx *tx, void *arg)
+{
+	struct gc_batch *b = arg;
+
+	return store_garbage_delete(tx, b->blobs, b->hashes, b->n, b->cutoff, &b->deleted);
+}
+
+struct gc_find {
+	int64_t cutoff;
+	struct store_garbage *g;
+};
+
+static int tx_gc_find(struct store_tx *tx, void *arg)
+{
+	struct gc_find *f = arg;
+
+	return store_garbage_find(tx, f->cutoff, f->g);
 }
 
 /* Delete one kind of garbage in short write transactions. */
@@ -123,17 +146,10 @@ static int gc_delete(struct store *store, bool blobs, const char *const *hashes,
 	*deleted = 0;
 	for (int at = 0; at < n && rc == 0; at += GC_DELETE_BATCH) {
 		struct arena a;
-		struct store_tx tx;
-		int64_t k = 0;
+		struct gc_batch b = { blobs, hashes + at, n - at < GC_DELETE_BATCH ? n - at : GC_DELETE_BATCH, cutoff, 0 };
 		arena_init(&a);
-		if ((rc = store_tx_begin(store, &tx, 1, &a)) == 0) {
-			rc = store_garbage_delete(&tx, blobs, hashes + at, n - at < GC_DELETE_BATCH ? n - at : GC_DELETE_BATCH,
-						  cutoff, &k);
-			if (rc == 0 && (rc = store_tx_commit(&tx)) == 0)
-				*deleted += k;
-			else if (rc)
-				store_tx_rollback(&tx);
-		}
+		if ((rc = store_tx_run(store, 1, &a, tx_gc_delete, &b)) == 0)
+			*deleted += b.deleted;
 		arena_free(&a);
 	}
 	return rc;
@@ -142,18 +158,15 @@ static int gc_delete(struct store *store, bool blobs, const char *const *hashes,
 int jobs_collect_garbage(struct store *store, int64_t cutoff, int64_t *bodies, int64_t *blobs)
 {
 	struct arena a;
-	struct store_tx tx;
 	struct store_garbage g;
+	struct gc_find find = { cutoff, &g };
 	int rc;
 
 	*bodies = *blobs = 0;
 	arena_init(&a);
 	/* Find in a read transaction (no writer held while every manifest is
 	 * read), then delete in short write transactions. */
-	if ((rc = store_tx_begin(store, &tx, 0, &a)) == 0) {
-		rc = store_garbage_find(&tx, cutoff, &g);
-		store_tx_rollback(&tx);
-	}
+	rc = store_tx_run(store, 0, &a, tx_gc_find, &find);
 	if (rc == 0)
 		rc = gc_delete(store, false, g.bodies, g.nbodies, cutoff, bodies);
 	if (rc == 0)
@@ -222,30 +235,33 @@ int64_t jobs_backoff_ms(int64_t attempts)
 
 /* ---- the built-in kinds ---- */
 
+/* After a purge: finished jobs past JOB_KEEP_MS deleted, and the collection
+ * queued when spaces were removed. */
+static int tx_after_purge(struct store_tx *tx, void *arg)
+{
+	const int64_t *removed = arg;
+	int64_t pruned = 0;
+	char id[ID_LEN + 1];
+	int rc = store_job_prune(tx, clock_now_ms() - JOB_KEEP_MS, &pruned);
+
+	if (rc == 0 && *removed)
+		rc = store_job_enqueue_unique(tx, JOB_KIND_GC, NULL, NULL, 0, id);
+	return rc;
+}
+
 /* spaces.purge (own transactions: the purge is idempotent, it deletes what is
  * still there). After a purge that removed spaces the collection is queued,
  * and finished jobs past JOB_KEEP_MS are deleted. */
 static int job_purge(struct dom *d, struct job_run *run)
 {
-	int64_t removed = 0, pruned = 0;
-	struct store_tx tx;
-	char id[ID_LEN + 1];
+	int64_t removed = 0;
 	int rc;
 
 	if ((rc = jobs_purge_spaces(run->store, &removed)))
 		return rc;
 	if (removed)
 		log_info("purged %lld spaces deleted more than 7 days ago", (long long)removed);
-	if ((rc = store_tx_begin(run->store, &tx, 1, d->arena)))
-		return rc;
-	rc = store_job_prune(&tx, clock_now_ms() - JOB_KEEP_MS, &pruned);
-	if (rc == 0 && removed)
-		rc = store_job_enqueue_unique(&tx, JOB_KIND_GC, NULL, NULL, 0, id);
-	if (rc == 0)
-		rc = store_tx_commit(&tx);
-	else
-		store_tx_rollback(&tx);
-	if (rc == 0) {
+	if ((rc = store_tx_run(run->store, 1, d->arena, tx_after_purge, &removed)) == 0) {
 		char *res = arena_printf(d->arena, "{\"purged\":%lld}", (long long)removed);
 		run->result = res;
 	}
@@ -295,23 +311,63 @@ static int permanent(int rc)
 	return rc == ERR_INVALID || rc == ERR_NOT_FOUND || rc == ERR_FORBIDDEN || rc == ERR_PRECONDITION;
 }
 
+/* One transition of a job row in a transaction of its own (store_tx_run):
+ * the arguments of the store call. */
+struct job_step {
+	const struct job *j;
+	const char *text; /* the error (retry) or the result (done) */
+	const char *worker;
+	int64_t at, now;  /* run_after (retry, defer) or lease_until (heartbeat) */
+	bool due;         /* schedule: the periodic jobs are due at once */
+};
+
+static int tx_retry(struct store_tx *tx, void *arg)
+{
+	const struct job_step *a = arg;
+
+	return store_job_retry(tx, a->j, a->text, a->at, a->now);
+}
+
+static int tx_done(struct store_tx *tx, void *arg)
+{
+	const struct job_step *a = arg;
+
+	return store_job_done(tx, a->j, a->text, a->now);
+}
+
+static int tx_defer(struct store_tx *tx, void *arg)
+{
+	const struct job_step *a = arg;
+
+	return store_job_defer(tx, a->j, a->at, a->now);
+}
+
+static int tx_heartbeat(struct store_tx *tx, void *arg)
+{
+	const struct job_step *a = arg;
+
+	return store_job_heartbeat(tx, a->worker, a->at, a->now);
+}
+
+static int tx_schedule(struct store_tx *tx, void *arg)
+{
+	const struct job_step *a = arg;
+	int rc = store_job_schedule(tx, JOB_KIND_PURGE, a->due ? 0 : PURGE_INTERVAL_MS, a->now);
+
+	return rc ? rc : store_job_schedule(tx, JOB_KIND_GC, a->due ? 0 : GC_INTERVAL_MS, a->now);
+}
+
 /* running -> queued (backoff) or failed, in a transaction of its own. */
 static void finish_failed(struct store *store, const struct job *j, int code, const char *why, int64_t retry_in)
 {
 	struct arena a;
-	struct store_tx tx;
 	int64_t now = clock_now_ms();
 	int64_t run_after = permanent(code) || j->attempts >= JOB_MAX_ATTEMPTS ? -1 : now + retry_in;
+	struct job_step step = { .j = j, .text = why, .at = run_after, .now = now };
 	int rc;
 
 	arena_init(&a);
-	if ((rc = store_tx_begin(store, &tx, 1, &a)) == 0) {
-		rc = store_job_retry(&tx, j, why, run_after, now);
-		if (rc == 0)
-			rc = store_tx_commit(&tx);
-		else
-			store_tx_rollback(&tx);
-	}
+	rc = store_tx_run(store, 1, &a, tx_retry, &step);
 	if (rc)
 		log_error("job %s (%s): cannot record its failure: %s", j->id, j->kind, err_message());
 	else if (run_after < 0)
@@ -368,12 +424,9 @@ int jobs_run_one(struct store *store, const struct server *srv, const char *work
 	if (own_tx) {
 		dom_init(&d, srv, NULL, &a, NULL);
 		rc = fn(&d, &run);
-		if (rc == 0 && (rc = store_tx_begin(store, &tx, 1, &a)) == 0) {
-			rc = store_job_done(&tx, &j, run.result, clock_now_ms());
-			if (rc == 0)
-				rc = store_tx_commit(&tx);
-			else
-				store_tx_rollback(&tx);
+		if (rc == 0) {
+			struct job_step step = { .j = &j, .text = run.result, .now = clock_now_ms() };
+			rc = store_tx_run(store, 1, &a, tx_done, &step);
 		}
 	} else if ((rc = store_tx_begin(store, &tx, 1, &a)) == 0) {
 		/* The effect and `done` in one transaction. */
@@ -388,14 +441,8 @@ int jobs_run_one(struct store *store, const struct server *srv, const char *work
 	}
 	if (rc && run.defer_ms > 0) {
 		/* running -> queued, the attempt given back: not a failure. */
-		int drc = store_tx_begin(store, &tx, 1, &a);
-		if (drc == 0) {
-			drc = store_job_defer(&tx, &j, clock_now_ms() + run.defer_ms, clock_now_ms());
-			if (drc == 0)
-				drc = store_tx_commit(&tx);
-			else
-				store_tx_rollback(&tx);
-		}
+		struct job_step step = { .j = &j, .at = clock_now_ms() + run.defer_ms, .now = clock_now_ms() };
+		int drc = store_tx_run(store, 1, &a, tx_defer, &step);
 		if (drc)
 			log_error("job %s (%s): cannot defer it: %s", j.id, j.kind, err_message());
 	} else if (rc == ERR_CONFLICT && strstr(err_message(), "lost its lease"))
@@ -468,20 +515,11 @@ static void *worker_thread(void *arg)
 static void schedule(struct jobs *j, bool now_due)
 {
 	struct arena a;
-	struct store_tx tx;
-	int64_t now = clock_now_ms();
+	struct job_step step = { .now = clock_now_ms(), .due = now_due };
 	int rc;
 
 	arena_init(&a);
-	if ((rc = store_tx_begin(j->store, &tx, 1, &a)) == 0) {
-		rc = store_job_schedule(&tx, JOB_KIND_PURGE, now_due ? 0 : PURGE_INTERVAL_MS, now);
-		if (rc == 0)
-			rc = store_job_schedule(&tx, JOB_KIND_GC, now_due ? 0 : GC_INTERVAL_MS, now);
-		if (rc == 0)
-			rc = store_tx_commit(&tx);
-		else
-			store_tx_rollback(&tx);
-	}
+	rc = store_tx_run(j->store, 1, &a, tx_schedule, &step);
 	if (rc)
 		log_error("scheduling the periodic jobs failed: %s", err_message());
 	arena_free(&a);
@@ -490,18 +528,12 @@ static void schedule(struct jobs *j, bool now_due)
 static void heartbeat(struct jobs *j)
 {
 	struct arena a;
-	struct store_tx tx;
 	int64_t now = clock_now_ms();
+	struct job_step step = { .worker = j->worker, .at = now + JOB_LEASE_MS, .now = now };
 	int rc;
 
 	arena_init(&a);
-	if ((rc = store_tx_begin(j->store, &tx, 1, &a)) == 0) {
-		rc = store_job_heartbeat(&tx, j->worker, now + JOB_LEASE_MS, now);
-		if (rc == 0)
-			rc = store_tx_commit(&tx);
-		else
-			store_tx_rollback(&tx);
-	}
+	rc = store_tx_run(j->store, 1, &a, tx_heartbeat, &step);
 	if (rc)
 		log_error("renewing the job leases failed: %s", err_message());
 	arena_free(&a);

@@ -244,6 +244,20 @@ int store_tx_begin(struct store *s, struct store_tx *tx, int write, struct arena
 	return 0;
 }
 
+int store_tx_run(struct store *s, int write, struct arena *a, int (*fn)(struct store_tx *tx, void *arg), void *arg)
+{
+	struct store_tx tx;
+	int rc = store_tx_begin(s, &tx, write, a);
+
+	if (rc)
+		return rc;
+	rc = fn(&tx, arg);
+	if (rc == 0 && write)
+		return store_tx_commit(&tx);
+	store_tx_rollback(&tx);
+	return rc;
+}
+
 int store_tx_commit(struct store_tx *tx)
 {
 	int rc;

@@ -55,6 +55,11 @@ const char *store_engine(const struct store *s);
 int store_tx_begin(struct store *s, struct store_tx *tx, int write, struct arena *a);
 int store_tx_commit(struct store_tx *tx);
 void store_tx_rollback(struct store_tx *tx);
+/* fn in a transaction of its own: begun, then committed when fn returns 0
+ * and write is set, rolled back otherwise (a read transaction is always
+ * rolled back). Returns fn's code, or the begin's or commit's. The one copy
+ * of begin/commit/rollback for code that runs outside a request (jobs). */
+int store_tx_run(struct store *s, int write, struct arena *a, int (*fn)(struct store_tx *tx, void *arg), void *arg);
 
 /* Serialize with every other transaction that locks the same organization
  * (for invariants such as "an organization keeps at least one admin", and the
