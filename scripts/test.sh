@@ -39,18 +39,35 @@ fi
 mkdir -p "$log_dir"
 started=$(date +%s)
 
-say() { printf '\n==> %s\n' "$*"; }
+# Each step's duration: `say` starts a step and ends the one before; the totals line is
+# preceded by every step's time ("times: deps 2 s, make 41 s, ...").
+step_name=""
+step_start=0
+times=()
+step_done() {
+  [ -n "$step_name" ] || return 0
+  local secs=$(( $(date +%s) - step_start ))
+  times+=("$step_name ${secs} s")
+  printf -- '--- %s: %d s\n' "$step_name" "$secs"
+  step_name=""
+}
+say() { step_done; step_name=${2:-$1}; step_start=$(date +%s); printf '\n==> %s\n' "$1"; }
 
 on_exit() {
   local rc=$?
   set +e
   trap - EXIT INT TERM
+  step_done
   if [ -n "$pg_dir" ]; then scripts/pg-cluster.sh stop "$pg_dir" >/dev/null 2>&1; fi
   if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
   if [ "$failed" -ne 0 ]; then
     [ "${#failed_stages[@]}" -gt 0 ] && echo "failed stages: ${failed_stages[*]} (logs in $log_dir)"
   elif [ "$own_log_dir" -eq 1 ]; then
     rm -rf -- "$log_dir"
+  fi
+  if [ "${#times[@]}" -gt 0 ]; then
+    local IFS=,
+    echo "times:${times[*]/#/ }"
   fi
   echo "test.sh: $(( $(date +%s) - started )) s"
   echo "tests: $passed passed, $failed failed"
@@ -103,6 +120,7 @@ stage() {
   fi
   passed=$(( passed + p ))
   failed=$(( failed + f ))
+  step_done
   echo "--> $name: $p passed, $f failed"
   if [ "$f" -ne 0 ]; then
     failed_stages+=("$name")
@@ -113,15 +131,19 @@ stage() {
   fi
 }
 
-say "deps (scripts/deps.sh test)"
+say "deps (scripts/deps.sh test)" deps
 scripts/deps.sh test || die deps "scripts/deps.sh test"
+# deps.sh installs a newer Node under .tools/node when the machine's is older than the
+# pinned test tools need (Debian 12 ships 18): the tests use it, nothing else does.
+if [ -x "$root/.tools/node/bin/node" ]; then export PATH="$root/.tools/node/bin:$PATH"; fi
 command -v node >/dev/null 2>&1 || die deps "node not found"
+echo "node $(node --version), npm $(npm --version)"
 
-say "make"
+say "make" make
 make -j"$jobs" || die make "make (build/docsd)"
 [ -x build/docsd ] || die make "make did not produce build/docsd"
 
-say "PostgreSQL (throwaway cluster)"
+say "PostgreSQL (throwaway cluster)" postgres
 pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/docsd-pg.XXXXXX")
 pg_url=$(scripts/pg-cluster.sh start "$pg_dir" | tail -n 1) || die postgres "scripts/pg-cluster.sh start"
 [[ "$pg_url" == postgres://* ]] || die postgres "no URL from scripts/pg-cluster.sh start"
@@ -129,7 +151,7 @@ echo "$pg_url"
 
 stage unit plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" DOCSD_TEST_REQUIRE_PG=1 make -j"$jobs" unit
 
-say "npm ci (tests/api)"
+say "npm ci (tests/api)" npm-api
 timeout -k 15 300 npm --prefix tests/api ci --no-audit --no-fund || die npm "npm ci in tests/api"
 
 stage api-sqlite node "$t_api" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/api test
@@ -137,11 +159,11 @@ stage api-sqlite node "$t_api" env DOCSD_BIN="$root/build/docsd" npm --prefix te
 # GitBook's own CLI, unchanged, publishing OpenAPI specs to docsd. --ignore-scripts: its
 # postinstall downloads a tunnel binary the tests do not use. (Its server helper is
 # tests/api's, installed above.)
-say "npm ci (tests/cli)"
+say "npm ci (tests/cli)" npm-cli
 timeout -k 15 300 npm --prefix tests/cli ci --ignore-scripts --no-audit --no-fund || die npm "npm ci in tests/cli"
 stage cli node "$t_cli" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/cli test
 
-say "npm ci (tests/browser)"
+say "npm ci (tests/browser)" npm-browser
 timeout -k 15 300 npm --prefix tests/browser ci --no-audit --no-fund || die npm "npm ci in tests/browser"
 [ -x /usr/bin/chromium ] || die deps "/usr/bin/chromium not found (scripts/deps.sh test installs it)"
 
@@ -156,7 +178,7 @@ stage api-postgres node "$t_api" env DOCSD_BIN="$root/build/docsd" \
 
 stage keepalive-conns plain "$t_conns" env DOCSD_BIN="$root/build/docsd" bench/conns.sh
 
-say "make asan"
+say "make asan" make-asan
 make -j"$jobs" asan || die make-asan "make asan (build-asan/docsd)"
 [ -x build-asan/docsd ] || die make-asan "make asan did not produce build-asan/docsd"
 
