@@ -12,12 +12,15 @@ make -j"$(nproc 2>/dev/null || echo 2)"
 mkdir -p data
 
 listen=${DOCSD_LISTEN:-127.0.0.1:8080}
+# Absolute paths everywhere, so that the banner's lines work from any folder and the
+# server's 401 names the same data directory.
 cat >&2 <<EOF
 docsd: serving http://$listen  (data in $root/data, Ctrl-C to stop)
-Get an API token (in another terminal, from $root):
-  build/docsd user create --data ./data --email you@example.com --name "You"
+Get an API token (in another terminal, from any folder):
+  TOKEN=\$($root/build/docsd user create --data $root/data --email you@example.com --name "You" --if-exists | sed 's/.*"token":"\([^"]*\)".*/\1/')
 then call the API with it:
-  curl -H "Authorization: Bearer <token>" http://$listen/v1/user
+  curl -H "Authorization: Bearer \$TOKEN" http://$listen/v1/user
+(README.md, "First requests" and "A walk-through", goes on from here.)
 EOF
 
-exec build/docsd serve --data ./data --listen "$listen" "$@"
+exec "$root/build/docsd" serve --data "$root/data" --listen "$listen" "$@"
