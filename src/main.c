@@ -45,7 +45,9 @@ static const char usage[] =
 	"  --threads N                HTTP worker threads (DOCSD_THREADS, default: 2 per CPU, at least 4)\n"
 	"  --rate-limit N             requests per minute per token, 0 = unlimited (DOCSD_RATE_LIMIT, default 0)\n"
 	"  --max-body BYTES           largest accepted request body (DOCSD_MAX_BODY, default 8388608)\n"
-	"  --allow-private-network    let insert_files fetch URLs on loopback and private addresses\n"
+	"  --allow-private-network    let the server's outgoing requests (insert_files URLs, website imports,\n"
+	"                             OpenAPI spec URLs, Git sync remotes) reach loopback, private, link-local\n"
+	"                             and other reserved addresses, and accept file:// Git remotes\n"
 	"                             (DOCSD_ALLOW_PRIVATE_NETWORK=1; off by default)\n"
 	"  --max-connections N        open connections at most, lowered to what the open file limit\n"
 	"                             allows (DOCSD_MAX_CONNECTIONS, default 50000)\n"
@@ -416,6 +418,12 @@ static int cmd_user_token(struct cli *c, int create_user)
 			rc = store_tx_commit(&tx);
 		else
 			store_tx_rollback(&tx);
+	}
+	if (rc == ERR_CONFLICT && create_user) {
+		fprintf(stderr,
+			"docsd: a user with the email %s already exists: add --if-exists to get a new token for them, "
+			"or use `docsd token create --email %s`\n", c->email, c->email);
+		goto out;
 	}
 	if (rc) {
 		fprintf(stderr, "docsd: %s\n", err_message());

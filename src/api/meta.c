@@ -20,6 +20,16 @@ int api_info(struct req *r)
 	return 0;
 }
 
+int api_home(struct req *r)
+{
+	struct jw *g = resp_json(r, 200);
+
+	if (!g)
+		return err_set(ERR_INTERNAL, "out of memory");
+	home_to_json(g, r->srv->public_url, DOCSD_VERSION);
+	return 0;
+}
+
 int api_healthz(struct req *r)
 {
 	struct jw *g;

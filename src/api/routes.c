@@ -15,6 +15,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const struct route routes[] = {
+	{ "GET", "/", api_home, ROUTE_PUBLIC | ROUTE_NO_TX, 0, "home" },
 	{ "GET", "/healthz", api_healthz, ROUTE_PUBLIC | ROUTE_NO_TX, 0, "healthz" },
 	{ "GET", "/metrics", api_metrics, ROUTE_PUBLIC | ROUTE_NO_TX, 0, "metrics" },
 	{ "GET", "/v1", api_info, 0, 0, "getApiInformation" },

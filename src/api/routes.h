@@ -54,6 +54,7 @@ extern const int routes_count;
 
 /* handlers, one family per file */
 int api_info(struct req *r);
+int api_home(struct req *r);
 int api_healthz(struct req *r);
 int api_metrics(struct req *r);
 int user_get_self(struct req *r);

@@ -11,6 +11,22 @@ void api_info_to_json(struct jw *g, const char *version, const char *build)
 	jw_obj_close(g);
 }
 
+/* GET /: what this server is and where to go next (a person's first look). */
+void home_to_json(struct jw *g, const char *base, const char *version)
+{
+	jw_obj_open(g);
+	jw_kstr(g, "name", "docsd");
+	jw_kstr(g, "description", "a self-hosted documentation server whose HTTP API is compatible with GitBook's REST API v1");
+	jw_kstr(g, "version", version);
+	jw_kurl(g, "api", base, "/v1", NULL);
+	jw_kurl(g, "health", base, "/healthz", NULL);
+	jw_kurl(g, "metrics", base, "/metrics", NULL);
+	jw_kurl(g, "sites", base, "/sites/", NULL);
+	jw_kstr(g, "docs", "the README of the docsd repository (operations, configuration); GitBook's API reference: https://gitbook.com/docs/developers/gitbook-api");
+	jw_kstr(g, "webInterface", "none yet: use the API, or a published site under /sites/");
+	jw_obj_close(g);
+}
+
 void health_to_json(struct jw *g, const char *engine)
 {
 	jw_obj_open(g);

@@ -89,6 +89,11 @@ int route_find(const char *method, const char *path, struct arena *a, struct rou
 	}
 	if (path_known)
 		return err_set(ERR_METHOD, "method %s is not allowed on this path", method);
+	/* The `urls.app` links of every object point at GitBook's web app. */
+	if (strncmp(path, "/o/", 3) == 0 || strncmp(path, "/s/", 3) == 0 || strncmp(path, "/c/", 3) == 0)
+		return err_set(ERR_NOT_FOUND,
+			       "docsd has no web interface yet: %s is an urls.app link; read the object through the API (/v1/...) "
+			       "or publish it as a site (/sites/...)", path);
 	return err_set(ERR_NOT_FOUND, "no such endpoint: %s %s", method, path);
 }
 
@@ -340,10 +345,23 @@ static int run(struct req *r, const char *path)
 	return run_tx(r);
 }
 
-/* Every 401 says how to get a token. */
-#define TOKEN_HINT                                                                                         \
-	"send Authorization: Bearer <token>; create a token with `docsd token create --email you@example.com` " \
-	"(or `docsd user create --email you@example.com` for a new user)"
+/* Every 401 says how to get a token, for the store this server uses: a token
+ * made with another --data is the usual newcomer's mistake. The --data path is
+ * the one the operator gave (scripts/serve.sh gives an absolute one); a
+ * PostgreSQL URL is never echoed (it may hold a password). */
+static void token_hint(const struct server *srv, char *buf, size_t size, const char *msg)
+{
+	if (srv->cfg.database_url)
+		snprintf(buf, size,
+			 "%s: send Authorization: Bearer <token>; this server's tokens are in its PostgreSQL database: create one "
+			 "with `docsd token create --database <its URL> --email you@example.com` (or `docsd user create ... --if-exists`)",
+			 msg);
+	else
+		snprintf(buf, size,
+			 "%s: send Authorization: Bearer <token>; this server's tokens are in --data %s: create one with "
+			 "`docsd token create --data %s --email you@example.com` (or `docsd user create ... --if-exists`)",
+			 msg, srv->cfg.data_dir ? srv->cfg.data_dir : "./data", srv->cfg.data_dir ? srv->cfg.data_dir : "./data");
+}
 
 static void respond_error(struct req *r, int code)
 {
@@ -356,7 +374,7 @@ static void respond_error(struct req *r, int code)
 		log_error("request %ld %s %s failed: %s", r->id, r->method, r->url, msg);
 		msg = status == 503 ? "service unavailable, try again" : "internal error";
 	} else if (status == 401) {
-		snprintf(buf, sizeof(buf), "%s: %s", msg, TOKEN_HINT);
+		token_hint(r->srv, buf, sizeof(buf), msg);
 		msg = buf;
 	}
 	g = resp_json(r, status);

@@ -150,8 +150,52 @@ describe('query integers, UTF-8, newlines and 401 messages', () => {
         for (const p of cases) {
             const e = await expectError(p, 401, '401');
             assert.match(e.error.message, /Authorization: Bearer <token>/, e.error.message);
-            assert.match(e.error.message, /docsd token create --email/, e.error.message);
-            assert.match(e.error.message, /docsd user create/, e.error.message);
+            // It names the store this server reads tokens from (a token made with another
+            // --data is a newcomer's usual mistake), never a PostgreSQL URL (it may hold a password).
+            if (process.env.DOCSD_TEST_DATABASE) {
+                assert.match(e.error.message, /docsd token create --database <its URL> --email/, e.error.message);
+                assert.ok(!e.error.message.includes(process.env.DOCSD_TEST_DATABASE), e.error.message);
+            } else {
+                assert.ok(e.error.message.includes(`docsd token create --data ${ctx.server.dataDir} --email`), e.error.message);
+            }
+            assert.match(e.error.message, /docsd user create .*--if-exists/, e.error.message);
         }
+    });
+
+    it('GET / names the API, the health endpoint and the docs', async () => {
+        const r = await raw(ctx.url, 'GET', '/');
+        assert.equal(r.status, 200);
+        assert.match(r.headers['content-type'] || '', /application\/json/);
+        const home = JSON.parse(r.text);
+        assert.equal(home.name, 'docsd');
+        assert.equal(home.api, `${ctx.url}/v1`);
+        assert.equal(home.health, `${ctx.url}/healthz`);
+        assert.match(home.docs, /README/);
+        assert.match(home.webInterface, /none yet/);
+    });
+
+    it('urls.app links say that there is no web interface yet', async () => {
+        const { org } = await createOrg(ctx.url, alice.token, `App ${ctx.run}`);
+        assert.match(org.urls.app, /\/o\//);
+        for (const path of [new URL(org.urls.app).pathname, '/s/abc', '/c/abc/def']) {
+            const e = await expectError(raw(ctx.url, 'GET', path, { token: alice.token }), 404, `GET ${path}`);
+            assert.match(e.error.message, /no web interface yet/, e.error.message);
+        }
+        // Any other unknown path keeps the plain answer.
+        const e = await expectError(raw(ctx.url, 'GET', '/nope'), 404, 'GET /nope');
+        assert.match(e.error.message, /no such endpoint/, e.error.message);
+    });
+
+    it('user create for an existing email says to use --if-exists or token create', async () => {
+        const r = await ctx.server.cli(['user', 'create', ...ctx.server.storageArgs(), '--email', alice.email]);
+        assert.equal(r.code, 1, r.stderr);
+        assert.equal(r.stdout, '');
+        assert.match(r.stderr, /already exists: add --if-exists .* or use `docsd token create --email /, r.stderr);
+        const again = await ctx.server.cli(['user', 'create', ...ctx.server.storageArgs(), '--email', alice.email, '--if-exists']);
+        assert.equal(again.code, 0, again.stderr);
+        const { token } = JSON.parse(again.stdout);
+        const me = await raw(ctx.url, 'GET', '/v1/user', { token });
+        assert.equal(me.status, 200);
+        assert.equal(JSON.parse(me.text).id, alice.id);
     });
 });
