@@ -2,14 +2,16 @@
  * gitbook_yaml.c - the bounded YAML loader and .gitbook.yaml (see gitbook_yaml.h).
  *
  * Loading is two passes over the text with libyaml: an event pass that
- * enforces the limits (depth, aliases, one document) and reports syntax
- * errors with their position, then yaml_parser_load for the node tree.
- * Readers never follow aliases recursively beyond the fixed depth of the
- * keys they look up, so an alias bomb costs nothing.
+ * enforces the limits (depth, aliases, the bytes the document expands to,
+ * one document) and reports syntax errors with their position, then
+ * yaml_parser_load for the node tree (which shares aliased nodes, so it is
+ * no larger than the text). A reader that walks the tree in full (OpenAPI's
+ * conversion to JSON) walks at most the counted bytes.
  */
 #include "core/gitbook_yaml.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/err.h"
@@ -33,18 +35,103 @@ static int at(const yaml_mark_t *m, int first_line, const char *what)
 	return err_set(ERR_INVALID, "line %d, column %d: %s", (int)m->line + first_line, (int)m->column + 1, what);
 }
 
+/*
+ * The expansion count. libyaml's node tree shares an anchored node among its
+ * aliases, so loading is cheap; what is expensive is every reader that walks
+ * the tree as if it were written out (OpenAPI's conversion to JSON, which is
+ * then stored), where "six levels of ten aliases" over a 2 KB list is 200 MB.
+ * Counting aliases or nodes does not bound that; counting the bytes does. The
+ * event pass adds up the bytes the document would have with every alias
+ * written out in full, and stops at the first event past the budget, so no
+ * expanded form is ever built: a scalar counts its length plus one, a
+ * sequence or mapping one (an empty collection costs something too), an
+ * alias what its anchored node counted. An alias inside the node it names
+ * (a recursive alias: an infinite document) is refused.
+ */
+struct anchor {
+	char *name;
+	size_t bytes;
+	bool open; /* its sequence or mapping has not ended yet */
+};
+
+struct expansion {
+	size_t total, max;
+	struct anchor *anchors;
+	size_t n, cap;
+	/* The open collections: the anchor each defines (index + 1, 0: none) and
+	 * the total when it started. Depth is checked before a push. */
+	struct {
+		size_t anchor, start;
+	} open[YAML_MAX_DEPTH + 1];
+	int depth;
+};
+
+static void expansion_free(struct expansion *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		free(x->anchors[i].name);
+	free(x->anchors);
+}
+
+/* Records an anchored node: its index + 1, or 0 with the error set. */
+static size_t anchor_add(struct expansion *x, const yaml_char_t *name, size_t bytes, bool open)
+{
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 16;
+		struct anchor *p = realloc(x->anchors, cap * sizeof(*p));
+		if (!p)
+			return err_set(ERR_INTERNAL, "out of memory"), 0;
+		x->anchors = p;
+		x->cap = cap;
+	}
+	if (!(x->anchors[x->n].name = strdup((const char *)name)))
+		return err_set(ERR_INTERNAL, "out of memory"), 0;
+	x->anchors[x->n].bytes = bytes;
+	x->anchors[x->n].open = open;
+	return ++x->n;
+}
+
+/* The latest anchor of that name (libyaml's loader refuses duplicates). */
+static struct anchor *anchor_find(struct expansion *x, const yaml_char_t *name)
+{
+	for (size_t i = x->n; i-- > 0;)
+		if (strcmp(x->anchors[i].name, (const char *)name) == 0)
+			return &x->anchors[i];
+	return NULL;
+}
+
+/* Adds n bytes; ERR_INVALID naming the limit once the total passes it.
+ * Every amount added is at most max (an anchor's bytes were counted within
+ * it), so the sum cannot overflow before it is caught. */
+static int expand(struct expansion *x, size_t n, const yaml_mark_t *m, int first_line)
+{
+	if (n > x->max - x->total) {
+		x->total = x->max;
+		return err_set(ERR_INVALID,
+			       "line %d, column %d: " YAML_EXPANDED_MESSAGE " %zu bytes with its aliases written out "
+			       "(each alias counts the bytes of the node it repeats)",
+			       (int)m->line + first_line, (int)m->column + 1, x->max);
+	}
+	x->total += n;
+	return 0;
+}
+
 /* The event pass: limits and syntax. */
-static int check_events(const char *s, size_t len, int first_line)
+static int check_events(const char *s, size_t len, int first_line, size_t max_expanded, size_t *expanded)
 {
 	yaml_parser_t p;
 	yaml_event_t ev;
-	int depth = 0, aliases = 0, docs = 0, rc = 0;
+	struct expansion x = { .max = max_expanded };
+	int aliases = 0, docs = 0, rc = 0;
 	bool done = false;
 
 	if (!yaml_parser_initialize(&p))
 		return err_set(ERR_INTERNAL, "out of memory");
 	yaml_parser_set_input_string(&p, (const unsigned char *)s, len);
 	while (!done && rc == 0) {
+		struct anchor *an;
+		yaml_char_t *anchor = NULL;
+
 		if (!yaml_parser_parse(&p, &ev)) {
 			rc = parse_error(&p, first_line);
 			break;
@@ -59,16 +146,49 @@ static int check_events(const char *s, size_t len, int first_line)
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
-			if (++depth > YAML_MAX_DEPTH)
+			anchor = ev.type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.anchor
+								      : ev.data.mapping_start.anchor;
+			if (x.depth + 1 > YAML_MAX_DEPTH) {
 				rc = at(&ev.start_mark, first_line, "nested deeper than 32 levels");
+				break;
+			}
+			if ((rc = expand(&x, 1, &ev.start_mark, first_line)))
+				break;
+			x.depth++;
+			x.open[x.depth].start = x.total - 1;
+			x.open[x.depth].anchor = anchor ? anchor_add(&x, anchor, 0, true) : 0;
+			if (anchor && !x.open[x.depth].anchor)
+				rc = ERR_INTERNAL;
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
-			depth--;
+			if (x.depth > 0) {
+				if (x.open[x.depth].anchor) {
+					an = &x.anchors[x.open[x.depth].anchor - 1];
+					an->bytes = x.total - x.open[x.depth].start;
+					an->open = false;
+				}
+				x.depth--;
+			}
+			break;
+		case YAML_SCALAR_EVENT:
+			/* length + 1 <= len + 1: a scalar's bytes are in the text */
+			if ((rc = expand(&x, ev.data.scalar.length + 1, &ev.start_mark, first_line)))
+				break;
+			if (ev.data.scalar.anchor && !anchor_add(&x, ev.data.scalar.anchor, ev.data.scalar.length + 1, false))
+				rc = ERR_INTERNAL;
 			break;
 		case YAML_ALIAS_EVENT:
-			if (++aliases > YAML_MAX_ALIASES)
+			if (++aliases > YAML_MAX_ALIASES) {
 				rc = at(&ev.start_mark, first_line, "more than 64 aliases");
+				break;
+			}
+			/* An undefined alias is left to the loader, which names it. */
+			an = anchor_find(&x, ev.data.alias.anchor);
+			if (an && an->open)
+				rc = at(&ev.start_mark, first_line, "an alias inside the node it refers to (a recursive alias)");
+			else if (an)
+				rc = expand(&x, an->bytes, &ev.start_mark, first_line);
 			break;
 		default:
 			break;
@@ -76,15 +196,19 @@ static int check_events(const char *s, size_t len, int first_line)
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&p);
+	expansion_free(&x);
+	if (rc == 0 && expanded)
+		*expanded = x.total;
 	return rc;
 }
 
 int yaml_load_bounded(yaml_document_t *doc, const char *s, size_t len, int first_line)
 {
-	return yaml_load_sized(doc, s, len, first_line, YAML_MAX_BYTES);
+	return yaml_load_sized(doc, s, len, first_line, YAML_MAX_BYTES, YAML_MAX_EXPANDED_BYTES, NULL);
 }
 
-int yaml_load_sized(yaml_document_t *doc, const char *s, size_t len, int first_line, size_t max_bytes)
+int yaml_load_sized(yaml_document_t *doc, const char *s, size_t len, int first_line, size_t max_bytes,
+		    size_t max_expanded, size_t *expanded)
 {
 	yaml_parser_t p;
 	int rc;
@@ -94,7 +218,7 @@ int yaml_load_sized(yaml_document_t *doc, const char *s, size_t len, int first_l
 		s = "", len = 0;
 	if (len > max_bytes)
 		return err_set(ERR_INVALID, "larger than %zu bytes", max_bytes);
-	rc = check_events(s, len, first_line);
+	rc = check_events(s, len, first_line, max_expanded, expanded);
 	if (rc)
 		return rc;
 	if (!yaml_parser_initialize(&p))

@@ -5,11 +5,12 @@
  *
  * YAML goes through the bounded loader every YAML text of docsd goes through
  * (core/gitbook_yaml.h: depth, aliases, one document), with OpenAPI's own
- * size limit, then becomes a jansson tree so JSON and YAML specifications are
- * handled by one code path. The conversion counts the values it makes: an
- * alias may be expanded many times (YAML's "billion laughs"), and a
- * recursive alias would never end, so both the count and the depth are
- * bounded.
+ * size limits, then becomes a jansson tree so JSON and YAML specifications
+ * are handled by one code path. An alias may be expanded many times (YAML's
+ * "billion laughs"): the loader counts the bytes of the document with its
+ * aliases written out and refuses one past OPENAPI_MAX_EXPANDED_BYTES before
+ * any node exists, and refuses recursive aliases; the conversion also counts
+ * the values it makes and bounds the depth, as a second line.
  */
 #include "core/openapi_doc.h"
 #include "core/gitbook_yaml.h"
@@ -188,12 +189,12 @@ static bool depth_ok(const json_t *v, int max)
 	return true;
 }
 
-static int parse_yaml(const char *s, size_t len, json_t **out)
+static int parse_yaml(const char *s, size_t len, json_t **out, size_t *expanded)
 {
 	yaml_document_t doc;
 	struct conv c = { .doc = &doc };
 	yaml_node_t *root;
-	int rc = yaml_load_sized(&doc, s, len, 1, OPENAPI_MAX_BYTES);
+	int rc = yaml_load_sized(&doc, s, len, 1, OPENAPI_MAX_BYTES, OPENAPI_MAX_EXPANDED_BYTES, expanded);
 
 	if (rc)
 		return rc;
@@ -208,11 +209,19 @@ static int parse_yaml(const char *s, size_t len, json_t **out)
 
 int openapi_parse(const char *s, size_t len, json_t **out)
 {
-	size_t i = 0;
+	return openapi_parse_counted(s, len, out, NULL);
+}
+
+int openapi_parse_counted(const char *s, size_t len, json_t **out, size_t *expanded)
+{
+	size_t i = 0, n = 0;
 	json_error_t je;
 	json_t *v;
+	int rc;
 
 	*out = NULL;
+	if (expanded)
+		*expanded = 0;
 	if (len > OPENAPI_MAX_BYTES)
 		return err_set(ERR_INVALID, "larger than %zu bytes", OPENAPI_MAX_BYTES);
 	if (len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
@@ -226,15 +235,25 @@ int openapi_parse(const char *s, size_t len, json_t **out)
 				json_decref(v);
 				return err_set(ERR_INVALID, "nested deeper than %d levels", OPENAPI_MAX_DEPTH);
 			}
+			/* JSON has no aliases: it is as large as its text. */
+			if (expanded)
+				*expanded = len;
 			*out = v;
 			return 0;
 		}
-		/* Flow-style YAML also starts with '{': try it before giving JSON's reason. */
-		if (parse_yaml(s, len, out) == 0)
+		/* Flow-style YAML also starts with '{': try it before giving JSON's
+		 * reason, unless YAML refused it for its size (that reason is the
+		 * one that helps). */
+		if ((rc = parse_yaml(s, len, out, &n)) == 0) {
+			if (expanded)
+				*expanded = n;
 			return 0;
+		}
+		if (rc == ERR_INVALID && strstr(err_message(), YAML_EXPANDED_MESSAGE))
+			return rc;
 		return err_set(ERR_INVALID, "line %d, column %d: %s", je.line, je.column, je.text);
 	}
-	return parse_yaml(s, len, out);
+	return parse_yaml(s, len, out, expanded);
 }
 
 /* ---- what kind of document ---- */

@@ -35,6 +35,23 @@
 /* Relative $ref files followed from one entry file, and their bytes together. */
 #define OPENAPI_MAX_FILES 50
 #define OPENAPI_MAX_TOTAL_BYTES ((size_t)20 << 20)
+/*
+ * The bytes one file may expand to with its YAML aliases written out (the
+ * loader's count, core/gitbook_yaml.h: each scalar and key its length + 1,
+ * each sequence or mapping 1, each alias what it repeats), refused while
+ * parsing, before anything is built. A JSON file counts its length. 32 MiB:
+ * a little over three times the largest file, so a specification that uses
+ * aliases for shared schemas still loads, and a 2 KB alias bomb that would
+ * expand to hundreds of megabytes stops at once.
+ */
+#define OPENAPI_MAX_EXPANDED_BYTES ((size_t)32 << 20)
+/*
+ * What one processed version may store: its filesystem as compact JSON
+ * (every file's parsed specification). The files' expanded bytes together
+ * are held to it too, so 50 files each under the per-file limit cannot build
+ * 50 times it. 64 MiB: over three times OPENAPI_MAX_TOTAL_BYTES.
+ */
+#define OPENAPI_MAX_STORED_BYTES ((size_t)64 << 20)
 
 /*
  * Parse s[0..len) as JSON (when its first non-blank character is '{' or '[')
@@ -44,6 +61,10 @@
  * the line and column; ERR_INTERNAL when memory runs out.
  */
 int openapi_parse(const char *s, size_t len, json_t **out);
+/* openapi_parse, and *expanded (may be NULL) the bytes the file expanded to
+ * (a JSON file: its length). A YAML file past OPENAPI_MAX_EXPANDED_BYTES is
+ * ERR_INVALID "line L, column C: the YAML expands to more than N bytes ...". */
+int openapi_parse_counted(const char *s, size_t len, json_t **out, size_t *expanded);
 
 /*
  * Whether doc is an OpenAPI 3.x document (`openapi: "3.…"`) or a Swagger 2.0

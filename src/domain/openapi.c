@@ -32,8 +32,10 @@
  * Errors of a run (lastProcessErrorCode): FETCH_TIMEOUT when a fetch ran out
  * of time, FETCH_ERROR for any other fetch failure (HTTP status, network,
  * refused address, too large, too many files), PARSE_ERROR when a file is
- * not YAML or JSON, or the entry file is not OpenAPI 3.x or Swagger 2.0. The
- * reason is lastProcessedErrors[0].message.
+ * not YAML or JSON, expands past OPENAPI_MAX_EXPANDED_BYTES with its YAML
+ * aliases written out, the files together past OPENAPI_MAX_STORED_BYTES, or
+ * the entry file is not OpenAPI 3.x or Swagger 2.0. The reason is
+ * lastProcessedErrors[0].message.
  */
 #include "domain/openapi.h"
 #include "core/openapi_doc.h"
@@ -386,6 +388,61 @@ static const char *entry_key(struct arena *a, const char *url, const char *text)
 	return *text == '{' ? "openapi.json" : "openapi.yaml";
 }
 
+/* The JSON text being written by dump_capped. */
+struct capped {
+	char *buf;
+	size_t len, cap;
+	bool over, no_memory;
+};
+
+/* json_dump_callback's writer: -1 (the dump stops) at the first byte past
+ * OPENAPI_MAX_STORED_BYTES, so an oversized version is never held whole. */
+static int capped_write(const char *p, size_t n, void *ud)
+{
+	struct capped *c = ud;
+
+	if (n > OPENAPI_MAX_STORED_BYTES - c->len) {
+		c->over = true;
+		return -1;
+	}
+	if (c->cap - c->len < n + 1) {
+		size_t cap = c->cap ? c->cap * 2 : (size_t)64 << 10;
+		while (cap - c->len < n + 1)
+			cap *= 2;
+		if (cap > OPENAPI_MAX_STORED_BYTES + 1)
+			cap = OPENAPI_MAX_STORED_BYTES + 1;
+		char *q = realloc(c->buf, cap);
+		if (!q) {
+			c->no_memory = true;
+			return -1;
+		}
+		c->buf = q;
+		c->cap = cap;
+	}
+	memcpy(c->buf + c->len, p, n);
+	c->len += n;
+	c->buf[c->len] = '\0';
+	return 0;
+}
+
+/* fs as compact JSON into res->fs, or PARSE_ERROR in res when it is larger
+ * than a version may store (OPENAPI_MAX_STORED_BYTES). */
+static int dump_capped(const json_t *fs, struct run_result *res)
+{
+	struct capped c = { 0 };
+
+	if (json_dump_callback(fs, capped_write, &c, JSON_COMPACT) == 0 && c.buf) {
+		res->fs = c.buf;
+		return 0;
+	}
+	free(c.buf);
+	if (c.over)
+		return run_fail(res, "PARSE_ERROR", "the processed specification is larger than %zu bytes (the most a "
+						    "version may store)",
+				OPENAPI_MAX_STORED_BYTES);
+	return err_set(ERR_INTERNAL, "out of memory");
+}
+
 /* Fetch every file of a source with no transaction held: the entry file,
  * then the relative $ref files of each file (only for a URL source),
  * breadth first, at most OPENAPI_MAX_FILES and OPENAPI_MAX_TOTAL_BYTES. */
@@ -393,7 +450,7 @@ static int process(const struct dom *d, struct arena *a, const struct openapi_sp
 {
 	struct pending_file files[OPENAPI_MAX_FILES];
 	int nfiles = 1, rc = 0;
-	size_t total = 0;
+	size_t total = 0, expanded = 0, expanded_total = 0;
 	long per_file = fetch_timeout_ms();
 	int64_t deadline = clock_now_ms() + 3 * (int64_t)per_file;
 	json_t *fs = json_object();
@@ -440,7 +497,7 @@ static int process(const struct dom *d, struct arena *a, const struct openapi_sp
 			text = spec->source_text ? spec->source_text : "";
 			len = strlen(text);
 		}
-		rc = openapi_parse(text, len, &doc);
+		rc = openapi_parse_counted(text, len, &doc, &expanded);
 		fetch_result_free(&fr);
 		if (rc == ERR_INVALID) {
 			rc = 0;
@@ -449,6 +506,16 @@ static int process(const struct dom *d, struct arena *a, const struct openapi_sp
 		}
 		if (rc)
 			break;
+		/* Each file is under OPENAPI_MAX_EXPANDED_BYTES; together they must
+		 * fit what a version may store, or 50 of them would build 50 times it. */
+		if ((expanded_total += expanded) > OPENAPI_MAX_STORED_BYTES) {
+			json_decref(doc);
+			run_fail(res, "PARSE_ERROR",
+				 "%s: the files of the specification expand to more than %zu bytes together (the most "
+				 "a version may store)",
+				 files[i].key, OPENAPI_MAX_STORED_BYTES);
+			break;
+		}
 		if (i == 0 && openapi_check(doc, &version)) {
 			run_fail(res, "PARSE_ERROR", "%s: %s", files[i].key, err_message());
 			json_decref(doc);
@@ -496,12 +563,9 @@ static int process(const struct dom *d, struct arena *a, const struct openapi_sp
 			rc = err_set(ERR_INTERNAL, "out of memory");
 		}
 	}
-	if (rc == 0 && !res->code) {
-		if (!(res->fs = json_dumps(fs, JSON_COMPACT)))
-			rc = err_set(ERR_INTERNAL, "out of memory");
-		else if (sha256_hex(res->hash, res->fs, strlen(res->fs)))
-			rc = err_set(ERR_INTERNAL, "cannot hash the content");
-	}
+	if (rc == 0 && !res->code && (rc = dump_capped(fs, res)) == 0 && !res->code &&
+	    sha256_hex(res->hash, res->fs, strlen(res->fs)))
+		rc = err_set(ERR_INTERNAL, "cannot hash the content");
 	json_decref(fs);
 	return rc;
 }

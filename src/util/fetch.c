@@ -12,7 +12,10 @@
  *                     address: it would tell what an internal name resolves to)
  *   size              CURLOPT_MAXFILESIZE_LARGE refuses a larger Content-Length
  *                     before the body; on_body() stops at the first byte past
- *                     max_bytes for bodies without one
+ *                     max_bytes for bodies without one, and for compressed
+ *                     ones: fetch_url() asks for gzip/deflate and curl hands
+ *                     on_body() the decoded bytes, so the cap is on what is
+ *                     kept, whatever the Content-Length said
  *   status            on_body() stops reading a non-2xx body at once; the final
  *                     status is checked after the transfer
  *   time              CURLOPT_TIMEOUT_MS covers DNS, connects, redirects, body;
@@ -258,6 +261,9 @@ static const char *curl_reason(const struct fetch_guard *g, CURLcode cc, char *b
 		*why = FETCH_FAIL_TOO_LARGE;
 		snprintf(buf, n, "url: too large");
 		break;
+	case CURLE_BAD_CONTENT_ENCODING:
+		snprintf(buf, n, "url: the response's Content-Encoding could not be decoded");
+		break;
 	case CURLE_UNSUPPORTED_PROTOCOL:
 		snprintf(buf, n, "url: only http and https are allowed");
 		break;
@@ -362,7 +368,14 @@ static int setup(CURL *curl, const char *url, struct fetch_ctx *c, long timeout_
 
 	if (rc)
 		return rc;
-	if (curl_easy_setopt(curl, CURLOPT_URL, url) != CURLE_OK ||
+	/* Unlike Git's transport, a page or file is kept as its decoded bytes:
+	 * "" offers every encoding this libcurl decodes (gzip, deflate, ...),
+	 * and a server that compresses anyway (without being asked) is decoded
+	 * too instead of being stored compressed. on_body() sees decoded bytes,
+	 * so max_bytes caps what is kept and a gzip bomb stops there. */
+	if (curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "") != CURLE_OK ||
+	    curl_easy_setopt(curl, CURLOPT_HTTP_CONTENT_DECODING, 1L) != CURLE_OK ||
+	    curl_easy_setopt(curl, CURLOPT_URL, url) != CURLE_OK ||
 	    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body) != CURLE_OK ||
 	    curl_easy_setopt(curl, CURLOPT_WRITEDATA, c) != CURLE_OK)
 		return err_set(ERR_INTERNAL, "curl_easy_setopt failed");

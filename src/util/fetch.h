@@ -13,7 +13,12 @@
  *     the address check look at the proxy instead of the target);
  *   - one total timeout, and the body is abandoned as soon as it is larger than
  *     max_bytes (a larger Content-Length fails before any body is read);
- *   - no Accept-Encoding, so the size limit is the size of what we keep.
+ *   - fetch_url() accepts every Content-Encoding libcurl decodes (gzip,
+ *     deflate, ...; Accept-Encoding is sent) and keeps the decoded bytes:
+ *     max_bytes counts decoded bytes, so a small compressed body that
+ *     inflates past it (a gzip bomb) stops at max_bytes with "url: larger
+ *     than N bytes"; a body that does not decode is "url: the response's
+ *     Content-Encoding could not be decoded".
  * fetch_url() is thread-safe; it uses its own curl handle for every call.
  */
 #ifndef DOCSD_UTIL_FETCH_H

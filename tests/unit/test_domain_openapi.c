@@ -5,6 +5,7 @@
  * idempotence (jobs.h): the job run again for the same content adds no
  * version; changed content adds one; a failure keeps the last version.
  */
+#include "core/openapi_doc.h"
 #include "domain/openapi.h"
 #include "domain/orgs.h"
 #include "jobs/jobs.h"
@@ -14,7 +15,9 @@
 #include "util/err.h"
 #include "util/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char SPEC[] = "openapi: 3.0.0\ninfo: {title: Unit, version: '1'}\npaths:\n  /a:\n    get:\n"
 			   "      summary: Get a\n      responses: {'200': {description: ok}}\n";
@@ -156,6 +159,39 @@ static void suite(struct store *st)
 	CHECK_STR(s.processing_state, "complete");
 	CHECK_STR(s.last_version, t.last_version);
 	CHECK(nversions(&f, "api") == 2);
+
+	/* an alias bomb (six levels of ten over 2,000 bytes: 2 GB written out)
+	 * stops at OPENAPI_MAX_EXPANDED_BYTES: PARSE_ERROR naming the limit, no
+	 * version stored, the last one kept */
+	{
+		char *bomb = malloc(8192), msg[64];
+		size_t n;
+		CHECK(bomb != NULL);
+		if (bomb) {
+			n = (size_t)sprintf(bomb, "openapi: 3.0.0\ninfo: {title: Bomb, version: '1'}\npaths: {}\nx0: &x0 \"");
+			memset(bomb + n, 'y', 2000);
+			n += 2000;
+			n += (size_t)sprintf(bomb + n, "\"\n");
+			for (int l = 1; l <= 6; l++) {
+				n += (size_t)sprintf(bomb + n, "x%d: &x%d [", l, l);
+				for (int k = 0; k < 10; k++)
+					n += (size_t)sprintf(bomb + n, "%s*x%d", k ? ", " : "", l - 1);
+				n += (size_t)sprintf(bomb + n, "]\n");
+			}
+			begin(&f);
+			CHECK(dom_openapi_put(as(&f, &f.ada), f.org, "api", &(struct openapi_source){ .text = bomb }, &s,
+					      &created) == 0);
+			commit(&f);
+			run_jobs(&f);
+			s = spec(&f, "api");
+			snprintf(msg, sizeof(msg), "expands to more than %zu bytes", OPENAPI_MAX_EXPANDED_BYTES);
+			CHECK_STR(s.last_error_code, "PARSE_ERROR");
+			CHECK(s.last_errors && strstr(s.last_errors, msg));
+			CHECK_STR(s.last_version, t.last_version);
+			CHECK(nversions(&f, "api") == 2);
+			free(bomb);
+		}
+	}
 
 	/* a deleted spec's queued job ends without an effect */
 	begin(&f);

@@ -9,7 +9,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -54,9 +56,111 @@ UNIT_TEST(fetch_private_address_table)
 	CHECK(fetch_addr_is_private(NULL));
 }
 
+/* ---- gzip bodies, written by hand (the tests do not link zlib) ---- */
+
+/* The text /gzip sends compressed, and what /gzip-bomb inflates to. */
+#define GZIP_TEXT "# Hello\n\nDecoded *markdown*.\n"
+#define BOMB_BYTES ((size_t)50 << 20)
+
+struct bits {
+	unsigned char *p;
+	size_t n;
+	unsigned acc;
+	int nb;
+};
+
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+	uint32_t c = 0xFFFFFFFFu;
+
+	for (size_t i = 0; i < n; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+	}
+	return ~c;
+}
+
+static void put_byte(struct bits *b, unsigned v)
+{
+	b->p[b->n++] = (unsigned char)v;
+}
+
+static void put_le32(struct bits *b, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		put_byte(b, (v >> (8 * i)) & 0xFF);
+}
+
+/* Deflate's bit order: fields LSB first, Huffman codes MSB first. */
+static void put_bits(struct bits *b, unsigned v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		b->acc |= ((v >> i) & 1u) << b->nb;
+		if (++b->nb == 8) {
+			put_byte(b, b->acc);
+			b->acc = 0;
+			b->nb = 0;
+		}
+	}
+}
+
+static void put_code(struct bits *b, unsigned code, int n)
+{
+	for (int i = n - 1; i >= 0; i--)
+		put_bits(b, (code >> i) & 1u, 1);
+}
+
+static void gzip_header(struct bits *b)
+{
+	static const unsigned char h[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff };
+
+	for (size_t i = 0; i < sizeof(h); i++)
+		put_byte(b, h[i]);
+}
+
+/* GZIP_TEXT in one stored block: a valid gzip member. */
+static size_t gzip_text(unsigned char *out)
+{
+	struct bits b = { .p = out };
+	size_t n = strlen(GZIP_TEXT);
+
+	gzip_header(&b);
+	put_byte(&b, 1); /* BFINAL, stored */
+	put_byte(&b, n & 0xFF), put_byte(&b, n >> 8);
+	put_byte(&b, ~n & 0xFF), put_byte(&b, (~n >> 8) & 0xFF);
+	memcpy(b.p + b.n, GZIP_TEXT, n);
+	b.n += n;
+	put_le32(&b, crc32_of((const unsigned char *)GZIP_TEXT, n));
+	put_le32(&b, (uint32_t)n);
+	return b.n;
+}
+
+/* BOMB_BYTES of zeros in a fixed-Huffman block: a literal 0, then copies of
+ * 258 bytes at distance 1 (13 bits each), so ~320 KB inflate to 50 MB. */
+static size_t gzip_bomb(unsigned char *out)
+{
+	struct bits b = { .p = out };
+
+	gzip_header(&b);
+	put_bits(&b, 1, 1);	   /* BFINAL */
+	put_bits(&b, 1, 2);	   /* fixed Huffman codes */
+	put_code(&b, 0x30, 8);	   /* literal 0 */
+	for (size_t k = 0; k < (BOMB_BYTES - 1) / 258; k++) {
+		put_code(&b, 0xC5, 8); /* length 258 (code 285) */
+		put_code(&b, 0, 5);    /* distance 1 */
+	}
+	put_code(&b, 0, 7); /* end of block */
+	put_bits(&b, 0, 7); /* to a byte boundary */
+	put_le32(&b, 0);    /* a wrong CRC: never reached, the cap stops first */
+	put_le32(&b, (uint32_t)BOMB_BYTES);
+	return b.n;
+}
+
 /* ---- a one-connection-at-a-time HTTP/1.0 server on 127.0.0.1 ---- */
 
 #define BIG_BODY 65536
+#define BOMB_CAP (((BOMB_BYTES - 1) / 258) * 13 / 8 + 64)
 
 struct test_server {
 	int listen_fd;
@@ -136,6 +240,34 @@ static void serve_one(struct test_server *s, int fd)
 			send_all(fd, big + off, 4096);
 	} else if (strcmp(path, "/slow") == 0) {
 		wait_for_hangup(s, fd);
+	} else if (strcmp(path, "/gzip") == 0 || strcmp(path, "/gzip-bomb") == 0 || strcmp(path, "/bad-gzip") == 0) {
+		/* Content-Length is the compressed size: only the decoded count can stop a bomb. */
+		unsigned char *z = malloc(BOMB_CAP);
+		size_t zn = 0;
+		if (!z)
+			return;
+		if (strcmp(path, "/gzip-bomb") == 0) {
+			zn = gzip_bomb(z);
+		} else if (strcmp(path, "/gzip") == 0) {
+			zn = gzip_text(z);
+		} else {
+			static const char bad[] = "\x1f\x8b not really gzip";
+			memcpy(z, bad, sizeof(bad) - 1);
+			zn = sizeof(bad) - 1;
+		}
+		snprintf(head, sizeof(head), "HTTP/1.0 200 OK\r\nContent-Type: text/markdown\r\nContent-Encoding: gzip\r\n"
+					     "Content-Length: %zu\r\nConnection: close\r\n\r\n", zn);
+		send_text(fd, head);
+		send_all(fd, z, zn);
+		free(z);
+	} else if (strcmp(path, "/accept-encoding") == 0) {
+		/* The request's Accept-Encoding header, as the body. */
+		const char *ae = strcasestr(req, "\r\naccept-encoding:");
+		size_t an = ae ? strcspn(ae + 2, "\r") : 0;
+		snprintf(head, sizeof(head), "HTTP/1.0 200 OK\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n", an);
+		send_text(fd, head);
+		if (ae)
+			send_all(fd, ae + 2, an);
 	} else if (strcmp(path, "/redirect") == 0) {
 		send_text(fd, "HTTP/1.0 302 Found\r\nLocation: /small\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 	} else if (strcmp(path, "/loop") == 0) {
@@ -314,6 +446,37 @@ UNIT_TEST(fetch_stops_at_max_bytes)
 	CHECK(fetch_path(&s, "/stream", &o, &r) == 0); /* exactly the limit fits */
 	CHECK(r.len == BIG_BODY);
 	fetch_result_free(&r);
+	server_stop(&s);
+}
+
+/* A compressed body is kept decoded; the cap counts decoded bytes, so a
+ * gzip bomb stops at max_bytes even though its Content-Length is small. */
+UNIT_TEST(fetch_decodes_gzip_and_caps_decoded_bytes)
+{
+	struct test_server s;
+	struct fetch_result r;
+	struct fetch_opts o = { .max_bytes = 1 << 20, .timeout_ms = 10000, .allow_private = true };
+	int64_t start = clock_mono_ns();
+
+	CHECK(server_start(&s));
+	CHECK(fetch_path(&s, "/accept-encoding", &o, &r) == 0);
+	CHECK(r.data && strstr((const char *)r.data, "gzip") && strstr((const char *)r.data, "deflate"));
+	fetch_result_free(&r);
+
+	CHECK(fetch_path(&s, "/gzip", &o, &r) == 0);
+	CHECK(r.data && r.len == strlen(GZIP_TEXT) && memcmp(r.data, GZIP_TEXT, r.len) == 0);
+	CHECK_STR(r.content_type, "text/markdown");
+	fetch_result_free(&r);
+
+	CHECK(fetch_path(&s, "/gzip-bomb", &o, &r) < 0);
+	CHECK_STR(r.error, "url: larger than 1048576 bytes");
+	CHECK(r.failure == FETCH_FAIL_TOO_LARGE && r.data == NULL);
+	fetch_result_free(&r);
+
+	CHECK(fetch_path(&s, "/bad-gzip", &o, &r) < 0);
+	CHECK_STR(r.error, "url: the response's Content-Encoding could not be decoded");
+	fetch_result_free(&r);
+	CHECK(clock_mono_ns() - start < 5000000000LL);
 	server_stop(&s);
 }
 

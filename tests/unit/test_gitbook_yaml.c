@@ -1,5 +1,6 @@
 /* Unit tests: core/gitbook_yaml (.gitbook.yaml and the bounded YAML loader). */
 #include "core/gitbook_yaml.h"
+#include "core/markdown.h"
 #include "util/arena.h"
 #include "util/err.h"
 #include "unit.h"
@@ -146,6 +147,74 @@ UNIT_TEST(gitbook_yaml_bounds)
 	CHECK(parse(&a, "root: *nope\n", &g) == ERR_INVALID);
 	err_clear();
 	free(big);
+	arena_free(&a);
+}
+
+/* Levels of ten aliases over a string of w bytes, as YAML: `prefix` first
+ * (e.g. "---\n" for front matter), then a: &a "xxx", b: &b [*a x10], ... Each
+ * level multiplies the expanded size by ten; the text stays tiny. */
+static size_t alias_levels(char *buf, const char *prefix, int levels, size_t w)
+{
+	size_t n = (size_t)sprintf(buf, "%sl0: &l0 \"", prefix);
+
+	memset(buf + n, 'x', w);
+	n += w;
+	n += (size_t)sprintf(buf + n, "\"\n");
+	for (int l = 1; l <= levels; l++) {
+		n += (size_t)sprintf(buf + n, "l%d: &l%d [", l, l);
+		for (int k = 0; k < 10; k++)
+			n += (size_t)sprintf(buf + n, "%s*l%d", k ? ", " : "", l - 1);
+		n += (size_t)sprintf(buf + n, "]\n");
+	}
+	return n;
+}
+
+/* Aliases are bounded by the bytes they expand to, not only by their number:
+ * four levels of ten over 1,000 bytes is 10 MB written out, from 400 bytes. */
+UNIT_TEST(gitbook_yaml_expansion_is_bounded_in_bytes)
+{
+	struct arena a;
+	struct gitbook_yaml g;
+	struct md_front fm;
+	yaml_document_t doc;
+	char *buf = malloc(8192), msg[64];
+	size_t n, used = 0;
+
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	arena_init(&a);
+	snprintf(msg, sizeof(msg), "expands to more than %zu bytes", YAML_MAX_EXPANDED_BYTES);
+	/* 40 aliases (under YAML_MAX_ALIASES), past the byte budget: refused, naming it */
+	n = alias_levels(buf, "", 4, 1000);
+	CHECK(gitbook_yaml_parse(&a, buf, n, &g) == ERR_INVALID);
+	CHECK(strstr(err_message(), msg) != NULL);
+	CHECK(strstr(err_message(), "line 4") != NULL); /* the alias that went past it */
+	/* two levels (~100 KB written out) are under it */
+	n = alias_levels(buf, "", 2, 1000);
+	CHECK(gitbook_yaml_parse(&a, buf, n, &g) == 0);
+	/* the count: a scalar is its length + 1, a collection 1, an alias what it repeats */
+	CHECK(yaml_load_sized(&doc, "a: b", 4, 1, 100, 100, &used) == 0 && used == 5);
+	yaml_document_delete(&doc);
+	CHECK(yaml_load_sized(&doc, "a: &x [b]\nc: *x\n", 16, 1, 100, 100, &used) == 0 && used == 1 + 2 + 3 + 2 + 3);
+	yaml_document_delete(&doc);
+	CHECK(yaml_load_sized(&doc, "a: &x [b]\nc: *x\n", 16, 1, 100, 10, &used) == ERR_INVALID);
+	CHECK(strstr(err_message(), "more than 10 bytes") && strstr(err_message(), "line 2"));
+	/* empty collections cost something too: [] aliased is not free */
+	CHECK(yaml_load_sized(&doc, "a: &x []\nb: [*x, *x, *x]\n", 25, 1, 100, 8, &used) == ERR_INVALID);
+	/* a recursive alias (an infinite document) is refused */
+	CHECK(gitbook_yaml_parse(&a, "a: &a [x, *a]\n", 14, &g) == ERR_INVALID && strstr(err_message(), "recursive"));
+	CHECK(gitbook_yaml_parse(&a, "a: &a {b: *a}\n", 14, &g) == ERR_INVALID && strstr(err_message(), "recursive"));
+	/* front matter goes through the same loader: an error in the page, not a crash */
+	n = alias_levels(buf, "---\n", 4, 1000);
+	n += (size_t)sprintf(buf + n, "---\n# Page\n");
+	CHECK(md_frontmatter(&a, buf, n, &fm) == 0);
+	CHECK(fm.present && fm.error && strstr(fm.error, msg));
+	n = alias_levels(buf, "---\ntitle: ok\n", 2, 1000);
+	n += (size_t)sprintf(buf + n, "---\n# Page\n");
+	CHECK(md_frontmatter(&a, buf, n, &fm) == 0 && !fm.error && fm.title && strcmp(fm.title, "ok") == 0);
+	err_clear();
+	free(buf);
 	arena_free(&a);
 }
 

@@ -94,6 +94,51 @@ UNIT_TEST(openapi_parse_and_check_errors)
 			   "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
 			   "g: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n";
 	CHECK(openapi_parse(bomb, strlen(bomb), &v) == ERR_INVALID && !v);
+	/* Bounded in bytes: six levels of ten aliases over 2,000 bytes (60 aliases,
+	 * under the alias limit) is 2 GB written out; it stops while parsing at
+	 * OPENAPI_MAX_EXPANDED_BYTES, naming it, in YAML and in flow style ('{'). */
+	{
+		char *b = malloc(8192), msg[64];
+		size_t n, used = 0;
+		CHECK(b != NULL);
+		if (b) {
+			snprintf(msg, sizeof(msg), "expands to more than %zu bytes", OPENAPI_MAX_EXPANDED_BYTES);
+			n = (size_t)sprintf(b, "openapi: 3.0.0\ninfo: {title: t, version: '1'}\nx0: &x0 \"");
+			memset(b + n, 'y', 2000);
+			n += 2000;
+			n += (size_t)sprintf(b + n, "\"\n");
+			for (int l = 1; l <= 6; l++) {
+				n += (size_t)sprintf(b + n, "x%d: &x%d [", l, l);
+				for (int k = 0; k < 10; k++)
+					n += (size_t)sprintf(b + n, "%s*x%d", k ? ", " : "", l - 1);
+				n += (size_t)sprintf(b + n, "]\n");
+			}
+			CHECK(openapi_parse(b, n, &v) == ERR_INVALID && !v && strstr(err_message(), msg));
+			/* three levels (2 MB written out) load, and say how much they expanded to */
+			b[n] = '\0';
+			n = (size_t)(strstr(b, "x4:") - b);
+			CHECK(openapi_parse_counted(b, n, &v, &used) == 0 && v && used > 2000000 && used < 2300000);
+			json_decref(v);
+			/* flow style: JSON's parser fails first, YAML's size reason is the one given */
+			n = (size_t)sprintf(b, "{a: &a [\"%0500d\"], b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]", 0);
+			for (int l = 0; l < 5; l++) {
+				char ref[8];
+				snprintf(ref, sizeof(ref), l ? "c%d" : "b", l - 1);
+				n += (size_t)sprintf(b + n, ", c%d: &c%d [", l, l);
+				for (int k = 0; k < 10; k++)
+					n += (size_t)sprintf(b + n, "%s*%s", k ? ", " : "", ref);
+				n += (size_t)sprintf(b + n, "]");
+			}
+			n += (size_t)sprintf(b + n, "}");
+			CHECK(openapi_parse(b, n, &v) == ERR_INVALID && !v && strstr(err_message(), msg));
+			/* a JSON document counts its length */
+			CHECK(openapi_parse_counted("{\"a\": [1, 2]}", 13, &v, &used) == 0 && used == 13);
+			json_decref(v);
+			/* a recursive alias is refused, not walked */
+			CHECK(openapi_parse("a: &a [*a, *a]\n", 15, &v) == ERR_INVALID && strstr(err_message(), "recursive"));
+			free(b);
+		}
+	}
 	/* Too large. */
 	big = malloc(OPENAPI_MAX_BYTES + 2);
 	CHECK(big != NULL);
