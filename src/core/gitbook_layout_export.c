@@ -13,8 +13,11 @@
  *   3. derived paths, in tree order: the parent's folder + slug + ".md",
  *      or + "/README.md" for a page with children; files under
  *      .gitbook/assets/, identical bytes sharing one path;
- * every collision (compared ignoring case, for case-insensitive checkouts)
- * is settled by a numbered or hashed suffix, never by "name (1)". Then each
+ * every collision of a new path (compared ignoring case, for case-insensitive
+ * checkouts) is settled by a numbered or hashed suffix, never by "name (1)".
+ * Kept paths are compared exactly among themselves: the repository itself
+ * held Case.md beside case.md, and a round trip gives its own names back
+ * (renaming one to case-2.md would be a change nobody made). Then each
  * page is rendered and compared with its fingerprint, SUMMARY.md likewise, and
  * what the last sync wrote but this one does not is deleted.
  */
@@ -41,6 +44,7 @@ struct exp {
 	const char **folder;    /* per rv->pages index: page_folder, once computed */
 	const char *root;       /* the root folder: "" or "docs" */
 	struct lay_map taken;   /* every path decided, ignoring case */
+	struct lay_map kept;    /* kept paths (step 1), exactly */
 	int *order;             /* page indices in tree order (pre-order) */
 	int norder;
 	struct layout_write *writes;
@@ -95,6 +99,21 @@ static int claim(struct exp *e, const char *path, int owner)
 	int r = lay_map_put(&e->taken, path, owner);
 
 	return r < 0 ? oom() : r; /* 0 claimed, 1 taken */
+}
+
+/* A path the last sync left (step 1): taken when another kept path is the
+ * very same, not when it differs only in case (both are in the repository
+ * already). Still recorded in `taken`, so that no new path lands on either
+ * spelling. 0 claimed, 1 taken, or ERR_INTERNAL. */
+static int claim_kept(struct exp *e, const char *path, int owner)
+{
+	int r = lay_map_put(&e->kept, path, owner);
+
+	if (r != 0)
+		return r < 0 ? oom() : r;
+	if (lay_map_get(&e->taken, path) == RESERVED)
+		return 1; /* SUMMARY.md or .gitbook.yaml, in any case */
+	return lay_map_put(&e->taken, path, owner) < 0 ? oom() : 0;
 }
 
 /* ---------------------------------------------------------------- pages */
@@ -156,7 +175,7 @@ static int page_paths(struct exp *e)
 		const struct rev_page *p = &rv->pages[e->order[k]];
 		if (p->type != PAGE_DOCUMENT || !page_kept(e, p))
 			continue;
-		if ((rc = claim(e, p->git_path, e->order[k])) < 0)
+		if ((rc = claim_kept(e, p->git_path, e->order[k])) < 0)
 			return rc;
 		if (rc == 0)
 			e->page_path[e->order[k]] = p->git_path;
@@ -240,7 +259,7 @@ static int file_paths(struct exp *e, struct lay_map *by_blob)
 			idx[n++] = i;
 			continue;
 		}
-		if ((rc = claim(e, f->git_path, 100000000 + i)) < 0)
+		if ((rc = claim_kept(e, f->git_path, 100000000 + i)) < 0)
 			return rc;
 		if (rc == 0) {
 			e->file_path[i] = f->git_path;
@@ -356,7 +375,8 @@ int layout_export(struct arena *a, const struct layout_export_in *in, struct lay
 	e.writes = arena_alloc(a, sizeof(*e.writes) * (size_t)(rv->npages + rv->nfiles + 2));
 	out->page_hashes = arena_alloc(a, sizeof(char *) * (size_t)(rv->npages + 1));
 	if (!e.prefix || !e.readme_path || !e.summary_path || !e.page_path || !e.folder || !e.file_path || !e.order || !e.writes ||
-	    !out->page_hashes || lay_map_init(&e.taken, a, (size_t)(rv->npages + rv->nfiles + 2), true))
+	    !out->page_hashes || lay_map_init(&e.taken, a, (size_t)(rv->npages + rv->nfiles + 2), true) ||
+	    lay_map_init(&e.kept, a, (size_t)(rv->npages + rv->nfiles + 2), false))
 		return oom();
 	memset(e.page_path, 0, sizeof(char *) * (size_t)(rv->npages + 1));
 	memset(e.folder, 0, sizeof(char *) * (size_t)(rv->npages + 1));

@@ -482,12 +482,15 @@ static int gate_read(struct sync *c, struct store_tx *tx, void *arg)
 	return 0;
 }
 
-/* Open the mirror and fetch the ref. */
-static int fetch(struct sync *c, bool *missing)
+/* Open the space's organization's mirror of the remote and fetch the ref.
+ * The mirror is the organization's own (repo.h): repoCacheID names a cache
+ * inside it, so another tenant's request naming the same cache, or the same
+ * URL, never reads this organization's objects. */
+static int fetch(struct sync *c, const struct space *s, bool *missing)
 {
 	const char *data_dir = c->d->srv && c->d->srv->cfg.data_dir ? c->d->srv->cfg.data_dir : "./data";
-	const char *dir = arena_printf(c->a, "%s/git", data_dir);
-	const char *key = gitrepo_key(c->a, c->rq.cache_id, c->rq.url);
+	const char *dir = gitrepo_dir(c->a, data_dir, s->org_id);
+	const char *key = gitrepo_key(c->a, s->org_id, c->rq.url, c->rq.cache_id);
 	const char *user = NULL, *password = NULL;
 	int rc;
 
@@ -744,7 +747,7 @@ static int run_import(struct sync *c)
 		return strcmp(im.g.skip, "already applied") == 0 ? 0 : op_done(c, im.g.skip);
 	}
 	op_progress(c, 0);
-	if ((rc = fetch(c, &missing)))
+	if ((rc = fetch(c, &im.g.space, &missing)))
 		goto fail;
 	if (missing) {
 		rc = err_set(ERR_INVALID, "ref: the repository has no branch %s", c->rq.ref + strlen("refs/heads/"));
@@ -1016,7 +1019,7 @@ static int run_export(struct sync *c)
 	if (c->rq.automatic || !c->rq.user)
 		author.name = author.email = NULL; /* "docsd" */
 	op_progress(c, 0);
-	if ((rc = fetch(c, &missing)))
+	if ((rc = fetch(c, &ex.g.space, &missing)))
 		goto fail;
 	ex.base = missing ? NULL : arena_strdup(c->a, c->oid);
 	stage = 2;

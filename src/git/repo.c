@@ -2,17 +2,22 @@
  * repo.c - a remote's local mirror through libgit2 (repo.h).
  *
  * Refs the mirror keeps (all under refs/docsd/, never shown to anyone):
- *   refs/docsd/heads/<branch>  the last commit fetched from or pushed to a branch
+ *   refs/docsd/heads/<branch>  the last commit fetched from or pushed to a branch:
+ *                              what the remote served (or accepted), with history
  *   refs/docsd/push            the commit a push is sending (libgit2 pushes refs)
+ * A mirror is one organization's copy of one remote (repo.h): the objects it
+ * holds came from that remote, or from that organization's exports to it.
  * Every libgit2 failure is turned into an err.h code once, here, with the
  * remote's reason (gitnet.error) preferred over libgit2's message.
  */
 #include "git/repo.h"
 #include "util/err.h"
+#include "util/log.h"
 #include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +31,7 @@
 struct gitrepo {
 	git_repository *repo;
 	int lock_fd;
+	char *scratch; /* "<dir>/<key>.verify-XXXXXX": mkdtemp's template for gitrepo_fetch */
 };
 
 /* libgit2's last message (never holds credentials: they are not in any URL
@@ -71,11 +77,42 @@ static int mkdir_p(const char *dir)
 	return 0;
 }
 
-const char *gitrepo_key(struct arena *a, const char *cache_id, const char *url)
+/* An organization id as one path component: ids are [A-Za-z0-9] today, but a
+ * path must never follow a name that has a '/' or is "..". */
+static bool plain_name(const char *s)
+{
+	if (!s || !*s || strlen(s) > 64)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' ||
+		      *s == '-'))
+			return false;
+	return true;
+}
+
+const char *gitrepo_dir(struct arena *a, const char *data_dir, const char *org_id)
 {
 	char hex[65];
-	const char *src = cache_id && *cache_id ? arena_printf(a, "cache:%s", cache_id) : arena_printf(a, "url:%s", url);
 
+	if (plain_name(org_id))
+		return arena_printf(a, "%s/git/%s", data_dir, org_id);
+	if (sha256_hex(hex, org_id ? org_id : "", org_id ? strlen(org_id) : 0))
+		return NULL;
+	return arena_printf(a, "%s/git/h-%.32s", data_dir, hex);
+}
+
+const char *gitrepo_key(struct arena *a, const char *org_id, const char *url, const char *cache_id)
+{
+	char hex[65];
+	const char *src;
+
+	if (!org_id)
+		org_id = "";
+	if (!cache_id)
+		cache_id = "";
+	/* Length-prefixed: ("a", "b:c") and ("a:b", "c") are different texts. */
+	src = arena_printf(a, "org %zu:%s url %zu:%s cache %zu:%s", strlen(org_id), org_id, strlen(url), url,
+			   strlen(cache_id), cache_id);
 	if (!src || sha256_hex(hex, src, strlen(src)))
 		return NULL;
 	return arena_strndup(a, hex, 32);
@@ -95,10 +132,16 @@ int gitrepo_open(struct gitrepo **out, const char *dir, const char *key)
 		return err_set(ERR_INTERNAL, "git mirror: path too long");
 	if (!(r = calloc(1, sizeof(*r))))
 		return err_set(ERR_INTERNAL, "out of memory");
+	if (asprintf(&r->scratch, "%s/%s.verify-XXXXXX", dir, key) < 0) {
+		r->scratch = NULL;
+		free(r);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
 	r->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (r->lock_fd < 0) {
-		free(r);
-		return err_set(ERR_INTERNAL, "git mirror: cannot open %s: %s", lock, strerror(errno));
+		rc = err_set(ERR_INTERNAL, "git mirror: cannot open %s: %s", lock, strerror(errno));
+		gitrepo_close(r);
+		return rc;
 	}
 	while (flock(r->lock_fd, LOCK_EX) != 0)
 		if (errno != EINTR) {
@@ -122,6 +165,7 @@ void gitrepo_close(struct gitrepo *r)
 	git_repository_free(r->repo);
 	if (r->lock_fd >= 0)
 		close(r->lock_fd); /* releases the flock */
+	free(r->scratch);
 	free(r);
 }
 
@@ -136,6 +180,121 @@ static int parse_oid(git_oid *o, const char *hex)
 	if (!hex || strlen(hex) != GIT_OID_HEXSZ || git_oid_fromstr(o, hex) < 0)
 		return err_set(ERR_INTERNAL, "git mirror: malformed object id");
 	return 0;
+}
+
+/*
+ * Whether commit want is one the remote served this mirror: a tip of
+ * refs/docsd/heads/ or reachable from one (a fetch brings a commit with its
+ * history, a push is accepted only when the remote can connect it). 1 yes,
+ * 0 no, or an ERR_* code.
+ */
+static int served(struct gitrepo *r, const git_oid *want)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	git_oid *tips = NULL;
+	size_t n = 0, cap = 0;
+	int gerr, rc = 0;
+
+	if (git_reference_iterator_glob_new(&it, r->repo, "refs/docsd/heads/*") < 0)
+		return local_fail("cannot list the mirror's refs");
+	while ((gerr = git_reference_next(&ref, it)) == 0) {
+		const git_oid *o = git_reference_type(ref) == GIT_REFERENCE_DIRECT ? git_reference_target(ref) : NULL;
+		if (o && git_oid_equal(o, want)) {
+			git_reference_free(ref);
+			rc = 1;
+			goto cleanup;
+		}
+		if (o && n == cap) {
+			git_oid *t = realloc(tips, sizeof(*tips) * (cap = cap ? cap * 2 : 8));
+			if (!t) {
+				git_reference_free(ref);
+				rc = err_set(ERR_INTERNAL, "out of memory");
+				goto cleanup;
+			}
+			tips = t;
+		}
+		if (o)
+			git_oid_cpy(&tips[n++], o);
+		git_reference_free(ref);
+	}
+	if (gerr != GIT_ITEROVER) {
+		rc = local_fail("cannot list the mirror's refs");
+		goto cleanup;
+	}
+	if (n) {
+		gerr = git_graph_reachable_from_any(r->repo, want, tips, n);
+		rc = gerr < 0 ? local_fail("cannot walk the mirror's history") : gerr > 0;
+	}
+cleanup:
+	free(tips);
+	git_reference_iterator_free(it);
+	return rc;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	if (remove(path) != 0)
+		log_error("git mirror: cannot remove %s: %s", path, strerror(errno));
+	return 0;
+}
+
+/*
+ * The mirror holds commit want, but not as something the remote served it
+ * (an export whose push was refused, or a tip the remote's history has since
+ * dropped): download it again into an empty scratch repository, so that the
+ * remote must send it whole, and only then let the mirror's copy be read.
+ * The scratch repository is removed whatever happens.
+ */
+static int verify_remote(struct gitrepo *r, const char *url, git_strarray *refspecs, struct gitnet *net,
+			 const git_oid *want, const char *hex)
+{
+	git_repository *scratch = NULL;
+	git_remote *remote = NULL;
+	git_fetch_options fo;
+	git_odb *odb = NULL;
+	char *dir = strdup(r->scratch);
+	int gerr, rc = 0;
+
+	if (!dir)
+		return err_set(ERR_INTERNAL, "out of memory");
+	if (!mkdtemp(dir)) {
+		rc = err_set(ERR_INTERNAL, "git mirror: cannot create %s: %s", dir, strerror(errno));
+		free(dir);
+		return rc;
+	}
+	if (git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION) < 0 || git_repository_init(&scratch, dir, 1) < 0) {
+		rc = local_fail("cannot create a scratch repository");
+		goto cleanup;
+	}
+	if (git_remote_create_anonymous(&remote, scratch, url) < 0) {
+		rc = err_set(ERR_INVALID, "url: %s", git_reason());
+		goto cleanup;
+	}
+	set_callbacks(&fo.callbacks, net);
+	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+	fo.update_fetchhead = 0;
+	if ((gerr = git_remote_fetch(remote, refspecs, &fo, NULL)) < 0) {
+		rc = remote_fail(net, gerr);
+		goto cleanup;
+	}
+	if (git_repository_odb(&odb, scratch) < 0) {
+		rc = local_fail("cannot open the scratch object database");
+		goto cleanup;
+	}
+	if (!git_odb_exists(odb, want))
+		rc = err_set(ERR_INVALID, "url: the remote did not send %s", hex);
+cleanup:
+	git_odb_free(odb);
+	git_remote_free(remote);
+	git_repository_free(scratch);
+	if (nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		log_error("git mirror: cannot remove %s: %s", dir, strerror(errno));
+	free(dir);
+	return rc;
 }
 
 int gitrepo_fetch(struct gitrepo *r, const char *url, const char *ref, struct gitnet *net, char oid[41],
@@ -188,8 +347,17 @@ int gitrepo_fetch(struct gitrepo *r, const char *url, const char *ref, struct gi
 		rc = local_fail("cannot open the object database");
 		goto cleanup;
 	}
-	/* The mirror has the commit already: nothing to download. */
-	if (!git_odb_exists(odb, want)) {
+	/* The remote served this commit before: nothing to download. The mirror
+	 * may hold it otherwise (an export this remote refused): then the remote
+	 * must prove it has the commit by sending it again. An advertised id
+	 * alone never reads the mirror. */
+	if (git_odb_exists(odb, want)) {
+		int sv = served(r, want);
+		if (sv < 0 || (sv == 0 && (sv = verify_remote(r, url, &refspecs, net, want, oid)) != 0)) {
+			rc = sv;
+			goto cleanup;
+		}
+	} else {
 		set_callbacks(&fo.callbacks, net);
 		fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 		fo.update_fetchhead = 0;

@@ -2,14 +2,21 @@
  * repo.h - the local mirror of a remote repository, and what Git sync reads
  * from and writes to it (libgit2).
  *
- * A mirror is a bare repository under <data>/git/<key>.git, where key is a
- * hash of the request's repoCacheID (so spaces that name the same cache share
- * one mirror across operations) or of the remote URL when none is given. An
- * operation holds the mirror's lock (flock on <key>.lock: exclusive between
- * threads and processes on this machine) from open to close, so fetches,
- * commits and pushes of one mirror take turns. Objects are only ever added:
- * a fetch brings what is missing, an export writes blobs, trees and a
- * commit; refs under refs/docsd/ keep what was fetched and made reachable.
+ * A mirror belongs to one organization and one remote: it is a bare
+ * repository under <data>/git/<org id>/<key>.git, where key is a hash of the
+ * organization, the remote URL (without credentials) and the request's
+ * repoCacheID. repoCacheID only names a cache inside the organization: two
+ * spaces of one organization that sync the same remote under the same cache
+ * share a mirror; another organization, or another URL, never does (a mirror
+ * holds what its remote served, and a remote that merely advertises an object
+ * id must not be answered from another tenant's objects). An operation holds
+ * the mirror's lock (flock on <key>.lock: exclusive between threads and
+ * processes on this machine) from open to close, so fetches, commits and
+ * pushes of one mirror take turns. Objects are only ever added: a fetch
+ * brings what is missing, an export writes blobs, trees and a commit; refs
+ * under refs/docsd/heads/ keep what the remote served (fetched, or accepted
+ * by a push), and only a commit reachable from them is read without asking
+ * the remote for it (gitrepo_fetch).
  *
  * Errors: ERR_INVALID with a reason fit for the sync's status (the remote, the
  * ref, the size or time limits, a non-fast-forward push), ERR_UNAVAILABLE for
@@ -29,20 +36,31 @@
 struct gitrepo;
 
 /* Open (creating it when new) the mirror for key under dir (created when
- * missing), and take its lock. */
+ * missing), and take its lock. dir is the organization's mirror directory
+ * (gitrepo_dir). */
 int gitrepo_open(struct gitrepo **out, const char *dir, const char *key);
 /* Release the lock and free; accepts NULL. */
 void gitrepo_close(struct gitrepo *r);
 
-/* The mirror's key for a sync: 32 hex characters of SHA-256 of the cache id,
- * or of the URL (without credentials) when there is none. In a. */
-const char *gitrepo_key(struct arena *a, const char *cache_id, const char *url);
+/* The directory of an organization's mirrors: <data_dir>/git/<org id> (the id
+ * hashed when it is not a plain [A-Za-z0-9_-] name). In a; NULL when out of
+ * memory. */
+const char *gitrepo_dir(struct arena *a, const char *data_dir, const char *org_id);
+
+/* The mirror's key for a sync: 32 hex characters of SHA-256 of the
+ * organization id, the URL (without credentials: the caller's url never has
+ * them) and the cache id (NULL or "" when not given), each length-prefixed so
+ * that no two triples hash the same text. In a; NULL when out of memory. */
+const char *gitrepo_key(struct arena *a, const char *org_id, const char *url, const char *cache_id);
 
 /*
  * Bring ref (refs/heads/<branch>) of url into the mirror: *oid (41 bytes)
  * gets the commit it points at, or *missing is set when the remote has no
- * such branch. Nothing is downloaded when the mirror already has that commit
- * (a re-sync of an unchanged branch costs one ref advertisement).
+ * such branch. Nothing is downloaded when the commit is one the remote served
+ * this mirror before (reachable from refs/docsd/heads/: a re-sync of an
+ * unchanged branch costs one ref advertisement). A commit the mirror holds
+ * otherwise (an export whose push failed) is downloaded again into a scratch
+ * repository, to learn that the remote really has it, before it is read.
  */
 int gitrepo_fetch(struct gitrepo *r, const char *url, const char *ref, struct gitnet *net, char oid[41],
 		  bool *missing);

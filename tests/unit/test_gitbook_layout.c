@@ -1189,3 +1189,78 @@ out:
 	arena_free(&s.a);
 	arena_free(&a);
 }
+
+/* Files that differ only in case (Case.md beside case.md, Logo.png beside
+ * logo.png) are the repository's own names: an unchanged export writes both
+ * back under those names, as their blobs (no case-2.md, nothing deleted); a
+ * new page still avoids both spellings. */
+UNIT_TEST(gitbook_layout_export_keeps_case_only_names)
+{
+	static const unsigned char other_png[] = { 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00 };
+	struct arena a;
+	struct store s = { 0 };
+	struct repo r = { 0 };
+	struct layout_import_out o;
+	struct layout_export_out x, y;
+	struct revision *rv = NULL, *rv2 = NULL;
+	struct rev_page *pages = NULL;
+	struct revision_new nr = { 0 };
+
+	arena_init(&a);
+	arena_init(&s.a);
+	repo_add(&r, "README.md", "# Home\n\n![a](.gitbook/assets/Logo.png) ![b](.gitbook/assets/logo.png)\n");
+	repo_add(&r, "SUMMARY.md", "# Table of contents\n\n* [Home](README.md)\n* [Upper](Case.md)\n* [Lower](case.md)\n");
+	repo_add(&r, "Case.md", "# Upper\n\nSee [lower](case.md).\n");
+	repo_add(&r, "case.md", "# Lower\n\nSee [upper](Case.md).\n");
+	repo_put(&r, ".gitbook/assets/Logo.png", png1, sizeof(png1));
+	repo_put(&r, ".gitbook/assets/logo.png", other_png, sizeof(other_png));
+	CHECK(do_import(&a, &r, NULL, &o) == 0);
+	CHECK(o.npages == 3 && o.nfiles == 2);
+	CHECK(page_at(&o, "Case.md") && page_at(&o, "case.md"));
+	rv = build_from_import(&s, &o, "r1");
+	CHECK(rv != NULL);
+	if (!rv)
+		goto out;
+	CHECK(do_export(&a, &s, rv, rv, &r, o.summary_oid, o.summary_hash, &x) == 0);
+	CHECK(x.ndeletes == 0);
+	CHECK(x.nwrites == 6);
+	for (int i = 0; i < x.nwrites; i++) {
+		const struct layout_write *w = &x.writes[i];
+		const char *orig = NULL;
+		for (int k = 0; k < r.n; k++)
+			if (strcmp(r.path[k], w->path) == 0)
+				orig = r.oid[k];
+		if (!w->oid || !orig || strcmp(w->oid, orig) != 0)
+			fprintf(stderr, "  not the repository's own file: %s\n", w->path);
+		CHECK(w->oid && orig && strcmp(w->oid, orig) == 0);
+	}
+	CHECK(write_at(&x, "Case.md") && write_at(&x, "case.md") && !write_at(&x, "case-2.md") &&
+	      !write_at(&x, "Case-2.md"));
+	CHECK(write_at(&x, ".gitbook/assets/Logo.png") && write_at(&x, ".gitbook/assets/logo.png"));
+
+	/* A new page whose slug is "CASE": neither spelling is reused. */
+	pages = calloc((size_t)rv->npages + 1, sizeof(*pages));
+	if (!pages)
+		goto out;
+	memcpy(pages, rv->pages, sizeof(*pages) * (size_t)rv->npages);
+	pages[rv->npages] = (struct rev_page){ .id = "newpage0000000000001", .type = PAGE_DOCUMENT, .title = "Third",
+					       .slug = "CASE", .pos = (int64_t)1 << 40 };
+	nr.pages = pages;
+	nr.npages = rv->npages + 1;
+	nr.files = rv->files;
+	nr.nfiles = rv->nfiles;
+	rv2 = revision_build("r2", &nr, 1700000001000);
+	CHECK(rv2 != NULL);
+	if (!rv2)
+		goto out;
+	CHECK(do_export(&a, &s, rv2, rv, &r, o.summary_oid, o.summary_hash, &y) == 0);
+	CHECK(write_at(&y, "Case.md") && write_at(&y, "case.md") && write_at(&y, "CASE-2.md"));
+	CHECK(y.ndeletes == 0);
+out:
+	free(pages);
+	revision_free(rv);
+	revision_free(rv2);
+	repo_free(&r);
+	arena_free(&s.a);
+	arena_free(&a);
+}
