@@ -9,6 +9,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { gzipSync, deflateSync } from 'node:zlib';
 import { setup } from './lib/fixtures.mjs';
 import { ok, expectError, raw, createOrg, addMember, validate } from './lib/api.mjs';
 
@@ -17,6 +18,11 @@ const PNG = Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
     'base64',
 );
+// 50 MB of zeros, gzip-compressed to ~50 KB: its Content-Length is small, its decoded size is not.
+const GZIP_BOMB = gzipSync(Buffer.alloc(50 << 20), { level: 9 });
+// Front matter whose four levels of ten aliases over 1,000 bytes write out to 10 MB.
+const FM_BOMB = `---\nl0: &l0 "${'x'.repeat(1000)}"\n` +
+    [1, 2, 3, 4].map((l) => `l${l}: &l${l} [${Array(10).fill(`*l${l - 1}`).join(', ')}]\n`).join('') + '---\n# Bomb\n';
 const page = (title, body, { head = '' } = {}) =>
     `<!doctype html><html><head><title>${title} - Test Docs</title>${head}</head><body>` +
     `<nav><a href="/site/">Home</a> <a href="/site/guide/">Guide</a> <a href="/site/api.html">API</a></nav>` +
@@ -27,6 +33,7 @@ describe('website import', () => {
     const hits = new Map(); // path -> count
     const slowArrived = []; // resolvers waiting for a request to a slow page
     const hit = (p) => hits.get(p) ?? 0;
+    const acceptEncoding = []; // the Accept-Encoding of each request for /gz/
 
     // path -> [status, content type, body]
     const routes = () => ({
@@ -55,6 +62,12 @@ describe('website import', () => {
         '/single/readme.md': [200, 'text/markdown', '# Read me\n\nPlain *markdown*, [a link](https://example.com/).\n'],
         '/single/image.png': [200, 'image/png', PNG],
         '/single/bad.md': [200, 'text/markdown', '---\ntitle: [unclosed\n---\n# Bad\n'],
+        '/single/fm-bomb.md': [200, 'text/markdown', FM_BOMB],
+        // [status, type, body, extra headers]: compressed whether asked or not
+        '/gz/readme.md': [200, 'text/markdown', gzipSync('# Zipped\n\nDecoded *markdown*.\n'), { 'Content-Encoding': 'gzip' }],
+        '/gz/page.html': [200, 'text/html', deflateSync(page('Deflated', '<h1>Deflated</h1><p>Decoded html.</p>')),
+            { 'Content-Encoding': 'deflate' }],
+        '/gz/bomb.md': [200, 'text/markdown', GZIP_BOMB, { 'Content-Encoding': 'gzip' }],
     });
 
     // /big/: a start page linking to 60 pages, one page of 2.5 MB and a 1.5 MB image.
@@ -134,7 +147,8 @@ describe('website import', () => {
                 res.end('<h1>Not found</h1>');
                 return;
             }
-            res.writeHead(r[0], { 'Content-Type': r[1] });
+            if (path.startsWith('/gz/')) acceptEncoding.push(req.headers['accept-encoding'] ?? '');
+            res.writeHead(r[0], { 'Content-Type': r[1], ...(r[3] ?? {}) });
             res.end(r[2]);
         });
         await new Promise((r) => site.listen(0, '127.0.0.1', r));
@@ -292,6 +306,34 @@ describe('website import', () => {
         const e = await expectError(doImport(alice, s.id, cr.id, { url: `${siteUrl}/single/bad.md`, source: 'markdown' }), 400);
         assert.match(e.error.message, /^url: the file's frontmatter: line \d+/);
         assert.equal((await crPages(s.id, cr.id)).length, 2, 'nothing written');
+    });
+
+    it('compressed pages (gzip, deflate) are imported decoded; a gzip bomb stops at the size limit', async () => {
+        const s = await newSpace('Compressed');
+        const cr = await newCR(s.id);
+        acceptEncoding.length = 0;
+        let res = await importOk(alice, s.id, cr.id, { url: `${siteUrl}/gz/readme.md`, source: 'markdown' });
+        assert.deepEqual([res.importedResources, res.totalResources], [1, 1]);
+        res = await importOk(alice, s.id, cr.id, { url: `${siteUrl}/gz/page.html`, source: 'html' });
+        assert.deepEqual([res.importedResources, res.totalResources], [1, 1]);
+        assert.ok(acceptEncoding.every((h) => /gzip/.test(h) && /deflate/.test(h)), `Accept-Encoding: ${acceptEncoding}`);
+        const pages = await crPages(s.id, cr.id);
+        assert.deepEqual(pages.map((p) => p.title), ['Zipped', 'Deflated']);
+        assert.equal(await crBody(s.id, cr.id, pages[0].id), '# Zipped\n\nDecoded *markdown*.\n');
+        assert.equal(await crBody(s.id, cr.id, pages[1].id), '# Deflated\n\nDecoded html.\n');
+        // 50 KB on the wire, 50 MB decoded: refused at the 1 MB a markdown file may have, decoded
+        const e = await expectError(doImport(alice, s.id, cr.id, { url: `${siteUrl}/gz/bomb.md`, source: 'markdown' }), 400);
+        assert.match(e.error.message, /url: larger than 1048576 bytes/);
+        assert.equal((await crPages(s.id, cr.id)).length, 2, 'nothing written');
+        assert.equal((await raw(ctx.url, 'GET', '/v1/user', { token: alice.token })).status, 200, 'the server is fine');
+    });
+
+    it('front matter whose aliases expand past 256 KiB is refused, naming the limit', async () => {
+        const s = await newSpace('Front matter bomb');
+        const cr = await newCR(s.id);
+        const e = await expectError(doImport(alice, s.id, cr.id, { url: `${siteUrl}/single/fm-bomb.md`, source: 'markdown' }), 400);
+        assert.match(e.error.message, /^url: the file's frontmatter: line \d+, column \d+: the YAML expands to more than 262144 bytes/);
+        assert.equal((await crPages(s.id, cr.id)).length, 0, 'nothing written');
     });
 
     it('every body field is checked: 400 naming it', async () => {

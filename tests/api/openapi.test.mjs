@@ -66,6 +66,13 @@ properties:
 `;
 const COMMON = `Name: { type: string, description: The pet's name }\n`;
 
+/** Levels of ten YAML aliases over a string of `width` bytes: 10^levels copies written out. */
+const aliasSpec = (levels, width, title = 'Aliases') =>
+    `openapi: 3.0.0\ninfo: {title: ${title}, version: '1'}\npaths: {}\nx0: &x0 "${'y'.repeat(width)}"\n` +
+    Array.from({ length: levels }, (_, i) => `x${i + 1}: &x${i + 1} [${Array(10).fill(`*x${i}`).join(', ')}]\n`).join('');
+// 50 aliases, 2.6 KB of text, 50 MB written out: past the 32 MiB a file may expand to.
+const ALIAS_BOMB = aliasSpec(5, 500, 'Bomb');
+
 describe('OpenAPI specs', () => {
     let ctx, alice, api, org, who, files, filesUrl;
     const hanging = new Set();
@@ -76,6 +83,7 @@ describe('OpenAPI specs', () => {
         ['/plain.txt', 'just some text\n'],
         ['/petstore.json', JSON.stringify({ swagger: '2.0', info: { title: 'v2', version: '1' }, paths: {} })],
         ['/live.yaml', PETSTORE],
+        ['/bomb.yaml', ALIAS_BOMB],
     ]);
 
     before(async () => {
@@ -267,6 +275,31 @@ describe('OpenAPI specs', () => {
         s = await processed('petstore', s.lastProcessedAt);
         assert.equal(s.lastProcessErrorCode, undefined);
         assert.equal(s.lastProcessedErrors, undefined);
+    });
+
+    it('YAML aliases are bounded by the bytes they expand to: a bomb is PARSE_ERROR naming the limit, nothing stored', async () => {
+        // under the limit: three levels (1,000 copies of 500 bytes) are expanded into the version
+        const small = await ok(api.orgs.createOpenApiSpec(org.id, { slug: 'aliases', source: { text: aliasSpec(3, 500) } }),
+            'createOpenAPISpec', 201);
+        const good = await processed('aliases', small.lastProcessedAt);
+        assert.equal(good.lastProcessErrorCode, undefined, JSON.stringify(good.lastProcessedErrors));
+        const content = await ok(api.orgs.getLatestOpenApiSpecVersionContent(org.id, 'aliases'), 'getLatestOpenAPISpecVersionContent');
+        const spec = content.filesystem['openapi.yaml'].specification;
+        assert.equal(spec.x3.length, 10);
+        assert.equal(spec.x3[9][9][9], 'y'.repeat(500));
+        // the bomb, as text and from a URL (fetched again every 6 hours): refused while parsing
+        for (const source of [{ text: ALIAS_BOMB }, { url: `${filesUrl}/bomb.yaml` }]) {
+            const before = await get('aliases');
+            const t0 = Date.now();
+            await put('aliases', source);
+            const s = await processed('aliases', before.lastProcessedAt);
+            assert.equal(s.lastProcessErrorCode, 'PARSE_ERROR');
+            assert.match(s.lastProcessedErrors[0].message,
+                /^openapi\.yaml: line \d+, column \d+: the YAML expands to more than 33554432 bytes|^bomb\.yaml: line \d+, column \d+: the YAML expands to more than 33554432 bytes/);
+            assert.equal(s.lastVersion, good.lastVersion, 'no version stored, the last good one kept');
+            assert.ok(Date.now() - t0 < 10_000, 'refused at once');
+        }
+        assert.equal((await versions('aliases')).length, 1);
     });
 
     it('visibility: public specs have a published URL that needs no token', async () => {
