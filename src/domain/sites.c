@@ -27,17 +27,21 @@ int dom_site_get(struct dom *d, const char *org_id, const char *site_id, enum ro
 
 	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW)))
 		return rc;
-	rc = lock ? store_site_get_locked(d->tx, site_id, out) : store_site_get(d->tx, site_id, out);
-	if (rc)
-		return rc;
-	if (strcmp(out->org_id, org_id) != 0)
-		return err_set(ERR_NOT_FOUND, "site not found");
-	/* The site role is the member's own organization role (guests: none). */
+	/* The site role is the member's own organization role (guests: none),
+	 * so it is known before the site is: it is checked first, and a member
+	 * without the role gets 403 whether or not the site exists (a missing
+	 * one must not answer better than an existing one: README, "Docs
+	 * sites"). Guests and outsiders get 404 for every site. */
 	role = d->actor.org.role;
 	if (role < ROLE_READ)
 		return err_set(ERR_NOT_FOUND, "site not found");
 	if (role < need)
 		return err_set(ERR_FORBIDDEN, "you need the %s role on this site", role_name(need));
+	rc = lock ? store_site_get_locked(d->tx, site_id, out) : store_site_get(d->tx, site_id, out);
+	if (rc)
+		return rc;
+	if (strcmp(out->org_id, org_id) != 0)
+		return err_set(ERR_NOT_FOUND, "site not found");
 	out->access = role;
 	return 0;
 }
@@ -121,8 +125,10 @@ int dom_sites_list(struct dom *d, const char *org_id, const struct site_filter *
 	*next = NULL;
 	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW)))
 		return rc;
+	/* Guests know the organization but have no site role: 404, like every
+	 * other site operation of theirs (README, "Docs sites"). */
 	if (d->actor.org.role < ROLE_READ)
-		return 0; /* guests see no site */
+		return err_set(ERR_NOT_FOUND, "no sites for guests of the organization");
 	if ((rc = store_sites_list(d->tx, org_id, f, lr, items, n, next)))
 		return rc;
 	for (int i = 0; i < *n; i++)
@@ -180,8 +186,10 @@ int dom_site_delete(struct dom *d, const char *org_id, const char *site_id)
 	bool deleted;
 	int rc = dom_site_get(d, org_id, site_id, ROLE_ADMIN, true, &s);
 
-	if (rc == ERR_NOT_FOUND && d->actor.org.role >= ROLE_READ)
-		return 0; /* did not exist: the seed's contract */
+	/* An admin's delete of a site that does not exist (here) is a 204: the
+	 * seed's contract. Others were answered by their role already. */
+	if (rc == ERR_NOT_FOUND && d->actor.org.role >= ROLE_ADMIN)
+		return 0;
 	return rc ? rc : store_site_delete(d->tx, org_id, s.id, &deleted);
 }
 

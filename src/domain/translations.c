@@ -132,11 +132,20 @@ int dom_translation_update(struct dom *d, const char *org_id, const char *id, js
 int dom_translation_delete(struct dom *d, const char *org_id, const char *id, bool *removed)
 {
 	struct translation t;
-	int rc = load(d, org_id, id, true, &t);
+	int rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW);
 
 	*removed = false;
-	/* GitBook answers a delete of what does not exist (for the actor) with 204. */
-	if (rc == ERR_NOT_FOUND && d->actor.org.role != ROLE_NONE)
+	if (rc)
+		return rc; /* outsiders: 404 */
+	/* The role first, existence after: a member or guest without the create
+	 * role gets 403 for any id, so a missing translation does not answer
+	 * better (204) than an existing one (403). */
+	if (d->actor.org.role < ROLE_CREATE)
+		return err_set(ERR_FORBIDDEN, "deleting a translation needs the create role in the organization");
+	rc = load(d, org_id, id, true, &t);
+	/* GitBook answers a delete of what does not exist (for the actor: a
+	 * translation of a space they do not read is not revealed) with 204. */
+	if (rc == ERR_NOT_FOUND)
 		return 0;
 	if (rc || (rc = require_edit(&t, "deleting")))
 		return rc;

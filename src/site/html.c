@@ -77,6 +77,28 @@ void url_path_enc(struct jw *b, const char *s)
 	}
 }
 
+const char *site_location(struct arena *a, const char *prefix, const char *path)
+{
+	struct jw b;
+	const char *out = NULL;
+	size_t skip = 0;
+
+	jw_init(&b);
+	html_raw(&b, prefix);
+	url_path_enc(&b, path);
+	/* url_path_enc keeps '/' and encodes '\', but browsers also read '\'
+	 * as '/': collapse any leading run of either into one '/', so that
+	 * "//evil.example" (a request to the site's own host) cannot become a
+	 * protocol-relative URL to another host. */
+	if (jw_ok(&b)) {
+		while (skip < b.len && (b.buf[skip] == '/' || b.buf[skip] == '\\'))
+			skip++;
+		out = arena_printf(a, "/%.*s", (int)(b.len - skip), b.buf + skip);
+	}
+	jw_free(&b);
+	return out;
+}
+
 bool css_color_ok(const char *s)
 {
 	size_t n;

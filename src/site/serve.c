@@ -155,22 +155,6 @@ static bool plain_token(const char *s, size_t max)
 	return n > 0 && n <= max && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == n;
 }
 
-/* prefix (plain) + path, percent-encoded where a URL path may not hold a
- * byte (controls, spaces, quotes): a safe Location value. */
-static const char *location(struct arena *a, const char *prefix, const char *path)
-{
-	struct jw b;
-	const char *out = NULL;
-
-	jw_init(&b);
-	html_raw(&b, prefix);
-	url_path_enc(&b, path);
-	if (jw_ok(&b))
-		out = b.len ? arena_strndup(a, b.buf, b.len) : "";
-	jw_free(&b);
-	return out;
-}
-
 /* The render cache's key for "no site has this hostname", valid for the
  * current ten seconds (a site given the hostname is served at most that
  * much later; requests to docsd under other names cost no lookup). */
@@ -231,7 +215,11 @@ static int visitor(struct visit *vi, bool required)
 		const char *cookie = arena_printf(&r->arena, VISITOR_COOKIE "=%s; Path=%s; HttpOnly; SameSite=Lax%s", tok,
 						  *vi->root ? vi->root : "/",
 						  strncmp(r->srv->public_url, "https:", 6) == 0 ? "; Secure" : "");
-		const char *loc = location(&r->arena, "", r->url);
+		/* Back to the same page without the token: the root as the site
+		 * knows it (its own basename's spelling, which the cookie's Path
+		 * names) and the path under it, never the raw request URL. */
+		const char *pre = arena_printf(&r->arena, "%s/", vi->root);
+		const char *loc = pre ? site_location(&r->arena, pre, vi->rest) : NULL;
 		if (!cookie || !loc)
 			return err_set(ERR_INTERNAL, "out of memory"), plain_page(r, 500, "Error", "Try again."), 1;
 		return redirect(r, loc, cookie), 1;
@@ -587,7 +575,7 @@ static int gate(struct visit *vi, const char **rest, const char **share)
 		if (!plain_token(key, 128))
 			return not_found(r), 1;
 		pre = arena_printf(vi->a, "%s/~share/%s/", vi->root, key);
-		loc = pre ? location(vi->a, pre, p) : NULL;
+		loc = pre ? site_location(vi->a, pre, p) : NULL;
 		return (loc ? redirect(r, loc, NULL) : plain_page(r, 500, "Error", "Try again.")), 1;
 	}
 	if (*share && dom_site_visit_share(vi->d, &vi->site, *share))
@@ -674,6 +662,13 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 		}
 		return rc == ERR_NOT_FOUND ? not_found(r) : rc;
 	}
+	/* Basenames are unique without regard to case and looked up so: the
+	 * root keeps the spelling the site was given, so its links, cookie
+	 * Path and redirects are the same whichever spelling was asked for. */
+	if (name && vi->site.basename && strcmp(name, vi->site.basename) != 0 &&
+	    strcasecmp(name, vi->site.basename) == 0 &&
+	    !(root = arena_printf(vi->a, "%.*s%s", (int)(strlen(root) - strlen(name)), root, vi->site.basename)))
+		return err_set(ERR_INTERNAL, "out of memory");
 	vi->root = root;
 	/* robots.txt follows the visibility and needs no key or token. */
 	if (strcmp(rest, "robots.txt") == 0 && strcmp(vi->site.visibility, "public") != 0) {

@@ -59,6 +59,12 @@ static inline void html_raw(struct jw *b, const char *s)
 void html_url(struct jw *b, const char *url);
 /* Percent-encode a path segment's bytes that may not appear in a URL path. */
 void url_path_enc(struct jw *b, const char *s);
+/* The Location of a redirect built from a request path: prefix (a site root,
+ * trusted) + path (from the request), percent-encoded like url_path_enc,
+ * and always a path on this origin: exactly one leading '/', never "//" or
+ * "/\" (which browsers read as another host), whatever the request sent.
+ * Every redirect to a request path goes through it. NULL when out of memory. */
+const char *site_location(struct arena *a, const char *prefix, const char *path);
 /* An emoji as GitBook stores it (the characters, or code points in hex
  * joined by '-') as HTML text. */
 void html_emoji(struct jw *b, const char *emoji);
@@ -188,9 +194,17 @@ const char *site_css_version(void);
 
 /* ---- visitor tokens (visitor.c) ---- */
 
+/* The longest a visitor token may stay valid: its exp at most this far past
+ * now. A backend issues short-lived tokens; one without exp, or valid for
+ * longer, would be a password that can never be revoked but by changing the
+ * site's key. */
+#define VISITOR_TOKEN_MAX_LIFETIME (30 * 24 * 3600)
+
 /* Verify an HS256 JWT with key at time now (epoch seconds): the signature,
- * alg HS256, and exp when present. 0 with *claims (a new reference) set, or
- * ERR_UNAUTHORIZED. */
+ * alg HS256, no crit header (RFC 7515 4.1.11: docsd understands no
+ * extension), exp present, numeric, after now and at most
+ * VISITOR_TOKEN_MAX_LIFETIME after it, nbf (when present) not after now.
+ * 0 with *claims (a new reference) set, or ERR_UNAUTHORIZED. */
 int visitor_jwt_verify(const char *token, const char *key, int64_t now, json_t **claims);
 
 /* ---- the render cache (cache.c), owned by the server context ---- */

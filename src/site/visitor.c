@@ -2,8 +2,12 @@
  * visitor.c - visitor tokens of visitor-auth sites (site.h): an HS256 JWT
  * signed with the site's visitor key (GitBook's flow: ?jwt_token= once, then
  * a cookie). The signature is compared in constant time; alg must be HS256
- * (never "none"); exp, when present, must be in the future; nbf, when
- * present, must not be.
+ * (never "none"); a "crit" header is refused (RFC 7515 4.1.11: a recipient
+ * that does not understand a listed extension must reject the token, and
+ * docsd understands none); exp is required, must be in the future and at
+ * most VISITOR_TOKEN_MAX_LIFETIME away (a token without it, or with
+ * exp: 1e308, would open the site for ever: the cookie keeps it); nbf, when
+ * present, must not be in the future.
  */
 #include "site/site.h"
 
@@ -61,11 +65,18 @@ int visitor_jwt_verify(const char *token, const char *key, int64_t now, json_t *
 		err_set(ERR_UNAUTHORIZED, "malformed visitor token");
 		goto out;
 	}
+	if (json_object_get(hdr, "crit")) {
+		err_set(ERR_UNAUTHORIZED, "visitor token has critical extensions");
+		goto out;
+	}
 	exp = json_object_get(body, "exp");
 	nbf = json_object_get(body, "nbf");
-	if ((exp && (!json_is_number(exp) || json_number_value(exp) <= (double)now)) ||
+	/* Compared as doubles: a JSON number may be any size (1e308), and every
+	 * int64 second count of the next centuries is exact in a double. */
+	if (!exp || !json_is_number(exp) || json_number_value(exp) <= (double)now ||
+	    json_number_value(exp) > (double)now + VISITOR_TOKEN_MAX_LIFETIME ||
 	    (nbf && (!json_is_number(nbf) || json_number_value(nbf) > (double)now))) {
-		err_set(ERR_UNAUTHORIZED, "visitor token expired");
+		err_set(ERR_UNAUTHORIZED, "visitor token expired, not yet valid or valid for too long");
 		goto out;
 	}
 	*claims = body;

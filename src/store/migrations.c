@@ -649,6 +649,20 @@ static const char m0014_translations[] =
 	"  source_key TEXT NOT NULL,"
 	"  PRIMARY KEY (translation_id, page_id)) " WITHOUT_ROWID ";";
 
+/* Site basenames without case: /sites/SITEC and /sites/sitec are one URL
+ * (store_site_by_name compares lower() of both), so two sites may not have
+ * basenames that differ only in case; the unique index on lower(basename)
+ * makes it so. Rows that already collide keep the basename on the oldest
+ * site (created_at, then id) and lose it on the others (NULL: they stay
+ * reachable at /sites/{id}): renaming them could collide again, while NULL
+ * cannot, so the migration succeeds on any data, on both engines (basenames
+ * are ASCII, [A-Za-z0-9._-], where both lower()s agree). */
+static const char m0015_site_basename_nocase[] =
+	"UPDATE sites SET basename = NULL WHERE basename IS NOT NULL AND EXISTS ("
+	"  SELECT 1 FROM sites o WHERE o.basename IS NOT NULL AND lower(o.basename) = lower(sites.basename)"
+	"  AND (o.created_at < sites.created_at OR (o.created_at = sites.created_at AND o.id < sites.id)));"
+	"CREATE UNIQUE INDEX sites_basename_nocase ON sites (lower(basename));";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -664,5 +678,6 @@ const struct migration migrations[] = {
 	{ 12, "git sync", m0012_git_sync, NULL, NULL },
 	{ 13, "openapi specs", m0013_openapi, NULL, NULL },
 	{ 14, "translations", m0014_translations, NULL, NULL },
+	{ 15, "site basenames without case", m0015_site_basename_nocase, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -64,7 +64,9 @@ int store_site_get_locked(struct store_tx *tx, const char *id, struct site *out)
 
 int store_site_by_name(struct store_tx *tx, const char *name, struct site *out)
 {
-	int rc = site_one(tx, "SELECT " SITE_COLS " FROM sites s WHERE s.basename = $1", name, out);
+	/* lower(basename): basenames are unique without regard to case
+	 * (migration 15's index answers this), so SITEC finds sitec. */
+	int rc = site_one(tx, "SELECT " SITE_COLS " FROM sites s WHERE lower(s.basename) = lower($1)", name, out);
 
 	if (rc == ERR_NOT_FOUND)
 		rc = site_one(tx, "SELECT " SITE_COLS " FROM sites s WHERE s.id = $1", name, out);
@@ -225,8 +227,11 @@ int store_site_basename_taken(struct store_tx *tx, const char *site_id, const ch
 	int rc;
 
 	*taken = false;
-	rc = st_one(tx, "SELECT 1 FROM sites WHERE id <> $1 AND (basename = $2 OR id = $2)", p, NP(p), fill_exists,
-		    taken);
+	/* Without regard to case, like the lookup (store_site_by_name): a
+	 * basename that differs from another's, or from another site's id, only
+	 * in case would be served at the same URL. */
+	rc = st_one(tx, "SELECT 1 FROM sites WHERE id <> $1 AND (lower(basename) = lower($2) OR lower(id) = lower($2))", p,
+		    NP(p), fill_exists, taken);
 	return rc == ERR_NOT_FOUND ? 0 : rc;
 }
 

@@ -274,6 +274,33 @@ describe('permissions', () => {
             },
         };
         const spaceTitle = async (f) => (await getSpace(alice, f.space.id)).title;
+        const newSite = (orgId, title) => ok(alice.api.orgs.createSite(orgId, { title }), 'createSite', 201);
+        Object.assign(fresh, {
+            site: async () => ({ site: await newSite(org.id, 'Fresh site') }),
+            // a site here, and a site of the target organization with a share link
+            foreignShareLink: async () => {
+                const foreign = await newSite(target.id, 'Foreign site');
+                const link = await ok(alice.api.orgs.createSiteShareLink(target.id, foreign.id, { name: 'Theirs' }), 'createSiteShareLink', 201);
+                return { site: await newSite(org.id, 'Fresh site'), foreign, link };
+            },
+            translation: async () => ({
+                translation: await ok(
+                    alice.api.orgs.createTranslation(org.id, { source: { space: top.id, language: 'en' }, language: 'es' }),
+                    'createTranslation',
+                    201,
+                ),
+            }),
+        });
+        const siteExists = async (orgId, id) => {
+            const r = await raw(ctx.url, 'GET', `/v1/orgs/${orgId}/sites/${id}`, { token: alice.token });
+            assert.ok(r.status === 200 || r.status === 404, `GET site: ${r.status}`);
+            return r.status === 200;
+        };
+        const translationExists = async (id) => {
+            const r = await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/translations/${id}`, { token: alice.token });
+            assert.ok(r.status === 200 || r.status === 404, `GET translation: ${r.status}`);
+            return r.status === 200;
+        };
 
         const rows = [
             { name: 'GET /spaces/{id} (in a collection)', op: 'getSpaceById', exp: need('read', 200), call: (api) => api.spaces.getSpaceById(inColl.id) },
@@ -588,6 +615,63 @@ describe('permissions', () => {
                 exp: need('comment', 201),
                 fresh: fresh.comment,
                 call: (api, f) => api.spaces.postCommentReplyInSpace(f.space.id, f.comment.id, { body: { markdown: 'A reply' } }),
+            },
+            // Sites (README, "Docs sites"): the site role is the organization role; guests and
+            // outsiders get 404 for everything, the list included; the role is checked before the
+            // site (or its share link) is looked up, so a member without it gets 403 for a missing
+            // one too; with it, deletes of what is not there (here) answer 204 and touch nothing.
+            { name: 'GET /orgs/{org}/sites', op: 'listSites', exp: need('read', 200), call: (api) => api.orgs.listSites(org.id) },
+            {
+                name: 'DELETE /orgs/{org}/sites/{site}',
+                op: 'deleteSiteById',
+                exp: need('admin', 204),
+                fresh: fresh.site,
+                call: (api, f) => api.orgs.deleteSiteById(org.id, f.site.id),
+                check: async (f, st) => assert.equal(await siteExists(org.id, f.site.id), st !== 204),
+            },
+            { name: 'DELETE /orgs/{org}/sites/{missing}', op: 'deleteSiteById', exp: need('admin', 204), call: (api) => api.orgs.deleteSiteById(org.id, NO_ID) },
+            {
+                name: 'DELETE /orgs/{org}/sites/{another organization\'s site}',
+                op: 'deleteSiteById',
+                exp: need('admin', 204),
+                fresh: fresh.foreignShareLink,
+                call: (api, f) => api.orgs.deleteSiteById(org.id, f.foreign.id),
+                check: async (f) => assert.ok(await siteExists(target.id, f.foreign.id), 'the other organization\'s site is kept'),
+            },
+            {
+                name: 'DELETE /orgs/{org}/sites/{site}/share-links/{missing}',
+                op: 'deleteSiteShareLinkById',
+                exp: need('admin', 204),
+                fresh: fresh.site,
+                call: (api, f) => api.orgs.deleteSiteShareLinkById(org.id, f.site.id, NO_ID),
+            },
+            {
+                name: 'DELETE /orgs/{org}/sites/{site}/share-links/{another organization\'s link}: like a missing one, and kept',
+                op: 'deleteSiteShareLinkById',
+                exp: need('admin', 204),
+                fresh: fresh.foreignShareLink,
+                call: (api, f) => api.orgs.deleteSiteShareLinkById(org.id, f.site.id, f.link.id),
+                check: async (f) => {
+                    const links = await ok(alice.api.orgs.listSiteShareLinks(target.id, f.foreign.id), 'listSiteShareLinks');
+                    assert.deepEqual(ids(links.items), [f.link.id], 'the other organization\'s link is kept');
+                },
+            },
+            // Translations (README, "Translations"): deleting needs the create role in the
+            // organization, checked first: members and guests without it get 403 for any id; with
+            // it, 205 when deleted, 204 when there was none (or none they can see).
+            {
+                name: 'DELETE /orgs/{org}/translations/{id}',
+                op: 'deleteTranslation',
+                exp: need('create', 205, { guest: 403 }),
+                fresh: fresh.translation,
+                call: (api, f) => api.orgs.deleteTranslation(org.id, f.translation.id),
+                check: async (f, st) => assert.equal(await translationExists(f.translation.id), st !== 205),
+            },
+            {
+                name: 'DELETE /orgs/{org}/translations/{missing}',
+                op: 'deleteTranslation',
+                exp: need('create', 204, { guest: 403 }),
+                call: (api) => api.orgs.deleteTranslation(org.id, NO_ID),
             },
         ];
 

@@ -8,6 +8,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import http from 'node:http';
 import { setup } from './lib/fixtures.mjs';
 import { ok, raw, createOrg } from './lib/api.mjs';
 
@@ -48,11 +49,25 @@ npm i acme
 <script>alert(1)</script>
 `;
 
-/** An HS256 JWT of claims signed with key. */
-function jwt(key, claims) {
+/** An HS256 JWT of claims signed with key (header: the JOSE header). */
+function jwt(key, claims, header = { alg: 'HS256', typ: 'JWT' }) {
     const b = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
-    const data = `${b({ alg: 'HS256', typ: 'JWT' })}.${b(claims)}`;
+    const data = `${b(header)}.${b(claims)}`;
     return `${data}.${createHmac('sha256', key).update(data).digest('base64url')}`;
+}
+
+/** GET of a request target sent exactly as written (raw() goes through new URL(), which reads
+ * "//evil.example" as another host). */
+function getExact(baseUrl, target, headers = {}) {
+    const u = new URL(baseUrl);
+    return new Promise((resolve, reject) => {
+        const req = http.request({ host: u.hostname, port: u.port, method: 'GET', path: target, headers }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode, headers: res.headers }));
+        });
+        req.on('error', reject);
+        req.end();
+    });
 }
 
 describe('published site pages', () => {
@@ -305,6 +320,90 @@ describe('published site pages', () => {
         const entPage = await html(`${root}/installation`, 200, { Cookie: `docsd_visitor=${ent}` });
         assert.match(entPage.text, /Legacy/);
         assert.match((await html(`${root}/${leg.path}`, 200, { Cookie: `docsd_visitor=${ent}` })).text, /Legacy docs\./);
+    });
+
+    it('visitor tokens: exp is required and bounded (30 days), crit is refused', async () => {
+        const s = await newSite('Tokens', [guide], { visibility: 'visitor-auth' });
+        await publish(s);
+        const key = (await ok(api.orgs.getSitePublishingAuthById(org.id, s.id), 'getSitePublishingAuthById')).privateKey;
+        const root = `/sites/${s.id}`;
+        const now = Math.floor(Date.now() / 1000);
+        const DAY = 24 * 3600;
+        const good = [jwt(key, { exp: now + 600 }), jwt(key, { exp: now + 29 * DAY }), jwt(key, { exp: now + 600, nbf: now - 5 })];
+        for (const t of good) {
+            assert.equal((await get(`${root}?jwt_token=${t}`)).status, 302, `accepted: ${t}`);
+            assert.equal((await get(root, { Cookie: `docsd_visitor=${t}` })).status, 200);
+        }
+        const bad = {
+            'no exp': jwt(key, { plan: 'pro' }),
+            'exp 1e308': jwt(key, { exp: 1e308 }),
+            'exp past the maximum lifetime': jwt(key, { exp: now + 31 * DAY }),
+            'exp a string': jwt(key, { exp: String(now + 600) }),
+            'nbf in the future': jwt(key, { exp: now + 600, nbf: now + 300 }),
+            'crit header': jwt(key, { exp: now + 600 }, { alg: 'HS256', typ: 'JWT', crit: ['exp'] }),
+            'empty crit': jwt(key, { exp: now + 600 }, { alg: 'HS256', crit: [] }),
+            'alg none': jwt(key, { exp: now + 600 }, { alg: 'none' }),
+        };
+        for (const [what, t] of Object.entries(bad)) {
+            assert.equal((await get(`${root}?jwt_token=${t}`)).status, 401, `${what}: the query`);
+            assert.equal((await get(root, { Cookie: `docsd_visitor=${t}` })).status, 401, `${what}: the cookie`);
+        }
+    });
+
+    it('redirects built from the request path stay on the site (no //host or /\\host)', async () => {
+        const s = await newSite('Redirects', [guide], { visibility: 'visitor-auth' });
+        const host = `auth-${ctx.run}.example.com`.toLowerCase();
+        await ok(api.orgs.updateSiteById(org.id, s.id, { hostname: host }), 'updateSiteById');
+        await publish(s);
+        const key = (await ok(api.orgs.getSitePublishingAuthById(org.id, s.id), 'getSitePublishingAuthById')).privateKey;
+        const tok = jwt(key, { exp: Math.floor(Date.now() / 1000) + 600 });
+        const cases = {
+            '//evil.example': '/evil.example',
+            '///evil.example/x': '/evil.example/x',
+            '/\\evil.example': '/%5Cevil.example',
+            '/%2F%2Fevil.example': null, // whatever MHD makes of it: one leading '/'
+            '/installation': '/installation',
+        };
+        for (const [path, want] of Object.entries(cases)) {
+            const r = await getExact(ctx.url, `${path}?jwt_token=${tok}`, { Host: host });
+            assert.equal(r.status, 302, `${path}: status`);
+            const loc = r.headers.location;
+            assert.match(loc, /^\/(?![\/\\])/, `${path}: Location ${loc} must stay on the site`);
+            if (want) assert.equal(loc, want, `${path}: Location`);
+            assert.match(r.headers['set-cookie'][0], /^docsd_visitor=[^;]+; Path=\/; HttpOnly/);
+        }
+        // share keys on a share-link site of its own host
+        const sh = await newSite('Shared host', [guide], { visibility: 'share-link' });
+        const shost = `share-${ctx.run}.example.com`.toLowerCase();
+        await ok(api.orgs.updateSiteById(org.id, sh.id, { hostname: shost }), 'updateSiteById');
+        await publish(sh);
+        for (const path of ['//evil.example', '/\\evil.example', '/x']) {
+            const r = await getExact(ctx.url, `${path}?share=abc`, { Host: shost });
+            assert.equal(r.status, 302, `${path}?share: status`);
+            assert.match(r.headers.location, /^\/~share\/abc\//, `${path}?share: Location ${r.headers.location}`);
+        }
+        // through /sites/{name} too
+        const r = await getExact(ctx.url, `/sites/${s.id}//evil.example?jwt_token=${tok}`);
+        assert.equal(r.status, 302);
+        assert.equal(r.headers.location, `/sites/${s.id}//evil.example`);
+    });
+
+    it('basenames: served at any spelling of their case; links, cookie and redirects use the stored one', async () => {
+        const s = await newSite('Cased', [guide], { visibility: 'visitor-auth' });
+        const name = `Cased-${ctx.run}`;
+        await ok(api.orgs.updateSiteById(org.id, s.id, { basename: name }), 'updateSiteById');
+        await publish(s);
+        const key = (await ok(api.orgs.getSitePublishingAuthById(org.id, s.id), 'getSitePublishingAuthById')).privateKey;
+        const tok = jwt(key, { exp: Math.floor(Date.now() / 1000) + 600 });
+        for (const spelt of [name, name.toLowerCase(), name.toUpperCase()]) {
+            const r = await get(`/sites/${spelt}/installation?jwt_token=${tok}`);
+            assert.equal(r.status, 302, spelt);
+            assert.equal(r.headers.location, `/sites/${name}/installation`, `${spelt}: back to the stored spelling`);
+            assert.match(r.headers['set-cookie'][0], new RegExp(`; Path=/sites/${name}; `));
+            const page = await html(`/sites/${spelt}/installation`, 200, { Cookie: `docsd_visitor=${tok}` });
+            assert.match(page.text, new RegExp(`href="/sites/${name}/guides/authentication"`), `${spelt}: links`);
+        }
+        await html(`/sites/x${name}/installation`, 404);
     });
 
     it('a site with a hostname is served at / of that host; other hosts and the API are unaffected', async () => {

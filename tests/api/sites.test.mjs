@@ -4,7 +4,9 @@
 // publish and unpublish, the customization (GitBook's schema enforced; a PUT replaces it,
 // reads lay it over the defaults) and site spaces' overrides, share links, the adaptive
 // schema and the publishing auth. Who may call what: reading needs the read role in the
-// organization, creating a site create, everything else admin; guests and outsiders get 404.
+// organization, creating a site create, everything else admin; guests and outsiders get 404
+// (the list too). The role is checked before the site is looked up: a member without it gets
+// 403 whether or not the site exists.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
@@ -203,6 +205,24 @@ describe('sites', () => {
             assert.equal((await patch(id, { basename: taken })).basename, taken);
         });
 
+        it('basenames are unique without regard to case (lookalikes are 409)', async () => {
+            const mine = await create({ title: 'Lookalike target' });
+            const name = `Case${ctx.run}`;
+            assert.equal((await patch(mine.id, { basename: name })).basename, name);
+            const foreign = await ok(api().orgs.createSite(other.id, { title: 'Lookalike' }), 'createSite', 201);
+            for (const spelt of [name, name.toLowerCase(), name.toUpperCase()]) {
+                const e = await expectError(api().orgs.updateSiteById(other.id, foreign.id, { basename: spelt }), 409, `basename ${spelt}`);
+                assert.match(e.error.message, /basename/);
+            }
+            // nor another site's id in another case (/sites/{id} would find the basename first)
+            const lower = mine.id.toLowerCase() === mine.id ? mine.id.toUpperCase() : mine.id.toLowerCase();
+            await expectError(api().orgs.updateSiteById(other.id, foreign.id, { basename: lower }), 409, 'basename = a site id in another case');
+            // the site itself may change the case of its own basename, and the published URL follows
+            const re = await patch(mine.id, { basename: name.toUpperCase() });
+            assert.equal(re.basename, name.toUpperCase());
+            assert.equal((await patch(mine.id, { basename: name })).basename, name);
+        });
+
         it('updateSiteById: defaultSiteSpace and defaultSiteSection', async () => {
             const s = await create({ title: 'Defaults', spaces: [space1.id, space2.id] });
             let spaces = await siteSpaces(s.id);
@@ -251,8 +271,15 @@ describe('sites', () => {
             await empty(api().orgs.deleteSiteById(org.id, s.id), 204, 'delete');
             await expectError(api().orgs.getSiteById(org.id, s.id), 404, 'deleted site');
             await empty(api().orgs.deleteSiteById(org.id, s.id), 204, 'delete again');
-            await empty(who.read.api.orgs.deleteSiteById(org.id, NO_SITE), 204, 'unknown site, as a member');
-            await expectError(who.outsider.api.orgs.deleteSiteById(org.id, NO_SITE), 404, 'outsider');
+            // the role first: a member who may not delete gets 403 for an unknown site too
+            // (a 204 would answer a missing site better than an existing one)
+            await table({ ...need('admin', 204) }, (as) => as.api.orgs.deleteSiteById(org.id, NO_SITE), 'deleteSiteById (unknown site)');
+            await table(need('admin', 404), (as) => as.api.orgs.updateSiteById(org.id, NO_SITE, { title: 'Nobody' }), 'updateSiteById (unknown site)');
+            await table(need('read', 404), (as) => as.api.orgs.getSiteById(org.id, NO_SITE), 'getSiteById (unknown site)');
+            // another organization's site through this one: not found here, so 204, and it stays
+            const foreign = await ok(api().orgs.createSite(other.id, { title: 'Foreign' }), 'createSite', 201);
+            await empty(api().orgs.deleteSiteById(org.id, foreign.id), 204, 'another organization\'s site');
+            assert.equal((await ok(api().orgs.getSiteById(other.id, foreign.id), 'getSiteById')).id, foreign.id, 'still there');
             const ids = (await ok(api().orgs.listSites(org.id, { limit: 1000 }), 'listSites')).items.map((x) => x.id);
             assert.ok(!ids.includes(s.id), 'not listed');
         });
@@ -311,13 +338,14 @@ describe('sites', () => {
             assert.ok(!none.includes(s.id));
         });
 
-        it('bad query is 400; guests see none; outsiders 404', async () => {
+        it('bad query is 400; guests and outsiders 404', async () => {
             await bad(api().orgs.listSites(lorg.id, { published: 'yes' }), 'published', /published/);
             await bad(api().orgs.listSites(lorg.id, { type: ['gold'] }), 'type', /type/);
             await bad(api().orgs.listSites(lorg.id, { limit: 0 }), 'limit', /limit/);
             await bad(api().orgs.listSites(lorg.id, { page: 'garbage' }), 'page');
             assert.equal((await list({}, who.read)).items.length, 5);
-            assert.deepEqual((await list({}, who.guest)).items, []);
+            // guests have no site role: 404 like every other site operation of theirs (README)
+            await expectError(who.guest.api.orgs.listSites(lorg.id), 404, 'guest');
             await expectError(who.outsider.api.orgs.listSites(lorg.id), 404, 'outsider');
         });
     });
@@ -514,6 +542,25 @@ describe('sites', () => {
             await empty(api().orgs.deleteSiteShareLinkById(org.id, site.id, b.id), 205, 'delete');
             await empty(api().orgs.deleteSiteShareLinkById(org.id, site.id, b.id), 204, 'delete again');
             assert.deepEqual((await links()).map((l) => l.id), [a.id]);
+        });
+
+        it('a share link of another site or organization, through this site: like a missing id, and kept', async () => {
+            const fsite = await ok(api().orgs.createSite(other.id, { title: 'Foreign links' }), 'createSite', 201);
+            const flink = await ok(api().orgs.createSiteShareLink(other.id, fsite.id, { name: 'theirs' }), 'createSiteShareLink', 201);
+            const s2 = await create({ title: 'Sibling links' });
+            const slink = await ok(api().orgs.createSiteShareLink(org.id, s2.id, { name: 'sibling' }), 'createSiteShareLink', 201);
+            for (const l of [flink, slink, { id: 'nosuchlink' }])
+                await empty(api().orgs.deleteSiteShareLinkById(org.id, site.id, l.id), 204, `delete ${l.id} through this site`);
+            // members without the role: 403 for any link id, theirs or not
+            for (const c of ['create', 'edit', 'read'])
+                for (const l of [flink, { id: 'nosuchlink' }])
+                    await expectError(who[c].api.orgs.deleteSiteShareLinkById(org.id, site.id, l.id), 403, `delete ${l.id} as ${c}`);
+            const theirs = (await ok(api().orgs.listSiteShareLinks(other.id, fsite.id), 'listSiteShareLinks')).items.map((l) => l.id);
+            assert.deepEqual(theirs, [flink.id], 'the other organization\'s link is kept');
+            const sibling = (await ok(api().orgs.listSiteShareLinks(org.id, s2.id), 'listSiteShareLinks')).items.map((l) => l.id);
+            assert.deepEqual(sibling, [slink.id], 'the other site\'s link is kept');
+            // the other organization's site through this organization: 404
+            await expectError(api().orgs.deleteSiteShareLinkById(org.id, fsite.id, flink.id), 404, 'foreign site through this organization');
         });
 
         it('bad input is 400; unknown links 404', async () => {

@@ -6,6 +6,7 @@
 #include "site/site.h"
 
 #include "unit.h"
+#include "util/err.h"
 #include "util/util.h"
 
 #include <openssl/hmac.h>
@@ -394,6 +395,73 @@ UNIT_TEST(site_visitor_tokens)
 	free(expired);
 	free(none);
 	free(bad_exp);
+}
+
+/* Tokens that would never expire, or carry extensions docsd does not know,
+ * are refused (issue 19, item 4). */
+UNIT_TEST(site_visitor_tokens_bounded)
+{
+	static const struct {
+		const char *header, *claims;
+		int rc; /* 0: accepted */
+	} cases[] = {
+		{ "{\"alg\":\"HS256\"}", "{\"exp\":1600}", 0 },
+		{ "{\"alg\":\"HS256\"}", "{\"exp\":2593500}", 0 },        /* now + 30 days, to the second */
+		{ "{\"alg\":\"HS256\"}", "{\"exp\":2593501}", ERR_UNAUTHORIZED }, /* one second more */
+		{ "{\"alg\":\"HS256\"}", "{\"plan\":\"pro\"}", ERR_UNAUTHORIZED }, /* no exp */
+		{ "{\"alg\":\"HS256\"}", "{\"exp\":1e308}", ERR_UNAUTHORIZED },
+		{ "{\"alg\":\"HS256\"}", "{\"exp\":null}", ERR_UNAUTHORIZED },
+		{ "{\"alg\":\"HS256\"}", "{\"exp\":1600,\"nbf\":1400}", 0 },
+		{ "{\"alg\":\"HS256\"}", "{\"exp\":1600,\"nbf\":1501}", ERR_UNAUTHORIZED },
+		{ "{\"alg\":\"HS256\",\"crit\":[\"exp\"]}", "{\"exp\":1600}", ERR_UNAUTHORIZED },
+		{ "{\"alg\":\"HS256\",\"crit\":[]}", "{\"exp\":1600}", ERR_UNAUTHORIZED },
+		{ "{\"alg\":\"HS256\",\"crit\":null}", "{\"exp\":1600}", ERR_UNAUTHORIZED },
+	};
+	json_t *claims;
+
+	CHECK(VISITOR_TOKEN_MAX_LIFETIME == 30 * 24 * 3600);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *tok = sign("k1", cases[i].header, cases[i].claims);
+		int rc = visitor_jwt_verify(tok, "k1", 1500, &claims);
+		if (rc != cases[i].rc)
+			fprintf(stderr, "  token %s %s: %d, expected %d\n", cases[i].header, cases[i].claims, rc, cases[i].rc);
+		CHECK(rc == cases[i].rc);
+		CHECK(rc ? claims == NULL : claims != NULL);
+		json_decref(claims);
+		free(tok);
+	}
+}
+
+/* Every redirect built from a request path stays on the site (issue 19,
+ * item 3): one leading '/', never "//" or "/\\". */
+UNIT_TEST(site_location_stays_on_the_site)
+{
+	static const struct {
+		const char *prefix, *path, *want;
+	} cases[] = {
+		{ "", "//evil.example", "/evil.example" },
+		{ "", "///evil.example/a", "/evil.example/a" },
+		{ "", "/\\evil.example", "/%5Cevil.example" },
+		{ "", "\\\\evil.example", "/%5C%5Cevil.example" },
+		{ "/", "/evil.example", "/evil.example" },
+		{ "/", "", "/" },
+		{ "", "", "/" },
+		{ "/", "installation", "/installation" },
+		{ "/sites/docs/", "/evil.example", "/sites/docs//evil.example" },
+		{ "/~share/abc/", "/x y\"", "/~share/abc//x%20y%22" },
+		{ "", "/\t/evil.example", "/%09/evil.example" },
+		{ "/sites/docs/", "guide/intro", "/sites/docs/guide/intro" },
+	};
+	struct arena a;
+
+	arena_init(&a);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *loc = site_location(&a, cases[i].prefix, cases[i].path);
+		CHECK(loc != NULL);
+		if (loc)
+			CHECK_STR(loc, cases[i].want);
+	}
+	arena_free(&a);
 }
 
 UNIT_TEST(site_render_cache_bounded)
