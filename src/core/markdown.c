@@ -54,22 +54,32 @@ static void ext_register(void)
 	cmark_gfm_core_extensions_ensure_registered();
 }
 
-static cmark_node *parse(const char *md, size_t len);
+static cmark_node *parse_opts(const char *md, size_t len, int options);
+
+static cmark_node *parse(const char *md, size_t len)
+{
+	return parse_opts(md, len, 0);
+}
 
 struct cmark_node *md_parse(const char *md, size_t len)
 {
 	return parse(md, len);
 }
 
+struct cmark_node *md_parse_opts(const char *md, size_t len, int options)
+{
+	return parse_opts(md, len, options);
+}
+
 /* The tree of md[0..len) with GFM's extensions; NULL only if cmark fails. */
-static cmark_node *parse(const char *md, size_t len)
+static cmark_node *parse_opts(const char *md, size_t len, int options)
 {
 	static const char *const exts[] = { "table", "strikethrough", "tasklist", "autolink" };
 	cmark_parser *p;
 	cmark_node *doc;
 
 	pthread_once(&ext_once, ext_register);
-	p = cmark_parser_new(CMARK_OPT_VALIDATE_UTF8);
+	p = cmark_parser_new(CMARK_OPT_VALIDATE_UTF8 | options);
 	if (!p)
 		return NULL;
 	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {

@@ -59,6 +59,9 @@ int md_to_document(struct jw *w, const char *md, size_t len);
  * cmark fails (memory). Frontmatter is NOT skipped here. */
 struct cmark_node;
 struct cmark_node *md_parse(const char *md, size_t len);
+/* md_parse with more cmark options (CMARK_OPT_FOOTNOTES: translations read
+ * footnotes as footnotes, so their definitions' text is text). */
+struct cmark_node *md_parse_opts(const char *md, size_t len, int options);
 
 /* One search section: the text from one heading to the next. */
 struct md_section {

@@ -4,18 +4,41 @@
  *
  * DESIGN
  * The page is parsed with the extensions markdown.c uses (tables,
- * strikethrough, task lists, autolinks), adjacent text nodes are merged
- * (cmark_consolidate_text_nodes: "Hello" "!" "world" would otherwise reach
- * the engine as three fragments), and each TEXT node's literal is cut into
- * pieces: verbatim pieces (white space, template tags, text not worth
- * translating) and segments. Rendering puts each node's pieces back together
- * with the translations in place of the segments, sets the literal, and lets
- * cmark render the tree as CommonMark; the rendering is then parsed again and
- * compared with the tree it came from (same_tree), so a page can only come
- * out with its structure or not at all.
+ * strikethrough, task lists, autolinks) plus footnotes, adjacent text nodes
+ * are merged (cmark_consolidate_text_nodes: "Hello" "!" "world" would
+ * otherwise reach the engine as three fragments), and each TEXT node's
+ * literal is cut into pieces: verbatim pieces (white space, template tags,
+ * control characters, text not worth translating) and candidates.
  *
- * Nothing but TEXT literals is ever changed: code spans and blocks, HTML,
- * link and image destinations live in other nodes or attributes.
+ * The translated page is the SOURCE with each segment's bytes replaced by
+ * its translation, escaped: never a rendering of the tree. cmark's
+ * CommonMark renderer knows neither footnotes nor reference links (a
+ * footnote came back as an inline link), writes control characters as
+ * entities (U+0001 became "&#1;"), and reformats lists, emphasis and tables;
+ * splicing keeps every byte that is not a translated word as it was.
+ *
+ * So a candidate must be found in the source ("placed"). cmark gives each
+ * text node a line and a column, but the column is off on continuation
+ * lines (it forgets the indentation and container markers it stripped) and
+ * the literal is not the source bytes (backslash escapes, entities). place()
+ * aligns the literal with the source line, decoding escapes and entities,
+ * at the reported column, at the column corrected by the shift of the
+ * previous node on that line, or else at the first place on the line after
+ * the previous node; a node that cannot be placed is not translated (its
+ * words are not sent to the engine). A segment is a candidate of a placed
+ * node.
+ *
+ * md_tr_render then proves the result: the new page is parsed again and
+ * compared with the source's tree, node by node (structure) and text by
+ * text (each text reads as the source's text with the translations in it).
+ * Translations are escaped lightly first (the characters that start inline
+ * markup); if the proof fails, every ASCII punctuation character of every
+ * translation is escaped (what a translation beginning "1. " or "# " at the
+ * start of a line needs); if that fails too the page is ERR_INVALID and the
+ * caller keeps its source.
+ *
+ * Nothing but TEXT is ever changed: code spans and blocks, HTML, link and
+ * image destinations, footnote labels live in other nodes or attributes.
  */
 #include "core/md_translate.h"
 #include "core/markdown.h"
@@ -28,19 +51,40 @@
 #include <string.h>
 
 /* What cmark's renderer writes between two adjacent lists of the same kind
- * to keep them apart; not a difference of structure. */
+ * to keep them apart (pages translated by docsd before it spliced hold
+ * it); not a difference of structure. */
 #define END_LIST_COMMENT "<!-- end list -->\n"
 
+/* Footnotes are read as footnotes, so a definition's text is text (a
+ * footnote whose definition is one word would otherwise be a link reference
+ * definition, its text a destination). */
+#define PARSE_OPTIONS CMARK_OPT_FOOTNOTES
+
+/* The longest entity cmark decodes ("&CounterClockwiseContourIntegral;"). */
+#define ENTITY_MAX 40
+
 struct piece {
-	const char *text; /* the source bytes */
+	const char *text;   /* bytes of the node's literal */
 	size_t len;
-	int seg;          /* index of the segment, or -1: verbatim */
+	bool cand;          /* worth translating */
+	int seg;            /* index of the segment, or -1: kept */
+	size_t src, src_end; /* a candidate's bytes in the body, once placed */
 };
 
 struct tnode {
 	cmark_node *node;
 	struct piece *pieces;
-	int npieces;
+	int npieces, cap;
+	bool placed;         /* its literal was found in the source */
+	bool in_table;       /* a '|' in a translation would end its cell */
+	size_t src, src_end; /* its bytes in the body, once placed */
+};
+
+/* One segment's place in the body, in source order. */
+struct span {
+	size_t src, end;
+	int seg;
+	bool in_table;
 };
 
 struct md_tr {
@@ -48,13 +92,16 @@ struct md_tr {
 	cmark_node *doc;
 	const char *front; /* the source: its frontmatter is kept verbatim */
 	size_t front_len, source_len;
+	const char *body;  /* the source after the frontmatter */
+	size_t body_len;
+	size_t *lines;     /* offset of each line of the body */
+	int nlines;
 	struct tnode *nodes;
 	int nnodes;
 	const char **segs;
+	struct span *spans;
 	int nsegs;
 };
-
-/* ---------------------------------------------------------------- parsing */
 
 /* ---------------------------------------------------------------- text rules */
 
@@ -66,6 +113,25 @@ static bool is_space(unsigned char c)
 static bool is_wordish(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+static bool is_punct(unsigned char c)
+{
+	return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') || (c >= '{' && c <= '~');
+}
+
+/* The length of the control character at s (C0 but white space, DEL, C1 in
+ * UTF-8), or 0. Control characters are never sent to an engine: they stay
+ * where they are, byte for byte. */
+static size_t control_len(const char *s, size_t n)
+{
+	unsigned char c = (unsigned char)s[0];
+
+	if ((c < 0x20 && !is_space(c)) || c == 0x7f)
+		return 1;
+	if (c == 0xc2 && n >= 2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+		return 2;
+	return 0;
 }
 
 static bool has(const char *s, size_t n, const char *needle)
@@ -119,42 +185,27 @@ long md_tr_words(const char *s)
 
 /* ---------------------------------------------------------------- pieces */
 
-struct cutter {
-	struct md_tr *t;
-	struct piece *out;
-	int n, cap;
-	const char **segs; /* grows with t->nsegs */
-	int segcap;
-};
-
-static int add_piece(struct cutter *c, const char *s, size_t len, bool seg)
+static int add_piece(struct md_tr *t, struct tnode *tn, const char *s, size_t len, bool cand)
 {
 	if (!len)
 		return 0;
-	if (c->n == c->cap)
-		return err_set(ERR_INTERNAL, "md_translate: piece table full");
-	c->out[c->n] = (struct piece){ s, len, -1 };
-	if (seg) {
-		if (c->t->nsegs == c->segcap) {
-			int cap = c->segcap ? 2 * c->segcap : 64;
-			const char **grown = arena_alloc(c->t->a, sizeof(*grown) * (size_t)cap);
-			if (!grown)
-				return err_set(ERR_INTERNAL, "out of memory");
-			if (c->t->nsegs)
-				memcpy(grown, c->t->segs, sizeof(*grown) * (size_t)c->t->nsegs);
-			c->t->segs = grown;
-			c->segcap = cap;
-		}
-		if (!(c->t->segs[c->t->nsegs] = arena_strndup(c->t->a, s, len)))
+	if (tn->npieces == tn->cap) {
+		int cap = tn->cap ? 2 * tn->cap : 4;
+		struct piece *grown = arena_alloc(t->a, sizeof(*grown) * (size_t)cap);
+		if (!grown)
 			return err_set(ERR_INTERNAL, "out of memory");
-		c->out[c->n].seg = c->t->nsegs++;
+		if (tn->npieces)
+			memcpy(grown, tn->pieces, sizeof(*grown) * (size_t)tn->npieces);
+		tn->pieces = grown;
+		tn->cap = cap;
 	}
-	c->n++;
+	tn->pieces[tn->npieces++] = (struct piece){ .text = s, .len = len, .cand = cand, .seg = -1 };
 	return 0;
 }
 
-/* Text between template tags: white space around a segment stays verbatim. */
-static int cut_text(struct cutter *c, const char *s, size_t len)
+/* Text between tags and control characters: white space around a candidate
+ * stays verbatim. */
+static int cut_text(struct md_tr *t, struct tnode *tn, const char *s, size_t len)
 {
 	size_t a = 0, b = len;
 	int rc;
@@ -164,37 +215,57 @@ static int cut_text(struct cutter *c, const char *s, size_t len)
 	while (b > a && is_space((unsigned char)s[b - 1]))
 		b--;
 	if (a == b || !md_tr_translatable(s + a, b - a))
-		return add_piece(c, s, len, false);
-	if ((rc = add_piece(c, s, a, false)) || (rc = add_piece(c, s + a, b - a, true)))
+		return add_piece(t, tn, s, len, false);
+	if ((rc = add_piece(t, tn, s, a, false)) || (rc = add_piece(t, tn, s + a, b - a, true)))
 		return rc;
-	return add_piece(c, s + b, len - b, false);
+	return add_piece(t, tn, s + b, len - b, false);
+}
+
+/* Text between template tags, cut around its control characters. */
+static int cut_plain(struct md_tr *t, struct tnode *tn, const char *s, size_t len)
+{
+	size_t from = 0;
+	int rc;
+
+	for (size_t i = 0; i < len;) {
+		size_t k = control_len(s + i, len - i);
+		if (!k) {
+			i++;
+			continue;
+		}
+		if ((rc = cut_text(t, tn, s + from, i - from)) || (rc = add_piece(t, tn, s + i, k, false)))
+			return rc;
+		i += k;
+		from = i;
+	}
+	return cut_text(t, tn, s + from, len - from);
 }
 
 /* A literal cut around GitBook's template tags ({% hint %}, {{ var }}): the
  * tags are kept whole; an unclosed tag is plain text. */
-static int cut_literal(struct cutter *c, const char *s, size_t len)
+static int cut_literal(struct md_tr *t, struct tnode *tn, const char *s, size_t len)
 {
 	size_t pos = 0;
 	int rc;
 
 	while (pos < len) {
-		size_t t = pos, end = 0;
+		size_t at = pos, end = 0;
 		const char *close = NULL;
 
-		for (; t + 1 < len; t++)
-			if (s[t] == '{' && (s[t + 1] == '%' || s[t + 1] == '{')) {
-				close = s[t + 1] == '%' ? "%}" : "}}";
+		for (; at + 1 < len; at++)
+			if (s[at] == '{' && (s[at + 1] == '%' || s[at + 1] == '{')) {
+				close = s[at + 1] == '%' ? "%}" : "}}";
 				break;
 			}
 		if (close)
-			for (size_t k = t + 2; k + 1 < len; k++)
+			for (size_t k = at + 2; k + 1 < len; k++)
 				if (s[k] == close[0] && s[k + 1] == close[1]) {
 					end = k + 2;
 					break;
 				}
 		if (!close || !end)
-			return cut_text(c, s + pos, len - pos);
-		if ((rc = cut_text(c, s + pos, t - pos)) || (rc = add_piece(c, s + t, end - t, false)))
+			return cut_plain(t, tn, s + pos, len - pos);
+		if ((rc = cut_plain(t, tn, s + pos, at - pos)) || (rc = add_piece(t, tn, s + at, end - at, false)))
 			return rc;
 		pos = end;
 	}
@@ -216,11 +287,292 @@ static bool autolink_text(cmark_node *n, const char *lit)
 	return strstr(url, lit) != NULL;
 }
 
+static bool is_type(cmark_node *n, const char *name)
+{
+	const char *s = cmark_node_get_type_string(n);
+
+	return s && strcmp(s, name) == 0;
+}
+
+static bool inside_table(cmark_node *n)
+{
+	for (cmark_node *p = cmark_node_parent(n); p; p = cmark_node_parent(p))
+		if (is_type(p, "table"))
+			return true;
+	return false;
+}
+
+/* ---------------------------------------------------------------- placing */
+
+/* The end of the entity at s[i] ('&'), or 0: &name; &#123; &#x1F; */
+static size_t entity_end(const char *s, size_t i, size_t lim)
+{
+	size_t j = i + 1, start;
+
+	if (j < lim && s[j] == '#') {
+		bool hex = ++j < lim && (s[j] == 'x' || s[j] == 'X');
+		j += hex;
+		start = j;
+		while (j < lim && j - start < 8 &&
+		       ((s[j] >= '0' && s[j] <= '9') ||
+			(hex && ((s[j] >= 'a' && s[j] <= 'f') || (s[j] >= 'A' && s[j] <= 'F')))))
+			j++;
+	} else {
+		start = j;
+		while (j < lim && j - start < ENTITY_MAX &&
+		       ((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z') || (s[j] >= '0' && s[j] <= '9')))
+			j++;
+	}
+	return j > start && j < lim && s[j] == ';' ? j + 1 : 0;
+}
+
+/* What cmark reads the entity s[0..n) as, into out (cap bytes): cmark
+ * decodes it, so the two always agree. 0 when it is no entity. */
+static size_t entity_decode(const char *s, size_t n, char *out, size_t cap)
+{
+	cmark_node *doc = cmark_parse_document(s, n, 0), *p, *txt;
+	const char *lit;
+	size_t k = 0;
+
+	if (!doc)
+		return 0;
+	if ((p = cmark_node_first_child(doc)) && (txt = cmark_node_first_child(p)) &&
+	    cmark_node_get_type(txt) == CMARK_NODE_TEXT && !cmark_node_next(txt) &&
+	    (lit = cmark_node_get_literal(txt)) && (k = strlen(lit)) < cap && (k != n || memcmp(lit, s, n) != 0))
+		memcpy(out, lit, k);
+	else
+		k = 0;
+	cmark_node_free(doc);
+	return k;
+}
+
+/* Align the literal lit[0..n) with the source src[i..lim): map[j] is where
+ * the source of literal byte j begins, map[n] where the literal's source
+ * ends; mid[j] says byte j is not the first of what one escape or entity
+ * gave. */
+static bool align(const char *src, size_t i, size_t lim, const char *lit, size_t n, size_t *map, bool *mid)
+{
+	size_t j = 0;
+
+	while (j < n) {
+		unsigned char c;
+
+		if (i >= lim)
+			return false;
+		c = (unsigned char)src[i];
+		if (c == '\\' && i + 1 < lim && is_punct((unsigned char)src[i + 1]) && lit[j] == src[i + 1]) {
+			map[j] = i;
+			mid[j++] = false;
+			i += 2;
+			continue;
+		}
+		if (c == '&') {
+			size_t end = entity_end(src, i, lim), k;
+			char dec[ENTITY_MAX];
+
+			if (end && (k = entity_decode(src + i, end - i, dec, sizeof(dec))) && j + k <= n &&
+			    memcmp(lit + j, dec, k) == 0) {
+				for (size_t b = 0; b < k; b++) {
+					map[j + b] = i;
+					mid[j + b] = b > 0;
+				}
+				j += k;
+				i = end;
+				continue;
+			}
+		}
+		if (src[i] != lit[j])
+			return false;
+		map[j] = i++;
+		mid[j++] = false;
+	}
+	map[n] = i;
+	return true;
+}
+
+/* Where the last node placed on a line ended, and how far cmark's column
+ * was off for it. */
+struct cursor {
+	int line;
+	size_t end;
+	long shift;
+};
+
+struct scratch {
+	size_t *map;
+	bool *mid;
+	size_t cap;
+};
+
+/* Where lit[0..n) is on the body's line `line` (1-based), trying the
+ * column cmark reported (col, 1-based), that column moved by the shift of
+ * the node placed before on that line, then every place after that node.
+ * *at: where it begins; sc holds the alignment. */
+static bool find_on_line(const struct md_tr *t, int line, int col, const struct cursor *cur, const char *lit,
+			 size_t n, struct scratch *sc, size_t *at)
+{
+	size_t ls = t->lines[line - 1], le = ls, from = cur->line == line ? cur->end : ls, tries[2];
+	size_t reported = ls + (size_t)col - 1;
+	int ntries = 0;
+
+	while (le < t->body_len && t->body[le] != '\n' && t->body[le] != '\r')
+		le++;
+	if (cur->line == line && cur->shift && (long)reported + cur->shift >= 0)
+		tries[ntries++] = (size_t)((long)reported + cur->shift);
+	tries[ntries++] = reported;
+	for (int k = 0; k < ntries; k++)
+		if (tries[k] >= from && tries[k] < le && align(t->body, tries[k], le, lit, n, sc->map, sc->mid)) {
+			*at = tries[k];
+			return true;
+		}
+	for (size_t p = from; p < le; p++)
+		if (align(t->body, p, le, lit, n, sc->map, sc->mid)) {
+			*at = p;
+			return true;
+		}
+	return false;
+}
+
+/* Find tn's literal in the source (see DESIGN) and the bytes of each of its
+ * candidates; tn->placed stays false when it is not found. */
+static int place(struct md_tr *t, struct tnode *tn, struct cursor *cur, struct scratch *sc)
+{
+	const char *lit = cmark_node_get_literal(tn->node);
+	size_t n = lit ? strlen(lit) : 0, at = 0;
+	int line = cmark_node_get_start_line(tn->node), col = cmark_node_get_start_column(tn->node);
+	bool found;
+
+	/* Text the autolink extension split off has no position: it follows
+	 * the node placed before it, on its line. */
+	if (line < 1 && cur->line > 0) {
+		line = cur->line;
+		col = (int)(cur->end - t->lines[line - 1]) + 1;
+	}
+	if (!n || line < 1 || line > t->nlines || col < 1)
+		return 0;
+	if (n + 1 > sc->cap) {
+		size_t cap = 2 * (n + 1);
+		size_t *map = realloc(sc->map, sizeof(*map) * cap);
+		bool *mid;
+
+		if (!map)
+			return err_set(ERR_INTERNAL, "out of memory");
+		sc->map = map;
+		if (!(mid = realloc(sc->mid, sizeof(*mid) * cap)))
+			return err_set(ERR_INTERNAL, "out of memory");
+		sc->mid = mid;
+		sc->cap = cap;
+	}
+	found = find_on_line(t, line, col, cur, lit, n, sc, &at);
+	/* After a backslash hard break cmark gives the next text the line of
+	 * the break: look on the next line too. */
+	if (!found && line < t->nlines && (found = find_on_line(t, line + 1, 1, cur, lit, n, sc, &at)))
+		line++;
+	if (!found)
+		return 0;
+	/* A candidate must begin and end between what escapes and entities
+	 * gave (it always does: cuts fall on ASCII characters). */
+	for (int k = 0; k < tn->npieces; k++) {
+		struct piece *p = &tn->pieces[k];
+		size_t a = (size_t)(p->text - lit), b = a + p->len;
+
+		if (!p->cand)
+			continue;
+		if (sc->mid[a] || (b < n && sc->mid[b]))
+			return 0;
+		p->src = sc->map[a];
+		p->src_end = sc->map[b];
+	}
+	tn->placed = true;
+	tn->src = sc->map[0];
+	tn->src_end = sc->map[n];
+	*cur = (struct cursor){ line, tn->src_end, (long)at - (long)(t->lines[line - 1] + (size_t)col - 1) };
+	return 0;
+}
+
+static int by_src(const void *x, const void *y)
+{
+	const struct tnode *a = *(const struct tnode *const *)x, *b = *(const struct tnode *const *)y;
+
+	return a->src < b->src ? -1 : a->src > b->src;
+}
+
+static int span_by_src(const void *x, const void *y)
+{
+	const struct span *a = x, *b = y;
+
+	return a->src < b->src ? -1 : a->src > b->src;
+}
+
+/* The offset of each line of the body (cmark's lines: \n, \r\n or \r). */
+static int index_lines(struct md_tr *t)
+{
+	int n = 1, k = 1;
+
+	for (size_t i = 0; i < t->body_len; i++)
+		if (t->body[i] == '\n' || (t->body[i] == '\r' && (i + 1 == t->body_len || t->body[i + 1] != '\n')))
+			n++;
+	if (!(t->lines = arena_alloc(t->a, sizeof(*t->lines) * (size_t)n)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	t->lines[0] = 0;
+	for (size_t i = 0; i < t->body_len; i++)
+		if (t->body[i] == '\n' || (t->body[i] == '\r' && (i + 1 == t->body_len || t->body[i + 1] != '\n')))
+			t->lines[k++] = i + 1;
+	t->nlines = n;
+	return 0;
+}
+
+/* Number the segments (the candidates of placed nodes, in document order)
+ * and list their spans in source order. Two placed nodes claiming the same
+ * bytes cannot both be right: the later one is not translated. */
+static int number_segments(struct md_tr *t)
+{
+	struct tnode **order;
+	int placed = 0, nsegs = 0;
+
+	if (!(order = malloc(sizeof(*order) * (size_t)(t->nnodes + 1))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].placed)
+			order[placed++] = &t->nodes[i];
+	qsort(order, (size_t)placed, sizeof(*order), by_src);
+	for (int i = 1, last = 0; i < placed; i++) {
+		if (order[i]->src < order[last]->src_end)
+			order[i]->placed = false;
+		else
+			last = i;
+	}
+	free(order);
+	for (int i = 0; i < t->nnodes; i++)
+		for (int k = 0; t->nodes[i].placed && k < t->nodes[i].npieces; k++)
+			nsegs += t->nodes[i].pieces[k].cand;
+	if (nsegs && (!(t->segs = arena_alloc(t->a, sizeof(*t->segs) * (size_t)nsegs)) ||
+		      !(t->spans = arena_alloc(t->a, sizeof(*t->spans) * (size_t)nsegs))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < t->nnodes; i++) {
+		struct tnode *tn = &t->nodes[i];
+
+		for (int k = 0; tn->placed && k < tn->npieces; k++) {
+			struct piece *p = &tn->pieces[k];
+
+			if (!p->cand)
+				continue;
+			if (!(t->segs[t->nsegs] = arena_strndup(t->a, p->text, p->len)))
+				return err_set(ERR_INTERNAL, "out of memory");
+			t->spans[t->nsegs] = (struct span){ p->src, p->src_end, t->nsegs, tn->in_table };
+			p->seg = t->nsegs++;
+		}
+	}
+	qsort(t->spans, (size_t)t->nsegs, sizeof(*t->spans), span_by_src);
+	return 0;
+}
+
 static int collect(struct md_tr *t)
 {
 	cmark_iter *it = cmark_iter_new(t->doc);
 	cmark_event_type ev;
-	struct cutter c = { .t = t };
+	struct cursor cur = { 0 };
+	struct scratch sc = { 0 };
 	int count = 0, rc = 0;
 
 	if (!it)
@@ -236,30 +588,30 @@ static int collect(struct md_tr *t)
 	cmark_iter_reset(it, t->doc, CMARK_EVENT_ENTER);
 	while (rc == 0 && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
+		struct tnode *tn;
 		const char *lit;
-		size_t len, tags = 0;
+		bool cand = false;
 
 		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_TEXT || t->nnodes == count)
 			continue;
 		lit = cmark_node_get_literal(n);
-		len = lit ? strlen(lit) : 0;
-		for (size_t i = 0; i + 1 < len; i++)
-			tags += lit[i] == '{' && (lit[i + 1] == '%' || lit[i + 1] == '{');
-		/* Each stretch between tags gives at most 3 pieces, each tag 1. */
-		c.cap = (int)(3 * (tags + 1) + tags);
-		c.n = 0;
-		if (!(c.out = arena_alloc(t->a, sizeof(*c.out) * (size_t)c.cap))) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-			break;
-		}
-		if (autolink_text(n, lit ? lit : ""))
-			rc = add_piece(&c, lit, len, false);
+		if (!lit)
+			lit = "";
+		tn = &t->nodes[t->nnodes++];
+		*tn = (struct tnode){ .node = n, .in_table = inside_table(n) };
+		if (autolink_text(n, lit))
+			rc = add_piece(t, tn, lit, strlen(lit), false);
 		else
-			rc = cut_literal(&c, lit ? lit : "", len);
-		t->nodes[t->nnodes++] = (struct tnode){ n, c.out, c.n };
+			rc = cut_literal(t, tn, lit, strlen(lit));
+		for (int k = 0; k < tn->npieces; k++)
+			cand |= tn->pieces[k].cand;
+		if (rc == 0 && cand)
+			rc = place(t, tn, &cur, &sc);
 	}
 	cmark_iter_free(it);
-	return rc;
+	free(sc.map);
+	free(sc.mid);
+	return rc ? rc : number_segments(t);
 }
 
 int md_tr_parse(struct arena *a, const char *md, size_t len, struct md_tr **out)
@@ -279,7 +631,13 @@ int md_tr_parse(struct arena *a, const char *md, size_t len, struct md_tr **out)
 	t->front = md;
 	t->source_len = len;
 	t->front_len = fm.present ? fm.body : 0;
-	if (!(t->doc = md_parse(md + t->front_len, len - t->front_len))) {
+	t->body = md + t->front_len;
+	t->body_len = len - t->front_len;
+	if ((rc = index_lines(t))) {
+		free(t);
+		return rc;
+	}
+	if (!(t->doc = md_parse_opts(t->body, t->body_len, PARSE_OPTIONS))) {
 		free(t);
 		return err_set(ERR_INTERNAL, "cmark could not parse the page");
 	}
@@ -318,18 +676,54 @@ static bool same_str(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-/* The next event that is not a text node (nor the comment cmark's renderer
- * puts between adjacent lists, which a page translated before holds). */
-static cmark_event_type next_structural(cmark_iter *it, cmark_node **node)
+/* A growing text (malloc'd: freed by the check that made it). */
+struct buf {
+	char *s;
+	size_t n, cap;
+};
+
+static bool buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = 2 * (b->n + n + 1);
+		char *grown = realloc(b->s, cap);
+		if (!grown)
+			return false;
+		b->s = grown;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+	return true;
+}
+
+/* One side of the comparison: a tree walked one structural node at a time,
+ * the texts passed on the way gathered in text. want: what each of the
+ * source's text nodes should read (NULL for the rendered side). */
+struct side {
+	cmark_iter *it;
+	struct buf text;
+	const char *const *want;
+	int next_text;
+	bool oom;
+};
+
+static cmark_event_type next_structural(struct side *s, cmark_node **node)
 {
 	cmark_event_type ev;
 
-	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-		cmark_node *n = cmark_iter_get_node(it);
+	s->text.n = 0;
+	while ((ev = cmark_iter_next(s->it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(s->it);
 		cmark_node_type type = cmark_node_get_type(n);
 
-		if (type == CMARK_NODE_TEXT)
+		if (type == CMARK_NODE_TEXT) {
+			const char *lit = s->want ? s->want[s->next_text++] : cmark_node_get_literal(n);
+			if (ev == CMARK_EVENT_ENTER && lit && !buf_add(&s->text, lit, strlen(lit)))
+				s->oom = true;
 			continue;
+		}
 		if (type == CMARK_NODE_HTML_BLOCK && same_str(cmark_node_get_literal(n), END_LIST_COMMENT))
 			continue;
 		*node = n;
@@ -353,6 +747,8 @@ static bool same_node(cmark_node *a, cmark_node *b)
 	case CMARK_NODE_CODE:
 	case CMARK_NODE_HTML_BLOCK:
 	case CMARK_NODE_HTML_INLINE:
+	case CMARK_NODE_FOOTNOTE_REFERENCE:
+	case CMARK_NODE_FOOTNOTE_DEFINITION:
 		return same_str(cmark_node_get_literal(a), cmark_node_get_literal(b));
 	case CMARK_NODE_LINK:
 	case CMARK_NODE_IMAGE:
@@ -368,21 +764,31 @@ static bool same_node(cmark_node *a, cmark_node *b)
 		return cmark_gfm_extensions_get_tasklist_item_checked(a) ==
 		       cmark_gfm_extensions_get_tasklist_item_checked(b);
 	default:
+		if (is_type(a, "table")) {
+			uint16_t cols = cmark_gfm_extensions_get_table_columns(a);
+			const uint8_t *x = cmark_gfm_extensions_get_table_alignments(a);
+			const uint8_t *y = cmark_gfm_extensions_get_table_alignments(b);
+			return cols == cmark_gfm_extensions_get_table_columns(b) &&
+			       (!cols || !x || !y || memcmp(x, y, cols) == 0);
+		}
 		return true;
 	}
 }
 
-/* Do two trees have the same structure, text aside? */
-static bool same_tree(cmark_node *src, cmark_node *rendered)
+/* Do two trees have the same structure, and does the rendered one read the
+ * texts want says, between the same two structural nodes? */
+static bool same_tree(cmark_node *src, const char *const *want, cmark_node *rendered, bool *oom)
 {
-	cmark_iter *a = cmark_iter_new(src), *b = cmark_iter_new(rendered);
-	bool same = a && b;
+	struct side a = { .it = cmark_iter_new(src), .want = want }, b = { .it = cmark_iter_new(rendered) };
+	bool same = a.it && b.it;
 
 	while (same) {
 		cmark_node *na, *nb;
-		cmark_event_type ea = next_structural(a, &na), eb = next_structural(b, &nb);
+		cmark_event_type ea = next_structural(&a, &na), eb = next_structural(&b, &nb);
 
-		if (ea != eb)
+		if (a.oom || b.oom)
+			same = false;
+		else if (ea != eb || a.text.n != b.text.n || (a.text.n && memcmp(a.text.s, b.text.s, a.text.n) != 0))
 			same = false;
 		else if (ea == CMARK_EVENT_DONE)
 			break;
@@ -391,54 +797,145 @@ static bool same_tree(cmark_node *src, cmark_node *rendered)
 		else if (cmark_node_get_type(na) != cmark_node_get_type(nb))
 			same = false;
 	}
-	if (a)
-		cmark_iter_free(a);
-	if (b)
-		cmark_iter_free(b);
+	*oom = !a.it || !b.it || a.oom || b.oom;
+	if (a.it)
+		cmark_iter_free(a.it);
+	if (b.it)
+		cmark_iter_free(b.it);
+	free(a.text.s);
+	free(b.text.s);
 	return same;
 }
 
 /* ---------------------------------------------------------------- rendering */
 
-/* A node's new literal: its pieces with the translations (line breaks in a
- * translation would end the paragraph: they become spaces). */
-static char *node_text(struct md_tr *t, const struct tnode *tn, const char *const *translated)
+/* A translation as it will read: white space around it dropped (the
+ * source's stays), line breaks (which would end the paragraph) as spaces.
+ * NULL when it is empty: the source text stays. */
+static const char *clean(const char *tr, size_t *len)
 {
-	size_t len = 0, at = 0;
-	char *s;
+	size_t a = 0, b;
 
-	for (int i = 0; i < tn->npieces; i++) {
-		const struct piece *p = &tn->pieces[i];
-		const char *tr = p->seg >= 0 ? translated[p->seg] : NULL;
-		len += tr && *tr ? strlen(tr) : p->len;
-	}
-	if (!(s = arena_alloc(t->a, len + 1)))
+	if (!tr)
 		return NULL;
-	for (int i = 0; i < tn->npieces; i++) {
-		const struct piece *p = &tn->pieces[i];
-		const char *tr = p->seg >= 0 ? translated[p->seg] : NULL;
-		if (tr && *tr) {
-			size_t k = strlen(tr);
-			memcpy(s + at, tr, k);
-			for (size_t j = at; j < at + k; j++)
-				if (s[j] == '\n' || s[j] == '\r')
-					s[j] = ' ';
-			at += k;
-		} else {
-			memcpy(s + at, p->text, p->len);
-			at += p->len;
-		}
+	b = strlen(tr);
+	while (a < b && is_space((unsigned char)tr[a]))
+		a++;
+	while (b > a && is_space((unsigned char)tr[b - 1]))
+		b--;
+	*len = b - a;
+	return a < b ? tr + a : NULL;
+}
+
+/* Whether c at s[i] must be escaped to stay text. Light: what starts inline
+ * markup anywhere on a line (a '|' only in a table, '&' only before what
+ * reads as an entity, '{' only opening a template tag that the source text
+ * did not hold: a translation never adds a {% tag %}, which GitBook would
+ * read on a line of its own). Full: every ASCII punctuation character,
+ * which CommonMark always allows to escape. */
+static bool needs_escape(const char *s, size_t i, size_t n, bool full, bool in_table, bool had_tag)
+{
+	unsigned char c = (unsigned char)s[i];
+
+	if (full)
+		return is_punct(c);
+	switch (c) {
+	case '\\': case '`': case '*': case '_': case '~': case '[': case ']': case '<':
+		return true;
+	case '|':
+		return in_table;
+	case '&':
+		return entity_end(s, i, n) != 0;
+	case '{':
+		return !had_tag && i + 1 < n && (s[i + 1] == '%' || s[i + 1] == '{');
+	default:
+		return false;
 	}
-	s[at] = '\0';
-	return s;
+}
+
+/* The page with the translations spliced in, escaped (full: see
+ * needs_escape), into the arena. */
+static char *splice(struct md_tr *t, const char *const *translated, bool full)
+{
+	size_t cap = t->source_len + 1, at = 0, pos = 0;
+	char *out;
+
+	for (int i = 0; i < t->nsegs; i++) {
+		size_t k;
+		if (clean(translated[i], &k))
+			cap += 2 * k;
+	}
+	if (!(out = arena_alloc(t->a, cap)))
+		return NULL;
+	memcpy(out, t->front, t->front_len);
+	at = t->front_len;
+	for (int i = 0; i < t->nsegs; i++) {
+		const struct span *sp = &t->spans[i];
+		size_t k = 0;
+		const char *tr = clean(translated[sp->seg], &k);
+
+		const char *seg = t->segs[sp->seg];
+		bool had_tag;
+
+		/* Unchanged (a name, a number): its source bytes stay, entities
+		 * and escapes as they were written. */
+		if (!tr || (k == strlen(seg) && memcmp(tr, seg, k) == 0))
+			continue;
+		had_tag = strstr(seg, "{%") || strstr(seg, "{{");
+		memcpy(out + at, t->body + pos, sp->src - pos);
+		at += sp->src - pos;
+		for (size_t j = 0; j < k; j++) {
+			if (needs_escape(tr, j, k, full, sp->in_table, had_tag))
+				out[at++] = '\\';
+			out[at++] = tr[j] == '\n' || tr[j] == '\r' ? ' ' : tr[j];
+		}
+		pos = sp->end;
+	}
+	memcpy(out + at, t->body + pos, t->body_len - pos);
+	at += t->body_len - pos;
+	out[at] = '\0';
+	return out;
+}
+
+/* What each text node of the source should read once translated. */
+static const char **wanted(struct md_tr *t, const char *const *translated)
+{
+	const char **want = arena_alloc(t->a, sizeof(*want) * (size_t)(t->nnodes + 1));
+
+	for (int i = 0; want && i < t->nnodes; i++) {
+		const struct tnode *tn = &t->nodes[i];
+		size_t len = 0, at = 0;
+		char *s;
+
+		for (int k = 0; k < tn->npieces; k++) {
+			const struct piece *p = &tn->pieces[k];
+			size_t n = 0;
+			len += p->seg >= 0 && clean(translated[p->seg], &n) ? n : p->len;
+		}
+		if (!(s = arena_alloc(t->a, len + 1)))
+			return NULL;
+		for (int k = 0; k < tn->npieces; k++) {
+			const struct piece *p = &tn->pieces[k];
+			size_t n = 0;
+			const char *tr = p->seg >= 0 ? clean(translated[p->seg], &n) : NULL;
+
+			if (!tr) {
+				memcpy(s + at, p->text, p->len);
+				at += p->len;
+				continue;
+			}
+			for (size_t j = 0; j < n; j++)
+				s[at++] = tr[j] == '\n' || tr[j] == '\r' ? ' ' : tr[j];
+		}
+		s[at] = '\0';
+		want[i] = s;
+	}
+	return want;
 }
 
 int md_tr_render(struct md_tr *t, const char *const *translated, char **out)
 {
-	char *body, *res;
-	cmark_node *again;
-	size_t blen;
-	bool same;
+	const char **want;
 
 	*out = NULL;
 	/* Nothing to translate: the page as it was, byte for byte. */
@@ -447,42 +944,26 @@ int md_tr_render(struct md_tr *t, const char *const *translated, char **out)
 			return err_set(ERR_INTERNAL, "out of memory");
 		return 0;
 	}
-	for (int i = 0; i < t->nnodes; i++) {
-		const struct tnode *tn = &t->nodes[i];
-		char *s;
-		bool seg = false;
-
-		for (int k = 0; k < tn->npieces; k++)
-			seg |= tn->pieces[k].seg >= 0;
-		if (!seg)
-			continue;
-		if (!(s = node_text(t, tn, translated)))
-			return err_set(ERR_INTERNAL, "out of memory");
-		if (!cmark_node_set_literal(tn->node, s))
-			return err_set(ERR_INTERNAL, "cmark could not set a text");
-	}
-	/* Width 0: no wrapping; soft breaks stay line breaks. */
-	if (!(body = cmark_render_commonmark(t->doc, CMARK_OPT_DEFAULT, 0)))
-		return err_set(ERR_INTERNAL, "cmark could not render the page");
-	blen = strlen(body);
-	if (!(again = md_parse(body, blen))) {
-		free(body);
-		return err_set(ERR_INTERNAL, "cmark could not parse the page");
-	}
-	same = same_tree(t->doc, again);
-	cmark_node_free(again);
-	if (!same) {
-		free(body);
-		return err_set(ERR_INVALID, "the translated page would not keep the structure of its source");
-	}
-	res = arena_alloc(t->a, t->front_len + blen + 1);
-	if (res) {
-		memcpy(res, t->front, t->front_len);
-		memcpy(res + t->front_len, body, blen + 1);
-	}
-	free(body);
-	if (!res)
+	if (!(want = wanted(t, translated)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	*out = res;
-	return 0;
+	for (int full = 0; full <= 1; full++) {
+		char *page = splice(t, translated, full);
+		cmark_node *again;
+		bool same, oom;
+
+		if (!page)
+			return err_set(ERR_INTERNAL, "out of memory");
+		if (!(again = md_parse_opts(page + t->front_len, strlen(page + t->front_len), PARSE_OPTIONS)))
+			return err_set(ERR_INTERNAL, "cmark could not parse the page");
+		cmark_consolidate_text_nodes(again);
+		same = same_tree(t->doc, want, again, &oom);
+		cmark_node_free(again);
+		if (oom)
+			return err_set(ERR_INTERNAL, "out of memory");
+		if (same) {
+			*out = page;
+			return 0;
+		}
+	}
+	return err_set(ERR_INVALID, "the translated page would not keep the structure of its source");
 }

@@ -12,19 +12,24 @@
  *
  * A segment is the text of one TEXT node (adjacent text nodes merged first),
  * trimmed of the white space around it (kept and put back), with GitBook's
- * template tags ({% ... %} and {{ ... }}) cut out and kept as they are. Text
- * with no letter (numbers, punctuation), text that is a URL, a domain or an
- * e-mail address, and the text of autolinks (whose text is their URL) is not
- * a segment. A leading frontmatter block (md_frontmatter) is kept verbatim.
+ * template tags ({% ... %} and {{ ... }}) and control characters cut out
+ * and kept as they are. Text with no letter (numbers, punctuation), text
+ * that is a URL, a domain or an e-mail address, the text of autolinks
+ * (whose text is their URL), and text that cannot be found in the source
+ * (see md_translate.c) is not a segment. Footnotes are read as footnotes:
+ * a definition's text is text, its label is not. A leading frontmatter
+ * block (md_frontmatter) is kept verbatim.
  *
- * The new markdown is cmark's rendering of the tree with the translated
- * texts (cmark escapes whatever the translation holds that markdown would
- * read as markup), so it may be formatted differently from the source (list
- * markers, a fence's spacing) while saying the same. md_tr_render checks
- * that: it parses its output again and compares the two trees node by node
- * (types, code, HTML, link and image destinations and titles, heading
- * levels, list kinds), text aside; any difference is ERR_INVALID and no
- * output, so a caller can keep the source page rather than a damaged one.
+ * The new markdown is the source with each segment's bytes replaced by its
+ * translation, escaped so that it reads as text: every other byte (markup,
+ * footnotes, reference definitions, entities, escapes, control characters,
+ * line endings) is the source's, and an identity translation gives the
+ * page back byte for byte. md_tr_render proves it: it parses its output
+ * again and compares the two trees node by node (types, code, HTML, link
+ * and image destinations and titles, footnote labels, heading levels, list
+ * kinds, task states, table alignments) and text by text (each reads as the
+ * source's with the translations in it); any difference is ERR_INVALID and
+ * no output, so a caller can keep the source page rather than a damaged one.
  */
 #ifndef DOCSD_CORE_MD_TRANSLATE_H
 #define DOCSD_CORE_MD_TRANSLATE_H
@@ -48,7 +53,9 @@ int md_tr_count(const struct md_tr *t);
 const char *md_tr_segment(const struct md_tr *t, int i);
 
 /* The page with segment i replaced by translated[i] (md_tr_count of them; a
- * NULL or empty translation keeps the source text). *out is NUL-terminated,
+ * NULL or empty translation, or one equal to the segment, keeps the source
+ * bytes; white space around a translation is dropped, line breaks in it
+ * become spaces). *out is NUL-terminated,
  * from the arena given to md_tr_parse. ERR_INVALID when the rendering would
  * not keep the page's structure (see above), ERR_INTERNAL on memory. */
 int md_tr_render(struct md_tr *t, const char *const *translated, char **out);
