@@ -283,6 +283,28 @@ describe('translations', () => {
         assert.equal((await get(t.id)).stats.runs, fourth.stats.runs);
     });
 
+    it('a run keeps footnotes, control characters, tables, task lists and strikethrough as written (issue 19, 7b)', async () => {
+        const md =
+            'The house[^1] is red.\n\n[^1]: The dog.\n\n| Name | Colour |\n|:--|--:|\n| The cat | red |\n\n' +
+            '- [x] The car\n- [ ] ~~The old~~ house\n\nHello\u0001world and the dog.\n';
+        const { space: src, pages } = await seeded('Structures', [{ title: 'Notes', markdown: md }]);
+        const source = await markdown(src.id, pages[0].id);
+        const t = await create({ source: { space: src.id, language: 'en' }, language: 'es' });
+        await run(t.id);
+        const done = await completed(t.id, 1);
+        const out = await markdown(done.result.space, pages[0].id);
+        // every line that is markup is the source's; only words changed
+        assert.match(out, /^La casa\[\^1\] es roj[ao]\.$/m, out);
+        assert.match(out, /^\[\^1\]: El perro\.$/m, 'the footnote stays a definition, its text translated');
+        assert.doesNotMatch(out, /\]\(|&#1;/, 'no footnote turned into a link, no control character into an entity');
+        assert.match(out, /^\| \S.* \| \S.* \|\n\|:--\|--:\|\n\| El gato \| roj[ao] \|$/m, 'the table and its alignment');
+        assert.match(out, /^- \[x\] El coche$/m);
+        assert.match(out, /^- \[ \] ~~[^~\n]+~~ [^\n]+$/m, 'the task and its strikethrough');
+        assert.ok(source.includes('Hello\u0001world'), 'the source keeps its control character');
+        assert.match(out, /^Hola\u0001\S[^\n]* el perro\.$/m, `the control character comes back as itself:\n${JSON.stringify(out)}`);
+        assert.equal(out.split('\n').length, source.split('\n').length, 'line for line');
+    });
+
     it('an engine failure leaves the translation pending with the reason on the job; it runs again once fixed', async () => {
         const { space: src } = await seeded('Failing');
         const t = await create({ source: { space: src.id, language: 'en' }, language: 'es' });
