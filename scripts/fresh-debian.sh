@@ -81,6 +81,16 @@ deb $mirror bookworm-updates main
 deb ${mirror}-security bookworm-security main
 EOF
 cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
+# The host's own extra certificate authorities (/usr/local/share/ca-certificates: a
+# TLS-inspecting egress proxy, for example) go into the root and to Node, as on the host:
+# a fresh machine behind such a proxy needs them as well. None: nothing changes.
+extra_ca=""
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  mkdir -p "$dir/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$dir/usr/local/share/ca-certificates/"
+  cat /usr/local/share/ca-certificates/*.crt > "$dir/etc/extra-ca.crt"
+  extra_ca=NODE_EXTRA_CA_CERTS=/etc/extra-ca.crt
+fi
 for m in proc sys dev; do
   mount --rbind "/$m" "$dir/$m"; mount --make-rslave "$dir/$m"; mounted+=("$dir/$m")
 done
@@ -89,7 +99,7 @@ step "clone"
 git clone -q --no-hardlinks "$repo" "$dir/root/docsd"
 git -C "$dir/root/docsd" log -1 --format='%h %s'
 
-inside() { chroot "$dir" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
+inside() { chroot "$dir" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 $extra_ca "$@"; }
 
 step "scripts/serve.sh (until /healthz answers)"
 inside bash -c "cd /root/docsd && DOCSD_LISTEN=127.0.0.1:$port scripts/serve.sh" > "$dir/root/serve.log" 2>&1 &
