@@ -121,8 +121,9 @@ static bool is_punct(unsigned char c)
 }
 
 /* The length of the control character at s (C0 but white space, DEL, C1 in
- * UTF-8), or 0. Control characters are never sent to an engine: they stay
- * where they are, byte for byte. */
+ * UTF-8) or U+FFFD (what cmark reads a NUL or an invalid byte as), or 0.
+ * They are never sent to an engine: they stay where they are, byte for
+ * byte (an invalid byte stays that byte). */
 static size_t control_len(const char *s, size_t n)
 {
 	unsigned char c = (unsigned char)s[0];
@@ -131,6 +132,8 @@ static size_t control_len(const char *s, size_t n)
 		return 1;
 	if (c == 0xc2 && n >= 2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
 		return 2;
+	if (c == 0xef && n >= 3 && (unsigned char)s[1] == 0xbf && (unsigned char)s[2] == 0xbd)
+		return 3;
 	return 0;
 }
 
@@ -346,18 +349,22 @@ static size_t entity_decode(const char *s, size_t n, char *out, size_t cap)
 	return k;
 }
 
+/* What decoding one entity costs of an alignment's budget (a parse). */
+#define ENTITY_COST 256
+
 /* Align the literal lit[0..n) with the source src[i..lim): map[j] is where
  * the source of literal byte j begins, map[n] where the literal's source
  * ends; mid[j] says byte j is not the first of what one escape or entity
- * gave. */
-static bool align(const char *src, size_t i, size_t lim, const char *lit, size_t n, size_t *map, bool *mid)
+ * gave. Each step spends *budget; none left is a failure. */
+static bool align(const char *src, size_t i, size_t lim, const char *lit, size_t n, size_t *map, bool *mid,
+		  long *budget)
 {
 	size_t j = 0;
 
 	while (j < n) {
 		unsigned char c;
 
-		if (i >= lim)
+		if (i >= lim || --*budget < 0)
 			return false;
 		c = (unsigned char)src[i];
 		if (c == '\\' && i + 1 < lim && is_punct((unsigned char)src[i + 1]) && lit[j] == src[i + 1]) {
@@ -370,7 +377,8 @@ static bool align(const char *src, size_t i, size_t lim, const char *lit, size_t
 			size_t end = entity_end(src, i, lim), k;
 			char dec[ENTITY_MAX];
 
-			if (end && (k = entity_decode(src + i, end - i, dec, sizeof(dec))) && j + k <= n &&
+			if (end && (*budget -= ENTITY_COST) >= 0 && (k = entity_decode(src + i, end - i, dec, sizeof(dec))) &&
+			    j + k <= n &&
 			    memcmp(lit + j, dec, k) == 0) {
 				for (size_t b = 0; b < k; b++) {
 					map[j + b] = i;
@@ -380,6 +388,21 @@ static bool align(const char *src, size_t i, size_t lim, const char *lit, size_t
 				i = end;
 				continue;
 			}
+		}
+		/* U+FFFD for a NUL or an invalid sequence: its lead byte and
+		 * the continuation bytes after it. */
+		if ((c == 0 || c >= 0x80) && j + 3 <= n && memcmp(lit + j, "\xef\xbf\xbd", 3) == 0 &&
+		    !(i + 3 <= lim && memcmp(src + i, "\xef\xbf\xbd", 3) == 0)) {
+			size_t from = i++;
+
+			while (i < lim && i - from < 4 && ((unsigned char)src[i] & 0xc0) == 0x80)
+				i++;
+			map[j] = from;
+			mid[j] = false;
+			mid[j + 1] = mid[j + 2] = true;
+			map[j + 1] = map[j + 2] = from;
+			j += 3;
+			continue;
 		}
 		if (src[i] != lit[j])
 			return false;
@@ -398,10 +421,15 @@ struct cursor {
 	long shift;
 };
 
+/* The alignment's arrays, and what is left of the page's budget: nodes
+ * that cannot be placed must not cost the square of their line's length (a
+ * long line of entities, a byte cmark replaced); once it is spent, the
+ * nodes left are not translated. */
 struct scratch {
 	size_t *map;
 	bool *mid;
 	size_t cap;
+	long budget;
 };
 
 /* Where lit[0..n) is on the body's line `line` (1-based), trying the
@@ -421,12 +449,12 @@ static bool find_on_line(const struct md_tr *t, int line, int col, const struct 
 		tries[ntries++] = (size_t)((long)reported + cur->shift);
 	tries[ntries++] = reported;
 	for (int k = 0; k < ntries; k++)
-		if (tries[k] >= from && tries[k] < le && align(t->body, tries[k], le, lit, n, sc->map, sc->mid)) {
+		if (tries[k] >= from && tries[k] < le && align(t->body, tries[k], le, lit, n, sc->map, sc->mid, &sc->budget)) {
 			*at = tries[k];
 			return true;
 		}
-	for (size_t p = from; p < le; p++)
-		if (align(t->body, p, le, lit, n, sc->map, sc->mid)) {
+	for (size_t p = from; p < le && sc->budget > 0; p++)
+		if (align(t->body, p, le, lit, n, sc->map, sc->mid, &sc->budget)) {
 			*at = p;
 			return true;
 		}
@@ -574,9 +602,16 @@ static int collect(struct md_tr *t)
 	struct cursor cur = { 0 };
 	struct scratch sc = { 0 };
 	int count = 0, rc = 0;
+	long amps = 0;
 
 	if (!it)
 		return err_set(ERR_INTERNAL, "out of memory");
+	/* Each byte aligned once or twice, each entity decoded twice, and room
+	 * for searches along lines that fail early at most places: a page
+	 * needs a fraction of it. */
+	for (size_t i = 0; i < t->body_len; i++)
+		amps += t->body[i] == '&';
+	sc.budget = 16 * (long)t->body_len + 2 * ENTITY_COST * amps + 65536;
 	/* Count first: the node table is allocated once. */
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE)
 		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(cmark_iter_get_node(it)) == CMARK_NODE_TEXT)
@@ -854,8 +889,8 @@ static bool needs_escape(const char *s, size_t i, size_t n, bool full, bool in_t
 }
 
 /* The page with the translations spliced in, escaped (full: see
- * needs_escape), into the arena. */
-static char *splice(struct md_tr *t, const char *const *translated, bool full)
+ * needs_escape), into the arena; *len: its length. */
+static char *splice(struct md_tr *t, const char *const *translated, bool full, size_t *len)
 {
 	size_t cap = t->source_len + 1, at = 0, pos = 0;
 	char *out;
@@ -894,6 +929,7 @@ static char *splice(struct md_tr *t, const char *const *translated, bool full)
 	memcpy(out + at, t->body + pos, t->body_len - pos);
 	at += t->body_len - pos;
 	out[at] = '\0';
+	*len = at;
 	return out;
 }
 
@@ -947,13 +983,14 @@ int md_tr_render(struct md_tr *t, const char *const *translated, char **out)
 	if (!(want = wanted(t, translated)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int full = 0; full <= 1; full++) {
-		char *page = splice(t, translated, full);
+		size_t len = 0;
+		char *page = splice(t, translated, full, &len);
 		cmark_node *again;
 		bool same, oom;
 
 		if (!page)
 			return err_set(ERR_INTERNAL, "out of memory");
-		if (!(again = md_parse_opts(page + t->front_len, strlen(page + t->front_len), PARSE_OPTIONS)))
+		if (!(again = md_parse_opts(page + t->front_len, len - t->front_len, PARSE_OPTIONS)))
 			return err_set(ERR_INTERNAL, "cmark could not parse the page");
 		cmark_consolidate_text_nodes(again);
 		same = same_tree(t->doc, want, again, &oom);
