@@ -591,7 +591,8 @@ static int number_segments(struct md_tr *t)
 			p->seg = t->nsegs++;
 		}
 	}
-	qsort(t->spans, (size_t)t->nsegs, sizeof(*t->spans), span_by_src);
+	if (t->nsegs)
+		qsort(t->spans, (size_t)t->nsegs, sizeof(*t->spans), span_by_src);
 	return 0;
 }
 
