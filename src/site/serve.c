@@ -218,7 +218,7 @@ static int visitor(struct visit *vi, bool required)
 		/* Back to the same page without the token: the root as the site
 		 * knows it (its own basename's spelling, which the cookie's Path
 		 * names) and the path under it, never the raw request URL. */
-		const char *pre = arena_printf(&r->arena, "%s/", vi->root);
+		const char *pre = *vi->rest ? arena_printf(&r->arena, "%s/", vi->root) : vi->root;
 		const char *loc = pre ? site_location(&r->arena, pre, vi->rest) : NULL;
 		if (!cookie || !loc)
 			return err_set(ERR_INTERNAL, "out of memory"), plain_page(r, 500, "Error", "Try again."), 1;
