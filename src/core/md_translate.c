@@ -494,8 +494,10 @@ static int place(struct md_tr *t, struct tnode *tn, struct cursor *cur, struct s
 	found = find_on_line(t, line, col, cur, lit, n, sc, &at);
 	/* After a backslash hard break cmark gives the next text the line of
 	 * the break: look on the next line too. */
-	if (!found && line < t->nlines && (found = find_on_line(t, line + 1, 1, cur, lit, n, sc, &at)))
+	if (!found && line < t->nlines && (found = find_on_line(t, line + 1, 1, cur, lit, n, sc, &at))) {
 		line++;
+		col = 1;
+	}
 	if (!found)
 		return 0;
 	/* A candidate must begin and end between what escapes and entities

@@ -7,11 +7,11 @@
  * of languages it has installed, and the translation of a batch of
  * segments. Languages are GitBook's codes (TranslationLanguage: "en", "es",
  * "pt-br" ...); an engine maps them to its own. Segments are plain text
- * without line breaks (core/md_translate.h makes them); a translation keeps
- * the segment's order and count. Engines run outside any transaction (the
- * translation job calls them between its read and its write), may take
- * seconds, and are called from several job workers at once: an engine keeps
- * no mutable state of its own.
+ * without line breaks or control characters (core/md_translate.h makes
+ * them); a translation keeps the segment's order and count. Engines run
+ * outside any transaction (the translation job calls them between its read
+ * and its write), may take seconds, and are called from several job
+ * workers at once: an engine keeps no mutable state of its own.
  *
  * Errors: ERR_PRECONDITION when the pair is not installed (permanent: the
  * job is not retried), ERR_UNAVAILABLE when the engine failed or timed out
