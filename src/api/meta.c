@@ -6,6 +6,7 @@
 #include "domain/members.h"
 #include "http/conntrack.h"
 #include "http/services.h"
+#include "site/site.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,13 @@ int api_info(struct req *r)
 
 int api_home(struct req *r)
 {
-	struct jw *g = resp_json(r, 200);
+	struct jw *g;
 
-	if (!g)
+	/* "/" on another host than docsd's own is a site's hostname that showed
+	 * nothing (unknown, unpublished): not the API's home page. */
+	if (site_request(r))
+		return err_set(ERR_NOT_FOUND, "no such endpoint: GET /");
+	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	home_to_json(g, r->srv->public_url, DOCSD_VERSION);
 	return 0;
