@@ -5,57 +5,26 @@
 // after each job is read back through Space.gitSync, git/info and the content.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { join } from 'node:path';
 import http from 'node:http';
 import { setup } from './lib/fixtures.mjs';
 import { startServer, runCli, DATABASE_URL } from './lib/server.mjs';
 import { ok, empty, raw, rawOk, createOrg, addMember, expectError, sleep, client } from './lib/api.mjs';
 import { validateComponent } from './lib/schema.mjs';
+import { git, workTree, bare, gitHttpBackend } from './lib/git.mjs';
 
-const GIT_ENV = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 'Writer',
-    GIT_AUTHOR_EMAIL: 'writer@example.com',
-    GIT_COMMITTER_NAME: 'Writer',
-    GIT_COMMITTER_EMAIL: 'writer@example.com',
-    GIT_CONFIG_NOSYSTEM: '1',
-    HOME: tmpdir(),
-};
 /** On PostgreSQL the store needs no data directory, but Git sync keeps its mirrors under
  * --data: give it one in the test's temporary directory (on SQLite the harness passes --data). */
 const mirrorArgs = (dir) => (DATABASE_URL ? ['--data', dir] : []);
-const git = (cwd, ...args) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
 
 // A 1x1 PNG.
 const PNG = Buffer.from(
     '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1d3f1a40000000049454e44ae426082',
     'hex',
 );
-
-/** Writes files ({path: text|Buffer}) into a new work tree, commits, and returns its directory. */
-function workTree(root, name, files, message = 'docs') {
-    const dir = join(root, name);
-    mkdirSync(dir, { recursive: true });
-    git(dir, 'init', '-q', '-b', 'main');
-    for (const [p, body] of Object.entries(files)) {
-        mkdirSync(dirname(join(dir, p)), { recursive: true });
-        writeFileSync(join(dir, p), body);
-    }
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', message);
-    return dir;
-}
-
-/** A bare repository cloned from a work tree (or empty). */
-function bare(root, name, from) {
-    const dir = join(root, `${name}.git`);
-    if (from) git(root, 'clone', '-q', '--bare', from, dir);
-    else git(root, 'init', '-q', '--bare', '-b', 'main', dir);
-    return dir;
-}
 
 // The fixture in GitBook's layout: nested pages, a group, an image, links, front matter.
 const FIXTURE = {
@@ -107,33 +76,7 @@ function gitHttpServer(root, auth) {
                 return;
             }
         }
-        const u = new URL(req.url, 'http://localhost');
-        const env = {
-            ...GIT_ENV, GIT_PROJECT_ROOT: root, GIT_HTTP_EXPORT_ALL: '1', GATEWAY_INTERFACE: 'CGI/1.1',
-            PATH_INFO: decodeURIComponent(u.pathname), QUERY_STRING: u.search.slice(1), REQUEST_METHOD: req.method,
-            CONTENT_TYPE: req.headers['content-type'] ?? '', CONTENT_LENGTH: req.headers['content-length'] ?? '',
-            REMOTE_ADDR: '127.0.0.1', REMOTE_USER: auth ? auth.user : '',
-        };
-        const cgi = spawn('git', ['http-backend'], { env });
-        const out = [];
-        cgi.stdout.on('data', (c) => out.push(c));
-        cgi.on('close', () => {
-            const buf = Buffer.concat(out);
-            const end = buf.indexOf('\r\n\r\n');
-            const head = buf.subarray(0, end).toString('latin1').split('\r\n');
-            let status = 200;
-            const headers = {};
-            for (const line of head) {
-                const i = line.indexOf(':');
-                const k = line.slice(0, i).trim();
-                const v = line.slice(i + 1).trim();
-                if (k.toLowerCase() === 'status') status = parseInt(v, 10);
-                else headers[k] = v;
-            }
-            res.writeHead(status, headers);
-            res.end(buf.subarray(end + 4));
-        });
-        req.pipe(cgi.stdin);
+        gitHttpBackend(root, req, res, auth ? auth.user : '');
     });
     return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: server.address().port, seen })));
 }
