@@ -25,41 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void config_defaults(struct config *cfg)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->listen = "127.0.0.1:8080";
-	cfg->data_dir = "./data";
-	/* Two workers per CPU: libmicrohttpd pins each connection to the worker
-	 * that accepted it, so with one worker per CPU a burst of connections
-	 * accepted by one worker leaves a CPU idle (measured: half the throughput
-	 * in about half the runs); with two the kernel keeps every CPU busy. */
-	cfg->threads = ncpu > 1 ? 2 * (int)ncpu : 4;
-	cfg->max_body = 8u << 20; /* room for insert_files batches of base64 files (1 MB each) */
-	/* Idle connections on epoll cost a few KiB each: allow many, and keep any
-	 * one address (--max-connections-per-ip) and any slow client
-	 * (--head-timeout, --body-min-rate) from taking them all. */
-	cfg->max_connections = 50000;
-	cfg->max_connections_per_ip = 64;
-	cfg->connection_timeout = 30;
-	cfg->head_timeout = 10;
-	cfg->body_min_rate = 1024;
-	cfg->log_level = LOG_INFO;
-	cfg->cache_mb = 64;
-	/* A 50-page PDF takes seconds to render and blocks its worker thread:
-	 * two at once, and a fetch waits 5 s for a turn before a 503. */
-	cfg->pdf_cache_mb = 64;
-	cfg->pdf_renders = 2;
-	cfg->pdf_wait_ms = 5000;
-	cfg->site_cache_mb = 64;
-	cfg->job_workers = 2;
-	cfg->translation_engine = "apertium";
-	cfg->apertium_dir = "/usr/share/apertium";
-	cfg->translation_timeout = 120;
-}
-
 int server_open_store(struct store **out, const struct config *cfg, int nconn)
 {
 	char path[4096];

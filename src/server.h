@@ -75,9 +75,6 @@ struct server {
 	atomic_long request_seq;
 };
 
-/* Fill cfg with defaults, then apply DOCSD_* environment variables. */
-void config_defaults(struct config *cfg);
-
 /* Open the store (running migrations), then listen. */
 int server_start(struct server **out, const struct config *cfg);
 /* Stop accepting, finish requests in flight, free everything. */
