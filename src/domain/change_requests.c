@@ -5,10 +5,16 @@
  * and update from it (state diagram in content.h). Merge and update are three-way merges (core/tree_merge.c)
  * against the change request's base: revisionMergedAncestor after an update,
  * else revisionInitial. A merge with conflicts writes nothing.
+ *
+ * A merge checks the merge rules (domain/merge_rules.h), then moves the
+ * space with dom_space_advance_by (domain/spaces.c); what else happens after
+ * a merge (Git sync's export) subscribes to that advance (domain/events.h)
+ * instead of being called from here.
  */
 #include "domain/content.h"
-#include "domain/git_sync.h"
-#include "domain/reviews.h"
+#include "domain/events.h"
+#include "domain/merge_rules.h"
+#include "domain/spaces.h"
 #include "core/document.h"
 #include "core/serialize_content.h"
 #include "util/err.h"
@@ -396,50 +402,6 @@ int dom_cr_content_batch(struct dom *d, const char *space_id, const char *cr_key
 	return dom_change_request_get(d, s, cr->id, cr);
 }
 
-/* ---- the space's current revision and the search index ---- */
-
-/* Keep the search index on the space's current revision: pages added or
- * changed (body, title or path) are indexed again, removed pages dropped. */
-static int index_sync(struct dom *d, const struct space *s, const struct revision *old, const struct revision *now)
-{
-	int rc;
-
-	for (int i = 0; i < now->npages; i++) {
-		const struct rev_page *p = &now->pages[i], *was = old ? revision_page(old, p->id) : NULL;
-		const char *md = "";
-		if (p->type == PAGE_LINK)
-			continue;
-		if (was && was->type == p->type && same_str(was->body, p->body) && strcmp(was->title, p->title) == 0 &&
-		    strcmp(was->path, p->path) == 0 && was->no_index == p->no_index)
-			continue;
-		if (p->no_index) {
-			if ((rc = store_search_remove_page(d->tx, s->id, p->id)))
-				return rc;
-			continue;
-		}
-		if ((p->body && (rc = store_body_get(d->tx, p->body, &md))) ||
-		    (rc = store_search_put_page(d->tx, s->org_id, s->id, p->id, p->title, p->path, md)))
-			return rc;
-	}
-	for (int i = 0; old && i < old->npages; i++)
-		if (!revision_page(now, old->pages[i].id) &&
-		    (rc = store_search_remove_page(d->tx, s->id, old->pages[i].id)))
-			return rc;
-	return 0;
-}
-
-int dom_space_advance(struct dom *d, const struct space *s, const struct revision *now)
-{
-	const struct revision *old = NULL;
-	int rc = store_revision_get(d->tx, s->revision, &old), missing = rc == ERR_NOT_FOUND;
-
-	if (rc && !missing)
-		return rc;
-	if ((rc = store_space_set_revision(d->tx, s, now->id)))
-		return rc;
-	return index_sync(d, s, missing ? NULL : old, now);
-}
-
 /* ---- merge and update ---- */
 
 /* The tree merge is pure (core/tree_merge.c): load the bodies it will read,
@@ -534,9 +496,11 @@ int dom_cr_merge(struct dom *d, const char *space_id, const char *cr_key, struct
 	old = cr.status;
 	cr.status = "merged";
 	cr.revision_merged = merged->id;
-	/* A space linked to a Git repository exports the merge (Git sync). */
-	if ((rc = dom_space_advance(d, &s, merged)) || (rc = store_cr_update(d->tx, &cr, old, cr.revision)) ||
-	    (rc = dom_git_after_merge(d, &s, &cr)))
+	/* The change request is stored merged first, so the subscribers of the
+	 * space's advance (domain/events.h: Git sync queues the export) find it
+	 * as they are told it is. */
+	if ((rc = store_cr_update(d->tx, &cr, old, cr.revision)) ||
+	    (rc = dom_space_advance_by(d, &s, merged, SPACE_ADVANCED_BY_MERGE, &cr)))
 		return rc;
 	out->revision = merged->id;
 	out->result = "merge";

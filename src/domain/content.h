@@ -113,8 +113,7 @@ void dom_revision_new(const struct tree_work *w, struct revision_new *nr);
 /* Write w as an `edits` revision of s whose parent is parent. */
 int dom_write_edits(struct dom *d, const struct space *s, const struct tree_work *w, const struct revision *parent,
 		    const struct revision **out);
-/* Make `now` the space's current revision and bring the search index along. */
-int dom_space_advance(struct dom *d, const struct space *s, const struct revision *now);
+/* Making a revision the space's current one: dom_space_advance_by (domain/spaces.h). */
 
 /* ---- change requests (change_requests.c) ---- */
 

@@ -24,6 +24,8 @@
 #include "core/revision.h"
 #include "core/serialize_git.h"
 #include "domain/content.h"
+#include "domain/events.h"
+#include "domain/spaces.h"
 #include "git/repo.h"
 #include "jobs/jobs.h"
 #include "store/git_sync.h"
@@ -264,7 +266,10 @@ int dom_git_link_remove(struct dom *d, const char *space_id, bool *removed)
 	return rc ? rc : store_git_link_delete(d->tx, s.id, removed);
 }
 
-int dom_git_after_merge(struct dom *d, const struct space *s, const struct change_request *cr)
+/* After a merge of change request cr into s (in the merge's transaction):
+ * when the space is linked, enqueue an export of the new content with the
+ * message "GITBOOK-{number}: {subject}". */
+static int after_merge(struct dom *d, const struct space *s, const struct change_request *cr)
 {
 	struct gs_link l;
 	const char *msg, *payload;
@@ -287,6 +292,19 @@ int dom_git_after_merge(struct dom *d, const struct space *s, const struct chang
 	if (d->srv)
 		jobs_kick(d->srv->jobs);
 	return 0;
+}
+
+/* The subscriber of "a space's content advanced" (domain/events.h). Only a
+ * merge is exported: an import's advance is the repository's own content,
+ * and templates and translation runs are not exported by themselves (as
+ * before the hook: the next merge's export carries them). */
+int dom_git_on_space_advanced(struct dom *d, const struct space_advanced *ev)
+{
+	if (ev->cause != SPACE_ADVANCED_BY_MERGE)
+		return 0;
+	if (!ev->cr)
+		return err_set(ERR_INTERNAL, "a merge's advance of space %s names no change request", ev->space->id);
+	return after_merge(d, ev->space, ev->cr);
 }
 
 /* ---- the jobs ---- */
@@ -688,7 +706,7 @@ static int import_finalize(struct sync *c, struct store_tx *tx, void *arg)
 	if ((rc = store_revision_create(tx, &nr, &rv)))
 		return rc;
 	c->d->tx = tx;
-	if (!c->rq.standalone && (rc = dom_space_advance(c->d, &s, rv)))
+	if (!c->rq.standalone && (rc = dom_space_advance_by(c->d, &s, rv, SPACE_ADVANCED_BY_IMPORT, NULL)))
 		return rc;
 	im->revision = rv->id;
 	l.applied_job = c->run->job->id;

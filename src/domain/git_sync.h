@@ -79,10 +79,9 @@ int dom_git_info(struct dom *d, const char *space_id, const char **json);
  * and the mirror stay); *removed = false when there was none. */
 int dom_git_link_remove(struct dom *d, const char *space_id, bool *removed);
 
-/* After a merge of change request cr into s (in the merge's transaction):
- * when the space is linked, enqueue an export of the new content with the
- * message "GITBOOK-{number}: {subject}". */
-int dom_git_after_merge(struct dom *d, const struct space *s, const struct change_request *cr);
+/* The export after a merge is not called by change requests: it subscribes
+ * to "a space's content advanced" (dom_git_on_space_advanced, declared with
+ * the other subscribers in domain/events.h). */
 
 /* Register the job kinds (before jobs_start). */
 int dom_git_register_jobs(void);

@@ -16,7 +16,7 @@
 #include "core/markdown.h"
 #include "core/validate.h"
 #include "core/weburl.h"
-#include "domain/reviews.h"
+#include "domain/merge_rules.h"
 #include "util/err.h"
 #include "util/fetch.h"
 #include "util/image.h"

@@ -1,6 +1,6 @@
 /*
- * reviews.h - reviews of change requests, requested reviewers and the merge
- * rules enforced when a change request is merged (domain/reviews.c).
+ * reviews.h - reviews of change requests and requested reviewers
+ * (domain/reviews.c).
  *
  * Access (the actor's effective role on the space):
  *   read    lists reviews and requested reviewers (404 without it)
@@ -10,18 +10,14 @@
  * update from the space) makes earlier reviews outdated, and so does a newer
  * review by the same reviewer or requesting that reviewer again.
  *
- * Merge rules (core/merge_rules.h): dom_merge_rules_check runs inside
- * dom_cr_merge after the space and change request are locked and before
- * anything is written. A rule docsd cannot evaluate (require_agent_review,
- * custom) answers 400 naming it; unmet rules answer 409 naming each; an
- * allow_bypass rule listing the actor lets the merge through.
+ * The merge rules that read these reviews when a change request is merged
+ * are domain/merge_rules.h.
  */
 #ifndef DOCSD_DOMAIN_REVIEWS_H
 #define DOCSD_DOMAIN_REVIEWS_H
 
 #include <jansson.h>
 
-#include "core/merge_rules.h"
 #include "domain/comments.h"
 #include "domain/domain.h"
 
@@ -50,9 +46,5 @@ int dom_reviewers_list(struct dom *d, const char *space_id, const char *cr_key, 
 		       struct cr_requested_reviewer **items, int *n, char **next);
 /* *removed = false when user_id was not requested. */
 int dom_reviewer_remove(struct dom *d, const char *space_id, const char *cr_key, const char *user_id, bool *removed);
-
-/* The merge rules in force on s (the space's, or its organization's on
- * inherit), evaluated for the actor merging cr. 0 when the merge may go on. */
-int dom_merge_rules_check(struct dom *d, const struct space *s, const struct change_request *cr);
 
 #endif

@@ -5,9 +5,15 @@
  *
  * A deleted space answers reads and can be restored for SPACE_RETENTION_MS;
  * every other change to it is a conflict until it is restored.
+ *
+ * A space's current revision moves only through dom_space_advance_by, which
+ * keeps the search index on it and tells the subscribers of "the space's
+ * content advanced" (domain/events.h draws who calls it and who listens).
  */
 #include "domain/spaces.h"
+#include "core/revision.h"
 #include "core/validate.h"
+#include "domain/events.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -220,4 +226,68 @@ int dom_member_spaces(struct dom *d, const char *org_id, const char *user_id, co
 			(*items)[i].space.access = ROLE_ADMIN;
 	}
 	return 0;
+}
+
+/* ---- the space's current revision and the search index ---- */
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Keep the search index on the space's current revision: pages added or
+ * changed (body, title or path) are indexed again, removed pages dropped. */
+static int index_sync(struct dom *d, const struct space *s, const struct revision *old, const struct revision *now)
+{
+	int rc;
+
+	for (int i = 0; i < now->npages; i++) {
+		const struct rev_page *p = &now->pages[i], *was = old ? revision_page(old, p->id) : NULL;
+		const char *md = "";
+		if (p->type == PAGE_LINK)
+			continue;
+		if (was && was->type == p->type && same_str(was->body, p->body) && strcmp(was->title, p->title) == 0 &&
+		    strcmp(was->path, p->path) == 0 && was->no_index == p->no_index)
+			continue;
+		if (p->no_index) {
+			if ((rc = store_search_remove_page(d->tx, s->id, p->id)))
+				return rc;
+			continue;
+		}
+		if ((p->body && (rc = store_body_get(d->tx, p->body, &md))) ||
+		    (rc = store_search_put_page(d->tx, s->org_id, s->id, p->id, p->title, p->path, md)))
+			return rc;
+	}
+	for (int i = 0; old && i < old->npages; i++)
+		if (!revision_page(now, old->pages[i].id) &&
+		    (rc = store_search_remove_page(d->tx, s->id, old->pages[i].id)))
+			return rc;
+	return 0;
+}
+
+/*
+ *   caller (locked s) --> store_space_set_revision --> index_sync --> dom_space_advanced_publish
+ *                         (compare on s->revision:     (pages of      (events.c: each subscriber,
+ *                          ERR_CONFLICT if it moved)    old vs now)    same transaction)
+ *
+ * Any failure returns at once; the caller's transaction then rolls back all
+ * three steps together.
+ */
+int dom_space_advance_by(struct dom *d, const struct space *s, const struct revision *now,
+			 enum space_advance_cause cause, const struct change_request *cr)
+{
+	const struct revision *old = NULL;
+	struct space_advanced ev = { .space = s, .old_revision = s->revision, .revision = now, .cause = cause, .cr = cr };
+	int rc = store_revision_get(d->tx, s->revision, &old), missing = rc == ERR_NOT_FOUND;
+
+	if (rc && !missing) /* missing: the index is built from scratch */
+		return rc;
+	if ((rc = store_space_set_revision(d->tx, s, now->id)) || (rc = index_sync(d, s, missing ? NULL : old, now)))
+		return rc;
+	return dom_space_advanced_publish(d, &ev);
+}
+
+int dom_space_advance(struct dom *d, const struct space *s, const struct revision *now)
+{
+	return dom_space_advance_by(d, s, now, SPACE_ADVANCED_BY_EDITS, NULL);
 }

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 
 #include "domain/domain.h"
+#include "domain/events.h"
 
 /* ---- what spaces and collections share (domain/collections.c) ---- */
 
@@ -125,6 +126,19 @@ struct member_space {
 };
 int dom_member_spaces(struct dom *d, const char *org_id, const char *user_id, const struct list_req *lr,
 		      struct member_space **items, int *n, char **next);
+
+/* ---- a space's current revision (domain/spaces.c) ---- */
+
+/* Make `now` the current revision of s (read locked: s->revision is the one
+ * it replaces; ERR_CONFLICT when it moved since) and bring the search index
+ * along, then publish "the space's content advanced" (domain/events.h) with
+ * `cause` and, for a merge, the change request merged (else NULL): the
+ * subscribers write in the caller's transaction. */
+int dom_space_advance_by(struct dom *d, const struct space *s, const struct revision *now,
+			 enum space_advance_cause cause, const struct change_request *cr);
+/* dom_space_advance_by for content written straight into the space
+ * (SPACE_ADVANCED_BY_EDITS). */
+int dom_space_advance(struct dom *d, const struct space *s, const struct revision *now);
 
 /* ---- collections (domain/collections.c) ---- */
 

@@ -10,6 +10,7 @@
  * template page may also link one by name (`./<name>`).
  */
 #include "domain/content.h"
+#include "domain/spaces.h"
 #include "util/err.h"
 #include "core/tree_edit.h"
 #include "util/util.h"
@@ -191,7 +192,7 @@ int dom_template_apply(struct dom *d, const char *space_id, const char *id, json
 	    (rc = template_changes(t, refs, &changes)) || (rc = tree_work_init(&w, d->arena, cur, clock_now_ms())) ||
 	    (rc = dom_apply_changes(d, &w, changes, cur, refs, NULL, NULL)) || (rc = dom_write_edits(d, &s, &w, cur, &next)))
 		goto out;
-	rc = dom_space_advance(d, &s, next);
+	rc = dom_space_advance_by(d, &s, next, SPACE_ADVANCED_BY_TEMPLATE, NULL);
 out:
 	json_decref(refs);
 	json_decref(changes);

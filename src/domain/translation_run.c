@@ -287,7 +287,7 @@ int dom_translation_apply(struct dom *d, const struct tr_run *run, int64_t words
 	/* A revision only when the content differs from the space's. */
 	if (same_content(&w, parent)) {
 		next = parent;
-	} else if ((rc = dom_write_edits(d, &rs, &w, parent, &next)) || (rc = dom_space_advance(d, &rs, next))) {
+	} else if ((rc = dom_write_edits(d, &rs, &w, parent, &next)) || (rc = dom_space_advance_by(d, &rs, next, SPACE_ADVANCED_BY_TRANSLATION, NULL))) {
 		return rc;
 	}
 	r.result_space = rs.id;
