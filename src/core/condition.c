@@ -22,6 +22,7 @@
 #include "core/condition.h"
 
 #include "util/err.h"
+#include "util/text.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -165,54 +166,19 @@ static int unexpected(struct parser *p, const char *hint)
 		    hint ? ", " : "", hint ? hint : "");
 }
 
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* n hex digits at s (all present: the caller checked the length). */
 static long hexn(const char *s, int n)
 {
 	long v = 0;
 
 	for (int i = 0; i < n; i++) {
-		int h = hexval((unsigned char)s[i]);
+		int h = hex_digit(s[i]);
 
 		if (h < 0)
 			return -1;
 		v = v * 16 + h;
 	}
 	return v;
-}
-
-static size_t put_utf8(char *d, unsigned long cp)
-{
-	if (cp < 0x80) {
-		d[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		d[0] = (char)(0xC0 | (cp >> 6));
-		d[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		d[0] = (char)(0xE0 | (cp >> 12));
-		d[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		d[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	d[0] = (char)(0xF0 | (cp >> 18));
-	d[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	d[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	d[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
 }
 
 /* A quoted string starting at p->at (the quote). The unescaped value is never
@@ -265,7 +231,7 @@ static int lex_string(struct parser *p, struct token *t)
 
 			if (v < 0)
 				return fail(p, i, "invalid escape sequence");
-			n += put_utf8(d + n, (unsigned long)v);
+			n += utf8_encode(d + n, (unsigned long)v); /* <= 0xFF: encodes */
 			i += 4;
 			break;
 		}
@@ -287,7 +253,9 @@ static int lex_string(struct parser *p, struct token *t)
 			} else if (v >= 0xDC00 && v <= 0xDFFF) {
 				return fail(p, i - 6, "invalid escape sequence (lone surrogate)");
 			}
-			n += put_utf8(d + n, (unsigned long)v);
+			/* No lone surrogate reaches here and a pair is at
+			 * most U+10FFFF: utf8_encode cannot refuse it. */
+			n += utf8_encode(d + n, (unsigned long)v);
 			break;
 		}
 		case '\n':

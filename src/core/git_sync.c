@@ -3,6 +3,7 @@
  */
 #include "core/git_sync.h"
 #include "util/err.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -13,40 +14,18 @@
 
 const char *const gs_stage_names[GS_STAGES] = { "repo_fetch", "config_check", "content_process", "finalize" };
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* Percent-decode n bytes of s (userinfo parts); NULL when malformed or when
  * the result would hold a NUL or a control character. */
-static char *pct_decode(struct arena *a, const char *s, size_t n)
+static char *userinfo_decode(struct arena *a, const char *s, size_t n)
 {
-	char *out = arena_alloc(a, n + 1), *o = out;
+	char *out = arena_alloc(a, n + 1);
+	long k;
 
-	if (!out)
+	if (!out || (k = pct_decode(out, s, n, PCT_STRICT)) < 0)
 		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		int c = (unsigned char)s[i];
-		if (c == '%') {
-			int h, l;
-			if (i + 2 >= n)
-				return NULL;
-			h = hexval((unsigned char)s[i + 1]);
-			l = hexval((unsigned char)s[i + 2]);
-			if (h < 0 || l < 0)
-				return NULL;
-			c = h * 16 + l;
-			i += 2;
-		}
-		if (c < 0x20 || c == 0x7f)
+	for (long i = 0; i < k; i++)
+		if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
 			return NULL;
-		*o++ = (char)c;
-	}
-	*o = '\0';
 	return out;
 }
 
@@ -126,8 +105,8 @@ int gs_remote_parse(struct arena *a, const char *in, bool allow_file, struct gs_
 	path = auth_end;
 	if (at) {
 		const char *colon = memchr(rest, ':', (size_t)(at - rest));
-		out->user = pct_decode(a, rest, (size_t)((colon ? colon : at) - rest));
-		out->password = colon ? pct_decode(a, colon + 1, (size_t)(at - colon - 1)) : NULL;
+		out->user = userinfo_decode(a, rest, (size_t)((colon ? colon : at) - rest));
+		out->password = colon ? userinfo_decode(a, colon + 1, (size_t)(at - colon - 1)) : NULL;
 		if (!out->user || (colon && !out->password))
 			return err_set(ERR_INVALID, "url: malformed credentials");
 		if (!*out->user && (!out->password || !*out->password))

@@ -28,6 +28,7 @@
 #include "core/summary.h"
 #include "util/err.h"
 #include "util/image.h"
+#include "util/text.h"
 #include "util/util.h"
 
 #define MAX_PROBLEMS 200
@@ -651,16 +652,11 @@ static bool has_scheme(const char *t)
 	return *s == ':';
 }
 
-static int hexv(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 static int resolve(struct imp *m, const char *self_dir, const char *target, struct target *t)
 {
 	const char *end;
 	char *p, *full;
-	size_t k = 0;
+	size_t k;
 
 	t->page = t->file = -1;
 	t->anchor = NULL;
@@ -673,19 +669,9 @@ static int resolve(struct imp *m, const char *self_dir, const char *target, stru
 		t->anchor = strchr(end, '#');
 	if (!(p = arena_alloc(m->a, (size_t)(end - target) + 1)))
 		return oom();
-	for (const char *s = target; s < end; s++) {
-		int h, l;
-		if (*s == '%' && end - s >= 3 && (h = hexv(s[1])) >= 0 && (l = hexv(s[2])) >= 0) {
-			if (h == 0 && l == 0)
-				return 0;
-			p[k++] = (char)(h * 16 + l);
-			s += 2;
-		} else {
-			p[k++] = *s;
-		}
-	}
-	p[k] = '\0';
-	if (!k)
+	/* Lenient, as links are written: a stray '%' stays. A %00 names no file. */
+	k = (size_t)pct_decode(p, target, (size_t)(end - target), 0);
+	if (!k || strlen(p) != k)
 		return 0;
 	if (*p == '/')
 		full = lay_join(m->a, m->cfg.root, p + 1);

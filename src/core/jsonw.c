@@ -1,4 +1,5 @@
 #include "core/jsonw.h"
+#include "util/text.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -94,7 +95,6 @@ static int utf8_seq(const unsigned char *p, const unsigned char *end)
  * (so echoed request bytes can never break a response). */
 void jw_strn(struct jw *w, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s, *end = p + n, *run;
 	int l;
 
@@ -136,8 +136,8 @@ void jw_strn(struct jw *w, const char *s, size_t n)
 			esc[1] = 'u';
 			esc[2] = '0';
 			esc[3] = '0';
-			esc[4] = hex[*p >> 4];
-			esc[5] = hex[*p & 15];
+			esc[4] = hex_lower[*p >> 4];
+			esc[5] = hex_lower[*p & 15];
 			el = 6;
 		}
 		jw_put(w, esc, el);

@@ -31,6 +31,7 @@
 #include "core/markdown.h"
 #include "core/gitbook_yaml.h"
 #include "util/err.h"
+#include "util/text.h"
 #include "util/util.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -241,42 +242,16 @@ static int count_lines(const char *s, size_t n)
 	return lines;
 }
 
+/* A numeric character reference's code point; CommonMark (6.2) reads 0,
+ * surrogates and anything past U+10FFFF as U+FFFD. */
 static void put_utf8(struct jw *b, unsigned long cp)
 {
 	char u[4];
+	size_t k = cp ? utf8_encode(u, cp) : 0;
 
-	if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		cp = 0xFFFD;
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		bput(b, u, 1);
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xC0 | (cp >> 6));
-		u[1] = (char)(0x80 | (cp & 0x3F));
-		bput(b, u, 2);
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xE0 | (cp >> 12));
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[2] = (char)(0x80 | (cp & 0x3F));
-		bput(b, u, 3);
-	} else {
-		u[0] = (char)(0xF0 | (cp >> 18));
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[3] = (char)(0x80 | (cp & 0x3F));
-		bput(b, u, 4);
-	}
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	if (!k)
+		k = utf8_encode(u, 0xFFFD);
+	bput(b, u, k);
 }
 
 /*
@@ -1929,8 +1904,8 @@ static void clean_dest(struct jw *b, const char *s, size_t n)
 				size_t k = i + 2 + hex, digits = 0;
 				unsigned long cp = 0;
 
-				for (; k < n && digits < 8 && (hex ? hexval(s[k]) >= 0 : is_digit(s[k])); k++, digits++)
-					cp = cp * (hex ? 16 : 10) + (unsigned long)(hex ? hexval(s[k]) : s[k] - '0');
+				for (; k < n && digits < 8 && (hex ? hex_digit(s[k]) >= 0 : is_digit(s[k])); k++, digits++)
+					cp = cp * (hex ? 16 : 10) + (unsigned long)(hex ? hex_digit(s[k]) : s[k] - '0');
 				if (digits && digits <= (hex ? 6u : 7u) && k < n && s[k] == ';') {
 					put_utf8(b, cp);
 					i = k;

@@ -41,6 +41,7 @@
  * image destinations, footnote labels live in other nodes or attributes.
  */
 #include "core/md_translate.h"
+#include "core/gitbook_tags.h"
 #include "core/markdown.h"
 #include "util/err.h"
 
@@ -248,31 +249,17 @@ static int cut_plain(struct md_tr *t, struct tnode *tn, const char *s, size_t le
  * tags are kept whole; an unclosed tag is plain text. */
 static int cut_literal(struct md_tr *t, struct tnode *tn, const char *s, size_t len)
 {
+	struct gb_tag g;
 	size_t pos = 0;
 	int rc;
 
-	while (pos < len) {
-		size_t at = pos, end = 0;
-		const char *close = NULL;
-
-		for (; at + 1 < len; at++)
-			if (s[at] == '{' && (s[at + 1] == '%' || s[at + 1] == '{')) {
-				close = s[at + 1] == '%' ? "%}" : "}}";
-				break;
-			}
-		if (close)
-			for (size_t k = at + 2; k + 1 < len; k++)
-				if (s[k] == close[0] && s[k + 1] == close[1]) {
-					end = k + 2;
-					break;
-				}
-		if (!close || !end)
-			return cut_plain(t, tn, s + pos, len - pos);
-		if ((rc = cut_plain(t, tn, s + pos, at - pos)) || (rc = add_piece(t, tn, s + at, end - at, false)))
+	while (pos < len && gb_tag_next(s, len, pos, GB_TAG_BLOCK | GB_TAG_VAR, &g)) {
+		if ((rc = cut_plain(t, tn, s + pos, g.start - pos)) ||
+		    (rc = add_piece(t, tn, s + g.start, g.end - g.start, false)))
 			return rc;
-		pos = end;
+		pos = g.end;
 	}
-	return 0;
+	return pos < len ? cut_plain(t, tn, s + pos, len - pos) : 0;
 }
 
 /* The text of an autolink (`<https://x>`, a bare www.x or address) is its

@@ -16,6 +16,7 @@
 
 #include "core/gitbook_yaml.h"
 #include "util/err.h"
+#include "util/text.h"
 
 struct vec {
 	struct summary_item *v;
@@ -154,35 +155,13 @@ static bool is_external(const char *d)
 	return d[i] == ':' && i > 1; /* "c:" would be a Windows drive: not a scheme */
 }
 
-static int hexv(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* Percent-decodes s[0..n) into a malloc'd string (%00 stays as written). */
-static char *pct_decode(const char *s, size_t n)
+static char *dest_decode(const char *s, size_t n)
 {
 	char *o = malloc(n + 1);
-	size_t k = 0;
 
-	if (!o)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '%' && i + 2 < n && hexv(s[i + 1]) >= 0 && hexv(s[i + 2]) >= 0 &&
-		    (hexv(s[i + 1]) | hexv(s[i + 2])) != 0) {
-			o[k++] = (char)(hexv(s[i + 1]) * 16 + hexv(s[i + 2]));
-			i += 2;
-		} else {
-			o[k++] = s[i];
-		}
-	}
-	o[k] = '\0';
+	if (o)
+		pct_decode(o, s, n, PCT_KEEP_NUL); /* lenient: cannot fail */
 	return o;
 }
 
@@ -248,7 +227,7 @@ static int from_link(struct ctx *c, cmark_node *link, int line, struct summary_i
 		problem(c, line, "\"%s\" names no file: expected [Title](path.md)", dest);
 		return 1;
 	}
-	dec = pct_decode(dest, pl);
+	dec = dest_decode(dest, pl);
 	if (!dec)
 		return oom(c);
 	/* A leading '/' is the root; otherwise relative to the summary's folder.

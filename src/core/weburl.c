@@ -8,6 +8,7 @@
  * unescaping) and the normal form is assembled here from the parts.
  */
 #include "core/weburl.h"
+#include "util/text.h"
 
 #include <libxml/uri.h>
 #include <libxml/xmlmemory.h>
@@ -16,17 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
-static const char hexdigits[] = "0123456789ABCDEF";
-
 /* Bytes that may not stand bare in a URL. */
 static bool unsafe_byte(unsigned char c)
 {
 	return c <= 0x20 || c >= 0x7f || (c && strchr("<>\"\\^`{|}", c));
-}
-
-static bool is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 /* s cleaned and escaped: blanks around it dropped, tabs and newlines inside
@@ -54,12 +48,11 @@ static char *clean(struct arena *a, const char *s)
 			enc = hash;
 			hash = true;
 		} else if (c == '%') {
-			enc = !(i + 2 < n && is_hex(s[i + 1]) && is_hex(s[i + 2]));
+			enc = !(i + 2 < n && hex_digit(s[i + 1]) >= 0 && hex_digit(s[i + 2]) >= 0);
 		}
 		if (enc) {
-			out[k++] = '%';
-			out[k++] = hexdigits[c >> 4];
-			out[k++] = hexdigits[c & 15];
+			pct_encode_byte(out + k, c);
+			k += 3;
 		} else {
 			out[k++] = (char)c;
 		}

@@ -69,6 +69,7 @@
 #include "http/conntrack.h"
 #include "util/err.h"
 #include "util/log.h"
+#include "util/text.h"
 
 #include <arpa/inet.h>
 #include <dlfcn.h>
@@ -541,17 +542,6 @@ static void on_panic(void *cls, const char *file, unsigned int line, const char 
 	abort();
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Percent-decoding of the path and of query arguments. libmicrohttpd's own
  * decoder turns %2F into a separator and %00 into the end of the string, so
  * "/v1/orgs/%00" would name /v1/orgs and "/v1/orgs/x%2Fmembers" another route.
@@ -560,24 +550,10 @@ static int hexval(char c)
  * query values itself. Invalid escapes are kept as they are. */
 static size_t on_unescape(void *cls, struct MHD_Connection *conn, char *s)
 {
-	char *r = s, *w = s;
-
 	(void)cls;
 	(void)conn;
-	while (*r) {
-		int hi, lo;
-		if (r[0] == '%' && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0) {
-			int c = hi * 16 + lo;
-			if (c != 0 && c != '/') {
-				*w++ = (char)c;
-				r += 3;
-				continue;
-			}
-		}
-		*w++ = *r++;
-	}
-	*w = '\0';
-	return (size_t)(w - s);
+	/* Without PCT_STRICT the decode cannot fail: the length is >= 0. */
+	return (size_t)pct_decode(s, s, strlen(s), PCT_KEEP_NUL | PCT_KEEP_SLASH);
 }
 
 static int parse_listen(const char *listen, struct sockaddr_in *sa)

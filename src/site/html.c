@@ -3,6 +3,7 @@
  * HTML (site.h).
  */
 #include "site/site.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -64,14 +65,13 @@ void html_url(struct jw *b, const char *url)
 
 void url_path_enc(struct jw *b, const char *s)
 {
-	static const char hex[] = "0123456789ABCDEF";
-
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (isalnum(c) || strchr("-._~/!$()*+,;=:@", c) || c >= 0x80) {
 			jw_put(b, (const char *)&c, 1);
 		} else {
-			char e[3] = { '%', hex[c >> 4], hex[c & 15] };
+			char e[3];
+			pct_encode_byte(e, c);
 			jw_put(b, e, 3);
 		}
 	}
@@ -143,28 +143,15 @@ void html_emoji(struct jw *b, const char *e)
 	while (*e) {
 		unsigned long cp = strtoul(e, NULL, 16);
 		char u[4];
+		size_t k;
 		e += strcspn(e, "-");
 		e += *e == '-';
-		if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		/* A code point that is not one (0, surrogates, past U+10FFFF) is dropped. */
+		if (cp == 0 || !(k = utf8_encode(u, cp)))
 			continue;
-		if (cp < 0x80) {
-			u[0] = (char)cp;
+		if (k == 1)
 			html_escn(b, u, 1);
-		} else if (cp < 0x800) {
-			u[0] = (char)(0xC0 | (cp >> 6));
-			u[1] = (char)(0x80 | (cp & 0x3F));
-			jw_put(b, u, 2);
-		} else if (cp < 0x10000) {
-			u[0] = (char)(0xE0 | (cp >> 12));
-			u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-			u[2] = (char)(0x80 | (cp & 0x3F));
-			jw_put(b, u, 3);
-		} else {
-			u[0] = (char)(0xF0 | (cp >> 18));
-			u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-			u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-			u[3] = (char)(0x80 | (cp & 0x3F));
-			jw_put(b, u, 4);
-		}
+		else
+			jw_put(b, u, k);
 	}
 }

@@ -9,6 +9,7 @@
  */
 #include "site/site.h"
 
+#include "core/gitbook_tags.h"
 #include "core/markdown.h"
 #include "util/err.h"
 
@@ -173,29 +174,6 @@ static void render_md(struct mdh *m, const char *md, size_t len)
 	cmark_parser_free(p);
 }
 
-/* The value of key="..." (or '...', or a bare word) in a tag's arguments. */
-static const char *tag_arg(struct arena *a, const char *args, size_t n, const char *key)
-{
-	size_t kl = strlen(key);
-
-	for (size_t i = 0; i + kl < n; i++) {
-		if ((i == 0 || isspace((unsigned char)args[i - 1])) && strncmp(args + i, key, kl) == 0 &&
-		    args[i + kl] == '=') {
-			size_t j = i + kl + 1, e;
-			char q = j < n ? args[j] : 0;
-			if (q == '"' || q == '\'') {
-				for (e = j + 1; e < n && args[e] != q; e++)
-					;
-				return arena_strndup(a, args + j + 1, e - j - 1);
-			}
-			for (e = j; e < n && !isspace((unsigned char)args[e]); e++)
-				;
-			return arena_strndup(a, args + j, e - j);
-		}
-	}
-	return NULL;
-}
-
 static struct mdh_frame *push(struct mdh *m, const char *name)
 {
 	struct mdh_frame *f;
@@ -219,12 +197,13 @@ static void close_frame(struct mdh *m)
 }
 
 /* One tag {% name args %}. */
-static void tag(struct mdh *m, const char *name, size_t nl, const char *args, size_t al)
+static void tag(struct mdh *m, const struct gb_tag *t)
 {
 	char nm[24];
+	size_t nl = t->name_len;
 	struct mdh_frame *f, *top = m->depth ? &m->stack[m->depth - 1] : NULL;
 
-	snprintf(nm, sizeof(nm), "%.*s", (int)(nl < sizeof(nm) ? nl : sizeof(nm) - 1), name);
+	snprintf(nm, sizeof(nm), "%.*s", (int)(nl < sizeof(nm) ? nl : sizeof(nm) - 1), t->name);
 	if (strncmp(nm, "end", 3) == 0) {
 		/* Close up to the matching block; a stray end tag is dropped. */
 		for (int i = m->depth - 1; i >= 0; i--) {
@@ -237,7 +216,7 @@ static void tag(struct mdh *m, const char *name, size_t nl, const char *args, si
 		return;
 	}
 	if (strcmp(nm, "hint") == 0) {
-		const char *style = tag_arg(m->a, args, al, "style");
+		const char *style = gb_tag_arg(m->a, t, "style");
 		static const char *const ok[] = { "info", "warning", "danger", "success" };
 		const char *cls = "info";
 		for (size_t i = 0; style && i < 4; i++)
@@ -254,7 +233,7 @@ static void tag(struct mdh *m, const char *name, size_t nl, const char *args, si
 		f->seq = ++m->tabs_seq;
 		html_raw(m->out, "<div class=\"tabs\">\n");
 	} else if (strcmp(nm, "tab") == 0 && top && strcmp(top->name, "tabs") == 0) {
-		const char *title = tag_arg(m->a, args, al, "title");
+		const char *title = gb_tag_arg(m->a, t, "title");
 		int seq = top->seq, k = top->ntabs++;
 		char id[64];
 		if (!push(m, nm))
@@ -273,7 +252,7 @@ static void tag(struct mdh *m, const char *name, size_t nl, const char *args, si
 		html_esc(m->out, title && *title ? title : "Tab");
 		html_raw(m->out, "</label><div class=\"tab-panel\">\n");
 	} else if (strcmp(nm, "code") == 0) {
-		const char *title = tag_arg(m->a, args, al, "title");
+		const char *title = gb_tag_arg(m->a, t, "title");
 		if (!push(m, nm))
 			return;
 		html_raw(m->out, "<figure class=\"code-block\">");
@@ -284,7 +263,7 @@ static void tag(struct mdh *m, const char *name, size_t nl, const char *args, si
 		}
 		html_raw(m->out, "\n");
 	} else if (strcmp(nm, "embed") == 0) {
-		const char *url = tag_arg(m->a, args, al, "url");
+		const char *url = gb_tag_arg(m->a, t, "url");
 		if (url) {
 			html_raw(m->out, "<p class=\"embed\"><a href=\"");
 			html_url(m->out, url);
@@ -304,51 +283,36 @@ static void tag(struct mdh *m, const char *name, size_t nl, const char *args, si
 	}
 }
 
+/* The tag after the blanks at line[*at], into *t, *at moved past it: 1; 0 at
+ * the line's end; -1 when anything else stands there. */
+static int line_tag(const char *line, size_t n, size_t *at, struct gb_tag *t)
+{
+	while (*at < n && isspace((unsigned char)line[*at]))
+		(*at)++;
+	if (*at == n)
+		return 0;
+	if (!gb_tag_at(line, n, *at, t))
+		return -1;
+	*at = t->end;
+	return 1;
+}
+
 /* When line[0..n) is nothing but {% tags %} (and spaces), handle them and
  * return 1; else 0 (nothing done). */
 static int tag_line(struct mdh *m, const char *line, size_t n, const char *flush_from, const char *flush_to)
 {
-	const char *p = line, *end = line + n;
-	int ntags = 0;
+	struct gb_tag t;
+	size_t at = 0;
+	int rc, ntags = 0;
 
-	/* First pass: is the whole line tags? */
-	while (p < end) {
-		while (p < end && isspace((unsigned char)*p))
-			p++;
-		if (p == end)
-			break;
-		if (end - p < 4 || p[0] != '{' || p[1] != '%')
-			return 0;
-		const char *close = NULL;
-		for (const char *q = p + 2; q + 1 < end; q++)
-			if (q[0] == '%' && q[1] == '}') {
-				close = q;
-				break;
-			}
-		if (!close)
-			return 0;
+	/* First pass: is the whole line tags? Nothing is written before we know. */
+	while ((rc = line_tag(line, n, &at, &t)) > 0)
 		ntags++;
-		p = close + 2;
-	}
-	if (!ntags)
+	if (rc < 0 || !ntags)
 		return 0;
 	render_md(m, flush_from, (size_t)(flush_to - flush_from));
-	for (p = line; p < end;) {
-		while (p < end && isspace((unsigned char)*p))
-			p++;
-		if (p == end)
-			break;
-		const char *s = p + 2, *close = s;
-		while (!(close[0] == '%' && close[1] == '}'))
-			close++;
-		while (s < close && isspace((unsigned char)*s))
-			s++;
-		const char *name = s;
-		while (s < close && (isalnum((unsigned char)*s) || *s == '-' || *s == '_'))
-			s++;
-		tag(m, name, (size_t)(s - name), s, (size_t)(close - s));
-		p = close + 2;
-	}
+	for (at = 0; line_tag(line, n, &at, &t) > 0;)
+		tag(m, &t);
 	return 1;
 }
 

@@ -15,6 +15,7 @@
 #include "site/site.h"
 
 #include "core/condition.h"
+#include "core/gitbook_tags.h"
 #include "core/serialize_sites.h"
 #include "domain/content.h"
 #include "domain/openapi.h"
@@ -375,21 +376,20 @@ static int customization(struct visit *vi, const struct sv_space *sp)
 /* Search excerpts are plain text of the markdown: GitBook's {% tags %} go. */
 static const char *strip_tags(struct arena *a, const char *s)
 {
-	char *out, *w;
+	struct gb_tag t;
+	size_t n, at = 0, k = 0;
+	char *out;
 
-	if (!s || !strstr(s, "{%") || !(out = arena_strdup(a, s)))
+	/* Without a tag (or memory for the copy) the text stays as it is. */
+	if (!s || !gb_tag_next(s, n = strlen(s), 0, GB_TAG_BLOCK, &t) || !(out = arena_alloc(a, n + 1)))
 		return s;
-	for (w = out; *s;) {
-		const char *end;
-		if (s[0] == '{' && s[1] == '%' && (end = strstr(s + 2, "%}"))) {
-			s = end + 2;
-			while (*s == ' ')
-				s++;
-			continue;
-		}
-		*w++ = *s++;
-	}
-	*w = '\0';
+	do {
+		memcpy(out + k, s + at, t.start - at);
+		k += t.start - at;
+		for (at = t.end; s[at] == ' '; at++)
+			;
+	} while (gb_tag_next(s, n, at, GB_TAG_BLOCK, &t));
+	memcpy(out + k, s + at, n - at + 1); /* the rest and the NUL */
 	return out;
 }
 

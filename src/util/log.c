@@ -1,4 +1,5 @@
 #include "util/log.h"
+#include "util/text.h"
 #include "util/util.h"
 
 #include <stdarg.h>
@@ -22,7 +23,6 @@ enum log_level log_get_level(void)
 
 int json_escape(char *out, int cap, const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
 	int o = 0;
 
 	for (; *s && o < cap - 7; s++) {
@@ -35,8 +35,8 @@ int json_escape(char *out, int cap, const char *s)
 			out[o++] = 'u';
 			out[o++] = '0';
 			out[o++] = '0';
-			out[o++] = hex[c >> 4];
-			out[o++] = hex[c & 15];
+			out[o++] = hex_lower[c >> 4];
+			out[o++] = hex_lower[c & 15];
 		} else {
 			out[o++] = (char)c;
 		}

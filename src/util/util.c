@@ -140,16 +140,11 @@ void ts_format(char out[TS_LEN], int64_t ms)
 
 int sha256_hex(char out[65], const void *data, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char md[SHA256_DIGEST_LENGTH];
 
 	if (!SHA256(data, len, md))
 		return -1;
-	for (int i = 0; i < SHA256_DIGEST_LENGTH; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[64] = '\0';
+	hex_encode(out, md, sizeof(md));
 	return 0;
 }
 
@@ -160,103 +155,4 @@ int hmac_sha256(unsigned char out[32], const void *key, size_t klen, const void 
 	if (klen > INT32_MAX)
 		return -1;
 	return HMAC(EVP_sha256(), key, (int)klen, data, len, out, &olen) ? 0 : -1;
-}
-
-static const char b64u[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-size_t base64url_len(size_t n)
-{
-	return (n / 3) * 4 + (n % 3 ? n % 3 + 1 : 0);
-}
-
-void base64url_encode(char *out, const void *in, size_t n)
-{
-	const unsigned char *p = in;
-	size_t i, o = 0;
-
-	for (i = 0; i + 2 < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-		out[o++] = b64u[v >> 18];
-		out[o++] = b64u[(v >> 12) & 63];
-		out[o++] = b64u[(v >> 6) & 63];
-		out[o++] = b64u[v & 63];
-	}
-	if (n - i == 1) {
-		uint32_t v = (uint32_t)p[i] << 16;
-		out[o++] = b64u[v >> 18];
-		out[o++] = b64u[(v >> 12) & 63];
-	} else if (n - i == 2) {
-		uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8;
-		out[o++] = b64u[v >> 18];
-		out[o++] = b64u[(v >> 12) & 63];
-		out[o++] = b64u[(v >> 6) & 63];
-	}
-	out[o] = '\0';
-}
-
-static int b64u_val(char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '-')
-		return 62;
-	if (c == '_')
-		return 63;
-	return -1;
-}
-
-long base64url_decode(unsigned char *out, const char *in, size_t n)
-{
-	uint32_t acc = 0;
-	int bits = 0;
-	long o = 0;
-
-	if (n % 4 == 1)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		int v = b64u_val(in[i]);
-		if (v < 0)
-			return -1;
-		acc = (acc << 6) | (uint32_t)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[o++] = (unsigned char)(acc >> bits);
-		}
-	}
-	return o;
-}
-
-long utf8_len(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	long n = 0;
-
-	while (*p) {
-		int extra;
-		if (*p < 0x80)
-			extra = 0;
-		else if ((*p & 0xE0) == 0xC0 && *p >= 0xC2)
-			extra = 1;
-		else if ((*p & 0xF0) == 0xE0)
-			extra = 2;
-		else if ((*p & 0xF8) == 0xF0 && *p <= 0xF4)
-			extra = 3;
-		else
-			return -1;
-		/* No overlong forms, no surrogates, nothing above U+10FFFF. */
-		if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0) || (p[0] == 0xF0 && p[1] < 0x90) ||
-		    (p[0] == 0xF4 && p[1] >= 0x90))
-			return -1;
-		p++;
-		for (int i = 0; i < extra; i++, p++)
-			if ((*p & 0xC0) != 0x80)
-				return -1;
-		n++;
-	}
-	return n;
 }

@@ -1,11 +1,17 @@
 /*
- * util.h - ids, time, hashing and encodings used across docsd.
+ * util.h - ids, time and hashing used across docsd.
  */
 #ifndef DOCSD_UTIL_UTIL_H
 #define DOCSD_UTIL_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The encodings once lived here; every caller of util.h still sees them:
+ * base64 and base64url in util/base64.h, hex, percent and UTF-8 in
+ * util/text.h. */
+#include "util/base64.h"
+#include "util/text.h"
 
 #define ID_LEN 20
 
@@ -31,14 +37,5 @@ void ts_format(char out[TS_LEN], int64_t ms);
 int sha256_hex(char out[65], const void *data, size_t len);
 /* HMAC-SHA256, raw 32 bytes. */
 int hmac_sha256(unsigned char out[32], const void *key, size_t klen, const void *data, size_t len);
-
-/* base64url without padding. out must hold base64url_len(n) + 1. */
-size_t base64url_len(size_t n);
-void base64url_encode(char *out, const void *in, size_t n);
-/* Returns decoded length, or -1 on bad input; out must hold n * 3 / 4 + 3. */
-long base64url_decode(unsigned char *out, const char *in, size_t n);
-
-/* UTF-8 aware length in code points; -1 if not valid UTF-8. */
-long utf8_len(const char *s);
 
 #endif
