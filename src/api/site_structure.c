@@ -2,10 +2,12 @@
  * site_structure.c - a site's sections, section groups and site spaces, its
  * structure and its published profile.
  *
- * Each handler parses the request, loads the site with its access check
- * (dom_site_get: read for reads; create, with the site's row locked, for
- * writes), calls one domain function (domain/sites.h, "structure") and
- * serializes (core/serialize_site_structure.h).
+ * Each handler parses the request, calls one domain function (domain/sites.h,
+ * "structure": it checks the role on the site, read for reads and create for
+ * writes, and answers with a struct site_answer) and serializes it
+ * (core/serialize_site_structure.h). Sections, section groups and site
+ * spaces are the three kinds of item of a structure: listing, deleting,
+ * moving and answering with one is one helper here, given the kind.
  *
  * Lists page through the structure in display order: a structure is small
  * and read whole, and the cursor names the last item returned (its id, its
@@ -13,40 +15,67 @@
  */
 #include "api/api.h"
 #include "core/serialize_site_structure.h"
-#include "core/serialize_sites.h"
 #include "domain/sites.h"
 
 #include <string.h>
 
-/* ---- shared ---- */
-
-static int site_for(struct req *r, enum role need, struct site *s)
+static const char *org_of(struct req *r)
 {
-	return dom_site_get(&r->dom, req_param(r, "organizationId"), req_param(r, "siteId"), need, need > ROLE_READ,
-			    s);
+	return req_param(r, "organizationId");
 }
 
-/* The site for a read, with the share key its URLs show (query shareKey). */
-static int site_read(struct req *r, struct site *s, struct site_json *c)
+static const char *site_of(struct req *r)
 {
-	int rc = site_for(r, ROLE_READ, s);
-
-	c->base = api_base(r);
-	c->site = s;
-	c->share_key = NULL;
-	return rc ? rc : dom_site_share_key(&r->dom, s, req_query(r, "shareKey"), &c->share_key);
+	return req_param(r, "siteId");
 }
 
-static void json_ctx(struct req *r, const struct site *s, struct site_json *c)
+/* The path parameter that names an item of each kind. */
+static const char *item_param(struct req *r, enum site_item_kind kind)
 {
-	c->base = api_base(r);
-	c->site = s;
-	c->share_key = NULL;
+	static const char *const names[] = { [SITE_ITEM_SPACE] = "siteSpaceId", [SITE_ITEM_SECTION] = "siteSectionId",
+					     [SITE_ITEM_GROUP] = "siteSectionGroupId" };
+
+	return req_param(r, names[kind]);
 }
 
-/* Which of n items (ids in display order) a page holds: [*from, *to), and
- * the cursor of the next page (NULL when this is the last). */
-static int page_of(struct req *r, const char *const *ids, int n, int *from, int *to, char **next)
+static const char *item_id(const struct site_item *it)
+{
+	return it->kind == SITE_ITEM_GROUP ? it->group->id : it->kind == SITE_ITEM_SECTION ? it->section->id : it->space->id;
+}
+
+/* SiteSectionGroup, SiteSection or SiteSpace (a site space's URL depends on
+ * its section: NULL at the root). */
+static void item_to_json(struct jw *g, const struct site_json *c, const struct site_structure *st,
+			 const struct site_item *it)
+{
+	if (it->kind == SITE_ITEM_GROUP)
+		site_group_to_json(g, c, it->group, st);
+	else if (it->kind == SITE_ITEM_SECTION)
+		site_section_to_json(g, c, it->section);
+	else
+		site_space_to_json(g, c, it->section, it->space);
+}
+
+static struct site_json json_ctx(struct req *r, const struct site_answer *v)
+{
+	return (struct site_json){ .base = api_base(r), .site = &v->site, .share_key = v->share_key };
+}
+
+/* The item a write answers with. */
+static int send_item(struct req *r, int status, const struct site_answer *v)
+{
+	struct site_json c = json_ctx(r, v);
+	struct jw *g = resp_json(r, status);
+
+	if (!g)
+		return err_set(ERR_INTERNAL, "out of memory");
+	item_to_json(g, &c, &v->st, &v->item);
+	return 0;
+}
+
+/* Which of n items (in display order) a page holds: [*from, *to), and the
+ * cursor of the next page (NULL when this is the last). */
+static int page_of(struct req *r, const struct site_item *items, int n, int *from, int *to, char **next)
 {
 	struct list_req lr;
 	struct cursor cur;
@@ -61,32 +90,37 @@ static int page_of(struct req *r, const char *const *ids, int n, int *from, int 
 			return rc;
 		start = key < 0 ? 0 : key > n ? n : (int)key;
 		for (int i = 0; i < n; i++)
-			if (strcmp(ids[i], lr.after->id) == 0)
+			if (strcmp(item_id(&items[i]), lr.after->id) == 0)
 				start = i + 1;
 	}
 	*from = start;
 	*to = n - start > lr.limit ? start + lr.limit : n;
-	if (*to < n && !(*next = cursor_encode_int(&r->arena, *to, ids[*to - 1])))
+	if (*to < n && !(*next = cursor_encode_int(&r->arena, *to, item_id(&items[*to - 1]))))
 		return err_set(ERR_INTERNAL, "out of memory");
 	return 0;
 }
 
-/* One page of a list held in memory (ids in display order): item(g, i, ctx)
- * writes the i-th; count is the whole list's length. */
-typedef void (*page_item_fn)(struct jw *g, int i, const void *ctx);
-
-static int send_page(struct req *r, const char *const *ids, int n, page_item_fn item, const void *ctx)
+/* A list of the items of one kind (want_default: dom_site_items_list). The
+ * page is read after the domain call, as it always was: an outsider's bad
+ * `limit` stays a 404. */
+static int list_items(struct req *r, enum site_item_kind kind, int want_default)
 {
+	struct site_item *items;
+	struct site_answer v;
+	struct site_json c;
 	struct jw *g;
 	char *next;
-	int from, to, rc;
+	int n, from, to, rc;
 
-	if ((rc = page_of(r, ids, n, &from, &to, &next)))
+	if ((rc = dom_site_items_list(&r->dom, org_of(r), site_of(r), kind, req_query(r, "shareKey"), want_default, &v,
+				      &items, &n)) ||
+	    (rc = page_of(r, items, n, &from, &to, &next)))
 		return rc;
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
+	c = json_ctx(r, &v);
 	for (int i = from; i < to; i++)
-		item(g, i, ctx);
+		item_to_json(g, &c, &v.st, &items[i]);
 	return resp_list_end(r, n, next);
 }
 
@@ -106,14 +140,15 @@ static int body_site_position(struct req *r, struct site_position *out)
 		return err_set(ERR_INVALID, "position: give exactly one of 'before' and 'after'");
 	for (int k = 0; k < 2; k++) {
 		json_t *p = json_object_get(pos, sides[k]), *type, *id;
+		const char *t;
 
 		if (!p)
 			continue;
 		type = json_object_get(p, "type");
 		if (!json_is_object(p) || !json_is_string(type))
 			return err_set(ERR_INVALID, "position.%s: must be an object with a type and an id", sides[k]);
-		const char *t = json_string_value(type);
-		if (strcmp(t, "site-space") && strcmp(t, "site-section") && strcmp(t, "site-section-group"))
+		t = json_string_value(type);
+		if (dom_site_item_kind(t) < 0)
 			return err_set(ERR_INVALID,
 				       "position.%s.type: must be 'site-space', 'site-section' or 'site-section-group'",
 				       sides[k]);
@@ -132,479 +167,268 @@ static int body_site_position(struct req *r, struct site_position *out)
 	return 0; /* {}: the end */
 }
 
-static int send_section(struct req *r, int status, const struct site *s, const struct site_section *sec)
+/* ---- any item: update, delete, move (the deprecated per-kind operations) ---- */
+
+/* title (flags, min..max characters) and icon (nullable, 0..50), which
+ * sections and groups share; has_icon (may be NULL): icon was sent. */
+static int body_title_icon(struct req *r, int title_flags, long min, long max, const char **title,
+			   const char **icon, bool *has_icon)
 {
-	struct site_json c;
-	struct jw *g = resp_json(r, status);
-
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
-	json_ctx(r, s, &c);
-	site_section_to_json(g, &c, sec);
-	return 0;
-}
-
-/* sec: the site space's section (its id NULL at the root). */
-static int send_site_space(struct req *r, int status, const struct site *s, const struct site_section *sec,
-			   const struct site_space *ss)
-{
-	struct site_json c;
-	struct jw *g = resp_json(r, status);
-
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
-	json_ctx(r, s, &c);
-	site_space_to_json(g, &c, sec && sec->id ? sec : NULL, ss);
-	return 0;
-}
-
-static int send_group(struct req *r, int status, const struct site *s, const struct site_section_group *grp,
-		      const struct site_structure *st)
-{
-	struct site_json c;
-	struct jw *g = resp_json(r, status);
-
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
-	json_ctx(r, s, &c);
-	site_group_to_json(g, &c, grp, st);
-	return 0;
-}
-
-/* ---- sections ---- */
-
-struct sections_page {
-	const struct site_json *c;
-	const struct site_structure *st;
-};
-
-static void section_item(struct jw *g, int i, const void *ctx)
-{
-	const struct sections_page *p = ctx;
-
-	site_section_to_json(g, p->c, &p->st->sections[i]);
-}
-
-int site_sections_list(struct req *r)
-{
-	struct site s;
-	struct site_json c;
-	struct site_structure st;
-	const char **ids;
 	int rc;
 
-	if ((rc = site_read(r, &s, &c)) || (rc = dom_site_structure(&r->dom, &s, &st)))
+	if ((rc = body_string(r, "title", title_flags, min, max, title)) < 0 ||
+	    (rc = body_string(r, "icon", F_NULLABLE, 0, 50, icon)) < 0)
 		return rc;
-	if (!(ids = arena_alloc(&r->arena, sizeof(*ids) * (size_t)(st.nsections + 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = 0; i < st.nsections; i++)
-		ids[i] = st.sections[i].id;
-	return send_page(r, ids, st.nsections, section_item, &(struct sections_page){ &c, &st });
+	if (has_icon)
+		*has_icon = rc == 1;
+	return 0;
 }
 
-/* The fields of a section create (create: true) or update. */
-static int body_section(struct req *r, bool create, struct site_section_input *in)
+/* The fields of an update, as GitBook names and bounds them for each kind. */
+static int body_item_update(struct req *r, enum site_item_kind kind, struct site_item_update *in)
 {
 	int rc;
 
 	memset(in, 0, sizeof(*in));
-	if (create && (rc = body_string(r, "spaceId", F_REQUIRED, 1, 64, &in->space_id)) < 0)
+	if (kind == SITE_ITEM_GROUP)
+		return body_title_icon(r, 0, 1, 100, &in->title, &in->icon, &in->has_icon);
+	if (kind == SITE_ITEM_SECTION) {
+		if ((rc = body_title_icon(r, 0, 2, 128, &in->title, &in->icon, &in->has_icon)) < 0 ||
+		    (rc = body_string(r, "path", 0, 1, 100, &in->path)) < 0 ||
+		    (rc = body_string(r, "defaultSiteSpace", 0, 1, 64, &in->default_site_space)) < 0 ||
+		    (rc = body_string(r, "description", F_NULLABLE, 0, 256, &in->description)) < 0)
+			return rc;
+		in->has_description = rc == 1;
+	} else if ((rc = body_string(r, "path", 0, 1, 100, &in->path)) < 0 ||
+		   (rc = body_string(r, "spaceId", 0, 1, 64, &in->space_id)) < 0) {
 		return rc;
-	if ((rc = body_string(r, "title", create ? F_NULLABLE : 0, 2, 128, &in->title)) < 0 ||
-	    (rc = body_string(r, "icon", F_NULLABLE, 0, 50, &in->icon)) < 0)
-		return rc;
-	in->has_icon = rc == 1;
-	if (create)
-		return 0;
-	if ((rc = body_string(r, "path", 0, 1, 100, &in->path)) < 0 ||
-	    (rc = body_string(r, "defaultSiteSpace", 0, 1, 64, &in->default_site_space)) < 0 ||
-	    (rc = body_string(r, "description", F_NULLABLE, 0, 256, &in->description)) < 0)
-		return rc;
-	in->has_description = rc == 1;
-	if ((rc = body_string(r, "condition", F_NULLABLE, 0, 1024, &in->condition)) < 0)
+	}
+	/* a section's condition may be empty, a site space's not */
+	if ((rc = body_string(r, "condition", F_NULLABLE, kind == SITE_ITEM_SECTION ? 0 : 1, 1024, &in->condition)) < 0)
 		return rc;
 	in->has_condition = rc == 1;
 	return 0;
 }
 
+static int item_update(struct req *r, enum site_item_kind kind)
+{
+	struct site_item_update in;
+	struct site_answer v;
+	int rc;
+
+	if ((rc = body_item_update(r, kind, &in)) ||
+	    (rc = dom_site_item_update(&r->dom, org_of(r), site_of(r), kind, item_param(r, kind), &in, &v)))
+		return rc;
+	return send_item(r, 200, &v);
+}
+
+static int item_delete(struct req *r, enum site_item_kind kind)
+{
+	int rc = dom_site_item_delete(&r->dom, org_of(r), site_of(r), kind, item_param(r, kind));
+
+	/* also 204 when it did not exist (the seed) */
+	return rc ? rc : resp_empty(r, 204);
+}
+
+static int item_move(struct req *r, enum site_item_kind kind)
+{
+	struct site_position pos;
+	struct site_answer v;
+	int rc;
+
+	if ((rc = body_site_position(r, &pos)) ||
+	    (rc = dom_site_item_move(&r->dom, org_of(r), site_of(r), kind, item_param(r, kind), &pos, false, &v)))
+		return rc;
+	return send_item(r, 200, &v);
+}
+
+/* ---- sections ---- */
+
+int site_sections_list(struct req *r)
+{
+	return list_items(r, SITE_ITEM_SECTION, -1);
+}
+
 int site_section_create(struct req *r)
 {
 	struct site_section_input in;
-	struct site_section sec;
-	struct site s;
+	struct site_answer v;
 	int rc;
 
-	if ((rc = body_section(r, true, &in)) || (rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_section_create(&r->dom, &s, &in, &sec)))
+	memset(&in, 0, sizeof(in));
+	if ((rc = body_string(r, "spaceId", F_REQUIRED, 1, 64, &in.space_id)) < 0 ||
+	    (rc = body_title_icon(r, F_NULLABLE, 2, 128, &in.title, &in.icon, NULL)) < 0 ||
+	    (rc = dom_site_section_create(&r->dom, org_of(r), site_of(r), &in, &v)))
 		return rc;
-	return send_section(r, 201, &s, &sec);
+	return send_item(r, 201, &v);
 }
 
 int site_section_update(struct req *r)
 {
-	struct site_section_input in;
-	struct site_section sec;
-	struct site s;
-	int rc;
-
-	if ((rc = body_section(r, false, &in)) || (rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_section_update(&r->dom, &s, req_param(r, "siteSectionId"), &in, &sec)))
-		return rc;
-	return send_section(r, 200, &s, &sec);
+	return item_update(r, SITE_ITEM_SECTION);
 }
 
 int site_section_delete(struct req *r)
 {
-	struct site s;
-	int rc;
-
-	if ((rc = site_for(r, ROLE_CREATE, &s)) || (rc = dom_site_section_delete(&r->dom, &s, req_param(r, "siteSectionId"))))
-		return rc;
-	/* also 204 when it did not exist (the seed) */
-	return resp_empty(r, 204);
+	return item_delete(r, SITE_ITEM_SECTION);
 }
 
 int site_section_move(struct req *r)
 {
-	struct site_position pos;
-	struct site_section sec;
-	struct site s;
-	int rc;
-
-	if ((rc = body_site_position(r, &pos)) || (rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_section_move(&r->dom, &s, req_param(r, "siteSectionId"), &pos, &sec)))
-		return rc;
-	return send_section(r, 200, &s, &sec);
+	return item_move(r, SITE_ITEM_SECTION);
 }
 
 /* ---- section groups ---- */
 
-static void group_item(struct jw *g, int i, const void *ctx)
-{
-	const struct sections_page *p = ctx;
-
-	site_group_to_json(g, p->c, &p->st->groups[i], p->st);
-}
-
 int site_groups_list(struct req *r)
 {
-	struct site s;
-	struct site_json c;
-	struct site_structure st;
-	const char **ids;
-	int rc;
-
-	if ((rc = site_read(r, &s, &c)) || (rc = dom_site_structure(&r->dom, &s, &st)))
-		return rc;
-	if (!(ids = arena_alloc(&r->arena, sizeof(*ids) * (size_t)(st.ngroups + 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = 0; i < st.ngroups; i++)
-		ids[i] = st.groups[i].id;
-	return send_page(r, ids, st.ngroups, group_item, &(struct sections_page){ &c, &st });
-}
-
-static int body_group(struct req *r, bool create, struct site_group_input *in)
-{
-	int rc;
-
-	memset(in, 0, sizeof(*in));
-	if ((rc = body_string(r, "title", create ? F_REQUIRED : 0, 1, 100, &in->title)) < 0 ||
-	    (rc = body_string(r, "icon", F_NULLABLE, 0, 50, &in->icon)) < 0)
-		return rc;
-	in->has_icon = rc == 1;
-	if (!create)
-		return 0;
-	if (body_field(r, "parent") && !json_is_null(body_field(r, "parent")))
-		return err_set(ERR_INVALID, "parent: nested section groups are not supported");
-	if ((rc = body_string_array(r, "sections", 0, 1000, 64, (const char ***)&in->sections, &in->nsections)) < 0)
-		return rc;
-	return 0;
+	return list_items(r, SITE_ITEM_GROUP, -1);
 }
 
 int site_group_create(struct req *r)
 {
 	struct site_group_input in;
-	struct site_section_group grp;
-	struct site_structure st;
-	struct site s;
+	json_t *parent = body_field(r, "parent");
+	struct site_answer v;
 	int rc;
 
-	if ((rc = body_group(r, true, &in)) || (rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_group_create(&r->dom, &s, &in, &grp, &st)))
+	memset(&in, 0, sizeof(in));
+	if ((rc = body_title_icon(r, F_REQUIRED, 1, 100, &in.title, &in.icon, NULL)) < 0)
 		return rc;
-	return send_group(r, 201, &s, &grp, &st);
+	if (parent && !json_is_null(parent))
+		return err_set(ERR_INVALID, "parent: nested section groups are not supported");
+	if ((rc = body_string_array(r, "sections", 0, 1000, 64, (const char ***)&in.sections, &in.nsections)) < 0 ||
+	    (rc = dom_site_group_create(&r->dom, org_of(r), site_of(r), &in, &v)))
+		return rc;
+	return send_item(r, 201, &v);
 }
 
 int site_group_update(struct req *r)
 {
-	struct site_group_input in;
-	struct site_section_group grp;
-	struct site_structure st;
-	struct site s;
-	int rc;
-
-	if ((rc = body_group(r, false, &in)) || (rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_group_update(&r->dom, &s, req_param(r, "siteSectionGroupId"), &in, &grp, &st)))
-		return rc;
-	return send_group(r, 200, &s, &grp, &st);
+	return item_update(r, SITE_ITEM_GROUP);
 }
 
 int site_group_delete(struct req *r)
 {
-	struct site s;
-	int rc;
-
-	if ((rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_group_delete(&r->dom, &s, req_param(r, "siteSectionGroupId"))))
-		return rc;
-	return resp_empty(r, 204);
+	return item_delete(r, SITE_ITEM_GROUP);
 }
 
 int site_group_add_section(struct req *r)
 {
-	struct site_section_group grp;
-	struct site_structure st;
 	const char *section_id;
-	struct site s;
+	struct site_answer v;
 	int rc;
 
 	if ((rc = body_string(r, "sectionId", F_REQUIRED, 1, 64, &section_id)) < 0 ||
-	    (rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_group_add_section(&r->dom, &s, req_param(r, "siteSectionGroupId"), section_id, &grp, &st)))
+	    (rc = dom_site_group_add_section(&r->dom, org_of(r), site_of(r), item_param(r, SITE_ITEM_GROUP),
+					     section_id, &v)))
 		return rc;
-	return send_group(r, 201, &s, &grp, &st);
+	return send_item(r, 201, &v);
 }
 
 int site_group_remove_section(struct req *r)
 {
-	struct site s;
-	int rc;
+	int rc = dom_site_group_remove_section(&r->dom, org_of(r), site_of(r), item_param(r, SITE_ITEM_GROUP),
+					       item_param(r, SITE_ITEM_SECTION));
 
-	if ((rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_group_remove_section(&r->dom, &s, req_param(r, "siteSectionGroupId"),
-						req_param(r, "siteSectionId"))))
-		return rc;
-	return resp_empty(r, 204);
+	return rc ? rc : resp_empty(r, 204);
 }
 
 int site_group_move(struct req *r)
 {
-	struct site_position pos;
-	struct site_section_group grp;
-	struct site_structure st;
-	struct site s;
-	int rc;
-
-	if ((rc = body_site_position(r, &pos)) || (rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_group_move(&r->dom, &s, req_param(r, "siteSectionGroupId"), &pos, &grp, &st)))
-		return rc;
-	return send_group(r, 200, &s, &grp, &st);
+	return item_move(r, SITE_ITEM_GROUP);
 }
 
 /* ---- site spaces ---- */
 
-struct site_spaces_page {
-	const struct site_json *c;
-	const struct site_space **items;
-	const struct site_section **secs;
-};
-
-static void site_space_item(struct jw *g, int i, const void *ctx)
-{
-	const struct site_spaces_page *p = ctx;
-
-	site_space_to_json(g, p->c, p->secs[i], p->items[i]);
-}
-
 int site_spaces_list(struct req *r)
 {
 	static const char *const bools[] = { "false", "true", NULL };
-	struct site s;
-	struct site_json c;
-	struct site_structure st;
-	const struct site_space **items;
-	const struct site_section **secs;
-	const char **ids;
-	int n = 0, total, want, rc;
+	int want, rc;
 
-	if ((rc = req_query_enum(r, "default", bools, &want)) || (rc = site_read(r, &s, &c)) ||
-	    (rc = dom_site_structure(&r->dom, &s, &st)))
+	/* default=true: the site's default site space alone; false: the others */
+	if ((rc = req_query_enum(r, "default", bools, &want)))
 		return rc;
-	total = st.nroot;
-	for (int j = 0; j < st.nsections; j++)
-		total += st.sections[j].nspaces;
-	if (!(items = arena_alloc(&r->arena, sizeof(*items) * (size_t)(total + 1))) ||
-	    !(secs = arena_alloc(&r->arena, sizeof(*secs) * (size_t)(total + 1))) ||
-	    !(ids = arena_alloc(&r->arena, sizeof(*ids) * (size_t)(total + 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
-	for (int j = -1; j < st.nsections; j++) {
-		const struct site_section *sec = j < 0 ? NULL : &st.sections[j];
-		const struct site_space *arr = sec ? sec->spaces : st.root;
-		int cnt = sec ? sec->nspaces : st.nroot;
-
-		for (int i = 0; i < cnt; i++) {
-			/* The site's default site space: the root's default, or
-			 * the default section's. default=true lists it alone,
-			 * default=false every other. */
-			int site_default = arr[i].is_default && (!sec || sec->is_default);
-
-			if (want >= 0 && site_default != want)
-				continue;
-			items[n] = &arr[i];
-			secs[n] = sec;
-			ids[n++] = arr[i].id;
-		}
-	}
-	return send_page(r, ids, n, site_space_item, &(struct site_spaces_page){ &c, items, secs });
+	return list_items(r, SITE_ITEM_SPACE, want);
 }
 
 int site_space_create(struct req *r)
 {
 	const char *space_id, *section_id;
-	struct site_section sec;
-	struct site_space ss;
-	struct site s;
+	struct site_answer v;
 	int rc;
 
 	if ((rc = body_string(r, "spaceId", F_REQUIRED, 1, 64, &space_id)) < 0 ||
-	    (rc = body_string(r, "sectionId", 0, 1, 64, &section_id)) < 0 || (rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_space_add(&r->dom, &s, space_id, section_id, &ss)) ||
-	    (rc = dom_site_space_find(&r->dom, &s, ss.id, &ss, &sec)))
+	    (rc = body_string(r, "sectionId", 0, 1, 64, &section_id)) < 0 ||
+	    (rc = dom_site_space_create(&r->dom, org_of(r), site_of(r), space_id, section_id, &v)))
 		return rc;
-	return send_site_space(r, 201, &s, &sec, &ss);
+	return send_item(r, 201, &v);
 }
 
 int site_space_update(struct req *r)
 {
-	struct site_space_input in;
-	struct site_section sec;
-	struct site_space ss;
-	struct site s;
-	int rc;
-
-	memset(&in, 0, sizeof(in));
-	if ((rc = body_string(r, "path", 0, 1, 100, &in.path)) < 0 ||
-	    (rc = body_string(r, "spaceId", 0, 1, 64, &in.space_id)) < 0 ||
-	    (rc = body_string(r, "condition", F_NULLABLE, 1, 1024, &in.condition)) < 0)
-		return rc;
-	in.has_condition = rc == 1;
-	if ((rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_space_update(&r->dom, &s, req_param(r, "siteSpaceId"), &in, &ss, &sec)))
-		return rc;
-	return send_site_space(r, 200, &s, &sec, &ss);
+	return item_update(r, SITE_ITEM_SPACE);
 }
 
 int site_space_delete(struct req *r)
 {
-	struct site s;
-	int rc;
-
-	if ((rc = site_for(r, ROLE_CREATE, &s)) || (rc = dom_site_space_delete(&r->dom, &s, req_param(r, "siteSpaceId"))))
-		return rc;
-	return resp_empty(r, 204);
+	return item_delete(r, SITE_ITEM_SPACE);
 }
 
 int site_space_move(struct req *r)
 {
-	struct site_position pos;
-	struct site_section sec;
-	struct site_space ss;
-	struct site s;
-	int rc;
-
-	if ((rc = body_site_position(r, &pos)) || (rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_space_move(&r->dom, &s, req_param(r, "siteSpaceId"), &pos, &ss, &sec)))
-		return rc;
-	return send_site_space(r, 200, &s, &sec, &ss);
+	return item_move(r, SITE_ITEM_SPACE);
 }
 
 /* ---- the structure, the published profile ---- */
 
-int site_structure_get(struct req *r)
+/* SiteStructure, or (published) PublishedContentSite. */
+static int send_structure(struct req *r, bool published)
 {
-	struct site s;
+	struct site_answer v;
 	struct site_json c;
-	struct site_structure st;
 	struct jw *g;
 	int rc;
 
-	if ((rc = site_read(r, &s, &c)) || (rc = dom_site_structure(&r->dom, &s, &st)))
+	if ((rc = dom_site_structure_get(&r->dom, org_of(r), site_of(r), req_query(r, "shareKey"), &v)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	site_structure_to_json(g, &c, &st);
+	c = json_ctx(r, &v);
+	if (published)
+		return published_site_to_json(g, &c, &v.st);
+	site_structure_to_json(g, &c, &v.st);
 	return 0;
 }
 
-int site_structure_sort(struct req *r)
+int site_structure_get(struct req *r)
 {
-	struct site_position pos;
-	struct site_structure st;
-	struct site_json c;
-	const char *type, *id;
-	json_t *item = body_field(r, "item");
-	struct site s;
-	struct jw *g;
-	int rc;
-
-	if (!item || !json_is_object(item) || !json_is_string(json_object_get(item, "type")) ||
-	    !json_is_string(json_object_get(item, "id")))
-		return err_set(ERR_INVALID, "item: must be {type, id}");
-	type = json_string_value(json_object_get(item, "type"));
-	id = json_string_value(json_object_get(item, "id"));
-	if (strcmp(type, "site-space") && strcmp(type, "site-section") && strcmp(type, "site-section-group"))
-		return err_set(ERR_INVALID, "item.type: must be 'site-space', 'site-section' or 'site-section-group'");
-	if (!body_field(r, "position"))
-		return err_set(ERR_INVALID, "position: required");
-	if ((rc = body_site_position(r, &pos)) || (rc = site_for(r, ROLE_CREATE, &s)) ||
-	    (rc = dom_site_structure_sort(&r->dom, &s, type, id, &pos, &st)))
-		return rc;
-	json_ctx(r, &s, &c);
-	/* SiteStructureItem: the moved item as it now stands. */
-	if (strcmp(type, "site-section-group") == 0) {
-		const struct site_section_group *grp = dom_site_group_find(&st, id);
-
-		if (!grp)
-			return err_set(ERR_NOT_FOUND, "site section group not found");
-		if (!(g = resp_json(r, 200)))
-			return err_set(ERR_INTERNAL, "out of memory");
-		site_group_to_json(g, &c, grp, &st);
-		return 0;
-	}
-	for (int j = -1; j < st.nsections; j++) {
-		const struct site_section *sec = j < 0 ? NULL : &st.sections[j];
-		const struct site_space *arr = sec ? sec->spaces : st.root;
-		int cnt = sec ? sec->nspaces : st.nroot;
-
-		if (sec && strcmp(type, "site-section") == 0 && strcmp(sec->id, id) == 0) {
-			if (!(g = resp_json(r, 200)))
-				return err_set(ERR_INTERNAL, "out of memory");
-			site_section_to_json(g, &c, sec);
-			return 0;
-		}
-		for (int i = 0; i < cnt && strcmp(type, "site-space") == 0; i++)
-			if (strcmp(arr[i].id, id) == 0) {
-				if (!(g = resp_json(r, 200)))
-					return err_set(ERR_INTERNAL, "out of memory");
-				site_space_to_json(g, &c, sec, &arr[i]);
-				return 0;
-			}
-	}
-	/* a site space whose space is deleted is not shown */
-	return err_set(ERR_NOT_FOUND, "%s not found", type);
+	return send_structure(r, false);
 }
 
 int site_published_get(struct req *r)
 {
-	struct site s;
-	struct site_json c;
-	struct site_structure st;
-	struct jw *g;
-	int rc;
+	return send_structure(r, true);
+}
 
-	if ((rc = site_read(r, &s, &c)) || (rc = dom_site_structure(&r->dom, &s, &st)))
+/* sortSiteStructure: answers with the moved item (SiteStructureItem). */
+int site_structure_sort(struct req *r)
+{
+	json_t *item = body_field(r, "item");
+	struct site_position pos;
+	struct site_answer v;
+	int kind, rc;
+
+	if (!item || !json_is_object(item) || !json_is_string(json_object_get(item, "type")) ||
+	    !json_is_string(json_object_get(item, "id")))
+		return err_set(ERR_INVALID, "item: must be {type, id}");
+	if ((kind = dom_site_item_kind(json_string_value(json_object_get(item, "type")))) < 0)
+		return err_set(ERR_INVALID, "item.type: must be 'site-space', 'site-section' or 'site-section-group'");
+	if (!body_field(r, "position"))
+		return err_set(ERR_INVALID, "position: required");
+	if ((rc = body_site_position(r, &pos)) ||
+	    (rc = dom_site_item_move(&r->dom, org_of(r), site_of(r), (enum site_item_kind)kind,
+				     json_string_value(json_object_get(item, "id")), &pos, true, &v)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	return published_site_to_json(g, &c, &st);
+	return send_item(r, 200, &v);
 }

@@ -3,12 +3,21 @@
  * (domain/sites.h, "structure").
  *
  * DESIGN
- * Every writer gets the site loaded with dom_site_get(..., ROLE_CREATE,
- * lock = true): the site's row is locked until the transaction ends, so the
- * whole structure read below (store_site_structure) stays what this
- * transaction sees until it commits; rules are checked against it, changed
- * rows are written back, and the site's generation is bumped
- * (store_site_bump), all in the caller's one transaction.
+ * Every operation takes the organization and site ids and checks the
+ * actor's role once, first (open_view: dom_site_get, which puts the role
+ * before the site's existence; read for reads, create for writes). Writers
+ * get the site's row locked until the transaction ends, so the whole
+ * structure read below (store_site_structure) stays what this transaction
+ * sees until it commits; rules are checked against it, changed rows are
+ * written back, and the site's generation is bumped (store_site_bump), all
+ * in the caller's one transaction. Every operation on one item answers with
+ * the structure as it now shows and the item in it (result()).
+ *
+ * Sections, section groups and site spaces are "items" of one structure:
+ * finding one (slot_find), deleting one, moving one among its siblings
+ * (place) and answering with one are written once, by kind; what differs
+ * by kind (a section's default and site spaces, a group's sections) is in
+ * the kind's own branch.
  *
  * Invariants kept here (and tested in tests/unit/test_domain_site_structure.c):
  *  1. a site with sections has exactly one default section, and no site
@@ -47,6 +56,20 @@
  * a section or of the root (a bound on the arrays moves build on the stack). */
 #define MAX_SIBLINGS 1000
 
+/* GitBook's type of each kind, indexed by enum site_item_kind; NULL-ended,
+ * it is also the list of every target type sortSiteStructure takes. */
+static const char *const kind_type[] = { "site-space", "site-section", "site-section-group", NULL };
+/* The same for messages. */
+static const char *const kind_noun[] = { "site space", "site section", "site section group" };
+
+int dom_site_item_kind(const char *type)
+{
+	for (int i = 0; type && kind_type[i]; i++)
+		if (strcmp(type, kind_type[i]) == 0)
+			return i;
+	return -1;
+}
+
 /* ---- reading ---- */
 
 static int load(struct dom *d, const struct site *s, struct site_structure *st)
@@ -62,17 +85,12 @@ static struct site_section *find_section(const struct site_structure *st, const 
 	return NULL;
 }
 
-const struct site_section_group *dom_site_group_find(const struct site_structure *st, const char *id)
+static struct site_section_group *find_group(const struct site_structure *st, const char *id)
 {
 	for (int i = 0; id && i < st->ngroups; i++)
 		if (strcmp(st->groups[i].id, id) == 0)
 			return &st->groups[i];
 	return NULL;
-}
-
-static struct site_section_group *find_group(const struct site_structure *st, const char *id)
-{
-	return (struct site_section_group *)dom_site_group_find(st, id);
 }
 
 /* A site space by id, with its section (NULL at the root). */
@@ -123,7 +141,10 @@ int dom_site_structure(struct dom *d, const struct site *s, struct site_structur
 	return 0;
 }
 
-int dom_site_share_key(struct dom *d, const struct site *s, const char *share_key, const char **out)
+/* The key whose URLs a read shows (share_key from the request, NULL when
+ * none): an active share link of s is required (else ERR_NOT_FOUND); *out is
+ * the key when s is a share-link site, else NULL. */
+static int share_key_check(struct dom *d, const struct site *s, const char *share_key, const char **out)
 {
 	struct site_share_link l;
 	int rc;
@@ -271,19 +292,20 @@ static int64_t next_space_position(const struct site_structure *st, const struct
 	return max + 1;
 }
 
-/* One sibling in a reorder: a group, a section or a site space. */
-enum slot_kind { SLOT_GROUP, SLOT_SECTION, SLOT_SPACE };
+/* One item being changed or reordered: a group, a section or a site space
+ * (p), with, for a site space, its section (sec; NULL at the root). */
 struct slot {
-	enum slot_kind kind;
+	enum site_item_kind kind;
 	void *p;
+	struct site_section *sec;
 };
 
 static const char *slot_id(const struct slot *x)
 {
 	switch (x->kind) {
-	case SLOT_GROUP:
+	case SITE_ITEM_GROUP:
 		return ((struct site_section_group *)x->p)->id;
-	case SLOT_SECTION:
+	case SITE_ITEM_SECTION:
 		return ((struct site_section *)x->p)->id;
 	default:
 		return ((struct site_space *)x->p)->id;
@@ -293,9 +315,9 @@ static const char *slot_id(const struct slot *x)
 static int64_t *slot_pos(const struct slot *x)
 {
 	switch (x->kind) {
-	case SLOT_GROUP:
+	case SITE_ITEM_GROUP:
 		return &((struct site_section_group *)x->p)->position;
-	case SLOT_SECTION:
+	case SITE_ITEM_SECTION:
 		return &((struct site_section *)x->p)->position;
 	default:
 		return &((struct site_space *)x->p)->position;
@@ -305,9 +327,9 @@ static int64_t *slot_pos(const struct slot *x)
 static int slot_write(struct dom *d, const struct slot *x)
 {
 	switch (x->kind) {
-	case SLOT_GROUP:
+	case SITE_ITEM_GROUP:
 		return store_site_group_update(d->tx, x->p);
-	case SLOT_SECTION:
+	case SITE_ITEM_SECTION:
 		return store_site_section_update(d->tx, x->p);
 	default:
 		return store_site_space_update(d->tx, x->p);
@@ -327,9 +349,9 @@ static void top_slots(const struct site_structure *st, struct slot *out, int max
 		    (si >= st->nsections || st->groups[gi].position < st->sections[si].position ||
 		     (st->groups[gi].position == st->sections[si].position &&
 		      strcmp(st->groups[gi].id, st->sections[si].id) < 0)))
-			out[(*n)++] = (struct slot){ SLOT_GROUP, &st->groups[gi++] };
+			out[(*n)++] = (struct slot){ SITE_ITEM_GROUP, &st->groups[gi++], NULL };
 		else if (si < st->nsections)
-			out[(*n)++] = (struct slot){ SLOT_SECTION, &st->sections[si++] };
+			out[(*n)++] = (struct slot){ SITE_ITEM_SECTION, &st->sections[si++], NULL };
 		else
 			break;
 	}
@@ -340,18 +362,17 @@ static void group_slots(const struct site_structure *st, const char *group_id, s
 	*n = 0;
 	for (int i = 0; i < st->nsections && *n < max; i++)
 		if (st->sections[i].group_id && strcmp(st->sections[i].group_id, group_id) == 0)
-			out[(*n)++] = (struct slot){ SLOT_SECTION, &st->sections[i] };
+			out[(*n)++] = (struct slot){ SITE_ITEM_SECTION, &st->sections[i], NULL };
 }
 
-static void space_slots(const struct site_structure *st, const struct site_section *sec, struct slot *out, int max,
-			int *n)
+static void space_slots(const struct site_structure *st, struct site_section *sec, struct slot *out, int max, int *n)
 {
 	struct site_space *arr = sec ? sec->spaces : st->root;
 	int cnt = sec ? sec->nspaces : st->nroot;
 
 	*n = 0;
 	for (int i = 0; i < cnt && *n < max; i++)
-		out[(*n)++] = (struct slot){ SLOT_SPACE, &arr[i] };
+		out[(*n)++] = (struct slot){ SITE_ITEM_SPACE, &arr[i], sec };
 }
 
 /* Put item among sib (which may contain it) before/after target_id (NULL:
@@ -418,6 +439,144 @@ static int position_target(const struct site_position *pos, const char *const *t
 	return 0;
 }
 
+
+/* ---- one item: the access check, finding it, the answer ---- */
+
+/* The one access check of an operation: v->site with the actor's role at
+ * least need, its row locked until the transaction ends when need is a
+ * writer's (create). Role before existence: see dom_site_get. */
+static int open_view(struct dom *d, const char *org_id, const char *site_id, enum role need, struct site_answer *v)
+{
+	memset(v, 0, sizeof(*v));
+	return dom_site_get(d, org_id, site_id, need, need > ROLE_READ, &v->site);
+}
+
+/* Item (kind, id) of st: ERR_NOT_FOUND naming the kind when there is none. */
+static int slot_find(const struct site_structure *st, enum site_item_kind kind, const char *id, struct slot *out)
+{
+	out->kind = kind;
+	out->sec = NULL;
+	switch (kind) {
+	case SITE_ITEM_GROUP:
+		out->p = find_group(st, id);
+		break;
+	case SITE_ITEM_SECTION:
+		out->p = find_section(st, id);
+		break;
+	default:
+		out->p = find_site_space(st, id, &out->sec);
+	}
+	return out->p ? 0 : err_set(ERR_NOT_FOUND, "%s not found", kind_noun[kind]);
+}
+
+/* A writer's structure as stored (site spaces of deleted spaces included:
+ * their rows still hold paths and positions) and item (kind, id) in it. */
+static int load_item(struct dom *d, const struct site_answer *v, struct site_structure *st, enum site_item_kind kind,
+		     const char *id, struct slot *out)
+{
+	int rc = load(d, &v->site, st);
+
+	return rc ? rc : slot_find(st, kind, id, out);
+}
+
+/* The public view of a found item. */
+static struct site_item item_of(const struct slot *x)
+{
+	struct site_item it = { .kind = x->kind };
+
+	if (x->kind == SITE_ITEM_GROUP)
+		it.group = x->p;
+	else if (x->kind == SITE_ITEM_SECTION)
+		it.section = x->p;
+	else {
+		it.space = x->p;
+		it.section = x->sec;
+	}
+	return it;
+}
+
+/* The answer of an operation on one item: the structure as it now shows,
+ * and the item in it (ERR_NOT_FOUND when it is not shown: a site space of a
+ * deleted space). */
+static int result(struct dom *d, struct site_answer *v, enum site_item_kind kind, const char *id)
+{
+	struct slot x;
+	int rc;
+
+	if ((rc = dom_site_structure(d, &v->site, &v->st)) || (rc = slot_find(&v->st, kind, id, &x)))
+		return rc;
+	v->item = item_of(&x);
+	return 0;
+}
+
+/* The end of a write: the site's generation (the renderer's cache sees the
+ * change), then the answer. */
+static int written(struct dom *d, struct site_answer *v, enum site_item_kind kind, const char *id)
+{
+	int rc = store_site_bump(d->tx, v->site.id);
+
+	return rc ? rc : result(d, v, kind, id);
+}
+
+/* Room for one more section or group at the site's top level. */
+static int top_room(const struct site_structure *st)
+{
+	if (st->nsections + st->ngroups >= MAX_SIBLINGS)
+		return err_set(ERR_INVALID, "a site holds at most %d sections and groups", MAX_SIBLINGS);
+	return 0;
+}
+
+/* ---- reads ---- */
+
+int dom_site_structure_get(struct dom *d, const char *org_id, const char *site_id, const char *share_key,
+			   struct site_answer *out)
+{
+	int rc;
+
+	if ((rc = open_view(d, org_id, site_id, ROLE_READ, out)) ||
+	    (rc = share_key_check(d, &out->site, share_key, &out->share_key)))
+		return rc;
+	return dom_site_structure(d, &out->site, &out->st);
+}
+
+int dom_site_items_list(struct dom *d, const char *org_id, const char *site_id, enum site_item_kind kind,
+			const char *share_key, int want_default, struct site_answer *out, struct site_item **items,
+			int *n)
+{
+	const struct site_structure *st = &out->st;
+	size_t max;
+	int rc;
+
+	*items = NULL;
+	*n = 0;
+	if ((rc = dom_site_structure_get(d, org_id, site_id, share_key, out)))
+		return rc;
+	max = (size_t)st->nroot + (size_t)st->nsections + (size_t)st->ngroups + 1;
+	for (int j = 0; j < st->nsections; j++)
+		max += (size_t)st->sections[j].nspaces;
+	if (!(*items = arena_alloc(d->arena, sizeof(**items) * max)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; kind == SITE_ITEM_GROUP && i < st->ngroups; i++)
+		(*items)[(*n)++] = (struct site_item){ .kind = kind, .group = &st->groups[i] };
+	for (int i = 0; kind == SITE_ITEM_SECTION && i < st->nsections; i++)
+		(*items)[(*n)++] = (struct site_item){ .kind = kind, .section = &st->sections[i] };
+	for (int j = -1; kind == SITE_ITEM_SPACE && j < st->nsections; j++) {
+		const struct site_section *sec = j < 0 ? NULL : &st->sections[j];
+		const struct site_space *arr = sec ? sec->spaces : st->root;
+		int cnt = sec ? sec->nspaces : st->nroot;
+
+		for (int i = 0; i < cnt; i++) {
+			/* The site's default site space: the root's default, or
+			 * the default section's. */
+			int site_default = arr[i].is_default && (!sec || sec->is_default);
+
+			if (want_default < 0 || site_default == want_default)
+				(*items)[(*n)++] = (struct site_item){ .kind = kind, .section = sec, .space = &arr[i] };
+		}
+	}
+	return 0;
+}
+
 /* ---- site spaces ---- */
 
 /* The space a site space shows: of the site's organization, live, readable. */
@@ -480,6 +639,18 @@ int dom_site_space_add(struct dom *d, const struct site *s, const char *space_id
 	return store_site_bump(d->tx, s->id);
 }
 
+int dom_site_space_create(struct dom *d, const char *org_id, const char *site_id, const char *space_id,
+			  const char *section_id, struct site_answer *out)
+{
+	struct site_space ss;
+	int rc;
+
+	if ((rc = open_view(d, org_id, site_id, ROLE_CREATE, out)) ||
+	    (rc = dom_site_space_add(d, &out->site, space_id, section_id, &ss)))
+		return rc;
+	return result(d, out, SITE_ITEM_SPACE, ss.id);
+}
+
 int dom_site_default_set(struct dom *d, const struct site *s, const char *section_id, const char *site_space_id)
 {
 	struct site_structure st;
@@ -507,135 +678,12 @@ int dom_site_default_set(struct dom *d, const struct site *s, const char *sectio
 	return store_site_bump(d->tx, s->id);
 }
 
-int dom_site_space_update(struct dom *d, const struct site *s, const char *id, const struct site_space_input *in,
-			  struct site_space *out, struct site_section *out_sec)
-{
-	struct site_structure st;
-	struct site_section *sec;
-	struct site_space *ss;
-	struct space sp;
-	struct paths ps;
-	int rc;
-
-	if ((rc = load(d, s, &st)))
-		return rc;
-	if (!(ss = find_site_space(&st, id, &sec)))
-		return err_set(ERR_NOT_FOUND, "site space not found");
-	if (in->path) {
-		if ((rc = path_check("path", in->path)))
-			return rc;
-		space_paths(&st, sec, ss, &ps);
-		if (paths_has(&ps, in->path))
-			return err_set(ERR_CONFLICT, "path: '%s' is taken by another site space of its section", in->path);
-		ss->path = in->path;
-	}
-	if (in->has_condition) {
-		if (in->condition && (rc = cond_check("condition", in->condition)))
-			return rc;
-		ss->condition = in->condition;
-	}
-	if (in->space_id) {
-		if ((rc = space_for_site(d, s, in->space_id, &sp)))
-			return rc;
-		ss->space_id = sp.id;
-	}
-	if ((rc = store_site_space_update(d->tx, ss)) || (rc = store_site_bump(d->tx, s->id)))
-		return rc;
-	return dom_site_space_find(d, s, id, out, out_sec);
-}
-
-int dom_site_space_delete(struct dom *d, const struct site *s, const char *id)
-{
-	struct site_structure st;
-	struct site_section *sec;
-	struct site_space *ss;
-	int rc;
-
-	if ((rc = load(d, s, &st)))
-		return rc;
-	if (!(ss = find_site_space(&st, id, &sec)))
-		return 0;
-	if ((rc = store_site_space_delete(d->tx, s->id, id)))
-		return rc;
-	if (ss->is_default) {
-		/* promote the first remaining sibling */
-		struct site_space *arr = sec ? sec->spaces : st.root;
-		int n = sec ? sec->nspaces : st.nroot;
-
-		for (int i = 0; i < n; i++)
-			if (&arr[i] != ss) {
-				if ((rc = store_site_space_set_default(d->tx, s->id, ss->section_id, arr[i].id)))
-					return rc;
-				break;
-			}
-	}
-	return store_site_bump(d->tx, s->id);
-}
-
-int dom_site_space_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
-			struct site_space *out, struct site_section *out_sec)
-{
-	static const char *const types[] = { "site-space", NULL };
-	struct slot sib[MAX_SIBLINGS];
-	struct site_structure st;
-	struct site_section *sec;
-	struct site_space *ss;
-	const char *target, *type;
-	bool after;
-	int n, rc;
-
-	if ((rc = position_target(pos, types, &target, &type, &after)) || (rc = load(d, s, &st)))
-		return rc;
-	if (!(ss = find_site_space(&st, id, &sec)))
-		return err_set(ERR_NOT_FOUND, "site space not found");
-	space_slots(&st, sec, sib, MAX_SIBLINGS, &n);
-	if ((rc = place(d, sib, n, (struct slot){ SLOT_SPACE, ss }, target, after, "position")) ||
-	    (rc = store_site_bump(d->tx, s->id)))
-		return rc;
-	return dom_site_space_find(d, s, id, out, out_sec);
-}
-
-int dom_site_space_find(struct dom *d, const struct site *s, const char *id, struct site_space *out,
-			struct site_section *out_sec)
-{
-	struct site_structure st;
-	struct site_section *sec;
-	struct site_space *ss;
-	int rc;
-
-	if ((rc = dom_site_structure(d, s, &st)))
-		return rc;
-	if (!(ss = find_site_space(&st, id, &sec)))
-		return err_set(ERR_NOT_FOUND, "site space not found");
-	*out = *ss;
-	if (out_sec) {
-		if (sec)
-			*out_sec = *sec;
-		else
-			memset(out_sec, 0, sizeof(*out_sec));
-	}
-	return 0;
-}
-
 /* ---- sections ---- */
 
-int dom_site_section_find(struct dom *d, const struct site *s, const char *id, struct site_section *out)
+int dom_site_section_create(struct dom *d, const char *org_id, const char *site_id,
+			    const struct site_section_input *in, struct site_answer *out)
 {
-	struct site_structure st;
-	struct site_section *sec;
-	int rc;
-
-	if ((rc = dom_site_structure(d, s, &st)))
-		return rc;
-	if (!(sec = find_section(&st, id)))
-		return err_set(ERR_NOT_FOUND, "site section not found");
-	*out = *sec;
-	return 0;
-}
-
-int dom_site_section_create(struct dom *d, const struct site *s, const struct site_section_input *in,
-			    struct site_section *out)
-{
+	const struct site *s = &out->site;
 	struct site_structure st;
 	struct site_section sec;
 	struct site_space ss;
@@ -644,15 +692,13 @@ int dom_site_section_create(struct dom *d, const struct site *s, const struct si
 	int64_t first = 0;
 	int rc;
 
-	if ((rc = space_for_site(d, s, in->space_id, &sp)) || (rc = load(d, s, &st)))
+	if ((rc = open_view(d, org_id, site_id, ROLE_CREATE, out)) || (rc = space_for_site(d, s, in->space_id, &sp)) ||
+	    (rc = load(d, s, &st)) || (rc = top_room(&st)))
 		return rc;
-	if (st.nsections + st.ngroups >= MAX_SIBLINGS)
-		return err_set(ERR_INVALID, "a site holds at most %d sections and groups", MAX_SIBLINGS);
 	memset(&sec, 0, sizeof(sec));
 	sec.site_id = s->id;
 	sec.title = in->title ? in->title : sp.title;
 	sec.icon = in->icon;
-	sec.description = in->description;
 	sec.is_default = st.nsections == 0;
 	sec.position = next_top_position(&st);
 	section_paths(&st, NULL, &ps);
@@ -669,78 +715,278 @@ int dom_site_section_create(struct dom *d, const struct site *s, const struct si
 			if (st.root[i].position <= first)
 				first = st.root[i].position - 1;
 	}
-	if ((rc = insert_site_space(d, s, &st, &sec, &sp, true, first, &ss)) || (rc = store_site_bump(d->tx, s->id)))
+	if ((rc = insert_site_space(d, s, &st, &sec, &sp, true, first, &ss)))
 		return rc;
-	return dom_site_section_find(d, s, sec.id, out);
+	return written(d, out, SITE_ITEM_SECTION, sec.id);
 }
 
-int dom_site_section_update(struct dom *d, const struct site *s, const char *id, const struct site_section_input *in,
-			    struct site_section *out)
+/* ---- section groups ---- */
+
+int dom_site_group_create(struct dom *d, const char *org_id, const char *site_id, const struct site_group_input *in,
+			  struct site_answer *out)
+{
+	struct site_structure st;
+	struct site_section_group g;
+	struct site_section *secs[MAX_SIBLINGS];
+	int rc;
+
+	if ((rc = open_view(d, org_id, site_id, ROLE_CREATE, out)) || (rc = load(d, &out->site, &st)) ||
+	    (rc = top_room(&st)))
+		return rc;
+	if (in->nsections > MAX_SIBLINGS)
+		return err_set(ERR_INVALID, "sections: too many");
+	for (int i = 0; i < in->nsections; i++) {
+		if (!(secs[i] = find_section(&st, in->sections[i])))
+			return err_set(ERR_INVALID, "sections: '%s' is not a section of this site", in->sections[i]);
+		for (int j = 0; j < i; j++)
+			if (secs[j] == secs[i])
+				return err_set(ERR_INVALID, "sections: '%s' is listed twice", in->sections[i]);
+	}
+	memset(&g, 0, sizeof(g));
+	g.site_id = out->site.id;
+	g.title = in->title;
+	g.icon = in->icon;
+	g.position = next_top_position(&st);
+	if ((rc = store_site_group_insert(d->tx, &g)))
+		return rc;
+	for (int i = 0; i < in->nsections; i++) {
+		secs[i]->group_id = g.id;
+		secs[i]->position = i;
+		if ((rc = store_site_section_update(d->tx, secs[i])))
+			return rc;
+	}
+	return written(d, out, SITE_ITEM_GROUP, g.id);
+}
+
+int dom_site_group_add_section(struct dom *d, const char *org_id, const char *site_id, const char *id,
+			       const char *section_id, struct site_answer *out)
 {
 	struct site_structure st;
 	struct site_section *sec;
-	struct site_space *ss;
+	struct slot x;
+	int rc;
+
+	if ((rc = open_view(d, org_id, site_id, ROLE_CREATE, out)) ||
+	    (rc = load_item(d, out, &st, SITE_ITEM_GROUP, id, &x)))
+		return rc;
+	if (!(sec = find_section(&st, section_id)))
+		return err_set(ERR_INVALID, "sectionId: '%s' is not a section of this site", section_id);
+	if (sec->group_id && strcmp(sec->group_id, id) == 0)
+		return result(d, out, SITE_ITEM_GROUP, id); /* in it already: nothing to write */
+	sec->group_id = id;
+	sec->position = next_group_position(&st, id);
+	if ((rc = store_site_section_update(d->tx, sec)))
+		return rc;
+	return written(d, out, SITE_ITEM_GROUP, id);
+}
+
+int dom_site_group_remove_section(struct dom *d, const char *org_id, const char *site_id, const char *id,
+				  const char *section_id)
+{
+	struct site_structure st;
+	struct site_section *sec;
+	struct site_answer v;
+	struct slot x;
+	int rc;
+
+	if ((rc = open_view(d, org_id, site_id, ROLE_CREATE, &v)) ||
+	    (rc = load_item(d, &v, &st, SITE_ITEM_GROUP, id, &x)))
+		return rc;
+	if (!(sec = find_section(&st, section_id)) || !sec->group_id || strcmp(sec->group_id, id) != 0)
+		return 0;
+	/* It goes to the end of the top level. */
+	sec->position = next_top_position(&st);
+	sec->group_id = NULL;
+	if ((rc = store_site_section_update(d->tx, sec)))
+		return rc;
+	return store_site_bump(d->tx, v.site.id);
+}
+
+/* ---- updating an item ---- */
+
+/* The fields an update may set, as pointers into the item; NULL where its
+ * kind has no such field. */
+struct item_fields {
+	const char **title, **icon, **path, **condition, **description;
+};
+
+static struct item_fields fields_of(const struct slot *x)
+{
+	struct site_section_group *g = x->p;
+	struct site_section *sec = x->p;
+	struct site_space *ss = x->p;
+
+	if (x->kind == SITE_ITEM_GROUP)
+		return (struct item_fields){ .title = &g->title, .icon = &g->icon };
+	if (x->kind == SITE_ITEM_SECTION)
+		return (struct item_fields){ .title = &sec->title, .icon = &sec->icon, .path = &sec->path,
+					     .condition = &sec->condition, .description = &sec->description };
+	return (struct item_fields){ .path = &ss->path, .condition = &ss->condition };
+}
+
+/* A new path for item x of st: well-formed, held by no sibling (sections:
+ * the site's other sections; site spaces: the others of their section). */
+static int path_set(const struct site_structure *st, const struct slot *x, const char **field, const char *path)
+{
 	struct paths ps;
 	int rc;
 
-	if ((rc = load(d, s, &st)))
+	if ((rc = path_check("path", path)))
 		return rc;
-	if (!(sec = find_section(&st, id)))
-		return err_set(ERR_NOT_FOUND, "site section not found");
-	if (in->title)
-		sec->title = in->title;
-	if (in->path) {
-		if ((rc = path_check("path", in->path)))
-			return rc;
-		section_paths(&st, sec, &ps);
-		if (paths_has(&ps, in->path))
-			return err_set(ERR_CONFLICT, "path: '%s' is taken by another section of this site", in->path);
-		sec->path = in->path;
-	}
-	if (in->has_condition) {
-		if (in->condition && (rc = cond_check("condition", in->condition)))
-			return rc;
-		sec->condition = in->condition;
-	}
-	if (in->has_icon)
-		sec->icon = in->icon;
-	if (in->has_description)
-		sec->description = in->description;
-	if (in->default_site_space) {
-		struct site_section *owner;
-
-		if (!(ss = find_site_space(&st, in->default_site_space, &owner)) || owner != sec)
-			return err_set(ERR_INVALID, "defaultSiteSpace: '%s' is not a site space of this section",
-				       in->default_site_space);
-		if ((rc = store_site_space_set_default(d->tx, s->id, sec->id, ss->id)))
-			return rc;
-	}
-	if ((rc = store_site_section_update(d->tx, sec)) || (rc = store_site_bump(d->tx, s->id)))
-		return rc;
-	return dom_site_section_find(d, s, id, out);
+	if (x->kind == SITE_ITEM_SECTION)
+		section_paths(st, x->p, &ps);
+	else
+		space_paths(st, x->sec, x->p, &ps);
+	if (paths_has(&ps, path))
+		return err_set(ERR_CONFLICT, "path: '%s' is taken by another %s of %s", path, kind_noun[x->kind],
+			       x->kind == SITE_ITEM_SECTION ? "this site" : "its section");
+	*field = path;
+	return 0;
 }
 
-int dom_site_section_delete(struct dom *d, const struct site *s, const char *id)
+/* A section's default site space: one of its own. */
+static int section_default_set(struct dom *d, const struct site *s, const struct site_structure *st,
+			       const struct site_section *sec, const char *site_space_id)
+{
+	struct site_section *owner;
+	struct site_space *ss = find_site_space(st, site_space_id, &owner);
+
+	if (!ss || owner != sec)
+		return err_set(ERR_INVALID, "defaultSiteSpace: '%s' is not a site space of this section", site_space_id);
+	return store_site_space_set_default(d->tx, s->id, sec->id, ss->id);
+}
+
+int dom_site_item_update(struct dom *d, const char *org_id, const char *site_id, enum site_item_kind kind,
+			 const char *id, const struct site_item_update *in, struct site_answer *out)
 {
 	struct site_structure st;
-	struct site_section *sec;
+	struct item_fields f;
+	struct space sp;
+	struct slot x;
 	int rc;
 
-	if ((rc = load(d, s, &st)))
+	if ((rc = open_view(d, org_id, site_id, ROLE_CREATE, out)) || (rc = load_item(d, out, &st, kind, id, &x)))
 		return rc;
-	if (!(sec = find_section(&st, id)))
-		return 0;
-	if ((rc = store_site_section_delete(d->tx, s->id, id)))
+	f = fields_of(&x);
+	if (in->title && f.title)
+		*f.title = in->title;
+	if (in->has_icon && f.icon)
+		*f.icon = in->icon;
+	if (in->has_description && f.description)
+		*f.description = in->description;
+	if (in->path && f.path && (rc = path_set(&st, &x, f.path, in->path)))
 		return rc;
-	if (sec->is_default)
-		for (int i = 0; i < st.nsections; i++)
-			if (&st.sections[i] != sec) {
-				if ((rc = store_site_section_set_default(d->tx, s->id, st.sections[i].id)))
-					return rc;
-				break;
-			}
-	return store_site_bump(d->tx, s->id);
+	if (in->has_condition && f.condition) {
+		if (in->condition && (rc = cond_check("condition", in->condition)))
+			return rc;
+		*f.condition = in->condition;
+	}
+	if (kind == SITE_ITEM_SECTION && in->default_site_space &&
+	    (rc = section_default_set(d, &out->site, &st, x.p, in->default_site_space)))
+		return rc;
+	if (kind == SITE_ITEM_SPACE && in->space_id) {
+		if ((rc = space_for_site(d, &out->site, in->space_id, &sp)))
+			return rc;
+		((struct site_space *)x.p)->space_id = sp.id;
+	}
+	if ((rc = slot_write(d, &x)))
+		return rc;
+	return written(d, out, kind, id);
 }
+
+/* ---- deleting an item ---- */
+
+/* A section and its site spaces; a default section hands the role to the
+ * first remaining one. */
+static int section_delete(struct dom *d, const struct site *s, const struct site_structure *st,
+			  const struct site_section *sec)
+{
+	int rc;
+
+	if ((rc = store_site_section_delete(d->tx, s->id, sec->id)))
+		return rc;
+	for (int i = 0; sec->is_default && i < st->nsections; i++)
+		if (&st->sections[i] != sec)
+			return store_site_section_set_default(d->tx, s->id, st->sections[i].id);
+	return 0;
+}
+
+/* A group; its sections take its place at the top level, in their order. */
+static int group_delete(struct dom *d, const struct site *s, const struct site_structure *st,
+			const struct site_section_group *g)
+{
+	struct slot top[MAX_SIBLINGS], inner[MAX_SIBLINGS];
+	int ntop, ninner, k = 0, rc;
+
+	top_slots(st, top, MAX_SIBLINGS, &ntop);
+	group_slots(st, g->id, inner, MAX_SIBLINGS, &ninner);
+	for (int i = 0; i < ntop; i++) {
+		if (top[i].p != g) {
+			int64_t *pos = slot_pos(&top[i]);
+
+			if (*pos != k) {
+				*pos = k;
+				if ((rc = slot_write(d, &top[i])))
+					return rc;
+			}
+			k++;
+			continue;
+		}
+		for (int j = 0; j < ninner; j++) {
+			struct site_section *sec = inner[j].p;
+
+			sec->group_id = NULL;
+			sec->position = k++;
+			if ((rc = store_site_section_update(d->tx, sec)))
+				return rc;
+		}
+	}
+	return store_site_group_delete(d->tx, s->id, g->id);
+}
+
+/* A site space; a default hands the role to the first remaining sibling. */
+static int space_delete(struct dom *d, const struct site *s, const struct site_structure *st,
+			const struct site_section *sec, const struct site_space *ss)
+{
+	const struct site_space *arr = sec ? sec->spaces : st->root;
+	int n = sec ? sec->nspaces : st->nroot, rc;
+
+	if ((rc = store_site_space_delete(d->tx, s->id, ss->id)))
+		return rc;
+	for (int i = 0; ss->is_default && i < n; i++)
+		if (&arr[i] != ss)
+			return store_site_space_set_default(d->tx, s->id, ss->section_id, arr[i].id);
+	return 0;
+}
+
+int dom_site_item_delete(struct dom *d, const char *org_id, const char *site_id, enum site_item_kind kind,
+			 const char *id)
+{
+	struct site_structure st;
+	struct site_answer v;
+	struct slot x;
+	int rc;
+
+	/* The role first: a member without it gets 403 for a missing item too. */
+	if ((rc = open_view(d, org_id, site_id, ROLE_CREATE, &v)) || (rc = load(d, &v.site, &st)))
+		return rc;
+	if (slot_find(&st, kind, id, &x) == ERR_NOT_FOUND)
+		return 0; /* deleting what is not there is done (the seed: 204) */
+	if (kind == SITE_ITEM_GROUP)
+		rc = group_delete(d, &v.site, &st, x.p);
+	else if (kind == SITE_ITEM_SECTION)
+		rc = section_delete(d, &v.site, &st, x.p);
+	else
+		rc = space_delete(d, &v.site, &st, x.sec, x.p);
+	return rc ? rc : store_site_bump(d->tx, v.site.id);
+}
+
+/* ---- moving an item ---- */
+
+/* The targets each kind's own (deprecated) move operation takes. */
+static const char *const space_targets[] = { "site-space", NULL };
+static const char *const section_targets[] = { "site-section", NULL };
+static const char *const group_targets[] = { "site-section", "site-section-group", NULL };
 
 /* Move section sec before/after target (a section or, at the top level, a
  * group): it joins the target's parent (a group, or the top level). */
@@ -764,184 +1010,7 @@ static int move_section(struct dom *d, const struct site_structure *st, struct s
 		group_slots(st, sec->group_id, sib, MAX_SIBLINGS, &n);
 	else
 		top_slots(st, sib, MAX_SIBLINGS, &n);
-	return place(d, sib, n, (struct slot){ SLOT_SECTION, sec }, target, after, "position");
-}
-
-int dom_site_section_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
-			  struct site_section *out)
-{
-	static const char *const types[] = { "site-section", NULL };
-	struct site_structure st;
-	struct site_section *sec;
-	const char *target, *type;
-	bool after;
-	int rc;
-
-	if ((rc = position_target(pos, types, &target, &type, &after)) || (rc = load(d, s, &st)))
-		return rc;
-	if (!(sec = find_section(&st, id)))
-		return err_set(ERR_NOT_FOUND, "site section not found");
-	if ((rc = move_section(d, &st, sec, type, target, after)) || (rc = store_site_bump(d->tx, s->id)))
-		return rc;
-	return dom_site_section_find(d, s, id, out);
-}
-
-/* ---- section groups ---- */
-
-static int group_result(struct dom *d, const struct site *s, const char *id, struct site_section_group *out,
-			struct site_structure *out_st)
-{
-	struct site_structure st, *p = out_st ? out_st : &st;
-	const struct site_section_group *g;
-	int rc;
-
-	if ((rc = dom_site_structure(d, s, p)))
-		return rc;
-	if (!(g = dom_site_group_find(p, id)))
-		return err_set(ERR_NOT_FOUND, "site section group not found");
-	*out = *g;
-	return 0;
-}
-
-int dom_site_group_create(struct dom *d, const struct site *s, const struct site_group_input *in,
-			  struct site_section_group *out, struct site_structure *out_st)
-{
-	struct site_structure st;
-	struct site_section_group g;
-	struct site_section *secs[MAX_SIBLINGS];
-	int rc;
-
-	if ((rc = load(d, s, &st)))
-		return rc;
-	if (st.nsections + st.ngroups >= MAX_SIBLINGS)
-		return err_set(ERR_INVALID, "a site holds at most %d sections and groups", MAX_SIBLINGS);
-	if (in->nsections > MAX_SIBLINGS)
-		return err_set(ERR_INVALID, "sections: too many");
-	for (int i = 0; i < in->nsections; i++) {
-		if (!(secs[i] = find_section(&st, in->sections[i])))
-			return err_set(ERR_INVALID, "sections: '%s' is not a section of this site", in->sections[i]);
-		for (int j = 0; j < i; j++)
-			if (secs[j] == secs[i])
-				return err_set(ERR_INVALID, "sections: '%s' is listed twice", in->sections[i]);
-	}
-	memset(&g, 0, sizeof(g));
-	g.site_id = s->id;
-	g.title = in->title;
-	g.icon = in->icon;
-	g.position = next_top_position(&st);
-	if ((rc = store_site_group_insert(d->tx, &g)))
-		return rc;
-	for (int i = 0; i < in->nsections; i++) {
-		secs[i]->group_id = g.id;
-		secs[i]->position = i;
-		if ((rc = store_site_section_update(d->tx, secs[i])))
-			return rc;
-	}
-	if ((rc = store_site_bump(d->tx, s->id)))
-		return rc;
-	return group_result(d, s, g.id, out, out_st);
-}
-
-int dom_site_group_update(struct dom *d, const struct site *s, const char *id, const struct site_group_input *in,
-			  struct site_section_group *out, struct site_structure *out_st)
-{
-	struct site_structure st;
-	struct site_section_group *g;
-	int rc;
-
-	if ((rc = load(d, s, &st)))
-		return rc;
-	if (!(g = find_group(&st, id)))
-		return err_set(ERR_NOT_FOUND, "site section group not found");
-	if (in->title)
-		g->title = in->title;
-	if (in->has_icon)
-		g->icon = in->icon;
-	if ((rc = store_site_group_update(d->tx, g)) || (rc = store_site_bump(d->tx, s->id)))
-		return rc;
-	return group_result(d, s, id, out, out_st);
-}
-
-int dom_site_group_delete(struct dom *d, const struct site *s, const char *id)
-{
-	struct slot top[MAX_SIBLINGS], inner[MAX_SIBLINGS];
-	struct site_structure st;
-	struct site_section_group *g;
-	int ntop, ninner, k = 0, rc;
-
-	if ((rc = load(d, s, &st)))
-		return rc;
-	if (!(g = find_group(&st, id)))
-		return 0;
-	/* Its sections take its place at the top level, in their order. */
-	top_slots(&st, top, MAX_SIBLINGS, &ntop);
-	group_slots(&st, id, inner, MAX_SIBLINGS, &ninner);
-	for (int i = 0; i < ntop; i++) {
-		if (top[i].p != g) {
-			int64_t *pos = slot_pos(&top[i]);
-
-			if (*pos != k) {
-				*pos = k;
-				if ((rc = slot_write(d, &top[i])))
-					return rc;
-			}
-			k++;
-			continue;
-		}
-		for (int j = 0; j < ninner; j++) {
-			struct site_section *sec = inner[j].p;
-
-			sec->group_id = NULL;
-			sec->position = k++;
-			if ((rc = store_site_section_update(d->tx, sec)))
-				return rc;
-		}
-	}
-	if ((rc = store_site_group_delete(d->tx, s->id, id)))
-		return rc;
-	return store_site_bump(d->tx, s->id);
-}
-
-int dom_site_group_add_section(struct dom *d, const struct site *s, const char *id, const char *section_id,
-			       struct site_section_group *out, struct site_structure *out_st)
-{
-	struct site_structure st;
-	struct site_section *sec;
-	int rc;
-
-	if ((rc = load(d, s, &st)))
-		return rc;
-	if (!find_group(&st, id))
-		return err_set(ERR_NOT_FOUND, "site section group not found");
-	if (!(sec = find_section(&st, section_id)))
-		return err_set(ERR_INVALID, "sectionId: '%s' is not a section of this site", section_id);
-	if (!sec->group_id || strcmp(sec->group_id, id) != 0) {
-		sec->group_id = id;
-		sec->position = next_group_position(&st, id);
-		if ((rc = store_site_section_update(d->tx, sec)) || (rc = store_site_bump(d->tx, s->id)))
-			return rc;
-	}
-	return group_result(d, s, id, out, out_st);
-}
-
-int dom_site_group_remove_section(struct dom *d, const struct site *s, const char *id, const char *section_id)
-{
-	struct site_structure st;
-	struct site_section *sec;
-	int rc;
-
-	if ((rc = load(d, s, &st)))
-		return rc;
-	if (!find_group(&st, id))
-		return err_set(ERR_NOT_FOUND, "site section group not found");
-	if (!(sec = find_section(&st, section_id)) || !sec->group_id || strcmp(sec->group_id, id) != 0)
-		return 0;
-	/* It goes to the end of the top level. */
-	sec->position = next_top_position(&st);
-	sec->group_id = NULL;
-	if ((rc = store_site_section_update(d->tx, sec)))
-		return rc;
-	return store_site_bump(d->tx, s->id);
+	return place(d, sib, n, (struct slot){ SITE_ITEM_SECTION, sec, NULL }, target, after, "position");
 }
 
 /* Groups live at the top level: a target is a group or an ungrouped section. */
@@ -960,70 +1029,45 @@ static int move_group(struct dom *d, const struct site_structure *st, struct sit
 		return err_set(ERR_INVALID, "position: '%s' is not another section group of this site", target);
 	}
 	top_slots(st, sib, MAX_SIBLINGS, &n);
-	return place(d, sib, n, (struct slot){ SLOT_GROUP, g }, target, after, "position");
+	return place(d, sib, n, (struct slot){ SITE_ITEM_GROUP, g, NULL }, target, after, "position");
 }
 
-int dom_site_group_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
-			struct site_section_group *out, struct site_structure *out_st)
+/* A site space moves among the site spaces of its own section (or root). */
+static int move_space(struct dom *d, const struct site_structure *st, const struct slot *x, const char *type,
+		      const char *target, bool after)
 {
-	static const char *const types[] = { "site-section", "site-section-group", NULL };
+	struct slot sib[MAX_SIBLINGS];
+	struct site_section *tsec;
+	int n;
+
+	if (target && (strcmp(type, "site-space") != 0 || !find_site_space(st, target, &tsec) || tsec != x->sec))
+		return err_set(ERR_INVALID, "position: '%s' is not a site space of the same section", target);
+	space_slots(st, x->sec, sib, MAX_SIBLINGS, &n);
+	return place(d, sib, n, *x, target, after, "position");
+}
+
+int dom_site_item_move(struct dom *d, const char *org_id, const char *site_id, enum site_item_kind kind,
+		       const char *id, const struct site_position *pos, bool sort, struct site_answer *out)
+{
+	static const char *const *const own_targets[] = { space_targets, section_targets, group_targets };
 	struct site_structure st;
-	struct site_section_group *g;
 	const char *target, *type;
+	struct slot x;
 	bool after;
 	int rc;
 
-	if ((rc = position_target(pos, types, &target, &type, &after)) || (rc = load(d, s, &st)))
+	if ((rc = open_view(d, org_id, site_id, ROLE_CREATE, out)) ||
+	    (rc = position_target(pos, sort ? kind_type : own_targets[kind], &target, &type, &after)) ||
+	    (rc = load_item(d, out, &st, kind, id, &x)))
 		return rc;
-	if (!(g = find_group(&st, id)))
-		return err_set(ERR_NOT_FOUND, "site section group not found");
-	if ((rc = move_group(d, &st, g, type, target, after)) || (rc = store_site_bump(d->tx, s->id)))
-		return rc;
-	return group_result(d, s, id, out, out_st);
-}
-
-/* ---- the whole structure ---- */
-
-int dom_site_structure_sort(struct dom *d, const struct site *s, const char *type, const char *id,
-			    const struct site_position *pos, struct site_structure *out_st)
-{
-	static const char *const types[] = { "site-space", "site-section", "site-section-group", NULL };
-	struct slot sib[MAX_SIBLINGS];
-	struct site_structure st;
-	const char *target, *ttype;
-	bool after;
-	int n, rc;
-
-	if ((rc = position_target(pos, types, &target, &ttype, &after)) || (rc = load(d, s, &st)))
-		return rc;
-	if (strcmp(type, "site-space") == 0) {
-		struct site_section *sec, *tsec;
-		struct site_space *ss = find_site_space(&st, id, &sec);
-
-		if (!ss)
-			return err_set(ERR_NOT_FOUND, "site space not found");
-		if (target && (strcmp(ttype, "site-space") != 0 || !find_site_space(&st, target, &tsec) || tsec != sec))
-			return err_set(ERR_INVALID, "position: '%s' is not a site space of the same section", target);
-		space_slots(&st, sec, sib, MAX_SIBLINGS, &n);
-		rc = place(d, sib, n, (struct slot){ SLOT_SPACE, ss }, target, after, "position");
-	} else if (strcmp(type, "site-section") == 0) {
-		struct site_section *sec = find_section(&st, id);
-
-		if (!sec)
-			return err_set(ERR_NOT_FOUND, "site section not found");
-		if (target && strcmp(ttype, "site-space") == 0)
-			return err_set(ERR_INVALID, "position: a section moves among sections and groups, not site spaces");
-		rc = move_section(d, &st, sec, ttype, target, after);
-	} else {
-		struct site_section_group *g = find_group(&st, id);
-
-		if (!g)
-			return err_set(ERR_NOT_FOUND, "site section group not found");
-		if (target && strcmp(ttype, "site-space") == 0)
-			return err_set(ERR_INVALID, "position: a group moves among sections and groups, not site spaces");
-		rc = move_group(d, &st, g, ttype, target, after);
-	}
-	if (rc || (rc = store_site_bump(d->tx, s->id)))
-		return rc;
-	return dom_site_structure(d, s, out_st);
+	if (target && kind != SITE_ITEM_SPACE && strcmp(type, "site-space") == 0)
+		return err_set(ERR_INVALID, "position: a %s moves among sections and groups, not site spaces",
+			       kind == SITE_ITEM_GROUP ? "group" : "section");
+	if (kind == SITE_ITEM_GROUP)
+		rc = move_group(d, &st, x.p, type, target, after);
+	else if (kind == SITE_ITEM_SECTION)
+		rc = move_section(d, &st, x.p, type, target, after);
+	else
+		rc = move_space(d, &st, &x, type, target, after);
+	return rc ? rc : written(d, out, kind, id);
 }

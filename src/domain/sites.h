@@ -137,15 +137,53 @@ int dom_site_publishing_auth_update(struct dom *d, const char *org_id, const cha
 int dom_site_publishing_auth_regenerate(struct dom *d, const char *org_id, const char *site_id,
 					struct site_publishing_auth *out);
 
-/* ---- structure (domain/site_structure.c) ---- */
+/* ---- structure (domain/site_structure.c) ----
+ * The operations below take the organization and site ids and check the
+ * actor's role once, as dom_site_get does (read for reads, create for
+ * writes; role before existence: a member without the role gets 403 for a
+ * missing item as for an existing one, guests and outsiders 404). The three
+ * functions that take a loaded `struct site` instead are for the domain's
+ * own callers that have checked already (site creation and update in
+ * domain/sites.c, the renderer). */
 
-/* The structure of site s (loaded with dom_site_get: no further check). */
+/* The kinds of item of a structure. */
+enum site_item_kind { SITE_ITEM_SPACE, SITE_ITEM_SECTION, SITE_ITEM_GROUP };
+
+/* The kind named by GitBook's type ("site-space", "site-section",
+ * "site-section-group"); -1 for anything else. */
+int dom_site_item_kind(const char *type);
+
+/* One item of a structure: kind says which of group / section / space it
+ * is; for a site space, section is its section (NULL at the root). The
+ * pointers point into the structure it was found in. */
+struct site_item {
+	enum site_item_kind kind;
+	const struct site_section_group *group;
+	const struct site_section *section;
+	const struct site_space *space;
+};
+
+/* What a structure operation answers with: the site (its URLs), the share
+ * key its URLs show (reads given an active share link's key on a share-link
+ * site; else NULL), the structure as dom_site_structure shows it (after the
+ * change, for writes) and, for an operation on one item, that item in st.
+ * item points into st: use a view where it was filled, do not copy it. */
+struct site_answer {
+	struct site site;
+	const char *share_key;
+	struct site_structure st;
+	struct site_item item;
+};
+
+/* The structure of site s (loaded with dom_site_get: no further check),
+ * without the site spaces of deleted spaces; each site space's space holds
+ * the actor's role on it. */
 int dom_site_structure(struct dom *d, const struct site *s, struct site_structure *out);
 
 /* Add space_id to site s (locked, create checked by the caller) in section
  * section_id, or (NULL) in the default section, or at the root when the site
  * has no sections. The first site space of its section (or root) becomes
- * its default. Used by site creation with `spaces` and by addSpaceToSite. */
+ * its default. Used by site creation with `spaces`. */
 int dom_site_space_add(struct dom *d, const struct site *s, const char *space_id, const char *section_id,
 		       struct site_space *out);
 
@@ -155,10 +193,17 @@ int dom_site_space_add(struct dom *d, const struct site *s, const char *space_id
  * an unknown id is ERR_INVALID naming it. */
 int dom_site_default_set(struct dom *d, const struct site *s, const char *section_id, const char *site_space_id);
 
-/* The key whose URLs a read shows (share_key from the request, NULL when
- * none): an active share link of s is required (else ERR_NOT_FOUND); *out is
- * the key when s is a share-link site, else NULL. */
-int dom_site_share_key(struct dom *d, const struct site *s, const char *share_key, const char **out);
+/* Reads (read). share_key (the request's, NULL when none) must be an active
+ * share link of the site (else ERR_NOT_FOUND). */
+int dom_site_structure_get(struct dom *d, const char *org_id, const char *site_id, const char *share_key,
+			   struct site_answer *out);
+/* The items of one kind in display order (*items in the arena, pointing
+ * into out->st). Site spaces only: want_default 1 lists the site's default
+ * site space alone (the root's default, or the default section's), 0 every
+ * other, -1 all. */
+int dom_site_items_list(struct dom *d, const char *org_id, const char *site_id, enum site_item_kind kind,
+			const char *share_key, int want_default, struct site_answer *out, struct site_item **items,
+			int *n);
 
 /* Where a moved item goes among its siblings: before or after another item
  * (type: "site-space", "site-section" or "site-section-group"); neither: the
@@ -168,10 +213,26 @@ struct site_position {
 	const char *after_type, *after;
 };
 
-/* What a section create or update sets; NULL / false has_* leave a field. */
+/* What a section create sets; NULL leaves a field to its default. */
 struct site_section_input {
-	const char *space_id; /* create: the section's first site space */
-	const char *title;    /* create default: the space's title */
+	const char *space_id; /* the section's first site space */
+	const char *title;    /* default: the space's title */
+	const char *icon;
+};
+
+struct site_group_input {
+	const char *title;
+	const char *icon;
+	const char *const *sections; /* ids of sections of the site */
+	int nsections;
+};
+
+/* What an update of an item sets; NULL / false has_* leave a field as it
+ * is. A field the kind does not have is not read: title and icon (sections,
+ * groups), path and condition (sections, site spaces), description and
+ * default_site_space (sections), space_id (site spaces). */
+struct site_item_update {
+	const char *title;
 	const char *icon;
 	bool has_icon; /* icon NULL with has_icon: remove */
 	const char *path;
@@ -180,70 +241,43 @@ struct site_section_input {
 	const char *condition;
 	bool has_condition;
 	const char *default_site_space;
-};
-
-/* A section / site space of the structure as dom_site_structure shows it
- * (ERR_NOT_FOUND when there is none); out_sec may be NULL. */
-int dom_site_section_find(struct dom *d, const struct site *s, const char *id, struct site_section *out);
-int dom_site_space_find(struct dom *d, const struct site *s, const char *id, struct site_space *out,
-			struct site_section *out_sec);
-
-/* Sections of site s (locked, create checked for writes). out: the section
- * with its site spaces, as the structure shows it. */
-int dom_site_section_create(struct dom *d, const struct site *s, const struct site_section_input *in,
-			    struct site_section *out);
-int dom_site_section_update(struct dom *d, const struct site *s, const char *id, const struct site_section_input *in,
-			    struct site_section *out);
-/* 0 also when there was no such section. */
-int dom_site_section_delete(struct dom *d, const struct site *s, const char *id);
-int dom_site_section_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
-			  struct site_section *out);
-
-struct site_group_input {
-	const char *title;
-	const char *icon;
-	bool has_icon;
-	const char *const *sections; /* create: ids of sections of the site */
-	int nsections;
-};
-
-/* Section groups; out_st (may be NULL) receives the structure after the
- * change, which the group's JSON reads its sections from. */
-int dom_site_group_create(struct dom *d, const struct site *s, const struct site_group_input *in,
-			  struct site_section_group *out, struct site_structure *out_st);
-int dom_site_group_update(struct dom *d, const struct site *s, const char *id, const struct site_group_input *in,
-			  struct site_section_group *out, struct site_structure *out_st);
-int dom_site_group_delete(struct dom *d, const struct site *s, const char *id);
-int dom_site_group_add_section(struct dom *d, const struct site *s, const char *id, const char *section_id,
-			       struct site_section_group *out, struct site_structure *out_st);
-int dom_site_group_remove_section(struct dom *d, const struct site *s, const char *id, const char *section_id);
-int dom_site_group_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
-			struct site_section_group *out, struct site_structure *out_st);
-/* A group of the structure st by id (NULL when none). */
-const struct site_section_group *dom_site_group_find(const struct site_structure *st, const char *id);
-
-struct site_space_input {
-	const char *path;
-	const char *condition;
-	bool has_condition;
 	const char *space_id;
 };
 
-/* Site spaces. out_sec (may be NULL) receives the site space's section
- * (its id NULL at the root), which its URL depends on. */
-int dom_site_space_update(struct dom *d, const struct site *s, const char *id, const struct site_space_input *in,
-			  struct site_space *out, struct site_section *out_sec);
-int dom_site_space_delete(struct dom *d, const struct site *s, const char *id);
-int dom_site_space_move(struct dom *d, const struct site *s, const char *id, const struct site_position *pos,
-			struct site_space *out, struct site_section *out_sec);
-
-/* sortSiteStructure: move the item (type "site-space", "site-section" or
- * "site-section-group", id) to pos: a site space among the site spaces of its
+/* Writes (create; the site's row locked for the transaction). out->item is
+ * the item created or changed, as the structure after the change shows it. */
+int dom_site_section_create(struct dom *d, const char *org_id, const char *site_id,
+			    const struct site_section_input *in, struct site_answer *out);
+int dom_site_group_create(struct dom *d, const char *org_id, const char *site_id, const struct site_group_input *in,
+			  struct site_answer *out);
+/* addSpaceToSite: dom_site_space_add, answered with the site space. */
+int dom_site_space_create(struct dom *d, const char *org_id, const char *site_id, const char *space_id,
+			  const char *section_id, struct site_answer *out);
+/* Update item (kind, id): a path a sibling holds is ERR_CONFLICT; a section's
+ * default_site_space must be one of its site spaces (else ERR_INVALID); a
+ * site space's space_id a live space of the organization. */
+int dom_site_item_update(struct dom *d, const char *org_id, const char *site_id, enum site_item_kind kind,
+			 const char *id, const struct site_item_update *in, struct site_answer *out);
+/* A section joins group id at the end of it (out->item: the group). */
+int dom_site_group_add_section(struct dom *d, const char *org_id, const char *site_id, const char *id,
+			       const char *section_id, struct site_answer *out);
+/* 0 also when the section is not in the group. */
+int dom_site_group_remove_section(struct dom *d, const char *org_id, const char *site_id, const char *id,
+				  const char *section_id);
+/* Delete a section (its site spaces with it), a group (its sections take
+ * its place) or a site space; 0 also when there was no such item. */
+int dom_site_item_delete(struct dom *d, const char *org_id, const char *site_id, enum site_item_kind kind,
+			 const char *id);
+/* Move item (kind, id) to pos: a site space among the site spaces of its
  * section, a section among the sections of the target's parent (a group or
- * the top level), a group at the top level. out_st: the structure after the
- * move, where the caller finds the item. */
-int dom_site_structure_sort(struct dom *d, const struct site *s, const char *type, const char *id,
-			    const struct site_position *pos, struct site_structure *out_st);
+ * the top level), a group at the top level. sort: sortSiteStructure's rules
+ * (a target of any type, refused after the item is found when it is not a
+ * sibling the kind can have); else the deprecated move operation's (only
+ * the targets that operation names, checked before the item is looked up:
+ * a site space for a site space, a section for a section, a section or a
+ * group for a group). */
+int dom_site_item_move(struct dom *d, const char *org_id, const char *site_id, enum site_item_kind kind,
+		       const char *id, const struct site_position *pos, bool sort, struct site_answer *out);
 
 /* ---- visits (domain/site_visit.c) ----
  * What a visitor of a published site reads; the renderer (site/serve.c) runs

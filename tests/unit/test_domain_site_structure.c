@@ -4,8 +4,9 @@
  * (one default section when there are sections and no site space at the
  * root; one default site space per section or at the root; deleting a
  * default promotes the next by position; Site.siteSpaces equal to the rows;
- * unique sibling paths), access through dom_site_get, and the published-URL
- * rule of core/serialize_site_structure.h.
+ * unique sibling paths), access (the role once per operation, before the
+ * item's existence: 403 below create for a missing item too, 404 for
+ * outsiders), and the published-URL rule of core/serialize_site_structure.h.
  *
  * The actors: ada creates the organization (admin); cal has the create role;
  * ed the edit role; sam is not a member.
@@ -84,6 +85,12 @@ static struct site site_for(struct fx *f, const struct user *u, const char *site
 	return s;
 }
 
+/* The actor of the writes below: cal, who has the create role. */
+static struct dom *cal(struct fx *f)
+{
+	return as(f, &f->cal);
+}
+
 static void structure(struct fx *f)
 {
 	struct site site, s;
@@ -92,6 +99,8 @@ static void structure(struct fx *f)
 	struct site_section sec1, sec2, out;
 	struct site_section_group g;
 	struct site_section_input in;
+	struct site_item_update up;
+	struct site_answer v;
 	const char *secs[1];
 
 	CHECK(dom_site_create(as(f, &f->ada), f->org_id, &(struct site_input){ .title = "Docs" }, &site) == 0);
@@ -121,16 +130,19 @@ static void structure(struct fx *f)
 	CHECK(dom_site_default_set(&f->d, &s, "nosuchsection", NULL) == ERR_INVALID);
 
 	/* deleting the default promotes the next; deleting again is no error */
-	CHECK(dom_site_space_delete(&f->d, &s, b.id) == 0);
+	CHECK(dom_site_item_delete(cal(f), f->org_id, site.id, SITE_ITEM_SPACE, b.id) == 0);
 	st = check_invariants(f, site.id);
 	CHECK(st.nroot == 1 && st.root[0].is_default);
-	CHECK(dom_site_space_delete(&f->d, &s, b.id) == 0);
+	CHECK(dom_site_item_delete(cal(f), f->org_id, site.id, SITE_ITEM_SPACE, b.id) == 0);
+	s = site_for(f, &f->cal, site.id);
 	CHECK(dom_site_space_add(&f->d, &s, f->sp[1].id, NULL, &b) == 0);
 
 	/* the first section takes the root's site spaces */
 	memset(&in, 0, sizeof(in));
 	in.space_id = f->sp[2].id;
-	CHECK(dom_site_section_create(&f->d, &s, &in, &sec1) == 0);
+	CHECK(dom_site_section_create(cal(f), f->org_id, site.id, &in, &v) == 0);
+	CHECK(v.item.kind == SITE_ITEM_SECTION);
+	sec1 = *v.item.section;
 	CHECK(sec1.is_default);
 	CHECK_STR(sec1.title, "Guides");
 	CHECK(sec1.nspaces == 3 && sec1.spaces[0].is_default);
@@ -139,55 +151,84 @@ static void structure(struct fx *f)
 	CHECK(st.nsections == 1 && st.nroot == 0);
 	in.space_id = f->sp[3].id;
 	in.title = "Guides";
-	CHECK(dom_site_section_create(&f->d, &s, &in, &sec2) == 0);
+	CHECK(dom_site_section_create(cal(f), f->org_id, site.id, &in, &v) == 0);
+	sec2 = *v.item.section;
 	CHECK(!sec2.is_default && sec2.nspaces == 1 && sec2.spaces[0].is_default);
 	CHECK_STR(sec2.path, "guides-2");
 	check_invariants(f, site.id);
 	/* new site spaces go to the default section */
-	CHECK(dom_site_space_add(&f->d, &s, f->sp[4].id, NULL, &x) == 0);
+	CHECK(dom_site_space_create(cal(f), f->org_id, site.id, f->sp[4].id, NULL, &v) == 0);
+	x = *v.item.space;
 	CHECK_STR(x.section_id, sec1.id);
+	CHECK(v.item.section && strcmp(v.item.section->id, sec1.id) == 0);
 	check_invariants(f, site.id);
 
 	/* the default site space must be in the default section */
+	s = site_for(f, &f->cal, site.id);
 	CHECK(dom_site_default_set(&f->d, &s, NULL, sec2.spaces[0].id) == ERR_INVALID);
 	CHECK(dom_site_default_set(&f->d, &s, sec2.id, sec2.spaces[0].id) == 0);
 	st = check_invariants(f, site.id);
 	CHECK(!st.sections[0].is_default && st.sections[1].is_default);
 
 	/* paths: a sibling's path is a conflict, a bad one invalid */
-	memset(&in, 0, sizeof(in));
-	in.path = "guides";
-	CHECK(dom_site_section_update(&f->d, &s, sec2.id, &in, &out) == ERR_CONFLICT);
-	in.path = "a/b";
-	CHECK(dom_site_section_update(&f->d, &s, sec2.id, &in, &out) == ERR_INVALID);
-	in.path = "v2";
-	CHECK(dom_site_section_update(&f->d, &s, sec2.id, &in, &out) == 0);
+	memset(&up, 0, sizeof(up));
+	up.path = "guides";
+	CHECK(dom_site_item_update(cal(f), f->org_id, site.id, SITE_ITEM_SECTION, sec2.id, &up, &v) == ERR_CONFLICT);
+	up.path = "a/b";
+	CHECK(dom_site_item_update(cal(f), f->org_id, site.id, SITE_ITEM_SECTION, sec2.id, &up, &v) == ERR_INVALID);
+	up.path = "v2";
+	CHECK(dom_site_item_update(cal(f), f->org_id, site.id, SITE_ITEM_SECTION, sec2.id, &up, &v) == 0);
+	out = *v.item.section;
 	CHECK_STR(out.path, "v2");
-	CHECK(dom_site_section_update(&f->d, &s, "nosuchsection", &in, &out) == ERR_NOT_FOUND);
+	CHECK(dom_site_item_update(cal(f), f->org_id, site.id, SITE_ITEM_SECTION, "nosuchsection", &up, &v) ==
+	      ERR_NOT_FOUND);
+	/* a site space's path is unique among the site spaces of its section */
+	up.path = sec1.spaces[1].path;
+	CHECK(dom_site_item_update(cal(f), f->org_id, site.id, SITE_ITEM_SPACE, sec1.spaces[0].id, &up, &v) ==
+	      ERR_CONFLICT);
+	up.path = "v2";
+
+	/* role before existence: a member without create gets 403 for a
+	 * missing item as for an existing one; an outsider 404 */
+	CHECK(dom_site_item_update(as(f, &f->ed), f->org_id, site.id, SITE_ITEM_SECTION, "nosuchsection", &up, &v) ==
+	      ERR_FORBIDDEN);
+	CHECK(dom_site_item_delete(as(f, &f->ed), f->org_id, site.id, SITE_ITEM_SECTION, "nosuchsection") == ERR_FORBIDDEN);
+	CHECK(dom_site_item_delete(as(f, &f->ed), f->org_id, site.id, SITE_ITEM_SECTION, sec2.id) == ERR_FORBIDDEN);
+	CHECK(dom_site_item_delete(as(f, &f->ed), f->org_id, site.id, SITE_ITEM_GROUP, "nosuchgroup") == ERR_FORBIDDEN);
+	CHECK(dom_site_item_delete(as(f, &f->sam), f->org_id, site.id, SITE_ITEM_SECTION, sec2.id) == ERR_NOT_FOUND);
+	CHECK(dom_site_item_move(as(f, &f->ed), f->org_id, site.id, SITE_ITEM_SECTION, "nosuchsection",
+				 &(struct site_position){ 0 }, false, &v) == ERR_FORBIDDEN);
+	CHECK(dom_site_structure_get(as(f, &f->ed), f->org_id, site.id, NULL, &v) == 0 && v.st.nsections == 2);
+	CHECK(dom_site_structure_get(as(f, &f->sam), f->org_id, site.id, NULL, &v) == ERR_NOT_FOUND);
+	check_invariants(f, site.id);
 
 	/* groups: deleting one leaves its sections, ungrouped, in its place */
 	secs[0] = sec2.id;
-	CHECK(dom_site_group_create(&f->d, &s, &(struct site_group_input){ .title = "G", .sections = secs, .nsections = 1 },
-				    &g, &st) == 0);
+	CHECK(dom_site_group_create(cal(f), f->org_id, site.id,
+				    &(struct site_group_input){ .title = "G", .sections = secs, .nsections = 1 }, &v) == 0);
+	g = *v.item.group;
+	st = v.st;
 	CHECK(st.nsections == 2);
 	CHECK_STR(st.sections[1].group_id, g.id);
 	secs[0] = "nosuchsection";
-	CHECK(dom_site_group_create(&f->d, &s, &(struct site_group_input){ .title = "H", .sections = secs, .nsections = 1 },
-				    &g, &st) == ERR_INVALID);
-	CHECK(dom_site_group_delete(&f->d, &s, st.groups[0].id) == 0);
+	CHECK(dom_site_group_create(cal(f), f->org_id, site.id,
+				    &(struct site_group_input){ .title = "H", .sections = secs, .nsections = 1 }, &v) ==
+	      ERR_INVALID);
+	CHECK(dom_site_item_delete(cal(f), f->org_id, site.id, SITE_ITEM_GROUP, st.groups[0].id) == 0);
 	st = check_invariants(f, site.id);
 	CHECK(st.ngroups == 0 && st.nsections == 2 && !st.sections[0].group_id && !st.sections[1].group_id);
-	CHECK(dom_site_group_delete(&f->d, &s, "nosuchgroup") == 0);
+	CHECK(dom_site_item_delete(cal(f), f->org_id, site.id, SITE_ITEM_GROUP, "nosuchgroup") == 0);
 
 	/* deleting the default section promotes the first remaining one */
-	CHECK(dom_site_section_delete(&f->d, &s, sec2.id) == 0);
+	CHECK(dom_site_item_delete(cal(f), f->org_id, site.id, SITE_ITEM_SECTION, sec2.id) == 0);
 	st = check_invariants(f, site.id);
 	CHECK(st.nsections == 1 && st.sections[0].is_default);
-	CHECK(dom_site_section_delete(&f->d, &s, sec2.id) == 0);
+	CHECK(dom_site_item_delete(cal(f), f->org_id, site.id, SITE_ITEM_SECTION, sec2.id) == 0);
 	/* the last one leaves an empty site, whose next space goes to the root */
-	CHECK(dom_site_section_delete(&f->d, &s, sec1.id) == 0);
+	CHECK(dom_site_item_delete(cal(f), f->org_id, site.id, SITE_ITEM_SECTION, sec1.id) == 0);
 	st = check_invariants(f, site.id);
 	CHECK(st.nsections == 0 && st.nroot == 0);
+	s = site_for(f, &f->cal, site.id);
 	CHECK(dom_site_space_add(&f->d, &s, f->sp[0].id, NULL, &a) == 0);
 	CHECK(a.is_default && !a.section_id);
 	check_invariants(f, site.id);
