@@ -541,5 +541,33 @@ describe('site structure', () => {
             await expectError(oscar.api.orgs.getSiteStructure(otherOrg.id, site.id), 404, 'a site of another organization');
             await invariants(site.id);
         });
+        it('the role comes before the item: 403 for a missing item as for an existing one; outsiders 404', async () => {
+            const site = await newSite();
+            const sec = await addSection(site.id, { spaceId: spaces[0].id, title: 'One' });
+            const g = await ok(alice.api.orgs.addSectionGroupToSite(org.id, site.id, { title: 'G' }), 'addSectionGroupToSite', 201);
+            const x = sec.siteSpaces[0];
+            const pos = { position: {} };
+            for (const [u, status] of [[rita, 403], [erin, 403], [oscar, 404]]) {
+                for (const id of [sec.id, NO_ID]) {
+                    await expectError(u.api.orgs.deleteSiteSectionById(org.id, site.id, id), status, `delete section ${id}`);
+                    await expectError(u.api.orgs.updateSiteSectionById(org.id, site.id, id, { title: 'Nope' }), status);
+                    await expectError(u.api.orgs.moveSiteSection(org.id, site.id, id, pos), status);
+                }
+                for (const id of [g.id, NO_ID]) {
+                    await expectError(u.api.orgs.deleteSiteSectionGroupById(org.id, site.id, id), status, `delete group ${id}`);
+                    await expectError(u.api.orgs.updateSiteSectionGroupById(org.id, site.id, id, { title: 'Nope' }), status);
+                    await expectError(u.api.orgs.moveSiteSectionGroup(org.id, site.id, id, pos), status);
+                    await expectError(u.api.orgs.removeSectionFromGroup(org.id, site.id, id, sec.id), status);
+                }
+                for (const id of [x.id, NO_ID]) {
+                    await expectError(u.api.orgs.deleteSiteSpaceById(org.id, site.id, id), status, `delete site space ${id}`);
+                    await expectError(u.api.orgs.updateSiteSpaceById(org.id, site.id, id, { path: 'nope' }), status);
+                    await expectError(u.api.orgs.moveSiteSpace(org.id, site.id, id, pos), status);
+                }
+                await expectError(u.api.orgs.sortSiteStructure(org.id, site.id, { item: { type: 'site-section', id: NO_ID }, position: {} }), status);
+            }
+            const st = await invariants(site.id);
+            assert.deepEqual(st.structure.map((y) => y.id), [sec.id, g.id], 'nothing changed');
+        });
     });
 });
