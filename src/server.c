@@ -60,6 +60,9 @@ int server_start(struct server **out, const struct config *cfg)
 	/* Before the job workers start their first transaction. */
 	store_set_revision_cache(s->store, s->revisions);
 	s->engine = store_engine(s->store);
+	/* Before any request or job signs a URL (its own write transaction). */
+	if ((rc = dom_url_key_load(s->store, &s->url_key)))
+		goto fail;
 	if ((rc = pdfcache_new(&s->pdfs, (size_t)cfg->pdf_cache_mb << 20, cfg->pdf_renders, cfg->pdf_wait_ms)) ||
 	    (rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)) ||
 	    (rc = pagecache_new(&s->pages, 64, 256 * 1024)) ||
@@ -123,5 +126,6 @@ void server_stop(struct server *s)
 	pagecache_free(s->pages);
 	pdfcache_free(s->pdfs);
 	sitecache_free(s->sites);
+	free(s->url_key);
 	free(s);
 }

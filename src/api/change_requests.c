@@ -203,8 +203,8 @@ int cr_content_update(struct req *r)
 	struct space s;
 	struct change_request cr;
 	struct content_outcome *out;
-	struct dom_file_urls fu;
 	const char *compat = req_query(r, "compat");
+	bool full;
 	struct jw *g;
 	int rc;
 
@@ -212,16 +212,17 @@ int cr_content_update(struct req *r)
 		return err_set(ERR_INVALID, "compat: must be true or false");
 	if (!(out = arena_alloc(&r->arena, sizeof(*out))))
 		return err_set(ERR_INTERNAL, "out of memory");
-	if ((rc = dom_cr_content_fetched(&r->dom, space_id(r), cr_key(r), json_object_get(r->json, "changes"),
-					 r->fetched, &s, &cr, out)))
+	/* compat=false answers the batch's outcome, inserted files with their URLs. */
+	full = compat && strcmp(compat, "false") == 0;
+	if ((rc = dom_cr_content_apply(&r->dom, space_id(r), cr_key(r), json_object_get(r->json, "changes"),
+				       r->fetched, full, &s, &cr, out)))
 		return rc;
-	if (!compat || strcmp(compat, "true") == 0)
+	if (!full)
 		return send_cr(r, 200, &cr, &s);
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	/* The inserted files are in the change request's new head. */
-	fu = (struct dom_file_urls){ .d = &r->dom, .space_id = s.id, .revision_id = cr.revision };
-	return cr_content_result_to_json(g, api_base(r), &cr, s.revision, out, dom_file_url_fn, &fu);
+	cr_content_result_to_json(g, api_base(r), &cr, s.revision, out);
+	return 0;
 }
 
 static int send_merge(struct req *r, const struct cr_merge_result *m)

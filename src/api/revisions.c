@@ -57,12 +57,6 @@ static int content_source(struct req *r, struct content_src *src)
 					    req_param(r, "revisionId"), ROLE_READ, src);
 }
 
-/* Download URLs of the files of the content read (domain/content.h). */
-static struct dom_file_urls file_urls(struct req *r, const struct content_src *src)
-{
-	return (struct dom_file_urls){ .d = &r->dom, .space_id = src->space.id, .revision_id = src->rv->id };
-}
-
 /* Page bodies for serializers. A body that cannot be read fails the request
  * (a missing row is a broken revision: 500, not an empty page). */
 static int load_body(void *ctx, const char *hash, const char **out)
@@ -78,23 +72,20 @@ static struct page_json page_opts(struct req *r, const char *space_id)
 
 int content_revision_get(struct req *r)
 {
-	struct content_src src;
-	struct change_request origin;
+	struct dom_revision rv;
 	struct page_json o;
-	struct dom_file_urls fu;
-	int have, rc;
+	int rc;
 	struct jw *g;
 
 	if ((rc = content_flags(r)) ||
 	    (rc = dom_revision_get(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
-				   req_param(r, "revisionId"), &src, &origin, &have)))
+				   req_param(r, "revisionId"), &rv)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	o = page_opts(r, src.space.id);
-	fu = file_urls(r, &src);
-	return revision_to_json(g, api_base(r), src.rv, have ? &origin : NULL, src.space.revision, dom_file_url_fn,
-				&o, &fu);
+	o = page_opts(r, rv.src.space.id);
+	return revision_to_json(g, api_base(r), rv.src.rv, rv.have_origin ? &rv.origin : NULL, rv.src.space.revision,
+				rv.file_urls, &o);
 }
 
 int content_pages_list(struct req *r)
@@ -114,55 +105,40 @@ int content_pages_list(struct req *r)
 
 int content_files_list(struct req *r)
 {
-	struct content_src src;
+	struct dom_file_list l;
 	struct list_req lr;
 	struct cursor cur;
-	struct dom_file_urls fu;
 	const char *next = NULL;
-	int rc, start = 0, count = 0;
+	int rc, git;
 	struct jw *g;
 
-	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = content_source(r, &src)))
+	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = content_flags(r)) ||
+	    (rc = dom_files_list(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
+				 req_param(r, "revisionId"), &lr, &l)))
 		return rc;
-	fu = file_urls(r, &src);
-	/* Files are sorted by id: the cursor is the last id of the page before. */
-	if (lr.after)
-		while (start < src.rv->nfiles && strcmp(src.rv->files[start].id, lr.after->id) <= 0)
-			start++;
+	if (l.more && !(next = cursor_encode(&r->arena, "0", l.files[l.n - 1].id)))
+		return err_set(ERR_INTERNAL, "out of memory");
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	int git = with_metadata(r);
-	for (int i = start; i < src.rv->nfiles && count < lr.limit; i++, count++) {
-		const char *url;
-		if ((rc = dom_file_url_fn(&fu, &src.rv->files[i], &url)))
-			return rc;
-		file_to_json_meta(g, &src.rv->files[i], url, git);
-	}
-	if (start + count < src.rv->nfiles && count > 0 &&
-	    !(next = cursor_encode(&r->arena, "0", src.rv->files[start + count - 1].id)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	return resp_list_end(r, src.rv->nfiles, next);
+	git = with_metadata(r);
+	for (int i = 0; i < l.n; i++)
+		file_to_json_meta(g, &l.files[i], l.urls[i], git);
+	return resp_list_end(r, l.src.rv->nfiles, next);
 }
 
 int content_file_get(struct req *r)
 {
-	struct content_src src;
-	struct dom_file_urls fu;
-	const struct rev_file *f;
-	const char *url;
-	int rc = content_source(r, &src);
+	struct dom_file f;
+	int rc;
 	struct jw *g;
 
-	if (rc)
-		return rc;
-	if (!(f = revision_file(src.rv, req_param(r, "fileId"))))
-		return err_set(ERR_NOT_FOUND, "file not found");
-	fu = file_urls(r, &src);
-	if ((rc = dom_file_url_fn(&fu, f, &url)))
+	if ((rc = content_flags(r)) ||
+	    (rc = dom_file_get(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
+			       req_param(r, "revisionId"), req_param(r, "fileId"), &f)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	file_to_json_meta(g, f, url, with_metadata(r));
+	file_to_json_meta(g, f.file, f.url, with_metadata(r));
 	return 0;
 }
 
@@ -245,18 +221,11 @@ static const char *slice_next(struct req *r, int start, int count, int total)
 	return cursor_encode(&r->arena, "0", idx);
 }
 
-static int locations(struct req *r, const struct content_src *src, const struct org *org, struct location_ctx *lc)
+static void locations(struct req *r, const struct content_src *src, const struct org *org, struct location_ctx *lc)
 {
-	struct dom_file_urls *fu = arena_alloc(&r->arena, sizeof(*fu));
-
-	if (!fu)
-		return err_set(ERR_INTERNAL, "out of memory");
-	*fu = file_urls(r, src);
 	*lc = (struct location_ctx){ .base = api_base(r), .org = org, .standing = &r->dom.actor.org,
-				     .space = &src->space, .rv = src->rv, .pages = page_opts(r, src->space.id),
-				     .file_url = dom_file_url_fn, .file_url_ctx = fu };
+				     .space = &src->space, .rv = src->rv, .pages = page_opts(r, src->space.id) };
 	lc->pages.children = 0;
-	return 0;
 }
 
 /* listPageLinksInSpace (page_id) and listSpaceLinks (NULL). */
@@ -272,8 +241,9 @@ static int send_links(struct req *r, const char *page_id)
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = req_query_enum(r, "status", link_statuses, &want)) ||
 	    (rc = dom_links(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
 			    req_param(r, "revisionId"), page_id, want < 0 ? NULL : link_statuses[want], &l)) ||
-	    (rc = slice(&lr, l.n, &start)) || (rc = locations(r, &l.src, &l.org, &lc)))
+	    (rc = slice(&lr, l.n, &start)))
 		return rc;
+	locations(r, &l.src, &l.org, &lc);
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = start; i < l.n && count < lr.limit; i++, count++)
@@ -307,12 +277,13 @@ static int send_backlinks(struct req *r, int file)
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
 	    (rc = dom_backlinks(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
 				req_param(r, "revisionId"), file, req_param(r, file ? "fileId" : "pageId"), &b)) ||
-	    (rc = slice(&lr, b.n, &start)) || (rc = locations(r, &b.src, &b.org, &lc)))
+	    (rc = slice(&lr, b.n, &start)))
 		return rc;
+	locations(r, &b.src, &b.org, &lc);
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = start; i < b.n && count < lr.limit; i++, count++)
-		if ((rc = location_to_json(g, &lc, b.pages[i], NULL, NULL)))
+		if ((rc = location_to_json(g, &lc, b.pages[i], NULL, NULL, NULL)))
 			return rc;
 	return resp_list_end(r, b.n, slice_next(r, start, count, b.n));
 }

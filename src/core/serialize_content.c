@@ -249,7 +249,7 @@ int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page 
 
 int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 		     const struct change_request *merged_from, const char *merged_space_revision,
-		     file_url_fn file_url, const struct page_json *pages_opts, void *ctx)
+		     const char *const *file_urls, const struct page_json *pages_opts)
 {
 	struct page_json o = *pages_opts;
 	int merge = merged_from && strcmp(rv->type, "merge") == 0, rc;
@@ -277,12 +277,8 @@ int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 	jw_arr_close(g);
 	jw_key(g, "files");
 	jw_arr_open(g);
-	for (int i = 0; i < rv->nfiles; i++) {
-		const char *url;
-		if ((rc = file_url(ctx, &rv->files[i], &url)))
-			return rc;
-		file_to_json_meta(g, &rv->files[i], url, !o.no_git);
-	}
+	for (int i = 0; i < rv->nfiles; i++)
+		file_to_json_meta(g, &rv->files[i], file_urls[i], !o.no_git);
 	jw_arr_close(g);
 	jw_key(g, "reusableContents");
 	jw_arr_open(g);

@@ -47,12 +47,12 @@ int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page 
 
 /* The revision with its page tree and files (pages_opts->no_git also leaves
  * out the revision's and the files' Git metadata). merged_from: the change request
- * a merge revision came from (NULL otherwise); file_url makes download URLs
- * (0 with *out set, or an error code). 0, or the first error of a callback. */
-typedef int (*file_url_fn)(void *ctx, const struct rev_file *f, const char **out);
+ * a merge revision came from (NULL otherwise); file_urls: the download URL of
+ * each of rv->files, in order (the domain signs them: dom_revision_get).
+ * 0, or the first error of pages_opts->body. */
 int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 		     const struct change_request *merged_from, const char *merged_space_revision,
-		     file_url_fn file_url, const struct page_json *pages_opts, void *ctx);
+		     const char *const *file_urls, const struct page_json *pages_opts);
 
 /* ImportContentResult: the revision an import made, how many resources it
  * imported of those it found. */

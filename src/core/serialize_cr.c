@@ -7,13 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-int cr_content_result_to_json(struct jw *g, const char *base, const struct change_request *cr,
-			       const char *space_revision, const struct content_outcome *o, file_url_fn file_url,
-			       void *ctx)
+void cr_content_result_to_json(struct jw *g, const char *base, const struct change_request *cr,
+			       const char *space_revision, const struct content_outcome *o)
 {
 	char url[1024];
-	const char *download;
-	int rc;
 
 	jw_obj_open(g);
 	jw_key(g, "changeRequest");
@@ -46,14 +43,10 @@ int cr_content_result_to_json(struct jw *g, const char *base, const struct chang
 	jw_arr_close(g);
 	jw_key(g, "insertedFiles");
 	jw_arr_open(g);
-	for (int i = 0; i < o->nfiles; i++) {
-		if ((rc = file_url(ctx, &o->files[i], &download)))
-			return rc;
-		file_to_json(g, &o->files[i], download);
-	}
+	for (int i = 0; i < o->nfiles; i++)
+		file_to_json(g, &o->files[i], o->file_urls[i]);
 	jw_arr_close(g);
 	jw_obj_close(g);
-	return 0;
 }
 
 void cr_merge_result_to_json(struct jw *g, const struct cr_merge_result *m)
@@ -259,7 +252,7 @@ void cr_contributor_to_json(struct jw *g, const char *base, const struct user *u
 }
 
 int location_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_page *p, const struct rev_file *f,
-		     const char *url)
+		     const char *download, const char *url)
 {
 	int rc;
 
@@ -282,9 +275,6 @@ int location_to_json(struct jw *g, const struct location_ctx *lc, const struct r
 		if ((rc = page_to_json(g, lc->rv, p, &lc->pages)))
 			return rc;
 	} else {
-		const char *download;
-		if ((rc = lc->file_url(lc->file_url_ctx, f, &download)))
-			return rc;
 		jw_key(g, "file");
 		file_to_json_meta(g, f, download, !lc->pages.no_git);
 	}
@@ -301,11 +291,11 @@ int link_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_p
 	jw_kstr(g, "status", t->status);
 	jw_kstr(g, "relation", "reference");
 	jw_key(g, "targetReference");
-	if ((rc = location_to_json(g, lc, t->page, t->file, t->url)))
+	if ((rc = location_to_json(g, lc, t->page, t->file, t->file_url, t->url)))
 		return rc;
 	jw_key(g, "locationReferences");
 	jw_arr_open(g);
-	if ((rc = location_to_json(g, lc, from, NULL, NULL)))
+	if ((rc = location_to_json(g, lc, from, NULL, NULL, NULL)))
 		return rc;
 	jw_arr_close(g);
 	jw_obj_close(g);

@@ -26,13 +26,15 @@ struct content_outcome {
 	int n;
 	struct rev_file files[CONTENT_MAX_OUTCOMES];
 	int nfiles;
+	/* The download URL of each of files[], when the domain signed them
+	 * (dom_cr_content_apply with urls). */
+	const char *file_urls[CONTENT_MAX_OUTCOMES];
 };
 
 /* updateChangeRequestContent with compat=false: {changeRequest, changes,
- * insertedFiles}. file_url makes download URLs; its error is returned. */
-int cr_content_result_to_json(struct jw *g, const char *base, const struct change_request *cr,
-			       const char *space_revision, const struct content_outcome *o, file_url_fn file_url,
-			       void *ctx);
+ * insertedFiles}, each inserted file with o->file_urls[i]. */
+void cr_content_result_to_json(struct jw *g, const char *base, const struct change_request *cr,
+			       const char *space_revision, const struct content_outcome *o);
 
 /* What a merge or an update of a change request answers. */
 struct cr_merge_result {
@@ -80,12 +82,13 @@ struct link_target {
 	const char *status; /* ok | broken | in-app */
 	const struct rev_page *page;
 	const struct rev_file *file;
+	const char *file_url; /* file's download URL (dom_links signs it), else NULL */
 	const char *url;
 };
 
 /* Where content sits, for ContentLocation: the organization and space the
  * revision belongs to, the actor's standing and role, and how to write pages
- * (bodies) and file URLs. */
+ * (bodies). */
 struct location_ctx {
 	const char *base;
 	const struct org *org;
@@ -93,13 +96,11 @@ struct location_ctx {
 	const struct space *space;
 	const struct revision *rv;
 	struct page_json pages; /* children = 0 */
-	file_url_fn file_url;
-	void *file_url_ctx;
 };
-/* A ContentLocation of page p or file f, or of a URL when both are NULL.
- * Non-zero when a page body could not be read. */
+/* A ContentLocation of page p, or of file f (download: its download URL), or
+ * of url when p and f are NULL. Non-zero when a page body could not be read. */
 int location_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_page *p,
-		      const struct rev_file *f, const char *url);
+		      const struct rev_file *f, const char *download, const char *url);
 /* One item of a links list: {status, relation, targetReference, locationReferences}. */
 int link_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_page *from,
 		  const struct link_target *t);

@@ -69,6 +69,36 @@ int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id
 
 /* ---- signed URLs ---- */
 
+static int load_url_key(struct store_tx *tx, void *out)
+{
+	const char *key;
+	int rc = store_secret_get(tx, "files", &key);
+
+	if (rc)
+		return rc;
+	if (!(*(char **)out = strdup(key)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	return 0;
+}
+
+int dom_url_key_load(struct store *st, char **out)
+{
+	struct arena a;
+	int rc;
+
+	*out = NULL;
+	arena_init(&a);
+	/* A write transaction: store_secret_get creates the secret when a store
+	 * has none, which no read transaction of a request may do. */
+	rc = store_tx_run(st, 1, &a, load_url_key, out);
+	arena_free(&a);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 /* 32 hex characters of HMAC-SHA256(files key, kind ":" what): a file URL's
  * signature never verifies as a PDF URL's. */
 static int sign(struct dom *d, const char *kind, const char *what, char out[33])
@@ -76,9 +106,12 @@ static int sign(struct dom *d, const char *kind, const char *what, char out[33])
 	static const char hex[] = "0123456789abcdef";
 	const char *key, *msg;
 	unsigned char mac[32];
-	int rc = store_secret_get(d->tx, "files", &key);
+	int rc;
 
-	if (rc)
+	/* The server's copy, read at start: no query per URL. */
+	if (d->srv && d->srv->url_key)
+		key = d->srv->url_key;
+	else if ((rc = store_secret_get(d->tx, "files", &key)))
 		return rc;
 	if (!(msg = arena_printf(d->arena, "%s:%s", kind, what)))
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -124,11 +157,68 @@ int dom_file_url(struct dom *d, const char *space_id, const char *revision_id, c
 	return what ? signed_url(d, "file", "files", what, "", out) : err_set(ERR_INTERNAL, "out of memory");
 }
 
-int dom_file_url_fn(void *ctx, const struct rev_file *f, const char **out)
+/* urls[i]: the download URL of files[i] of the content src addresses. */
+static int sign_files(struct dom *d, const struct content_src *src, const struct rev_file *files, int n,
+		      const char ***urls)
 {
-	const struct dom_file_urls *u = ctx;
+	int rc;
 
-	return dom_file_url(u->d, u->space_id, u->revision_id, f->id, out);
+	/* n + 1: a revision without files still gets an array. */
+	if (!(*urls = arena_alloc(d->arena, sizeof(**urls) * ((size_t)n + 1))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < n; i++)
+		if ((rc = dom_file_url(d, src->space.id, src->rv->id, files[i].id, &(*urls)[i])))
+			return rc;
+	return 0;
+}
+
+int dom_file_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		 const char *file_id, struct dom_file *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = dom_content_source(d, space_id, cr_key, revision_id, ROLE_READ, &out->src)))
+		return rc;
+	if (!(out->file = revision_file(out->src.rv, file_id)))
+		return err_set(ERR_NOT_FOUND, "file not found");
+	return dom_file_url(d, out->src.space.id, out->src.rv->id, out->file->id, &out->url);
+}
+
+int dom_files_list(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		   const struct list_req *lr, struct dom_file_list *out)
+{
+	const struct revision *rv;
+	int start = 0, rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = dom_content_source(d, space_id, cr_key, revision_id, ROLE_READ, &out->src)))
+		return rc;
+	rv = out->src.rv;
+	/* Files are sorted by id: the cursor is the last id of the page before. */
+	if (lr->after)
+		while (start < rv->nfiles && strcmp(rv->files[start].id, lr->after->id) <= 0)
+			start++;
+	out->files = rv->nfiles ? rv->files + start : NULL;
+	out->n = rv->nfiles - start < lr->limit ? rv->nfiles - start : lr->limit;
+	out->more = start + out->n < rv->nfiles && out->n > 0;
+	/* Only the page's files are signed. */
+	return sign_files(d, &out->src, out->files, out->n, &out->urls);
+}
+
+int dom_cr_content_apply(struct dom *d, const char *space_id, const char *cr_key, json_t *changes,
+			 const struct fetched_files *fetched, bool urls, struct space *s, struct change_request *cr,
+			 struct content_outcome *outcome)
+{
+	int rc = dom_cr_content_fetched(d, space_id, cr_key, changes, fetched, s, cr, outcome);
+
+	if (rc || !urls)
+		return rc;
+	/* The inserted files are in the change request's new head. */
+	for (int i = 0; i < outcome->nfiles; i++)
+		if ((rc = dom_file_url(d, s->id, cr->revision, outcome->files[i].id, &outcome->file_urls[i])))
+			return rc;
+	return 0;
 }
 
 int dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel, const char **out)
@@ -322,18 +412,21 @@ int dom_file_download(struct dom *d, const char *name, struct dom_download *out)
 }
 
 int dom_revision_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
-		     struct content_src *src, struct change_request *origin, int *have_origin)
+		     struct dom_revision *out)
 {
-	int rc = dom_content_source(d, space_id, cr_key, revision_id, ROLE_READ, src);
+	int rc;
 
-	*have_origin = 0;
-	if (rc || !src->rv->merged_from)
+	memset(out, 0, sizeof(*out));
+	if ((rc = dom_content_source(d, space_id, cr_key, revision_id, ROLE_READ, &out->src)) ||
+	    (rc = sign_files(d, &out->src, out->src.rv->files, out->src.rv->nfiles, &out->file_urls)))
 		return rc;
+	if (!out->src.rv->merged_from)
+		return 0;
 	/* The change request a merge revision came from, when it still exists. */
-	rc = store_cr_get(d->tx, src->space.id, src->rv->merged_from, origin);
+	rc = store_cr_get(d->tx, out->src.space.id, out->src.rv->merged_from, &out->origin);
 	if (rc == ERR_NOT_FOUND)
 		return 0;
-	*have_origin = rc == 0;
+	out->have_origin = rc == 0;
 	return rc;
 }
 

@@ -34,10 +34,17 @@
 
 /* ---- reading ---- */
 /* A revision as getRevisionById and its twins answer it: the content source
- * (domain.h) and, for a merge revision, the change request it came from
- * (*have_origin = 0 when none or gone). */
+ * (domain.h), for a merge revision the change request it came from
+ * (have_origin = 0 when none or gone), and the download URL of each of the
+ * revision's files (dom_file_url), in the order of src.rv->files. */
+struct dom_revision {
+	struct content_src src;
+	struct change_request origin;
+	int have_origin;
+	const char **file_urls;
+};
 int dom_revision_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
-		     struct content_src *src, struct change_request *origin, int *have_origin);
+		     struct dom_revision *out);
 
 /* A page body by hash; a missing row is a broken revision (ERR_INTERNAL),
  * never an empty page. */
@@ -245,16 +252,46 @@ int dom_backlinks(struct dom *d, const char *space_id, const char *cr_key, const
 #define DOM_URL_LIFETIME_S 3600
 #define DOM_URL_STEP_S 300
 
+/* The key is the store's "files" secret (one for every docsd process on the
+ * store), read once by server_start with dom_url_key_load and kept in the
+ * server context (srv->url_key): signing and checking a URL run no query,
+ * and no request creates the secret. Without a started server (unit tests,
+ * tools: d->srv NULL or its key unset) it is read from d->tx on each use.
+ * dom_url_key_load reads it (creating it when missing) in a write
+ * transaction of its own; *out is malloc'd, the caller frees it. */
+int dom_url_key_load(struct store *st, char **out);
+
 /* A file entry's download URL. */
 int dom_file_url(struct dom *d, const char *space_id, const char *revision_id, const char *file_id,
 		 const char **out);
-/* A file_url_fn (core/serialize_content.h) for the files of one revision:
- * ctx is a struct dom_file_urls. */
-struct dom_file_urls {
-	struct dom *d;
-	const char *space_id, *revision_id;
+/* getFileById and its twins: one file of the content a route addresses
+ * (dom_content_source, read), with its download URL. */
+struct dom_file {
+	struct content_src src;
+	const struct rev_file *file;
+	const char *url;
 };
-int dom_file_url_fn(void *ctx, const struct rev_file *f, const char **out);
+int dom_file_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		 const char *file_id, struct dom_file *out);
+/* listFiles and its twins: one page of the content's files, sorted by id,
+ * after lr->after's id, at most lr->limit of them (files[0..n-1], pointing
+ * into src.rv->files), each with its download URL (urls[i]); more when files
+ * follow the page. */
+struct dom_file_list {
+	struct content_src src;
+	const struct rev_file *files;
+	const char **urls;
+	int n;
+	bool more;
+};
+int dom_files_list(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		   const struct list_req *lr, struct dom_file_list *out);
+/* updateChangeRequestContent: dom_cr_content_fetched, and with urls the
+ * download URL of each inserted file (in the change request's new head) in
+ * outcome->file_urls, for the answer that lists them (compat=false). */
+int dom_cr_content_apply(struct dom *d, const char *space_id, const char *cr_key, json_t *changes,
+			 const struct fetched_files *fetched, bool urls, struct space *s, struct change_request *cr,
+			 struct content_outcome *outcome);
 /* sel: NULL (all pages), "<page>" (just it) or "+<page>" (from it on). */
 int dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel,
 		const char **out);

@@ -113,7 +113,12 @@ static int page_links(struct dom *d, struct link_list *l, int *cap, const struct
 			continue;
 		l->total++;
 		l->broken += strcmp(t.status, "broken") == 0;
-		if ((!status || strcmp(t.status, status) == 0) && (rc = push(d, l, cap, p, &t)))
+		if (status && strcmp(t.status, status) != 0)
+			continue;
+		/* A file target's download URL is signed here: serializers take it as data. */
+		if (t.file && (rc = dom_file_url(d, l->src.space.id, l->src.rv->id, t.file->id, &t.file_url)))
+			return rc;
+		if ((rc = push(d, l, cap, p, &t)))
 			return rc;
 	}
 	return 0;

@@ -249,10 +249,19 @@ static void urls_suite(struct store *s)
 	struct dom_download dl;
 	const struct revision *rv = NULL;
 	const char *hash, *url = NULL, *pdf = NULL, *other = NULL, *foreign = NULL;
-	char e[64], r[9];
+	char e[64], r[9], *key = NULL;
 	bool flag;
+	struct server srv;
+	struct dom ds;
+	struct dom_revision dr;
+	struct dom_file_list fl;
+	struct list_req lr = { .limit = 1 };
 
 	arena_init(&a);
+	/* The key a server loads at start, before any transaction of its own. */
+	CHECK(dom_url_key_load(s, &key) == 0 && key && *key);
+	memset(&srv, 0, sizeof(srv));
+	srv.url_key = key;
 	random_alnum(r, 8);
 	snprintf(e, sizeof(e), "urls-%s@example.com", r);
 	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
@@ -267,12 +276,30 @@ static void urls_suite(struct store *s)
 				   .files = &f, .nfiles = 1 };
 	CHECK(store_revision_create(&tx, &nr, &rv) == 0 && rv);
 	dom_init(&d, NULL, &tx, &a, NULL);
+	dom_init(&ds, &srv, &tx, &a, NULL);
 	if (rv) {
 		CHECK(dom_file_url(&d, sp.id, rv->id, "file1", &url) == 0);
 		CHECK(dom_pdf_url(&d, sp.id, rv->id, NULL, &pdf) == 0);
 		CHECK(dom_file_url(&d, sp.id, sp.revision, "file1", &other) == 0); /* not in that revision */
 		/* signed, but the revision is another space's */
 		CHECK(dom_file_url(&d, sp2.id, rv->id, "file1", &foreign) == 0);
+		/* Signed with the server's copy of the key: the same URLs, no query. */
+		const char *same = NULL, *same_pdf = NULL;
+		CHECK(dom_file_url(&ds, sp.id, rv->id, "file1", &same) == 0);
+		CHECK(dom_pdf_url(&ds, sp.id, rv->id, NULL, &same_pdf) == 0);
+		CHECK_STR(same, url);
+		CHECK_STR(same_pdf, pdf);
+		/* The domain hands serializers the URLs of the files they show. */
+		CHECK(dom_revision_get(&ds, sp.id, NULL, rv->id, &dr) == 0);
+		CHECK(dr.file_urls && dr.src.rv->nfiles == 1);
+		if (dr.file_urls)
+			CHECK_STR(dr.file_urls[0], url);
+		CHECK(dom_files_list(&ds, sp.id, NULL, rv->id, &lr, &fl) == 0);
+		CHECK(fl.n == 1 && !fl.more && fl.urls);
+		if (fl.n == 1 && fl.urls)
+			CHECK_STR(fl.urls[0], url);
+		CHECK(dom_files_list(&ds, sp.id, NULL, sp.revision, &lr, &fl) == 0); /* no files */
+		CHECK(fl.n == 0 && !fl.more);
 	}
 	/* the entry's type and name, as an attachment */
 	CHECK(dom_file_download(&d, segment(url), &dl) == 0);
@@ -305,8 +332,10 @@ static void urls_suite(struct store *s)
 	CHECK(store_space_get(&tx, sp.id, &sp) == 0);
 	CHECK(store_space_restore(&tx, &sp) == 0);
 	CHECK(dom_file_download(&d, segment(url), &dl) == 0);
+	CHECK(dom_file_download(&ds, segment(url), &dl) == 0);
 	store_tx_rollback(&tx);
 	arena_free(&a);
+	free(key);
 }
 
 /* ---- garbage collection ---- */

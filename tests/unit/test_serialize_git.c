@@ -22,14 +22,6 @@ static int body(void *ctx, const char *hash, const char **out)
 	return 0;
 }
 
-static int file_url(void *ctx, const struct rev_file *f, const char **out)
-{
-	(void)ctx;
-	(void)f;
-	*out = "http://127.0.0.1:1/files/f1";
-	return 0;
-}
-
 static struct revision *sample(void)
 {
 	static const struct rev_page pages[] = {
@@ -61,10 +53,12 @@ static char *revision_text(const struct revision *rv, int no_git)
 	struct jw w;
 	struct page_json o = { .base = "http://127.0.0.1:1", .space_id = "s1", .children = 1, .body = body,
 			       .no_git = no_git };
+	/* The download URL of each file, as the domain signs them. */
+	static const char *const file_urls[] = { "http://127.0.0.1:1/files/f1" };
 	char *out;
 
 	jw_init(&w);
-	CHECK(revision_to_json(&w, "http://127.0.0.1:1", rv, NULL, NULL, file_url, &o, NULL) == 0);
+	CHECK(revision_to_json(&w, "http://127.0.0.1:1", rv, NULL, NULL, file_urls, &o) == 0);
 	out = strndup(w.buf ? w.buf : "", w.len);
 	jw_free(&w);
 	return out;
