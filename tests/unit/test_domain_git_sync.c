@@ -216,6 +216,32 @@ static struct dom *actor(struct world *w, const struct user *u)
 	return &w->d;
 }
 
+/* Jobs of a kind in the store (w's transaction). */
+static int count_jobs(struct world *w, const char *kind)
+{
+	struct job *items;
+	int n = -1;
+
+	CHECK(store_job_list(&w->tx, kind, 1000, &items, &n) == 0);
+	return n;
+}
+
+/* A change request by ed with one page, merged by ada (w's transaction). */
+static void merge_one(struct world *w, const char *subject, struct change_request *cr)
+{
+	struct cr_new in = { .subject = subject };
+	struct cr_merge_result m;
+	struct space s;
+	json_t *changes = json_pack("[{s:s, s:s, s:{s:s}}]", "operation", "insert_page", "title",
+				    subject ? subject : "Untitled", "document", "markdown", "Text.\n");
+
+	CHECK(dom_cr_create(actor(w, &w->ed), w->space.id, &in, &s, cr) == 0);
+	CHECK(dom_cr_content(&w->d, w->space.id, cr->id, changes, &s, cr, NULL) == 0);
+	CHECK(dom_cr_merge(actor(w, &w->ada), w->space.id, cr->id, &m) == 0);
+	CHECK_STR(m.result, "merge");
+	json_decref(changes);
+}
+
 /* All in one transaction, rolled back at the end: the jobs it queues name a
  * host that does not exist and must never run. */
 static void link_and_job(struct world *w)
@@ -313,23 +339,32 @@ static void link_and_job(struct world *w)
 
 	/* after a merge: an export of "GITBOOK-<number>: <subject>", automatic */
 	{
-		struct space s;
-		struct change_request cr = { .number = 7, .subject = "Fix the typo" };
-		const char *prev = arena_strdup(&w->a, l.op_job);
-		CHECK(store_space_get(&w->tx, w->space.id, &s) == 0);
-		CHECK(dom_git_after_merge(&w->d, &s, &cr) == 0);
+		struct change_request cr;
+		const char *prev = arena_strdup(&w->a, l.op_job), *want;
+		int before = count_jobs(w, JOB_KIND_GIT_EXPORT);
+		merge_one(w, "Fix the typo", &cr);
 		CHECK(store_git_link_get(&w->tx, w->space.id, &l) == 0);
-		CHECK(strcmp(l.op_job, prev) != 0);
+		CHECK(l.op_job && strcmp(l.op_job, prev) != 0);
 		CHECK_STR(l.op_direction, "export");
-		CHECK(store_job_get(&w->tx, l.op_job, &j) == 0);
+		CHECK_STR(l.op_state, "running");
+		CHECK(count_jobs(w, JOB_KIND_GIT_EXPORT) == before + 1);
+		CHECK(l.op_job && store_job_get(&w->tx, l.op_job, &j) == 0);
 		CHECK_STR(j.kind, JOB_KIND_GIT_EXPORT);
-		CHECK(strstr(j.payload, "\"commitMessage\":\"GITBOOK-7: Fix the typo\"") != NULL);
+		want = arena_printf(&w->a, "\"commitMessage\":\"GITBOOK-%lld: Fix the typo\"", (long long)cr.number);
+		CHECK(strstr(j.payload, want) != NULL);
 		CHECK(strstr(j.payload, "\"automatic\":true") != NULL);
-		cr.subject = "";
-		CHECK(dom_git_after_merge(&w->d, &s, &cr) == 0);
+		merge_one(w, NULL, &cr);
 		CHECK(store_git_link_get(&w->tx, w->space.id, &l) == 0);
-		CHECK(store_job_get(&w->tx, l.op_job, &j) == 0);
-		CHECK(strstr(j.payload, "\"commitMessage\":\"GITBOOK-7: No subject\"") != NULL);
+		CHECK(l.op_job && store_job_get(&w->tx, l.op_job, &j) == 0);
+		want = arena_printf(&w->a, "\"commitMessage\":\"GITBOOK-%lld: No subject\"", (long long)cr.number);
+		CHECK(strstr(j.payload, want) != NULL);
+		/* content that is not a merge (a template) queues no export */
+		before = count_jobs(w, JOB_KIND_GIT_EXPORT);
+		prev = arena_strdup(&w->a, l.op_job);
+		CHECK(dom_template_apply(actor(w, &w->ada), w->space.id, "changelog", NULL) == 0);
+		CHECK(count_jobs(w, JOB_KIND_GIT_EXPORT) == before);
+		CHECK(store_git_link_get(&w->tx, w->space.id, &l) == 0);
+		CHECK_STR(l.op_job, prev);
 	}
 
 	/* removing the link: admins only; the second time nothing is removed */
@@ -342,14 +377,10 @@ static void link_and_job(struct world *w)
 	CHECK(store_git_link_get(&w->tx, w->space.id, &l) == ERR_NOT_FOUND);
 	/* no link: no export after a merge */
 	{
-		struct space s;
-		struct change_request cr = { .number = 8, .subject = "x" };
-		struct job *items;
-		int n, before;
-		CHECK(store_space_get(&w->tx, w->space.id, &s) == 0);
-		CHECK(store_job_list(&w->tx, JOB_KIND_GIT_EXPORT, 1000, &items, &before) == 0);
-		CHECK(dom_git_after_merge(&w->d, &s, &cr) == 0);
-		CHECK(store_job_list(&w->tx, JOB_KIND_GIT_EXPORT, 1000, &items, &n) == 0 && n == before);
+		struct change_request cr;
+		int before = count_jobs(w, JOB_KIND_GIT_EXPORT);
+		merge_one(w, "Unlinked", &cr);
+		CHECK(count_jobs(w, JOB_KIND_GIT_EXPORT) == before);
 	}
 	done(w, 0);
 }

@@ -285,6 +285,9 @@ static int import(struct world *w, const struct user *u, const char *cr_key, con
 	if (rc)
 		return rc;
 	rc = dom_import(as(w, u), w->space.id, cr_key, &crawl, out);
+	/* out->revision lives as long as the transaction's revisions */
+	out->revision = out->revision ? arena_strdup(&w->a, out->revision) : NULL;
+	out->space_id = out->space_id ? arena_strdup(&w->a, out->space_id) : NULL;
 	done(w, rc == 0);
 	return rc;
 }
