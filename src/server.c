@@ -61,7 +61,7 @@ int server_start(struct server **out, const struct config *cfg)
 	store_set_revision_cache(s->store, s->revisions);
 	s->engine = store_engine(s->store);
 	/* Before any request or job signs a URL (its own write transaction). */
-	if ((rc = dom_url_key_load(s->store, &s->url_key)))
+	if ((rc = dom_url_key_load(s->store, &s->url_key)) || (rc = dom_secrets_load(s->store, &s->secrets)))
 		goto fail;
 	if ((rc = pdfcache_new(&s->pdfs, (size_t)cfg->pdf_cache_mb << 20, cfg->pdf_renders, cfg->pdf_wait_ms)) ||
 	    (rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)) ||
@@ -127,5 +127,6 @@ void server_stop(struct server *s)
 	pdfcache_free(s->pdfs);
 	sitecache_free(s->sites);
 	free(s->url_key);
+	dom_secrets_free(&s->secrets);
 	free(s);
 }

@@ -7,6 +7,7 @@
 #ifndef DOCSD_SERVER_H
 #define DOCSD_SERVER_H
 
+#include "domain/secrets.h"
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -68,6 +69,8 @@ struct server {
 	 * read once at start (dom_url_key_load) so no request reads or creates
 	 * it: malloc'd, freed by server_stop. */
 	char *url_key;
+	/* Every secret of the server (domain/secrets.h), read once at start. */
+	struct dom_secrets secrets;
 	struct tr_engine *translator; /* translate/engine.h */
 	void *daemon;             /* struct MHD_Daemon */
 	struct conntrack *conns;  /* slow-client deadlines (http/conntrack.h) */

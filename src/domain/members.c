@@ -3,6 +3,7 @@
  * ping that records lastSeenAt, and a member's teams (domain/members.h).
  */
 #include "domain/members.h"
+#include "domain/secrets.h"
 #include "core/jsonw.h"
 #include "core/jwt.h"
 #include "core/serialize.h"
@@ -148,7 +149,7 @@ int dom_member_ping(struct dom *d, const char *org_id, const char **jwt)
 	if (!d->actor.user_id)
 		return err_set(ERR_INVALID, "docsd itself is not a member: it has no visitor claims");
 	if ((rc = store_member_touch(d->tx, org_id, d->actor.user_id, now)) ||
-	    (rc = store_secret_get(d->tx, "jwt", &secret)))
+	    (rc = dom_secret(d->srv, d->tx, DOM_SECRET_JWT, &secret)))
 		return rc;
 	jw_init(&claims);
 	visitor_jwt_claims_to_json(&claims, d->actor.user_id, org_id, d->actor.org.role, now / 1000,
