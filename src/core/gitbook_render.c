@@ -15,6 +15,7 @@
 
 #include "core/jsonw.h"
 #include "util/err.h"
+#include "util/text.h"
 #include "util/util.h"
 
 /* ------------------------------------------------------------------- map */
@@ -345,7 +346,6 @@ static void yaml_layout(struct jw *b, const char *layout)
  * read differently are percent-encoded (import decodes them). */
 static char *url_path(struct arena *a, const char *path)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	size_t n = strlen(path), k = 0;
 	char *out = arena_alloc(a, n * 3 + 1);
 
@@ -354,9 +354,8 @@ static char *url_path(struct arena *a, const char *path)
 	for (const char *p = path; *p; p++) {
 		unsigned char c = (unsigned char)*p;
 		if (c <= 0x20 || c == 0x7f || strchr("%#?()<>\\\"'[]`", c)) {
-			out[k++] = '%';
-			out[k++] = hex[c >> 4];
-			out[k++] = hex[c & 15];
+			pct_encode_byte(out + k, c);
+			k += 3;
 		} else {
 			out[k++] = (char)c;
 		}

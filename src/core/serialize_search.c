@@ -4,6 +4,7 @@
  */
 #include "core/serialize_search.h"
 #include "store/store.h" /* struct search_page, search_space */
+#include "util/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,14 +13,13 @@
  * value: what comes out needs no JSON escape. */
 static void put_encoded(struct jw *g, const char *s)
 {
-	static const char hex[] = "0123456789ABCDEF";
-
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-._~/", c)) {
 			jw_put(g, (const char *)&c, 1);
 		} else {
-			char e[3] = { '%', hex[c >> 4], hex[c & 15] };
+			char e[3];
+			pct_encode_byte(e, c);
 			jw_put(g, e, 3);
 		}
 	}
