@@ -10,7 +10,6 @@
 #include "api/content.h"
 #include "core/serialize_content.h"
 #include "domain/content.h"
-#include "domain/openapi.h"
 #include "util/util.h"
 
 #include <stdio.h>
@@ -48,26 +47,13 @@ static int with_metadata(struct req *r)
 	return req_query_enum(r, "metadata", bools, &v) || v != 0;
 }
 
-/* The content the route addresses. */
-static int content_source(struct req *r, struct content_src *src)
+/* How pages are written; bodies: the markdown of the pages shown, which the
+ * domain loaded (a body that cannot be read failed the domain call: a
+ * missing row is a broken revision, 500, not an empty page). */
+static struct page_json page_opts(struct req *r, const char *space_id, const char *const *bodies)
 {
-	int rc = content_flags(r);
-
-	return rc ? rc : dom_content_source(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
-					    req_param(r, "revisionId"), ROLE_READ, src);
-}
-
-/* Page bodies for serializers. A body that cannot be read fails the request
- * (a missing row is a broken revision: 500, not an empty page). */
-static int load_body(void *ctx, const char *hash, const char **out)
-{
-	return dom_page_body(ctx, hash, out);
-}
-
-static struct page_json page_opts(struct req *r, const char *space_id)
-{
-	return (struct page_json){ .base = api_base(r), .space_id = space_id, .children = 1, .body = load_body,
-				   .body_ctx = &r->dom, .no_git = !with_metadata(r) };
+	return (struct page_json){ .base = api_base(r), .space_id = space_id, .children = 1, .bodies = bodies,
+				   .no_git = !with_metadata(r) };
 }
 
 int content_revision_get(struct req *r)
@@ -83,24 +69,26 @@ int content_revision_get(struct req *r)
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	o = page_opts(r, rv.src.space.id);
+	o = page_opts(r, rv.src.space.id, rv.bodies);
 	return revision_to_json(g, api_base(r), rv.src.rv, rv.have_origin ? &rv.origin : NULL, rv.src.space.revision,
 				rv.file_urls, &o);
 }
 
 int content_pages_list(struct req *r)
 {
-	struct content_src src;
+	struct dom_pages pg;
 	struct page_json o;
-	int rc = content_source(r, &src);
+	int rc;
 	struct jw *g;
 
-	if (rc)
+	if ((rc = content_flags(r)) ||
+	    (rc = dom_pages_get(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
+				req_param(r, "revisionId"), &pg)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	o = page_opts(r, src.space.id);
-	return pages_to_json(g, src.rv, &o);
+	o = page_opts(r, pg.src.space.id, pg.bodies);
+	return pages_to_json(g, pg.src.rv, &o);
 }
 
 int content_files_list(struct req *r)
@@ -142,75 +130,48 @@ int content_file_get(struct req *r)
 	return 0;
 }
 
-static int send_page(struct req *r, const struct content_src *src, const struct rev_page *p, bool by_path)
+/* getPageById (page_id) and getPageByPath (page_path). A bad `format` answers
+ * 400 once the page is found (an unknown page is a 404 first), and nothing
+ * is loaded for it: the domain reads the page's body only with a valid one. */
+static int send_page(struct req *r, const char *page_id, const char *page_path)
 {
 	static const char *const formats[] = { "document", "markdown", NULL };
-	const char *md = NULL;
+	const char *computed = req_query(r, "computed");
+	struct dom_page pg;
 	struct page_json o;
 	int format, rc;
+	bool load = req_query_enum(r, "format", formats, &format) == 0;
 	struct jw *g;
 
-	if ((rc = req_query_enum(r, "format", formats, &format)))
-		return rc;
-	if (p->type == PAGE_DOCUMENT && (rc = load_body(&r->dom, p->body, &md)))
-		return rc;
-	/* An OpenAPI page's document is the API reference of its spec (GitBook
-	 * computes it unless computed=false). */
-	if (p->type == PAGE_COMPUTED && !(req_query(r, "computed") && strcmp(req_query(r, "computed"), "false") == 0) &&
-	    (rc = dom_openapi_page_markdown(&r->dom, src->space.org_id, p->computed, &md)))
+	if ((rc = content_flags(r)) ||
+	    (rc = dom_page_get(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
+			       req_param(r, "revisionId"), page_id, page_path, !(computed && strcmp(computed, "false") == 0),
+			       load, &pg)) ||
+	    (rc = req_query_enum(r, "format", formats, &format)))
 		return rc;
 	if (!(g = resp_json(r, 200)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	o = page_opts(r, src->space.id);
-	o.markdown = md;
+	o = page_opts(r, pg.src.space.id, pg.bodies);
+	o.markdown = pg.markdown;
 	o.as_document = format == 0;
-	o.computed_as_document = by_path;
-	return page_to_json(g, src->rv, p, &o);
+	o.computed_as_document = page_path != NULL;
+	return page_to_json(g, pg.src.rv, pg.page, &o);
 }
 
 int content_page_get(struct req *r)
 {
-	struct content_src src;
-	const struct rev_page *p;
-	int rc = content_source(r, &src);
-
-	if (rc)
-		return rc;
-	if (!(p = revision_page(src.rv, req_param(r, "pageId"))))
-		return err_set(ERR_NOT_FOUND, "page not found");
-	return send_page(r, &src, p, false);
+	return send_page(r, req_param(r, "pageId"), NULL);
 }
 
 int content_page_by_path(struct req *r)
 {
-	struct content_src src;
-	const struct rev_page *p;
-	int rc = content_source(r, &src);
-
-	if (rc)
-		return rc;
-	if (!(p = revision_page_by_path(src.rv, req_param(r, "pagePath"))))
-		return err_set(ERR_NOT_FOUND, "no page at this path");
-	return send_page(r, &src, p, true);
+	return send_page(r, NULL, req_param(r, "pagePath"));
 }
 
 /* ---- links ---- */
 
-/* In-memory lists page by index: the cursor is the index of the next item. */
-static int slice(const struct list_req *lr, int total, int *start)
-{
-	uint64_t v;
-
-	*start = 0;
-	if (lr->after) {
-		/* Decimal digits only, at most total: a forged cursor cannot overflow. */
-		if (parse_decimal(lr->after->id, (uint64_t)total, &v))
-			return err_set(ERR_INVALID, "page: not a cursor of this list");
-		*start = (int)v;
-	}
-	return 0;
-}
-
+/* In-memory lists page by index (dom_links): the cursor is the index of the
+ * next item. */
 static const char *slice_next(struct req *r, int start, int count, int total)
 {
 	char idx[16];
@@ -221,10 +182,11 @@ static const char *slice_next(struct req *r, int start, int count, int total)
 	return cursor_encode(&r->arena, "0", idx);
 }
 
-static void locations(struct req *r, const struct content_src *src, const struct org *org, struct location_ctx *lc)
+static void locations(struct req *r, const struct content_src *src, const struct org *org,
+		      const char *const *bodies, struct location_ctx *lc)
 {
 	*lc = (struct location_ctx){ .base = api_base(r), .org = org, .standing = &r->dom.actor.org,
-				     .space = &src->space, .rv = src->rv, .pages = page_opts(r, src->space.id) };
+				     .space = &src->space, .rv = src->rv, .pages = page_opts(r, src->space.id, bodies) };
 	lc->pages.children = 0;
 }
 
@@ -236,22 +198,21 @@ static int send_links(struct req *r, const char *page_id)
 	struct list_req lr;
 	struct cursor cur;
 	struct jw *g;
-	int rc, want, start, count = 0;
+	int rc, want;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) || (rc = req_query_enum(r, "status", link_statuses, &want)) ||
 	    (rc = dom_links(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
-			    req_param(r, "revisionId"), page_id, want < 0 ? NULL : link_statuses[want], &l)) ||
-	    (rc = slice(&lr, l.n, &start)))
+			    req_param(r, "revisionId"), page_id, want < 0 ? NULL : link_statuses[want], &lr, &l)))
 		return rc;
-	locations(r, &l.src, &l.org, &lc);
+	locations(r, &l.src, &l.org, l.bodies, &lc);
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = start; i < l.n && count < lr.limit; i++, count++)
+	for (int i = l.start; i < l.start + l.shown; i++)
 		if ((rc = link_to_json(g, &lc, l.items[i].from, &l.items[i].t)))
 			return rc;
 	/* The stats sit beside the items; resp_list_end_open closes the object. */
 	link_stats_to_json(g, l.total, l.broken, page_id == NULL);
-	return resp_list_end_open(r, l.n, slice_next(r, start, count, l.n));
+	return resp_list_end_open(r, l.n, slice_next(r, l.start, l.shown, l.n));
 }
 
 int content_page_links(struct req *r)
@@ -272,20 +233,19 @@ static int send_backlinks(struct req *r, int file)
 	struct list_req lr;
 	struct cursor cur;
 	struct jw *g;
-	int rc, start, count = 0;
+	int rc;
 
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
 	    (rc = dom_backlinks(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
-				req_param(r, "revisionId"), file, req_param(r, file ? "fileId" : "pageId"), &b)) ||
-	    (rc = slice(&lr, b.n, &start)))
+				req_param(r, "revisionId"), file, req_param(r, file ? "fileId" : "pageId"), &lr, &b)))
 		return rc;
-	locations(r, &b.src, &b.org, &lc);
+	locations(r, &b.src, &b.org, b.bodies, &lc);
 	if (!(g = resp_list_begin(r)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = start; i < b.n && count < lr.limit; i++, count++)
+	for (int i = b.start; i < b.start + b.shown; i++)
 		if ((rc = location_to_json(g, &lc, b.pages[i], NULL, NULL, NULL)))
 			return rc;
-	return resp_list_end(r, b.n, slice_next(r, start, count, b.n));
+	return resp_list_end(r, b.n, slice_next(r, b.start, b.shown, b.n));
 }
 
 int content_page_backlinks(struct req *r)

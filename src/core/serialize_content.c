@@ -219,11 +219,8 @@ int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page 
 		if (!o->no_git)
 			git_blob_json(g, p->git_oid, p->git_path);
 		const char *md = o->markdown;
-		if (!md && o->body) {
-			md = "";
-			if (p->body && (rc = o->body(o->body_ctx, p->body, &md)))
-				return rc;
-		}
+		if (!md && o->bodies && p >= rv->pages && p < rv->pages + rv->npages)
+			md = o->bodies[p - rv->pages];
 		if (md && o->as_document) {
 			jw_key(g, "document");
 			if (md_to_document(g, md, strlen(md)) < 0)

@@ -35,21 +35,23 @@ struct page_json {
 	 * GitBook's reads include by default. */
 	int no_git;
 	/* The markdown of pages other than the one given above (children, list
-	 * items): GitBook's page schema requires each document page to carry it.
-	 * 0 with *out set, or an error code (util/err.h), which stops the
-	 * serializer and is returned by it. */
-	int (*body)(void *ctx, const char *hash, const char **out);
-	void *body_ctx;
+	 * items, locations), which GitBook's page schema requires of each
+	 * document page: bodies[i] is that of rv->pages[i], loaded by the domain
+	 * for the document pages the response shows ("" for one without a
+	 * body: dom_page_bodies_tree in domain/content.h), NULL for the others.
+	 * A document page without an entry (or with bodies NULL) is written
+	 * without markdown. */
+	const char *const *bodies;
 };
-/* 0, or the first error of o->body (the JSON written so far is to be
- * discarded: the caller answers the error instead). */
+/* p is one of rv->pages. 0, or ERR_INTERNAL when memory fails (the JSON
+ * written so far is to be discarded: the caller answers the error instead). */
 int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page *p, const struct page_json *o);
 
 /* The revision with its page tree and files (pages_opts->no_git also leaves
  * out the revision's and the files' Git metadata). merged_from: the change request
  * a merge revision came from (NULL otherwise); file_urls: the download URL of
  * each of rv->files, in order (the domain signs them: dom_revision_get).
- * 0, or the first error of pages_opts->body. */
+ * 0, or ERR_INTERNAL when memory fails. */
 int revision_to_json(struct jw *g, const char *base, const struct revision *rv,
 		     const struct change_request *merged_from, const char *merged_space_revision,
 		     const char *const *file_urls, const struct page_json *pages_opts);

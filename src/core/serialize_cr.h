@@ -88,7 +88,7 @@ struct link_target {
 
 /* Where content sits, for ContentLocation: the organization and space the
  * revision belongs to, the actor's standing and role, and how to write pages
- * (bodies). */
+ * (pages.bodies: the markdown of the pages shown, which the domain loaded). */
 struct location_ctx {
 	const char *base;
 	const struct org *org;
@@ -98,7 +98,8 @@ struct location_ctx {
 	struct page_json pages; /* children = 0 */
 };
 /* A ContentLocation of page p, or of file f (download: its download URL), or
- * of url when p and f are NULL. Non-zero when a page body could not be read. */
+ * of url when p and f are NULL (pages: lc->pages.bodies holds their markdown).
+ * 0, or ERR_INTERNAL when memory fails. */
 int location_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_page *p,
 		      const struct rev_file *f, const char *download, const char *url);
 /* One item of a links list: {status, relation, targetReference, locationReferences}. */
@@ -108,7 +109,8 @@ int link_to_json(struct jw *g, const struct location_ctx *lc, const struct rev_p
  * then closes the list: resp_list_end_open). with_cr: add broken.changeRequest. */
 void link_stats_to_json(struct jw *g, int total, int broken, bool with_cr);
 
-/* listPages: {pages: the page tree}; a body's read error is returned. */
+/* listPages: {pages: the page tree}, document pages with o->bodies' markdown.
+ * 0, or ERR_INTERNAL when memory fails. */
 int pages_to_json(struct jw *g, const struct revision *rv, const struct page_json *o);
 
 /* getSpacePDF: {url}. */

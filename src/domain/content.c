@@ -3,6 +3,7 @@
  * revision a route addresses, and summaries of pages.
  */
 #include "domain/content.h"
+#include "domain/openapi.h"
 #include "util/util.h"
 #include "core/revision.h"
 #include "core/serialize_comments.h"
@@ -418,7 +419,9 @@ int dom_revision_get(struct dom *d, const char *space_id, const char *cr_key, co
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = dom_content_source(d, space_id, cr_key, revision_id, ROLE_READ, &out->src)) ||
-	    (rc = sign_files(d, &out->src, out->src.rv->files, out->src.rv->nfiles, &out->file_urls)))
+	    (rc = sign_files(d, &out->src, out->src.rv->files, out->src.rv->nfiles, &out->file_urls)) ||
+	    (rc = dom_page_bodies_new(d, out->src.rv, &out->bodies)) ||
+	    (rc = dom_page_bodies_tree(d, out->src.rv, out->src.rv->first_root, out->bodies)))
 		return rc;
 	if (!out->src.rv->merged_from)
 		return 0;
@@ -435,4 +438,79 @@ int dom_page_body(struct dom *d, const char *hash, const char **out)
 	int rc = store_body_get(d->tx, hash, out);
 
 	return rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "page body %s is missing", hash) : rc;
+}
+
+int dom_page_bodies_new(struct dom *d, const struct revision *rv, const char ***out)
+{
+	/* npages + 1: a revision without pages still gets an array. */
+	if (!(*out = arena_alloc(d->arena, sizeof(**out) * ((size_t)rv->npages + 1))))
+		return err_set(ERR_INTERNAL, "out of memory");
+	memset(*out, 0, sizeof(**out) * ((size_t)rv->npages + 1));
+	return 0;
+}
+
+int dom_page_bodies_one(struct dom *d, const struct revision *rv, const struct rev_page *p, const char **bodies)
+{
+	const char **md = &bodies[p - rv->pages];
+
+	if (p->type != PAGE_DOCUMENT || *md)
+		return 0;
+	return dom_page_body(d, p->body, md);
+}
+
+int dom_page_bodies_tree(struct dom *d, const struct revision *rv, int first, const char **bodies)
+{
+	int rc;
+
+	/* As page_to_json walks: links and computed pages write no children. */
+	for (int c = first; c >= 0; c = rv->pages[c].next_sibling) {
+		const struct rev_page *p = &rv->pages[c];
+		if (p->type != PAGE_DOCUMENT && p->type != PAGE_GROUP)
+			continue;
+		if ((rc = dom_page_bodies_one(d, rv, p, bodies)) ||
+		    (rc = dom_page_bodies_tree(d, rv, p->first_child, bodies)))
+			return rc;
+	}
+	return 0;
+}
+
+int dom_pages_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		  struct dom_pages *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = dom_content_source(d, space_id, cr_key, revision_id, ROLE_READ, &out->src)) ||
+	    (rc = dom_page_bodies_new(d, out->src.rv, &out->bodies)))
+		return rc;
+	return dom_page_bodies_tree(d, out->src.rv, out->src.rv->first_root, out->bodies);
+}
+
+int dom_page_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		 const char *page_id, const char *page_path, bool computed, bool load, struct dom_page *out)
+{
+	const struct rev_page *p;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = dom_content_source(d, space_id, cr_key, revision_id, ROLE_READ, &out->src)))
+		return rc;
+	if (page_id ? !(p = revision_page(out->src.rv, page_id)) : !(p = revision_page_by_path(out->src.rv, page_path)))
+		return err_set(ERR_NOT_FOUND, page_id ? "page not found" : "no page at this path");
+	out->page = p;
+	if (!load)
+		return 0;
+	if (p->type == PAGE_DOCUMENT && (rc = dom_page_body(d, p->body, &out->markdown)))
+		return rc;
+	/* An OpenAPI page's document is the API reference of its spec (GitBook
+	 * computes it unless computed=false). */
+	if (p->type == PAGE_COMPUTED && computed &&
+	    (rc = dom_openapi_page_markdown(d, out->src.space.org_id, p->computed, &out->markdown)))
+		return rc;
+	/* The page's children (page_to_json writes those of documents and groups). */
+	if ((rc = dom_page_bodies_new(d, out->src.rv, &out->bodies)))
+		return rc;
+	if (p->type != PAGE_DOCUMENT && p->type != PAGE_GROUP)
+		return 0;
+	return dom_page_bodies_tree(d, out->src.rv, p->first_child, out->bodies);
 }

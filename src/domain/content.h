@@ -33,22 +33,64 @@
 #include "domain/domain.h"
 
 /* ---- reading ---- */
+/* Reads load the page bodies their answer shows, and serializers take them as
+ * data (core/serialize_content.h, page_json.bodies): an array parallel to
+ * rv->pages, in d->arena, holding the markdown of each document page shown
+ * ("" for one without a body) and NULL for the others. A body is read once
+ * per page with dom_page_body; a missing row fails the read (ERR_INTERNAL)
+ * before anything is written. */
+
 /* A revision as getRevisionById and its twins answer it: the content source
  * (domain.h), for a merge revision the change request it came from
- * (have_origin = 0 when none or gone), and the download URL of each of the
- * revision's files (dom_file_url), in the order of src.rv->files. */
+ * (have_origin = 0 when none or gone), the download URL of each of the
+ * revision's files (dom_file_url), in the order of src.rv->files, and the
+ * bodies of the page tree's document pages. */
 struct dom_revision {
 	struct content_src src;
 	struct change_request origin;
 	int have_origin;
 	const char **file_urls;
+	const char **bodies;
 };
 int dom_revision_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
 		     struct dom_revision *out);
 
-/* A page body by hash; a missing row is a broken revision (ERR_INTERNAL),
- * never an empty page. */
+/* listPages and its twins: the content source and the bodies of the page
+ * tree's document pages. */
+struct dom_pages {
+	struct content_src src;
+	const char **bodies;
+};
+int dom_pages_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		  struct dom_pages *out);
+
+/* getPageById (page_id) and getPageByPath (page_path, page_id NULL): one page
+ * of the content a route addresses (ERR_NOT_FOUND: none), with, when load is
+ * true, its markdown (a document's body; a computed page's API reference
+ * unless computed is false: dom_openapi_page_markdown; else NULL) and the
+ * bodies of the document pages below it. load false reads nothing more
+ * (the caller refuses the request once the page is found). */
+struct dom_page {
+	struct content_src src;
+	const struct rev_page *page;
+	const char *markdown;
+	const char **bodies;
+};
+int dom_page_get(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id,
+		 const char *page_id, const char *page_path, bool computed, bool load, struct dom_page *out);
+
+/* A page body by hash (NULL: "", read from nowhere); a missing row is a
+ * broken revision (ERR_INTERNAL), never an empty page. */
 int dom_page_body(struct dom *d, const char *hash, const char **out);
+/* A bodies array for rv, every entry NULL. */
+int dom_page_bodies_new(struct dom *d, const struct revision *rv, const char ***out);
+/* Load the body of p (one of rv->pages) into bodies when it is a document
+ * page whose body is not loaded yet. */
+int dom_page_bodies_one(struct dom *d, const struct revision *rv, const struct rev_page *p, const char **bodies);
+/* Load the bodies of the pages page_to_json writes from rv->pages[first] on:
+ * it, its next siblings and, below document and group pages, their
+ * children, recursively (first < 0: none). */
+int dom_page_bodies_tree(struct dom *d, const struct revision *rv, int first, const char **bodies);
 
 /* ---- writing revisions (content_changes.c, content.c) ---- */
 
@@ -215,20 +257,27 @@ struct link_list {
 	int n;
 	int total;                 /* every link but anchors, before the filter */
 	int broken;
+	int start, shown;          /* the page of the list answered: items[start .. start + shown - 1] */
+	const char **bodies;       /* of the pages the shown items name (page_json.bodies) */
 };
+/* Links lists page by index: lr->after's id is the index of the page's first
+ * item (decimal, at most n; else ERR_INVALID), at most lr->limit shown. */
 /* status: "ok" | "broken" | "in-app" | NULL (all). page_id NULL: every page
  * of the revision (the space's links). */
 int dom_links(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id, const char *page_id,
-	      const char *status, struct link_list *out);
-/* Pages of the revision linking to a page (file = 0) or a file (file = 1). */
+	      const char *status, const struct list_req *lr, struct link_list *out);
+/* Pages of the revision linking to a page (file = 0) or a file (file = 1),
+ * paged like links, with the bodies of those shown. */
 struct backlink_list {
 	struct content_src src;
 	struct org org;
 	const struct rev_page **pages;
 	int n;
+	int start, shown;
+	const char **bodies;
 };
 int dom_backlinks(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id, int file,
-		  const char *target_id, struct backlink_list *out);
+		  const char *target_id, const struct list_req *lr, struct backlink_list *out);
 
 /* ---- signed URLs and PDFs (content.c, pdf.c) ----
  *

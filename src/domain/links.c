@@ -7,6 +7,7 @@
 #include "domain/content.h"
 #include "util/err.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,15 +125,50 @@ static int page_links(struct dom *d, struct link_list *l, int *cap, const struct
 	return 0;
 }
 
-int dom_links(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id, const char *page_id,
-	      const char *status, struct link_list *out)
+/* The page of an n-item list lr asks for: *start, *shown (see content.h). */
+static int slice(const struct list_req *lr, int n, int *start, int *shown)
+{
+	const char *s;
+	uint64_t v = 0, max = (uint64_t)n;
+
+	*start = *shown = 0;
+	if (lr->after) {
+		/* Decimal digits only, bounded by n: a forged cursor cannot overflow. */
+		if (!(s = lr->after->id) || !*s)
+			return err_set(ERR_INVALID, "page: not a cursor of this list");
+		for (; *s; s++) {
+			unsigned dg = (unsigned char)*s - '0';
+			if (dg > 9 || v > (max - dg) / 10)
+				return err_set(ERR_INVALID, "page: not a cursor of this list");
+			v = v * 10 + dg;
+		}
+		*start = (int)v;
+	}
+	/* A start past the end (one digit above a short list) shows nothing. */
+	if (*start < n)
+		*shown = n - *start < lr->limit ? n - *start : lr->limit;
+	return 0;
+}
+
+/* The shown items' pages: where each link is written and the page it points at. */
+static int link_bodies(struct dom *d, struct link_list *l)
+{
+	const struct revision *rv = l->src.rv;
+	int rc;
+
+	if ((rc = dom_page_bodies_new(d, rv, &l->bodies)))
+		return rc;
+	for (int i = l->start; i < l->start + l->shown; i++)
+		if ((l->items[i].t.page && (rc = dom_page_bodies_one(d, rv, l->items[i].t.page, l->bodies))) ||
+		    (rc = dom_page_bodies_one(d, rv, l->items[i].from, l->bodies)))
+			return rc;
+	return 0;
+}
+
+static int links_all(struct dom *d, const char *page_id, const char *status, struct link_list *out)
 {
 	int cap = 0, rc;
 
-	memset(out, 0, sizeof(*out));
-	if ((rc = dom_content_source(d, space_id, cr_key, revision_id, ROLE_READ, &out->src)) ||
-	    (rc = store_org_get(d->tx, out->src.space.org_id, &out->org)))
-		return rc;
 	if (page_id) {
 		const struct rev_page *p = revision_page(out->src.rv, page_id);
 		if (!p)
@@ -145,8 +181,21 @@ int dom_links(struct dom *d, const char *space_id, const char *cr_key, const cha
 	return 0;
 }
 
+int dom_links(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id, const char *page_id,
+	      const char *status, const struct list_req *lr, struct link_list *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = dom_content_source(d, space_id, cr_key, revision_id, ROLE_READ, &out->src)) ||
+	    (rc = store_org_get(d->tx, out->src.space.org_id, &out->org)) ||
+	    (rc = links_all(d, page_id, status, out)) || (rc = slice(lr, out->n, &out->start, &out->shown)))
+		return rc;
+	return link_bodies(d, out);
+}
+
 int dom_backlinks(struct dom *d, const char *space_id, const char *cr_key, const char *revision_id, int file,
-		  const char *id, struct backlink_list *out)
+		  const char *id, const struct list_req *lr, struct backlink_list *out)
 {
 	const struct revision *rv;
 	int rc;
@@ -182,5 +231,10 @@ int dom_backlinks(struct dom *d, const char *space_id, const char *cr_key, const
 			}
 		}
 	}
+	if ((rc = slice(lr, out->n, &out->start, &out->shown)) || (rc = dom_page_bodies_new(d, rv, &out->bodies)))
+		return rc;
+	for (int i = out->start; i < out->start + out->shown; i++)
+		if ((rc = dom_page_bodies_one(d, rv, out->pages[i], out->bodies)))
+			return rc;
 	return 0;
 }

@@ -148,10 +148,11 @@ static void domain_suite(struct store *st)
 	 * /pages/nope is broken. */
 	{
 		struct link_list l;
+		struct list_req lr = { .limit = 100 };
 		as(&w, &w.commenter);
-		CHECK(dom_links(&w.d, w.space.id, NULL, NULL, NULL, NULL, &l) == 0);
+		CHECK(dom_links(&w.d, w.space.id, NULL, NULL, NULL, NULL, &lr, &l) == 0);
 		CHECK(l.total == 3 && l.broken == 1);
-		CHECK(dom_links(&w.d, w.space.id, NULL, NULL, NULL, "broken", &l) == 0);
+		CHECK(dom_links(&w.d, w.space.id, NULL, NULL, NULL, "broken", &lr, &l) == 0);
 		CHECK(l.n == 1 && l.items[0].t.kind == LINK_PAGE && !l.items[0].t.page);
 		done(&w, 0);
 	}

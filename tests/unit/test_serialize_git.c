@@ -14,14 +14,6 @@
 
 #define FIXTURE "tests/api/fixtures/git-sync-revision.json"
 
-static int body(void *ctx, const char *hash, const char **out)
-{
-	(void)ctx;
-	(void)hash;
-	*out = "# Setup\n\nText.\n";
-	return 0;
-}
-
 static struct revision *sample(void)
 {
 	static const struct rev_page pages[] = {
@@ -51,7 +43,9 @@ static struct revision *sample(void)
 static char *revision_text(const struct revision *rv, int no_git)
 {
 	struct jw w;
-	struct page_json o = { .base = "http://127.0.0.1:1", .space_id = "s1", .children = 1, .body = body,
+	/* The bodies of the pages (only document pages write theirs), as the domain loads them. */
+	static const char *const bodies[] = { "# Setup\n\nText.\n", "# Setup\n\nText.\n", "# Setup\n\nText.\n" };
+	struct page_json o = { .base = "http://127.0.0.1:1", .space_id = "s1", .children = 1, .bodies = bodies,
 			       .no_git = no_git };
 	/* The download URL of each file, as the domain signs them. */
 	static const char *const file_urls[] = { "http://127.0.0.1:1/files/f1" };
