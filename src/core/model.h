@@ -302,4 +302,33 @@ struct openapi_version {
 	int64_t created_at;
 };
 
+/* ---- search results (store/search.h ranks them, core/serialize_search.c writes them) ---- */
+
+/* A section of a result page: where the hit is, and an excerpt of about
+ * SEARCH_EXCERPT (store/search.h) characters around the first hit, cut at word boundaries
+ * ("…" marks a cut). id and title are "" for the text before the first
+ * heading. */
+struct search_section {
+	const char *id;
+	const char *title;
+	const char *body;
+};
+
+struct search_page {
+	const char *space_id;
+	const char *id;
+	const char *title;
+	const char *path;
+	int words;                         /* query words the page holds */
+	struct search_section *sections;   /* the best SEARCH_SECTIONS sections with a hit, best first; */
+	int nsections;                     /* the first section when none shows a hit */
+};
+
+struct search_space {
+	const char *id;
+	const char *title;
+	struct search_page *pages; /* its best SEARCH_ORG_PAGES pages, best first */
+	int npages;
+};
+
 #endif

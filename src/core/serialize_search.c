@@ -3,7 +3,7 @@
  * (serialize_search.h).
  */
 #include "core/serialize_search.h"
-#include "store/store.h" /* struct search_page, search_space */
+#include "core/model.h"
 #include "util/text.h"
 
 #include <stdlib.h>

@@ -33,6 +33,8 @@
 #define SEARCH_ORG_PAGES 5      /* pages shown per space in an organization search */
 #define SEARCH_EXCERPT 200      /* characters of a section's excerpt */
 
+#include "core/model.h" /* struct search_section, search_page, search_space */
+
 /* Index a page (replacing what was indexed for it): its title, path, and the
  * sections of its markdown. */
 int store_search_put_page(struct store_tx *tx, const char *org_id, const char *space_id, const char *page_id,
@@ -42,37 +44,10 @@ int store_search_remove_page(struct store_tx *tx, const char *space_id, const ch
 /* Index to_space_id's pages as from_space_id's (a duplicate of its content). */
 int store_search_copy_space(struct store_tx *tx, const char *from_space_id, const char *to_space_id);
 
-/* A section of a result page: where the hit is, and an excerpt of about
- * SEARCH_EXCERPT characters around the first hit, cut at word boundaries
- * ("…" marks a cut). id and title are "" for the text before the first
- * heading. */
-struct search_section {
-	const char *id;
-	const char *title;
-	const char *body;
-};
-
-struct search_page {
-	const char *space_id;
-	const char *id;
-	const char *title;
-	const char *path;
-	int words;                         /* query words the page holds */
-	struct search_section *sections;   /* the best SEARCH_SECTIONS sections with a hit, best first; */
-	int nsections;                     /* the first section when none shows a hit */
-};
-
 /* Pages of a live space, best first, keyset-paginated (lr->desc is ignored).
  * *next (NULL on the last page) continues the same query. */
 int store_search_space(struct store_tx *tx, const char *space_id, const char *query, const struct list_req *lr,
 		       struct search_page **items, int *n, char **next);
-
-struct search_space {
-	const char *id;
-	const char *title;
-	struct search_page *pages; /* its best SEARCH_ORG_PAGES pages, best first */
-	int npages;
-};
 
 /* Live spaces of an organization holding matching pages, ordered by their best
  * page; lr->limit counts spaces. space_ids (nspace_ids of them) limits the
