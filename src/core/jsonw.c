@@ -1,4 +1,5 @@
 #include "core/jsonw.h"
+#include "util/alloc.h"
 #include "util/text.h"
 #include "util/util.h"
 
@@ -35,11 +36,7 @@ bool jw_reserve(struct jw *w, size_t n)
 	}
 	while (cap - w->len < n)
 		cap *= 2;
-	nb = realloc(w->buf, cap);
-	if (!nb) {
-		w->oom = true;
-		return false;
-	}
+	nb = xrealloc(w->buf, cap); /* out of memory stops the process (util/alloc.h) */
 	w->buf = nb;
 	w->cap = cap;
 	return true;

@@ -8,9 +8,10 @@
  * runs of plain characters with memcpy and escapes only what JSON requires.
  *
  * Commas: `comma` is set after every complete value and cleared by an opening
- * bracket or a key, so callers only say what comes next. Allocation failure
- * sets `oom` and turns every later call into a no-op; the owner checks it once
- * at the end (jw_ok).
+ * bracket or a key, so callers only say what comes next. Out of memory stops
+ * the process (util/alloc.h); a document past SIZE_MAX / 2 bytes sets `oom`
+ * and turns every later call into a no-op, and the owner checks it once at the
+ * end (jw_ok).
  */
 #ifndef DOCSD_CORE_JSONW_H
 #define DOCSD_CORE_JSONW_H

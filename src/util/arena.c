@@ -1,4 +1,5 @@
 #include "util/arena.h"
+#include "util/alloc.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -47,10 +48,8 @@ void *arena_alloc(struct arena *a, size_t n)
 	}
 	size = n > 16384 ? n : 16384;
 	if (size > SIZE_MAX - sizeof(*b))
-		return NULL;
-	b = malloc(sizeof(*b) + size);
-	if (!b)
-		return NULL;
+		oom_abort("arena", size);
+	b = xmalloc(sizeof(*b) + size);
 	b->next = a->head;
 	b->size = size;
 	a->head = b;
@@ -63,8 +62,6 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	char *d = arena_alloc(a, n + 1);
 
-	if (!d)
-		return NULL;
 	memcpy(d, s, n);
 	d[n] = '\0';
 	return d;
@@ -84,11 +81,9 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return NULL;
+	if (n < 0) /* EOVERFLOW: more than INT_MAX bytes */
+		oom_abort("arena_printf", SIZE_MAX);
 	d = arena_alloc(a, (size_t)n + 1);
-	if (!d)
-		return NULL;
 	va_start(ap, fmt);
 	vsnprintf(d, (size_t)n + 1, fmt, ap);
 	va_end(ap);

@@ -5,7 +5,8 @@
  * (path parameters, strings read from rows, the parsed query) comes from it and
  * is released at once by arena_free() when the response has been queued. The
  * first block lives inside the arena struct so a small request allocates nothing.
- * Allocation failure returns NULL; callers check.
+ * An arena never returns NULL: out of memory stops the process (util/alloc.h),
+ * so callers do not check. arena_strdup(a, NULL) is NULL, as its argument.
  */
 #ifndef DOCSD_UTIL_ARENA_H
 #define DOCSD_UTIL_ARENA_H
