@@ -300,6 +300,31 @@ static void urls_suite(struct store *s)
 			CHECK_STR(fl.urls[0], url);
 		CHECK(dom_files_list(&ds, sp.id, NULL, sp.revision, &lr, &fl) == 0); /* no files */
 		CHECK(fl.n == 0 && !fl.more);
+		/* ... and the bodies of the document pages they show: a group's
+		 * entry stays NULL; a missing body row fails the read, not the JSON. */
+		const struct revision *rb = NULL;
+		const char *bh = NULL;
+		CHECK(store_body_put(&tx, "# Shown\n", &bh) == 0 && bh);
+		struct rev_page bp[2] = {
+			{ .id = "g1", .type = PAGE_GROUP, .title = "G", .slug = "g", .pos = 1 },
+			{ .id = "d1", .parent = "g1", .type = PAGE_DOCUMENT, .title = "D", .slug = "d", .pos = 1, .body = bh },
+		};
+		nr = (struct revision_new){ .space_id = sp.id, .parent_id = rv->id, .parents = "[]", .type = "edits",
+					    .pages = bp, .npages = 2 };
+		CHECK(store_revision_create(&tx, &nr, &rb) == 0 && rb);
+		CHECK(rb && dom_revision_get(&ds, sp.id, NULL, rb->id, &dr) == 0 && dr.bodies);
+		if (rb && dr.bodies && dr.src.rv == rb) {
+			for (int i = 0; i < dr.src.rv->npages; i++)
+				if (dr.src.rv->pages[i].type == PAGE_DOCUMENT)
+					CHECK_STR(dr.bodies[i], "# Shown\n");
+				else
+					CHECK(dr.bodies[i] == NULL);
+		}
+		bp[1].body = "0000000000000000000000000000000000000000000000000000000000000000";
+		nr.parent_id = rb ? rb->id : rv->id;
+		CHECK(store_revision_create(&tx, &nr, &rb) == 0 && rb);
+		if (rb)
+			CHECK(dom_revision_get(&ds, sp.id, NULL, rb->id, &dr) == ERR_INTERNAL);
 	}
 	/* the entry's type and name, as an attachment */
 	CHECK(dom_file_download(&d, segment(url), &dl) == 0);
