@@ -181,8 +181,7 @@ static int results(struct dom *d, const struct place *p, struct comment *rows, i
 
 	if ((rc = store_comment_reactions(d->tx, rows, n)))
 		return rc;
-	if (!(v = arena_alloc(d->arena, sizeof(*v) * (size_t)(n ? n : 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	v = arena_alloc(d->arena, sizeof(*v) * (size_t)(n ? n : 1));
 	for (int i = 0; i < n; i++) {
 		memset(&v[i], 0, sizeof(v[i]));
 		v[i].c = rows[i];
@@ -192,8 +191,6 @@ static int results(struct dom *d, const struct place *p, struct comment *rows, i
 		perms_of(d, p, &rows[i], &v[i].view.perms);
 		if (rows[i].target_page && !rows[i].parent_id) {
 			struct comment_page *pg = arena_alloc(d->arena, sizeof(*pg));
-			if (!pg)
-				return err_set(ERR_INTERNAL, "out of memory");
 			if ((rc = page_view(d, p, &rows[i], pg)))
 				return rc;
 			v[i].view.page = pg;

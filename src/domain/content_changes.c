@@ -24,6 +24,7 @@
 #include "util/base64.h"
 #include "util/fetch.h"
 #include "util/image.h"
+#include "util/alloc.h"
 #include "util/util.h"
 
 #include <jansson.h>
@@ -148,8 +149,6 @@ static int insert_file(struct batch *b, json_t *f, int k)
 		if (base64_decoded_max(n) > MAX_FILE_BYTES + 3)
 			return bad(b, field, "base64: larger than 1 MB");
 		unsigned char *buf = arena_alloc(d->arena, base64_decoded_max(n) + 1);
-		if (!buf)
-			return err_set(ERR_INTERNAL, "out of memory");
 		long got = base64_decode(buf, b64, n);
 		if (got < 0)
 			return bad(b, field, "base64: not valid base64");
@@ -185,16 +184,12 @@ static int insert_file(struct batch *b, json_t *f, int k)
 		return err_set(ERR_INTERNAL, "cannot make an id");
 	struct rev_file rf = { .id = arena_strdup(d->arena, id), .name = name, .content_type = type, .blob = blob,
 			       .size = (int64_t)len, .width = width, .height = height };
-	if (!rf.id || (rc = tree_add_file(b->w, &rf)))
-		return rc ? rc : err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = tree_add_file(b->w, &rf)))
+		return rc;
 	if (b->out && b->out->nfiles < CONTENT_MAX_OUTCOMES)
 		b->out->files[b->out->nfiles++] = b->w->files[b->w->nf - 1];
-	if (ref) {
-		const char *target = arena_printf(d->arena, "/files/%s", rf.id);
-		if (!target)
-			return err_set(ERR_INTERNAL, "out of memory");
-		return add_ref(b, ref, target);
-	}
+	if (ref)
+		return add_ref(b, ref, arena_printf(d->arena, "/files/%s", rf.id));
 	return 0;
 }
 
@@ -257,21 +252,18 @@ static int fetch_one(struct dom *d, size_t bytes_left, int64_t deadline_ns, stru
 		ff->error = rc;
 		ff->message = arena_strdup(d->arena, why);
 		fetch_result_free(&fr);
-		return ff->message ? 0 : err_set(ERR_INTERNAL, "out of memory");
+		return 0;
 	}
 	copy = arena_alloc(d->arena, fr.len + 1);
-	if (copy) {
-		memcpy(copy, fr.data, fr.len);
-		copy[fr.len] = '\0';
-		ff->data = copy;
-		ff->len = fr.len;
-		/* The response's type only when it is one (else sniffed, or octet-stream). */
-		if (fr.content_type[0] && valid_media_type(fr.content_type) &&
-		    !(ff->content_type = arena_strdup(d->arena, fr.content_type)))
-			copy = NULL;
-	}
+	memcpy(copy, fr.data, fr.len);
+	copy[fr.len] = '\0';
+	ff->data = copy;
+	ff->len = fr.len;
+	/* The response's type only when it is one (else sniffed, or octet-stream). */
+	if (fr.content_type[0] && valid_media_type(fr.content_type))
+		ff->content_type = arena_strdup(d->arena, fr.content_type);
 	fetch_result_free(&fr);
-	return copy ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return 0;
 }
 
 /* How many file entries of the batch name a url (0 for a batch that is not one). */
@@ -307,8 +299,7 @@ int dom_content_prefetch(struct dom *d, json_t *changes, struct fetched_files *o
 	/* None for a batch that is not one: dom_apply_changes refuses it. */
 	if ((urls = count_urls(changes)) == 0)
 		return 0;
-	if (!(items = arena_alloc(d->arena, sizeof(*items) * (size_t)urls)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	items = arena_alloc(d->arena, sizeof(*items) * (size_t)urls);
 	/* Distinct URLs, in the order the batch reaches them. */
 	for (size_t i = 0; i < nc; i++) {
 		json_t *files = change_files(json_array_get(changes, i));
@@ -514,8 +505,6 @@ static int read_computed(struct batch *b, json_t *c, const char **json)
 	const char *slug, *prefix = arena_printf(d->arena, "changes[%d].computed", b->index);
 	int rc;
 
-	if (!prefix)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = openapi_computed_check(d->arena, json_object_get(c, "computed"), prefix, json, &slug)))
 		return rc;
 	if ((rc = store_space_get(d->tx, b->revert_base->space_id, &s)))
@@ -588,7 +577,7 @@ static int insert_page(struct batch *b, json_t *c)
 		p.slug = m.slug;
 	} else {
 		char *base = slugify(b->d->arena, p.title);
-		if (!base || !(p.slug = tree_slug_unique(w, into, base, NULL)))
+		if (!(p.slug = tree_slug_unique(w, into, base, NULL)))
 			return err_set(ERR_INTERNAL, "out of memory");
 	}
 	if ((rc = tree_insert(w, &p, at)))
@@ -745,8 +734,7 @@ int dom_apply_changes_n(struct dom *d, struct tree_work *w, json_t *changes, int
 
 	if (!json_is_array(changes) || n < 1 || n > (size_t)max_changes)
 		return err_set(ERR_INVALID, "changes: must be an array of 1 to %d changes", max_changes);
-	if (!(b = calloc(1, sizeof(*b))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	b = xcalloc(1, sizeof(*b));
 	b->d = d;
 	b->w = w;
 	b->revert_base = revert_base;
@@ -755,10 +743,6 @@ int dom_apply_changes_n(struct dom *d, struct tree_work *w, json_t *changes, int
 	if (out)
 		memset(out, 0, sizeof(*out));
 	b->page_ids = arena_alloc(d->arena, sizeof(char *) * n);
-	if (!b->page_ids) {
-		free(b);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
 	/* Refs given by the caller (a template's contentRefs): name -> target. */
 	const char *rname;
 	json_t *rval;
@@ -779,13 +763,14 @@ int dom_apply_changes_n(struct dom *d, struct tree_work *w, json_t *changes, int
 		else if (strcmp(op, "insert_page") == 0) {
 			char id[ID_LEN + 1];
 			const char *ref = get_str(c, "ref", &present, &wrong);
-			if (id_new(id) || !(b->page_ids[i] = arena_strdup(d->arena, id)))
+			if (id_new(id)) {
 				rc = err_set(ERR_INTERNAL, "cannot make an id");
-			else if (wrong)
-				rc = bad(b, "ref", "must be a string");
-			else if (ref) {
-				const char *target = arena_printf(d->arena, "/pages/%s", b->page_ids[i]);
-				rc = target ? add_ref(b, ref, target) : err_set(ERR_INTERNAL, "out of memory");
+			} else {
+				b->page_ids[i] = arena_strdup(d->arena, id);
+				if (wrong)
+					rc = bad(b, "ref", "must be a string");
+				else if (ref)
+					rc = add_ref(b, ref, arena_printf(d->arena, "/pages/%s", b->page_ids[i]));
 			}
 		} else if (strcmp(op, "insert_files") == 0) {
 			json_t *files = json_object_get(c, "files");
@@ -837,7 +822,5 @@ int dom_write_edits(struct dom *d, const struct space *s, const struct tree_work
 	nr.parents = arena_printf(d->arena, "[\"%s\"]", parent->id);
 	nr.type = "edits";
 	nr.created_by = d->actor.user_id;
-	if (!nr.parents)
-		return err_set(ERR_INTERNAL, "out of memory");
 	return store_revision_create(d->tx, &nr, out);
 }

@@ -219,8 +219,6 @@ int dom_git_sync_start(struct dom *d, const char *space_id, const struct dom_git
 	if (remote.user) {
 		unsigned char key[SEAL_KEY_LEN];
 		const char *plain = arena_printf(d->arena, "%s:%s", remote.user, remote.password ? remote.password : "");
-		if (!plain)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if ((rc = creds_key(d->srv, d->tx, key)) || (rc = seal_text(d->arena, key, plain, strlen(plain), &l.credentials)))
 			return rc;
 	}
@@ -284,7 +282,7 @@ static int after_merge(struct dom *d, const struct space *s, const struct change
 		return rc;
 	msg = arena_printf(d->arena, "GITBOOK-%lld: %s", (long long)cr->number,
 			   cr->subject && *cr->subject ? cr->subject : "No subject");
-	if (!msg || !(payload = payload_json(d->arena, &l, msg, 0, false, false, d->actor.user_id, true)))
+	if (!(payload = payload_json(d->arena, &l, msg, 0, false, false, d->actor.user_id, true)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = store_job_enqueue(d->tx, JOB_KIND_GIT_EXPORT, s->id, payload, 0, job_id)))
 		return rc;
@@ -563,8 +561,6 @@ static int overlay(struct sync *c, struct store_tx *tx, const char *id, const ch
 		synced = NULL; /* a missing record only costs the reuse of paths */
 	pages = arena_alloc(c->a, sizeof(*pages) * (size_t)(rv->npages + 1));
 	files = arena_alloc(c->a, sizeof(*files) * (size_t)(rv->nfiles + 1));
-	if (!pages || !files)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < rv->npages; i++) {
 		const struct rev_page *sp = synced ? revision_page(synced, rv->pages[i].id) : NULL;
 		pages[i] = rv->pages[i];
@@ -709,8 +705,6 @@ static int import_finalize(struct sync *c, struct store_tx *tx, void *arg)
 	nr.npages = im->out.npages;
 	nr.files = im->out.files;
 	nr.nfiles = im->out.nfiles;
-	if (!nr.parents)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = store_revision_create(tx, &nr, &rv)))
 		return rc;
 	c->d->tx = tx;
@@ -718,8 +712,7 @@ static int import_finalize(struct sync *c, struct store_tx *tx, void *arg)
 		return rc;
 	/* rv belongs to the transaction (its revision cache entry): the id
 	 * outlives it in the job's result. */
-	if (!(im->revision = arena_strdup(c->a, rv->id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	im->revision = arena_strdup(c->a, rv->id);
 	l.applied_job = c->run->job->id;
 	if (c->rq.timestamp > l.last_timestamp)
 		l.last_timestamp = c->rq.timestamp;
@@ -963,8 +956,6 @@ static int export_finalize(struct sync *c, struct store_tx *tx, void *arg)
 	known = arena_alloc(c->a, sizeof(*known) * (size_t)(ex->rv->npages + ex->rv->nfiles + 1));
 	pages = arena_alloc(c->a, sizeof(*pages) * (size_t)(ex->rv->npages + 1));
 	files = arena_alloc(c->a, sizeof(*files) * (size_t)(ex->rv->nfiles + 1));
-	if (!idx || !known || !pages || !files)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++) {
 		idx[i].path = ex->out.writes[i].path;
 		idx[i].oid = ex->blob_oids ? ex->blob_oids[i] : ex->out.writes[i].oid;
@@ -1004,7 +995,7 @@ static int export_finalize(struct sync *c, struct store_tx *tx, void *arg)
 	nr.npages = ex->rv->npages;
 	nr.files = files;
 	nr.nfiles = ex->rv->nfiles;
-	if (!nr.parents || !nr.git)
+	if (!nr.git)
 		return err_set(ERR_INTERNAL, "out of memory");
 	/* Written beside the content (the space's revision does not move): what
 	 * the next sync overlays. */

@@ -53,8 +53,7 @@ int dom_import_args(struct arena *a, const char *url, const char *source, struct
 		return err_set(ERR_INVALID, "url: must be an absolute http or https URL");
 	if (w.has_userinfo)
 		return err_set(ERR_INVALID, "url: must not contain a user name or password");
-	if (!(out->url = weburl_strip_fragment(a, norm)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	out->url = weburl_strip_fragment(a, norm);
 	if (!source)
 		return err_set(ERR_INVALID, "source: is required");
 	for (int i = 0; all_sources[i]; i++)
@@ -308,7 +307,7 @@ static int set_scope(struct crawl *c, const struct weburl *u)
 
 	c->scope = *u;
 	c->dir = arena_strndup(c->a, u->path, (size_t)(slash - u->path) + 1);
-	return c->dir ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return 0;
 }
 
 /* Fetch found[i] and, when it is a page of the site not imported yet, add
@@ -391,8 +390,8 @@ static int crawl_markdown(struct crawl *c, const char *url)
 		rc = err_set(ERR_INVALID, "url: an HTML page, not a markdown file; use source \"html\" or \"website\"");
 	else if (strlen((const char *)fr.data) != fr.len || utf8_len((const char *)fr.data) < 0)
 		rc = err_set(ERR_INVALID, "url: not a text file in UTF-8");
-	else if (!(md.markdown = arena_strndup(c->a, (const char *)fr.data, fr.len)))
-		rc = err_set(ERR_INTERNAL, "out of memory");
+	else
+		md.markdown = arena_strndup(c->a, (const char *)fr.data, fr.len);
 	fetch_result_free(&fr);
 	if (rc || (rc = set_scope(c, &u))) /* the page tree needs a start directory */
 		return rc;
@@ -442,11 +441,8 @@ static int crawl_images(struct crawl *c)
 			name = q && q <= 200 ? arena_strndup(c->a, slash + 1, q) : arena_strdup(c->a, "image");
 			*ff = (struct fetched_file){ .url = url, .data = copy, .len = fr.len,
 						     .content_type = arena_strdup(c->a, type) };
-			if (copy)
-				memcpy(copy, fr.data, fr.len);
+			memcpy(copy, fr.data, fr.len);
 			fetch_result_free(&fr);
-			if (!copy || !name || !ff->content_type)
-				return err_set(ERR_INTERNAL, "out of memory");
 			c->names[c->nfetched] = name;
 			map_put(c->images, url, c->nfetched++);
 		}
@@ -464,8 +460,9 @@ static char *path_key(struct crawl *c, const char *url)
 	char *k;
 	size_t n;
 
-	if (!weburl_normalize(c->a, url, &u) || !(k = arena_strdup(c->a, u.path)))
+	if (!weburl_normalize(c->a, url, &u))
 		return NULL;
+	k = arena_strdup(c->a, u.path);
 	n = strlen(k);
 	if (n >= 10 && strcmp(k + n - 10, "index.html") == 0)
 		n -= 10;
@@ -488,16 +485,12 @@ static int tree_parents(struct crawl *c, int *parent)
 	char **keys = arena_alloc(c->a, sizeof(char *) * (size_t)c->npages);
 	size_t root = strlen(c->dir) - 1; /* "/docs/" -> keys longer than "/docs" */
 
-	if (!keys)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < c->npages; i++)
 		if (!(keys[i] = path_key(c, c->pages[i].url)))
 			return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < c->npages; i++) {
 		char *prefix = arena_strdup(c->a, keys[i]), *slash;
 		parent[i] = -1;
-		if (!prefix)
-			return err_set(ERR_INTERNAL, "out of memory");
 		while (parent[i] < 0 && (slash = strrchr(prefix, '/')) && (size_t)(slash - prefix) > root) {
 			*slash = '\0';
 			for (int j = 0; j < c->npages && parent[i] < 0; j++)
@@ -531,8 +524,8 @@ static const char *relink(void *ctx, const char *target)
 	const char *hash = strchr(target, '#'), *url = target;
 	int i;
 
-	if (hash && !(url = arena_strndup(r->c->a, target, (size_t)(hash - target))))
-		return NULL;
+	if (hash)
+		url = arena_strndup(r->c->a, target, (size_t)(hash - target));
 	if ((i = map_get(r->c->by_url, url)) >= 0)
 		return arena_printf(r->c->a, "./" PAGE_REF "%d%s", r->place[i], hash ? hash : "");
 	if ((i = map_get(r->c->images, target)) >= 0)
@@ -548,9 +541,7 @@ static int finish(struct crawl *c, struct import_crawl *out)
 	struct relink r = { c, place };
 	int k = 0, rc;
 
-	if (!parent || !order || !place ||
-	    !(out->pages = arena_alloc(c->a, sizeof(*out->pages) * (size_t)c->npages)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	out->pages = arena_alloc(c->a, sizeof(*out->pages) * (size_t)c->npages);
 	if ((rc = tree_parents(c, parent)))
 		return rc;
 	preorder(c->npages, parent, -1, order, &k);
@@ -581,13 +572,13 @@ static int crawl(const struct server *srv, struct arena *a, struct import_crawl 
 	int rc;
 
 	c.deadline_ns = clock_mono_ns() + IMPORT_BUDGET_MS * 1000000;
-	if (!(c.seen = arena_alloc(a, sizeof(*c.seen))) || !(c.by_url = arena_alloc(a, sizeof(*c.by_url))) ||
-	    !(c.images = arena_alloc(a, sizeof(*c.images))) ||
-	    !(c.found = arena_alloc(a, sizeof(*c.found) * IMPORT_MAX_FOUND)) ||
-	    !(c.pages = arena_alloc(a, sizeof(*c.pages) * IMPORT_MAX_PAGES)) ||
-	    !(c.fetched = arena_alloc(a, sizeof(*c.fetched) * IMPORT_MAX_IMAGES)) ||
-	    !(c.names = arena_alloc(a, sizeof(*c.names) * IMPORT_MAX_IMAGES)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	c.seen = arena_alloc(a, sizeof(*c.seen));
+	c.by_url = arena_alloc(a, sizeof(*c.by_url));
+	c.images = arena_alloc(a, sizeof(*c.images));
+	c.found = arena_alloc(a, sizeof(*c.found) * IMPORT_MAX_FOUND);
+	c.pages = arena_alloc(a, sizeof(*c.pages) * IMPORT_MAX_PAGES);
+	c.fetched = arena_alloc(a, sizeof(*c.fetched) * IMPORT_MAX_IMAGES);
+	c.names = arena_alloc(a, sizeof(*c.names) * IMPORT_MAX_IMAGES);
 	memset(c.seen, 0, sizeof(*c.seen));
 	memset(c.by_url, 0, sizeof(*c.by_url));
 	memset(c.images, 0, sizeof(*c.images));

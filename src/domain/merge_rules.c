@@ -27,8 +27,7 @@ int dom_merge_rules_check(struct dom *d, const struct space *s, const struct cha
 		return 0;
 	if ((rc = store_reviews_current(d->tx, cr->id, &reviews, &n)))
 		return rc;
-	if (!(facts_reviews = arena_alloc(d->arena, sizeof(*facts_reviews) * (size_t)(n ? n : 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	facts_reviews = arena_alloc(d->arena, sizeof(*facts_reviews) * (size_t)(n ? n : 1));
 	for (int i = 0; i < n; i++)
 		facts_reviews[i] = (struct mr_review){ reviews[i].reviewer.id, reviews[i].status, reviews[i].outdated };
 	f.actor_id = d->actor.user_id;

@@ -43,6 +43,7 @@
 #include "jobs/jobs.h"
 #include "store/jobs.h"
 #include "store/openapi.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/fetch.h"
 #include "util/log.h"
@@ -233,8 +234,8 @@ static int entry_json(struct arena *a, const char *fs_text, const char **out)
 	}
 	if (!s)
 		rc = err_set(fs ? ERR_NOT_FOUND : ERR_INTERNAL, fs ? "the version has no entry file" : "a stored version is unreadable");
-	else if (!(*out = arena_strdup(a, s)))
-		rc = err_set(ERR_INTERNAL, "out of memory");
+	else
+		*out = arena_strdup(a, s);
 	free(s);
 	json_decref(fs);
 	return rc;
@@ -278,15 +279,16 @@ int dom_openapi_page_markdown(struct dom *d, const char *org_id, const char *com
 	if (openapi_computed_read(d->arena, computed, &slug, &models))
 		return (*md = "This page is computed from a source docsd does not support.\n"), 0;
 	rc = store_openapi_get(d->tx, org_id, slug, &spec);
-	if (rc == ERR_NOT_FOUND)
-		return (*md = arena_printf(d->arena, "The OpenAPI specification `%s` does not exist.\n", slug)) ? 0
-			       : err_set(ERR_INTERNAL, "out of memory");
+	if (rc == ERR_NOT_FOUND) {
+		*md = arena_printf(d->arena, "The OpenAPI specification `%s` does not exist.\n", slug);
+		return 0;
+	}
 	if (rc)
 		return rc;
-	if (!spec.last_version)
-		return (*md = arena_printf(d->arena, "The OpenAPI specification `%s` has not been processed yet.\n", slug))
-			       ? 0
-			       : err_set(ERR_INTERNAL, "out of memory");
+	if (!spec.last_version) {
+		*md = arena_printf(d->arena, "The OpenAPI specification `%s` has not been processed yet.\n", slug);
+		return 0;
+	}
 	if ((rc = store_openapi_version_get(d->tx, spec.id, spec.last_version, true, &v)))
 		return rc;
 	if (!(fs = json_loads(v.filesystem, 0, NULL)))
@@ -294,8 +296,8 @@ int dom_openapi_page_markdown(struct dom *d, const char *org_id, const char *com
 	jw_init(&w);
 	rc = openapi_markdown(&w, fs, models);
 	json_decref(fs);
-	if (rc == 0 && !(*md = arena_strndup(d->arena, w.buf ? w.buf : "", w.len)))
-		rc = err_set(ERR_INTERNAL, "out of memory");
+	if (rc == 0)
+		*md = arena_strndup(d->arena, w.buf ? w.buf : "", w.len);
 	jw_free(&w);
 	return rc;
 }
@@ -317,8 +319,10 @@ int dom_openapi_versions_key(struct dom *d, const char *org_id, const char **out
 			jw_put(&w, items[i].last_version, strlen(items[i].last_version));
 		jw_put(&w, ";", 1);
 	}
-	if (!jw_ok(&w) || !(*out = arena_strndup(d->arena, w.buf ? w.buf : "", w.len)))
+	if (!jw_ok(&w))
 		rc = err_set(ERR_INTERNAL, "out of memory");
+	else
+		*out = arena_strndup(d->arena, w.buf ? w.buf : "", w.len);
 	jw_free(&w);
 	return rc;
 }
@@ -378,7 +382,7 @@ static const char *entry_key(struct arena *a, const char *url, const char *text)
 		if (n > 0 && n <= 200) {
 			char *k = arena_strndup(a, slash, n);
 			/* A key is a relative path: no '/', and not "." or "..". */
-			if (k && strcmp(k, ".") != 0 && strcmp(k, "..") != 0 && !strchr(k, '\\'))
+			if (strcmp(k, ".") != 0 && strcmp(k, "..") != 0 && !strchr(k, '\\'))
 				return k;
 		}
 		return "openapi.yaml";
@@ -392,7 +396,7 @@ static const char *entry_key(struct arena *a, const char *url, const char *text)
 struct capped {
 	char *buf;
 	size_t len, cap;
-	bool over, no_memory;
+	bool over;
 };
 
 /* json_dump_callback's writer: -1 (the dump stops) at the first byte past
@@ -411,12 +415,7 @@ static int capped_write(const char *p, size_t n, void *ud)
 			cap *= 2;
 		if (cap > OPENAPI_MAX_STORED_BYTES + 1)
 			cap = OPENAPI_MAX_STORED_BYTES + 1;
-		char *q = realloc(c->buf, cap);
-		if (!q) {
-			c->no_memory = true;
-			return -1;
-		}
-		c->buf = q;
+		c->buf = xrealloc(c->buf, cap);
 		c->cap = cap;
 	}
 	memcpy(c->buf + c->len, p, n);
@@ -594,7 +593,7 @@ static int finish(struct dom *d, struct store_tx *tx, const char *spec_id, int64
 		char *text = errs ? json_dumps(errs, JSON_COMPACT) : NULL;
 		json_decref(errs);
 		s.last_error_code = res->code;
-		s.last_errors = text ? arena_strdup(d->arena, text) : NULL;
+		s.last_errors = arena_strdup(d->arena, text);
 		free(text);
 		if (!s.last_errors)
 			return err_set(ERR_INTERNAL, "out of memory");
@@ -614,8 +613,6 @@ static int finish(struct dom *d, struct store_tx *tx, const char *spec_id, int64
 			v.url = s.source_url ? s.source_url
 					     : arena_printf(d->arena, "%s/openapi/%s/%s/versions/%s", dom_base_url(d), s.org_id,
 							    s.slug, id);
-			if (!v.id || !v.url)
-				return err_set(ERR_INTERNAL, "out of memory");
 			if ((rc = store_openapi_version_insert(tx, &v)))
 				return rc;
 			s.last_version = added = v.id;

@@ -26,8 +26,7 @@ static int with_standing(struct dom *d, const struct org *orgs, int n, struct do
 {
 	int rc;
 
-	if (!(*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(n ? n : 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(n ? n : 1));
 	for (int i = 0; i < n; i++) {
 		(*items)[i].org = orgs[i];
 		if ((rc = standing(d, &orgs[i], &(*items)[i].actor)))
@@ -54,12 +53,8 @@ static int email_domains(struct dom *d, const struct org_input *in, const char *
 	const char **domains = arena_alloc(d->arena, sizeof(*domains) * (size_t)(in->n_email_domains ? in->n_email_domains : 1));
 	struct jw w;
 
-	if (!domains)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < in->n_email_domains; i++) {
 		char *lower = arena_strdup(d->arena, in->email_domains[i] ? in->email_domains[i] : "");
-		if (!lower)
-			return err_set(ERR_INTERNAL, "out of memory");
 		for (char *c = lower; *c; c++)
 			*c = (char)tolower((unsigned char)*c);
 		if (!valid_domain(lower))
@@ -202,8 +197,7 @@ int dom_orgs_by_email_domain(struct dom *d, const char *domain, struct dom_org *
 		if (!at || strcasecmp(at + 1, domain) != 0)
 			return with_standing(d, NULL, 0, items);
 	}
-	if (!(lower = arena_strdup(d->arena, domain)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	lower = arena_strdup(d->arena, domain);
 	for (char *c = lower; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	if ((rc = store_orgs_by_email_domain(d->tx, lower, &orgs, n)))
@@ -222,8 +216,7 @@ static int user_for_email(struct dom *d, const char *email, struct user *out)
 
 	if (rc != ERR_NOT_FOUND)
 		return rc;
-	if (!(name = arena_strndup(d->arena, email, (size_t)(strchr(email, '@') - email))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	name = arena_strndup(d->arena, email, (size_t)(strchr(email, '@') - email));
 	return store_user_create(d->tx, email, name, out);
 }
 
@@ -257,8 +250,7 @@ int dom_org_invite_users(struct dom *d, const char *org_id, const struct org_inv
 		if (e->has_role && !is_role(e->role))
 			return err_set(ERR_INVALID, "emails[%d].role: must be a role or null", i);
 	}
-	if (!(*added = arena_alloc(d->arena, sizeof(**added) * (size_t)in->n)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*added = arena_alloc(d->arena, sizeof(**added) * (size_t)in->n);
 	for (int i = 0; i < in->n; i++) {
 		const struct org_invitee *e = &in->emails[i];
 		struct user u;

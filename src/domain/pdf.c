@@ -15,6 +15,7 @@
  */
 #include "domain/content.h"
 #include "core/pdf.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -41,8 +42,8 @@ int dom_pdf_link(struct dom *d, const char *space_id, const char *cr_key, const 
 	if (only && !page)
 		return err_set(ERR_INVALID, "page: required when only is true");
 	/* Without only, the PDF starts at the page and holds what follows it. */
-	if (page && !(sel = arena_printf(d->arena, "%s%s", only ? "" : "+", page)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (page)
+		sel = arena_printf(d->arena, "%s%s", only ? "" : "+", page);
 	return dom_pdf_url(d, src.space.id, src.rv->id, sel, url);
 }
 
@@ -89,8 +90,6 @@ static int pdf_collect(struct dom *d, const struct revision *rv, const char *fro
 	int *stack = arena_alloc(d->arena, sizeof(int) * (size_t)(rv->npages + 1)), top = 0, started = !from;
 	size_t k = 0;
 
-	if (!pages || !stack)
-		return err_set(ERR_INTERNAL, "out of memory");
 	/* Preorder walk; push siblings in reverse so the first comes out first. */
 	for (int c = rv->first_root; c >= 0; c = rv->pages[c].next_sibling)
 		stack[top++] = c;
@@ -189,8 +188,7 @@ int dom_pdf_render(struct dom *d, const char *name, struct dom_download *out)
 	out->max_age = t.expires - clock_now_ms() / 1000;
 	/* A revision never changes: its PDF is rendered once per selection (and
 	 * space title, which the title page prints). */
-	if (!(key = arena_printf(d->arena, "%s.%s\n%s", t.rv->id, t.what, t.space.title ? t.space.title : "")))
-		return err_set(ERR_INTERNAL, "out of memory");
+	key = arena_printf(d->arena, "%s.%s\n%s", t.rv->id, t.what, t.space.title ? t.space.title : "");
 	if (cache) {
 		rc = pdfcache_begin(cache, key, d->arena, &out->data, &out->len);
 		if (rc < 0)
@@ -236,16 +234,13 @@ struct pdfcache {
 
 int pdfcache_new(struct pdfcache **out, size_t max_bytes, int max_renders, int wait_ms)
 {
-	struct pdfcache *c = calloc(1, sizeof(*c));
+	struct pdfcache *c = xcalloc(1, sizeof(*c));
 	pthread_condattr_t ca;
 
 	*out = NULL;
 	if (max_renders < 1)
 		max_renders = 1;
-	if (!c || !(c->inflight = calloc((size_t)max_renders, sizeof(char *)))) {
-		free(c);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
+	c->inflight = xcalloc((size_t)max_renders, sizeof(char *));
 	if (pthread_condattr_init(&ca) || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
 	    pthread_cond_init(&c->cv, &ca)) {
 		free(c->inflight);
@@ -333,11 +328,9 @@ int pdfcache_begin(struct pdfcache *c, const char *key, struct arena *a, const u
 {
 	struct timespec until;
 	struct pdf_entry *e;
-	char *mine = strdup(key);
+	char *mine = xstrdup(key);
 	int rc = 0;
 
-	if (!mine)
-		return err_set(ERR_INTERNAL, "out of memory");
 	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += c->wait_ms / 1000;
 	until.tv_nsec += (long)(c->wait_ms % 1000) * 1000000L;
@@ -349,10 +342,6 @@ int pdfcache_begin(struct pdfcache *c, const char *key, struct arena *a, const u
 	for (;;) {
 		if ((e = find(c, key))) {
 			unsigned char *copy = arena_alloc(a, e->len ? e->len : 1);
-			if (!copy) {
-				rc = err_set(ERR_INTERNAL, "out of memory");
-				break;
-			}
 			memcpy(copy, e->data, e->len);
 			*data = copy;
 			*len = e->len;
@@ -392,16 +381,12 @@ void pdfcache_end(struct pdfcache *c, const char *key, const unsigned char *data
 	int slot;
 
 	/* Copied before the mutex: the bytes are the caller's arena's. */
-	if (data && len + strlen(key) <= c->max_bytes && (e = calloc(1, sizeof(*e)))) {
-		e->key = strdup(key);
-		e->data = malloc(len ? len : 1);
-		if (!e->key || !e->data) {
-			entry_free(e);
-			e = NULL;
-		} else {
-			memcpy(e->data, data, len);
-			e->len = len;
-		}
+	if (data && len + strlen(key) <= c->max_bytes) {
+		e = xcalloc(1, sizeof(*e));
+		e->key = xstrdup(key);
+		e->data = xmalloc(len ? len : 1);
+		memcpy(e->data, data, len);
+		e->len = len;
 	}
 	pthread_mutex_lock(&c->mu);
 	if ((slot = in_flight(c, key)) >= 0) {

@@ -37,8 +37,7 @@ static int with_comment(struct dom *d, const struct change_request *cr, enum com
 	out->comment = NULL;
 	if (!out->r.comment_id)
 		return 0;
-	if (!(out->comment = arena_alloc(d->arena, sizeof(*out->comment))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	out->comment = arena_alloc(d->arena, sizeof(*out->comment));
 	rc = dom_comment_get(d, &at, out->r.comment_id, NULL, fmt, out->comment);
 	if (rc == ERR_NOT_FOUND) {
 		err_clear();
@@ -90,8 +89,7 @@ int dom_reviews_list(struct dom *d, const char *space_id, const char *cr_key, in
 
 	if (rc || (rc = store_reviews_list(d->tx, cr.id, outdated, lr, &rows, n, next)))
 		return rc;
-	if (!(out = arena_alloc(d->arena, sizeof(*out) * (size_t)(*n ? *n : 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	out = arena_alloc(d->arena, sizeof(*out) * (size_t)(*n ? *n : 1));
 	for (int i = 0; i < *n; i++) {
 		out[i].r = rows[i];
 		if ((rc = with_comment(d, &cr, fmt, &out[i])))
@@ -155,8 +153,7 @@ int dom_reviewers_request(struct dom *d, const char *space_id, const char *cr_ke
 		if ((rc = store_cr_update(d->tx, &cr, old_status, old_revision)))
 			return rc;
 	}
-	if (!(items = arena_alloc(d->arena, sizeof(*items) * (size_t)nusers)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	items = arena_alloc(d->arena, sizeof(*items) * (size_t)nusers);
 	for (int i = 0; i < nusers; i++) {
 		bool dup = false;
 		for (int j = 0; j < i; j++)

@@ -155,8 +155,6 @@ int dom_sso_logins(struct dom *d, const char *org_id, struct saml_provider **ite
 			all = page;
 		} else if (got) {
 			struct saml_provider *grown = arena_alloc(d->arena, sizeof(*grown) * (size_t)(*n + got));
-			if (!grown)
-				return err_set(ERR_INTERNAL, "out of memory");
 			memcpy(grown, all, sizeof(*grown) * (size_t)*n);
 			memcpy(grown + *n, page, sizeof(*grown) * (size_t)got);
 			all = grown;

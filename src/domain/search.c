@@ -53,8 +53,7 @@ static int readable_spaces(struct dom *d, const struct access_ctx *ctx, const ch
 		if (*n + got > cap) {
 			const char **bigger;
 			cap = 2 * (*n + got);
-			if (!(bigger = arena_alloc(d->arena, (size_t)cap * sizeof(*bigger))))
-				return err_set(ERR_INTERNAL, "out of memory");
+			bigger = arena_alloc(d->arena, (size_t)cap * sizeof(*bigger));
 			if (*n)
 				memcpy(bigger, *ids, (size_t)*n * sizeof(*bigger));
 			*ids = bigger;

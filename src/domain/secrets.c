@@ -3,6 +3,7 @@
  */
 #include "domain/secrets.h"
 #include "server.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <stdlib.h>
@@ -24,8 +25,7 @@ static int load(struct store_tx *tx, void *arg)
 	for (int i = 0; i < DOM_SECRETS; i++) {
 		if ((rc = store_secret_get(tx, names[i], &v)))
 			return rc;
-		if (!(s->value[i] = strdup(v)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		s->value[i] = xstrdup(v);
 	}
 	return 0;
 }

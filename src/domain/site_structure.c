@@ -227,8 +227,7 @@ static int slug_unique(struct dom *d, const char *title, const char *fallback, c
 	snprintf(cand, sizeof(cand), "%s", base);
 	for (int i = 2; paths_has(ps, cand); i++)
 		snprintf(cand, sizeof(cand), "%s-%d", base, i);
-	if (!(*out = arena_strdup(d->arena, cand)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*out = arena_strdup(d->arena, cand);
 	return 0;
 }
 
@@ -554,8 +553,7 @@ int dom_site_items_list(struct dom *d, const char *org_id, const char *site_id, 
 	max = (size_t)st->nroot + (size_t)st->nsections + (size_t)st->ngroups + 1;
 	for (int j = 0; j < st->nsections; j++)
 		max += (size_t)st->sections[j].nspaces;
-	if (!(*items = arena_alloc(d->arena, sizeof(**items) * max)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*items = arena_alloc(d->arena, sizeof(**items) * max);
 	for (int i = 0; kind == SITE_ITEM_GROUP && i < st->ngroups; i++)
 		(*items)[(*n)++] = (struct site_item){ .kind = kind, .group = &st->groups[i] };
 	for (int i = 0; kind == SITE_ITEM_SECTION && i < st->nsections; i++)

@@ -243,8 +243,8 @@ int dom_site_space_customization_override(struct dom *d, const char *org_id, con
 	    (rc = site_customization_override(out->customization, patch, &text)))
 		return rc;
 	rc = store_site_space_set_customization(d->tx, site->id, out->id, text, &changed);
-	if (rc == 0 && !(out->customization = text ? arena_strdup(d->arena, text) : NULL) && text)
-		rc = err_set(ERR_INTERNAL, "out of memory");
+	if (rc == 0)
+		out->customization = arena_strdup(d->arena, text);
 	free(text);
 	return rc ? rc : written(d, site);
 }
@@ -400,8 +400,7 @@ static int auth_write(struct dom *d, const char *org_id, const char *site_id, co
 	if (new_key) {
 		if (id_new(k1) || id_new(k2))
 			return err_set(ERR_INTERNAL, "getrandom failed");
-		if (!(out->private_key = arena_printf(d->arena, "%s%s", k1, k2)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		out->private_key = arena_printf(d->arena, "%s%s", k1, k2);
 	}
 	if ((rc = store_site_set_publishing_auth(d->tx, s.id, out)) || (rc = store_site_bump(d->tx, s.id)))
 		return rc;

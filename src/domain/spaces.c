@@ -130,8 +130,6 @@ static const char *copy_title(struct arena *a, const char *title)
 	char *t = arena_printf(a, "Copy of %s", title);
 	long chars = 0;
 
-	if (!t)
-		return NULL;
 	for (char *p = t; *p; p++) {
 		if (((unsigned char)*p & 0xC0) != 0x80 && ++chars > 50) {
 			*p = '\0';
@@ -149,8 +147,7 @@ int dom_space_duplicate(struct dom *d, const char *space_id, struct space *out)
 	if ((rc = dom_space_get(d, space_id, ROLE_READ, &s)) || (rc = require_live(&s)) ||
 	    (rc = dom_may_create(d, s.org_id, s.parent_id, "duplicate this space")))
 		return rc;
-	if (!(s.title = copy_title(d->arena, s.title)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	s.title = copy_title(d->arena, s.title);
 	if ((rc = store_space_duplicate(d->tx, &s, &copy)) || (rc = dom_grant_creator(d, s.org_id, copy.id, NULL)))
 		return rc;
 	return space_fresh(d, copy.id, out);
@@ -216,8 +213,7 @@ int dom_member_spaces(struct dom *d, const char *org_id, const char *user_id, co
 	if ((rc = dom_list_init(d, &ctx, org_id, &cl)) ||
 	    (rc = store_spaces_list(d->tx, SPACES_OF_ORG, org_id, NULL, &l, dom_keep_space, &cl, &spaces, n, next)))
 		return rc;
-	if (!(*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1));
 	for (int i = 0; i < *n; i++) {
 		(*items)[i].space = spaces[i];
 		(*items)[i].permission = spaces[i].access;

@@ -86,8 +86,7 @@ int dom_member_teams(struct dom *d, const char *org_id, const char *user_id, con
 	    (rc = store_member_get(d->tx, org_id, user_id, &m)) ||
 	    (rc = store_member_teams_list(d->tx, org_id, user_id, title, lr, &rows, n, next)))
 		return rc;
-	if (!(*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1));
 	for (int i = 0; i < *n; i++) {
 		(*items)[i] = (struct dom_team){ .team = rows[i].team, .role = rows[i].team_role };
 		if ((rc = actor_owns(d, rows[i].team.id, &(*items)[i].actor_owns)))
@@ -105,8 +104,7 @@ int dom_teams_list(struct dom *d, const char *org_id, const struct team_filter *
 	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_MEMBER)) ||
 	    (rc = store_teams_list(d->tx, org_id, f, lr, &teams, n, next)))
 		return rc;
-	if (!(*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1));
 	for (int i = 0; i < *n; i++) {
 		(*items)[i] = (struct dom_team){ .team = teams[i] };
 		if ((rc = actor_owns(d, teams[i].id, &(*items)[i].actor_owns)))
@@ -132,8 +130,8 @@ int dom_team_create(struct dom *d, const char *org_id, const char *title, const 
 	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_ADMIN)))
 		return rc;
 	/* Every member resolves before the team exists. */
-	if (nmembers > 0 && !(ids = arena_alloc(d->arena, sizeof(*ids) * (size_t)nmembers)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (nmembers > 0)
+		ids = arena_alloc(d->arena, sizeof(*ids) * (size_t)nmembers);
 	for (int i = 0; i < nmembers; i++)
 		if ((rc = member_ref(d, org_id, members[i], "members", i, &ids[i])))
 			return rc;

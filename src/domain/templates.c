@@ -11,6 +11,7 @@
  */
 #include "domain/content.h"
 #include "domain/spaces.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "core/tree_edit.h"
 #include "util/util.h"
@@ -122,7 +123,7 @@ static int read_refs(struct dom *d, json_t *params, const struct revision *rv, j
 		if (!revision_file(rv, json_string_value(file)))
 			return err_set(ERR_INVALID, "params.contentRefs.%s: no such file in the space", name);
 		const char *target = arena_printf(d->arena, "/files/%s", json_string_value(file));
-		if (!target || json_object_set_new(*refs, name, json_string(target)))
+		if (json_object_set_new(*refs, name, json_string(target)))
 			return err_set(ERR_INTERNAL, "out of memory");
 	}
 	return 0;
@@ -144,11 +145,7 @@ static int template_changes(const struct tpl *t, json_t *refs, json_t **out)
 			/* Each given file shows on the first page, after its heading. */
 			size_t cap = strlen(p->markdown) + 64;
 			json_object_foreach(refs, name, v) cap += 2 * strlen(name) + 16;
-			if (!(md = malloc(cap))) {
-				json_decref(c);
-				json_decref(changes);
-				return err_set(ERR_INTERNAL, "out of memory");
-			}
+			md = xmalloc(cap);
 			const char *nl = strchr(p->markdown, '\n');
 			size_t head = nl ? (size_t)(nl - p->markdown) + 1 : strlen(p->markdown), k = head;
 			memcpy(md, p->markdown, head);

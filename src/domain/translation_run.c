@@ -23,54 +23,37 @@ static bool same_str(const char *a, const char *b)
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-static const char *dup(struct arena *a, const char *s, int *oom)
-{
-	char *c;
-
-	if (!s)
-		return NULL;
-	if (!(c = arena_strdup(a, s)))
-		*oom = 1;
-	return c;
-}
-
 /* A page or file of a revision copied into the arena: the revision belongs
  * to the transaction that read it. Every string field is copied (or, for the
  * Git sync fields, left out): a field added to rev_page needs a line here. */
-static int copy_page(struct arena *a, const struct rev_page *p, struct rev_page *out)
+static void copy_page(struct arena *a, const struct rev_page *p, struct rev_page *out)
 {
-	int oom = 0;
-
 	*out = *p;
-	out->id = dup(a, p->id, &oom);
-	out->parent = dup(a, p->parent, &oom);
-	out->title = dup(a, p->title, &oom);
-	out->emoji = dup(a, p->emoji, &oom);
-	out->icon = dup(a, p->icon, &oom);
-	out->slug = dup(a, p->slug, &oom);
-	out->description = dup(a, p->description, &oom);
-	out->body = dup(a, p->body, &oom);
-	out->href = dup(a, p->href, &oom);
-	out->layout = dup(a, p->layout, &oom);
-	out->computed = dup(a, p->computed, &oom);
+	out->id = arena_strdup(a, p->id);
+	out->parent = arena_strdup(a, p->parent);
+	out->title = arena_strdup(a, p->title);
+	out->emoji = arena_strdup(a, p->emoji);
+	out->icon = arena_strdup(a, p->icon);
+	out->slug = arena_strdup(a, p->slug);
+	out->description = arena_strdup(a, p->description);
+	out->body = arena_strdup(a, p->body);
+	out->href = arena_strdup(a, p->href);
+	out->layout = arena_strdup(a, p->layout);
+	out->computed = arena_strdup(a, p->computed);
 	/* The source's Git sync blobs are not the result space's. */
 	out->git_oid = out->git_path = out->git_hash = NULL;
 	out->nav_title = NULL; /* untranslated text of the source's SUMMARY.md */
 	out->path = NULL;
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
 }
 
-static int copy_file(struct arena *a, const struct rev_file *f, struct rev_file *out)
+static void copy_file(struct arena *a, const struct rev_file *f, struct rev_file *out)
 {
-	int oom = 0;
-
 	*out = *f;
-	out->id = dup(a, f->id, &oom);
-	out->name = dup(a, f->name, &oom);
-	out->content_type = dup(a, f->content_type, &oom);
-	out->blob = dup(a, f->blob, &oom);
+	out->id = arena_strdup(a, f->id);
+	out->name = arena_strdup(a, f->name);
+	out->content_type = arena_strdup(a, f->content_type);
+	out->blob = arena_strdup(a, f->blob);
 	out->git_oid = out->git_path = NULL;
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
 }
 
 /* What is translated of a page, hashed: a page whose key is unchanged since
@@ -83,8 +66,7 @@ static const char *page_key(struct arena *a, const struct rev_page *p)
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		len += (parts[i] ? strlen(parts[i]) : 0) + 1;
-	if (!(buf = arena_alloc(a, len)))
-		return NULL;
+	buf = arena_alloc(a, len);
 	at = buf + snprintf(buf, len, "%d", (int)p->type);
 	*at++ = '\0';
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -135,20 +117,16 @@ int dom_translation_plan(struct dom *d, const char *id, const char *job_id, stru
 	}
 	if ((rc = store_translation_page_keys(d->tx, out->t.id, &keys, &nkeys)))
 		return rc;
-	if (!(out->source_revision = arena_strdup(d->arena, rv->id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	out->source_revision = arena_strdup(d->arena, rv->id);
 	out->pages = arena_alloc(d->arena, sizeof(*out->pages) * (size_t)(rv->npages + 1));
 	out->files = arena_alloc(d->arena, sizeof(*out->files) * (size_t)(rv->nfiles + 1));
-	if (!out->pages || !out->files)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < rv->npages; i++) {
 		struct tr_run_page *p = &out->pages[out->npages++];
 		const struct translation_page_key *k;
 		const struct rev_page *was;
 
 		memset(p, 0, sizeof(*p));
-		if ((rc = copy_page(d->arena, &rv->pages[i], &p->page)))
-			return rc;
+		copy_page(d->arena, &rv->pages[i], &p->page);
 		if (!(p->key = page_key(d->arena, &p->page)))
 			return err_set(ERR_INTERNAL, "out of memory");
 		k = nkeys ? bsearch(p->page.id, keys, (size_t)nkeys, sizeof(*keys), key_cmp) : NULL;
@@ -156,21 +134,17 @@ int dom_translation_plan(struct dom *d, const char *id, const char *job_id, stru
 		p->known = k != NULL;
 		p->translate = !k || strcmp(k->source_key, p->key) != 0 || !was || was->type != p->page.type;
 		if (!p->translate) {
-			int oom = 0;
-			p->title = dup(d->arena, was->title, &oom);
-			p->description = dup(d->arena, was->description, &oom);
-			p->body_hash = dup(d->arena, was->body, &oom);
+			p->title = arena_strdup(d->arena, was->title);
+			p->description = arena_strdup(d->arena, was->description);
+			p->body_hash = arena_strdup(d->arena, was->body);
 			p->updated_at = was->updated_at;
-			if (oom)
-				return err_set(ERR_INTERNAL, "out of memory");
 		} else if (p->page.type == PAGE_DOCUMENT && p->page.body &&
 			   (rc = store_body_get(d->tx, p->page.body, &p->markdown))) {
 			return rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "page body %s is missing", p->page.body) : rc;
 		}
 	}
 	for (int i = 0; i < rv->nfiles; i++)
-		if ((rc = copy_file(d->arena, &rv->files[i], &out->files[out->nfiles++])))
-			return rc;
+		copy_file(d->arena, &rv->files[i], &out->files[out->nfiles++]);
 	return 0;
 }
 
@@ -208,8 +182,7 @@ static int result_space(struct dom *d, const struct translation *t, struct space
 		if (rc && rc != ERR_NOT_FOUND)
 			return rc;
 	}
-	if (!(in.title = result_title(d->arena, t->source.title, t->language)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	in.title = result_title(d->arena, t->source.title, t->language);
 	in.language = t->language;
 	in.parent_id = t->source.parent_id;
 	if ((rc = dom_space_create(d, t->org_id, &in, &made)))
@@ -258,8 +231,6 @@ int dom_translation_apply(struct dom *d, const struct tr_run *run, int64_t words
 		return rc;
 	w.pages = arena_alloc(d->arena, sizeof(*w.pages) * (size_t)(run->npages + 1));
 	keys = arena_alloc(d->arena, sizeof(*keys) * (size_t)(run->npages + 1));
-	if (!w.pages || !keys)
-		return err_set(ERR_INTERNAL, "out of memory");
 	w.n = w.cap = run->npages;
 	w.files = run->files;
 	w.nf = w.capf = run->nfiles;
