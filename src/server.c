@@ -14,6 +14,7 @@
 #include "store/store.h"
 #include "translate/engine.h"
 #include "translate/job.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -40,11 +41,9 @@ int server_open_store(struct store **out, const struct config *cfg, int nconn)
 
 int server_start(struct server **out, const struct config *cfg)
 {
-	struct server *s = calloc(1, sizeof(*s));
+	struct server *s = xcalloc(1, sizeof(*s));
 	int rc;
 
-	if (!s)
-		return err_set(ERR_INTERNAL, "out of memory");
 	s->cfg = *cfg;
 	/* The public URL is written into responses unescaped (jw_kurl): only a
 	 * plain http(s) URL is accepted. */
@@ -61,7 +60,7 @@ int server_start(struct server **out, const struct config *cfg)
 	store_set_revision_cache(s->store, s->revisions);
 	s->engine = store_engine(s->store);
 	/* Before any request or job signs a URL (its own write transaction). */
-	if ((rc = dom_url_key_load(s->store, &s->url_key)) || (rc = dom_secrets_load(s->store, &s->secrets)))
+	if ((rc = dom_secrets_load(s->store, &s->secrets)))
 		goto fail;
 	if ((rc = pdfcache_new(&s->pdfs, (size_t)cfg->pdf_cache_mb << 20, cfg->pdf_renders, cfg->pdf_wait_ms)) ||
 	    (rc = token_cache_new(&s->tokens)) || (rc = metrics_new(&s->metrics, routes_count)) ||
@@ -126,7 +125,6 @@ void server_stop(struct server *s)
 	pagecache_free(s->pages);
 	pdfcache_free(s->pdfs);
 	sitecache_free(s->sites);
-	free(s->url_key);
 	dom_secrets_free(&s->secrets);
 	free(s);
 }

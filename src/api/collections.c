@@ -13,8 +13,6 @@ static int send_collection(struct req *r, int status, const struct collection *c
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	collection_to_json(g, api_base(r), c, c->access);
 	return 0;
 }
@@ -115,8 +113,7 @@ int org_collections_list(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = req_query_enum(r, "nested", bools, &nested)) ||
 	    (rc = dom_collections_list(&r->dom, r->dom.actor.org_id, nested != 0, &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		collection_to_json(g, api_base(r), &items[i], items[i].access);
 	return resp_list_end(r, total, next);

@@ -57,10 +57,7 @@ static enum MHD_Result author_arg(void *cls, enum MHD_ValueKind kind, const char
 				a->rc = err_set(ERR_INVALID, "authors: at most %d user ids", AUTHORS_MAX);
 				return MHD_NO;
 			}
-			if (!(a->ids[a->n++] = arena_strndup(&a->r->arena, s, len))) {
-				a->rc = err_set(ERR_INTERNAL, "out of memory");
-				return MHD_NO;
-			}
+			a->ids[a->n++] = arena_strndup(&a->r->arena, s, len);
 		}
 		s += len + (s[len] == ',');
 	}
@@ -75,8 +72,7 @@ static int req_authors(struct req *r, struct comment_filter *f)
 
 	if (!req_query(r, "authors"))
 		return 0;
-	if (!(a.ids = arena_alloc(&r->arena, sizeof(*a.ids) * AUTHORS_MAX)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	a.ids = arena_alloc(&r->arena, sizeof(*a.ids) * AUTHORS_MAX);
 	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, author_arg, &a);
 	f->authors = a.ids;
 	f->nauthors = a.n;
@@ -168,8 +164,6 @@ static int send_one(struct req *r, int status, const struct dom_comment *c)
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	write_one(g, c);
 	return 0;
 }
@@ -178,8 +172,6 @@ static int send_list(struct req *r, const struct dom_comment *items, int n, int6
 {
 	struct jw *g = resp_list_begin(r);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++)
 		write_one(g, &items[i]);
 	return resp_list_end(r, total, next);
@@ -336,8 +328,7 @@ int commenter_list(struct req *r)
 
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = dom_commenters_list(&r->dom, &at, &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		member_to_json(g, api_base(r), &items[i], api_sees_emails(r));
 	return resp_list_end(r, total, next);

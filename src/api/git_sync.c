@@ -84,8 +84,7 @@ int git_info(struct req *r)
 
 	if (rc)
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	jw_raw(g, json); /* built by git_sync_state_to_json */
 	return 0;
 }

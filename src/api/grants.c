@@ -63,8 +63,7 @@ static int list_grants(struct req *r, enum grant_kind gk)
 
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = dom_grants_list(&r->dom, kind, id, gk, &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++) {
 		if (gk == GRANT_USER)
 			user_grant_to_json(g, api_base(r), &items[i], api_sees_emails(r));

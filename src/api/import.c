@@ -26,8 +26,6 @@ int content_import_prefetch(struct req *r)
 	struct import_args args;
 	int rc;
 
-	if (!c)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = read_args(r, &args)) ||
 	    (rc = dom_import_prefetch(r->srv, &r->arena, r->caller_id, req_param(r, "spaceId"),
 				      req_param(r, "changeRequestId"), &args, c)))
@@ -50,8 +48,7 @@ int content_import(struct req *r)
 	resp_header(r, "Location",
 		    arena_printf(&r->arena, "%s/v1/spaces/%s/revisions/%s", api_base(r), res.space_id, res.revision));
 	/* 200 as the seed says (GitBook's document says 201). */
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	import_result_to_json(g, res.revision, res.imported, res.total);
 	return 0;
 }

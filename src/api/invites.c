@@ -12,8 +12,6 @@ static int send_invite(struct req *r, int status, const struct invite *inv)
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	invite_to_json(g, inv, r->dom.actor.org.role);
 	return 0;
 }
@@ -31,8 +29,7 @@ int invite_list(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_invites_list(&r->dom, req_param(r, "organizationId"), &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		invite_to_json(g, &items[i], r->dom.actor.org.role);
 	return resp_list_end(r, total, next);
@@ -98,8 +95,7 @@ int invite_join(struct req *r)
 	if (rc)
 		return rc;
 	/* GitBook answers an empty object, whether or not the caller was a member. */
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	jw_raw(g, "{}");
 	return 0;
 }

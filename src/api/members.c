@@ -12,8 +12,6 @@ int api_send_member(struct req *r, const struct member *m)
 {
 	struct jw *g = resp_json(r, 200);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	member_to_json(g, api_base(r), m, api_sees_emails(r));
 	return 0;
 }
@@ -39,8 +37,7 @@ int member_list(struct req *r)
 	f.by_last_seen = sort == 1;
 	if ((rc = dom_members_list(&r->dom, r->dom.actor.org_id, &f, &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		member_to_json(g, api_base(r), &items[i], api_sees_emails(r));
 	return resp_list_end(r, total, next);
@@ -85,8 +82,7 @@ int member_ping(struct req *r)
 
 	if ((rc = dom_member_ping(&r->dom, r->dom.actor.org_id, &jwt)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	visitor_claims_to_json(g, jwt);
 	return 0;
 }
@@ -113,8 +109,7 @@ int member_teams(struct req *r)
 	    (rc = dom_member_teams(&r->dom, r->dom.actor.org_id, req_param(r, "userId"), req_query(r, "title"), &lr,
 				   &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		member_team_to_json(g, &items[i].team, items[i].role, r->dom.actor.org.role, items[i].actor_owns);
 	return resp_list_end(r, total, next);

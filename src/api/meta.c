@@ -15,8 +15,6 @@ int api_info(struct req *r)
 {
 	struct jw *g = resp_json(r, 200);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	api_info_to_json(g, DOCSD_VERSION, DOCSD_BUILD_DATE);
 	return 0;
 }
@@ -29,8 +27,7 @@ int api_home(struct req *r)
 	 * nothing (unknown, unpublished): not the API's home page. */
 	if (site_request(r))
 		return err_set(ERR_NOT_FOUND, "no such endpoint: GET /");
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	home_to_json(g, r->srv->public_url, DOCSD_VERSION);
 	return 0;
 }
@@ -42,8 +39,6 @@ int api_healthz(struct req *r)
 	if (!atomic_load(&r->srv->ready))
 		return err_set(ERR_UNAVAILABLE, "starting");
 	g = resp_json(r, 200);
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	health_to_json(g, r->srv->engine);
 	return 0;
 }
@@ -62,7 +57,7 @@ int api_metrics(struct req *r)
 	extra.slow_connections_closed = conntrack_reaped(r->srv->conns);
 	text = metrics_render(r->srv->metrics, names, n, &extra, &len);
 	if (!text)
-		return err_set(ERR_INTERNAL, "out of memory");
+		return err_set(ERR_INTERNAL, "metrics: a line could not be formatted");
 	rc = resp_text(r, 200, "text/plain; version=0.0.4", text, len);
 	free(text);
 	return rc;
@@ -72,8 +67,6 @@ static int send_user(struct req *r, const struct user *u)
 {
 	struct jw *g = resp_json(r, 200);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	user_to_json(g, api_base(r), u, true);
 	return 0;
 }

@@ -42,8 +42,6 @@ static int send_spec(struct req *r, int status, const struct openapi_spec *s)
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	openapi_spec_to_json(g, api_base(r), s, r->dom.actor.org.role);
 	return 0;
 }
@@ -61,8 +59,7 @@ int openapi_list(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_openapi_list(&r->dom, req_param(r, "organizationId"), &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		openapi_spec_to_json(g, api_base(r), &items[i], r->dom.actor.org.role);
 	return resp_list_end(r, total, next);
@@ -79,8 +76,8 @@ int openapi_create(struct req *r)
 	    (rc = dom_openapi_create(&r->dom, req_param(r, "organizationId"), slug, &src, &s)))
 		return rc;
 	loc = arena_printf(&r->arena, "%s/v1/orgs/%s/openapi/%s", api_base(r), s.org_id, s.slug);
-	if (!loc || (rc = resp_header(r, "Location", loc)))
-		return loc ? rc : err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = resp_header(r, "Location", loc)))
+		return rc;
 	return send_spec(r, 201, &s);
 }
 
@@ -144,8 +141,7 @@ int openapi_versions_list(struct req *r)
 	    (rc = dom_openapi_versions(&r->dom, req_param(r, "organizationId"), req_param(r, "specSlug"), &lr, &spec,
 				       &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		openapi_version_to_json(g, api_base(r), &spec, &items[i]);
 	return resp_list_end(r, total, next);
@@ -162,8 +158,7 @@ static int send_version(struct req *r, bool content)
 
 	if (rc)
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	if (content)
 		openapi_content_to_json(g, &v);
 	else

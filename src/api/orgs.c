@@ -16,8 +16,6 @@ static int send_org(struct req *r, int status, const struct dom_org *o)
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	org_to_json(g, api_base(r), &o->org, &o->actor);
 	return 0;
 }
@@ -34,8 +32,7 @@ int org_list(struct req *r)
 
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) || (rc = dom_orgs_list(&r->dom, &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		org_to_json(g, api_base(r), &items[i].org, &items[i].actor);
 	return resp_list_end(r, total, next);
@@ -98,8 +95,8 @@ int org_create(struct req *r)
 	if ((rc = body_org(r, true, &in)) || (rc = dom_org_create(&r->dom, &in, &o)))
 		return rc;
 	loc = arena_printf(&r->arena, "%s/v1/orgs/%s", api_base(r), o.org.id);
-	if (!loc || (rc = resp_header(r, "Location", loc)))
-		return loc ? rc : err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = resp_header(r, "Location", loc)))
+		return rc;
 	return send_org(r, 201, &o);
 }
 
@@ -176,7 +173,7 @@ int body_merge_rules(struct req *r, bool allow_inherit, const char **out)
 		return err_set(ERR_INTERNAL, "out of memory");
 	*out = arena_strdup(&r->arena, text);
 	free(text);
-	return *out ? 1 : err_set(ERR_INTERNAL, "out of memory");
+	return 1;
 }
 
 int org_update(struct req *r)
@@ -198,8 +195,7 @@ int org_by_email_domain(struct req *r)
 
 	if ((rc = dom_orgs_by_email_domain(&r->dom, req_param(r, "emailDomain"), &items, &n)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	wrapped_list_open(g, "organizations");
 	for (int i = 0; i < n; i++)
 		org_to_json(g, api_base(r), &items[i].org, &items[i].actor);
@@ -218,8 +214,7 @@ static int body_invitees(struct req *r, struct org_invitee **out, int *n)
 		return err_set(ERR_INVALID, "emails: is required");
 	if (!json_is_array(emails) || json_array_size(emails) == 0 || json_array_size(emails) > 1000)
 		return err_set(ERR_INVALID, "emails: must be an array of 1 to 1000 entries");
-	if (!(list = arena_alloc(&r->arena, sizeof(*list) * json_array_size(emails))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	list = arena_alloc(&r->arena, sizeof(*list) * json_array_size(emails));
 	json_array_foreach(emails, i, item) {
 		struct org_invitee *e = &list[i];
 		memset(e, 0, sizeof(*e));
@@ -262,8 +257,7 @@ int org_invite_users(struct req *r)
 	in.sso = sso;
 	if ((rc = dom_org_invite_users(&r->dom, req_param(r, "organizationId"), &in, &added, &nadded)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	invited_to_json(g, added, nadded);
 	return 0;
 }

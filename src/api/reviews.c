@@ -56,8 +56,7 @@ int review_list(struct req *r)
 	    (rc = dom_reviews_list(&r->dom, space_id(r), cr_key(r), outdated, &lr,
 				   format == 1 ? COMMENT_DOCUMENT : COMMENT_MARKDOWN, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		send_review(r, g, &items[i]);
 	return resp_list_end(r, total, next);
@@ -77,8 +76,7 @@ int review_submit(struct req *r)
 		return rc;
 	resp_header(r, "Location",
 		    arena_printf(&r->arena, "%s/v1/spaces/%s/change-requests/%s/reviews", api_base(r), s.id, cr.id));
-	if (!(g = resp_json(r, 201)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 201);
 	send_review(r, g, &rv);
 	return 0;
 }
@@ -96,8 +94,7 @@ int reviewer_list(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_reviewers_list(&r->dom, space_id(r), cr_key(r), &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		cr_requested_reviewer_to_json(g, api_base(r), &items[i], api_sees_emails(r));
 	return resp_list_end(r, total, next);
@@ -115,8 +112,7 @@ int reviewer_request(struct req *r)
 	    (rc = dom_reviewers_request(&r->dom, space_id(r), cr_key(r), users, n, subject,
 					body_field(r, "description"), &items, &nout)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	cr_requested_reviewers_to_json(g, api_base(r), items, nout, api_sees_emails(r));
 	return 0;
 }

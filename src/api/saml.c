@@ -56,8 +56,6 @@ static int send_provider(struct req *r, int status, const struct saml_provider *
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	saml_provider_to_json(g, api_base(r), sp, r->dom.actor.org.role);
 	return 0;
 }
@@ -75,8 +73,7 @@ int saml_list(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_saml_list(&r->dom, req_param(r, "organizationId"), &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		saml_provider_to_json(g, api_base(r), &items[i], r->dom.actor.org.role);
 	return resp_list_end(r, total, next);
@@ -93,8 +90,8 @@ int saml_create(struct req *r)
 	    (rc = dom_saml_create(&r->dom, req_param(r, "organizationId"), &in, &sp)))
 		return rc;
 	loc = arena_printf(&r->arena, "%s/v1/orgs/%s/saml/%s", api_base(r), sp.org_id, sp.id);
-	if (!loc || (rc = resp_header(r, "Location", loc)))
-		return loc ? rc : err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = resp_header(r, "Location", loc)))
+		return rc;
 	return send_provider(r, 201, &sp);
 }
 
@@ -138,8 +135,7 @@ int sso_logins(struct req *r)
 	/* {items} with no pagination: every provider, oldest first. */
 	if ((rc = dom_sso_logins(&r->dom, req_param(r, "organizationId"), &items, &n)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	wrapped_list_open(g, "items");
 	for (int i = 0; i < n; i++)
 		saml_login_to_json(g, api_base(r), &items[i]);

@@ -19,8 +19,7 @@ int search_space(struct req *r)
 	if ((rc = req_list(r, &lr, &cur, NULL, 0)) ||
 	    (rc = dom_search_space(&r->dom, req_param(r, "spaceId"), req_query(r, "query"), &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		search_page_to_json(g, api_base(r), &items[i]);
 	return resp_list_end(r, n, next);
@@ -39,8 +38,7 @@ int search_org(struct req *r)
 	    (rc = dom_search_org(&r->dom, req_param(r, "organizationId"), req_query(r, "query"), &lr, &items, &n,
 				 &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		search_space_to_json(g, api_base(r), &items[i]);
 	return resp_list_end(r, n, next);

@@ -67,8 +67,6 @@ static int send_item(struct req *r, int status, const struct site_answer *v)
 	struct site_json c = json_ctx(r, v);
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	item_to_json(g, &c, &v->st, &v->item);
 	return 0;
 }
@@ -96,7 +94,7 @@ static int page_of(struct req *r, const struct site_item *items, int n, int *fro
 	*from = start;
 	*to = n - start > lr.limit ? start + lr.limit : n;
 	if (*to < n && !(*next = cursor_encode_int(&r->arena, *to, item_id(&items[*to - 1]))))
-		return err_set(ERR_INTERNAL, "out of memory");
+		return err_set(ERR_INTERNAL, "cannot encode the page cursor");
 	return 0;
 }
 
@@ -116,8 +114,7 @@ static int list_items(struct req *r, enum site_item_kind kind, int want_default)
 				      &items, &n)) ||
 	    (rc = page_of(r, items, n, &from, &to, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	c = json_ctx(r, &v);
 	for (int i = from; i < to; i++)
 		item_to_json(g, &c, &v.st, &items[i]);
@@ -392,8 +389,7 @@ static int send_structure(struct req *r, bool published)
 
 	if ((rc = dom_site_structure_get(&r->dom, org_of(r), site_of(r), req_query(r, "shareKey"), &v)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	c = json_ctx(r, &v);
 	if (published)
 		return published_site_to_json(g, &c, &v.st);

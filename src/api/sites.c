@@ -48,8 +48,6 @@ static int send_site(struct req *r, int status, const struct site *s)
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	site_to_json(g, api_base(r), s);
 	return 0;
 }
@@ -98,8 +96,8 @@ int site_create(struct req *r)
 	if ((rc = dom_site_create(&r->dom, org_of(r), &in, &s)))
 		return rc;
 	loc = arena_printf(&r->arena, "%s/v1/orgs/%s/sites/%s", api_base(r), s.org_id, s.id);
-	if (!loc || (rc = resp_header(r, "Location", loc)))
-		return loc ? rc : err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = resp_header(r, "Location", loc)))
+		return rc;
 	return send_site(r, 201, &s);
 }
 
@@ -176,8 +174,7 @@ int site_list(struct req *r)
 		return err_set(ERR_INVALID, "type: give at least one site type");
 	if ((rc = dom_sites_list(&r->dom, org_of(r), &f, &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		site_to_json(g, api_base(r), &items[i]);
 	return resp_list_end(r, total, next);
@@ -311,8 +308,6 @@ static int send_customization(struct req *r, const char *site, const struct site
 {
 	struct jw *g = resp_json(r, 200);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	return ss ? site_space_customization_to_json(g, site, ss->customization) : site_customization_to_json(g, site);
 }
 
@@ -382,8 +377,6 @@ static int send_share_link(struct req *r, int status, const struct site *s, cons
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	site_share_link_to_json(g, api_base(r), s, l);
 	return 0;
 }
@@ -402,8 +395,7 @@ int site_share_links_list(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_site_share_links_list(&r->dom, org_of(r), site_of(r), &lr, &s, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		site_share_link_to_json(g, api_base(r), &s, &items[i]);
 	return resp_list_end(r, total, next);
@@ -454,8 +446,6 @@ static int send_adaptive_schema(struct req *r, const struct site *s)
 {
 	struct jw *g = resp_json(r, 200);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	site_adaptive_schema_to_json(g, s);
 	return 0;
 }
@@ -488,8 +478,7 @@ int site_adaptive_template_conditions(struct req *r)
 
 	if ((rc = dom_site_adaptive_template_conditions(&r->dom, org_of(r), site_of(r), &items, &n)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	site_template_conditions_to_json(g, items, n);
 	return 0;
 }
@@ -500,8 +489,6 @@ static int send_auth(struct req *r, const struct site_publishing_auth *a)
 {
 	struct jw *g = resp_json(r, 200);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	site_publishing_auth_to_json(g, a->backend, a->fallback_url, a->private_key);
 	return 0;
 }

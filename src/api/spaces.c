@@ -46,8 +46,6 @@ static int send_space(struct req *r, int status, const struct space *s)
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	space_to_json(g, api_base(r), s, s->access);
 	return 0;
 }
@@ -179,8 +177,7 @@ static int send_spaces(struct req *r, const char *org_id, const char *collection
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_spaces_list(&r->dom, org_id, collection_id, &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		space_to_json(g, api_base(r), &items[i], items[i].access);
 	return resp_list_end(r, total, next);
@@ -211,8 +208,7 @@ int member_spaces_list(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, "order", 1, &total)) ||
 	    (rc = dom_member_spaces(&r->dom, r->dom.actor.org_id, req_param(r, "userId"), &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		member_space_to_json(g, api_base(r), items[i].permission, &items[i].space);
 	return resp_list_end(r, total, next);

@@ -14,8 +14,6 @@ static int send_team(struct req *r, int status, const struct dom_team *t)
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	team_to_json(g, &t->team, r->dom.actor.org.role, t->actor_owns);
 	return 0;
 }
@@ -34,8 +32,7 @@ int team_list(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_teams_list(&r->dom, r->dom.actor.org_id, &f, &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		team_to_json(g, &items[i].team, r->dom.actor.org.role, items[i].actor_owns);
 	return resp_list_end(r, total, next);
@@ -97,8 +94,7 @@ int team_members_list(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_team_members(&r->dom, r->dom.actor.org_id, req_param(r, "teamId"), &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		team_member_to_json(g, api_base(r), &items[i].member, items[i].team_role, r->dom.actor.org.role);
 	return resp_list_end(r, total, next);
@@ -129,13 +125,10 @@ static int body_memberships(struct req *r, struct team_membership **out, int *n)
 		return 0;
 	if (!json_is_object(ms))
 		return err_set(ERR_INVALID, "memberships: must be an object of user id to {role}");
-	if (!(*out = arena_alloc(&r->arena, sizeof(**out) * (json_object_size(ms) + 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*out = arena_alloc(&r->arena, sizeof(**out) * (json_object_size(ms) + 1));
 	json_object_foreach(ms, key, v) {
 		const char *role = json_is_object(v) ? json_string_value(json_object_get(v, "role")) : NULL;
 		const char *field = arena_printf(&r->arena, "memberships.%s.role", key);
-		if (!field)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if ((rc = parse_team_role(role, field, &(*out)[i].role)))
 			return rc;
 		(*out)[i++].user = key;

@@ -31,8 +31,6 @@ static int send_translation(struct req *r, int status, const struct translation 
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	translation_to_json(g, api_base(r), t);
 	return 0;
 }
@@ -73,8 +71,7 @@ int translation_list(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 0, &total)) ||
 	    (rc = dom_translations_list(&r->dom, org_of(r), &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		translation_to_json(g, api_base(r), &items[i]);
 	return resp_list_end(r, total, next);
@@ -102,8 +99,8 @@ int translation_create(struct req *r)
 	    (rc = dom_translation_create(&r->dom, org_of(r), &in, &t)))
 		return rc;
 	loc = arena_printf(&r->arena, "%s/v1/orgs/%s/translations/%s", api_base(r), t.org_id, t.id);
-	if (!loc || (rc = resp_header(r, "Location", loc)))
-		return loc ? rc : err_set(ERR_INTERNAL, "out of memory");
+	if ((rc = resp_header(r, "Location", loc)))
+		return rc;
 	return send_translation(r, 201, &t);
 }
 

@@ -34,6 +34,7 @@
  * Without TCP_INFO (no such kernel), the deadline runs from the phase start.
  */
 #include "http/conntrack.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -231,12 +232,10 @@ static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
 
 int conntrack_new(struct conntrack **out, int head_timeout_s, long body_min_rate)
 {
-	struct conntrack *ct = calloc(1, sizeof(*ct));
+	struct conntrack *ct = xcalloc(1, sizeof(*ct));
 	pthread_condattr_t ca;
 	int rc = 0;
 
-	if (!ct)
-		return err_set(ERR_INTERNAL, "out of memory");
 	ct->head_ms = (int64_t)(head_timeout_s > 0 ? head_timeout_s : 1) * 1000;
 	ct->body_min_rate = body_min_rate > 0 ? body_min_rate : 1;
 	/* Deadlines are kept within a quarter of the head timeout (at most 1 s). */
@@ -244,11 +243,7 @@ int conntrack_new(struct conntrack **out, int head_timeout_s, long body_min_rate
 	ct->sample_ms = clamp(ct->head_ms / 4, ct->tick_ms, 1000);
 	ct->epoch_ns = clock_mono_ns();
 	ct->cap = 1024;
-	ct->conns = malloc(ct->cap * sizeof(*ct->conns));
-	if (!ct->conns) {
-		free(ct);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
+	ct->conns = xmalloc(ct->cap * sizeof(*ct->conns));
 	pthread_mutex_init(&ct->mu, NULL);
 	pthread_mutex_init(&ct->stop_mu, NULL);
 	if (pthread_condattr_init(&ca) != 0 || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
@@ -290,23 +285,20 @@ void conntrack_free(struct conntrack *ct)
 
 struct ct_conn *conntrack_open(struct conntrack *ct, int fd)
 {
-	struct ct_conn *c = calloc(1, sizeof(*c));
+	struct ct_conn *c = xcalloc(1, sizeof(*c));
 
-	if (!c)
-		return NULL;
 	c->fd = fd;
 	atomic_init(&c->state, pack(PH_WAIT_HEAD, 0, now_ms(ct)));
 	atomic_init(&c->body_ms, 0);
 	c->seen = UINT64_MAX; /* never a packed state: the first check starts the phase */
 	pthread_mutex_lock(&ct->mu);
 	if (ct->n == ct->cap) {
-		struct ct_conn **nc = ct->cap <= SIZE_MAX / 2 / sizeof(*nc) ? realloc(ct->conns, 2 * ct->cap * sizeof(*nc)) : NULL;
-		if (!nc) {
+		if (ct->cap > SIZE_MAX / 2 / sizeof(*ct->conns)) {
 			pthread_mutex_unlock(&ct->mu);
 			free(c);
 			return NULL;
 		}
-		ct->conns = nc;
+		ct->conns = xrealloc(ct->conns, 2 * ct->cap * sizeof(*ct->conns));
 		ct->cap *= 2;
 	}
 	c->index = ct->n;

@@ -45,8 +45,8 @@ int conntrack_new(struct conntrack **out, int head_timeout_s, long body_min_rate
  * closed); accepts NULL. */
 void conntrack_free(struct conntrack *ct);
 
-/* A new connection on socket fd; NULL when out of memory (the caller then
- * drops the connection). */
+/* A new connection on socket fd; NULL when the table cannot grow past
+ * SIZE_MAX / 2 bytes (the caller then drops the connection). */
 struct ct_conn *conntrack_open(struct conntrack *ct, int fd);
 /* The connection is closed (before its socket is): after this the reaper
  * never touches fd again. Frees c; accepts NULL. */

@@ -150,7 +150,7 @@ json_t *body_field(struct req *r, const char *field);
 int req_caller(struct req *r, const struct user **out);
 
 /* ---- output ---- */
-/* Start a JSON response; returns the generator (NULL on allocation failure). */
+/* Start a JSON response; returns the generator (never NULL). */
 struct jw *resp_json(struct req *r, int status);
 int resp_empty(struct req *r, int status);
 /* A text body (copied into the arena) with its content type. */

@@ -67,6 +67,7 @@
 #include "http/router.h"
 #include "http/services.h"
 #include "http/conntrack.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/text.h"
@@ -124,7 +125,8 @@ static const char *library_error_message(unsigned status)
 	}
 }
 
-/* A JSON error response with this status, or NULL when out of memory. */
+/* A JSON error response with this status, or NULL when libmicrohttpd cannot
+ * make one. */
 static struct MHD_Response *json_error_response(unsigned status)
 {
 	struct MHD_Response *resp = NULL;
@@ -209,10 +211,8 @@ static void fetch_free(struct fetchpool *p)
 
 static int fetch_new(struct fetchpool **out)
 {
-	struct fetchpool *p = calloc(1, sizeof(*p));
+	struct fetchpool *p = xcalloc(1, sizeof(*p));
 
-	if (!p)
-		return err_set(ERR_INTERNAL, "out of memory");
 	atomic_init(&p->pending, 0);
 	if (pthread_mutex_init(&p->mu, NULL) != 0) {
 		free(p);
@@ -299,10 +299,8 @@ static void fetch_stop(struct fetchpool *p)
 
 static struct req *req_new(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method)
 {
-	struct req *r = calloc(1, sizeof(*r));
+	struct req *r = xcalloc(1, sizeof(*r));
 
-	if (!r)
-		return NULL;
 	arena_init(&r->arena);
 	r->srv = srv;
 	r->conn = conn;
@@ -311,11 +309,6 @@ static struct req *req_new(struct server *srv, struct MHD_Connection *conn, cons
 	r->route_index = -1;
 	r->url = arena_strdup(&r->arena, url);
 	r->method = arena_strdup(&r->arena, method);
-	if (!r->url || !r->method) {
-		arena_free(&r->arena);
-		free(r);
-		return NULL;
-	}
 	return r;
 }
 
@@ -369,7 +362,7 @@ static enum MHD_Result send_response(struct req *r)
 		 * run into them (the page cache keeps bodies without it). */
 		jw_put(r->gen, "\n", 1);
 		if (!jw_ok(r->gen))
-			return MHD_NO; /* out of memory mid-response: drop the connection */
+			return MHD_NO; /* a body past SIZE_MAX / 2: drop the connection */
 		buf = (const unsigned char *)r->gen->buf;
 		len = r->gen->len;
 	}
@@ -446,8 +439,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 		uint64_t body_len = announced_body(srv, conn);
 		r = req_new(srv, conn, url, method);
-		if (!r)
-			return MHD_NO;
 		*con_cls = r;
 		r->ct = ci ? ci->socket_context : NULL;
 		conntrack_head_done(srv->conns, r->ct, body_len);
@@ -487,10 +478,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 				cap *= 2;
 			if (cap > srv->cfg.max_body + 1)
 				cap = srv->cfg.max_body + 1;
-			char *nb = realloc(r->body, cap);
-			if (!nb)
-				return MHD_NO;
-			r->body = nb;
+			r->body = xrealloc(r->body, cap);
 			r->body_cap = cap;
 		}
 		memcpy(r->body + r->body_len, upload_data, n);

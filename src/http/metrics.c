@@ -5,7 +5,7 @@
  */
 #include "http/services.h"
 #include "store/store.h"
-#include "util/err.h"
+#include "util/alloc.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -31,10 +31,8 @@ struct metrics {
 int metrics_new(struct metrics **out, int nroutes)
 {
 	size_t n = (size_t)(nroutes + 1) * NSTATUS;
-	struct metrics *m = calloc(1, sizeof(*m) + n * sizeof(atomic_ulong));
+	struct metrics *m = xcalloc(1, sizeof(*m) + n * sizeof(atomic_ulong));
 
-	if (!m)
-		return err_set(ERR_INTERNAL, "out of memory");
 	m->nroutes = nroutes;
 	*out = m;
 	return 0;
@@ -79,7 +77,7 @@ void metrics_connection(struct metrics *m, int delta)
 struct sbuf {
 	char *p;
 	size_t len, cap;
-	int oom;
+	int failed; /* vsnprintf refused a line: the rendering is dropped */
 };
 
 static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -88,26 +86,21 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (b->oom)
+	if (b->failed)
 		return;
 	for (;;) {
 		va_start(ap, fmt);
 		n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
 		va_end(ap);
 		if (n < 0) {
-			b->oom = 1;
+			b->failed = 1;
 			return;
 		}
 		if ((size_t)n < b->cap - b->len) {
 			b->len += (size_t)n;
 			return;
 		}
-		char *np = realloc(b->p, b->cap * 2 + (size_t)n);
-		if (!np) {
-			b->oom = 1;
-			return;
-		}
-		b->p = np;
+		b->p = xrealloc(b->p, b->cap * 2 + (size_t)n);
 		b->cap = b->cap * 2 + (size_t)n;
 	}
 }
@@ -138,11 +131,9 @@ static void render_jobs(struct metrics *m, struct sbuf *b)
 char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes,
 		     const struct metrics_extra *extra, size_t *len)
 {
-	struct sbuf b = { .p = malloc(8192), .cap = 8192 };
+	struct sbuf b = { .p = xmalloc(8192), .cap = 8192 };
 	unsigned long cum = 0;
 
-	if (!b.p)
-		return NULL;
 	b.p[0] = '\0';
 	sb_printf(&b, "# HELP docsd_http_requests_total HTTP requests by operation and status.\n"
 		      "# TYPE docsd_http_requests_total counter\n");
@@ -184,7 +175,7 @@ char *metrics_render(struct metrics *m, const char *const *route_names, int nrou
 		      "docsd_slow_connections_closed_total %lu\n",
 		  extra->slow_connections_closed);
 	render_jobs(m, &b);
-	if (b.oom) {
+	if (b.failed) {
 		free(b.p);
 		return NULL;
 	}

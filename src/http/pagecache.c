@@ -18,6 +18,7 @@
  */
 #include "core/jsonw.h"
 #include "http/services.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <pthread.h>
@@ -43,10 +44,8 @@ struct pagecache {
 
 int pagecache_new(struct pagecache **out, int nslots, size_t max_entry)
 {
-	struct pagecache *pc = calloc(1, sizeof(*pc) + (size_t)nslots * sizeof(struct pc_slot));
+	struct pagecache *pc = xcalloc(1, sizeof(*pc) + (size_t)nslots * sizeof(struct pc_slot));
 
-	if (!pc)
-		return err_set(ERR_INTERNAL, "out of memory");
 	pc->nslots = nslots;
 	pc->max_entry = max_entry;
 	for (int i = 0; i < nslots; i++)
@@ -98,13 +97,8 @@ void pagecache_put(struct pagecache *pc, const char *key, size_t klen, int64_t g
 
 	if (len > pc->max_entry)
 		return;
-	k = malloc(klen);
-	b = malloc(len ? len : 1);
-	if (!k || !b) {
-		free(k);
-		free(b);
-		return;
-	}
+	k = xmalloc(klen);
+	b = xmalloc(len ? len : 1);
 	memcpy(k, key, klen);
 	memcpy(b, body, len);
 	pthread_mutex_lock(&s->mu);

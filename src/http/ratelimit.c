@@ -15,6 +15,7 @@
  * itself, never the busy keys that are being limited.
  */
 #include "http/services.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <pthread.h>
@@ -44,10 +45,8 @@ struct ratelimit {
 
 int ratelimit_new(struct ratelimit **out, int per_minute)
 {
-	struct ratelimit *rl = calloc(1, sizeof(*rl));
+	struct ratelimit *rl = xcalloc(1, sizeof(*rl));
 
-	if (!rl)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if (getrandom(&rl->seed, sizeof(rl->seed), 0) != (ssize_t)sizeof(rl->seed)) {
 		free(rl);
 		return err_set(ERR_INTERNAL, "getrandom failed");

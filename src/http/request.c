@@ -28,8 +28,6 @@ const char *req_query(struct req *r, const char *name)
 	if (!v || !strchr(v, '%'))
 		return v;
 	d = arena_strdup(&r->arena, v);
-	if (!d)
-		return v;
 	for (w = d; *v; v++) {
 		if (v[0] == '%' && v[1] == '2' && (v[2] == 'F' || v[2] == 'f')) {
 			*w++ = '/';
@@ -226,8 +224,6 @@ int body_string_array(struct req *r, const char *field, int flags, int max_items
 	if ((int)json_array_size(v) > max_items)
 		return err_set(ERR_INVALID, "%s: at most %d items", field, max_items);
 	*out = arena_alloc(&r->arena, sizeof(char *) * (json_array_size(v) + 1));
-	if (!*out)
-		return err_set(ERR_INTERNAL, "out of memory");
 	json_array_foreach(v, i, item) {
 		if (!json_is_string(item))
 			return err_set(ERR_INVALID, "%s[%zu]: must be a string", field, i);

@@ -58,8 +58,6 @@ int resp_text(struct req *r, int status, const char *content_type, const char *t
 {
 	char *copy = arena_strndup(&r->arena, text, len);
 
-	if (!copy)
-		return err_set(ERR_INTERNAL, "out of memory");
 	resp_empty(r, status);
 	r->raw_body = copy;
 	r->raw_len = len;
@@ -90,8 +88,6 @@ struct jw *resp_list_begin(struct req *r)
 {
 	struct jw *g = resp_json(r, 200);
 
-	if (!g)
-		return NULL;
 	jw_obj_open(g);
 	jw_key(g, "items");
 	jw_arr_open(g);

@@ -44,8 +44,6 @@ int route_template_match(const char *tpl, const char *path, struct arena *a, str
 			if (a) {
 				m->names[np] = arena_strndup(a, name, nlen);
 				m->values[np] = arena_strndup(a, path, vlen);
-				if (!m->names[np] || !m->values[np])
-					return -1;
 			}
 			np++;
 			tpl = end + 1;
@@ -67,7 +65,7 @@ int route_template_match(const char *tpl, const char *path, struct arena *a, str
 int route_find(const char *method, const char *path, struct arena *a, struct route_match *m)
 {
 	size_t alen = 0;
-	int path_known = 0, rc;
+	int path_known = 0;
 
 	m->allow[0] = '\0';
 	m->index = -1;
@@ -76,9 +74,7 @@ int route_find(const char *method, const char *path, struct arena *a, struct rou
 		if (!route_template_match(routes[i].path, path, NULL, NULL))
 			continue;
 		if (strcmp(routes[i].method, method) == 0) {
-			rc = route_template_match(routes[i].path, path, a, m);
-			if (rc < 0)
-				return err_set(ERR_INTERNAL, "out of memory");
+			route_template_match(routes[i].path, path, a, m);
 			m->index = i;
 			return 0;
 		}
@@ -151,11 +147,10 @@ static int authenticate(struct req *r)
 
 	if (rc)
 		return rc;
-	if (!(r->token_hash = arena_strdup(&r->arena, hash)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	r->token_hash = arena_strdup(&r->arena, hash);
 	if (token_cache_get(r->srv->tokens, hash, user)) {
 		r->caller_id = arena_strdup(&r->arena, user);
-		return r->caller_id ? 0 : err_set(ERR_INTERNAL, "out of memory");
+		return 0;
 	}
 	rc = store_token_user(&r->tx, hash, &uid);
 	if (rc == ERR_NOT_FOUND)
@@ -263,8 +258,8 @@ void router_prefetch(struct req *r, int refused)
 
 	/* The message is this thread's: keep it for the worker that answers. */
 	r->prefetch_rc = rc;
-	if (rc && !(r->prefetch_msg = arena_strdup(&r->arena, err_message())))
-		r->prefetch_msg = "out of memory";
+	if (rc)
+		r->prefetch_msg = arena_strdup(&r->arena, err_message());
 	r->stage = REQ_PREFETCHED;
 }
 
@@ -365,7 +360,6 @@ static void token_hint(const struct server *srv, char *buf, size_t size, const c
 
 static void respond_error(struct req *r, int code)
 {
-	struct jw *g;
 	int status = err_status(code);
 	const char *msg = err_message();
 	char buf[1024];
@@ -377,9 +371,7 @@ static void respond_error(struct req *r, int code)
 		token_hint(r->srv, buf, sizeof(buf), msg);
 		msg = buf;
 	}
-	g = resp_json(r, status);
-	if (g)
-		http_error_json(g, status, msg);
+	http_error_json(resp_json(r, status), status, msg);
 }
 
 int router_dispatch(struct req *r)

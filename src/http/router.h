@@ -14,8 +14,8 @@ struct route_match {
 	char allow[128];                   /* methods of the path, for 405 */
 };
 
-/* 1 when path fits the template; with an arena, the parameters are copied
- * into m. -1 on allocation failure. */
+/* 1 when path fits the template, else 0; with an arena, the parameters are
+ * copied into m. */
 int route_template_match(const char *tpl, const char *path, struct arena *a, struct route_match *m);
 /* 0 with m filled; ERR_NOT_FOUND; or ERR_METHOD with m->allow listing the
  * path's methods. */

@@ -10,6 +10,7 @@
  */
 #include "http/services.h"
 #include "store/store.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <pthread.h>
@@ -34,10 +35,8 @@ struct token_cache {
 
 int token_cache_new(struct token_cache **out)
 {
-	struct token_cache *tc = calloc(1, sizeof(*tc));
+	struct token_cache *tc = xcalloc(1, sizeof(*tc));
 
-	if (!tc)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < TC_STRIPES; i++)
 		pthread_mutex_init(&tc->mu[i], NULL);
 	*out = tc;

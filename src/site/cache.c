@@ -13,6 +13,7 @@
  */
 #include "site/site.h"
 
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <pthread.h>
@@ -50,10 +51,8 @@ static uint64_t fnv(const char *s)
 
 int sitecache_new(struct sitecache **out, size_t max_bytes)
 {
-	struct sitecache *c = calloc(1, sizeof(*c));
+	struct sitecache *c = xcalloc(1, sizeof(*c));
 
-	if (!c)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if (pthread_mutex_init(&c->mu, NULL) != 0) {
 		free(c);
 		return err_set(ERR_INTERNAL, "cannot create the site cache's mutex");
@@ -137,7 +136,8 @@ int sitecache_get(struct sitecache *c, const char *key, struct arena *a, const c
 	if (!c || !c->max_bytes)
 		return 0;
 	pthread_mutex_lock(&c->mu);
-	if ((e = find(c, key, h)) && (copy = arena_alloc(a, e->len + 1))) {
+	if ((e = find(c, key, h))) {
+		copy = arena_alloc(a, e->len + 1);
 		memcpy(copy, e->body, e->len);
 		copy[e->len] = '\0';
 		*body = copy;
@@ -160,11 +160,9 @@ void sitecache_put(struct sitecache *c, const char *key, const char *body, size_
 
 	if (!c || cost > c->max_bytes / 8)
 		return;
-	if (!(e = calloc(1, sizeof(*e))) || !(e->key = malloc(klen + 1)) || !(e->body = malloc(len ? len : 1))) {
-		if (e)
-			entry_free(e);
-		return;
-	}
+	e = xcalloc(1, sizeof(*e));
+	e->key = xmalloc(klen + 1);
+	e->body = xmalloc(len ? len : 1);
 	memcpy(e->key, key, klen + 1);
 	memcpy(e->body, body, len);
 	e->hash = h;

@@ -119,8 +119,6 @@ char *html_anchor(struct arena *a, const char *text)
 	size_t n = strlen(text), j = 0;
 	char *out = arena_alloc(a, n + 1);
 
-	if (!out)
-		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)text[i];
 		if (c == ' ')

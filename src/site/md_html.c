@@ -41,7 +41,7 @@ struct mdh {
 	int nanchors;
 	struct md_headings *toc;
 	const char *skip_title; /* cleared once the first block is seen */
-	int oom;
+	int oom; /* cmark-gfm could not allocate */
 };
 
 static pthread_once_t ext_once = PTHREAD_ONCE_INIT;
@@ -77,16 +77,13 @@ static const char *unique_anchor(struct mdh *m, const char *text)
 	char *base = html_anchor(m->a, text);
 	const char *cand = base;
 
-	if (!base)
-		return NULL;
 	for (int k = 1;; k++) {
 		int used = 0;
 		for (int i = 0; i < m->nanchors && !used; i++)
 			used = strcmp(m->anchors[i], cand) == 0;
 		if (!used)
 			break;
-		if (!(cand = arena_printf(m->a, "%s-%d", base, k)))
-			return NULL;
+		cand = arena_printf(m->a, "%s-%d", base, k);
 	}
 	if (m->nanchors < MDH_ANCHORS)
 		m->anchors[m->nanchors++] = cand;
@@ -150,11 +147,10 @@ static void render_md(struct mdh *m, const char *md, size_t len)
 			int level = cmark_node_get_heading_level(n);
 			if (id && *id && m->toc && (level == 2 || level == 3) && m->toc->n < 64) {
 				struct md_heading *hd = &m->toc->items[m->toc->n];
-				if ((hd->text = arena_strdup(m->a, t.buf))) {
-					hd->id = id;
-					hd->level = level;
-					m->toc->n++;
-				}
+				hd->text = arena_strdup(m->a, t.buf);
+				hd->id = id;
+				hd->level = level;
+				m->toc->n++;
 			}
 			jw_free(&t);
 			jw_put(m->out, html, 3);
@@ -386,5 +382,7 @@ int md_to_html_toc(struct jw *out, struct arena *a, const char *md, size_t len, 
 	render_md(&m, seg, (size_t)(end - seg));
 	while (m.depth)
 		close_frame(&m);
-	return m.oom || !jw_ok(out) ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	if (m.oom)
+		return err_set(ERR_INTERNAL, "out of memory"); /* inside cmark-gfm */
+	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "rendered page too large");
 }

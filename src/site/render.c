@@ -110,8 +110,7 @@ int sv_reading_order(struct arena *a, const struct revision *rv, const struct re
 	*out = NULL;
 	if (!rv || rv->npages == 0)
 		return 0;
-	if (!(*out = arena_alloc(a, sizeof(**out) * (size_t)rv->npages)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*out = arena_alloc(a, sizeof(**out) * (size_t)rv->npages);
 	order_walk(rv, rv->first_root, 0, *out, n);
 	return 0;
 }
@@ -498,8 +497,7 @@ static int sidebar(struct jw *b, struct arena *a, const struct site_view *v, con
 	}
 	html_raw(b, "<nav class=\"tree\" aria-label=\"Pages\">");
 	if (sp->rv && sp->rv->npages) {
-		if (!(open = arena_alloc(a, (size_t)sp->rv->npages)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		open = arena_alloc(a, (size_t)sp->rv->npages);
 		memset(open, 0, (size_t)sp->rv->npages);
 		if (pg->page)
 			for (int i = (int)(pg->page - sp->rv->pages); i >= 0; i = sp->rv->pages[i].parent_idx)
@@ -624,8 +622,6 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	struct md_headings *toc = arena_alloc(a, sizeof(*toc));
 	int rc = 0;
 
-	if (!toc)
-		return err_set(ERR_INTERNAL, "out of memory");
 	toc->n = 0;
 	toc->skip_title = NULL;
 
@@ -685,7 +681,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	html_raw(out, "</div>\n");
 	footer(out, v);
 	html_raw(out, "</body>\n</html>\n");
-	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "rendered page too large");
 }
 
 /* ---- text renditions ---- */
@@ -732,7 +728,7 @@ int site_render_llms(struct jw *out, struct arena *a, const struct site_view *v)
 			llms_pages(out, a, v, &sec->spaces[k]);
 		}
 	}
-	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "rendered page too large");
 }
 
 int site_render_sitemap(struct jw *out, struct arena *a, const struct site_view *v)
@@ -757,7 +753,7 @@ int site_render_sitemap(struct jw *out, struct arena *a, const struct site_view 
 		}
 	}
 	html_raw(out, "</urlset>\n");
-	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "rendered page too large");
 }
 
 void site_render_robots(struct jw *out, const struct site_view *v)

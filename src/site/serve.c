@@ -126,8 +126,6 @@ static int plain_page(struct req *r, int status, const char *title, const char *
 					"<p>%s</p></main></body></html>\n",
 					title, title, msg);
 
-	if (!html)
-		return err_set(ERR_INTERNAL, "out of memory");
 	resp_header(r, "Cache-Control", "no-store");
 	resp_header(r, "X-Robots-Tag", "noindex");
 	return answer(r, status, CT_HTML, html, strlen(html));
@@ -220,9 +218,9 @@ static int visitor(struct visit *vi, bool required)
 		 * knows it (its own basename's spelling, which the cookie's Path
 		 * names) and the path under it, never the raw request URL. */
 		const char *pre = *vi->rest ? arena_printf(&r->arena, "%s/", vi->root) : vi->root;
-		const char *loc = pre ? site_location(&r->arena, pre, vi->rest) : NULL;
-		if (!cookie || !loc)
-			return err_set(ERR_INTERNAL, "out of memory"), plain_page(r, 500, "Error", "Try again."), 1;
+		const char *loc = site_location(&r->arena, pre, vi->rest);
+		if (!loc)
+			return err_set(ERR_INTERNAL, "redirect location too long"), plain_page(r, 500, "Error", "Try again."), 1;
 		return redirect(r, loc, cookie), 1;
 	}
 from_cookie:
@@ -282,8 +280,7 @@ static int build_view(struct visit *vi)
 	int ns = vi->st.nsections ? vi->st.nsections : 1, rc;
 
 	v->visitor = visitor_json; /* freed with the visit */
-	if (!(v->sections = arena_alloc(vi->a, sizeof(*v->sections) * (size_t)ns)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	v->sections = arena_alloc(vi->a, sizeof(*v->sections) * (size_t)ns);
 	v->nsections = 0;
 	v->def = 0;
 	for (int s = 0; s < ns; s++) {
@@ -297,8 +294,8 @@ static int build_view(struct visit *vi)
 		memset(out, 0, sizeof(*out));
 		out->sec = sec;
 		out->url = sec && !sec->is_default ? arena_printf(vi->a, "%s/%s", v->root, sec->path) : v->root;
-		if (nl && !(out->spaces = arena_alloc(vi->a, sizeof(*out->spaces) * (size_t)nl)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		if (nl)
+			out->spaces = arena_alloc(vi->a, sizeof(*out->spaces) * (size_t)nl);
 		for (int k = 0; k < nl; k++) {
 			const struct revision *rv;
 			struct sv_space *sp = &out->spaces[out->nspaces];
@@ -380,9 +377,10 @@ static const char *strip_tags(struct arena *a, const char *s)
 	size_t n, at = 0, k = 0;
 	char *out;
 
-	/* Without a tag (or memory for the copy) the text stays as it is. */
-	if (!s || !gb_tag_next(s, n = strlen(s), 0, GB_TAG_BLOCK, &t) || !(out = arena_alloc(a, n + 1)))
+	/* Without a tag the text stays as it is. */
+	if (!s || !gb_tag_next(s, n = strlen(s), 0, GB_TAG_BLOCK, &t))
 		return s;
+	out = arena_alloc(a, n + 1);
 	do {
 		memcpy(out + k, s + at, t.start - at);
 		k += t.start - at;
@@ -414,8 +412,6 @@ static int search_hits(struct visit *vi, const char *q, struct sv_page *pg)
 					continue;
 				if (nh == cap) {
 					struct sv_hit *nhits = arena_alloc(vi->a, sizeof(*nhits) * (size_t)(cap = cap ? 2 * cap : 16));
-					if (!nhits)
-						return err_set(ERR_INTERNAL, "out of memory");
 					if (nh)
 						memcpy(nhits, hits, sizeof(*hits) * (size_t)nh);
 					hits = nhits;
@@ -523,8 +519,6 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 			rl -= 6;
 		rest = arena_strndup(vi->a, rest, rl - 3);
 	}
-	if (!rest)
-		return err_set(ERR_INTERNAL, "out of memory");
 	sv_resolve(v, rest, &pg.section, &pg.space, &path);
 	const struct sv_space *sp = &v->sections[pg.section].spaces[pg.space];
 	pg.page = sv_page_at(sp->rv, path);
@@ -567,15 +561,14 @@ static int gate(struct visit *vi, const char **rest, const char **share)
 	*share = NULL;
 	if (strncmp(p, "~share/", 7) == 0) {
 		size_t n = strcspn(p + 7, "/");
-		if (!(*share = arena_strndup(vi->a, p + 7, n)))
-			return err_set(ERR_INTERNAL, "out of memory"), plain_page(r, 500, "Error", "Try again."), 1;
+		*share = arena_strndup(vi->a, p + 7, n);
 		*rest = p + 7 + n + (p[7 + n] == '/');
 	} else if (req_query(r, "share")) {
 		const char *key = req_query(r, "share"), *pre, *loc;
 		if (!plain_token(key, 128))
 			return not_found(r), 1;
 		pre = arena_printf(vi->a, "%s/~share/%s/", vi->root, key);
-		loc = pre ? site_location(vi->a, pre, p) : NULL;
+		loc = site_location(vi->a, pre, p);
 		return (loc ? redirect(r, loc, NULL) : plain_page(r, 500, "Error", "Try again.")), 1;
 	}
 	if (*share && dom_site_visit_share(vi->d, &vi->site, *share))
@@ -596,7 +589,7 @@ static int respond(struct visit *vi, bool public_site)
 	struct jw out;
 
 	if (!etag)
-		return err_set(ERR_INTERNAL, "out of memory");
+		return err_set(ERR_INTERNAL, "cannot compute the ETag");
 	resp_header(r, "ETag", etag);
 	resp_header(r, "Cache-Control", public_site || strcmp(vi->site.visibility, "unlisted") == 0
 						? "public, max-age=60, must-revalidate"
@@ -613,17 +606,13 @@ static int respond(struct visit *vi, bool public_site)
 	jw_init(&out);
 	rc = render(vi, &out, &status, &ctype);
 	if (rc == 0 && !jw_ok(&out))
-		rc = err_set(ERR_INTERNAL, "out of memory");
+		rc = err_set(ERR_INTERNAL, "rendered page too large");
 	if (rc == 0) {
 		char *copy = arena_alloc(vi->a, out.len + 1);
-		if (!copy) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-		} else {
-			if (out.len)
-				memcpy(copy, out.buf, out.len);
-			sitecache_put(r->srv->sites, etag, out.buf ? out.buf : "", out.len, status, ctype);
-			rc = answer(r, status, ctype, copy, out.len);
-		}
+		if (out.len)
+			memcpy(copy, out.buf, out.len);
+		sitecache_put(r->srv->sites, etag, out.buf ? out.buf : "", out.len, status, ctype);
+		rc = answer(r, status, ctype, copy, out.len);
 	}
 	jw_free(&out);
 	return rc;
@@ -655,9 +644,8 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 		if (rc == ERR_NOT_FOUND && hostname) {
 			/* Remember for a few seconds that this Host names no site (not
 			 * for an unpublished one: publishing it must show at once). */
-			const char *k = vi->site.id ? NULL : no_site_key(vi->a, hostname);
-			if (k)
-				sitecache_put(r->srv->sites, k, "", 0, 404, CT_TEXT);
+			if (!vi->site.id)
+				sitecache_put(r->srv->sites, no_site_key(vi->a, hostname), "", 0, 404, CT_TEXT);
 			return 1;
 		}
 		return rc == ERR_NOT_FOUND ? not_found(r) : rc;
@@ -666,9 +654,8 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	 * root keeps the spelling the site was given, so its links, cookie
 	 * Path and redirects are the same whichever spelling was asked for. */
 	if (name && vi->site.basename && strcmp(name, vi->site.basename) != 0 &&
-	    strcasecmp(name, vi->site.basename) == 0 &&
-	    !(root = arena_printf(vi->a, "%.*s%s", (int)(strlen(root) - strlen(name)), root, vi->site.basename)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	    strcasecmp(name, vi->site.basename) == 0)
+		root = arena_printf(vi->a, "%.*s%s", (int)(strlen(root) - strlen(name)), root, vi->site.basename);
 	vi->root = root;
 	/* robots.txt follows the visibility and needs no key or token. */
 	if (strcmp(rest, "robots.txt") == 0 && strcmp(vi->site.visibility, "public") != 0) {
@@ -686,8 +673,6 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	vi->v.noindex = !public_site;
 	vi->v.css_url = arena_printf(vi->a, "%s/~assets/site.css?v=%s", root, site_css_version());
 	vi->v.base = origin(vi, hostname);
-	if (!vi->v.root || !vi->v.css_url || !vi->v.base)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = dom_site_structure(vi->d, &vi->site, &vi->st)))
 		return rc;
 	/* The key: everything the answer depends on but the structure's
@@ -747,21 +732,21 @@ int site_serve(struct req *r)
 		const char *p = r->url + strlen(pre) + 7;
 		size_t n = strcspn(p, "/");
 		name = arena_strndup(&r->arena, p, n);
-		root = arena_printf(&r->arena, "%s/sites/%s", pre, name ? name : "");
+		root = arena_printf(&r->arena, "%s/sites/%s", pre, name);
 		rest = p + n + (p[n] == '/');
 		host[0] = '\0';
 	} else {
-		const char *k, *b, *ct;
+		const char *b, *ct;
 		size_t bl;
 		int st;
 		if (!foreign_host(r, host, sizeof(host)))
 			return 1;
-		if ((k = no_site_key(&r->arena, host)) && sitecache_get(r->srv->sites, k, &r->arena, &b, &bl, &st, &ct))
+		if (sitecache_get(r->srv->sites, no_site_key(&r->arena, host), &r->arena, &b, &bl, &st, &ct))
 			return 1;
 		root = "";
 		rest = r->url + (r->url[0] == '/');
 	}
-	if (!root || (name && !plain_token(name, 128)) || utf8_len(r->url) < 0)
+	if ((name && !plain_token(name, 128)) || utf8_len(r->url) < 0)
 		return not_found(r);
 	/* The stylesheet is the same for every site. */
 	if (strcmp(rest, "~assets/site.css") == 0) {

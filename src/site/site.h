@@ -63,7 +63,8 @@ void url_path_enc(struct jw *b, const char *s);
  * trusted) + path (from the request), percent-encoded like url_path_enc,
  * and always a path on this origin: exactly one leading '/', never "//" or
  * "/\" (which browsers read as another host), whatever the request sent.
- * Every redirect to a request path goes through it. NULL when out of memory. */
+ * Every redirect to a request path goes through it. NULL only for a location
+ * past SIZE_MAX / 2 bytes (core/jsonw.h). */
 const char *site_location(struct arena *a, const char *prefix, const char *path);
 /* An emoji as GitBook stores it (the characters, or code points in hex
  * joined by '-') as HTML text. */

@@ -11,6 +11,7 @@
  */
 #include "site/site.h"
 
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -25,8 +26,7 @@ static json_t *b64json(const char *s, size_t n)
 	long len;
 	json_t *j = NULL;
 
-	if (!(buf = malloc(n * 3 / 4 + 3)))
-		return NULL;
+	buf = xmalloc(n * 3 / 4 + 3);
 	len = base64url_decode(buf, s, n);
 	if (len >= 0)
 		j = json_loadb((const char *)buf, (size_t)len, JSON_REJECT_DUPLICATES, NULL);

@@ -27,6 +27,7 @@
  * source's first letter.
  */
 #include "translate/engine.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/proc.h"
@@ -118,10 +119,7 @@ static int ap_pairs(const struct tr_engine *e, struct arena *a, struct tr_pair *
 	snprintf(path, sizeof(path), "%s/modes", ap->dir);
 	if (!(dir = opendir(path)))
 		return 0; /* nothing installed */
-	if (!(p = arena_alloc(a, sizeof(*p) * MAX_PAIRS))) {
-		closedir(dir);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
+	p = arena_alloc(a, sizeof(*p) * MAX_PAIRS);
 	while ((de = readdir(dir)) && k < MAX_PAIRS) {
 		const char *name = de->d_name, *dash = strchr(name, '-'), *dot = strrchr(name, '.');
 		const char *from, *to;
@@ -209,15 +207,12 @@ static int translate_one(const struct apertium *ap, struct arena *a, const char 
 	struct proc_result res;
 	int rc;
 
-	if (!in)
-		return err_set(ERR_INTERNAL, "out of memory");
 	put_clean(in, seg, n);
 	in[n] = '\n';
 	in[n + 1] = '\0';
 	if ((rc = run(ap, a, mode, in, n + 1, &res)))
 		return rc;
-	if (!(t = trimmed(a, res.out, res.out_len)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	t = trimmed(a, res.out, res.out_len);
 	match_case(seg, t);
 	*out = t;
 	return 0;
@@ -241,8 +236,7 @@ static int translate_batch(const struct apertium *ap, struct arena *a, const cha
 	nonce[8] = '\0';
 	for (int i = 0; i < n; i++)
 		len += strlen(in[i]) + 4 + sizeof(marker);
-	if (!(buf = arena_alloc(a, len + 1)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	buf = arena_alloc(a, len + 1);
 	for (int i = 0; i < n; i++) {
 		size_t k = strlen(in[i]);
 		put_clean(buf + at, in[i], k);
@@ -258,8 +252,7 @@ static int translate_batch(const struct apertium *ap, struct arena *a, const cha
 		m = strcasestr(pos, marker);
 		if (!m || isdigit((unsigned char)m[mlen]))
 			return 1;
-		if (!(t = trimmed(a, pos, (size_t)(m - pos))))
-			return err_set(ERR_INTERNAL, "out of memory");
+		t = trimmed(a, pos, (size_t)(m - pos));
 		match_case(in[i], t);
 		out[i] = t;
 		pos = m + mlen;
@@ -281,8 +274,7 @@ static int ap_translate(const struct tr_engine *e, struct arena *a, const char *
 	*out = NULL;
 	if ((rc = find_mode(ap, from, to, mode, sizeof(mode))))
 		return rc;
-	if (!(res = arena_alloc(a, sizeof(*res) * (size_t)(n + 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	res = arena_alloc(a, sizeof(*res) * (size_t)(n + 1));
 	for (int first = 0; first < n;) {
 		int k = 0;
 		size_t bytes = 0;
@@ -318,15 +310,10 @@ static const struct tr_engine_ops apertium_ops = { "apertium", ap_pairs, ap_tran
 
 int tr_apertium_new(struct tr_engine **out, const char *dir, int timeout_ms)
 {
-	struct tr_engine *e = calloc(1, sizeof(*e));
-	struct apertium *ap = calloc(1, sizeof(*ap));
+	struct tr_engine *e = xcalloc(1, sizeof(*e));
+	struct apertium *ap = xcalloc(1, sizeof(*ap));
 
 	*out = NULL;
-	if (!e || !ap) {
-		free(e);
-		free(ap);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
 	if (!dir || !*dir)
 		dir = DEFAULT_DIR;
 	if (strlen(dir) >= sizeof(ap->dir) - 64 || dir[0] != '/') {

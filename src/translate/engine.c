@@ -3,6 +3,7 @@
  * (engine.h).
  */
 #include "translate/engine.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <stdlib.h>
@@ -37,9 +38,7 @@ int tr_engine_new(struct tr_engine **out, const struct tr_engine_config *cfg)
 	if (strcmp(name, "apertium") == 0)
 		return tr_apertium_new(out, cfg->apertium_dir, cfg->timeout_ms);
 	if (strcmp(name, "off") == 0) {
-		struct tr_engine *e = calloc(1, sizeof(*e));
-		if (!e)
-			return err_set(ERR_INTERNAL, "out of memory");
+		struct tr_engine *e = xcalloc(1, sizeof(*e));
 		e->ops = &off_ops;
 		*out = e;
 		return 0;
@@ -66,8 +65,7 @@ const char *tr_engine_pairs_text(const struct tr_engine *e, struct arena *a)
 		return "none";
 	for (int i = 0; i < n; i++)
 		len += strlen(p[i].from) + strlen(p[i].to) + 5;
-	if (!(s = arena_alloc(a, len)))
-		return NULL;
+	s = arena_alloc(a, len);
 	for (int i = 0; i < n; i++) {
 		size_t f = strlen(p[i].from), t = strlen(p[i].to);
 		if (i) {
@@ -97,7 +95,7 @@ int tr_engine_check_pair(const struct tr_engine *e, struct arena *a, const char 
 		if (strcmp(p[i].from, from) == 0 && strcmp(p[i].to, to) == 0)
 			return 0;
 	if (!(list = tr_engine_pairs_text(e, a)))
-		return err_set(ERR_INTERNAL, "out of memory");
+		return err_code(); /* the engine's pairs() failed: its error */
 	return err_set(ERR_INVALID,
 		       "no %s translation pair from %s to %s is installed; installed pairs: %s",
 		       e->ops->name, from, to, list);

@@ -57,7 +57,8 @@ void tr_engine_free(struct tr_engine *e); /* accepts NULL */
  * pair from en to fr is installed; installed pairs: en→es, es→en";
  * ERR_INTERNAL. */
 int tr_engine_check_pair(const struct tr_engine *e, struct arena *a, const char *from, const char *to);
-/* "en→es, es→en", or "none" (into a; NULL when memory fails). */
+/* "en→es, es→en", or "none" (into a); NULL when the engine's pairs() fails
+ * (its error is set). */
 const char *tr_engine_pairs_text(const struct tr_engine *e, struct arena *a);
 
 /* The Apertium engine (translate/apertium.c). */

@@ -56,8 +56,6 @@ static int seg_add(struct arena *a, struct segs *s, const char *text, int *at)
 	if (s->n == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 256;
 		const char **grown = arena_alloc(a, sizeof(*grown) * (size_t)cap);
-		if (!grown)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if (s->n)
 			memcpy(grown, s->v, sizeof(*grown) * (size_t)s->n);
 		s->v = grown;
@@ -87,8 +85,6 @@ static int translate_pages(struct arena *a, const struct tr_engine *engine, stru
 	int rc = 0;
 
 	*words = 0;
-	if (!ps)
-		return err_set(ERR_INTERNAL, "out of memory");
 	memset(ps, 0, sizeof(*ps) * (size_t)(run->npages + 1));
 	for (int i = 0; i < run->npages && rc == 0; i++) {
 		struct tr_run_page *p = &run->pages[i];
