@@ -400,7 +400,7 @@ struct collector {
 	struct arena *a;
 	struct template_condition *items;
 	int n, cap;
-	bool oom;
+	bool too_many; /* the array's size would overflow */
 };
 
 /* visitor.claims.a["b-c"] for segs, allocated from a. */
@@ -414,8 +414,6 @@ static char *member_expr(struct arena *a, const struct seg *segs, int nseg)
 				 ? 1 + segs[i].len
 				 : 4 + escape_js(NULL, segs[i].name, segs[i].len, (size_t)-1, NULL);
 	s = arena_alloc(a, total + 1);
-	if (!s)
-		return NULL;
 	o = strlen("visitor.claims");
 	memcpy(s, "visitor.claims", o);
 	for (int i = 0; i < nseg; i++) {
@@ -444,8 +442,6 @@ static char *display_name(struct arena *a, const struct seg *segs, int nseg)
 	for (int i = 0; i < nseg; i++)
 		total += segs[i].len + 1;
 	s = arena_alloc(a, total + 1);
-	if (!s)
-		return NULL;
 	for (int i = 0; i < nseg; i++) {
 		if (i)
 			s[o++] = '.';
@@ -463,8 +459,6 @@ static char *js_string(struct arena *a, const json_t *v)
 	size_t n = escape_js(NULL, json_string_value(v), len, (size_t)-1, NULL);
 	char *s = arena_alloc(a, n + 3);
 
-	if (!s)
-		return NULL;
 	s[0] = '"';
 	escape_js(s + 1, json_string_value(v), len, (size_t)-1, NULL);
 	s[n + 1] = '"';
@@ -481,10 +475,6 @@ static void emit(struct collector *col, const char *cond, const char *descriptio
 	struct cond_error e;
 	bool ok;
 
-	if (!cond || !description) {
-		col->oom = true;
-		return;
-	}
 	arena_init(&scratch);
 	ok = cond_parse(&scratch, cond, &c, &e) == 0;
 	arena_free(&scratch);
@@ -496,11 +486,11 @@ static void emit(struct collector *col, const char *cond, const char *descriptio
 		int cap = col->cap ? col->cap * 2 : 16;
 		struct template_condition *items;
 
-		if (col->cap > INT_MAX / 2 || (size_t)cap > SIZE_MAX / sizeof(*items) ||
-		    !(items = arena_alloc(col->a, (size_t)cap * sizeof(*items)))) {
-			col->oom = true;
+		if (col->cap > INT_MAX / 2 || (size_t)cap > SIZE_MAX / sizeof(*items)) {
+			col->too_many = true;
 			return;
 		}
+		items = arena_alloc(col->a, (size_t)cap * sizeof(*items));
 		if (col->n)
 			memcpy(items, col->items, (size_t)col->n * sizeof(*items));
 		col->items = items;
@@ -538,10 +528,6 @@ static void templates_of_claim(struct collector *col, const json_t *c, struct se
 	}
 	expr = member_expr(a, segs, nseg);
 	name = display_name(a, segs, nseg);
-	if (!expr || !name) {
-		col->oom = true;
-		return;
-	}
 	if (!strcmp(t, "boolean")) {
 		emit(col, arena_printf(a, "%s == true", expr), arena_printf(a, "%s is true", name));
 	} else if (json_array_size(values) > 0) {
@@ -551,10 +537,6 @@ static void templates_of_claim(struct collector *col, const json_t *c, struct se
 		json_array_foreach(values, i, v) {
 			char *lit = js_string(a, v);
 
-			if (!lit) {
-				col->oom = true;
-				return;
-			}
 			if (in_array)
 				emit(col, arena_printf(a, "%s in %s", lit, expr),
 				     arena_printf(a, "%s contains %s", name, lit));
@@ -582,7 +564,7 @@ static void templates_of(struct collector *col, const json_t *props, struct seg 
 			templates_of(col, json_object_get(v, "properties"), segs, 1);
 		else
 			templates_of_claim(col, v, segs, nseg + 1);
-		if (col->oom)
+		if (col->too_many)
 			return;
 	}
 }
@@ -598,8 +580,8 @@ int adaptive_template_conditions(struct arena *a, const json_t *schema, struct t
 	if ((rc = adaptive_schema_check(schema)))
 		return rc;
 	templates_of(&col, json_object_get(schema, "properties"), segs, 0);
-	if (col.oom)
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (col.too_many)
+		return err_set(ERR_INTERNAL, "too many template conditions");
 	*out = col.items;
 	*n = col.n;
 	return 0;

@@ -133,11 +133,6 @@ static int fail(struct parser *p, int pos, const char *fmt, ...)
 	return -1;
 }
 
-static int oom(struct parser *p)
-{
-	return fail(p, -1, "out of memory");
-}
-
 static bool is_ident_start(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
@@ -193,9 +188,6 @@ static int lex_string(struct parser *p, struct token *t)
 	while (j < p->len && p->src[j] != q)
 		j += p->src[j] == '\\' ? 2 : 1;
 	d = arena_alloc(p->a, (size_t)((j < p->len ? j : p->len) - p->at) + 1);
-
-	if (!d)
-		return oom(p);
 	for (;;) {
 		unsigned char c = (unsigned char)p->src[i];
 
@@ -389,10 +381,6 @@ static struct cond *node(struct parser *p, enum node_kind kind, enum type type, 
 {
 	struct cond *c = arena_alloc(p->a, sizeof(*c));
 
-	if (!c) {
-		oom(p);
-		return NULL;
-	}
 	memset(c, 0, sizeof(*c));
 	c->kind = kind;
 	c->type = type;
@@ -468,15 +456,9 @@ static const struct cond *parse_array(struct parser *p)
 	struct lit *items;
 	int cap;
 
-	if (!c)
-		return NULL;
 	/* Each item takes at least one byte of source. */
 	cap = (p->len - p->tok.pos) / 2 + 1;
 	items = arena_alloc(p->a, (size_t)cap * sizeof(*items));
-	if (!items) {
-		oom(p);
-		return NULL;
-	}
 	if (next_token(p))
 		return NULL;
 	while (p->tok.t != TK_RBRACK) {
@@ -513,8 +495,6 @@ static const struct cond *parse_member(struct parser *p)
 	struct seg *segs;
 	int cap;
 
-	if (!c)
-		return NULL;
 	if (p->tok.len != 7 || memcmp(p->tok.str, "visitor", 7)) {
 		fail(p, p->tok.pos, "unknown identifier '%.*s' (only visitor.claims.\xE2\x80\xA6 is allowed)",
 		     p->tok.len > 40 ? 40 : (int)p->tok.len, p->tok.str);
@@ -541,10 +521,6 @@ static const struct cond *parse_member(struct parser *p)
 		return NULL;
 	cap = (p->len - p->tok.pos) / 2 + 1;
 	segs = arena_alloc(p->a, (size_t)cap * sizeof(*segs));
-	if (!segs) {
-		oom(p);
-		return NULL;
-	}
 	for (;;) {
 		struct seg *s = &segs[c->n];
 
@@ -621,8 +597,6 @@ static const struct cond *parse_primary(struct parser *p)
 		break;
 	}
 	c = node(p, N_LIT, T_NULL, t->pos);
-	if (!c)
-		return NULL;
 	r = parse_literal(p, &c->lit);
 	if (r < 0)
 		return NULL;
@@ -674,10 +648,6 @@ static const struct cond *parse_cmp(struct parser *p)
 	}
 	c = node(p, op == TK_IN ? N_IN : N_CMP, T_BOOL, l->pos);
 	kids = arena_alloc(p->a, 2 * sizeof(*kids));
-	if (!c || !kids) {
-		oom(p);
-		return NULL;
-	}
 	c->op = op;
 	kids[0] = l;
 	kids[1] = r;
@@ -704,14 +674,10 @@ static const struct cond *parse_unary(struct parser *p)
 	} else if (!next_token(p) && (inner = parse_unary(p)) && !need_bool(p, inner)) {
 		c = node(p, N_NOT, T_BOOL, pos);
 		kids = arena_alloc(p->a, sizeof(*kids));
-		if (!c || !kids) {
-			oom(p);
-		} else {
-			kids[0] = inner;
-			c->kids = kids;
-			c->n = 1;
-			r = c;
-		}
+		kids[0] = inner;
+		c->kids = kids;
+		c->n = 1;
+		r = c;
 	}
 	p->depth--;
 	return r;
@@ -734,10 +700,6 @@ static const struct cond *parse_chain(struct parser *p, enum tok op, enum node_k
 	/* Each further operand takes at least three bytes ("&&x"). */
 	cap = (p->len - p->tok.pos) / 3 + 2;
 	kids = arena_alloc(p->a, (size_t)cap * sizeof(*kids));
-	if (!c || !kids) {
-		oom(p);
-		return NULL;
-	}
 	kids[c->n++] = first;
 	while (p->tok.t == op) {
 		const struct cond *k;

@@ -18,8 +18,6 @@ char *cursor_encode(struct arena *a, const char *key, const char *id)
 		return NULL;
 	raw = arena_alloc(a, n + 1);
 	out = arena_alloc(a, base64url_len(n) + 1);
-	if (!raw || !out)
-		return NULL;
 	memcpy(raw, "c1\n", 3);
 	memcpy(raw + 3, key, kl);
 	raw[3 + kl] = '\n';
@@ -46,8 +44,6 @@ int cursor_decode(struct arena *a, const char *page, struct cursor *out)
 	if (n == 0 || n > base64url_len(CURSOR_MAX))
 		return err_set(ERR_INVALID, "page: invalid cursor");
 	raw = arena_alloc(a, n * 3 / 4 + 4);
-	if (!raw)
-		return err_set(ERR_INTERNAL, "out of memory");
 	len = base64url_decode(raw, page, n);
 	if (len < 4 || memcmp(raw, "c1\n", 3) != 0 || memchr(raw, '\0', (size_t)len))
 		return err_set(ERR_INVALID, "page: invalid cursor");

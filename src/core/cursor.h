@@ -18,7 +18,7 @@ struct cursor {
 	const char *id;  /* tie-breaker: the item's id */
 };
 
-/* Returns an arena string, NULL on allocation failure. */
+/* Returns an arena string, NULL when key and id are too long for a cursor. */
 char *cursor_encode(struct arena *a, const char *key, const char *id);
 char *cursor_encode_int(struct arena *a, int64_t key, const char *id);
 /* 0, or ERR_INVALID with a message naming `page`. */

@@ -21,7 +21,7 @@ static char *userinfo_decode(struct arena *a, const char *s, size_t n)
 	char *out = arena_alloc(a, n + 1);
 	long k;
 
-	if (!out || (k = pct_decode(out, s, n, PCT_STRICT)) < 0)
+	if ((k = pct_decode(out, s, n, PCT_STRICT)) < 0)
 		return NULL;
 	for (long i = 0; i < k; i++)
 		if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
@@ -89,7 +89,7 @@ int gs_remote_parse(struct arena *a, const char *in, bool allow_file, struct gs_
 			return err_set(ERR_INVALID, "url: the path must not contain '..'");
 		out->url = arena_strdup(a, in);
 		out->repo_name = repo_name(a, rest, out->scheme);
-		return out->url && out->repo_name ? 0 : err_set(ERR_INTERNAL, "out of memory");
+		return 0;
 	} else
 		return err_set(ERR_INVALID, "url: only http and https Git remotes are supported (ssh and git:// are not)");
 	/* authority: [userinfo@]host[:port], up to the first '/', '?' or '#' */
@@ -116,14 +116,12 @@ int gs_remote_parse(struct arena *a, const char *in, bool allow_file, struct gs_
 	{
 		size_t sl = (size_t)(rest - in), tl = strlen(host);
 		char *u = arena_alloc(a, sl + tl + 1);
-		if (!u)
-			return err_set(ERR_INTERNAL, "out of memory");
 		memcpy(u, in, sl);
 		memcpy(u + sl, host, tl + 1);
 		out->url = u;
 	}
 	out->repo_name = repo_name(a, *path ? path : "/", out->scheme);
-	return out->repo_name ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return 0;
 }
 
 /* git check-ref-format's rules for one ref name. */
@@ -173,8 +171,6 @@ int gs_project_dir(struct arena *a, const char *in, const char **out)
 	if (n > 1024)
 		return err_set(ERR_INVALID, "repoProjectDirectory: longer than 1024 characters");
 	d = arena_strndup(a, in, n);
-	if (!d)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (char *seg = d;;) {
 		char *slash = strchr(seg, '/');
 		size_t sl = slash ? (size_t)(slash - seg) : strlen(seg);

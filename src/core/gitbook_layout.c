@@ -72,18 +72,21 @@ struct imp {
 	int nproblems;
 };
 
-static int oom(void)
+/* lay_map_put refused: every map is sized for what it holds, so never. */
+static int map_full(void)
 {
-	return err_set(ERR_INTERNAL, "out of memory");
+	return err_set(ERR_INTERNAL, "layout import: a map is full");
 }
 
-static int problem(struct imp *m, const char *msg)
+static int hash_failed(void)
 {
-	if (!msg)
-		return oom();
+	return err_set(ERR_INTERNAL, "layout import: SHA-256 failed");
+}
+
+static void problem(struct imp *m, const char *msg)
+{
 	if (m->nproblems < MAX_PROBLEMS)
 		m->problems[m->nproblems++] = msg;
-	return 0;
 }
 
 static const char *basename_of(const char *path)
@@ -145,13 +148,12 @@ static int read_config(struct imp *m)
 	const struct layout_import_in *in = m->in;
 	int gy = -1, rc;
 
-	if (lay_map_init(&m->repo, m->a, in->nfiles, false))
-		return oom();
+	lay_map_init(&m->repo, m->a, in->nfiles, false);
 	for (size_t i = 0; i < in->nfiles; i++) {
 		if (!in->files[i].path || !in->files[i].oid)
 			return err_set(ERR_INVALID, "a repository file without a path or an oid");
 		if (lay_map_put(&m->repo, in->files[i].path, (int)i) < 0)
-			return oom();
+			return map_full();
 		if (strcmp(in->files[i].path, ".gitbook.yaml") == 0)
 			gy = (int)i;
 	}
@@ -166,19 +168,15 @@ static int read_config(struct imp *m)
 	}
 	if (rc == ERR_INVALID) {
 		char *why = arena_strdup(m->a, err_message());
-		return why ? err_set(ERR_INVALID, "'.gitbook.yaml' %s", why) : oom();
+		return err_set(ERR_INVALID, "'.gitbook.yaml' %s", why);
 	}
 	if (rc)
 		return rc;
 	m->prefix = *m->cfg.root ? arena_printf(m->a, "%s/", m->cfg.root) : "";
-	m->readme_path = m->prefix ? arena_printf(m->a, "%s%s", m->prefix, m->cfg.readme) : NULL;
-	m->summary_path = m->prefix ? arena_printf(m->a, "%s%s", m->prefix, m->cfg.summary) : NULL;
-	if (!m->prefix || !m->readme_path || !m->summary_path)
-		return oom();
+	m->readme_path = arena_printf(m->a, "%s%s", m->prefix, m->cfg.readme);
+	m->summary_path = arena_printf(m->a, "%s%s", m->prefix, m->cfg.summary);
 
 	m->md = arena_alloc(m->a, sizeof(*m->md) * (in->nfiles + 1));
-	if (!m->md)
-		return oom();
 	for (size_t i = 0; i < in->nfiles; i++)
 		if (page_candidate(m, in->files[i].path))
 			m->md[m->nmd++] = (struct mdf){ &in->files[i], -1 };
@@ -186,11 +184,10 @@ static int read_config(struct imp *m)
 		return err_set(ERR_INVALID, "the repository has %d markdown files; at most %d pages can be imported",
 			       m->nmd, LAYOUT_MAX_PAGES);
 	qsort(m->md, (size_t)m->nmd, sizeof(*m->md), cmp_md);
-	if (lay_map_init(&m->md_by_path, m->a, (size_t)m->nmd, false))
-		return oom();
+	lay_map_init(&m->md_by_path, m->a, (size_t)m->nmd, false);
 	for (int i = 0; i < m->nmd; i++)
 		if (lay_map_put(&m->md_by_path, m->md[i].f->path, i) < 0)
-			return oom();
+			return map_full();
 	return 0;
 }
 
@@ -199,14 +196,13 @@ static int index_previous(struct imp *m)
 	const struct revision *p = m->in->previous;
 	int np = p ? p->npages : 0, nf = p ? p->nfiles : 0;
 
-	if (lay_map_init(&m->prev_page, m->a, (size_t)np, false) || lay_map_init(&m->prev_group, m->a, (size_t)np, false) ||
-	    lay_map_init(&m->prev_link, m->a, (size_t)np, false) || lay_map_init(&m->prev_file, m->a, (size_t)nf, false) ||
-	    lay_map_init(&m->prev_blob, m->a, (size_t)nf, false))
-		return oom();
+	lay_map_init(&m->prev_page, m->a, (size_t)np, false);
+	lay_map_init(&m->prev_group, m->a, (size_t)np, false);
+	lay_map_init(&m->prev_link, m->a, (size_t)np, false);
+	lay_map_init(&m->prev_file, m->a, (size_t)nf, false);
+	lay_map_init(&m->prev_blob, m->a, (size_t)nf, false);
 	m->prev_page_used = arena_alloc(m->a, (size_t)np + 1);
 	m->prev_file_used = arena_alloc(m->a, (size_t)nf + 1);
-	if (!m->prev_page_used || !m->prev_file_used)
-		return oom();
 	memset(m->prev_page_used, 0, (size_t)np + 1);
 	memset(m->prev_file_used, 0, (size_t)nf + 1);
 	for (int i = 0; i < np; i++) {
@@ -219,13 +215,13 @@ static int index_previous(struct imp *m)
 		else if (pg->type == PAGE_LINK && pg->href)
 			r = lay_map_put(&m->prev_link, pg->href, i);
 		if (r < 0)
-			return oom();
+			return map_full();
 	}
 	for (int i = 0; i < nf; i++) {
 		const struct rev_file *f = &p->files[i];
 		if ((f->git_path && lay_map_put(&m->prev_file, f->git_path, i) < 0) ||
 		    (f->blob && lay_map_put(&m->prev_blob, f->blob, i) < 0))
-			return oom();
+			return map_full();
 	}
 	return 0;
 }
@@ -294,8 +290,7 @@ static const char *name_title(struct arena *a, const char *path)
 
 	if (lay_ends_with(b, ".md"))
 		n -= 3;
-	if (!(t = arena_strndup(a, b, n)))
-		return NULL;
+	t = arena_strndup(a, b, n);
 	for (char *s = t; *s; s++)
 		if (*s == '-' || *s == '_')
 			*s = ' ';
@@ -319,16 +314,12 @@ static int place_items(struct imp *m, const struct summary_item *items, size_t n
 			under = pi;
 		} else if (it->kind == SUMMARY_PAGE) {
 			char *full = arena_printf(m->a, "%s%s", m->prefix, it->path);
-			int mdi = full ? lay_map_get(&m->md_by_path, full) : -1;
-			if (!full)
-				return oom();
+			int mdi = lay_map_get(&m->md_by_path, full);
 			if (mdi < 0 || m->md[mdi].page >= 0) {
 				/* Its children still have a place: under this item's parent. */
-				rc = problem(m, arena_printf(m->a, "'%s' line %d: '%s' %s; skipped", m->summary_path, it->line,
-							     full, mdi < 0 ? "is not a markdown file of the repository"
-								       : "is listed more than once"));
-				if (rc)
-					return rc;
+				problem(m, arena_printf(m->a, "'%s' line %d: '%s' %s; skipped", m->summary_path, it->line, full,
+							mdi < 0 ? "is not a markdown file of the repository"
+								: "is listed more than once"));
 			} else {
 				if ((rc = add_page(m, PAGE_DOCUMENT, parent, title && *title ? title : NULL, mdi, NULL, &pi)))
 					return rc;
@@ -379,8 +370,6 @@ static int place_folder(struct imp *m, const char *dir, int lo, int hi, int pare
 			if ((rc = add_page(m, PAGE_DOCUMENT, parent, NULL, i, NULL, &pi)))
 				return rc;
 			m->fallback[pi] = name_title(m->a, path);
-			if (!m->fallback[pi])
-				return oom();
 			i++;
 			continue;
 		}
@@ -390,16 +379,12 @@ static int place_folder(struct imp *m, const char *dir, int lo, int hi, int pare
 		while (j < hi && strncmp(m->md[j].f->path, path, fl) == 0)
 			j++;
 		char *sub = arena_strndup(m->a, path, fl);
-		if (!sub)
-			return oom();
 		for (int k = i; k < j; k++)
 			if (!strchr(m->md[k].f->path + fl, '/') && is_readme(m->md[k].f->path) && m->md[k].page < 0) {
 				readme = k;
 				break;
 			}
 		char *folder = arena_strndup(m->a, rest, (size_t)(slash - rest));
-		if (!folder)
-			return oom();
 		if (readme >= 0) {
 			if ((rc = add_page(m, PAGE_DOCUMENT, parent, NULL, readme, NULL, &pi)))
 				return rc;
@@ -424,25 +409,15 @@ static int folder_page(struct imp *m, const char *path)
 	char *dir = lay_dirname(m->a, path);
 	size_t pl = strlen(m->prefix);
 
-	if (!dir)
-		return -2;
-	if (is_readme(path) && *dir) {
-		char *up = lay_dirname(m->a, dir);
-		if (!up)
-			return -2;
-		dir = up;
-	}
+	if (is_readme(path) && *dir)
+		dir = lay_dirname(m->a, dir);
 	while (strlen(dir) + 1 > pl && *dir) {
-		char *readme = arena_printf(m->a, "%s/README.md", dir), *up;
-		int mdi = readme ? lay_map_get(&m->md_by_path, readme) : -1;
-		if (!readme)
-			return -2;
+		char *readme = arena_printf(m->a, "%s/README.md", dir);
+		int mdi = lay_map_get(&m->md_by_path, readme);
 		if (mdi >= 0 && m->md[mdi].page >= 0 && m->pages[m->md[mdi].page].type == PAGE_DOCUMENT &&
 		    strcmp(readme, m->readme_path) != 0)
 			return m->md[mdi].page;
-		if (!(up = lay_dirname(m->a, dir)))
-			return -2;
-		dir = up;
+		dir = lay_dirname(m->a, dir);
 	}
 	return -1;
 }
@@ -474,20 +449,17 @@ static int build_tree(struct imp *m)
 		if ((rc = load(m, &in->files[si], &data, &len)))
 			return rc;
 		char *base = lay_dirname(m->a, m->cfg.summary);
-		if (!base)
-			return oom();
 		rc = summary_parse(m->a, (const char *)data, len, base, &sum);
 		if (rc == ERR_INVALID) {
 			char *why = arena_strdup(m->a, err_message());
-			return why ? err_set(ERR_INVALID, "'%s' %s", m->summary_path, why) : oom();
+			return err_set(ERR_INVALID, "'%s' %s", m->summary_path, why);
 		}
 		if (rc)
 			return rc;
 		m->out->summary_oid = in->files[si].oid;
 		for (size_t i = 0; i < sum.n_problems; i++)
-			if ((rc = problem(m, arena_printf(m->a, "'%s' line %d: %s", m->summary_path, sum.problems[i].line,
-							  sum.problems[i].message))))
-				return rc;
+			problem(m, arena_printf(m->a, "'%s' line %d: %s", m->summary_path, sum.problems[i].line,
+						sum.problems[i].message));
 		nitems = SUMMARY_MAX_ITEMS;
 	}
 	m->cap = 2 * m->nmd + (int)nitems + 16; /* folders may add a group each */
@@ -497,8 +469,6 @@ static int build_tree(struct imp *m)
 	m->page_prev = arena_alloc(m->a, sizeof(int) * (size_t)m->cap);
 	m->fallback = arena_alloc(m->a, sizeof(char *) * (size_t)m->cap);
 	m->text = arena_alloc(m->a, sizeof(char *) * (size_t)m->cap);
-	if (!m->pages || !m->page_md || !m->page_parent || !m->page_prev || !m->fallback || !m->text)
-		return oom();
 
 	/* The readme is the first page unless SUMMARY.md places it. */
 	if (rmd >= 0 && !(si >= 0 && summary_lists(m, sum.items, sum.n_items, m->cfg.readme, 0))) {
@@ -519,22 +489,16 @@ static int build_tree(struct imp *m)
 		if (m->md[i].page < 0)
 			nunlisted++;
 	m->out->unlisted = arena_alloc(m->a, sizeof(char *) * (size_t)(nunlisted + 1));
-	if (!m->out->unlisted)
-		return oom();
 	for (int i = 0; i < m->nmd; i++) {
 		if (m->md[i].page >= 0)
 			continue;
 		if ((rc = add_page(m, PAGE_DOCUMENT, -1, NULL, i, NULL, &pi)))
 			return rc;
 		m->fallback[pi] = name_title(m->a, m->md[i].f->path);
-		if (!m->fallback[pi])
-			return oom();
 		m->out->unlisted[m->out->nunlisted++] = m->md[i].f->path;
 	}
 	for (int p = first; p < m->np; p++) {
 		int parent = folder_page(m, m->pages[p].git_path);
-		if (parent < -1)
-			return oom();
 		if (parent >= 0 && parent != p) {
 			m->page_parent[p] = parent;
 			m->pages[p].parent = m->pages[parent].id;
@@ -583,15 +547,13 @@ static int register_file(struct imp *m, int fi, int *out)
 	if (len > LAYOUT_MAX_FILE_BYTES)
 		return err_set(ERR_INVALID, "'%s' is larger than %d bytes", g->path, LAYOUT_MAX_FILE_BYTES);
 	if (sha256_hex(sha, data, len))
-		return oom();
+		return hash_failed();
 	if ((k = lay_map_get(&m->file_of_sha, sha)) < 0) {
 		const struct revision *prev = m->in->previous;
 		struct rev_file *f = &m->files[m->nf];
 		char *shad = arena_strdup(m->a, sha);
 		int pi = lay_map_get(&m->prev_file, g->path);
 
-		if (!shad)
-			return oom();
 		if (m->nf >= LAYOUT_MAX_FILES)
 			return err_set(ERR_INVALID, "more than %d files: the import is limited to %d", LAYOUT_MAX_FILES,
 				       LAYOUT_MAX_FILES);
@@ -617,18 +579,16 @@ static int register_file(struct imp *m, int fi, int *out)
 			/* Bytes from in->load live only until the import returns;
 			 * the caller stores them after: keep a copy. */
 			unsigned char *copy = arena_alloc(m->a, len);
-			if (!copy)
-				return oom();
 			memcpy(copy, data, len);
 			data = copy;
 		}
 		k = m->nf++;
 		m->out->blobs[m->out->nblobs++] = (struct layout_blob){ k, data, len };
 		if (lay_map_put(&m->file_of_sha, shad, k) < 0)
-			return oom();
+			return map_full();
 	}
 	if (lay_map_put(&m->file_of_path, g->path, k) < 0)
-		return oom();
+		return map_full();
 	*out = k;
 	return 0;
 }
@@ -667,8 +627,7 @@ static int resolve(struct imp *m, const char *self_dir, const char *target, stru
 		t->anchor = end;
 	else if (*end == '?' && strchr(end, '#'))
 		t->anchor = strchr(end, '#');
-	if (!(p = arena_alloc(m->a, (size_t)(end - target) + 1)))
-		return oom();
+	p = arena_alloc(m->a, (size_t)(end - target) + 1);
 	/* Lenient, as links are written: a stray '%' stays. A %00 names no file. */
 	k = (size_t)pct_decode(p, target, (size_t)(end - target), 0);
 	if (!k || strlen(p) != k)
@@ -685,8 +644,6 @@ static int resolve(struct imp *m, const char *self_dir, const char *target, stru
 	int mdi = lay_map_get(&m->md_by_path, full);
 	if (mdi < 0) {
 		char *readme = arena_printf(m->a, "%s%sREADME.md", full, fl ? "/" : "");
-		if (!readme)
-			return oom();
 		mdi = lay_map_get(&m->md_by_path, readme);
 	}
 	if (mdi >= 0 && m->md[mdi].page >= 0) {
@@ -713,15 +670,14 @@ static int cmp_asset(const char *x, const char *y)
 static int read_assets(struct imp *m)
 {
 	const char *assets = arena_printf(m->a, "%s.gitbook/assets/", m->prefix);
-	size_t al = assets ? strlen(assets) : 0, n = m->in->nfiles;
+	size_t al = strlen(assets), n = m->in->nfiles;
 	int *idx, k = 0, rc, f;
 
 	m->files = arena_alloc(m->a, sizeof(*m->files) * (n + 1));
 	m->out->blobs = arena_alloc(m->a, sizeof(*m->out->blobs) * (n + 1));
 	idx = arena_alloc(m->a, sizeof(int) * (n + 1));
-	if (!assets || !m->files || !m->out->blobs || !idx || lay_map_init(&m->file_of_path, m->a, n, false) ||
-	    lay_map_init(&m->file_of_sha, m->a, n, false))
-		return oom();
+	lay_map_init(&m->file_of_path, m->a, n, false);
+	lay_map_init(&m->file_of_sha, m->a, n, false);
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(m->in->files[i].path, assets, al) == 0 && m->in->files[i].path[al])
 			idx[k++] = (int)i;
@@ -759,13 +715,12 @@ static int read_page(struct imp *m, int pi)
 		return rc;
 	if (len > LAYOUT_MAX_PAGE_BYTES)
 		return err_set(ERR_INVALID, "'%s' is larger than %d bytes", g->path, LAYOUT_MAX_PAGE_BYTES);
-	if (!(text = lay_utf8_clean(m->a, data, len, &changed)))
-		return oom();
-	if (changed && (rc = problem(m, arena_printf(m->a, "'%s': not valid UTF-8; the invalid bytes were replaced",
-						      g->path))))
-		return rc;
+	/* len is at most LAYOUT_MAX_PAGE_BYTES: lay_utf8_clean returns text. */
+	text = lay_utf8_clean(m->a, data, len, &changed);
+	if (changed)
+		problem(m, arena_printf(m->a, "'%s': not valid UTF-8; the invalid bytes were replaced", g->path));
 	if (md_frontmatter(m->a, text, strlen(text), &fm))
-		return oom();
+		return -1; /* the error is set */
 	if (fm.error)
 		return err_set(ERR_INVALID, "'%s' front matter: %s", g->path, fm.error);
 	if (fm.layout.width && strcmp(fm.layout.width, "default") != 0 && strcmp(fm.layout.width, "wide") != 0)
@@ -777,13 +732,11 @@ static int read_page(struct imp *m, int pi)
 	p->icon = fm.icon;
 	p->emoji = fm.emoji;
 	p->hidden = fm.hidden;
-	if (lay_layout_json(m->a, &fm.layout, &p->layout))
-		return oom();
+	lay_layout_json(m->a, &fm.layout, &p->layout);
 	/* Register the files its links and images reach (reference links too). */
 	if (md_links(m->a, m->text[pi], strlen(m->text[pi]), &links, &nlinks))
-		return oom();
-	if (!(dir = lay_dirname(m->a, g->path)))
-		return oom();
+		return -1; /* the error is set */
+	dir = lay_dirname(m->a, g->path);
 	for (size_t i = 0; i < nlinks; i++) {
 		struct target t;
 		if ((rc = resolve(m, dir, links[i].target, &t)))
@@ -802,19 +755,14 @@ static const char *rewrite(void *vctx, const char *target)
 {
 	struct rw_ctx *c = vctx;
 	struct target t;
-	const char *r = NULL;
 
 	if (c->rc || (c->rc = resolve(c->m, c->dir, target, &t)))
 		return NULL;
 	if (t.page >= 0)
-		r = arena_printf(c->m->a, "/pages/%s%s", c->m->pages[t.page].id, t.anchor ? t.anchor : "");
-	else if (t.file >= 0)
-		r = arena_printf(c->m->a, "/files/%s", c->m->files[t.file].id);
-	else
-		return NULL;
-	if (!r)
-		c->rc = oom();
-	return r;
+		return arena_printf(c->m->a, "/pages/%s%s", c->m->pages[t.page].id, t.anchor ? t.anchor : "");
+	if (t.file >= 0)
+		return arena_printf(c->m->a, "/files/%s", c->m->files[t.file].id);
+	return NULL;
 }
 
 /* ----------------------------------------------------------------- slugs */
@@ -824,8 +772,7 @@ static int assign_slugs(struct imp *m)
 	struct lay_map taken;
 	int rc;
 
-	if (lay_map_init(&taken, m->a, (size_t)m->np, false))
-		return oom();
+	lay_map_init(&taken, m->a, (size_t)m->np, false);
 	for (int i = 0; i < m->np; i++) {
 		struct rev_page *p = &m->pages[i];
 		const char *base, *path = p->git_path;
@@ -834,17 +781,13 @@ static int assign_slugs(struct imp *m)
 		if (p->type == PAGE_DOCUMENT && strcmp(path, m->readme_path) != 0) {
 			/* "guide/setup.md" -> "setup"; a folder's "guide/README.md" -> "guide". */
 			char *dir = lay_dirname(m->a, path), *stem;
-			if (!dir)
-				return oom();
 			if (is_readme(path) && strlen(dir) >= strlen(m->prefix) && *dir) {
 				stem = arena_strdup(m->a, basename_of(dir));
 			} else {
 				stem = arena_strdup(m->a, basename_of(path));
-				if (stem && lay_ends_with(stem, ".md"))
+				if (lay_ends_with(stem, ".md"))
 					stem[strlen(stem) - 3] = '\0';
 			}
-			if (!stem)
-				return oom();
 			base = slugify(m->a, stem);
 		} else if (m->page_prev[i] >= 0 && p->type != PAGE_LINK && *m->in->previous->pages[m->page_prev[i]].slug) {
 			/* The root readme's and a group's slug are in no file name:
@@ -853,20 +796,15 @@ static int assign_slugs(struct imp *m)
 		} else {
 			base = slugify(m->a, p->title);
 		}
-		if (!base)
-			return oom();
 		slug = (char *)base;
 		if (p->type != PAGE_LINK) {
 			for (int k = 2;; k++) {
 				char *key = arena_printf(m->a, "%s/%s", p->parent ? p->parent : "", slug);
-				if (!key)
-					return oom();
 				if ((rc = lay_map_put(&taken, key, i)) < 0)
-					return oom();
+					return map_full();
 				if (rc == 0)
 					break;
-				if (!(slug = arena_printf(m->a, "%s-%d", base, k)))
-					return oom();
+				slug = arena_printf(m->a, "%s-%d", base, k);
 			}
 		}
 		p->slug = slug;
@@ -907,30 +845,29 @@ static int fingerprints(struct imp *m)
 	size_t len;
 	int rc = 0;
 
-	if (lay_map_init(&c.page_of_id, m->a, (size_t)m->np, false) || lay_map_init(&c.file_of_id, m->a, (size_t)m->nf, false))
-		return oom();
+	lay_map_init(&c.page_of_id, m->a, (size_t)m->np, false);
+	lay_map_init(&c.file_of_id, m->a, (size_t)m->nf, false);
 	for (int i = 0; i < m->np; i++)
 		if (lay_map_put(&c.page_of_id, m->pages[i].id, i) < 0)
-			return oom();
+			return map_full();
 	for (int i = 0; i < m->nf; i++)
 		if (lay_map_put(&c.file_of_id, m->files[i].id, i) < 0)
-			return oom();
+			return map_full();
 	for (int b = 0; b < m->out->nbodies; b++) {
 		struct rev_page *p = &m->pages[m->out->bodies[b].page];
 		if ((rc = lay_render_page(m->a, p, m->out->bodies[b].markdown, p->git_path, &paths, &data, &len)))
 			return rc;
 		if (!(p->git_hash = layout_page_fingerprint(m->a, data, len)))
-			return oom();
+			return hash_failed();
 	}
 	nr.pages = m->pages;
 	nr.npages = m->np;
-	if (!(rv = revision_build("import", &nr, m->in->now)))
-		return oom();
+	rv = revision_build("import", &nr, m->in->now);
 	rc = lay_render_summary(m->a, rv, m->summary_path, &paths, &data, &len);
 	revision_free(rv);
 	if (rc)
 		return rc;
-	return (m->out->summary_hash = layout_page_fingerprint(m->a, data, len)) ? 0 : oom();
+	return (m->out->summary_hash = layout_page_fingerprint(m->a, data, len)) ? 0 : hash_failed();
 }
 
 /* ------------------------------------------------------------------ main */
@@ -945,36 +882,31 @@ int layout_import(struct arena *a, const struct layout_import_in *in, struct lay
 	m.a = a;
 	m.in = in;
 	m.out = out;
-	if (!(m.problems = arena_alloc(a, sizeof(char *) * MAX_PROBLEMS)))
-		return oom();
+	m.problems = arena_alloc(a, sizeof(char *) * MAX_PROBLEMS);
 	if ((rc = read_config(&m)) || (rc = index_previous(&m)) || (rc = build_tree(&m)) || (rc = read_assets(&m)))
 		return rc;
 	for (int i = 0; i < m.np; i++)
 		if (m.page_md[i] >= 0 && (rc = read_page(&m, i)))
 			return rc;
 	out->bodies = arena_alloc(a, sizeof(*out->bodies) * (size_t)(m.np + 1));
-	if (!out->bodies)
-		return oom();
 	for (int i = 0; i < m.np; i++) {
 		struct rev_page *p = &m.pages[i];
 		if (m.page_md[i] < 0)
 			continue;
 		struct rw_ctx c = { &m, lay_dirname(a, p->git_path), 0 };
-		if (!c.dir)
-			return oom();
 		char *body = md_rewrite_links(a, m.text[i], strlen(m.text[i]), rewrite, &c);
 		if (c.rc)
 			return c.rc;
 		if (!body)
-			return oom();
+			return -1; /* the error is set */
 		/* Title: front matter, else the leading heading, else SUMMARY.md's
 		 * link text, else the file's name (gitbook_layout.h). */
 		if (!p->title)
 			p->title = md_title(a, body, strlen(body));
 		if (!p->title)
 			p->title = m.fallback[i];
-		if (!p->title && !(p->title = name_title(a, p->git_path)))
-			return oom();
+		if (!p->title)
+			p->title = name_title(a, p->git_path);
 		out->bodies[out->nbodies++] = (struct layout_body){ i, body };
 	}
 	if ((rc = assign_slugs(&m)) || (rc = fingerprints(&m)))

@@ -51,9 +51,15 @@ struct exp {
 	int nwrites;
 };
 
-static int oom(void)
+/* lay_map_put refused: every map is sized for what it holds, so never. */
+static int map_full(void)
 {
-	return err_set(ERR_INTERNAL, "out of memory");
+	return err_set(ERR_INTERNAL, "layout export: a map is full");
+}
+
+static int hash_failed(void)
+{
+	return err_set(ERR_INTERNAL, "layout export: SHA-256 failed");
 }
 
 static bool same_str(const char *x, const char *y)
@@ -77,8 +83,6 @@ static char *safe_part(struct arena *a, const char *s, size_t n)
 	char *out = arena_alloc(a, n + 5);
 	size_t k = 0;
 
-	if (!out)
-		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c < 0x20 || c == 0x7f || c == '\\' || c == ':' || c == '*' || c == '?' || c == '"' || c == '<' ||
@@ -98,7 +102,7 @@ static int claim(struct exp *e, const char *path, int owner)
 {
 	int r = lay_map_put(&e->taken, path, owner);
 
-	return r < 0 ? oom() : r; /* 0 claimed, 1 taken */
+	return r < 0 ? map_full() : r; /* 0 claimed, 1 taken */
 }
 
 /* A path the last sync left (step 1): taken when another kept path is the
@@ -110,10 +114,10 @@ static int claim_kept(struct exp *e, const char *path, int owner)
 	int r = lay_map_put(&e->kept, path, owner);
 
 	if (r != 0)
-		return r < 0 ? oom() : r;
+		return r < 0 ? map_full() : r;
 	if (lay_map_get(&e->taken, path) == RESERVED)
 		return 1; /* SUMMARY.md or .gitbook.yaml, in any case */
-	return lay_map_put(&e->taken, path, owner) < 0 ? oom() : 0;
+	return lay_map_put(&e->taken, path, owner) < 0 ? map_full() : 0;
 }
 
 /* ---------------------------------------------------------------- pages */
@@ -135,7 +139,7 @@ static bool page_kept(const struct exp *e, const struct rev_page *p)
 
 /* The folder that holds the children of page i: "guide" for a page written
  * as guide/README.md or as guide.md; for a group (or a page not written),
- * its parent's folder and its slug. NULL when memory runs out. */
+ * its parent's folder and its slug. NULL when pages nest more than 4096 deep. */
 static const char *page_folder(struct exp *e, int i);
 
 static const char *parent_folder(struct exp *e, int i)
@@ -157,11 +161,12 @@ static const char *page_folder(struct exp *e, int i)
 		e->folder[i] = lay_dirname(e->a, path);
 	else if (path)
 		e->folder[i] = arena_strndup(e->a, path, strlen(path) - 3);
-	else if (p->depth > 4096 || !(up = parent_folder(e, i)) ||
-		 !(slug = safe_part(e->a, p->slug ? p->slug : "", strlen(p->slug ? p->slug : ""))))
+	else if (p->depth > 4096 || !(up = parent_folder(e, i)))
 		return NULL;
-	else
+	else {
+		slug = safe_part(e->a, p->slug ? p->slug : "", strlen(p->slug ? p->slug : ""));
 		e->folder[i] = arena_printf(e->a, "%s%s%s", up, *up ? "/" : "", slug);
+	}
 	return e->folder[i];
 }
 
@@ -202,14 +207,13 @@ static int page_paths(struct exp *e)
 
 		if (p->type != PAGE_DOCUMENT || e->page_path[i])
 			continue;
-		if (!(dir = parent_folder(e, i)) || !(slug = safe_part(e->a, p->slug ? p->slug : "", strlen(p->slug ? p->slug : ""))))
-			return oom();
+		if (!(dir = parent_folder(e, i)))
+			return err_set(ERR_INTERNAL, "layout export: pages nested more than 4096 deep");
+		slug = safe_part(e->a, p->slug ? p->slug : "", strlen(p->slug ? p->slug : ""));
 		for (int n = 1;; n++) {
 			path = n == 1 ? arena_printf(e->a, "%s%s%s%s", dir, *dir ? "/" : "", slug, folder ? "/README.md" : ".md")
 				      : arena_printf(e->a, "%s%s%s-%d%s", dir, *dir ? "/" : "", slug, n,
 						     folder ? "/README.md" : ".md");
-			if (!path)
-				return oom();
 			if ((rc = claim(e, path, i)) < 0)
 				return rc;
 			if (rc == 0)
@@ -251,8 +255,7 @@ static int file_paths(struct exp *e, struct lay_map *by_blob)
 	const struct revision *rv = e->rv;
 	int *idx = arena_alloc(e->a, sizeof(int) * (size_t)(rv->nfiles + 1)), n = 0, rc;
 
-	if (!idx || lay_map_init(by_blob, e->a, (size_t)rv->nfiles, false))
-		return oom();
+	lay_map_init(by_blob, e->a, (size_t)rv->nfiles, false);
 	for (int i = 0; i < rv->nfiles; i++) {
 		const struct rev_file *f = &rv->files[i];
 		if (!file_kept(e, f)) {
@@ -264,7 +267,7 @@ static int file_paths(struct exp *e, struct lay_map *by_blob)
 		if (rc == 0) {
 			e->file_path[i] = f->git_path;
 			if (f->blob && lay_map_put(by_blob, f->blob, i) < 0)
-				return oom();
+				return map_full();
 		} else {
 			idx[n++] = i;
 		}
@@ -280,8 +283,7 @@ static int file_paths(struct exp *e, struct lay_map *by_blob)
 			e->file_path[idx[k]] = e->file_path[same];
 			continue;
 		}
-		if (!(safe = safe_part(e->a, name, strlen(name))))
-			return oom();
+		safe = safe_part(e->a, name, strlen(name));
 		dot = strrchr(safe, '.');
 		if (!dot || dot == safe)
 			dot = safe + strlen(safe);
@@ -295,8 +297,6 @@ static int file_paths(struct exp *e, struct lay_map *by_blob)
 			else
 				path = arena_printf(e->a, "%s.gitbook/assets/%.*s-%.8s-%d%s", e->prefix, stem, safe,
 						    f->blob ? f->blob : f->id, t, dot);
-			if (!path)
-				return oom();
 			if ((rc = claim(e, path, 100000000 + idx[k])) < 0)
 				return rc;
 			if (rc == 0)
@@ -304,7 +304,7 @@ static int file_paths(struct exp *e, struct lay_map *by_blob)
 		}
 		e->file_path[idx[k]] = path;
 		if (f->blob && lay_map_put(by_blob, f->blob, idx[k]) < 0)
-			return oom();
+			return map_full();
 	}
 	return 0;
 }
@@ -360,13 +360,13 @@ int layout_export(struct arena *a, const struct layout_export_in *in, struct lay
 	rc = gitbook_yaml_parse(a, in->gitbook_yaml, in->gitbook_yaml ? in->gitbook_yaml_len : 0, &e.cfg);
 	if (rc == ERR_INVALID) {
 		char *why = arena_strdup(a, err_message());
-		return why ? err_set(ERR_INVALID, "'.gitbook.yaml' %s", why) : oom();
+		return err_set(ERR_INVALID, "'.gitbook.yaml' %s", why);
 	}
 	if (rc)
 		return rc;
 	e.prefix = *e.cfg.root ? arena_printf(a, "%s/", e.cfg.root) : "";
-	e.readme_path = e.prefix ? arena_printf(a, "%s%s", e.prefix, e.cfg.readme) : NULL;
-	e.summary_path = e.prefix ? arena_printf(a, "%s%s", e.prefix, e.cfg.summary) : NULL;
+	e.readme_path = arena_printf(a, "%s%s", e.prefix, e.cfg.readme);
+	e.summary_path = arena_printf(a, "%s%s", e.prefix, e.cfg.summary);
 	e.root = e.cfg.root;
 	e.page_path = arena_alloc(a, sizeof(char *) * (size_t)(rv->npages + 1));
 	e.folder = arena_alloc(a, sizeof(char *) * (size_t)(rv->npages + 1));
@@ -374,16 +374,14 @@ int layout_export(struct arena *a, const struct layout_export_in *in, struct lay
 	e.order = arena_alloc(a, sizeof(int) * (size_t)(rv->npages + 1));
 	e.writes = arena_alloc(a, sizeof(*e.writes) * (size_t)(rv->npages + rv->nfiles + 2));
 	out->page_hashes = arena_alloc(a, sizeof(char *) * (size_t)(rv->npages + 1));
-	if (!e.prefix || !e.readme_path || !e.summary_path || !e.page_path || !e.folder || !e.file_path || !e.order || !e.writes ||
-	    !out->page_hashes || lay_map_init(&e.taken, a, (size_t)(rv->npages + rv->nfiles + 2), true) ||
-	    lay_map_init(&e.kept, a, (size_t)(rv->npages + rv->nfiles + 2), false))
-		return oom();
+	lay_map_init(&e.taken, a, (size_t)(rv->npages + rv->nfiles + 2), true);
+	lay_map_init(&e.kept, a, (size_t)(rv->npages + rv->nfiles + 2), false);
 	memset(e.page_path, 0, sizeof(char *) * (size_t)(rv->npages + 1));
 	memset(e.folder, 0, sizeof(char *) * (size_t)(rv->npages + 1));
 	memset(e.file_path, 0, sizeof(char *) * (size_t)(rv->nfiles + 1));
 	memset(out->page_hashes, 0, sizeof(char *) * (size_t)(rv->npages + 1));
-	if (claim(&e, e.summary_path, RESERVED) < 0 || claim(&e, ".gitbook.yaml", RESERVED) < 0)
-		return oom();
+	if ((rc = claim(&e, e.summary_path, RESERVED)) < 0 || (rc = claim(&e, ".gitbook.yaml", RESERVED)) < 0)
+		return rc;
 	for (int i = rv->first_root; i >= 0; i = rv->pages[i].next_sibling)
 		tree_order(&e, i, 0);
 	if ((rc = page_paths(&e)) || (rc = file_paths(&e, &by_blob)))
@@ -400,7 +398,7 @@ int layout_export(struct arena *a, const struct layout_export_in *in, struct lay
 		if ((rc = lay_render_page(a, p, md, e.page_path[i], &paths, &data, &len)))
 			return rc;
 		if (!(fp = layout_page_fingerprint(a, data, len)))
-			return oom();
+			return hash_failed();
 		out->page_hashes[i] = fp;
 		/* Unchanged since the last sync: the original blob, byte for byte. */
 		if (p->git_oid && p->git_hash && p->git_path && strcmp(fp, p->git_hash) == 0 &&
@@ -409,15 +407,14 @@ int layout_export(struct arena *a, const struct layout_export_in *in, struct lay
 		else
 			add_write(&e, e.page_path[i], NULL, data, len);
 	}
-	if (lay_map_init(&written, a, (size_t)(rv->npages + rv->nfiles + 2), false))
-		return oom();
+	lay_map_init(&written, a, (size_t)(rv->npages + rv->nfiles + 2), false);
 	for (int i = 0; i < rv->nfiles; i++) {
 		const struct rev_file *f = &rv->files[i];
 		const struct rev_file *sf = synced ? revision_file(synced, f->id) : NULL;
 		if (!e.file_path[i] || lay_map_get(&written, e.file_path[i]) >= 0)
 			continue;
 		if (lay_map_put(&written, e.file_path[i], 1) < 0)
-			return oom();
+			return map_full();
 		if (f->git_oid && sf && same_str(sf->git_oid, f->git_oid) && f->blob && same_str(sf->blob, f->blob) &&
 		    same_str(f->git_path, e.file_path[i])) {
 			add_write(&e, e.file_path[i], f->git_oid, NULL, 0);
@@ -434,7 +431,7 @@ int layout_export(struct arena *a, const struct layout_export_in *in, struct lay
 	if ((rc = lay_render_summary(a, rv, e.summary_path, &paths, &data, &len)))
 		return rc;
 	if (!(out->summary_hash = layout_page_fingerprint(a, data, len)))
-		return oom();
+		return hash_failed();
 	if (!in->summary_hash || strcmp(in->summary_hash, out->summary_hash) != 0)
 		add_write(&e, e.summary_path, NULL, data, len);
 	else if (in->summary_oid)
@@ -443,11 +440,9 @@ int layout_export(struct arena *a, const struct layout_export_in *in, struct lay
 	/* Deletes: what the last sync wrote that this export does not. */
 	for (int i = 0; i < e.nwrites; i++)
 		if (lay_map_put(&written, e.writes[i].path, 1) < 0)
-			return oom();
+			return map_full();
 	int maxdel = synced ? synced->npages + synced->nfiles : 0, nd = 0;
 	const char **del = arena_alloc(a, sizeof(char *) * (size_t)(maxdel + 1));
-	if (!del)
-		return oom();
 	for (int i = 0; synced && i < synced->npages + synced->nfiles; i++) {
 		const char *gp = i < synced->npages ? synced->pages[i].git_path : synced->files[i - synced->npages].git_path;
 		/* Only under root: with a new root in .gitbook.yaml the old files
@@ -456,7 +451,7 @@ int layout_export(struct arena *a, const struct layout_export_in *in, struct lay
 		    strcmp(gp, ".gitbook.yaml") == 0 || strncmp(gp, e.prefix, strlen(e.prefix)) != 0)
 			continue;
 		if (lay_map_put(&written, gp, 2) < 0) /* once */
-			return oom();
+			return map_full();
 		del[nd++] = gp;
 	}
 	qsort(e.writes, (size_t)e.nwrites, sizeof(*e.writes), cmp_write);

@@ -38,7 +38,7 @@ static bool key_eq(const char *a, const char *b, bool fold)
 	return fold ? strcasecmp(a, b) == 0 : strcmp(a, b) == 0;
 }
 
-int lay_map_init(struct lay_map *m, struct arena *a, size_t n, bool fold)
+void lay_map_init(struct lay_map *m, struct arena *a, size_t n, bool fold)
 {
 	size_t cap = 16;
 
@@ -46,13 +46,10 @@ int lay_map_init(struct lay_map *m, struct arena *a, size_t n, bool fold)
 		cap *= 2;
 	m->keys = arena_alloc(a, cap * sizeof(*m->keys));
 	m->vals = arena_alloc(a, cap * sizeof(*m->vals));
-	if (!m->keys || !m->vals)
-		return -1;
 	memset(m->keys, 0, cap * sizeof(*m->keys));
 	m->cap = cap;
 	m->n = 0;
 	m->fold = fold;
-	return 0;
 }
 
 int lay_map_put(struct lay_map *m, const char *key, int val)
@@ -95,8 +92,6 @@ char *lay_join(struct arena *a, const char *dir, const char *rel)
 	char *in = arena_alloc(a, dl + rl + 2), *out = arena_alloc(a, dl + rl + 2);
 	bool trailing = rl > 0 && rel[rl - 1] == '/';
 
-	if (!in || !out)
-		return NULL;
 	snprintf(in, dl + rl + 2, "%s%s%s", dir, dl ? "/" : "", rel);
 	for (char *seg = in, *end; *seg; seg = *end ? end + 1 : end) {
 		end = strchr(seg, '/');
@@ -139,8 +134,6 @@ char *lay_relative(struct arena *a, const char *from, const char *to)
 			ups++;
 	rest = strlen(to + common);
 	out = arena_alloc(a, ups * 3 + rest + 1);
-	if (!out)
-		return NULL;
 	for (size_t i = 0; i < ups; i++, k += 3)
 		memcpy(out + k, "../", 3);
 	memcpy(out + k, to + common, rest + 1); /* with its NUL */
@@ -199,8 +192,9 @@ char *lay_utf8_clean(struct arena *a, const unsigned char *data, size_t len, boo
 		else
 			i += l;
 	}
-	if (len > SIZE_MAX / 4 || !(out = arena_alloc(a, len + bad * 2 + 1)))
+	if (len > SIZE_MAX / 4)
 		return NULL;
+	out = arena_alloc(a, len + bad * 2 + 1);
 	for (i = 0; i < len;) {
 		size_t l = utf8_seq(data + i, len - i);
 		if (!l) {
@@ -224,29 +218,24 @@ static const char *const visible_keys[] = { "title", "description", "tableOfCont
 					    "metadata" };
 #define NVISIBLE (sizeof(visible_keys) / sizeof(visible_keys[0]))
 
-int lay_layout_json(struct arena *a, const struct md_layout *l, const char **out)
+void lay_layout_json(struct arena *a, const struct md_layout *l, const char **out)
 {
 	const int v[NVISIBLE] = { l->title, l->description, l->table_of_contents, l->outline, l->pagination,
 				  l->metadata };
 	bool wide = l->width && strcmp(l->width, "wide") == 0, dflt = !wide;
-	char *s;
 
 	*out = NULL;
 	for (size_t i = 0; i < NVISIBLE; i++)
 		if (v[i] == 0)
 			dflt = false;
 	if (!l->present || dflt)
-		return 0;
-	s = arena_printf(a,
+		return;
+	*out = arena_printf(a,
 			 "{\"width\":\"%s\",\"cover\":false,\"coverSize\":\"hero\",\"title\":%s,\"description\":%s,"
 			 "\"tableOfContents\":%s,\"outline\":%s,\"pagination\":%s,\"metadata\":%s}",
 			 wide ? "wide" : "default", v[0] ? "true" : "false", v[1] ? "true" : "false",
 			 v[2] ? "true" : "false", v[3] ? "true" : "false", v[4] ? "true" : "false",
 			 v[5] ? "true" : "false");
-	if (!s)
-		return -1;
-	*out = s;
-	return 0;
 }
 
 /* ------------------------------------------------------------ YAML writer */
@@ -349,8 +338,6 @@ static char *url_path(struct arena *a, const char *path)
 	size_t n = strlen(path), k = 0;
 	char *out = arena_alloc(a, n * 3 + 1);
 
-	if (!out)
-		return NULL;
 	for (const char *p = path; *p; p++) {
 		unsigned char c = (unsigned char)*p;
 		if (c <= 0x20 || c == 0x7f || strchr("%#?()<>\\\"'[]`", c)) {
@@ -368,7 +355,6 @@ struct page_ctx {
 	struct arena *a;
 	const char *self;
 	const struct lay_paths *paths;
-	bool oom;
 };
 
 /* /pages/<id>[#anchor] and /files/<id> to paths relative to the page. */
@@ -376,33 +362,25 @@ static const char *map_link(void *vctx, const char *target)
 {
 	struct page_ctx *c = vctx;
 	const char *id, *hash = NULL, *path = NULL;
-	char *rel, *u;
+	char *u;
 	bool page = strncmp(target, "/pages/", 7) == 0;
 
 	if (!page && strncmp(target, "/files/", 7) != 0)
 		return NULL;
 	hash = page ? strchr(target + 7, '#') : NULL;
 	id = hash ? arena_strndup(c->a, target + 7, (size_t)(hash - target - 7)) : target + 7;
-	if (!id)
-		goto oom;
 	path = page ? (c->paths->page ? c->paths->page(c->paths->ctx, id) : NULL)
 		    : (c->paths->file ? c->paths->file(c->paths->ctx, id) : NULL);
 	if (!path)
 		return NULL;
-	if (!(rel = lay_relative(c->a, c->self, path)) || !(u = url_path(c->a, rel)))
-		goto oom;
-	if (hash && !(u = arena_printf(c->a, "%s%s", u, hash)))
-		goto oom;
-	return u;
-oom:
-	c->oom = true;
-	return NULL;
+	u = url_path(c->a, lay_relative(c->a, c->self, path));
+	return hash ? arena_printf(c->a, "%s%s", u, hash) : u;
 }
 
 int lay_render_page(struct arena *a, const struct rev_page *p, const char *body, const char *self,
 		    const struct lay_paths *paths, const unsigned char **data, size_t *len)
 {
-	struct page_ctx c = { a, self, paths, false };
+	struct page_ctx c = { a, self, paths };
 	struct jw b;
 	const char *md, *heading;
 	struct md_front fm;
@@ -413,8 +391,8 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 	if (!body)
 		body = "";
 	md = md_rewrite_links(a, body, strlen(body), map_link, &c);
-	if (!md || c.oom)
-		goto done;
+	if (!md)
+		goto done; /* the error is set */
 	heading = md_title(a, md, strlen(md));
 	bool title = p->title && *p->title && (!heading || strcmp(heading, p->title) != 0);
 	if (title || p->description || p->icon || p->emoji || p->hidden || p->layout) {
@@ -439,13 +417,16 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 	}
 	if (b.len == 0) {
 		if (md_frontmatter(a, md, strlen(md), &fm))
-			goto done;
+			goto done; /* the error is set */
 		if (fm.present) /* keep the body from being read as metadata */
 			put(&b, "---\n---\n");
 	}
 	put(&b, md);
-	if (!jw_ok(&b) || !(copy = arena_alloc(a, b.len + 1)))
+	if (!jw_ok(&b)) {
+		err_set(ERR_INTERNAL, "page file too large");
 		goto done;
+	}
+	copy = arena_alloc(a, b.len + 1);
 	memcpy(copy, b.buf ? b.buf : "", b.len);
 	copy[b.len] = '\0';
 	*data = (const unsigned char *)copy;
@@ -453,7 +434,7 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 	rc = 0;
 done:
 	jw_free(&b);
-	return rc ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return rc;
 }
 
 /* --------------------------------------------------------------- summary */
@@ -498,7 +479,6 @@ struct sum_ctx {
 	const char *summary_path;
 	const struct lay_paths *paths;
 	struct jw *b;
-	bool oom;
 };
 
 /* A link's title: ` "Nav title"`, '"' and '\\' escaped, line breaks as spaces
@@ -549,12 +529,7 @@ static void sum_item(struct sum_ctx *c, const struct rev_page *p, int depth)
 		put(c->b, ")\n");
 		return;
 	}
-	char *rel = lay_relative(c->a, c->summary_path, path), *u = rel ? url_path(c->a, rel) : NULL;
-	if (!u) {
-		c->oom = true;
-		return;
-	}
-	put(c->b, u);
+	put(c->b, url_path(c->a, lay_relative(c->a, c->summary_path, path)));
 	nav_title(c->b, p->nav_title);
 	put(c->b, ")\n");
 	for (int k = p->first_child; k >= 0; k = c->rv->pages[k].next_sibling)
@@ -565,9 +540,8 @@ int lay_render_summary(struct arena *a, const struct revision *rv, const char *s
 		       const struct lay_paths *paths, const unsigned char **data, size_t *len)
 {
 	struct jw b;
-	struct sum_ctx c = { a, rv, summary_path, paths, &b, false };
+	struct sum_ctx c = { a, rv, summary_path, paths, &b };
 	char *copy;
-	int rc = -1;
 
 	jw_init(&b);
 	put(&b, "# Table of contents\n\n");
@@ -583,16 +557,17 @@ int lay_render_summary(struct arena *a, const struct revision *rv, const char *s
 		for (int k = g->first_child; k >= 0; k = rv->pages[k].next_sibling)
 			sum_item(&c, &rv->pages[k], 0);
 	}
-	if (c.oom || !jw_ok(&b) || !(copy = arena_alloc(a, b.len + 1)))
-		goto done;
+	if (!jw_ok(&b)) {
+		jw_free(&b);
+		return err_set(ERR_INTERNAL, "SUMMARY.md too large");
+	}
+	copy = arena_alloc(a, b.len + 1);
 	memcpy(copy, b.buf ? b.buf : "", b.len);
 	copy[b.len] = '\0';
 	*data = (const unsigned char *)copy;
 	*len = b.len;
-	rc = 0;
-done:
 	jw_free(&b);
-	return rc ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 const char *layout_page_fingerprint(struct arena *a, const unsigned char *data, size_t len)

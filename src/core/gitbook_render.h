@@ -51,7 +51,7 @@ struct lay_map {
 	size_t cap, n;
 	bool fold; /* keys compared ASCII case-insensitively */
 };
-int lay_map_init(struct lay_map *m, struct arena *a, size_t n, bool fold); /* room for n keys */
+void lay_map_init(struct lay_map *m, struct arena *a, size_t n, bool fold); /* room for n keys */
 /* 0 added, 1 already present (value unchanged), -1 full. */
 int lay_map_put(struct lay_map *m, const char *key, int val);
 int lay_map_get(const struct lay_map *m, const char *key); /* -1 when absent */
@@ -59,7 +59,7 @@ int lay_map_get(const struct lay_map *m, const char *key); /* -1 when absent */
 /* "a/b" of "a/b/c.md", "" of "c.md". */
 char *lay_dirname(struct arena *a, const char *path);
 /* dir joined with a relative path, "." and ".." folded, "//" collapsed; NULL
- * when it leaves the repository or memory runs out. A trailing '/' is kept. */
+ * when it leaves the repository. A trailing '/' is kept. */
 char *lay_join(struct arena *a, const char *dir, const char *rel);
 /* The path of `to` relative to the folder of the file `from` (both relative
  * to the same directory): "../b/c.md". */
@@ -68,13 +68,14 @@ char *lay_relative(struct arena *a, const char *from, const char *to);
 bool lay_ends_with(const char *s, const char *sfx);
 
 /* The markdown text of data[0..len): valid UTF-8 (invalid sequences and NUL
- * bytes become U+FFFD, *changed set), NUL-terminated, in a. */
+ * bytes become U+FFFD, *changed set), NUL-terminated, in a; NULL when len is
+ * past SIZE_MAX / 4. */
 char *lay_utf8_clean(struct arena *a, const unsigned char *data, size_t len, bool *changed);
 
 /* The layout JSON (rev_page.layout) of front matter layout options: all of
- * GitBook's RevisionPageLayoutOptions, defaults filled; NULL (and *out NULL)
- * when every option is the default. -1 when memory runs out. */
-int lay_layout_json(struct arena *a, const struct md_layout *l, const char **out);
+ * GitBook's RevisionPageLayoutOptions, defaults filled; *out NULL when every
+ * option is the default. */
+void lay_layout_json(struct arena *a, const struct md_layout *l, const char **out);
 
 /* Where export writes the pages and files a body links to (paths relative to
  * the project directory); NULL: leave the link as it is. */
@@ -85,7 +86,8 @@ struct lay_paths {
 };
 
 /* The file of document page p whose stored markdown is body, written at
- * self (relative to the project directory). 0, or -1 when memory runs out. */
+ * self (relative to the project directory). 0, or -1 with the error set
+ * (markdown the parser cannot read, or a file past SIZE_MAX / 2). */
 int lay_render_page(struct arena *a, const struct rev_page *p, const char *body, const char *self,
 		    const struct lay_paths *paths, const unsigned char **data, size_t *len);
 

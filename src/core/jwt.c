@@ -22,8 +22,7 @@ int jwt_hs256_sign(struct arena *a, const char *secret, const char *payload, siz
 	if (len > JWT_MAX_PAYLOAD)
 		return err_set(ERR_INTERNAL, "token claims too long");
 	/* header "." payload "." signature NUL */
-	if (!(tok = arena_alloc(a, hlen + 1 + plen + 1 + slen + 1)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	tok = arena_alloc(a, hlen + 1 + plen + 1 + slen + 1);
 	base64url_encode(tok, jose_header, sizeof(jose_header) - 1);
 	tok[hlen] = '.';
 	base64url_encode(tok + hlen + 1, payload, len);

@@ -145,14 +145,9 @@ static const char *check(const char *rule, json_t *users, const struct mr_facts 
 	return NULL;
 }
 
-static int append(struct arena *a, const char **list, const char *sep, const char *item)
+static void append(struct arena *a, const char **list, const char *sep, const char *item)
 {
-	const char *s = !item ? NULL : *list ? arena_printf(a, "%s%s%s", *list, sep, item) : arena_strdup(a, item);
-
-	if (!s)
-		return err_set(ERR_INTERNAL, "out of memory");
-	*list = s;
-	return 0;
+	*list = *list ? arena_printf(a, "%s%s%s", *list, sep, item) : arena_strdup(a, item);
 }
 
 int merge_rules_eval(struct arena *a, const char *config, const struct mr_facts *f, struct mr_outcome *out)
@@ -160,7 +155,6 @@ int merge_rules_eval(struct arena *a, const char *config, const struct mr_facts 
 	json_t *cfg, *rules, *r;
 	const char *type;
 	size_t i;
-	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!config || !(cfg = json_loads(config, 0, NULL)))
@@ -181,17 +175,15 @@ int merge_rules_eval(struct arena *a, const char *config, const struct mr_facts 
 			continue;
 		}
 		if (strcmp(rule, "require_agent_review") == 0 || strcmp(rule, "custom") == 0) {
-			if ((rc = append(a, &out->unsupported, ", ", rule)))
-				break;
+			append(a, &out->unsupported, ", ", rule);
 			out->nunsupported++;
 			continue;
 		}
 		if (!(why = check(rule, users, f)))
 			continue;
-		if ((rc = append(a, &out->unmet, "; ", arena_printf(a, "%s (%s)", rule, why))))
-			break;
+		append(a, &out->unmet, "; ", arena_printf(a, "%s (%s)", rule, why));
 		out->nunmet++;
 	}
 	json_decref(cfg);
-	return rc;
+	return 0;
 }

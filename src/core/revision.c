@@ -11,6 +11,7 @@
  * (size), w/h (dimensions), go/gp (Git blob oid, path).
  */
 #include "core/revision.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <ctype.h>
@@ -61,17 +62,6 @@ bool rev_file_same(const struct rev_file *a, const struct rev_file *b)
 
 /* ---- building ---- */
 
-static const char *dup(struct arena *a, const char *s, int *oom)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = arena_strdup(a, s);
-	if (!d)
-		*oom = 1;
-	return d;
-}
 
 /* Children in position order (then id, so equal positions stay stable). */
 static int cmp_sibling(const struct rev_page *a, const struct rev_page *b)
@@ -83,16 +73,14 @@ static int cmp_sibling(const struct rev_page *a, const struct rev_page *b)
 
 /* Paths: a page's path is its parent's path + '/' + its slug. Computed
  * top-down in depth order so parents are done first. */
-static int link_tree(struct revision *rv)
+static void link_tree(struct revision *rv)
 {
-	int n = rv->npages, *order, oom = 0;
+	int n = rv->npages, *order;
 
 	rv->first_root = -1;
 	if (n == 0)
-		return 0;
-	order = malloc(sizeof(int) * (size_t)n);
-	if (!order)
-		return err_set(ERR_INTERNAL, "out of memory");
+		return;
+	order = xmalloc(sizeof(int) * (size_t)n);
 	for (int i = 0; i < n; i++) {
 		struct rev_page *p = &rv->pages[i];
 		p->parent_idx = p->parent ? revision_page_index(rv, p->parent) : -1;
@@ -119,11 +107,7 @@ static int link_tree(struct revision *rv)
 	/* By parent, then position. qsort has no context argument and revisions
 	 * are built on many threads at once, so this is a bottom-up merge sort. */
 	{
-		int *tmp = malloc(sizeof(int) * (size_t)n);
-		if (!tmp) {
-			free(order);
-			return err_set(ERR_INTERNAL, "out of memory");
-		}
+		int *tmp = xmalloc(sizeof(int) * (size_t)n);
 		for (int width = 1; width < n; width *= 2) {
 			for (int lo = 0; lo < n; lo += 2 * width) {
 				int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
@@ -153,9 +137,7 @@ static int link_tree(struct revision *rv)
 	free(order);
 	/* Depth-first from the roots with an explicit stack: paths and depths. */
 	{
-		int *stack = malloc(sizeof(int) * (size_t)n), top = 0;
-		if (!stack)
-			return err_set(ERR_INTERNAL, "out of memory");
+		int *stack = xmalloc(sizeof(int) * (size_t)n), top = 0;
 		for (int c = rv->first_root; c >= 0; c = rv->pages[c].next_sibling)
 			stack[top++] = c;
 		while (top > 0) {
@@ -167,84 +149,69 @@ static int link_tree(struct revision *rv)
 				const struct rev_page *up = &rv->pages[p->parent_idx];
 				p->depth = up->depth + 1;
 				p->path = arena_printf(&rv->arena, "%s/%s", up->path, p->slug);
-				if (!p->path)
-					oom = 1;
 			}
 			for (int c = p->first_child; c >= 0 && top < n; c = rv->pages[c].next_sibling)
 				stack[top++] = c;
 		}
 		free(stack);
 	}
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
 }
 
 struct revision *revision_build(const char *id, const struct revision_new *nr, int64_t created_at)
 {
-	struct revision *rv = calloc(1, sizeof(*rv));
-	int oom = 0;
+	struct revision *rv = xcalloc(1, sizeof(*rv));
 
-	if (!rv)
-		return NULL;
 	arena_init(&rv->arena);
 	rv->refs = 1;
-	rv->id = dup(&rv->arena, id, &oom);
-	rv->space_id = dup(&rv->arena, nr->space_id, &oom);
-	rv->parent_id = dup(&rv->arena, nr->parent_id, &oom);
-	rv->parents = dup(&rv->arena, nr->parents ? nr->parents : "[]", &oom);
-	rv->type = dup(&rv->arena, nr->type ? nr->type : "edits", &oom);
-	rv->merged_from = dup(&rv->arena, nr->merged_from, &oom);
-	rv->created_by = dup(&rv->arena, nr->created_by, &oom);
-	rv->git = dup(&rv->arena, nr->git, &oom);
+	rv->id = arena_strdup(&rv->arena, id);
+	rv->space_id = arena_strdup(&rv->arena, nr->space_id);
+	rv->parent_id = arena_strdup(&rv->arena, nr->parent_id);
+	rv->parents = arena_strdup(&rv->arena, nr->parents ? nr->parents : "[]");
+	rv->type = arena_strdup(&rv->arena, nr->type ? nr->type : "edits");
+	rv->merged_from = arena_strdup(&rv->arena, nr->merged_from);
+	rv->created_by = arena_strdup(&rv->arena, nr->created_by);
+	rv->git = arena_strdup(&rv->arena, nr->git);
 	rv->created_at = created_at;
 	rv->npages = nr->npages;
 	rv->nfiles = nr->nfiles;
 	rv->pages = nr->npages ? arena_alloc(&rv->arena, sizeof(struct rev_page) * (size_t)nr->npages) : NULL;
 	rv->files = nr->nfiles ? arena_alloc(&rv->arena, sizeof(struct rev_file) * (size_t)nr->nfiles) : NULL;
-	if ((nr->npages && !rv->pages) || (nr->nfiles && !rv->files))
-		oom = 1;
-	for (int i = 0; !oom && i < nr->npages; i++) {
+	for (int i = 0; i < nr->npages; i++) {
 		const struct rev_page *s = &nr->pages[i];
 		struct rev_page *d = &rv->pages[i];
 		*d = *s;
-		d->id = dup(&rv->arena, s->id, &oom);
-		d->parent = dup(&rv->arena, s->parent, &oom);
-		d->title = dup(&rv->arena, s->title ? s->title : "", &oom);
-		d->emoji = dup(&rv->arena, s->emoji, &oom);
-		d->icon = dup(&rv->arena, s->icon, &oom);
-		d->slug = dup(&rv->arena, s->slug ? s->slug : "", &oom);
-		d->description = dup(&rv->arena, s->description, &oom);
-		d->body = dup(&rv->arena, s->body, &oom);
-		d->href = dup(&rv->arena, s->href, &oom);
-		d->layout = dup(&rv->arena, s->layout, &oom);
-		d->computed = dup(&rv->arena, s->computed, &oom);
-		d->git_oid = dup(&rv->arena, s->git_oid, &oom);
-		d->git_path = dup(&rv->arena, s->git_path, &oom);
-		d->git_hash = dup(&rv->arena, s->git_hash, &oom);
-		d->nav_title = dup(&rv->arena, s->nav_title, &oom);
+		d->id = arena_strdup(&rv->arena, s->id);
+		d->parent = arena_strdup(&rv->arena, s->parent);
+		d->title = arena_strdup(&rv->arena, s->title ? s->title : "");
+		d->emoji = arena_strdup(&rv->arena, s->emoji);
+		d->icon = arena_strdup(&rv->arena, s->icon);
+		d->slug = arena_strdup(&rv->arena, s->slug ? s->slug : "");
+		d->description = arena_strdup(&rv->arena, s->description);
+		d->body = arena_strdup(&rv->arena, s->body);
+		d->href = arena_strdup(&rv->arena, s->href);
+		d->layout = arena_strdup(&rv->arena, s->layout);
+		d->computed = arena_strdup(&rv->arena, s->computed);
+		d->git_oid = arena_strdup(&rv->arena, s->git_oid);
+		d->git_path = arena_strdup(&rv->arena, s->git_path);
+		d->git_hash = arena_strdup(&rv->arena, s->git_hash);
+		d->nav_title = arena_strdup(&rv->arena, s->nav_title);
 	}
-	for (int i = 0; !oom && i < nr->nfiles; i++) {
+	for (int i = 0; i < nr->nfiles; i++) {
 		const struct rev_file *s = &nr->files[i];
 		struct rev_file *d = &rv->files[i];
 		*d = *s;
-		d->id = dup(&rv->arena, s->id, &oom);
-		d->name = dup(&rv->arena, s->name, &oom);
-		d->content_type = dup(&rv->arena, s->content_type, &oom);
-		d->blob = dup(&rv->arena, s->blob, &oom);
-		d->git_oid = dup(&rv->arena, s->git_oid, &oom);
-		d->git_path = dup(&rv->arena, s->git_path, &oom);
-	}
-	if (oom) {
-		revision_free(rv);
-		return NULL;
+		d->id = arena_strdup(&rv->arena, s->id);
+		d->name = arena_strdup(&rv->arena, s->name);
+		d->content_type = arena_strdup(&rv->arena, s->content_type);
+		d->blob = arena_strdup(&rv->arena, s->blob);
+		d->git_oid = arena_strdup(&rv->arena, s->git_oid);
+		d->git_path = arena_strdup(&rv->arena, s->git_path);
 	}
 	if (rv->npages)
 		qsort(rv->pages, (size_t)rv->npages, sizeof(struct rev_page), cmp_page);
 	if (rv->nfiles)
 		qsort(rv->files, (size_t)rv->nfiles, sizeof(struct rev_file), cmp_file);
-	if (link_tree(rv)) {
-		revision_free(rv);
-		return NULL;
-	}
+	link_tree(rv);
 	return rv;
 }
 
@@ -488,7 +455,6 @@ void revision_delta_write(struct jw *w, const struct revision *base, const struc
 static const char *jstr(struct arena *a, json_t *o, const char *k, int *bad)
 {
 	json_t *v = json_object_get(o, k);
-	char *d;
 
 	if (!v || json_is_null(v))
 		return NULL;
@@ -496,10 +462,7 @@ static const char *jstr(struct arena *a, json_t *o, const char *k, int *bad)
 		*bad = 1;
 		return NULL;
 	}
-	d = arena_strndup(a, json_string_value(v), json_string_length(v));
-	if (!d)
-		*bad = 1;
-	return d;
+	return arena_strndup(a, json_string_value(v), json_string_length(v));
 }
 
 static int64_t jint(json_t *o, const char *k)
@@ -519,8 +482,6 @@ static int parse_pages(struct arena *a, json_t *arr, struct rev_page **out, int 
 	if (!cnt)
 		return 0;
 	*out = arena_alloc(a, sizeof(struct rev_page) * cnt);
-	if (!*out)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (i = 0; i < cnt && !bad; i++) {
 		json_t *o = json_array_get(arr, i);
 		struct rev_page *p = &(*out)[i];
@@ -574,8 +535,6 @@ static int parse_files(struct arena *a, json_t *arr, struct rev_file **out, int 
 	if (!cnt)
 		return 0;
 	*out = arena_alloc(a, sizeof(struct rev_file) * cnt);
-	if (!*out)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (i = 0; i < cnt && !bad; i++) {
 		json_t *o = json_array_get(arr, i);
 		struct rev_file *f = &(*out)[i];
@@ -609,12 +568,11 @@ static int parse_ids(struct arena *a, json_t *arr, const char ***out, int *n)
 	if (!cnt)
 		return 0;
 	*out = arena_alloc(a, sizeof(char *) * cnt);
-	if (!*out)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (size_t i = 0; i < cnt; i++) {
 		json_t *v = json_array_get(arr, i);
-		if (!json_is_string(v) || !((*out)[i] = arena_strdup(a, json_string_value(v))))
+		if (!json_is_string(v))
 			return err_set(ERR_INTERNAL, "manifest: malformed id list");
+		(*out)[i] = arena_strdup(a, json_string_value(v));
 	}
 	*n = (int)cnt;
 	return 0;
@@ -660,8 +618,6 @@ int manifest_apply(struct arena *a, const struct revision *base, const struct ma
 	int n = 0, k = 0;
 	struct revision tmp = { 0 };
 
-	if ((capp && !P) || (capf && !F))
-		return err_set(ERR_INTERNAL, "out of memory");
 	/* The delta's own entries, sorted, to look base entries up in. */
 	tmp.pages = m->pages;
 	tmp.npages = m->npages;
@@ -700,8 +656,6 @@ char *slugify(struct arena *a, const char *title)
 	char *out = arena_alloc(a, n + 5);
 	int dash = 0;
 
-	if (!out)
-		return NULL;
 	for (size_t i = 0; i < n && k < 100; i++) {
 		unsigned char c = (unsigned char)title[i];
 		if (isalnum(c) && c < 128) {

@@ -111,8 +111,7 @@ struct revision_new {
 
 /* Build a revision (own arena, refs 1) from entries; sorts them, links the
  * tree and computes paths. Pages whose parent is missing, or that sit in a
- * cycle, are placed at the top level rather than lost. NULL on allocation
- * failure. */
+ * cycle, are placed at the top level rather than lost. Never NULL. */
 struct revision *revision_build(const char *id, const struct revision_new *nr, int64_t created_at);
 void revision_free(struct revision *rv);
 /* Approximately the heap a built revision holds: the struct, its page and
