@@ -16,6 +16,7 @@
  * server that does not speak Git's smart HTTP.
  */
 #include "git/net.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/fetch.h"
 #include "util/util.h"
@@ -146,13 +147,7 @@ static size_t on_data(char *p, size_t size, size_t nmemb, void *ud)
 		size_t need = st->resp_len + len, cap = st->resp_cap ? st->resp_cap : RESP_MIN_CAP;
 		while (cap < need)
 			cap *= 2;
-		char *q = realloc(st->resp, cap);
-		if (!q) {
-			net_fail(n, "out of memory");
-			st->failed = true;
-			return 0;
-		}
-		st->resp = q;
+		st->resp = xrealloc(st->resp, cap);
 		st->resp_cap = cap;
 	}
 	memcpy(st->resp + st->resp_len, p, len);
@@ -291,10 +286,7 @@ static int stream_write(git_smart_subtransport_stream *s, const char *buf, size_
 		size_t need = st->req_len + len, cap = st->req_cap ? st->req_cap : RESP_MIN_CAP;
 		while (cap < need)
 			cap *= 2;
-		char *q = realloc(st->req, cap);
-		if (!q)
-			return net_fail(n, "out of memory");
-		st->req = q;
+		st->req = xrealloc(st->req, cap);
 		st->req_cap = cap;
 	}
 	memcpy(st->req + st->req_len, buf, len);
@@ -330,8 +322,7 @@ static int sub_action(git_smart_subtransport_stream **out, git_smart_subtranspor
 	int n;
 
 	*out = NULL;
-	if (!(st = calloc(1, sizeof(*st))))
-		return net_fail(sub->net, "out of memory");
+	st = xcalloc(1, sizeof(*st));
 	st->parent.subtransport = t;
 	st->parent.read = stream_read;
 	st->parent.write = stream_write;
@@ -341,17 +332,14 @@ static int sub_action(git_smart_subtransport_stream **out, git_smart_subtranspor
 	st->post = action == GIT_SERVICE_UPLOADPACK || action == GIT_SERVICE_RECEIVEPACK;
 	while (ul > 0 && url[ul - 1] == '/')
 		ul--;
-	if (!(st->url = malloc(ul + 64))) {
-		free(st);
-		return net_fail(sub->net, "out of memory");
-	}
+	st->url = xmalloc(ul + 64);
 	if (st->post)
 		n = snprintf(st->url, ul + 64, "%.*s/%s", (int)ul, url, service_name(action));
 	else
 		n = snprintf(st->url, ul + 64, "%.*s/info/refs?service=%s", (int)ul, url, service_name(action));
 	if (n < 0) {
 		stream_free(&st->parent);
-		return net_fail(sub->net, "out of memory");
+		return net_fail(sub->net, "url: cannot build the request URL");
 	}
 	*out = &st->parent;
 	return 0;
@@ -370,12 +358,8 @@ static void sub_free(git_smart_subtransport *t)
 
 static int sub_new(git_smart_subtransport **out, git_transport *owner, void *param)
 {
-	struct sub *s = calloc(1, sizeof(*s));
+	struct sub *s = xcalloc(1, sizeof(*s));
 
-	if (!s) {
-		git_error_set_oom();
-		return -1;
-	}
 	s->parent.action = sub_action;
 	s->parent.close = sub_close;
 	s->parent.free = sub_free;

@@ -11,6 +11,7 @@
  * remote's reason (gitnet.error) preferred over libgit2's message.
  */
 #include "git/repo.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -113,7 +114,7 @@ const char *gitrepo_key(struct arena *a, const char *org_id, const char *url, co
 	/* Length-prefixed: ("a", "b:c") and ("a:b", "c") are different texts. */
 	src = arena_printf(a, "org %zu:%s url %zu:%s cache %zu:%s", strlen(org_id), org_id, strlen(url), url,
 			   strlen(cache_id), cache_id);
-	if (!src || sha256_hex(hex, src, strlen(src)))
+	if (sha256_hex(hex, src, strlen(src)))
 		return NULL;
 	return arena_strndup(a, hex, 32);
 }
@@ -122,6 +123,7 @@ int gitrepo_open(struct gitrepo **out, const char *dir, const char *key)
 {
 	struct gitrepo *r;
 	char path[4096], lock[4096];
+	size_t scratch_len = strlen(dir) + strlen(key) + sizeof("/.verify-XXXXXX");
 	int rc;
 
 	*out = NULL;
@@ -130,13 +132,9 @@ int gitrepo_open(struct gitrepo **out, const char *dir, const char *key)
 	if (snprintf(path, sizeof(path), "%s/%s.git", dir, key) >= (int)sizeof(path) ||
 	    snprintf(lock, sizeof(lock), "%s/%s.lock", dir, key) >= (int)sizeof(lock))
 		return err_set(ERR_INTERNAL, "git mirror: path too long");
-	if (!(r = calloc(1, sizeof(*r))))
-		return err_set(ERR_INTERNAL, "out of memory");
-	if (asprintf(&r->scratch, "%s/%s.verify-XXXXXX", dir, key) < 0) {
-		r->scratch = NULL;
-		free(r);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
+	r = xcalloc(1, sizeof(*r));
+	r->scratch = xmalloc(scratch_len);
+	snprintf(r->scratch, scratch_len, "%s/%s.verify-XXXXXX", dir, key);
 	r->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (r->lock_fd < 0) {
 		rc = err_set(ERR_INTERNAL, "git mirror: cannot open %s: %s", lock, strerror(errno));
@@ -206,13 +204,7 @@ static int served(struct gitrepo *r, const git_oid *want)
 			goto cleanup;
 		}
 		if (o && n == cap) {
-			git_oid *t = realloc(tips, sizeof(*tips) * (cap = cap ? cap * 2 : 8));
-			if (!t) {
-				git_reference_free(ref);
-				rc = err_set(ERR_INTERNAL, "out of memory");
-				goto cleanup;
-			}
-			tips = t;
+			tips = xrealloc(tips, sizeof(*tips) * (cap = cap ? cap * 2 : 8));
 		}
 		if (o)
 			git_oid_cpy(&tips[n++], o);
@@ -256,11 +248,9 @@ static int verify_remote(struct gitrepo *r, const char *url, git_strarray *refsp
 	git_remote *remote = NULL;
 	git_fetch_options fo;
 	git_odb *odb = NULL;
-	char *dir = strdup(r->scratch);
+	char *dir = xstrdup(r->scratch);
 	int gerr, rc = 0;
 
-	if (!dir)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if (!mkdtemp(dir)) {
 		rc = err_set(ERR_INTERNAL, "git mirror: cannot create %s: %s", dir, strerror(errno));
 		free(dir);
@@ -407,7 +397,7 @@ int gitrepo_commit_message(struct gitrepo *r, struct arena *a, const char *oid, 
 		return local_fail("cannot read the commit");
 	*message = arena_strdup(a, git_commit_message(c) ? git_commit_message(c) : "");
 	git_commit_free(c);
-	return *message ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return 0;
 }
 
 /* The tree of commit hex. */
@@ -446,36 +436,22 @@ static int on_entry(const char *root, const git_tree_entry *e, void *payload)
 		return 0; /* trees are walked into; links and submodules are left out */
 	if (w->n == w->cap) {
 		int cap = w->cap ? w->cap * 2 : 256;
-		struct git_file *f;
 		if (w->n >= MAX_TREE_ENTRIES) {
 			w->failed = err_set(ERR_INVALID, "the repository has more than %d files", MAX_TREE_ENTRIES);
 			return -1;
 		}
-		if (!(f = realloc(w->files, sizeof(*f) * (size_t)cap))) {
-			w->failed = err_set(ERR_INTERNAL, "out of memory");
-			return -1;
-		}
-		w->files = f;
+		w->files = xrealloc(w->files, sizeof(*w->files) * (size_t)cap);
 		w->cap = cap;
 	}
 	nl = strlen(name);
-	path = malloc(rl + nl + 1);
-	if (!path) {
-		w->failed = err_set(ERR_INTERNAL, "out of memory");
-		return -1;
-	}
+	path = xmalloc(rl + nl + 1);
 	memcpy(path, root, rl);
 	memcpy(path + rl, name, nl + 1);
 	git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
 	w->files[w->n].path = path;
-	w->files[w->n].oid = strdup(hex);
+	w->files[w->n].oid = xstrdup(hex);
 	w->files[w->n].data = NULL;
 	w->files[w->n].len = 0;
-	if (!w->files[w->n].oid) {
-		free(path);
-		w->failed = err_set(ERR_INTERNAL, "out of memory");
-		return -1;
-	}
 	w->n++;
 	return 0;
 }
@@ -509,18 +485,10 @@ int gitrepo_files(struct gitrepo *r, struct arena *a, const char *oid, const cha
 	}
 	/* Into the arena: the caller's data outlives the mirror. */
 	*out = arena_alloc(a, sizeof(**out) * (size_t)(w.n ? w.n : 1));
-	if (!*out) {
-		rc = err_set(ERR_INTERNAL, "out of memory");
-		goto cleanup;
-	}
 	for (int i = 0; i < w.n; i++) {
 		(*out)[i] = w.files[i];
 		(*out)[i].path = arena_strdup(a, w.files[i].path);
 		(*out)[i].oid = arena_strdup(a, w.files[i].oid);
-		if (!(*out)[i].path || !(*out)[i].oid) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-			goto cleanup;
-		}
 	}
 	*n = w.n;
 cleanup:
@@ -550,10 +518,6 @@ static int read_blob(struct gitrepo *r, struct arena *a, const git_oid *o, const
 		return err_set(ERR_INVALID, "'%s' is larger than %zu bytes", what, max_len);
 	}
 	copy = arena_alloc(a, (size_t)size + 1);
-	if (!copy) {
-		git_blob_free(b);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
 	memcpy(copy, git_blob_rawcontent(b), (size_t)size);
 	copy[size] = '\0';
 	git_blob_free(b);
@@ -596,8 +560,7 @@ static char *sig_part(struct arena *a, const char *s, const char *fallback)
 
 	if (!s || !*s)
 		s = fallback;
-	if (!(o = arena_strdup(a, s)))
-		return NULL;
+	o = arena_strdup(a, s);
 	for (p = o; *p; p++)
 		if (*p == '<' || *p == '>' || *p == '\n' || *p == '\r')
 			*p = ' ';
@@ -645,12 +608,8 @@ int gitrepo_commit(struct gitrepo *r, struct arena *a, const char *base, const c
 			goto cleanup;
 		}
 	}
-	up = calloc((size_t)nwrites + (size_t)ndeletes + 1, sizeof(*up));
+	up = xcalloc((size_t)nwrites + (size_t)ndeletes + 1, sizeof(*up));
 	oids = arena_alloc(a, sizeof(*oids) * (size_t)(nwrites + 1));
-	if (!up || !oids) {
-		rc = err_set(ERR_INTERNAL, "out of memory");
-		goto cleanup;
-	}
 	for (int i = 0; i < nwrites; i++) {
 		const struct layout_write *w = &writes[i];
 		char hex[GIT_OID_HEXSZ + 1];
@@ -658,10 +617,7 @@ int gitrepo_commit(struct gitrepo *r, struct arena *a, const char *base, const c
 
 		u->action = GIT_TREE_UPDATE_UPSERT;
 		u->filemode = GIT_FILEMODE_BLOB;
-		if (!(u->path = join_path(a, dir, w->path))) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-			goto cleanup;
-		}
+		u->path = join_path(a, dir, w->path);
 		if (w->oid) {
 			if ((rc = parse_oid(&u->id, w->oid)))
 				goto cleanup;
@@ -674,18 +630,11 @@ int gitrepo_commit(struct gitrepo *r, struct arena *a, const char *base, const c
 			goto cleanup;
 		}
 		git_oid_tostr(hex, sizeof(hex), &u->id);
-		if (!(oids[i] = arena_strdup(a, hex))) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-			goto cleanup;
-		}
+		oids[i] = arena_strdup(a, hex);
 	}
 	for (int i = 0; i < ndeletes; i++) {
 		git_tree_entry *e = NULL;
 		const char *p = join_path(a, dir, deletes[i]);
-		if (!p) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-			goto cleanup;
-		}
 		/* only what is there: libgit2 fails on the removal of a missing path */
 		if (git_tree_entry_bypath(&e, base_tree, p) == 0) {
 			if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
@@ -712,10 +661,6 @@ int gitrepo_commit(struct gitrepo *r, struct arena *a, const char *base, const c
 		const char *name = sig_part(a, author ? author->name : NULL, "docsd");
 		const char *email = sig_part(a, author ? author->email : NULL, "docsd@localhost");
 		const git_commit *parents[1] = { parent };
-		if (!name || !email) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-			goto cleanup;
-		}
 		if (git_signature_now(&sig, name, email) < 0 || git_tree_lookup(&tree, r->repo, &tree_oid) < 0 ||
 		    git_commit_create(&commit_oid, r->repo, NULL, sig, sig, NULL, message, tree, parent ? 1 : 0,
 				      parents) < 0) {

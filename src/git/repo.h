@@ -43,14 +43,14 @@ int gitrepo_open(struct gitrepo **out, const char *dir, const char *key);
 void gitrepo_close(struct gitrepo *r);
 
 /* The directory of an organization's mirrors: <data_dir>/git/<org id> (the id
- * hashed when it is not a plain [A-Za-z0-9_-] name). In a; NULL when out of
- * memory. */
+ * hashed when it is not a plain [A-Za-z0-9_-] name). In a; NULL when the
+ * hash fails. */
 const char *gitrepo_dir(struct arena *a, const char *data_dir, const char *org_id);
 
 /* The mirror's key for a sync: 32 hex characters of SHA-256 of the
  * organization id, the URL (without credentials: the caller's url never has
  * them) and the cache id (NULL or "" when not given), each length-prefixed so
- * that no two triples hash the same text. In a; NULL when out of memory. */
+ * that no two triples hash the same text. In a; NULL when the hash fails. */
 const char *gitrepo_key(struct arena *a, const char *org_id, const char *url, const char *cache_id);
 
 /*

@@ -43,6 +43,7 @@
 #include "jobs/jobs.h"
 #include "domain/domain.h"
 #include "store/store.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -557,12 +558,10 @@ static void *scheduler_thread(void *arg)
 
 int jobs_start(struct jobs **out, struct store *store, const struct server *srv, int workers)
 {
-	struct jobs *j = calloc(1, sizeof(*j));
+	struct jobs *j = xcalloc(1, sizeof(*j));
 	char id[ID_LEN + 1];
 	const char *test = getenv("DOCSD_TEST_JOBS");
 
-	if (!j)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if (id_new(id)) {
 		free(j);
 		return err_set(ERR_INTERNAL, "cannot make a worker id");

@@ -29,24 +29,21 @@
 static int fill_cr(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct change_request *cr = out;
-	int oom = 0;
 
-	cr->id = st_str(tx, r, 0, &oom);
-	cr->space_id = st_str(tx, r, 1, &oom);
+	cr->id = st_str(tx, r, 0);
+	cr->space_id = st_str(tx, r, 1);
 	cr->number = st_int(tx, r, 2);
-	cr->status = st_str(tx, r, 3, &oom);
-	cr->subject = st_str(tx, r, 4, &oom);
-	cr->agent_task_id = st_str(tx, r, 5, &oom);
+	cr->status = st_str(tx, r, 3);
+	cr->subject = st_str(tx, r, 4);
+	cr->agent_task_id = st_str(tx, r, 5);
 	cr->created_at = st_int(tx, r, 6);
 	cr->updated_at = st_int(tx, r, 7);
-	cr->revision = st_str(tx, r, 8, &oom);
-	cr->revision_initial = st_str(tx, r, 9, &oom);
-	cr->revision_merged_ancestor = st_str(tx, r, 10, &oom);
-	cr->revision_merged = st_str(tx, r, 11, &oom);
+	cr->revision = st_str(tx, r, 8);
+	cr->revision_initial = st_str(tx, r, 9);
+	cr->revision_merged_ancestor = st_str(tx, r, 10);
+	cr->revision_merged = st_str(tx, r, 11);
 	cr->comments = st_int(tx, r, 12);
-	cr->description = st_str(tx, r, 13, &oom);
-	if (oom)
-		return err_set(ERR_INTERNAL, "out of memory");
+	cr->description = st_str(tx, r, 13);
 	return store_fill_user(tx, r, 14, &cr->created_by);
 }
 
@@ -196,14 +193,11 @@ int store_cr_add_contributor(struct store_tx *tx, const char *cr_id, const char 
 static int fill_contributor(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct cr_contributor *c = out;
-	int oom = 0;
 
-	c->action = st_str(tx, r, 0, &oom);
+	c->action = st_str(tx, r, 0);
 	c->count = st_int(tx, r, 1);
 	c->updated_at = st_int(tx, r, 2);
 	c->key = st_int(tx, r, 3);
-	if (oom)
-		return err_set(ERR_INTERNAL, "out of memory");
 	return store_fill_user(tx, r, 4, &c->user);
 }
 

@@ -22,18 +22,17 @@
 static int fill_collection(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct collection *c = out;
-	int oom = 0;
 
-	c->id = st_str(tx, r, 0, &oom);
-	c->org_id = st_str(tx, r, 1, &oom);
-	c->parent_id = st_str(tx, r, 2, &oom);
-	c->title = st_str(tx, r, 3, &oom);
-	c->description = st_str(tx, r, 4, &oom);
+	c->id = st_str(tx, r, 0);
+	c->org_id = st_str(tx, r, 1);
+	c->parent_id = st_str(tx, r, 2);
+	c->title = st_str(tx, r, 3);
+	c->description = st_str(tx, r, 4);
 	c->default_level = (int)st_int(tx, r, 5);
 	c->position = st_int(tx, r, 6);
 	c->created_at = st_int(tx, r, 7);
 	c->updated_at = st_int(tx, r, 8);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 int store_collection_create(struct store_tx *tx, struct collection *c)
@@ -43,8 +42,7 @@ int store_collection_create(struct store_tx *tx, struct collection *c)
 
 	if (id_new(id))
 		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (!(c->id = arena_strdup(tx->arena, id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	c->id = arena_strdup(tx->arena, id);
 	c->created_at = c->updated_at = clock_now_ms();
 	if ((rc = st_position_append(tx, c->org_id, c->parent_id, &c->position)))
 		return rc;

@@ -30,28 +30,26 @@
 static int fill_comment(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct comment *c = out;
-	int oom = 0, rc;
+	int rc;
 
-	c->id = st_str(tx, r, 0, &oom);
-	c->space_id = st_str(tx, r, 1, &oom);
-	c->change_request_id = st_str(tx, r, 2, &oom);
-	c->parent_id = st_str(tx, r, 3, &oom);
+	c->id = st_str(tx, r, 0);
+	c->space_id = st_str(tx, r, 1);
+	c->change_request_id = st_str(tx, r, 2);
+	c->parent_id = st_str(tx, r, 3);
 	c->posted_at = st_int(tx, r, 4);
 	c->edited_at = st_int(tx, r, 5);
-	c->markdown = st_str(tx, r, 6, &oom);
-	c->status = st_str(tx, r, 7, &oom);
+	c->markdown = st_str(tx, r, 6);
+	c->status = st_str(tx, r, 7);
 	c->resolved_at = st_int(tx, r, 8);
-	c->revision = st_str(tx, r, 9, &oom);
-	c->target_page = st_str(tx, r, 10, &oom);
-	c->target_node = st_str(tx, r, 11, &oom);
-	c->target_preview = st_str(tx, r, 12, &oom);
-	c->target_table_cell = st_str(tx, r, 13, &oom);
+	c->revision = st_str(tx, r, 9);
+	c->target_page = st_str(tx, r, 10);
+	c->target_node = st_str(tx, r, 11);
+	c->target_preview = st_str(tx, r, 12);
+	c->target_table_cell = st_str(tx, r, 13);
 	c->replies = st_int(tx, r, 14);
-	c->target_review = st_str(tx, r, 25, &oom);
+	c->target_review = st_str(tx, r, 25);
 	c->reactions = NULL;
 	c->nreactions = 0;
-	if (oom)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = store_fill_user(tx, r, 15, &c->posted_by)))
 		return rc;
 	return store_fill_user(tx, r, 20, &c->resolved_by);
@@ -98,8 +96,7 @@ int store_comment_create(struct store_tx *tx, const struct comment_place *pl, st
 
 	if (id_new(id))
 		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (!(c->id = arena_strdup(tx->arena, id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	c->id = arena_strdup(tx->arena, id);
 	c->space_id = pl->space_id;
 	c->change_request_id = pl->change_request_id;
 	c->posted_at = clock_now_ms();
@@ -254,13 +251,10 @@ struct reaction_row {
 static int fill_reaction(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct reaction_row *row = out;
-	int oom = 0;
 
-	row->comment_id = st_str(tx, r, 0, &oom);
-	row->rx.emoji = st_str(tx, r, 1, &oom);
+	row->comment_id = st_str(tx, r, 0);
+	row->rx.emoji = st_str(tx, r, 1);
 	row->rx.reacted_at = st_int(tx, r, 2);
-	if (oom)
-		return err_set(ERR_INTERNAL, "out of memory");
 	return store_fill_user(tx, r, 3, &row->rx.user);
 }
 
@@ -311,8 +305,7 @@ int store_comment_reactions(struct store_tx *tx, struct comment *items, int n)
 	if (nrows == 0)
 		return 0;
 
-	if (!(index = arena_alloc(tx->arena, sizeof(*index) * (size_t)n)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	index = arena_alloc(tx->arena, sizeof(*index) * (size_t)n);
 	for (int i = 0; i < n; i++) {
 		items[i].nreactions = 0;
 		index[i] = &items[i];
@@ -320,8 +313,6 @@ int store_comment_reactions(struct store_tx *tx, struct comment *items, int n)
 	qsort(index, (size_t)n, sizeof(*index), by_id);
 	/* Two passes: count per item, then place each row (in the query's order). */
 	struct comment **owner = arena_alloc(tx->arena, sizeof(*owner) * (size_t)nrows);
-	if (!owner)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < nrows; i++) {
 		struct comment **hit;
 		key.id = rows[i].comment_id;
@@ -332,9 +323,8 @@ int store_comment_reactions(struct store_tx *tx, struct comment *items, int n)
 	}
 	for (int i = 0; i < n; i++) {
 		struct comment_reaction *arr = NULL;
-		if (items[i].nreactions &&
-		    !(arr = arena_alloc(tx->arena, sizeof(*arr) * (size_t)items[i].nreactions)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		if (items[i].nreactions)
+			arr = arena_alloc(tx->arena, sizeof(*arr) * (size_t)items[i].nreactions);
 		items[i].reactions = arr;
 		items[i].nreactions = 0;
 	}
@@ -488,8 +478,7 @@ int store_commenters_list(struct store_tx *tx, const struct comment_place *pl, c
 	if (rc || (rc = st_total(tx, lr,
 				 pl->change_request_id ? COMMENTERS_COUNT(IN_CR3) : COMMENTERS_COUNT(OWN3), p, 3)))
 		return rc;
-	if (!(members = arena_alloc(tx->arena, sizeof(*members) * (size_t)(*n ? *n : 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	members = arena_alloc(tx->arena, sizeof(*members) * (size_t)(*n ? *n : 1));
 	for (int i = 0; i < *n; i++)
 		members[i] = rows[i].member;
 	*items = members;

@@ -30,11 +30,10 @@ static int grant_sort(const void *a, const void *b)
 static int fill_access_grant(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct access_grant *g = out;
-	int oom = 0;
 
-	g->target = st_str(tx, r, 0, &oom);
+	g->target = st_str(tx, r, 0);
 	g->role = (enum role)st_int(tx, r, 1);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 int store_access_grants(struct store_tx *tx, const char *org_id, const char *user_id,
@@ -56,7 +55,7 @@ int store_collection_chain(struct store_tx *tx, const char *collection_id, struc
 {
 	struct db_param p[] = { P_TEXT(collection_id), P_INT(ACCESS_MAX_DEPTH - 1) };
 	struct db_rows *r;
-	int count = 0, rc, oom = 0;
+	int count = 0, rc;
 
 	*n = 0;
 	rc = st_query(tx, &r,
@@ -69,15 +68,13 @@ int store_collection_chain(struct store_tx *tx, const char *collection_id, struc
 	if (rc)
 		return rc;
 	while (count < ACCESS_MAX_DEPTH && (rc = st_next(tx, r)) == 1) {
-		out[count].id = st_str(tx, r, 0, &oom);
+		out[count].id = st_str(tx, r, 0);
 		out[count].level = (int)st_int(tx, r, 1);
 		count++;
 	}
 	st_done(tx, r);
 	if (rc < 0)
 		return rc;
-	if (oom)
-		return err_set(ERR_INTERNAL, "out of memory");
 	*n = count;
 	return 0;
 }
@@ -90,12 +87,11 @@ static int node_sort(const void *a, const void *b)
 static int fill_node(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct collection_node *c = out;
-	int oom = 0;
 
-	c->id = st_str(tx, r, 0, &oom);
-	c->parent_id = st_str(tx, r, 1, &oom);
+	c->id = st_str(tx, r, 0);
+	c->parent_id = st_str(tx, r, 1);
 	c->level = (int)st_int(tx, r, 2);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 int store_collection_nodes(struct store_tx *tx, const char *org_id, struct collection_node **out, int *n)
@@ -171,12 +167,11 @@ static int fill_sibling(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct sibling *s = out;
 	const char *k = tx->drv->text(r, 2);
-	int oom = 0;
 
-	s->id = st_str(tx, r, 0, &oom);
+	s->id = st_str(tx, r, 0);
 	s->position = st_int(tx, r, 1);
 	s->kind = k ? k[0] : 's';
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 static int load_siblings(struct store_tx *tx, const char *org_id, const char *parent_id, struct sibling **out, int *n)

@@ -2,6 +2,7 @@
  * driver.c - what the two engines under the store share (driver.h).
  */
 #include "store/driver.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <stdio.h>
@@ -20,8 +21,7 @@ int db_sql_for(const char *sql, const char *engine, char **out)
 		return err_set(ERR_INTERNAL, "bad engine name");
 	if (!(hit = strstr(sql, open)))
 		return 0;
-	if (!(copy = strdup(sql)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	copy = xstrdup(sql);
 	p = copy + (hit - sql);
 	do {
 		char *end = strstr(p + n, "*/");

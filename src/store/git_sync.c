@@ -15,42 +15,42 @@
 static int fill_link(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct gs_link *l = out;
-	int oom = 0, c = 0;
+	int c = 0;
 
 	memset(l, 0, sizeof(*l));
-	l->space_id = st_str(tx, r, c++, &oom);
-	l->url = st_str(tx, r, c++, &oom);
-	l->credentials = st_str(tx, r, c++, &oom);
-	l->ref = st_str(tx, r, c++, &oom);
-	l->provider = st_str(tx, r, c++, &oom);
-	l->info_url = st_str(tx, r, c++, &oom);
-	l->tree_url = st_str(tx, r, c++, &oom);
-	l->commit_url = st_str(tx, r, c++, &oom);
-	l->project_dir = st_str(tx, r, c++, &oom);
-	l->cache_id = st_str(tx, r, c++, &oom);
-	l->repo_name = st_str(tx, r, c++, &oom);
+	l->space_id = st_str(tx, r, c++);
+	l->url = st_str(tx, r, c++);
+	l->credentials = st_str(tx, r, c++);
+	l->ref = st_str(tx, r, c++);
+	l->provider = st_str(tx, r, c++);
+	l->info_url = st_str(tx, r, c++);
+	l->tree_url = st_str(tx, r, c++);
+	l->commit_url = st_str(tx, r, c++);
+	l->project_dir = st_str(tx, r, c++);
+	l->cache_id = st_str(tx, r, c++);
+	l->repo_name = st_str(tx, r, c++);
 	l->updated_at = st_int(tx, r, c++);
-	l->import_commit = st_str(tx, r, c++, &oom);
-	l->import_key = st_str(tx, r, c++, &oom);
-	l->export_commit = st_str(tx, r, c++, &oom);
-	l->synced_revision = st_str(tx, r, c++, &oom);
-	l->summary_oid = st_str(tx, r, c++, &oom);
-	l->summary_hash = st_str(tx, r, c++, &oom);
+	l->import_commit = st_str(tx, r, c++);
+	l->import_key = st_str(tx, r, c++);
+	l->export_commit = st_str(tx, r, c++);
+	l->synced_revision = st_str(tx, r, c++);
+	l->summary_oid = st_str(tx, r, c++);
+	l->summary_hash = st_str(tx, r, c++);
 	l->last_timestamp = st_int(tx, r, c++);
-	l->applied_job = st_str(tx, r, c++, &oom);
-	l->op_state = st_str(tx, r, c++, &oom);
-	l->op_direction = st_str(tx, r, c++, &oom);
-	l->op_stage = st_str(tx, r, c++, &oom);
-	l->op_error = st_str(tx, r, c++, &oom);
-	l->op_note = st_str(tx, r, c++, &oom);
-	l->op_commit = st_str(tx, r, c++, &oom);
-	l->op_revision = st_str(tx, r, c++, &oom);
-	l->op_job = st_str(tx, r, c++, &oom);
+	l->applied_job = st_str(tx, r, c++);
+	l->op_state = st_str(tx, r, c++);
+	l->op_direction = st_str(tx, r, c++);
+	l->op_stage = st_str(tx, r, c++);
+	l->op_error = st_str(tx, r, c++);
+	l->op_note = st_str(tx, r, c++);
+	l->op_commit = st_str(tx, r, c++);
+	l->op_revision = st_str(tx, r, c++);
+	l->op_job = st_str(tx, r, c++);
 	l->op_completed_tasks = (int)st_int(tx, r, c++);
 	l->op_started_at = st_int(tx, r, c++);
 	l->op_updated_at = st_int(tx, r, c++);
 	l->op_completed_at = st_int(tx, r, c++);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 int store_git_link_get(struct store_tx *tx, const char *space_id, struct gs_link *out)

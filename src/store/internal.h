@@ -35,8 +35,8 @@ static inline int64_t st_int(struct store_tx *tx, struct db_rows *r, int col)
 	return tx->drv->integer(r, col);
 }
 
-/* Copy a column into the tx arena; NULL stays NULL. Sets *oom on failure. */
-const char *st_str(struct store_tx *tx, struct db_rows *r, int col, int *oom);
+/* Copy a column into the tx arena; NULL stays NULL. */
+const char *st_str(struct store_tx *tx, struct db_rows *r, int col);
 
 /* Run a query expecting at most one row, passing it to fill(). ERR_NOT_FOUND
  * when there is none. */

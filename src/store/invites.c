@@ -7,15 +7,14 @@
 static int fill_invite(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct invite *inv = out;
-	int oom = 0;
 
-	inv->id = st_str(tx, r, 0, &oom);
-	inv->org_id = st_str(tx, r, 1, &oom);
+	inv->id = st_str(tx, r, 0);
+	inv->org_id = st_str(tx, r, 1);
 	inv->role = role_parse(tx->drv->text(r, 2));
 	if (inv->role == ROLE_NONE)
 		inv->role = ROLE_GUEST;
 	inv->created_at = st_int(tx, r, 3);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 int store_invite_create(struct store_tx *tx, struct invite *inv)
@@ -24,8 +23,7 @@ int store_invite_create(struct store_tx *tx, struct invite *inv)
 
 	if (id_new(id))
 		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (!(inv->id = arena_strdup(tx->arena, id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	inv->id = arena_strdup(tx->arena, id);
 	inv->created_at = clock_now_ms();
 	struct db_param p[] = { P_TEXT(inv->id), P_TEXT(inv->org_id), P_TEXT(role_name(inv->role)), P_INT(inv->created_at) };
 	return st_exec(tx, "INSERT INTO invites (id, org_id, role, created_at) VALUES ($1, $2, $3, $4)", p, NP(p), NULL);

@@ -16,22 +16,21 @@
 static int fill_job(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct job *j = out;
-	int oom = 0;
 
-	j->id = st_str(tx, r, 0, &oom);
-	j->kind = st_str(tx, r, 1, &oom);
-	j->subject = st_str(tx, r, 2, &oom);
-	j->payload = st_str(tx, r, 3, &oom);
-	j->state = st_str(tx, r, 4, &oom);
-	j->worker = st_str(tx, r, 5, &oom);
-	j->last_error = st_str(tx, r, 6, &oom);
-	j->result = st_str(tx, r, 7, &oom);
+	j->id = st_str(tx, r, 0);
+	j->kind = st_str(tx, r, 1);
+	j->subject = st_str(tx, r, 2);
+	j->payload = st_str(tx, r, 3);
+	j->state = st_str(tx, r, 4);
+	j->worker = st_str(tx, r, 5);
+	j->last_error = st_str(tx, r, 6);
+	j->result = st_str(tx, r, 7);
 	j->attempts = st_int(tx, r, 8);
 	j->run_after = st_int(tx, r, 9);
 	j->lease_until = st_int(tx, r, 10);
 	j->created_at = st_int(tx, r, 11);
 	j->updated_at = st_int(tx, r, 12);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 static int enqueue(struct store_tx *tx, const char *kind, const char *subject, const char *payload,
@@ -267,12 +266,11 @@ int store_job_list(struct store_tx *tx, const char *kind, int limit, struct job 
 static int fill_count(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct job_count *c = out;
-	int oom = 0;
 
-	c->kind = st_str(tx, r, 0, &oom);
-	c->state = st_str(tx, r, 1, &oom);
+	c->kind = st_str(tx, r, 0);
+	c->state = st_str(tx, r, 1);
 	c->n = st_int(tx, r, 2);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 int store_job_counts(struct store_tx *tx, struct job_count **out, int *n)

@@ -75,11 +75,8 @@ int store_members_list(struct store_tx *tx, const char *org_id, const struct mem
 	const char *like = NULL;
 	int more, rc;
 
-	if (f->search && *f->search) {
+	if (f->search && *f->search)
 		like = st_like_pattern(tx, f->search);
-		if (!like)
-			return err_set(ERR_INTERNAL, "out of memory");
-	}
 	p[0] = P_TEXT(org_id);
 	p[1] = P_INT(lr->limit + 1);
 	p[2] = P_TEXT(f->role);
@@ -101,7 +98,7 @@ int store_members_list(struct store_tx *tx, const char *org_id, const struct mem
 		const struct member *last = &(*items)[*n - 1];
 		*next = cursor_encode_int(tx->arena, f->by_last_seen ? last->last_seen_at : last->joined_at, last->user.id);
 		if (!*next)
-			return err_set(ERR_INTERNAL, "out of memory");
+			return err_set(ERR_INTERNAL, "cannot encode the page cursor");
 	}
 	return 0;
 }

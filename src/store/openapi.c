@@ -18,33 +18,32 @@
 static int fill_spec(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct openapi_spec *s = out;
-	int oom = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->id = st_str(tx, r, 0, &oom);
-	s->org_id = st_str(tx, r, 1, &oom);
-	s->slug = st_str(tx, r, 2, &oom);
-	s->source_url = st_str(tx, r, 3, &oom);
-	s->visibility = st_str(tx, r, 4, &oom);
-	s->processing_state = st_str(tx, r, 5, &oom);
-	s->last_version = st_str(tx, r, 6, &oom);
+	s->id = st_str(tx, r, 0);
+	s->org_id = st_str(tx, r, 1);
+	s->slug = st_str(tx, r, 2);
+	s->source_url = st_str(tx, r, 3);
+	s->visibility = st_str(tx, r, 4);
+	s->processing_state = st_str(tx, r, 5);
+	s->last_version = st_str(tx, r, 6);
 	s->last_processed_at = st_int(tx, r, 7);
-	s->last_error_code = st_str(tx, r, 8, &oom);
-	s->last_errors = st_str(tx, r, 9, &oom);
+	s->last_error_code = st_str(tx, r, 8);
+	s->last_errors = st_str(tx, r, 9);
 	s->generation = st_int(tx, r, 10);
 	s->created_at = st_int(tx, r, 11);
 	s->updated_at = st_int(tx, r, 12);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 static int fill_spec_text(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct openapi_spec *s = out;
-	int oom = 0, rc = fill_spec(tx, r, out);
+	int rc = fill_spec(tx, r, out);
 
 	if (rc == 0)
-		s->source_text = st_str(tx, r, SPEC_NCOLS, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : rc;
+		s->source_text = st_str(tx, r, SPEC_NCOLS);
+	return rc;
 }
 
 static int not_found(int rc)
@@ -109,12 +108,11 @@ int store_openapi_list(struct store_tx *tx, const char *org_id, const struct lis
 static int fill_slug_version(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct openapi_spec *s = out;
-	int oom = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->slug = st_str(tx, r, 0, &oom);
-	s->last_version = st_str(tx, r, 1, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	s->slug = st_str(tx, r, 0);
+	s->last_version = st_str(tx, r, 1);
+	return 0;
 }
 
 int store_openapi_org_versions(struct store_tx *tx, const char *org_id, struct openapi_spec **items, int *n)
@@ -133,8 +131,7 @@ int store_openapi_create(struct store_tx *tx, struct openapi_spec *s, bool if_ab
 
 	if (id_new(id))
 		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (!(s->id = arena_strdup(tx->arena, id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	s->id = arena_strdup(tx->arena, id);
 	s->created_at = s->updated_at = clock_now_ms();
 	s->generation = 1;
 	s->processing_state = "pending";
@@ -213,25 +210,24 @@ int store_openapi_finish(struct store_tx *tx, const struct openapi_spec *s)
 static int fill_version(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct openapi_version *v = out;
-	int oom = 0;
 
 	memset(v, 0, sizeof(*v));
-	v->id = st_str(tx, r, 0, &oom);
-	v->spec_id = st_str(tx, r, 1, &oom);
-	v->url = st_str(tx, r, 2, &oom);
-	v->content_hash = st_str(tx, r, 3, &oom);
+	v->id = st_str(tx, r, 0);
+	v->spec_id = st_str(tx, r, 1);
+	v->url = st_str(tx, r, 2);
+	v->content_hash = st_str(tx, r, 3);
 	v->created_at = st_int(tx, r, 4);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 static int fill_version_fs(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct openapi_version *v = out;
-	int oom = 0, rc = fill_version(tx, r, out);
+	int rc = fill_version(tx, r, out);
 
 	if (rc == 0)
-		v->filesystem = st_str(tx, r, 5, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : rc;
+		v->filesystem = st_str(tx, r, 5);
+	return rc;
 }
 
 int store_openapi_version_insert(struct store_tx *tx, struct openapi_version *v)
@@ -240,8 +236,8 @@ int store_openapi_version_insert(struct store_tx *tx, struct openapi_version *v)
 
 	if (!v->id && id_new(id))
 		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (!v->id && !(v->id = arena_strdup(tx->arena, id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (!v->id)
+		v->id = arena_strdup(tx->arena, id);
 	v->created_at = clock_now_ms();
 	struct db_param p[] = { P_TEXT(v->id), P_TEXT(v->spec_id), P_TEXT(v->url), P_TEXT(v->content_hash),
 				P_TEXT(v->filesystem), P_INT(v->created_at) };

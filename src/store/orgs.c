@@ -12,27 +12,26 @@
 static int fill_org(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct org *o = out;
-	int oom = 0;
 
-	o->id = st_str(tx, r, 0, &oom);
-	o->title = st_str(tx, r, 1, &oom);
+	o->id = st_str(tx, r, 0);
+	o->title = st_str(tx, r, 1);
 	o->created_at = st_int(tx, r, 2);
-	o->email_domains = st_str(tx, r, 3, &oom);
-	o->hostname = st_str(tx, r, 4, &oom);
-	o->type = st_str(tx, r, 5, &oom);
-	o->use_case = st_str(tx, r, 6, &oom);
-	o->community_type = st_str(tx, r, 7, &oom);
+	o->email_domains = st_str(tx, r, 3);
+	o->hostname = st_str(tx, r, 4);
+	o->type = st_str(tx, r, 5);
+	o->use_case = st_str(tx, r, 6);
+	o->community_type = st_str(tx, r, 7);
 	o->default_role = role_parse(tx->drv->text(r, 8));
-	o->default_site = st_str(tx, r, 9, &oom);
-	o->logo = st_str(tx, r, 10, &oom);
+	o->default_site = st_str(tx, r, 9);
+	o->logo = st_str(tx, r, 10);
 	o->sso = (int)st_int(tx, r, 11);
 	o->ai = (int)st_int(tx, r, 12);
 	o->invite_links = (int)st_int(tx, r, 13);
-	o->plan = st_str(tx, r, 14, &oom);
-	o->merge_rules = st_str(tx, r, 15, &oom);
+	o->plan = st_str(tx, r, 14);
+	o->merge_rules = st_str(tx, r, 15);
 	if (o->default_role == ROLE_NONE)
 		o->default_role = ROLE_GUEST;
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 int store_org_create(struct store_tx *tx, struct org *org, const char *admin_user_id)
@@ -44,8 +43,6 @@ int store_org_create(struct store_tx *tx, struct org *org, const char *admin_use
 	if (id_new(id))
 		return err_set(ERR_INTERNAL, "getrandom failed");
 	org->id = arena_strdup(tx->arena, id);
-	if (!org->id)
-		return err_set(ERR_INTERNAL, "out of memory");
 	org->created_at = clock_now_ms();
 	struct db_param p[] = {
 		P_TEXT(org->id), P_TEXT(org->title), P_INT(org->created_at), P_TEXT(org->email_domains),
@@ -152,7 +149,7 @@ int store_orgs_for_user(struct store_tx *tx, const char *user_id, const struct l
 	if (more && *n > 0) {
 		*next = cursor_encode_int(tx->arena, (*items)[*n - 1].created_at, (*items)[*n - 1].id);
 		if (!*next)
-			return err_set(ERR_INTERNAL, "out of memory");
+			return err_set(ERR_INTERNAL, "cannot encode the page cursor");
 	}
 	return 0;
 }

@@ -38,6 +38,7 @@
  * put in a message.
  */
 #include "store/driver.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"
 
@@ -321,11 +322,7 @@ static int pg_open(struct db_conn **out, const char *target)
 		if (strcmp(o->keyword, "password") == 0 && o->val && *o->val)
 			password = o->val;
 
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		rc = err_set(ERR_INTERNAL, "postgres: out of memory");
-		goto cleanup;
-	}
+	c = xcalloc(1, sizeof(*c));
 	c->idle = 1;
 	c->pg = PQconnectdb(target);
 	if (!c->pg) {
@@ -393,9 +390,7 @@ static int cache_reserve(struct db_conn *c)
 	if (c->cap && (c->used + 1) * 2 <= c->cap)
 		return 0;
 	ncap = c->cap ? c->cap * 2 : STMT_CACHE_MIN;
-	ns = calloc(ncap, sizeof(*ns));
-	if (!ns)
-		return local_fail(c, ERR_INTERNAL, "out of memory");
+	ns = xcalloc(ncap, sizeof(*ns));
 	c->slots = ns;
 	c->cap = ncap;
 	for (size_t i = 0; i < ocap; i++)
@@ -488,9 +483,7 @@ static int params_build(struct db_conn *c, struct params *pb, const struct db_pa
 		/* One block: the pointer array, then the digit buffers (whose
 		 * alignment, 1, any offset satisfies). np is bounded above, so the
 		 * size cannot overflow. */
-		pb->heap = malloc((size_t)np * (sizeof(*pb->v) + sizeof(*pb->num)));
-		if (!pb->heap)
-			return local_fail(c, ERR_INTERNAL, "out of memory");
+		pb->heap = xmalloc((size_t)np * (sizeof(*pb->v) + sizeof(*pb->num)));
 		pb->v = pb->heap;
 		pb->num = (char (*)[INT_TEXT_MAX])(pb->v + np);
 	}
@@ -592,9 +585,7 @@ static int pg_query(struct db_conn *c, struct db_rows **out, const char *sql, co
 	int rc;
 
 	*out = NULL;
-	r = malloc(sizeof(*r));
-	if (!r)
-		return local_fail(c, ERR_INTERNAL, "out of memory");
+	r = xmalloc(sizeof(*r));
 	if ((rc = run(c, sql, p, np, &res)) != 0)
 		goto cleanup;
 	r->res = res;

@@ -24,19 +24,17 @@
 static int fill_review(struct store_tx *tx, struct db_rows *row, void *out)
 {
 	struct cr_review *r = out;
-	int oom = 0, rc;
+	int rc;
 
-	r->id = st_str(tx, row, 0, &oom);
-	r->change_request_id = st_str(tx, row, 1, &oom);
-	r->status = st_str(tx, row, 2, &oom);
-	r->revision = st_str(tx, row, 3, &oom);
+	r->id = st_str(tx, row, 0);
+	r->change_request_id = st_str(tx, row, 1);
+	r->status = st_str(tx, row, 2);
+	r->revision = st_str(tx, row, 3);
 	r->outdated = st_int(tx, row, 4) != 0;
 	r->created_at = st_int(tx, row, 5);
 	r->updated_at = st_int(tx, row, 6);
-	r->comment_id = st_str(tx, row, 17, &oom);
+	r->comment_id = st_str(tx, row, 17);
 	r->position = st_int(tx, row, 18);
-	if (oom)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = store_fill_user(tx, row, 7, &r->reviewer)) || (rc = store_fill_user(tx, row, 12, &r->requested_by)))
 		return rc;
 	return 0;
@@ -135,13 +133,11 @@ int store_reviews_current(struct store_tx *tx, const char *change_request_id, st
 static int fill_request(struct store_tx *tx, struct db_rows *row, void *out)
 {
 	struct cr_requested_reviewer *q = out;
-	int oom = 0, rc;
+	int rc;
 
-	q->revision = st_str(tx, row, 0, &oom);
+	q->revision = st_str(tx, row, 0);
 	q->created_at = st_int(tx, row, 1);
 	q->position = st_int(tx, row, 2);
-	if (oom)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = store_fill_user(tx, row, 3, &q->user)) || (rc = store_fill_user(tx, row, 8, &q->requested_by)))
 		return rc;
 	return 0;

@@ -25,6 +25,7 @@
 #include "core/markdown.h"
 #include "core/revision.h"
 #include "store/internal.h"
+#include "util/alloc.h"
 #include "util/base64.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -64,17 +65,11 @@ static uint64_t hash_str(const char *s)
 
 int revcache_new(struct revcache **out, size_t max_bytes)
 {
-	struct revcache *c = calloc(1, sizeof(*c));
+	struct revcache *c = xcalloc(1, sizeof(*c));
 
 	*out = NULL;
-	if (!c)
-		return err_set(ERR_INTERNAL, "out of memory");
 	c->nbuckets = 256;
-	c->buckets = calloc(c->nbuckets, sizeof(*c->buckets));
-	if (!c->buckets) {
-		free(c);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
+	c->buckets = xcalloc(c->nbuckets, sizeof(*c->buckets));
 	if (pthread_mutex_init(&c->mu, NULL)) {
 		free(c->buckets);
 		free(c);
@@ -133,14 +128,15 @@ static void lru_push_front(struct revcache *c, struct rc_entry *e)
 	c->lru.next = e;
 }
 
-/* Twice the buckets when the index is full; staying small is fine too. */
+/* Twice the buckets when the index is full, up to 2^26. */
 static void rc_grow(struct revcache *c)
 {
 	size_t nb = c->nbuckets * 2;
 	struct rc_entry **b;
 
-	if (c->n < c->nbuckets || nb > ((size_t)1 << 26) || !(b = calloc(nb, sizeof(*b))))
+	if (c->n < c->nbuckets || nb > ((size_t)1 << 26))
 		return;
+	b = xcalloc(nb, sizeof(*b));
 	for (size_t i = 0; i < c->nbuckets; i++)
 		for (struct rc_entry *e = c->buckets[i], *next; e; e = next) {
 			next = e->hnext;
@@ -223,8 +219,7 @@ static void cache_add(struct revcache *c, struct revision *rv)
 	bytes = revision_heap_bytes(rv) + sizeof(*e);
 	if (bytes > c->max_bytes)
 		return;
-	if (!(e = calloc(1, sizeof(*e))))
-		return; /* served uncached */
+	e = xcalloc(1, sizeof(*e));
 	e->rv = rv;
 	e->bytes = bytes;
 	pthread_mutex_lock(&c->mu);
@@ -263,13 +258,12 @@ uncached:
 static int tx_hold(struct store_tx *tx, struct revision *rv)
 {
 	if (tx->nheld == tx->held_cap) {
-		int cap = tx->held_cap ? tx->held_cap * 2 : 16;
-		struct revision **h = tx->held_cap <= INT_MAX / 2 ? realloc(tx->held, sizeof(*h) * (size_t)cap) : NULL;
-		if (!h) {
+		if (tx->held_cap > INT_MAX / 2) {
 			rev_unref(tx->revcache, rv);
-			return err_set(ERR_INTERNAL, "out of memory");
+			return err_set(ERR_INTERNAL, "too many revisions held");
 		}
-		tx->held = h;
+		int cap = tx->held_cap ? tx->held_cap * 2 : 16;
+		tx->held = xrealloc(tx->held, sizeof(*tx->held) * (size_t)cap);
 		tx->held_cap = cap;
 	}
 	tx->held[tx->nheld++] = rv;
@@ -302,21 +296,20 @@ struct rev_row {
 static int fill_rev_row(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct rev_row *row = out;
-	int oom = 0;
 
-	row->id = st_str(tx, r, 0, &oom);
-	row->space_id = st_str(tx, r, 1, &oom);
-	row->parent_id = st_str(tx, r, 2, &oom);
-	row->parents = st_str(tx, r, 3, &oom);
-	row->type = st_str(tx, r, 4, &oom);
-	row->merged_from = st_str(tx, r, 5, &oom);
-	row->created_by = st_str(tx, r, 6, &oom);
+	row->id = st_str(tx, r, 0);
+	row->space_id = st_str(tx, r, 1);
+	row->parent_id = st_str(tx, r, 2);
+	row->parents = st_str(tx, r, 3);
+	row->type = st_str(tx, r, 4);
+	row->merged_from = st_str(tx, r, 5);
+	row->created_by = st_str(tx, r, 6);
 	row->created_at = st_int(tx, r, 7);
 	row->chain = st_int(tx, r, 8);
 	row->chain_bytes = st_int(tx, r, 9);
-	row->manifest = st_str(tx, r, 10, &oom);
-	row->git = st_str(tx, r, 11, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	row->manifest = st_str(tx, r, 10);
+	row->git = st_str(tx, r, 11);
+	return 0;
 }
 
 static int rev_row_get(struct store_tx *tx, const char *id, struct rev_row *out)
@@ -335,16 +328,13 @@ struct seen {
 	size_t cap;
 };
 
-static int seen_init(struct arena *a, struct seen *s, size_t n)
+static void seen_init(struct arena *a, struct seen *s, size_t n)
 {
 	s->cap = 16;
 	while (s->cap < n * 2)
 		s->cap *= 2;
 	s->keys = arena_alloc(a, sizeof(char *) * s->cap);
-	if (!s->keys)
-		return err_set(ERR_INTERNAL, "out of memory");
 	memset(s->keys, 0, sizeof(char *) * s->cap);
-	return 0;
 }
 
 /* 1 when id was new (and is now in the set). */
@@ -385,20 +375,16 @@ static int fold_chain(struct store_tx *tx, struct arena *a, struct rev_row *rows
 	struct rev_file *F;
 	int np = 0, nf = 0, rc;
 
-	if (!m)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int k = 0; k < nrows; k++) {
 		if ((rc = manifest_parse(a, rows[k].manifest, &m[k])))
 			return rc;
 		total_p += (size_t)m[k].npages + (size_t)m[k].ndel_pages;
 		total_f += (size_t)m[k].nfiles + (size_t)m[k].ndel_files;
 	}
-	if ((rc = seen_init(a, &sp, total_p)) || (rc = seen_init(a, &sf, total_f)))
-		return rc;
+	seen_init(a, &sp, total_p);
+	seen_init(a, &sf, total_f);
 	P = arena_alloc(a, sizeof(*P) * (total_p + 1));
 	F = arena_alloc(a, sizeof(*F) * (total_f + 1));
-	if (!P || !F)
-		return err_set(ERR_INTERNAL, "out of memory");
 	/* Newest first: an id's first appearance (entry or deletion) decides it. */
 	for (int k = 0; k < nrows; k++) {
 		for (int i = 0; i < m[k].npages; i++)
@@ -449,10 +435,6 @@ static int rev_load(struct store_tx *tx, const char *id, struct revision **out)
 		if (nrows == cap) {
 			int ncap = cap ? cap * 2 : 8;
 			struct rev_row *nr = arena_alloc(&a, sizeof(*nr) * (size_t)ncap);
-			if (!nr) {
-				rc = err_set(ERR_INTERNAL, "out of memory");
-				goto out;
-			}
 			if (nrows)
 				memcpy(nr, rows, sizeof(*nr) * (size_t)nrows);
 			rows = nr;
@@ -541,7 +523,7 @@ int store_revision_create(struct store_tx *tx, const struct revision_new *nr, co
 	if (!jw_ok(&w)) {
 		jw_free(&w);
 		revision_free(rv);
-		return err_set(ERR_INTERNAL, "out of memory");
+		return err_set(ERR_INTERNAL, "revision manifest too large");
 	}
 	rv->parent_id = chain ? rv->parent_id : NULL;
 	rv->chain = chain;
@@ -584,7 +566,7 @@ int st_revision_first(struct store_tx *tx, const char *space_id, const char *rev
 	jw_put(&w, "", 1);
 	if (!jw_ok(&w)) {
 		jw_free(&w);
-		return err_set(ERR_INTERNAL, "out of memory");
+		return err_set(ERR_INTERNAL, "revision manifest too large");
 	}
 	struct db_param p[] = { P_TEXT(rev_id), P_TEXT(space_id), P_INT(clock_now_ms()), P_TEXT(w.buf) };
 	rc = st_exec(tx,
@@ -665,8 +647,7 @@ int store_body_put(struct store_tx *tx, const char *markdown, const char **hash)
 
 	if (sha256_hex(h, markdown, len))
 		return err_set(ERR_INTERNAL, "hash failed");
-	if (!(*hash = arena_strdup(tx->arena, h)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*hash = arena_strdup(tx->arena, h);
 	if ((rc = content_touch(tx, body_touch_sql, h, now, &have)) || have)
 		return rc;
 	struct db_param p[] = { P_TEXT(h), P_TEXT(markdown), P_INT(now) };
@@ -692,10 +673,8 @@ int store_body_put(struct store_tx *tx, const char *markdown, const char **hash)
 
 static int fill_text0(struct store_tx *tx, struct db_rows *r, void *out)
 {
-	int oom = 0;
-
-	*(const char **)out = st_str(tx, r, 0, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	*(const char **)out = st_str(tx, r, 0);
+	return 0;
 }
 
 int store_body_get(struct store_tx *tx, const char *hash, const char **markdown)
@@ -711,11 +690,10 @@ int store_body_get(struct store_tx *tx, const char *hash, const char **markdown)
 static int fill_link(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct body_link *l = out;
-	int oom = 0;
 
-	l->target = st_str(tx, r, 0, &oom);
+	l->target = st_str(tx, r, 0);
 	l->line = (int)st_int(tx, r, 1);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 int store_body_links(struct store_tx *tx, const char *hash, struct body_link **out, int *n)
@@ -750,13 +728,10 @@ int store_blob_put(struct store_tx *tx, const unsigned char *data, size_t len, c
 
 	if (sha256_hex(h, data, len))
 		return err_set(ERR_INTERNAL, "hash failed");
-	if (!(*hash = arena_strdup(tx->arena, h)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*hash = arena_strdup(tx->arena, h);
 	if ((rc = content_touch(tx, blob_touch_sql, h, now, &have)) || have)
 		return rc;
-	b64 = malloc(base64_encoded_len(len) + 1);
-	if (!b64)
-		return err_set(ERR_INTERNAL, "out of memory");
+	b64 = xmalloc(base64_encoded_len(len) + 1);
 	base64_encode(b64, data, len);
 	/* content_type is the first uploader's and serves nobody: a file's type
 	 * is its entry's in the revision (struct rev_file). */
@@ -776,11 +751,10 @@ struct blob_row {
 static int fill_blob(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct blob_row *b = out;
-	int oom = 0;
 
-	b->type = st_str(tx, r, 0, &oom);
-	b->data = st_str(tx, r, 1, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	b->type = st_str(tx, r, 0);
+	b->data = st_str(tx, r, 1);
+	return 0;
 }
 
 int store_blob_get(struct store_tx *tx, const char *hash, unsigned char **data, size_t *len,
@@ -796,8 +770,6 @@ int store_blob_get(struct store_tx *tx, const char *hash, unsigned char **data, 
 		return rc;
 	n = strlen(b.data);
 	*data = arena_alloc(tx->arena, base64_decoded_max(n) + 1);
-	if (!*data)
-		return err_set(ERR_INTERNAL, "out of memory");
 	got = base64_decode(*data, b.data, n);
 	if (got < 0)
 		return err_set(ERR_INTERNAL, "blob %s is corrupt", hash);
@@ -824,13 +796,12 @@ struct hset {
 	struct arena a; /* the keys' text */
 };
 
-static int hset_init(struct hset *h)
+static void hset_init(struct hset *h)
 {
 	arena_init(&h->a);
 	h->n = 0;
 	h->cap = 1024;
-	h->keys = calloc(h->cap, sizeof(*h->keys));
-	return h->keys ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	h->keys = xcalloc(h->cap, sizeof(*h->keys));
 }
 
 static void hset_free(struct hset *h)
@@ -856,17 +827,13 @@ static void hset_place(const char **keys, size_t cap, const char *k)
 	keys[i] = k;
 }
 
-static int hset_add(struct hset *h, const char *k)
+static void hset_add(struct hset *h, const char *k)
 {
-	const char *copy;
-
 	if (!k || hset_has(h, k))
-		return 0;
+		return;
 	if (2 * (h->n + 1) > h->cap) {
 		size_t cap = h->cap * 2;
-		const char **keys = calloc(cap, sizeof(*keys));
-		if (!keys)
-			return err_set(ERR_INTERNAL, "out of memory");
+		const char **keys = xcalloc(cap, sizeof(*keys));
 		for (size_t i = 0; i < h->cap; i++)
 			if (h->keys[i])
 				hset_place(keys, cap, h->keys[i]);
@@ -874,11 +841,8 @@ static int hset_add(struct hset *h, const char *k)
 		h->keys = keys;
 		h->cap = cap;
 	}
-	if (!(copy = arena_strdup(&h->a, k)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	hset_place(h->keys, h->cap, copy);
+	hset_place(h->keys, h->cap, arena_strdup(&h->a, k));
 	h->n++;
-	return 0;
 }
 
 /* Every body and blob hash a revision's manifest names. */
@@ -915,10 +879,10 @@ static int gc_mark(struct store_tx *tx, struct hset *bodies, struct hset *blobs)
 			}
 			if ((rc = manifest_parse(&scratch, text, &m)))
 				break;
-			for (int i = 0; !rc && i < m.npages; i++)
-				rc = hset_add(bodies, m.pages[i].body);
-			for (int i = 0; !rc && i < m.nfiles; i++)
-				rc = hset_add(blobs, m.files[i].blob);
+			for (int i = 0; i < m.npages; i++)
+				hset_add(bodies, m.pages[i].body);
+			for (int i = 0; i < m.nfiles; i++)
+				hset_add(blobs, m.files[i].blob);
 		}
 		st_done(tx, r);
 		arena_free(&scratch);
@@ -956,20 +920,17 @@ static int gc_list(struct store_tx *tx, const char *sql, int64_t cutoff, const s
 				continue;
 			if (count == cap) {
 				int ncap = cap ? cap * 2 : 64;
-				const char **grown = ncap > cap ? arena_alloc(tx->arena, sizeof(*grown) * (size_t)ncap) : NULL;
-				if (!grown) {
-					rc = err_set(ERR_INTERNAL, "out of memory");
+				if (ncap <= cap) {
+					rc = err_set(ERR_INTERNAL, "too many unused hashes");
 					break;
 				}
+				const char **grown = arena_alloc(tx->arena, sizeof(*grown) * (size_t)ncap);
 				if (count)
 					memcpy(grown, items, sizeof(*grown) * (size_t)count);
 				items = grown;
 				cap = ncap;
 			}
-			if (!(items[count++] = arena_strdup(tx->arena, h))) {
-				rc = err_set(ERR_INTERNAL, "out of memory");
-				break;
-			}
+			items[count++] = arena_strdup(tx->arena, h);
 		}
 		st_done(tx, r);
 		if (rc < 0)
@@ -986,12 +947,8 @@ int store_garbage_find(struct store_tx *tx, int64_t cutoff, struct store_garbage
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = hset_init(&bodies)))
-		return rc;
-	if ((rc = hset_init(&blobs))) {
-		hset_free(&bodies);
-		return rc;
-	}
+	hset_init(&bodies);
+	hset_init(&blobs);
 	rc = gc_mark(tx, &bodies, &blobs);
 	if (!rc)
 		rc = gc_list(tx,

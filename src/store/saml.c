@@ -15,14 +15,14 @@
 static int fill_saml(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct saml_provider *sp = out;
-	int oom = 0, rc = 0;
+	int rc = 0;
 
-	sp->id = st_str(tx, r, 0, &oom);
-	sp->org_id = st_str(tx, r, 1, &oom);
-	sp->label = st_str(tx, r, 2, &oom);
-	sp->entity_id = st_str(tx, r, 3, &oom);
-	sp->certificate = st_str(tx, r, 4, &oom);
-	sp->sso_url = st_str(tx, r, 5, &oom);
+	sp->id = st_str(tx, r, 0);
+	sp->org_id = st_str(tx, r, 1);
+	sp->label = st_str(tx, r, 2);
+	sp->entity_id = st_str(tx, r, 3);
+	sp->certificate = st_str(tx, r, 4);
+	sp->sso_url = st_str(tx, r, 5);
 	sp->default_role = role_parse(tx->drv->text(r, 6));
 	if (sp->default_role == ROLE_NONE)
 		sp->default_role = ROLE_GUEST;
@@ -32,7 +32,7 @@ static int fill_saml(struct store_tx *tx, struct db_rows *r, void *out)
 		rc = store_fill_team(tx, r, SAML_NCOLS, &sp->team);
 		sp->default_team = sp->team.id;
 	}
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : rc;
+	return rc;
 }
 
 int store_saml_create(struct store_tx *tx, struct saml_provider *sp)
@@ -41,8 +41,7 @@ int store_saml_create(struct store_tx *tx, struct saml_provider *sp)
 
 	if (id_new(id))
 		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (!(sp->id = arena_strdup(tx->arena, id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	sp->id = arena_strdup(tx->arena, id);
 	sp->created_at = clock_now_ms();
 	struct db_param p[] = {
 		P_TEXT(sp->id), P_TEXT(sp->org_id), P_TEXT(sp->label), P_TEXT(sp->entity_id), P_TEXT(sp->certificate),

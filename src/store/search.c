@@ -192,12 +192,8 @@ static int parse_query(struct arena *a, const char *q, struct words *out)
 	bool ends_in_word = false;
 
 	memset(out, 0, sizeof(*out));
-	if (!w || !wl || !stop)
-		return err_set(ERR_INTERNAL, "out of memory");
 	while (next_word(q, n, &at, &start, &len)) {
 		char *c = arena_strndup(a, q + start, len);
-		if (!c)
-			return err_set(ERR_INTERNAL, "out of memory");
 		for (char *p = c; *p; p++)
 			*p = ascii_lower(*p);
 		ends_in_word = start + len == n;
@@ -247,20 +243,13 @@ struct sbuf {
 	struct arena *a;
 	char *s;
 	size_t len, cap;
-	bool oom;
 };
 
 static void sb_putn(struct sbuf *b, const char *s, size_t n)
 {
-	if (b->oom)
-		return;
 	if (b->len + n + 1 > b->cap) {
 		size_t cap = (b->len + n + 1) * 2;
 		char *d = arena_alloc(b->a, cap);
-		if (!d) {
-			b->oom = true;
-			return;
-		}
 		if (b->len)
 			memcpy(d, b->s, b->len);
 		b->s = d;
@@ -324,9 +313,7 @@ static const char *expr(struct arena *a, bool pg, const char *scope_col, const c
 	}
 	if (!pg)
 		sb_puts(&b, ")");
-	if (b.oom)
-		err_set(ERR_INTERNAL, "out of memory");
-	return b.oom ? NULL : b.s;
+	return b.s;
 }
 
 /* ---- SQL ----
@@ -464,8 +451,6 @@ static int query_params(struct store_tx *tx, const char *scope_col, const char *
 	const char *all = expr(tx->arena, pg, scope_col, scope_id, w, EXPR_ALL, 0);
 	const char *any = expr(tx->arena, pg, scope_col, scope_id, w, EXPR_ANY, 0);
 
-	if (!all || !any)
-		return ERR_INTERNAL;
 	p[0] = P_TEXT(all);
 	p[1] = P_TEXT(any);
 	p[2] = P_TEXT(scope_id);
@@ -474,8 +459,8 @@ static int query_params(struct store_tx *tx, const char *scope_col, const char *
 	p[5] = P_INT(rows);
 	for (int i = 0; i < SEARCH_MAX_WORDS; i++) {
 		const char *one = NULL;
-		if (w->n > 1 && i < w->n && !(one = expr(tx->arena, pg, scope_col, scope_id, w, EXPR_ONE, i)))
-			return ERR_INTERNAL;
+		if (w->n > 1 && i < w->n)
+			one = expr(tx->arena, pg, scope_col, scope_id, w, EXPR_ONE, i);
 		p[6 + i] = P_TEXT(one);
 	}
 	return 0;
@@ -540,8 +525,6 @@ static const char *excerpt(struct arena *a, const char *text, size_t len, size_t
 		end++;
 	if (end < len)
 		sb_puts(&b, "\xE2\x80\xA6");
-	if (b.oom)
-		return NULL;
 	return b.s ? b.s : "";
 }
 
@@ -593,8 +576,6 @@ static int page_sections(struct arena *a, const struct words *w, char *anchors, 
 		count += *s == RS;
 	hits = arena_alloc(a, (size_t)count * sizeof(*hits));
 	ids = arena_alloc(a, (size_t)count * sizeof(*ids));
-	if (!hits || !ids)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < count; i++) {
 		ids[i] = anchors;
 		if ((t = strchr(anchors, RS))) {
@@ -628,15 +609,13 @@ static int page_sections(struct arena *a, const struct words *w, char *anchors, 
 	keep = hits[0].words ? 0 : 1;
 	while (keep < count && keep < SEARCH_SECTIONS && hits[keep].words)
 		keep++;
-	if (!(pg->sections = arena_alloc(a, (size_t)keep * sizeof(*pg->sections))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	pg->sections = arena_alloc(a, (size_t)keep * sizeof(*pg->sections));
 	for (int i = 0; i < keep; i++) {
 		const struct sec_hit *h = &hits[i];
 		struct search_section *sec = &pg->sections[i];
 		sec->id = ids[h->index];
 		sec->title = h->title;
-		if (!(sec->body = excerpt(a, h->body, h->body_len, h->first == (size_t)-1 ? 0 : h->first)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		sec->body = excerpt(a, h->body, h->body_len, h->first == (size_t)-1 ? 0 : h->first);
 	}
 	pg->nsections = keep;
 	return 0;
@@ -646,20 +625,19 @@ static int page_sections(struct arena *a, const struct words *w, char *anchors, 
 static int fill_page(struct store_tx *tx, struct db_rows *r, int col, const struct words *w, const char *space_id,
 		     struct search_page *pg, int64_t *key)
 {
-	int oom = 0;
 	char *anchors, *body;
 
 	memset(pg, 0, sizeof(*pg));
 	pg->space_id = space_id;
-	pg->id = st_str(tx, r, col, &oom);
-	pg->title = st_str(tx, r, col + 1, &oom);
-	pg->path = st_str(tx, r, col + 2, &oom);
-	anchors = (char *)st_str(tx, r, col + 3, &oom);
-	body = (char *)st_str(tx, r, col + 4, &oom);
+	pg->id = st_str(tx, r, col);
+	pg->title = st_str(tx, r, col + 1);
+	pg->path = st_str(tx, r, col + 2);
+	anchors = (char *)st_str(tx, r, col + 3);
+	body = (char *)st_str(tx, r, col + 4);
 	*key = st_int(tx, r, col + 5);
 	pg->words = (int)(*key >> 50);
-	if (oom || !anchors || !body)
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (!anchors || !body)
+		return err_set(ERR_INTERNAL, "search row %s has no text", pg->id ? pg->id : "");
 	return page_sections(tx->arena, w, anchors, body, pg);
 }
 
@@ -711,8 +689,6 @@ int store_search_put_page(struct store_tx *tx, const char *org_id, const char *s
 			cut--;
 		body.s[body.len = cut] = '\0';
 	}
-	if (anchors.oom || body.oom)
-		return err_set(ERR_INTERNAL, "out of memory");
 	struct db_param p[] = { P_TEXT(space_id), P_TEXT(page_id), P_TEXT(org_id), P_TEXT(title ? title : ""),
 				P_TEXT(path ? path : ""), P_TEXT(anchors.s), P_TEXT(body.s) };
 	/* An unchanged page is not written (nor indexed) again. */
@@ -789,8 +765,6 @@ int store_search_space(struct store_tx *tx, const char *space_id, const char *qu
 		return rc;
 	pages = arena_alloc(tx->arena, (size_t)want * sizeof(*pages));
 	keys = arena_alloc(tx->arena, (size_t)want * sizeof(*keys));
-	if (!pages || !keys)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = query_params(tx, "space_id", space_id, &w, want, p)))
 		return rc;
 	p[14] = lr->after ? P_INT(after) : P_NULL;
@@ -809,7 +783,7 @@ int store_search_space(struct store_tx *tx, const char *space_id, const char *qu
 	if (got > lr->limit) {
 		got = lr->limit;
 		if (!(*next = cursor_encode_int(tx->arena, keys[got - 1], pages[got - 1].id)))
-			return err_set(ERR_INTERNAL, "out of memory");
+			return err_set(ERR_INTERNAL, "cannot encode the page cursor");
 	}
 	*items = pages;
 	*n = got;
@@ -834,9 +808,7 @@ static const char *id_list(struct store_tx *tx, const char *const *ids, int n)
 		sb_puts(&b, "\"");
 	}
 	sb_puts(&b, pg ? "}" : "]");
-	if (b.oom)
-		err_set(ERR_INTERNAL, "out of memory");
-	return b.oom ? NULL : b.s;
+	return b.s;
 }
 
 int store_search_org(struct store_tx *tx, const char *org_id, const char *const *space_ids, int nspace_ids,
@@ -857,10 +829,9 @@ int store_search_org(struct store_tx *tx, const char *org_id, const char *const 
 		return rc;
 	if (space_ids && nspace_ids == 0)
 		return 0;
-	if (space_ids && !(reads = id_list(tx, space_ids, nspace_ids)))
-		return ERR_INTERNAL;
-	if (!(spaces = arena_alloc(tx->arena, (size_t)lr->limit * sizeof(*spaces))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (space_ids)
+		reads = id_list(tx, space_ids, nspace_ids);
+	spaces = arena_alloc(tx->arena, (size_t)lr->limit * sizeof(*spaces));
 	if ((rc = query_params(tx, "org_id", org_id, &w, lr->limit + 1, p)))
 		return rc;
 	p[14] = P_TEXT(reads);
@@ -870,24 +841,20 @@ int store_search_org(struct store_tx *tx, const char *org_id, const char *const 
 	if ((rc = st_query(tx, &r, org_sql[is_pg(tx)][w.n > 1][lr->after != NULL], p, NP(p))))
 		return rc;
 	while ((rc = st_next(tx, r)) == 1) {
-		int oom = 0;
 		const char *id = tx->drv->text(r, 0);
 		struct search_space *sp = count ? &spaces[count - 1] : NULL;
 		if (!sp || strcmp(sp->id, id) != 0) {
 			if (count == lr->limit) {
 				if (!(*next = cursor_encode_int(tx->arena, space_key, sp->id)))
-					rc = err_set(ERR_INTERNAL, "out of memory");
+					rc = err_set(ERR_INTERNAL, "cannot encode the page cursor");
 				break;
 			}
 			sp = &spaces[count++];
 			memset(sp, 0, sizeof(*sp));
-			sp->id = st_str(tx, r, 0, &oom);
-			sp->title = st_str(tx, r, 1, &oom);
+			sp->id = st_str(tx, r, 0);
+			sp->title = st_str(tx, r, 1);
 			space_key = st_int(tx, r, 2);
-			if (oom || !(sp->pages = arena_alloc(tx->arena, SEARCH_ORG_PAGES * sizeof(*sp->pages)))) {
-				rc = err_set(ERR_INTERNAL, "out of memory");
-				break;
-			}
+			sp->pages = arena_alloc(tx->arena, SEARCH_ORG_PAGES * sizeof(*sp->pages));
 		}
 		if (sp->npages == SEARCH_ORG_PAGES)
 			continue;

@@ -21,56 +21,51 @@
 static int fill_section(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct site_section *sec = out;
-	int oom = 0;
 
 	memset(sec, 0, sizeof(*sec));
-	sec->id = st_str(tx, r, 0, &oom);
-	sec->site_id = st_str(tx, r, 1, &oom);
-	sec->group_id = st_str(tx, r, 2, &oom);
-	sec->title = st_str(tx, r, 3, &oom);
-	sec->description = st_str(tx, r, 4, &oom);
-	sec->path = st_str(tx, r, 5, &oom);
-	sec->condition = st_str(tx, r, 6, &oom);
-	sec->icon = st_str(tx, r, 7, &oom);
+	sec->id = st_str(tx, r, 0);
+	sec->site_id = st_str(tx, r, 1);
+	sec->group_id = st_str(tx, r, 2);
+	sec->title = st_str(tx, r, 3);
+	sec->description = st_str(tx, r, 4);
+	sec->path = st_str(tx, r, 5);
+	sec->condition = st_str(tx, r, 6);
+	sec->icon = st_str(tx, r, 7);
 	sec->is_default = (int)st_int(tx, r, 8);
 	sec->position = st_int(tx, r, 9);
 	sec->created_at = st_int(tx, r, 10);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 static int fill_group(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct site_section_group *g = out;
-	int oom = 0;
 
 	memset(g, 0, sizeof(*g));
-	g->id = st_str(tx, r, 0, &oom);
-	g->site_id = st_str(tx, r, 1, &oom);
-	g->title = st_str(tx, r, 2, &oom);
-	g->icon = st_str(tx, r, 3, &oom);
+	g->id = st_str(tx, r, 0);
+	g->site_id = st_str(tx, r, 1);
+	g->title = st_str(tx, r, 2);
+	g->icon = st_str(tx, r, 3);
 	g->position = st_int(tx, r, 4);
 	g->created_at = st_int(tx, r, 5);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 static int fill_site_space(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct site_space *ss = out;
-	int oom = 0;
 
 	memset(ss, 0, sizeof(*ss));
-	ss->id = st_str(tx, r, 0, &oom);
-	ss->site_id = st_str(tx, r, 1, &oom);
-	ss->section_id = st_str(tx, r, 2, &oom);
-	ss->space_id = st_str(tx, r, 3, &oom);
-	ss->path = st_str(tx, r, 4, &oom);
-	ss->condition = st_str(tx, r, 5, &oom);
-	ss->customization = st_str(tx, r, 6, &oom);
+	ss->id = st_str(tx, r, 0);
+	ss->site_id = st_str(tx, r, 1);
+	ss->section_id = st_str(tx, r, 2);
+	ss->space_id = st_str(tx, r, 3);
+	ss->path = st_str(tx, r, 4);
+	ss->condition = st_str(tx, r, 5);
+	ss->customization = st_str(tx, r, 6);
 	ss->is_default = (int)st_int(tx, r, 7);
 	ss->position = st_int(tx, r, 8);
 	ss->created_at = st_int(tx, r, 9);
-	if (oom)
-		return err_set(ERR_INTERNAL, "out of memory");
 	return store_fill_space(tx, r, 10, &ss->space);
 }
 
@@ -108,8 +103,8 @@ int store_site_structure(struct store_tx *tx, const char *site_id, struct site_s
 			 "WHERE x.site_id = $1 ORDER BY x.position, x.id",
 			 p, NP(p), fill_site_space, sizeof(*spaces), (void **)&spaces, &nspaces)))
 		return rc;
-	if (nsecs && !(ordered = arena_alloc(tx->arena, sizeof(*ordered) * (size_t)nsecs)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (nsecs)
+		ordered = arena_alloc(tx->arena, sizeof(*ordered) * (size_t)nsecs);
 	/* Display order: walk the top level (groups and ungrouped sections by
 	 * position); a group contributes its sections by position. */
 	for (int gi = 0, si = 0;;) {
@@ -144,8 +139,8 @@ int store_site_structure(struct store_tx *tx, const char *site_id, struct site_s
 	 * count each parent's, give it an exact array, then fill. */
 	int *owner = NULL;
 
-	if (nspaces && !(owner = arena_alloc(tx->arena, sizeof(*owner) * (size_t)nspaces)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (nspaces)
+		owner = arena_alloc(tx->arena, sizeof(*owner) * (size_t)nspaces);
 	for (int i = 0; i < nspaces; i++) {
 		owner[i] = -1;
 		for (int j = 0; spaces[i].section_id && j < k; j++)
@@ -162,8 +157,8 @@ int store_site_structure(struct store_tx *tx, const char *site_id, struct site_s
 		int n = j < 0 ? out->nroot : ordered[j].nspaces;
 		struct site_space **arr = j < 0 ? &out->root : &ordered[j].spaces;
 
-		if (n && !(*arr = arena_alloc(tx->arena, sizeof(**arr) * (size_t)n)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		if (n)
+			*arr = arena_alloc(tx->arena, sizeof(**arr) * (size_t)n);
 		if (j < 0)
 			out->nroot = 0;
 		else
@@ -184,8 +179,7 @@ static int new_id(struct store_tx *tx, const char **id, int64_t *created_at)
 
 	if (id_new(buf))
 		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (!(*id = arena_strdup(tx->arena, buf)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*id = arena_strdup(tx->arena, buf);
 	*created_at = clock_now_ms();
 	return 0;
 }

@@ -18,30 +18,29 @@
 static int fill_site(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct site *s = out;
-	int oom = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->id = st_str(tx, r, 0, &oom);
-	s->org_id = st_str(tx, r, 1, &oom);
-	s->type = st_str(tx, r, 2, &oom);
-	s->title = st_str(tx, r, 3, &oom);
-	s->visibility = st_str(tx, r, 4, &oom);
+	s->id = st_str(tx, r, 0);
+	s->org_id = st_str(tx, r, 1);
+	s->type = st_str(tx, r, 2);
+	s->title = st_str(tx, r, 3);
+	s->visibility = st_str(tx, r, 4);
 	s->published = (int)st_int(tx, r, 5);
-	s->basename = st_str(tx, r, 6, &oom);
-	s->hostname = st_str(tx, r, 7, &oom);
-	s->proxy = st_str(tx, r, 8, &oom);
-	s->icon = st_str(tx, r, 9, &oom);
+	s->basename = st_str(tx, r, 6);
+	s->hostname = st_str(tx, r, 7);
+	s->proxy = st_str(tx, r, 8);
+	s->icon = st_str(tx, r, 9);
 	s->adaptive_enabled = (int)st_int(tx, r, 10);
-	s->agents_context = st_str(tx, r, 11, &oom);
-	s->adaptive_schema = st_str(tx, r, 12, &oom);
+	s->agents_context = st_str(tx, r, 11);
+	s->adaptive_schema = st_str(tx, r, 12);
 	s->adaptive_updated_at = st_int(tx, r, 13);
-	s->customization = st_str(tx, r, 14, &oom);
-	s->visitor_key = st_str(tx, r, 15, &oom);
+	s->customization = st_str(tx, r, 14);
+	s->visitor_key = st_str(tx, r, 15);
 	s->generation = st_int(tx, r, 16);
 	s->created_at = st_int(tx, r, 17);
 	s->updated_at = st_int(tx, r, 18);
 	s->site_spaces = st_int(tx, r, 19);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 static int site_one(struct store_tx *tx, const char *sql, const char *arg, struct site *out)
@@ -95,15 +94,14 @@ int store_site_bump(struct store_tx *tx, const char *site_id)
 static int fill_share_link(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct site_share_link *l = out;
-	int oom = 0;
 
-	l->id = st_str(tx, r, 0, &oom);
-	l->site_id = st_str(tx, r, 1, &oom);
-	l->name = st_str(tx, r, 2, &oom);
-	l->key = st_str(tx, r, 3, &oom);
+	l->id = st_str(tx, r, 0);
+	l->site_id = st_str(tx, r, 1);
+	l->name = st_str(tx, r, 2);
+	l->key = st_str(tx, r, 3);
 	l->active = (int)st_int(tx, r, 4);
 	l->created_at = st_int(tx, r, 5);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 int store_site_share_link_by_key(struct store_tx *tx, const char *site_id, const char *key,
@@ -121,13 +119,11 @@ int store_site_share_link_by_key(struct store_tx *tx, const char *site_id, const
 int store_site_create(struct store_tx *tx, struct site *s)
 {
 	char id[ID_LEN + 1], k1[ID_LEN + 1], k2[ID_LEN + 1];
-	char *key;
 
 	if (id_new(id) || id_new(k1) || id_new(k2))
 		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (!(s->id = arena_strdup(tx->arena, id)) || !(key = arena_printf(tx->arena, "%s%s", k1, k2)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	s->visitor_key = key;
+	s->id = arena_strdup(tx->arena, id);
+	s->visitor_key = arena_printf(tx->arena, "%s%s", k1, k2);
 	s->created_at = s->updated_at = clock_now_ms();
 	s->generation = 0;
 	s->site_spaces = 0;
@@ -178,8 +174,8 @@ int store_sites_list(struct store_tx *tx, const char *org_id, const struct site_
 	struct db_param p[14];
 	const char *like = NULL;
 
-	if (f->title && *f->title && !(like = st_like_pattern(tx, f->title)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (f->title && *f->title)
+		like = st_like_pattern(tx, f->title);
 	p[0] = P_TEXT(org_id);
 	p[1] = P_NULL;
 	p[2] = P_TEXT(like);
@@ -278,12 +274,11 @@ int store_site_set_adaptive_schema(struct store_tx *tx, const char *site_id, con
 static int fill_auth(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct site_publishing_auth *a = out;
-	int oom = 0;
 
-	a->backend = st_str(tx, r, 0, &oom);
-	a->fallback_url = st_str(tx, r, 1, &oom);
-	a->private_key = st_str(tx, r, 2, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	a->backend = st_str(tx, r, 0);
+	a->fallback_url = st_str(tx, r, 1);
+	a->private_key = st_str(tx, r, 2);
+	return 0;
 }
 
 int store_site_publishing_auth(struct store_tx *tx, const char *site_id, struct site_publishing_auth *out)
@@ -359,8 +354,8 @@ int store_site_share_link_create(struct store_tx *tx, struct site_share_link *l)
 
 	if (id_new(id) || id_new(k1) || id_new(k2))
 		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (!(l->id = arena_strdup(tx->arena, id)) || !(l->key = arena_printf(tx->arena, "%s%s", k1, k2)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	l->id = arena_strdup(tx->arena, id);
+	l->key = arena_printf(tx->arena, "%s%s", k1, k2);
 	l->active = 1;
 	l->created_at = clock_now_ms();
 	struct db_param p[] = { P_TEXT(l->id), P_TEXT(l->site_id), P_TEXT(l->name), P_TEXT(l->key),

@@ -14,20 +14,18 @@
 
 int store_fill_space(struct store_tx *tx, struct db_rows *r, int col, struct space *s)
 {
-	int oom = 0;
-
-	s->id = st_str(tx, r, col, &oom);
-	s->org_id = st_str(tx, r, col + 1, &oom);
-	s->parent_id = st_str(tx, r, col + 2, &oom);
-	s->title = st_str(tx, r, col + 3, &oom);
-	s->emoji = st_str(tx, r, col + 4, &oom);
-	s->icon = st_str(tx, r, col + 5, &oom);
-	s->visibility = st_str(tx, r, col + 6, &oom);
-	s->edit_mode = st_str(tx, r, col + 7, &oom);
-	s->language = st_str(tx, r, col + 8, &oom);
+	s->id = st_str(tx, r, col);
+	s->org_id = st_str(tx, r, col + 1);
+	s->parent_id = st_str(tx, r, col + 2);
+	s->title = st_str(tx, r, col + 3);
+	s->emoji = st_str(tx, r, col + 4);
+	s->icon = st_str(tx, r, col + 5);
+	s->visibility = st_str(tx, r, col + 6);
+	s->edit_mode = st_str(tx, r, col + 7);
+	s->language = st_str(tx, r, col + 8);
 	s->default_level = (int)st_int(tx, r, col + 9);
-	s->revision = st_str(tx, r, col + 10, &oom);
-	s->merge_rules = st_str(tx, r, col + 11, &oom);
+	s->revision = st_str(tx, r, col + 10);
+	s->merge_rules = st_str(tx, r, col + 11);
 	s->position = st_int(tx, r, col + 12);
 	s->created_at = st_int(tx, r, col + 13);
 	s->updated_at = st_int(tx, r, col + 14);
@@ -36,8 +34,8 @@ int store_fill_space(struct store_tx *tx, struct db_rows *r, int col, struct spa
 	s->change_requests = st_int(tx, r, col + 17);
 	s->change_requests_open = st_int(tx, r, col + 18);
 	s->change_requests_draft = st_int(tx, r, col + 19);
-	s->git_sync = st_str(tx, r, col + 20, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	s->git_sync = st_str(tx, r, col + 20);
+	return 0;
 }
 
 static int fill_space(struct store_tx *tx, struct db_rows *r, void *out)
@@ -71,7 +69,7 @@ static int new_ids(struct store_tx *tx, struct space *s)
 		return err_set(ERR_INTERNAL, "getrandom failed");
 	s->id = arena_strdup(tx->arena, id);
 	s->revision = arena_strdup(tx->arena, rev);
-	return s->id && s->revision ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return 0;
 }
 
 int store_space_create(struct store_tx *tx, struct space *s)

@@ -15,6 +15,7 @@
  * most one db_rows per statement is live (nested queries use other statements).
  */
 #include "store/driver.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"
 
@@ -77,12 +78,10 @@ static int sq_open(struct db_conn **out, const char *path)
 		"PRAGMA foreign_keys=ON;"
 		"PRAGMA cache_size=-4000;" /* 4 MB per connection; the OS caches the rest */
 		"PRAGMA temp_store=MEMORY;";
-	struct db_conn *c = calloc(1, sizeof(*c));
+	struct db_conn *c = xcalloc(1, sizeof(*c));
 	char *msg = NULL;
 	int rc;
 
-	if (!c)
-		return err_set(ERR_INTERNAL, "out of memory");
 	pthread_once(&sq_once, sq_configure);
 	rc = sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {

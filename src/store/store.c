@@ -7,6 +7,7 @@
  */
 #include "store/internal.h"
 #include "store/migrations.h"
+#include "util/alloc.h"
 #include "util/log.h"
 #include "util/util.h"
 
@@ -106,27 +107,18 @@ static void *maintain_thread(void *arg)
 
 int store_open(struct store **out, const char *sqlite_path, const char *pg_url, int nconn)
 {
-	struct store *s = calloc(1, sizeof(*s));
-	int rc = ERR_INTERNAL;
+	struct store *s = xcalloc(1, sizeof(*s));
+	int rc;
 
-	if (!s)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if (nconn < 1)
 		nconn = 1;
 	s->drv = pg_url ? &db_postgres_driver : &db_sqlite_driver;
-	s->target = strdup(pg_url ? pg_url : sqlite_path);
-	s->free = calloc((size_t)nconn, sizeof(*s->free));
-	if (!s->target || !s->free) {
-		err_set(ERR_INTERNAL, "out of memory");
-		goto fail;
-	}
+	s->target = xstrdup(pg_url ? pg_url : sqlite_path);
+	s->free = xcalloc((size_t)nconn, sizeof(*s->free));
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
 	pthread_mutex_init(&s->write_mu, NULL);
-	if (!(s->counts = calloc(COUNT_SLOTS, sizeof(*s->counts)))) {
-		err_set(ERR_INTERNAL, "out of memory");
-		goto fail;
-	}
+	s->counts = xcalloc(COUNT_SLOTS, sizeof(*s->counts));
 	for (int i = 0; i < COUNT_SLOTS; i++)
 		pthread_mutex_init(&s->counts[i].mu, NULL);
 	s->n = nconn;
@@ -360,17 +352,9 @@ int store_org_lock(struct store_tx *tx, const char *org_id)
 
 /* ---- shared helpers ---- */
 
-const char *st_str(struct store_tx *tx, struct db_rows *r, int col, int *oom)
+const char *st_str(struct store_tx *tx, struct db_rows *r, int col)
 {
-	const char *s = tx->drv->text(r, col);
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = arena_strdup(tx->arena, s);
-	if (!d)
-		*oom = 1;
-	return d;
+	return arena_strdup(tx->arena, tx->drv->text(r, col));
 }
 
 int st_one(struct store_tx *tx, const char *sql, const struct db_param *p, int np, st_row_fn fill, void *out)
@@ -401,8 +385,6 @@ int st_list(struct store_tx *tx, const char *sql, const struct db_param *p, int 
 	if (limit < 1 || limit > 1000)
 		return err_set(ERR_INVALID, "limit: must be between 1 and 1000");
 	arr = arena_alloc(tx->arena, size * (size_t)limit);
-	if (!arr)
-		return err_set(ERR_INTERNAL, "out of memory");
 	rc = st_query(tx, &r, sql, p, np);
 	if (rc)
 		return rc;
@@ -440,10 +422,6 @@ int st_all(struct store_tx *tx, const char *sql, const struct db_param *p, int n
 		if (count == cap) {
 			int ncap = cap ? cap * 2 : 16;
 			char *bigger = arena_alloc(tx->arena, size * (size_t)ncap);
-			if (!bigger) {
-				rc = err_set(ERR_INTERNAL, "out of memory");
-				break;
-			}
 			if (count)
 				memcpy(bigger, arr, size * (size_t)count);
 			arr = bigger;
@@ -495,8 +473,6 @@ int st_list_keep(struct store_tx *tx, const char *const sql[2][2], struct db_par
 		return err_set(ERR_INVALID, "limit: must be between 1 and 1000");
 	arr = arena_alloc(tx->arena, size * (size_t)limit);
 	row = arena_alloc(tx->arena, size);
-	if (!arr || !row)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = st_cursor_int_param(lr, &p[np - 2], &p[np - 1])))
 		return rc;
 	for (;;) {
@@ -540,7 +516,7 @@ int st_list_keep(struct store_tx *tx, const char *const sql[2][2], struct db_par
 	if (more && count > 0) {
 		key(arr + size * (size_t)(count - 1), &k, &id);
 		if (!(*next = cursor_encode_int(tx->arena, k, id)))
-			return err_set(ERR_INTERNAL, "out of memory");
+			return err_set(ERR_INTERNAL, "cannot encode the page cursor");
 	}
 	return 0;
 }
@@ -674,8 +650,7 @@ int st_total_keep(struct store_tx *tx, const struct list_req *lr, const char *co
 	/* Rows are read in batches in ascending order, each batch's strings in a
 	 * scratch arena freed before the next, so counting a large list costs
 	 * its rows' time but not their memory. */
-	if (!(row = arena_alloc(own, size)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	row = arena_alloc(own, size);
 	arena_init(&scratch);
 	tx->arena = &scratch;
 	p[limit_idx] = P_INT(1000);
@@ -725,8 +700,6 @@ char *st_like_pattern(struct store_tx *tx, const char *s)
 	size_t n = strlen(s);
 	char *d = arena_alloc(tx->arena, 2 * n + 3), *o = d;
 
-	if (!d)
-		return NULL;
 	*o++ = '%';
 	for (; *s; s++) {
 		if (*s == '%' || *s == '_' || *s == '\\')
@@ -740,10 +713,8 @@ char *st_like_pattern(struct store_tx *tx, const char *s)
 
 static int fill_secret(struct store_tx *tx, struct db_rows *r, void *out)
 {
-	int oom = 0;
-
-	*(const char **)out = st_str(tx, r, 0, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	*(const char **)out = st_str(tx, r, 0);
+	return 0;
 }
 
 int store_secret_get(struct store_tx *tx, const char *name, const char **out)

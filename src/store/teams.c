@@ -35,15 +35,13 @@ static const char lock_member_sql[] =
 
 int store_fill_team(struct store_tx *tx, struct db_rows *r, int col, struct team *t)
 {
-	int oom = 0;
-
-	t->id = st_str(tx, r, col, &oom);
-	t->org_id = st_str(tx, r, col + 1, &oom);
-	t->title = st_str(tx, r, col + 2, &oom);
+	t->id = st_str(tx, r, col);
+	t->org_id = st_str(tx, r, col + 1);
+	t->title = st_str(tx, r, col + 2);
 	t->created_at = st_int(tx, r, col + 3);
 	t->members = st_int(tx, r, col + 4);
 	t->spaces = st_int(tx, r, col + 5); /* spaces granted to the team */
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 static int fill_team(struct store_tx *tx, struct db_rows *r, void *out)
@@ -59,8 +57,6 @@ int store_team_create(struct store_tx *tx, struct team *team)
 	if (id_new(id))
 		return err_set(ERR_INTERNAL, "getrandom failed");
 	team->id = arena_strdup(tx->arena, id);
-	if (!team->id)
-		return err_set(ERR_INTERNAL, "out of memory");
 	team->created_at = clock_now_ms();
 	team->members = 0;
 	team->spaces = 0;
@@ -101,10 +97,8 @@ static int recount_member_teams(struct store_tx *tx, const char *org_id, const c
 
 static int fill_user_id(struct store_tx *tx, struct db_rows *r, void *out)
 {
-	int oom = 0;
-
-	*(const char **)out = st_str(tx, r, 0, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	*(const char **)out = st_str(tx, r, 0);
+	return 0;
 }
 
 static int id_sort(const void *a, const void *b)
@@ -169,8 +163,8 @@ int store_teams_list(struct store_tx *tx, const char *org_id, const struct team_
 	const char *like = NULL;
 	int more, rc;
 
-	if (f->title && *f->title && !(like = st_like_pattern(tx, f->title)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (f->title && *f->title)
+		like = st_like_pattern(tx, f->title);
 	p[0] = P_TEXT(org_id);
 	p[1] = P_INT(lr->limit + 1);
 	p[2] = P_TEXT(like);
@@ -189,7 +183,7 @@ int store_teams_list(struct store_tx *tx, const char *org_id, const struct team_
 	}
 	*next = NULL;
 	if (more && *n > 0 && !(*next = cursor_encode_int(tx->arena, (*items)[*n - 1].created_at, (*items)[*n - 1].id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+		return err_set(ERR_INTERNAL, "cannot encode the page cursor");
 	return 0;
 }
 
@@ -300,7 +294,7 @@ int store_team_members_list(struct store_tx *tx, const char *org_id, const char 
 	*next = NULL;
 	if (more && *n > 0 &&
 	    !(*next = cursor_encode_int(tx->arena, (*items)[*n - 1].added_at, (*items)[*n - 1].member.user.id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+		return err_set(ERR_INTERNAL, "cannot encode the page cursor");
 	return 0;
 }
 
@@ -329,8 +323,8 @@ int store_member_teams_list(struct store_tx *tx, const char *org_id, const char 
 	const char *like = NULL;
 	int more, rc;
 
-	if (title && *title && !(like = st_like_pattern(tx, title)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (title && *title)
+		like = st_like_pattern(tx, title);
 	p[0] = P_TEXT(org_id);
 	p[1] = P_INT(lr->limit + 1);
 	p[2] = P_TEXT(user_id);
@@ -354,6 +348,6 @@ int store_member_teams_list(struct store_tx *tx, const char *org_id, const char 
 	*next = NULL;
 	if (more && *n > 0 &&
 	    !(*next = cursor_encode_int(tx->arena, (*items)[*n - 1].team.created_at, (*items)[*n - 1].team.id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+		return err_set(ERR_INTERNAL, "cannot encode the page cursor");
 	return 0;
 }

@@ -26,22 +26,21 @@
 static int fill_translation(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct translation *t = out;
-	int oom = 0;
 
 	memset(t, 0, sizeof(*t));
-	t->id = st_str(tx, r, 0, &oom);
-	t->org_id = st_str(tx, r, 1, &oom);
-	t->source_space = st_str(tx, r, 2, &oom);
-	t->source_language = st_str(tx, r, 3, &oom);
-	t->language = st_str(tx, r, 4, &oom);
-	t->instructions = st_str(tx, r, 5, &oom);
-	t->status = st_str(tx, r, 6, &oom);
-	t->job_id = st_str(tx, r, 7, &oom);
-	t->applied_run = st_str(tx, r, 8, &oom);
-	t->result_space = st_str(tx, r, 9, &oom);
-	t->result_revision = st_str(tx, r, 10, &oom);
-	t->source_revision = st_str(tx, r, 11, &oom);
-	t->created_by = st_str(tx, r, 12, &oom);
+	t->id = st_str(tx, r, 0);
+	t->org_id = st_str(tx, r, 1);
+	t->source_space = st_str(tx, r, 2);
+	t->source_language = st_str(tx, r, 3);
+	t->language = st_str(tx, r, 4);
+	t->instructions = st_str(tx, r, 5);
+	t->status = st_str(tx, r, 6);
+	t->job_id = st_str(tx, r, 7);
+	t->applied_run = st_str(tx, r, 8);
+	t->result_space = st_str(tx, r, 9);
+	t->result_revision = st_str(tx, r, 10);
+	t->source_revision = st_str(tx, r, 11);
+	t->created_by = st_str(tx, r, 12);
 	t->stats.runs = st_int(tx, r, 13);
 	t->stats.total_words = st_int(tx, r, 14);
 	t->stats.total_pages = st_int(tx, r, 15);
@@ -54,8 +53,6 @@ static int fill_translation(struct store_tx *tx, struct db_rows *r, void *out)
 	/* A purged result space took its revisions along (ON DELETE SET NULL). */
 	if (!t->result_space)
 		t->result_revision = NULL;
-	if (oom)
-		return err_set(ERR_INTERNAL, "out of memory");
 	return store_fill_space(tx, r, TR_NCOLS, &t->source);
 }
 
@@ -65,8 +62,7 @@ int store_translation_create(struct store_tx *tx, struct translation *t)
 
 	if (id_new(id))
 		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (!(t->id = arena_strdup(tx->arena, id)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	t->id = arena_strdup(tx->arena, id);
 	t->created_at = t->updated_at = clock_now_ms();
 	t->status = "pending";
 	struct db_param p[] = { P_TEXT(t->id), P_TEXT(t->org_id), P_TEXT(t->source_space), P_TEXT(t->source_language),
@@ -201,11 +197,10 @@ int store_translation_record_run(struct store_tx *tx, const struct translation *
 static int fill_key(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct translation_page_key *k = out;
-	int oom = 0;
 
-	k->page_id = st_str(tx, r, 0, &oom);
-	k->source_key = st_str(tx, r, 1, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	k->page_id = st_str(tx, r, 0);
+	k->source_key = st_str(tx, r, 1);
+	return 0;
 }
 
 int store_translation_page_keys(struct store_tx *tx, const char *id, struct translation_page_key **out, int *n)

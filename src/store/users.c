@@ -11,14 +11,12 @@
 
 int store_fill_user(struct store_tx *tx, struct db_rows *r, int col, struct user *u)
 {
-	int oom = 0;
-
-	u->id = st_str(tx, r, col, &oom);
-	u->email = st_str(tx, r, col + 1, &oom);
-	u->display_name = st_str(tx, r, col + 2, &oom);
-	u->photo_url = st_str(tx, r, col + 3, &oom);
+	u->id = st_str(tx, r, col);
+	u->email = st_str(tx, r, col + 1);
+	u->display_name = st_str(tx, r, col + 2);
+	u->photo_url = st_str(tx, r, col + 3);
 	u->created_at = st_int(tx, r, col + 4);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }
 
 static int fill_user(struct store_tx *tx, struct db_rows *r, void *out)
@@ -33,7 +31,7 @@ int store_user_create(struct store_tx *tx, const char *email, const char *displa
 	char *lower = arena_strdup(tx->arena, email);
 	int rc;
 
-	if (!lower || id_new(id))
+	if (id_new(id))
 		return err_set(ERR_INTERNAL, "cannot allocate user");
 	for (char *c = lower; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
@@ -48,8 +46,6 @@ int store_user_create(struct store_tx *tx, const char *email, const char *displa
 	out->display_name = arena_strdup(tx->arena, display_name);
 	out->photo_url = NULL;
 	out->created_at = now;
-	if (!out->id || !out->display_name)
-		return err_set(ERR_INTERNAL, "out of memory");
 	return 0;
 }
 
@@ -66,8 +62,6 @@ int store_user_get_by_email(struct store_tx *tx, const char *email, struct user 
 	char *lower = arena_strdup(tx->arena, email);
 	int rc;
 
-	if (!lower)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (char *c = lower; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	struct db_param p[] = { P_TEXT(lower) };
@@ -84,10 +78,8 @@ int store_token_create(struct store_tx *tx, const char *user_id, const char *tok
 
 static int fill_str0(struct store_tx *tx, struct db_rows *r, void *out)
 {
-	int oom = 0;
-
-	*(const char **)out = st_str(tx, r, 0, &oom);
-	return oom ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	*(const char **)out = st_str(tx, r, 0);
+	return 0;
 }
 
 int store_token_user(struct store_tx *tx, const char *token_hash, const char **user_id_out)
