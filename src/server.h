@@ -65,10 +65,6 @@ struct server {
 	struct pdfcache *pdfs;    /* rendered PDFs and the limit on renders (domain/pdf.c) */
 	struct sitecache *sites;  /* rendered published-site pages (site/cache.c) */
 	struct jobs *jobs;
-	/* The "files" secret that signs download and PDF URLs (domain/content.c),
-	 * read once at start (dom_url_key_load) so no request reads or creates
-	 * it: malloc'd, freed by server_stop. */
-	char *url_key;
 	/* Every secret of the server (domain/secrets.h), read once at start. */
 	struct dom_secrets secrets;
 	struct tr_engine *translator; /* translate/engine.h */

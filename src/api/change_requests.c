@@ -26,8 +26,6 @@ static int send_cr(struct req *r, int status, const struct change_request *cr, c
 {
 	struct jw *g = resp_json(r, status);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	change_request_to_json(g, api_base(r), cr, s->revision);
 	return 0;
 }
@@ -88,8 +86,7 @@ int cr_list(struct req *r)
 	if ((rc = list_query(r, &lr, &cur, &f, &total)) ||
 	    (rc = dom_cr_list(&r->dom, space_id(r), &f, &lr, &s, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		change_request_to_json(g, api_base(r), &items[i], s.revision);
 	return resp_list_end(r, total, next);
@@ -118,8 +115,7 @@ int cr_list_org(struct req *r)
 	if ((rc = list_query(r, &lr, &cur, &f, &total)) ||
 	    (rc = dom_cr_list_org(&r->dom, req_param(r, "organizationId"), &f, &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		change_request_to_json(g, api_base(r), &items[i].cr, items[i].space.revision);
 	return resp_list_end(r, total, next);
@@ -152,8 +148,7 @@ int cr_contributors(struct req *r)
 	if ((rc = req_list_total(r, &lr, &cur, NULL, 1, &total)) ||
 	    (rc = dom_cr_contributors(&r->dom, space_id(r), cr_key(r), &lr, &items, &n, &next)))
 		return rc;
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
 		cr_contributor_to_json(g, api_base(r), &items[i].user, items[i].action, items[i].count,
 				       items[i].updated_at);
@@ -170,8 +165,7 @@ int cr_changes(struct req *r)
 	if ((rc = req_query_int(r, "limit", 1, 1000, &limit)) < 0 ||
 	    (rc = dom_cr_changes(&r->dom, space_id(r), cr_key(r), (int)limit, &c)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	cr_changes_to_json(g, &c);
 	return 0;
 }
@@ -189,8 +183,6 @@ int cr_content_prefetch(struct req *r)
 	struct fetched_files *ff = arena_alloc(&r->arena, sizeof(*ff));
 	int rc;
 
-	if (!ff)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = dom_cr_content_prefetch(r->srv, &r->arena, r->caller_id, space_id(r), cr_key(r),
 					  json_object_get(r->json, "changes"), ff)))
 		return rc;
@@ -210,8 +202,7 @@ int cr_content_update(struct req *r)
 
 	if (compat && strcmp(compat, "true") != 0 && strcmp(compat, "false") != 0)
 		return err_set(ERR_INVALID, "compat: must be true or false");
-	if (!(out = arena_alloc(&r->arena, sizeof(*out))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	out = arena_alloc(&r->arena, sizeof(*out));
 	/* compat=false answers the batch's outcome, inserted files with their URLs. */
 	full = compat && strcmp(compat, "false") == 0;
 	if ((rc = dom_cr_content_apply(&r->dom, space_id(r), cr_key(r), json_object_get(r->json, "changes"),
@@ -219,8 +210,7 @@ int cr_content_update(struct req *r)
 		return rc;
 	if (!full)
 		return send_cr(r, 200, &cr, &s);
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	cr_content_result_to_json(g, api_base(r), &cr, s.revision, out);
 	return 0;
 }
@@ -229,8 +219,6 @@ static int send_merge(struct req *r, const struct cr_merge_result *m)
 {
 	struct jw *g = resp_json(r, 200);
 
-	if (!g)
-		return err_set(ERR_INTERNAL, "out of memory");
 	cr_merge_result_to_json(g, m);
 	return 0;
 }

@@ -67,8 +67,7 @@ int content_revision_get(struct req *r)
 	    (rc = dom_revision_get(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
 				   req_param(r, "revisionId"), &rv)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	o = page_opts(r, rv.src.space.id, rv.bodies);
 	return revision_to_json(g, api_base(r), rv.src.rv, rv.have_origin ? &rv.origin : NULL, rv.src.space.revision,
 				rv.file_urls, &o);
@@ -85,8 +84,7 @@ int content_pages_list(struct req *r)
 	    (rc = dom_pages_get(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
 				req_param(r, "revisionId"), &pg)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	o = page_opts(r, pg.src.space.id, pg.bodies);
 	return pages_to_json(g, pg.src.rv, &o);
 }
@@ -104,10 +102,9 @@ int content_files_list(struct req *r)
 	    (rc = dom_files_list(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
 				 req_param(r, "revisionId"), &lr, &l)))
 		return rc;
-	if (l.more && !(next = cursor_encode(&r->arena, "0", l.files[l.n - 1].id)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (l.more)
+		next = cursor_encode(&r->arena, "0", l.files[l.n - 1].id);
+	g = resp_list_begin(r);
 	git = with_metadata(r);
 	for (int i = 0; i < l.n; i++)
 		file_to_json_meta(g, &l.files[i], l.urls[i], git);
@@ -124,8 +121,7 @@ int content_file_get(struct req *r)
 	    (rc = dom_file_get(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
 			       req_param(r, "revisionId"), req_param(r, "fileId"), &f)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	file_to_json_meta(g, f.file, f.url, with_metadata(r));
 	return 0;
 }
@@ -149,8 +145,7 @@ static int send_page(struct req *r, const char *page_id, const char *page_path)
 			       load, &pg)) ||
 	    (rc = req_query_enum(r, "format", formats, &format)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	o = page_opts(r, pg.src.space.id, pg.bodies);
 	o.markdown = pg.markdown;
 	o.as_document = format == 0;
@@ -205,8 +200,7 @@ static int send_links(struct req *r, const char *page_id)
 			    req_param(r, "revisionId"), page_id, want < 0 ? NULL : link_statuses[want], &lr, &l)))
 		return rc;
 	locations(r, &l.src, &l.org, l.bodies, &lc);
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = l.start; i < l.start + l.shown; i++)
 		if ((rc = link_to_json(g, &lc, l.items[i].from, &l.items[i].t)))
 			return rc;
@@ -240,8 +234,7 @@ static int send_backlinks(struct req *r, int file)
 				req_param(r, "revisionId"), file, req_param(r, file ? "fileId" : "pageId"), &lr, &b)))
 		return rc;
 	locations(r, &b.src, &b.org, b.bodies, &lc);
-	if (!(g = resp_list_begin(r)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_list_begin(r);
 	for (int i = b.start; i < b.start + b.shown; i++)
 		if ((rc = location_to_json(g, &lc, b.pages[i], NULL, NULL, NULL)))
 			return rc;
@@ -266,8 +259,6 @@ static int send_download(struct req *r, const struct dom_download *dl)
 {
 	const char *cc = arena_printf(&r->arena, "private, max-age=%lld", (long long)(dl->max_age > 0 ? dl->max_age : 0));
 
-	if (!cc)
-		return err_set(ERR_INTERNAL, "out of memory");
 	resp_header(r, "X-Content-Type-Options", "nosniff");
 	resp_header(r, "Content-Security-Policy", dl->csp);
 	resp_header(r, "Content-Disposition", dl->disposition);
@@ -298,8 +289,7 @@ int content_space_pdf(struct req *r)
 	if ((rc = dom_pdf_link(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"), page,
 			       only && strcmp(only, "true") == 0, &url)))
 		return rc;
-	if (!(g = resp_json(r, 200)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	g = resp_json(r, 200);
 	url_to_json(g, url);
 	return 0;
 }

@@ -194,8 +194,6 @@ static int sibling_ranks(struct dom *d, const struct revision *rv, const struct 
 {
 	int *rank = arena_alloc(d->arena, sizeof(int) * (size_t)(rv->npages + 1));
 
-	if (!rank)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < rv->npages; i++)
 		rank[i] = -1;
 	for (int i = -1; i < rv->npages; i++) {
@@ -295,8 +293,7 @@ int dom_cr_changes(struct dom *d, const char *space_id, const char *cr_key, int 
 	    (rc = store_revision_get(d->tx, change_request_base(&cr), &c.base)) ||
 	    (rc = store_revision_get(d->tx, cr.revision, &c.head)))
 		return rc;
-	if (!(out->items = arena_alloc(d->arena, sizeof(*out->items) * (size_t)limit)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	out->items = arena_alloc(d->arena, sizeof(*out->items) * (size_t)limit);
 	if ((rc = page_changes(&c)))
 		return rc;
 	return file_changes(&c);
@@ -415,8 +412,7 @@ static int merge_trees(struct dom *d, const struct revision *base, const struct 
 
 	if ((rc = tree_merge_needs(d->arena, base, ours, theirs, &hashes, &n)))
 		return rc;
-	if (!(bodies = arena_alloc(d->arena, sizeof(*bodies) * (size_t)(n + 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	bodies = arena_alloc(d->arena, sizeof(*bodies) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++) {
 		bodies[i].hash = hashes[i];
 		rc = store_body_get(d->tx, hashes[i], &bodies[i].markdown);
@@ -457,8 +453,6 @@ static int merge_into(struct dom *d, const struct space *s, const struct revisio
 	nr.type = type;
 	nr.merged_from = merged_from;
 	nr.created_by = d->actor.user_id;
-	if (!nr.parents)
-		return err_set(ERR_INTERNAL, "out of memory");
 	return store_revision_create(d->tx, &nr, merged);
 }
 

@@ -3,11 +3,13 @@
  * revision a route addresses, and summaries of pages.
  */
 #include "domain/content.h"
+#include "domain/secrets.h"
 #include "domain/openapi.h"
 #include "util/util.h"
 #include "core/revision.h"
 #include "core/serialize_comments.h"
 #include "util/err.h"
+#include "util/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,59 +72,21 @@ int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id
 
 /* ---- signed URLs ---- */
 
-static int load_url_key(struct store_tx *tx, void *out)
-{
-	const char *key;
-	int rc = store_secret_get(tx, "files", &key);
-
-	if (rc)
-		return rc;
-	if (!(*(char **)out = strdup(key)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	return 0;
-}
-
-int dom_url_key_load(struct store *st, char **out)
-{
-	struct arena a;
-	int rc;
-
-	*out = NULL;
-	arena_init(&a);
-	/* A write transaction: store_secret_get creates the secret when a store
-	 * has none, which no read transaction of a request may do. */
-	rc = store_tx_run(st, 1, &a, load_url_key, out);
-	arena_free(&a);
-	if (rc) {
-		free(*out);
-		*out = NULL;
-	}
-	return rc;
-}
-
 /* 32 hex characters of HMAC-SHA256(files key, kind ":" what): a file URL's
  * signature never verifies as a PDF URL's. */
 static int sign(struct dom *d, const char *kind, const char *what, char out[33])
 {
-	static const char hex[] = "0123456789abcdef";
 	const char *key, *msg;
 	unsigned char mac[32];
 	int rc;
 
-	/* The server's copy, read at start: no query per URL. */
-	if (d->srv && d->srv->url_key)
-		key = d->srv->url_key;
-	else if ((rc = store_secret_get(d->tx, "files", &key)))
+	/* The server's copy, read at start (domain/secrets.h): no query per URL. */
+	if ((rc = dom_secret(d->srv, d->tx, DOM_SECRET_FILES, &key)))
 		return rc;
-	if (!(msg = arena_printf(d->arena, "%s:%s", kind, what)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	msg = arena_printf(d->arena, "%s:%s", kind, what);
 	if (hmac_sha256(mac, key, strlen(key), msg, strlen(msg)))
 		return err_set(ERR_INTERNAL, "hmac failed");
-	for (int i = 0; i < 16; i++) {
-		out[2 * i] = hex[mac[i] >> 4];
-		out[2 * i + 1] = hex[mac[i] & 15];
-	}
-	out[32] = '\0';
+	hex_encode(out, mac, 16); /* 32 characters and the NUL */
 	return 0;
 }
 
@@ -142,20 +106,17 @@ static int signed_url(struct dom *d, const char *kind, const char *dir, const ch
 	const char *payload = arena_printf(d->arena, "%s.%lld", what, (long long)url_expires());
 	int rc;
 
-	if (!payload)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = sign(d, kind, payload, sig)))
 		return rc;
 	*out = arena_printf(d->arena, "%s/%s/%s.%s%s", dom_base_url(d), dir, payload, sig, suffix);
-	return *out ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return 0;
 }
 
 int dom_file_url(struct dom *d, const char *space_id, const char *revision_id, const char *file_id,
 		 const char **out)
 {
-	const char *what = arena_printf(d->arena, "%s.%s.%s", space_id, revision_id, file_id);
-
-	return what ? signed_url(d, "file", "files", what, "", out) : err_set(ERR_INTERNAL, "out of memory");
+	return signed_url(d, "file", "files", arena_printf(d->arena, "%s.%s.%s", space_id, revision_id, file_id), "",
+			  out);
 }
 
 /* urls[i]: the download URL of files[i] of the content src addresses. */
@@ -165,8 +126,7 @@ static int sign_files(struct dom *d, const struct content_src *src, const struct
 	int rc;
 
 	/* n + 1: a revision without files still gets an array. */
-	if (!(*urls = arena_alloc(d->arena, sizeof(**urls) * ((size_t)n + 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*urls = arena_alloc(d->arena, sizeof(**urls) * ((size_t)n + 1));
 	for (int i = 0; i < n; i++)
 		if ((rc = dom_file_url(d, src->space.id, src->rv->id, files[i].id, &(*urls)[i])))
 			return rc;
@@ -224,9 +184,8 @@ int dom_cr_content_apply(struct dom *d, const char *space_id, const char *cr_key
 
 int dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel, const char **out)
 {
-	const char *what = arena_printf(d->arena, "%s.%s.%s", space_id, revision_id, page_sel ? page_sel : "all");
-
-	return what ? signed_url(d, "pdf", "pdf", what, ".pdf", out) : err_set(ERR_INTERNAL, "out of memory");
+	return signed_url(d, "pdf", "pdf", arena_printf(d->arena, "%s.%s.%s", space_id, revision_id, page_sel ? page_sel : "all"),
+			  ".pdf", out);
 }
 
 static int no_such_file(void)
@@ -247,8 +206,7 @@ int dom_signed_open(struct dom *d, const char *kind, const char *name, const cha
 	/* <space>.<revision>.<what>.<expires>.<sig><suffix> */
 	if (n <= sl || strcmp(name + n - sl, suffix) != 0)
 		return no_such_file();
-	if (!(copy = arena_strndup(d->arena, name, n - sl)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	copy = arena_strndup(d->arena, name, n - sl);
 	if (!(dot = strrchr(copy, '.')) || strlen(dot + 1) != 32)
 		return no_such_file();
 	copy[dot - copy] = '\0';
@@ -330,7 +288,6 @@ static int attr_char(unsigned char c)
  * when the two differ. */
 static const char *disposition(struct arena *a, const char *kind, const char *name)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	size_t n = strlen(name), k = 0, e = 0;
 	char *ascii, *enc;
 	int exact = 1;
@@ -341,8 +298,8 @@ static const char *disposition(struct arena *a, const char *kind, const char *na
 	}
 	if (n > 1024)
 		n = 1024;
-	if (!(ascii = arena_alloc(a, n + 1)) || !(enc = arena_alloc(a, 3 * n + 1)))
-		return NULL;
+	ascii = arena_alloc(a, n + 1);
+	enc = arena_alloc(a, 3 * n + 1);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)name[i];
 		if (c >= 0x80) {
@@ -358,9 +315,8 @@ static const char *disposition(struct arena *a, const char *kind, const char *na
 		if (attr_char(c)) {
 			enc[e++] = (char)c;
 		} else {
-			enc[e++] = '%';
-			enc[e++] = hex[c >> 4];
-			enc[e++] = hex[c & 15];
+			pct_encode_byte(enc + e, c);
+			e += 3;
 		}
 	}
 	ascii[k] = enc[e] = '\0';
@@ -382,12 +338,10 @@ int dom_download_headers(struct arena *a, const char *type, const char *name, st
 			show = 1;
 	out->content_type = type;
 	/* Plain text with its charset: no guessing of the encoding either. */
-	if (show && strncasecmp(type, "text/", 5) == 0 && !strcasestr(type + ess, "charset=") &&
-	    !(out->content_type = arena_printf(a, "%.*s; charset=utf-8", (int)ess, type)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (show && strncasecmp(type, "text/", 5) == 0 && !strcasestr(type + ess, "charset="))
+		out->content_type = arena_printf(a, "%.*s; charset=utf-8", (int)ess, type);
 	out->csp = upload_csp;
-	if (!(out->disposition = disposition(a, show ? "inline" : "attachment", name ? name : "")))
-		return err_set(ERR_INTERNAL, "out of memory");
+	out->disposition = disposition(a, show ? "inline" : "attachment", name ? name : "");
 	return 0;
 }
 
@@ -443,8 +397,7 @@ int dom_page_body(struct dom *d, const char *hash, const char **out)
 int dom_page_bodies_new(struct dom *d, const struct revision *rv, const char ***out)
 {
 	/* npages + 1: a revision without pages still gets an array. */
-	if (!(*out = arena_alloc(d->arena, sizeof(**out) * ((size_t)rv->npages + 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*out = arena_alloc(d->arena, sizeof(**out) * ((size_t)rv->npages + 1));
 	memset(*out, 0, sizeof(**out) * ((size_t)rv->npages + 1));
 	return 0;
 }

@@ -301,14 +301,11 @@ int dom_backlinks(struct dom *d, const char *space_id, const char *cr_key, const
 #define DOM_URL_LIFETIME_S 3600
 #define DOM_URL_STEP_S 300
 
-/* The key is the store's "files" secret (one for every docsd process on the
- * store), read once by server_start with dom_url_key_load and kept in the
- * server context (srv->url_key): signing and checking a URL run no query,
- * and no request creates the secret. Without a started server (unit tests,
- * tools: d->srv NULL or its key unset) it is read from d->tx on each use.
- * dom_url_key_load reads it (creating it when missing) in a write
- * transaction of its own; *out is malloc'd, the caller frees it. */
-int dom_url_key_load(struct store *st, char **out);
+/* The key is the store's "files" secret (domain/secrets.h: one for every
+ * docsd process on the store), read once by server_start and kept in the
+ * server context: signing and checking a URL run no query, and no request
+ * creates the secret. Without a started server (unit tests, tools) it is read
+ * from d->tx on each use. */
 
 /* A file entry's download URL. */
 int dom_file_url(struct dom *d, const char *space_id, const char *revision_id, const char *file_id,

@@ -85,8 +85,6 @@ static int push(struct dom *d, struct link_list *l, int *cap, const struct rev_p
 	if (l->n == *cap) {
 		int ncap = *cap ? 2 * *cap : 64;
 		struct link_item *ni = arena_alloc(d->arena, sizeof(*ni) * (size_t)ncap);
-		if (!ni)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if (l->n)
 			memcpy(ni, l->items, sizeof(*ni) * (size_t)l->n);
 		l->items = ni;
@@ -207,8 +205,7 @@ int dom_backlinks(struct dom *d, const char *space_id, const char *cr_key, const
 	rv = out->src.rv;
 	if (file ? !revision_file(rv, id) : !revision_page(rv, id))
 		return err_set(ERR_NOT_FOUND, file ? "file not found" : "page not found");
-	if (!(out->pages = arena_alloc(d->arena, sizeof(*out->pages) * (size_t)(rv->npages + 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	out->pages = arena_alloc(d->arena, sizeof(*out->pages) * (size_t)(rv->npages + 1));
 	/* Candidates: every body's links; a page counts once when one of its
 	 * links resolves to the target in this revision. */
 	for (int i = 0; i < rv->npages; i++) {

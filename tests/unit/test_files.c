@@ -9,6 +9,7 @@
 #include "jobs/jobs.h"
 #include "store/store.h"
 #include "unit.h"
+#include "domain/secrets.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -249,7 +250,7 @@ static void urls_suite(struct store *s)
 	struct dom_download dl;
 	const struct revision *rv = NULL;
 	const char *hash, *url = NULL, *pdf = NULL, *other = NULL, *foreign = NULL;
-	char e[64], r[9], *key = NULL;
+	char e[64], r[9];
 	bool flag;
 	struct server srv;
 	struct dom ds;
@@ -258,10 +259,10 @@ static void urls_suite(struct store *s)
 	struct list_req lr = { .limit = 1 };
 
 	arena_init(&a);
-	/* The key a server loads at start, before any transaction of its own. */
-	CHECK(dom_url_key_load(s, &key) == 0 && key && *key);
+	/* The secrets a server loads at start, before any transaction of its own. */
 	memset(&srv, 0, sizeof(srv));
-	srv.url_key = key;
+	CHECK(dom_secrets_load(s, &srv.secrets) == 0 && srv.secrets.value[DOM_SECRET_FILES] &&
+	      *srv.secrets.value[DOM_SECRET_FILES]);
 	random_alnum(r, 8);
 	snprintf(e, sizeof(e), "urls-%s@example.com", r);
 	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
@@ -360,7 +361,7 @@ static void urls_suite(struct store *s)
 	CHECK(dom_file_download(&ds, segment(url), &dl) == 0);
 	store_tx_rollback(&tx);
 	arena_free(&a);
-	free(key);
+	dom_secrets_free(&srv.secrets);
 }
 
 /* ---- garbage collection ---- */
