@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/err.h"
 
 static int parse_error(const yaml_parser_t *p, int first_line)
@@ -73,19 +74,14 @@ static void expansion_free(struct expansion *x)
 	free(x->anchors);
 }
 
-/* Records an anchored node: its index + 1, or 0 with the error set. */
+/* Records an anchored node: its index + 1. */
 static size_t anchor_add(struct expansion *x, const yaml_char_t *name, size_t bytes, bool open)
 {
 	if (x->n == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 16;
-		struct anchor *p = realloc(x->anchors, cap * sizeof(*p));
-		if (!p)
-			return err_set(ERR_INTERNAL, "out of memory"), 0;
-		x->anchors = p;
-		x->cap = cap;
+		x->cap = x->cap ? x->cap * 2 : 16;
+		x->anchors = xrealloc(x->anchors, x->cap * sizeof(*x->anchors));
 	}
-	if (!(x->anchors[x->n].name = strdup((const char *)name)))
-		return err_set(ERR_INTERNAL, "out of memory"), 0;
+	x->anchors[x->n].name = xstrdup((const char *)name);
 	x->anchors[x->n].bytes = bytes;
 	x->anchors[x->n].open = open;
 	return ++x->n;
@@ -157,8 +153,6 @@ static int check_events(const char *s, size_t len, int first_line, size_t max_ex
 			x.depth++;
 			x.open[x.depth].start = x.total - 1;
 			x.open[x.depth].anchor = anchor ? anchor_add(&x, anchor, 0, true) : 0;
-			if (anchor && !x.open[x.depth].anchor)
-				rc = ERR_INTERNAL;
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
@@ -175,8 +169,8 @@ static int check_events(const char *s, size_t len, int first_line, size_t max_ex
 			/* length + 1 <= len + 1: a scalar's bytes are in the text */
 			if ((rc = expand(&x, ev.data.scalar.length + 1, &ev.start_mark, first_line)))
 				break;
-			if (ev.data.scalar.anchor && !anchor_add(&x, ev.data.scalar.anchor, ev.data.scalar.length + 1, false))
-				rc = ERR_INTERNAL;
+			if (ev.data.scalar.anchor)
+				anchor_add(&x, ev.data.scalar.anchor, ev.data.scalar.length + 1, false);
 			break;
 		case YAML_ALIAS_EVENT:
 			if (++aliases > YAML_MAX_ALIASES) {
@@ -288,10 +282,6 @@ char *gitbook_path_normalize(struct arena *a, const char *p, size_t len, const c
 		return NULL;
 	}
 	out = arena_alloc(a, len + 1);
-	if (!out) {
-		err_set(ERR_INTERNAL, "out of memory");
-		return NULL;
-	}
 	while (i < len) {
 		size_t e = i;
 
@@ -338,7 +328,7 @@ static int path_value(struct arena *a, yaml_node_t *n, const char *what, const c
 {
 	if (!n || yaml_is_null(n)) {
 		*out = arena_strdup(a, def);
-		return *out ? 0 : err_set(ERR_INTERNAL, "out of memory");
+		return 0;
 	}
 	if (n->type != YAML_SCALAR_NODE)
 		return err_set(ERR_INVALID, "%s must be a string (line %d, column %d)", what,
@@ -380,8 +370,6 @@ static int parse_doc(struct arena *a, yaml_document_t *doc, struct gitbook_yaml 
 		size_t n = (size_t)(rd->data.mapping.pairs.top - rd->data.mapping.pairs.start);
 
 		out->redirects = n ? arena_alloc(a, n * sizeof(*out->redirects)) : NULL;
-		if (n && !out->redirects)
-			return err_set(ERR_INTERNAL, "out of memory");
 	}
 	for (yaml_node_pair_t *pr = rd->data.mapping.pairs.start; pr < rd->data.mapping.pairs.top; pr++) {
 		yaml_node_t *k = yaml_document_get_node(doc, pr->key), *v = yaml_document_get_node(doc, pr->value);

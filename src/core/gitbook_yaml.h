@@ -84,7 +84,7 @@ struct gitbook_yaml {
  * a trailing "/" dropped); an absolute path, a path escaping its root (".."),
  * a NUL or an empty readme/summary is an error, as is a value of the wrong
  * type. Returns 0, ERR_INVALID with a message naming the key (and line/column),
- * or ERR_INTERNAL when memory runs out.
+ * or ERR_INTERNAL when libyaml fails.
  */
 int gitbook_yaml_parse(struct arena *a, const char *s, size_t len, struct gitbook_yaml *out);
 

@@ -13,6 +13,7 @@
  * cost reaches on it, bd[k] the smallest x a backward path reaches.
  */
 #include "core/merge3.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <limits.h>
@@ -38,10 +39,11 @@ struct myers {
 	long limit;    /* edit steps searched before settling for a heuristic split */
 };
 
+/* n * size bytes; a product past SIZE_MAX is a request no memory can meet. */
 static void *alloc_n(struct arena *a, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
-		return NULL;
+		oom_abort("merge3 array", SIZE_MAX);
 	return arena_alloc(a, n * size);
 }
 
@@ -49,14 +51,13 @@ static void *zalloc_n(struct arena *a, size_t n, size_t size)
 {
 	void *p = alloc_n(a, n, size);
 
-	if (p)
-		memset(p, 0, n * size);
+	memset(p, 0, n * size);
 	return p;
 }
 
-static int oom(void)
+static int too_large(void)
 {
-	return err_set(ERR_INTERNAL, "out of memory");
+	return err_set(ERR_INTERNAL, "merge: the texts are too large");
 }
 
 static int same_bytes(const char *x, size_t xlen, const char *y, size_t ylen)
@@ -92,8 +93,6 @@ static int split_lines(struct arena *a, const char *s, size_t len, struct text *
 	t->n = count_lines(s, len);
 	t->line = alloc_n(a, (size_t)t->n, sizeof(*t->line));
 	t->id = alloc_n(a, (size_t)t->n, sizeof(*t->id));
-	if (!t->line || !t->id)
-		return oom();
 	if (len == 0)
 		return 0;
 	end = s + len;
@@ -132,15 +131,13 @@ static int intern_lines(struct arena *a, struct text *t, int nt, long *nids)
 	for (int k = 0; k < nt; k++)
 		total += (size_t)t[k].n;
 	if (total > (size_t)LONG_MAX / 4)
-		return oom();
+		return too_large();
 	while (cap < 2 * total)
 		cap *= 2;
 	mask = cap - 1;
 	slot = alloc_n(a, cap, sizeof(*slot));
 	uniq = alloc_n(a, total, sizeof(*uniq));
 	uhash = alloc_n(a, total, sizeof(*uhash));
-	if (!slot || !uniq || !uhash)
-		return oom();
 	for (s = 0; s < cap; s++)
 		slot[s] = -1;
 	for (int k = 0; k < nt; k++) {
@@ -317,8 +314,6 @@ static int diff_lines(struct arena *ar, const struct text *base, const struct te
 
 	m.ca = zalloc_n(ar, (size_t)nb, 1);
 	m.cb = zalloc_n(ar, (size_t)no, 1);
-	if (!achg || !bchg || !ra || !amap || !rb || !bmap || !fbuf || !bbuf || !m.ca || !m.cb)
-		return oom();
 
 	/* A line missing from the other text is changed whatever the alignment. */
 	for (i = 0; i < nb; i++) {
@@ -429,8 +424,9 @@ static int take(struct arena *a, const char *s, size_t len, struct merge3_result
 {
 	char *d;
 
-	if (len == SIZE_MAX || !(d = arena_alloc(a, len + 1)))
-		return oom();
+	if (len == SIZE_MAX)
+		return too_large();
+	d = arena_alloc(a, len + 1);
 	if (len)
 		memcpy(d, s, len);
 	d[len] = '\0';
@@ -458,7 +454,7 @@ int merge3_text(struct arena *a, const char *base, size_t blen, const char *ours
 		return take(a, ours, olen, out);
 	/* The merged text never exceeds ours + theirs: each of its lines comes from one of them. */
 	if (tlen >= SIZE_MAX - 1 || olen > SIZE_MAX - 1 - tlen)
-		return oom();
+		return too_large();
 
 	if ((err = split_lines(a, base, blen, &t[0])) < 0 || (err = split_lines(a, ours, olen, &t[1])) < 0 ||
 	    (err = split_lines(a, theirs, tlen, &t[2])) < 0 || (err = intern_lines(a, t, 3, &nids)) < 0)
@@ -466,8 +462,6 @@ int merge3_text(struct arena *a, const char *base, size_t blen, const char *ours
 	occ = zalloc_n(a, (size_t)nids, 1);
 	mo = alloc_n(a, (size_t)t[0].n, sizeof(*mo));
 	mt = alloc_n(a, (size_t)t[0].n, sizeof(*mt));
-	if (!occ || !mo || !mt)
-		return oom();
 	for (int k = 0; k < 3; k++) {
 		for (long i = 0; i < t[k].n; i++)
 			occ[t[k].id[i]] |= (unsigned char)(1u << k);
@@ -479,8 +473,7 @@ int merge3_text(struct arena *a, const char *base, size_t blen, const char *ours
 	out->conflicts = walk(&t[0], &t[1], &t[2], mo, mt, NULL, &len);
 	if (out->conflicts)
 		return 0;
-	if (!(text = arena_alloc(a, len + 1)))
-		return oom();
+	text = arena_alloc(a, len + 1);
 	walk(&t[0], &t[1], &t[2], mo, mt, text, &len);
 	text[len] = '\0';
 	out->text = text;

@@ -56,7 +56,8 @@ struct merge3_result {
  * NUL-terminated and may be NULL when their length is 0. The merged text and
  * all scratch memory come from the arena and live as long as it. Returns 0 —
  * also when there are conflicts, which `out` reports — or ERR_INTERNAL (with
- * err_set's message) on allocation failure, leaving `out` with text NULL.
+ * err_set's message) when the texts are too large to index, leaving `out`
+ * with text NULL.
  */
 int merge3_text(struct arena *a, const char *base, size_t blen, const char *ours, size_t olen,
 		const char *theirs, size_t tlen, struct merge3_result *out);

@@ -318,7 +318,6 @@ struct refs {
 static int refs_add(struct refs *r, const char *ref)
 {
 	size_t n = strcspn(ref, "#");
-	char *file;
 
 	if (n == 0 || has_scheme(ref) || ref[0] == '/')
 		return 0;
@@ -328,16 +327,12 @@ static int refs_add(struct refs *r, const char *ref)
 	if (r->n == r->cap) {
 		int cap = r->cap ? 2 * r->cap : 16;
 		const char **items = arena_alloc(r->a, sizeof(*items) * (size_t)cap);
-		if (!items)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if (r->n)
 			memcpy(items, r->items, sizeof(*items) * (size_t)r->n);
 		r->items = items;
 		r->cap = cap;
 	}
-	if (!(file = arena_strndup(r->a, ref, n)))
-		return err_set(ERR_INTERNAL, "out of memory");
-	r->items[r->n++] = file;
+	r->items[r->n++] = arena_strndup(r->a, ref, n);
 	return 0;
 }
 
@@ -418,8 +413,7 @@ static char *join_segments(struct arena *a, const char *prefix, const char **seg
 
 	for (int i = 0; i < n; i++)
 		total += len[i] + 1;
-	if (!(out = arena_alloc(a, total)))
-		return NULL;
+	out = arena_alloc(a, total);
 	w = out + strlen(prefix);
 	memcpy(out, prefix, strlen(prefix));
 	for (int i = 0; i < n; i++) {
@@ -440,20 +434,16 @@ char *openapi_path_join(struct arena *a, const char *from, const char *ref)
 	size_t len[MAX_SEGMENTS + MAX_UP];
 	int n = 0;
 	char *dir;
-	char *r;
 
 	if (!ref || !*ref || ref[0] == '/' || strchr(ref, '\\'))
 		return err_set(ERR_INVALID, "'%.200s' is not a relative path", ref ? ref : ""), NULL;
-	if (from && (dir = openapi_path_dir(a, from)) && strcmp(dir, ".") != 0 &&
-	    fold(dir, seg, len, &n, true))
+	if (from && strcmp((dir = openapi_path_dir(a, from)), ".") != 0 && fold(dir, seg, len, &n, true))
 		return err_set(ERR_INVALID, "'%.200s' is nested too deep", from), NULL;
 	if (fold(ref, seg, len, &n, true))
 		return err_set(ERR_INVALID, "'%.200s' is nested too deep", ref), NULL;
 	if (n == 0 || (len[n - 1] == 2 && memcmp(seg[n - 1], "..", 2) == 0))
 		return err_set(ERR_INVALID, "'%.200s' names a directory, not a file", ref), NULL;
-	if (!(r = join_segments(a, "", seg, len, n, false)))
-		err_set(ERR_INTERNAL, "out of memory");
-	return r;
+	return join_segments(a, "", seg, len, n, false);
 }
 
 char *openapi_path_dir(struct arena *a, const char *path)
@@ -475,7 +465,7 @@ char *openapi_url_resolve(struct arena *a, const char *base_url, const char *pat
 	const char *seg[2 * MAX_SEGMENTS + MAX_UP];
 	size_t len[2 * MAX_SEGMENTS + MAX_UP];
 	const char *auth, *p;
-	char *origin, *bdir, *r;
+	char *origin, *bdir;
 	size_t plen;
 	int n = 0;
 
@@ -483,21 +473,15 @@ char *openapi_url_resolve(struct arena *a, const char *base_url, const char *pat
 		return err_set(ERR_INVALID, "not an http(s) URL"), NULL;
 	auth = strstr(base_url, "://") + 3;
 	p = auth + strcspn(auth, "/?#");
-	if (!(origin = arena_strndup(a, base_url, (size_t)(p - base_url))))
-		return err_set(ERR_INTERNAL, "out of memory"), NULL;
+	origin = arena_strndup(a, base_url, (size_t)(p - base_url));
 	plen = strcspn(p, "?#");
 	/* The base's directory: its path up to the last '/'. */
 	while (plen > 0 && p[plen - 1] != '/')
 		plen--;
-	if (!(bdir = arena_strndup(a, p, plen)))
-		return err_set(ERR_INTERNAL, "out of memory"), NULL;
+	bdir = arena_strndup(a, p, plen);
 	if (fold(bdir, seg, len, &n, false) || fold(path, seg, len, &n, false))
 		return err_set(ERR_INVALID, "'%.200s' is nested too deep", path), NULL;
-	if (!(r = join_segments(a, origin, seg, len, n, false)))
-		err_set(ERR_INTERNAL, "out of memory");
-	else if (n == 0)
-		r = arena_printf(a, "%s/", origin);
-	return r;
+	return n == 0 ? arena_printf(a, "%s/", origin) : join_segments(a, origin, seg, len, n, false);
 }
 
 /* ---- computed pages ---- */
@@ -546,15 +530,12 @@ int openapi_computed_check(struct arena *a, const json_t *v, const char *prefix,
 		return err_set(ERR_INVALID, "%s.props: must be an object ({\"models\": boolean})", prefix);
 	if (models && !json_is_boolean(models))
 		return err_set(ERR_INVALID, "%s.props.models: must be a boolean", prefix);
-	if (!(*slug = arena_strdup(a, json_string_value(name))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*slug = arena_strdup(a, json_string_value(name));
 	/* Stored normalized: what GitBook's RevisionPageComputed.computed holds. */
 	s = arena_printf(a,
 			 "{\"type\":\"builtin:openapi\",\"dependencies\":{\"spec\":{\"ref\":{\"kind\":\"openapi\","
 			 "\"spec\":\"%s\"}}},\"props\":{\"models\":%s}}",
 			 *slug, json_is_true(models) ? "true" : "false");
-	if (!s)
-		return err_set(ERR_INTERNAL, "out of memory");
 	*json = s;
 	return 0;
 }
@@ -571,8 +552,8 @@ int openapi_computed_read(struct arena *a, const char *text, const char **slug, 
 	*models = json_is_true(json_object_get(json_object_get(v, "props"), "models"));
 	if (!s || !type || strcmp(type, "builtin:openapi") != 0)
 		rc = err_set(ERR_INVALID, "not an OpenAPI computed source");
-	else if (!(*slug = arena_strdup(a, s)))
-		rc = err_set(ERR_INTERNAL, "out of memory");
+	else
+		*slug = arena_strdup(a, s);
 	json_decref(v);
 	return rc;
 }

@@ -129,7 +129,7 @@ int openapi_computed_read(struct arena *a, const char *json, const char **slug, 
  * document's schemas. `$ref`s are followed inside the entry file and into the
  * other files of the filesystem (at most a few hops; a cycle stops). fs is
  * the filesystem object described above. 0, ERR_INVALID when fs has no
- * entry file, ERR_INTERNAL on allocation failure.
+ * entry file, ERR_INTERNAL when the document passes SIZE_MAX / 2 bytes.
  */
 int openapi_markdown(struct jw *out, const json_t *fs, bool models);
 

@@ -544,8 +544,6 @@ static int collect(struct gen *g, struct op **out, int *n)
 				continue;
 			if (*n == cap) {
 				struct op *nops = arena_alloc(&g->a, sizeof(*nops) * (size_t)(cap = cap ? 2 * cap : 32));
-				if (!nops)
-					return err_set(ERR_INTERNAL, "out of memory");
 				if (*n)
 					memcpy(nops, ops, sizeof(*ops) * (size_t)*n);
 				ops = nops;
@@ -691,5 +689,5 @@ int openapi_markdown(struct jw *out, const json_t *fs, bool models)
 	if (models)
 		models_section(&g);
 	arena_free(&g.a);
-	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "openapi: the page is too large");
 }

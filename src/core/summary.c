@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/gitbook_yaml.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/text.h"
 
@@ -33,47 +34,29 @@ struct ctx {
 	char **seen;
 	int *seen_line;
 	size_t n_seen, cap_seen;
-	bool oom;
 };
 
-static int oom(struct ctx *c)
-{
-	c->oom = true;
-	return -1;
-}
-
-static int vec_push(struct ctx *c, struct vec *v, const struct summary_item *it)
+static void vec_push(struct vec *v, const struct summary_item *it)
 {
 	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 8;
-		struct summary_item *nv = realloc(v->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return oom(c);
-		v->v = nv;
-		v->cap = cap;
+		v->cap = v->cap ? v->cap * 2 : 8;
+		v->v = xrealloc(v->v, v->cap * sizeof(*v->v));
 	}
 	v->v[v->n++] = *it;
-	return 0;
 }
 
 /* Moves the vector into the arena. */
-static int vec_to_arena(struct ctx *c, struct vec *v, struct summary_item **out, size_t *n)
+static void vec_to_arena(struct ctx *c, struct vec *v, struct summary_item **out, size_t *n)
 {
 	*out = NULL;
 	*n = 0;
 	if (v->n) {
 		*out = arena_alloc(c->a, v->n * sizeof(**out));
-		if (!*out) {
-			free(v->v);
-			return oom(c);
-		}
 		memcpy(*out, v->v, v->n * sizeof(**out));
 		*n = v->n;
 	}
 	free(v->v);
 	memset(v, 0, sizeof(*v));
-	return 0;
 }
 
 static void problem(struct ctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -91,8 +74,6 @@ static void problem(struct ctx *c, int line, const char *fmt, ...)
 	va_end(ap);
 	c->probs[c->out->n_problems].line = line;
 	c->probs[c->out->n_problems].message = arena_strdup(c->a, buf);
-	if (!c->probs[c->out->n_problems].message)
-		c->oom = true;
 	c->out->n_problems++;
 }
 
@@ -126,7 +107,6 @@ static char *plain(struct ctx *c, cmark_node *n)
 {
 	char buf[1024];
 	size_t len = 0, b = 0;
-	char *s;
 
 	buf[0] = '\0';
 	text_of(n, buf, sizeof(buf), &len, 0);
@@ -134,10 +114,7 @@ static char *plain(struct ctx *c, cmark_node *n)
 		b++;
 	while (len > b && (buf[len - 1] == ' ' || buf[len - 1] == '\t'))
 		len--;
-	s = arena_strndup(c->a, buf + b, len - b);
-	if (!s)
-		c->oom = true;
-	return s;
+	return arena_strndup(c->a, buf + b, len - b);
 }
 
 /* A destination with a URL scheme ("https:", "mailto:") or "//host". */
@@ -158,10 +135,9 @@ static bool is_external(const char *d)
 /* Percent-decodes s[0..n) into a malloc'd string (%00 stays as written). */
 static char *dest_decode(const char *s, size_t n)
 {
-	char *o = malloc(n + 1);
+	char *o = xmalloc(n + 1);
 
-	if (o)
-		pct_decode(o, s, n, PCT_KEEP_NUL); /* lenient: cannot fail */
+	pct_decode(o, s, n, PCT_KEEP_NUL); /* lenient: cannot fail */
 	return o;
 }
 
@@ -174,16 +150,9 @@ static bool seen_before(struct ctx *c, const char *path, int line, int *first)
 		}
 	if (c->n_seen == c->cap_seen) {
 		size_t cap = c->cap_seen ? c->cap_seen * 2 : 32;
-		char **ns = realloc(c->seen, cap * sizeof(*ns));
-		int *nl;
 
-		if (!ns)
-			return oom(c), false;
-		c->seen = ns;
-		nl = realloc(c->seen_line, cap * sizeof(*nl));
-		if (!nl)
-			return oom(c), false;
-		c->seen_line = nl;
+		c->seen = xrealloc(c->seen, cap * sizeof(*c->seen));
+		c->seen_line = xrealloc(c->seen_line, cap * sizeof(*c->seen_line));
 		c->cap_seen = cap;
 	}
 	c->seen[c->n_seen] = (char *)path;
@@ -200,11 +169,8 @@ static int from_link(struct ctx *c, cmark_node *link, int line, struct summary_i
 	int first;
 
 	it->title = plain(c, link);
-	if (title && *title) {
+	if (title && *title)
 		it->nav_title = arena_strdup(c->a, title);
-		if (!it->nav_title)
-			return oom(c);
-	}
 	if (!dest || !*dest) {
 		problem(c, line, "the link [%s]() has no destination: expected [Title](path.md)",
 			it->title ? it->title : "");
@@ -213,23 +179,18 @@ static int from_link(struct ctx *c, cmark_node *link, int line, struct summary_i
 	if (is_external(dest)) {
 		it->kind = SUMMARY_LINK;
 		it->url = arena_strdup(c->a, dest);
-		return it->url ? 0 : oom(c);
+		return 0;
 	}
 	it->kind = SUMMARY_PAGE;
 	hash = strchr(dest, '#');
 	pl = hash ? (size_t)(hash - dest) : strlen(dest);
-	if (hash && hash[1]) {
+	if (hash && hash[1])
 		it->anchor = arena_strdup(c->a, hash + 1);
-		if (!it->anchor)
-			return oom(c);
-	}
 	if (pl == 0) {
 		problem(c, line, "\"%s\" names no file: expected [Title](path.md)", dest);
 		return 1;
 	}
 	dec = dest_decode(dest, pl);
-	if (!dec)
-		return oom(c);
 	/* A leading '/' is the root; otherwise relative to the summary's folder.
 	 * A folder ("guide/", "/") means its README.md. */
 	{
@@ -245,12 +206,8 @@ static int from_link(struct ctx *c, cmark_node *link, int line, struct summary_i
 			joined = arena_printf(c->a, "%s%s", d, folder ? "README.md" : "");
 	}
 	free(dec);
-	if (!joined)
-		return oom(c);
 	path = gitbook_path_normalize(c->a, joined, strlen(joined), "link");
 	if (!path) {
-		if (err_code() == ERR_INTERNAL)
-			return oom(c);
 		problem(c, line, "\"%s\": %s", dest, err_message());
 		err_clear();
 		return 1;
@@ -264,7 +221,7 @@ static int from_link(struct ctx *c, cmark_node *link, int line, struct summary_i
 		problem(c, line, "%s is already listed at line %d: a file can be one page only", path, first);
 		return 1;
 	}
-	return c->oom ? -1 : 0;
+	return 0;
 }
 
 /* The single link of an item's paragraph (whitespace around it allowed), or NULL. */
@@ -328,9 +285,9 @@ static int read_item(struct ctx *c, cmark_node *item, int depth, struct vec *int
 			problem(c, cmark_node_get_start_line(ch), "only a nested list may follow a page's link");
 		}
 	}
-	if (vec_to_arena(c, &kids, &it.children, &it.n_children))
-		return -1;
-	return vec_push(c, into, &it);
+	vec_to_arena(c, &kids, &it.children, &it.n_children);
+	vec_push(into, &it);
+	return 0;
 }
 
 static int read_list(struct ctx *c, cmark_node *list, int depth, struct vec *into)
@@ -361,8 +318,8 @@ static int walk(struct ctx *c, cmark_node *doc)
 			continue; /* "# Table of contents" / "# Summary" */
 		if (t == CMARK_NODE_HEADING) {
 			if (in_group) {
-				if ((rc = vec_to_arena(c, &group, &g.children, &g.n_children)) == 0)
-					rc = vec_push(c, &top, &g);
+				vec_to_arena(c, &group, &g.children, &g.n_children);
+				vec_push(&top, &g);
 			}
 			memset(&g, 0, sizeof(g));
 			g.kind = SUMMARY_GROUP;
@@ -370,8 +327,6 @@ static int walk(struct ctx *c, cmark_node *doc)
 			g.title = plain(c, b);
 			in_group = true;
 			c->n_items++;
-			if (!g.title)
-				rc = -1;
 		} else if (t == CMARK_NODE_LIST) {
 			rc = read_list(c, b, 1, in_group ? &group : &top);
 		} else if (t == CMARK_NODE_THEMATIC_BREAK || t == CMARK_NODE_HTML_BLOCK) {
@@ -379,16 +334,14 @@ static int walk(struct ctx *c, cmark_node *doc)
 		} else {
 			problem(c, line, "expected a \"## Group\" heading or a list of links \"* [Title](path.md)\"");
 		}
-		if (c->oom)
-			rc = -1;
 	}
 	if (rc == 0 && in_group) {
-		if ((rc = vec_to_arena(c, &group, &g.children, &g.n_children)) == 0)
-			rc = vec_push(c, &top, &g);
+		vec_to_arena(c, &group, &g.children, &g.n_children);
+		vec_push(&top, &g);
 	}
 	free(group.v);
 	if (rc == 0)
-		rc = vec_to_arena(c, &top, &c->out->items, &c->out->n_items);
+		vec_to_arena(c, &top, &c->out->items, &c->out->n_items);
 	else
 		free(top.v);
 	return rc;
@@ -407,17 +360,13 @@ int summary_parse(struct arena *a, const char *md, size_t len, const char *base,
 		return err_set(ERR_INVALID, "SUMMARY.md is larger than %d bytes", SUMMARY_MAX_BYTES);
 	c.base = base && *base ? base : NULL;
 	c.probs = arena_alloc(a, SUMMARY_MAX_PROBLEMS * sizeof(*c.probs));
-	if (!c.probs)
-		return err_set(ERR_INTERNAL, "out of memory");
 	out->problems = c.probs;
 	doc = cmark_parse_document(md, len, CMARK_OPT_DEFAULT);
-	if (!doc)
+	if (!doc) /* cmark's own allocation */
 		return err_set(ERR_INTERNAL, "out of memory");
 	rc = walk(&c, doc);
 	cmark_node_free(doc);
 	free(c.seen);
 	free(c.seen_line);
-	if (rc || c.oom)
-		return err_set(ERR_INTERNAL, "out of memory");
-	return 0;
+	return rc; /* -1 only with the error set (gitbook_path_normalize) */
 }

@@ -64,7 +64,7 @@ struct summary {
  * nested deeper than SUMMARY_MAX_DEPTH and items beyond SUMMARY_MAX_ITEMS.
  * Percent-escapes in paths are decoded ("a%20b.md" is "a b.md").
  * Returns 0, ERR_INVALID for a text over SUMMARY_MAX_BYTES, ERR_INTERNAL when
- * memory runs out (util/err.h).
+ * cmark fails (util/err.h).
  */
 int summary_parse(struct arena *a, const char *md, size_t len, const char *base, struct summary *out);
 

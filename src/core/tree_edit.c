@@ -6,27 +6,25 @@
  * revision that follows.
  */
 #include "core/tree_edit.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int grow_pages(struct tree_work *w, int need)
+static void grow_pages(struct tree_work *w, int need)
 {
 	if (w->n + need <= w->cap)
-		return 0;
+		return;
 	int cap = w->cap ? w->cap : 16;
 	while (cap < w->n + need)
 		cap *= 2;
 	struct rev_page *np = arena_alloc(w->a, sizeof(*np) * (size_t)cap);
-	if (!np)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if (w->n)
 		memcpy(np, w->pages, sizeof(*np) * (size_t)w->n);
 	w->pages = np;
 	w->cap = cap;
-	return 0;
 }
 
 int tree_work_init(struct tree_work *w, struct arena *a, const struct revision *base, int64_t now)
@@ -35,15 +33,12 @@ int tree_work_init(struct tree_work *w, struct arena *a, const struct revision *
 	w->a = a;
 	w->now = now;
 	if (base) {
-		if (grow_pages(w, base->npages + 8))
-			return -1;
+		grow_pages(w, base->npages + 8);
 		if (base->npages)
 			memcpy(w->pages, base->pages, sizeof(struct rev_page) * (size_t)base->npages);
 		w->n = base->npages;
 		w->capf = base->nfiles + 8;
 		w->files = arena_alloc(a, sizeof(struct rev_file) * (size_t)w->capf);
-		if (!w->files)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if (base->nfiles)
 			memcpy(w->files, base->files, sizeof(struct rev_file) * (size_t)base->nfiles);
 		w->nf = base->nfiles;
@@ -115,11 +110,9 @@ static int cmp_pos(const void *x, const void *y)
 
 int tree_position(struct tree_work *w, const char *parent, int at, const char *self, int64_t *pos)
 {
-	struct rev_page **sib = malloc(sizeof(*sib) * (size_t)(w->n + 1));
+	struct rev_page **sib = xmalloc(sizeof(*sib) * (size_t)(w->n + 1));
 	int ns = 0;
 
-	if (!sib)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < w->n; i++)
 		if (same_parent(w->pages[i].parent, parent) && !(self && strcmp(w->pages[i].id, self) == 0))
 			sib[ns++] = &w->pages[i];
@@ -147,7 +140,8 @@ int tree_insert(struct tree_work *w, const struct rev_page *p, int at)
 	int64_t pos;
 	int rc;
 
-	if ((rc = grow_pages(w, 1)) || (rc = tree_position(w, p->parent, at, p->id, &pos)))
+	grow_pages(w, 1);
+	if ((rc = tree_position(w, p->parent, at, p->id, &pos)))
 		return rc;
 	w->pages[w->n] = *p;
 	w->pages[w->n].pos = pos;
@@ -159,15 +153,10 @@ int tree_delete(struct tree_work *w, const char *id)
 {
 	/* Mark the page, then pages whose parent is marked, until nothing
 	 * changes: one pass per level of the subtree. */
-	const char **gone = malloc(sizeof(char *) * (size_t)(w->n + 1));
-	char *mark = calloc((size_t)w->n + 1, 1);
+	const char **gone = xmalloc(sizeof(char *) * (size_t)(w->n + 1));
+	char *mark = xcalloc((size_t)w->n + 1, 1);
 	int ng = 0, k = 0, changed = 1;
 
-	if (!gone || !mark) {
-		free(gone);
-		free(mark);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
 	gone[ng++] = id;
 	while (changed) {
 		changed = 0;
@@ -200,8 +189,6 @@ int tree_add_file(struct tree_work *w, const struct rev_file *f)
 	if (w->nf == w->capf) {
 		int cap = w->capf ? w->capf * 2 : 8;
 		struct rev_file *nf = arena_alloc(w->a, sizeof(*nf) * (size_t)cap);
-		if (!nf)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if (w->nf)
 			memcpy(nf, w->files, sizeof(*nf) * (size_t)w->nf);
 		w->files = nf;

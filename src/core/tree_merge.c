@@ -9,6 +9,7 @@
  */
 #include "core/tree_merge.h"
 #include "core/merge3.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <stdlib.h>
@@ -33,8 +34,6 @@ static int conflict(struct conflicts *c, const char *id, const char *reason, boo
 	if (c->n == c->cap) {
 		int cap = c->cap ? c->cap * 2 : 8;
 		struct merge_conflict *ni = arena_alloc(c->a, sizeof(*ni) * (size_t)cap);
-		if (!ni)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if (c->n)
 			memcpy(ni, c->items, sizeof(*ni) * (size_t)c->n);
 		c->items = ni;
@@ -86,8 +85,6 @@ static int body_made(struct arena *a, struct bodies *bs, const char *page_id, co
 	if (bs->nout == bs->capout) {
 		int cap = bs->capout ? bs->capout * 2 : 8;
 		struct merged_body *nb = arena_alloc(a, sizeof(*nb) * (size_t)cap);
-		if (!nb)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if (bs->nout)
 			memcpy(nb, bs->out, sizeof(*nb) * (size_t)bs->nout);
 		bs->out = nb;
@@ -144,8 +141,8 @@ static int merge_page(struct arena *a, const struct rev_page *b, const struct re
 		if ((rc = body_text(bs, b->body, &mb)) || (rc = body_text(bs, o->body, &mo)) ||
 		    (rc = body_text(bs, t->body, &mt)))
 			return rc;
-		if (merge3_text(a, mb, strlen(mb), mo, strlen(mo), mt, strlen(mt), &res) < 0)
-			return err_set(ERR_INTERNAL, "out of memory");
+		if ((rc = merge3_text(a, mb, strlen(mb), mo, strlen(mo), mt, strlen(mt), &res)) < 0)
+			return rc;
 		if (res.conflicts > 0) {
 			*why = "the same lines of the page were changed on both sides";
 			return 1;
@@ -223,9 +220,7 @@ static int check_tree(struct tree_work *w, struct conflicts *c)
 	}
 	if (rc || w->n < 2)
 		return rc;
-	struct sib_key *k = malloc(sizeof(*k) * (size_t)w->n);
-	if (!k)
-		return err_set(ERR_INTERNAL, "out of memory");
+	struct sib_key *k = xmalloc(sizeof(*k) * (size_t)w->n);
 	for (int i = 0; i < w->n; i++)
 		k[i].p = &w->pages[i];
 	qsort(k, (size_t)w->n, sizeof(*k), cmp_sib);
@@ -265,8 +260,6 @@ int tree_merge_needs(struct arena *a, const struct revision *base, const struct 
 		if (k + 3 > cap) {
 			int ncap = cap ? cap * 2 : 24;
 			const char **nh = arena_alloc(a, sizeof(*nh) * (size_t)ncap);
-			if (!nh)
-				return err_set(ERR_INTERNAL, "out of memory");
 			if (k)
 				memcpy(nh, h, sizeof(*nh) * (size_t)k);
 			h = nh;
@@ -305,16 +298,13 @@ int tree_merge(struct arena *a, const struct revision *base, const struct revisi
 	if ((rc = tree_work_init(out, a, NULL, now)))
 		return rc;
 	if (nbodies > 0) {
-		if (!(bs.in = arena_alloc(a, sizeof(*bs.in) * (size_t)nbodies)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		bs.in = arena_alloc(a, sizeof(*bs.in) * (size_t)nbodies);
 		memcpy(bs.in, bodies, sizeof(*bs.in) * (size_t)nbodies);
 		qsort(bs.in, (size_t)nbodies, sizeof(*bs.in), cmp_body_hash);
 		bs.nin = nbodies;
 	}
 	out->cap = ours->npages + theirs->npages + 1;
 	out->pages = arena_alloc(a, sizeof(struct rev_page) * (size_t)out->cap);
-	if (!out->pages)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (;;) {
 		const char *id = min_id(ib < base->npages ? base->pages[ib].id : NULL,
 					min_id(io_ < ours->npages ? ours->pages[io_].id : NULL,
@@ -351,8 +341,6 @@ int tree_merge(struct arena *a, const struct revision *base, const struct revisi
 	 * or changed on one and deleted on the other, is a conflict. */
 	out->capf = ours->nfiles + theirs->nfiles + 1;
 	out->files = arena_alloc(a, sizeof(struct rev_file) * (size_t)out->capf);
-	if (!out->files)
-		return err_set(ERR_INTERNAL, "out of memory");
 	ib = io_ = it = 0;
 	for (;;) {
 		const char *id = min_id(ib < base->nfiles ? base->files[ib].id : NULL,
