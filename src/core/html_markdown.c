@@ -19,11 +19,12 @@
  * conversion sets `full` and drops output; the result is flagged truncated);
  * recursion is bounded by HTML_MD_MAX_DEPTH for blocks and INLINE_MAX_DEPTH
  * for inlines, past which a node's text (libxml2's iterative
- * xmlNodeGetContent) stands for it; after a failed allocation (`oom`)
- * nothing more is written and the call fails.
+ * xmlNodeGetContent) stands for it. Out of memory stops the process
+ * (util/alloc.h).
  */
 #include "core/html_markdown.h"
 #include "core/weburl.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <libxml/HTMLparser.h>
@@ -61,7 +62,7 @@ struct conv {
 	const char **images;
 	size_t nimages, capimages;
 	char *h1;             /* plain text of the first h1 met */
-	bool oom, full;
+	bool full;
 	int depth;            /* containers open (blocks) */
 	int idepth;           /* inline elements open */
 };
@@ -74,7 +75,7 @@ static void sb_free(struct sb *b)
 
 static void sb_put(struct conv *c, struct sb *b, const char *s, size_t n)
 {
-	if (c->oom || n == 0)
+	if (n == 0)
 		return;
 	if (n > HTML_MD_MAX_BYTES - b->len || b->len > HTML_MD_MAX_BYTES) {
 		c->full = true;
@@ -84,12 +85,7 @@ static void sb_put(struct conv *c, struct sb *b, const char *s, size_t n)
 		size_t cap = b->cap ? b->cap : 256;
 		while (cap - b->len < n + 1)
 			cap *= 2; /* bounded: len + n <= HTML_MD_MAX_BYTES */
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			c->oom = true;
-			return;
-		}
-		b->p = p;
+		b->p = xrealloc(b->p, cap);
 		b->cap = cap;
 	}
 	memcpy(b->p + b->len, s, n);
@@ -155,8 +151,6 @@ static char *attr(struct conv *c, xmlNodePtr n, const char *name)
 		return NULL;
 	out = arena_strdup(c->a, (const char *)v);
 	xmlFree(v);
-	if (!out)
-		c->oom = true;
 	return out;
 }
 
@@ -199,11 +193,6 @@ static char *plain_text(struct conv *c, xmlNodePtr n)
 	if (!t)
 		return NULL;
 	out = arena_alloc(c->a, strlen((const char *)t) + 1);
-	if (!out) {
-		xmlFree(t);
-		c->oom = true;
-		return NULL;
-	}
 	o = out;
 	for (const char *s = (const char *)t; *s; s++) {
 		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f') {
@@ -360,7 +349,7 @@ static void inline_node(struct conv *c, xmlNodePtr n, struct run *r);
 
 static void inline_children(struct conv *c, xmlNodePtr n, struct run *r)
 {
-	for (xmlNodePtr k = n->children; k && !c->oom; k = k->next)
+	for (xmlNodePtr k = n->children; k; k = k->next)
 		inline_node(c, k, r);
 }
 
@@ -379,10 +368,6 @@ static void add_image(struct conv *c, const char *url)
 	if (c->nimages == c->capimages) {
 		size_t cap = c->capimages ? c->capimages * 2 : 16;
 		const char **p = arena_alloc(c->a, sizeof(*p) * cap);
-		if (!p) {
-			c->oom = true;
-			return;
-		}
 		if (c->nimages)
 			memcpy(p, c->images, sizeof(*p) * c->nimages);
 		c->images = p;
@@ -591,7 +576,7 @@ static void blocks(struct conv *c, xmlNodePtr parent, struct sb *out, bool in_li
 {
 	struct run r = { .line_start = true };
 
-	for (xmlNodePtr n = parent->children; n && !c->oom; n = n->next) {
+	for (xmlNodePtr n = parent->children; n; n = n->next) {
 		if (n->type == XML_ELEMENT_NODE && skipped(c, n))
 			continue;
 		if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE ||
@@ -619,7 +604,7 @@ static void prefix_lines(struct conv *c, struct sb *out, const struct sb *s, con
 		sb_puts(c, out, first);
 		return;
 	}
-	while (p <= end && !c->oom) {
+	while (p <= end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		if (!first_line)
@@ -738,7 +723,7 @@ static void list(struct conv *c, xmlNodePtr n, struct sb *out, bool ordered, boo
 	/* Items, loose when one of them holds a blank line. */
 	struct sb *parts = NULL;
 	size_t nparts = 0;
-	for (xmlNodePtr k = n->children; k && !c->oom; k = k->next) {
+	for (xmlNodePtr k = n->children; k; k = k->next) {
 		if (k->type == XML_TEXT_NODE && (!k->content || !*k->content || strspn((const char *)k->content, " \t\n\r\f") ==
 									    strlen((const char *)k->content)))
 			continue;
@@ -762,19 +747,13 @@ static void list(struct conv *c, xmlNodePtr n, struct sb *out, bool ordered, boo
 				flush_para(c, &r, &item);
 			}
 		}
-		struct sb *p = realloc(parts, sizeof(*parts) * (nparts + 1));
-		if (!p) {
-			sb_free(&item);
-			c->oom = true;
-			break;
-		}
-		parts = p;
+		parts = xrealloc(parts, sizeof(*parts) * (nparts + 1));
 		parts[nparts++] = item;
 	}
 	for (size_t i = 0; i < nparts; i++)
 		if (parts[i].len && memmem(parts[i].p, parts[i].len, "\n\n", 2))
 			loose = true;
-	for (size_t i = 0; i < nparts && !c->oom; i++) {
+	for (size_t i = 0; i < nparts; i++) {
 		if (ordered)
 			snprintf(marker, sizeof(marker), "%ld. ", num + (long)i);
 		else
@@ -821,17 +800,12 @@ static void row_free(struct cell_row *r)
 
 static void row_add(struct conv *c, struct cell_row *r, const char *s, size_t n)
 {
-	char **p, *copy;
+	char *copy;
 
 	if (r->n >= TABLE_MAX_COLS)
 		return;
-	if (!(p = realloc(r->cells, sizeof(*p) * (size_t)(r->n + 1))) || !(copy = malloc(n + 1))) {
-		if (p)
-			r->cells = p;
-		c->oom = true;
-		return;
-	}
-	r->cells = p;
+	r->cells = xrealloc(r->cells, sizeof(*r->cells) * (size_t)(r->n + 1));
+	copy = xmalloc(n + 1);
 	memcpy(copy, s, n);
 	copy[n] = '\0';
 	r->cells[r->n++] = copy;
@@ -839,7 +813,7 @@ static void row_add(struct conv *c, struct cell_row *r, const char *s, size_t n)
 
 static void table_row(struct conv *c, xmlNodePtr tr, struct cell_row *row)
 {
-	for (xmlNodePtr k = tr->children; k && !c->oom; k = k->next) {
+	for (xmlNodePtr k = tr->children; k; k = k->next) {
 		if (!is(k, "td") && !is(k, "th"))
 			continue;
 		struct run r = { .single_line = true, .in_cell = true };
@@ -859,7 +833,7 @@ static void table(struct conv *c, xmlNodePtr n, struct sb *out)
 	int nrows = 0, ncols = 0;
 	struct sb b = { 0 };
 
-	for (xmlNodePtr k = n->children; k && !c->oom; k = k->next) {
+	for (xmlNodePtr k = n->children; k; k = k->next) {
 		if (is(k, "caption")) {
 			struct run r = { .line_start = true };
 			inline_children(c, k, &r);
@@ -867,15 +841,10 @@ static void table(struct conv *c, xmlNodePtr n, struct sb *out)
 			continue;
 		}
 		xmlNodePtr first = is(k, "tr") ? k : (is(k, "thead") || is(k, "tbody") || is(k, "tfoot")) ? k->children : NULL;
-		for (xmlNodePtr tr = first; tr && !c->oom; tr = tr == k ? NULL : tr->next) {
+		for (xmlNodePtr tr = first; tr; tr = tr == k ? NULL : tr->next) {
 			if (!is(tr, "tr"))
 				continue;
-			struct cell_row *p = realloc(rows, sizeof(*rows) * (size_t)(nrows + 1));
-			if (!p) {
-				c->oom = true;
-				break;
-			}
-			rows = p;
+			rows = xrealloc(rows, sizeof(*rows) * (size_t)(nrows + 1));
 			rows[nrows] = (struct cell_row){ 0 };
 			table_row(c, tr, &rows[nrows]);
 			if (rows[nrows].n > ncols)
@@ -1007,19 +976,17 @@ static bool is_base(struct conv *c, xmlNodePtr n)
 }
 
 /* Every <a href> of the document that resolves to http(s). */
-static int links_collect(struct conv *c, xmlNodePtr root, struct html_md *out)
+static void links_collect(struct conv *c, xmlNodePtr root, struct html_md *out)
 {
 	size_t cap = 0;
 
-	for (xmlNodePtr n = root; n && !c->oom && out->nlinks < HTML_MD_MAX_LINKS; n = walk_next(n, root)) {
+	for (xmlNodePtr n = root; n && out->nlinks < HTML_MD_MAX_LINKS; n = walk_next(n, root)) {
 		char *href, *url;
 		if (!is(n, "a") || !(href = attr(c, n, "href")) || !(url = weburl_resolve(c->a, c->base, href)))
 			continue;
 		if (out->nlinks == cap) {
 			size_t ncap = cap ? cap * 2 : 32;
 			const char **p = arena_alloc(c->a, sizeof(*p) * ncap);
-			if (!p)
-				return -1;
 			if (out->nlinks)
 				memcpy(p, out->links, sizeof(*p) * out->nlinks);
 			out->links = p;
@@ -1027,7 +994,6 @@ static int links_collect(struct conv *c, xmlNodePtr root, struct html_md *out)
 		}
 		out->links[out->nlinks++] = url;
 	}
-	return c->oom ? -1 : 0;
 }
 
 /* NULL (let libxml2 decide) when the page declares its charset or has a
@@ -1062,7 +1028,6 @@ int html_to_markdown(struct arena *a, const char *html, size_t len, const char *
 	htmlDocPtr doc = NULL;
 	xmlNodePtr root, content, node;
 	struct sb md = { 0 };
-	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (pthread_once(&xml_once, xml_init) != 0)
@@ -1075,7 +1040,7 @@ int html_to_markdown(struct arena *a, const char *html, size_t len, const char *
 		/* An empty or textless body parses to nothing: an empty page. */
 		xmlFreeDoc(doc);
 		out->markdown = arena_strdup(a, "");
-		return out->markdown ? 0 : err_set(ERR_INTERNAL, "out of memory");
+		return 0;
 	}
 	/* <base href> changes what relative URLs mean. */
 	if ((node = find_first(root, is_base, &c))) {
@@ -1083,14 +1048,11 @@ int html_to_markdown(struct arena *a, const char *html, size_t len, const char *
 		if (b)
 			c.base = weburl_strip_fragment(a, b);
 	}
-	if (links_collect(&c, root, out))
-		goto done;
+	links_collect(&c, root, out);
 	if (!(content = find_first(root, is_main, &c)) && !(content = find_first(root, is_article, &c)) &&
 	    !(content = find_first(root, is_body, &c)))
 		content = root;
 	blocks(&c, content, &md, false);
-	if (c.oom)
-		goto done;
 	out->title = c.h1;
 	if (!out->title && (node = find_first(root, is_title, &c))) {
 		char *t = plain_text(&c, node);
@@ -1105,11 +1067,7 @@ int html_to_markdown(struct arena *a, const char *html, size_t len, const char *
 	out->markdown = arena_strndup(a, md.p ? md.p : "", md.len);
 	out->images = c.images;
 	out->nimages = c.nimages;
-	if (!out->markdown || c.oom)
-		goto done;
-	rc = 0;
-done:
 	sb_free(&md);
 	xmlFreeDoc(doc);
-	return rc ? err_set(ERR_INTERNAL, "out of memory") : 0;
+	return 0;
 }

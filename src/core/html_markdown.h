@@ -62,9 +62,10 @@ struct html_md {
  * Convert len bytes of HTML fetched from url (an absolute http(s) URL in
  * weburl's normal form) into *out; everything in out belongs to a. The
  * encoding is the page's own (BOM, <meta charset>), else UTF-8 when the bytes
- * are valid UTF-8, else libxml2's guess; the output is UTF-8. Returns 0, or -1
- * with the thread's error set (util/err.h) when memory runs out or the bytes
- * are not a document at all.
+ * are valid UTF-8, else libxml2's guess; the output is UTF-8 (bytes that are
+ * no document at all are an empty page). Returns 0, ERR_INVALID for a page
+ * past INT_MAX bytes, or ERR_INTERNAL when libxml2 cannot be initialized
+ * (util/err.h).
  */
 int html_to_markdown(struct arena *a, const char *html, size_t len, const char *url, struct html_md *out);
 

@@ -43,6 +43,7 @@
 #include "core/md_translate.h"
 #include "core/gitbook_tags.h"
 #include "core/markdown.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -196,8 +197,6 @@ static int add_piece(struct md_tr *t, struct tnode *tn, const char *s, size_t le
 	if (tn->npieces == tn->cap) {
 		int cap = tn->cap ? 2 * tn->cap : 4;
 		struct piece *grown = arena_alloc(t->a, sizeof(*grown) * (size_t)cap);
-		if (!grown)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if (tn->npieces)
 			memcpy(grown, tn->pieces, sizeof(*grown) * (size_t)tn->npieces);
 		tn->pieces = grown;
@@ -467,15 +466,9 @@ static int place(struct md_tr *t, struct tnode *tn, struct cursor *cur, struct s
 		return 0;
 	if (n + 1 > sc->cap) {
 		size_t cap = 2 * (n + 1);
-		size_t *map = realloc(sc->map, sizeof(*map) * cap);
-		bool *mid;
 
-		if (!map)
-			return err_set(ERR_INTERNAL, "out of memory");
-		sc->map = map;
-		if (!(mid = realloc(sc->mid, sizeof(*mid) * cap)))
-			return err_set(ERR_INTERNAL, "out of memory");
-		sc->mid = mid;
+		sc->map = xrealloc(sc->map, sizeof(*sc->map) * cap);
+		sc->mid = xrealloc(sc->mid, sizeof(*sc->mid) * cap);
 		sc->cap = cap;
 	}
 	found = find_on_line(t, line, col, cur, lit, n, sc, &at);
@@ -529,8 +522,7 @@ static int index_lines(struct md_tr *t)
 	for (size_t i = 0; i < t->body_len; i++)
 		if (t->body[i] == '\n' || (t->body[i] == '\r' && (i + 1 == t->body_len || t->body[i + 1] != '\n')))
 			n++;
-	if (!(t->lines = arena_alloc(t->a, sizeof(*t->lines) * (size_t)n)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	t->lines = arena_alloc(t->a, sizeof(*t->lines) * (size_t)n);
 	t->lines[0] = 0;
 	for (size_t i = 0; i < t->body_len; i++)
 		if (t->body[i] == '\n' || (t->body[i] == '\r' && (i + 1 == t->body_len || t->body[i + 1] != '\n')))
@@ -547,8 +539,7 @@ static int number_segments(struct md_tr *t)
 	struct tnode **order;
 	int placed = 0, nsegs = 0;
 
-	if (!(order = malloc(sizeof(*order) * (size_t)(t->nnodes + 1))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	order = xmalloc(sizeof(*order) * (size_t)(t->nnodes + 1));
 	for (int i = 0; i < t->nnodes; i++)
 		if (t->nodes[i].placed)
 			order[placed++] = &t->nodes[i];
@@ -563,9 +554,10 @@ static int number_segments(struct md_tr *t)
 	for (int i = 0; i < t->nnodes; i++)
 		for (int k = 0; t->nodes[i].placed && k < t->nodes[i].npieces; k++)
 			nsegs += t->nodes[i].pieces[k].cand;
-	if (nsegs && (!(t->segs = arena_alloc(t->a, sizeof(*t->segs) * (size_t)nsegs)) ||
-		      !(t->spans = arena_alloc(t->a, sizeof(*t->spans) * (size_t)nsegs))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	if (nsegs) {
+		t->segs = arena_alloc(t->a, sizeof(*t->segs) * (size_t)nsegs);
+		t->spans = arena_alloc(t->a, sizeof(*t->spans) * (size_t)nsegs);
+	}
 	for (int i = 0; i < t->nnodes; i++) {
 		struct tnode *tn = &t->nodes[i];
 
@@ -574,8 +566,7 @@ static int number_segments(struct md_tr *t)
 
 			if (!p->cand)
 				continue;
-			if (!(t->segs[t->nsegs] = arena_strndup(t->a, p->text, p->len)))
-				return err_set(ERR_INTERNAL, "out of memory");
+			t->segs[t->nsegs] = arena_strndup(t->a, p->text, p->len);
 			t->spans[t->nsegs] = (struct span){ p->src, p->src_end, t->nsegs, tn->in_table };
 			p->seg = t->nsegs++;
 		}
@@ -594,7 +585,7 @@ static int collect(struct md_tr *t)
 	int count = 0, rc = 0;
 	long amps = 0;
 
-	if (!it)
+	if (!it) /* cmark's own allocation */
 		return err_set(ERR_INTERNAL, "out of memory");
 	/* Each byte aligned once or twice, each entity decoded twice, and room
 	 * for searches along lines that fail early at most places: a page
@@ -606,10 +597,8 @@ static int collect(struct md_tr *t)
 	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE)
 		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(cmark_iter_get_node(it)) == CMARK_NODE_TEXT)
 			count++;
-	if (count && !(t->nodes = arena_alloc(t->a, sizeof(*t->nodes) * (size_t)count))) {
-		cmark_iter_free(it);
-		return err_set(ERR_INTERNAL, "out of memory");
-	}
+	if (count)
+		t->nodes = arena_alloc(t->a, sizeof(*t->nodes) * (size_t)count);
 	cmark_iter_reset(it, t->doc, CMARK_EVENT_ENTER);
 	while (rc == 0 && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(it);
@@ -646,8 +635,7 @@ int md_tr_parse(struct arena *a, const char *md, size_t len, struct md_tr **out)
 	int rc;
 
 	*out = NULL;
-	if (!(t = calloc(1, sizeof(*t))))
-		return err_set(ERR_INTERNAL, "out of memory");
+	t = xcalloc(1, sizeof(*t));
 	t->a = a;
 	if ((rc = md_frontmatter(a, md, len, &fm))) {
 		free(t);
@@ -707,20 +695,15 @@ struct buf {
 	size_t n, cap;
 };
 
-static bool buf_add(struct buf *b, const char *s, size_t n)
+static void buf_add(struct buf *b, const char *s, size_t n)
 {
 	if (b->n + n + 1 > b->cap) {
-		size_t cap = 2 * (b->n + n + 1);
-		char *grown = realloc(b->s, cap);
-		if (!grown)
-			return false;
-		b->s = grown;
-		b->cap = cap;
+		b->cap = 2 * (b->n + n + 1);
+		b->s = xrealloc(b->s, b->cap);
 	}
 	memcpy(b->s + b->n, s, n);
 	b->n += n;
 	b->s[b->n] = '\0';
-	return true;
 }
 
 /* One side of the comparison: a tree walked one structural node at a time,
@@ -731,7 +714,6 @@ struct side {
 	struct buf text;
 	const char *const *want;
 	int next_text;
-	bool oom;
 };
 
 static cmark_event_type next_structural(struct side *s, cmark_node **node)
@@ -745,8 +727,8 @@ static cmark_event_type next_structural(struct side *s, cmark_node **node)
 
 		if (type == CMARK_NODE_TEXT) {
 			const char *lit = s->want ? s->want[s->next_text++] : cmark_node_get_literal(n);
-			if (ev == CMARK_EVENT_ENTER && lit && !buf_add(&s->text, lit, strlen(lit)))
-				s->oom = true;
+			if (ev == CMARK_EVENT_ENTER && lit)
+				buf_add(&s->text, lit, strlen(lit));
 			continue;
 		}
 		if (type == CMARK_NODE_HTML_BLOCK && same_str(cmark_node_get_literal(n), END_LIST_COMMENT))
@@ -802,7 +784,7 @@ static bool same_node(cmark_node *a, cmark_node *b)
 
 /* Do two trees have the same structure, and does the rendered one read the
  * texts want says, between the same two structural nodes? */
-static bool same_tree(cmark_node *src, const char *const *want, cmark_node *rendered, bool *oom)
+static bool same_tree(cmark_node *src, const char *const *want, cmark_node *rendered, bool *failed)
 {
 	struct side a = { .it = cmark_iter_new(src), .want = want }, b = { .it = cmark_iter_new(rendered) };
 	bool same = a.it && b.it;
@@ -811,9 +793,7 @@ static bool same_tree(cmark_node *src, const char *const *want, cmark_node *rend
 		cmark_node *na, *nb;
 		cmark_event_type ea = next_structural(&a, &na), eb = next_structural(&b, &nb);
 
-		if (a.oom || b.oom)
-			same = false;
-		else if (ea != eb || a.text.n != b.text.n || (a.text.n && memcmp(a.text.s, b.text.s, a.text.n) != 0))
+		if (ea != eb || a.text.n != b.text.n || (a.text.n && memcmp(a.text.s, b.text.s, a.text.n) != 0))
 			same = false;
 		else if (ea == CMARK_EVENT_DONE)
 			break;
@@ -822,7 +802,7 @@ static bool same_tree(cmark_node *src, const char *const *want, cmark_node *rend
 		else if (cmark_node_get_type(na) != cmark_node_get_type(nb))
 			same = false;
 	}
-	*oom = !a.it || !b.it || a.oom || b.oom;
+	*failed = !a.it || !b.it; /* cmark's own allocation */
 	if (a.it)
 		cmark_iter_free(a.it);
 	if (b.it)
@@ -890,8 +870,7 @@ static char *splice(struct md_tr *t, const char *const *translated, bool full, s
 		if (clean(translated[i], &k))
 			cap += 2 * k;
 	}
-	if (!(out = arena_alloc(t->a, cap)))
-		return NULL;
+	out = arena_alloc(t->a, cap);
 	memcpy(out, t->front, t->front_len);
 	at = t->front_len;
 	for (int i = 0; i < t->nsegs; i++) {
@@ -928,7 +907,7 @@ static const char **wanted(struct md_tr *t, const char *const *translated)
 {
 	const char **want = arena_alloc(t->a, sizeof(*want) * (size_t)(t->nnodes + 1));
 
-	for (int i = 0; want && i < t->nnodes; i++) {
+	for (int i = 0; i < t->nnodes; i++) {
 		const struct tnode *tn = &t->nodes[i];
 		size_t len = 0, at = 0;
 		char *s;
@@ -938,8 +917,7 @@ static const char **wanted(struct md_tr *t, const char *const *translated)
 			size_t n = 0;
 			len += p->seg >= 0 && clean(translated[p->seg], &n) ? n : p->len;
 		}
-		if (!(s = arena_alloc(t->a, len + 1)))
-			return NULL;
+		s = arena_alloc(t->a, len + 1);
 		for (int k = 0; k < tn->npieces; k++) {
 			const struct piece *p = &tn->pieces[k];
 			size_t n = 0;
@@ -966,27 +944,23 @@ int md_tr_render(struct md_tr *t, const char *const *translated, char **out)
 	*out = NULL;
 	/* Nothing to translate: the page as it was, byte for byte. */
 	if (t->nsegs == 0) {
-		if (!(*out = arena_strndup(t->a, t->front, t->source_len)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		*out = arena_strndup(t->a, t->front, t->source_len);
 		return 0;
 	}
-	if (!(want = wanted(t, translated)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	want = wanted(t, translated);
 	for (int full = 0; full <= 1; full++) {
 		size_t len = 0;
 		char *page = splice(t, translated, full, &len);
 		cmark_node *again;
-		bool same, oom;
+		bool same, failed;
 
-		if (!page)
-			return err_set(ERR_INTERNAL, "out of memory");
 		if (!(again = md_parse_opts(page + t->front_len, len - t->front_len, PARSE_OPTIONS)))
 			return err_set(ERR_INTERNAL, "cmark could not parse the page");
 		cmark_consolidate_text_nodes(again);
-		same = same_tree(t->doc, want, again, &oom);
+		same = same_tree(t->doc, want, again, &failed);
 		cmark_node_free(again);
-		if (oom)
-			return err_set(ERR_INTERNAL, "out of memory");
+		if (failed)
+			return err_set(ERR_INTERNAL, "cmark could not walk the page");
 		if (same) {
 			*out = page;
 			return 0;

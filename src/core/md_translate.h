@@ -41,8 +41,8 @@
 struct md_tr;
 
 /* Parse md[0..len) and collect its segments; *out is freed with md_tr_free.
- * Strings come from a, which must outlive *out. 0, or ERR_INTERNAL when
- * memory runs out (cmark itself aborts on allocation failure). */
+ * Strings come from a, which must outlive *out. 0, or an error from the
+ * front matter or cmark (out of memory stops the process). */
 int md_tr_parse(struct arena *a, const char *md, size_t len, struct md_tr **out);
 void md_tr_free(struct md_tr *t); /* accepts NULL */
 
@@ -57,7 +57,7 @@ const char *md_tr_segment(const struct md_tr *t, int i);
  * bytes; white space around a translation is dropped, line breaks in it
  * become spaces). *out is NUL-terminated,
  * from the arena given to md_tr_parse. ERR_INVALID when the rendering would
- * not keep the page's structure (see above), ERR_INTERNAL on memory. */
+ * not keep the page's structure (see above), ERR_INTERNAL when cmark fails. */
 int md_tr_render(struct md_tr *t, const char *const *translated, char **out);
 
 /* Whether s (a whole text) is worth translating: it holds a letter (ASCII,
