@@ -105,8 +105,6 @@ static const json_t *pointer(struct gen *g, const json_t *v, const char *ptr)
 	while (v && *ptr == '/') {
 		size_t n = strcspn(++ptr, "/");
 		char *tok = arena_strndup(&g->a, ptr, n), *w = tok;
-		if (!tok)
-			return NULL;
 		for (const char *r = tok; *r; r++) {
 			if (r[0] == '~' && r[1] == '1')
 				*w++ = '/', r++;
@@ -144,7 +142,7 @@ static const json_t *deref(struct gen *g, const json_t *v, const char **file)
 			/* Keys are paths relative to the entry file's directory, as the
 			 * job stored them (domain/openapi.c). */
 			char *path = arena_strndup(&g->a, ref, hash ? (size_t)(hash - ref) : strlen(ref));
-			const char *key = path ? openapi_path_join(&g->a, *file, path) : NULL;
+			const char *key = openapi_path_join(&g->a, *file, path);
 			if (!key || !(target = file_doc(g, key)))
 				return NULL;
 			*file = key;

@@ -4,6 +4,7 @@
  */
 #include "core/serialize_search.h"
 #include "core/model.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
 #include <stdlib.h>
@@ -52,12 +53,8 @@ static void urls(struct jw *g, const char *base, const char *space_id, const cha
 static void anchored_path(struct jw *g, const char *path, const char *anchor)
 {
 	size_t np = strlen(path), na = strlen(anchor);
-	char *s = malloc(np + na + 2);
+	char *s = xmalloc(np + na + 2);
 
-	if (!s) {
-		g->oom = true;
-		return;
-	}
 	memcpy(s, path, np);
 	s[np] = '#';
 	memcpy(s + np + 1, anchor, na + 1);

@@ -91,8 +91,6 @@ const char *tree_slug_unique(struct tree_work *w, const char *parent, const char
 		return base;
 	for (int k = 2; k < 10000; k++) {
 		char *s = arena_printf(w->a, "%s-%d", base, k);
-		if (!s)
-			return NULL;
 		if (tree_slug_free(w, parent, s, self))
 			return s;
 	}

@@ -37,8 +37,9 @@ static char *clean(struct arena *a, const char *s)
 	n = strlen(s);
 	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == '\f'))
 		n--;
-	if (n > ((size_t)-1) / 3 - 1 || !(out = arena_alloc(a, n * 3 + 1)))
+	if (n > ((size_t)-1) / 3 - 1)
 		return NULL;
+	out = arena_alloc(a, n * 3 + 1);
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		bool enc = unsafe_byte(c);
@@ -132,11 +133,10 @@ static char *normalize_clean(struct arena *a, const char *url, struct weburl *ou
 	if (w.port > 65535)
 		goto done;
 	w.has_userinfo = u->user != NULL;
-	if (!(w.host = lower_dup(a, u->server)))
+	if (!(w.host = lower_dup(a, u->server))) /* no host */
 		goto done;
 	/* "/" plus the path, so that dot removal always sees an absolute path. */
-	if (!(path = arena_printf(a, "%s%s", u->path && u->path[0] == '/' ? "" : "/", u->path ? u->path : "")))
-		goto done;
+	path = arena_printf(a, "%s%s", u->path && u->path[0] == '/' ? "" : "/", u->path ? u->path : "");
 	remove_dot_segments(path);
 	w.path = path;
 	w.query = u->query_raw ? u->query_raw : u->query;
@@ -145,14 +145,10 @@ static char *normalize_clean(struct arena *a, const char *url, struct weburl *ou
 		snprintf(port, sizeof(port), ":%d", w.port);
 	res = arena_printf(a, "%s://%s%s%s%s%s%s%s", w.scheme, w.host, port, w.path, w.query ? "?" : "",
 			   w.query ? w.query : "", w.fragment ? "#" : "", w.fragment ? w.fragment : "");
-	if (res && out) {
+	if (out) {
 		/* The parts, copied out of libxml2's struct before it is freed. */
-		w.query = w.query ? arena_strdup(a, w.query) : NULL;
-		w.fragment = w.fragment ? arena_strdup(a, w.fragment) : NULL;
-		if ((u->query_raw || u->query) && !w.query)
-			res = NULL;
-		if (u->fragment && !w.fragment)
-			res = NULL;
+		w.query = arena_strdup(a, w.query);
+		w.fragment = arena_strdup(a, w.fragment);
 		*out = w;
 	}
 done:
@@ -203,14 +199,11 @@ char *weburl_resolve(struct arena *a, const char *base, const char *href)
 		slash = strrchr(b.path, '/');
 		path = arena_printf(a, "%.*s%s", slash ? (int)(slash - b.path + 1) : 0, b.path, u->path);
 	}
-	if (!path)
-		goto done;
 	if (portnum != (strcmp(b.scheme, "https") == 0 ? 443 : 80))
 		snprintf(port, sizeof(port), ":%d", portnum);
 	joined = arena_printf(a, "%s://%s%s%s%s%s%s%s", b.scheme, host, port, path, query ? "?" : "", query ? query : "",
 			      u->fragment ? "#" : "", u->fragment ? u->fragment : "");
-	if (joined)
-		res = normalize_clean(a, joined, NULL);
+	res = normalize_clean(a, joined, NULL);
 done:
 	xmlFreeURI(u);
 	return res;

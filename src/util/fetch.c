@@ -24,6 +24,7 @@
  * HTTP transport's); outcome() turns what happened into one message.
  */
 #include "util/fetch.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <ctype.h>
@@ -141,7 +142,6 @@ struct fetch_ctx {
 	size_t cap;
 	bool too_large;  /* the body passed max */
 	bool http_error; /* a non-2xx body arrived and was cut off */
-	bool no_memory;
 };
 
 /* guard.refused: an address was refused. Which one is never said: the
@@ -183,12 +183,7 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *userdata)
 			cap = need;
 		if (cap > c->max + 1)
 			cap = c->max + 1;
-		unsigned char *p = realloc(c->buf, cap);
-		if (!p) {
-			c->no_memory = true;
-			return 0;
-		}
-		c->buf = p;
+		c->buf = xrealloc(c->buf, cap);
 		c->cap = cap;
 	}
 	memcpy(c->buf + c->len, ptr, n);
@@ -312,7 +307,7 @@ static int outcome(const struct fetch_ctx *c, CURLcode cc, struct fetch_result *
 	char why[256];
 	enum fetch_failure kind;
 
-	if (c->no_memory || cc == CURLE_OUT_OF_MEMORY)
+	if (cc == CURLE_OUT_OF_MEMORY) /* libcurl's own allocation */
 		return fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: out of memory");
 	if (c->guard.refused && cc == CURLE_COULDNT_CONNECT)
 		return fail(out, FETCH_FAIL_REFUSED, ERR_INVALID, "url: %s", FETCH_REFUSED_MESSAGE);
@@ -429,21 +424,14 @@ int fetch_url(const char *url, const struct fetch_opts *opts, struct fetch_resul
 	if (curl_easy_getinfo(c.curl, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK)
 		set_content_type(out->content_type, ct);
 	if (!c.buf) {
-		c.buf = malloc(1); /* an empty body is still a body: data is never NULL on success */
-		if (!c.buf) {
-			rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: out of memory");
-			goto cleanup;
-		}
+		c.buf = xmalloc(1); /* an empty body is still a body: data is never NULL on success */
 		c.buf[0] = '\0';
 	}
 	{
 		const char *eff = NULL;
 		if (curl_easy_getinfo(c.curl, CURLINFO_EFFECTIVE_URL, &eff) != CURLE_OK || !eff)
 			eff = url;
-		if (!(out->url = strdup(eff))) {
-			rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: out of memory");
-			goto cleanup;
-		}
+		out->url = xstrdup(eff);
 	}
 	out->data = c.buf;
 	out->len = c.len;

@@ -11,6 +11,7 @@
  * mask is restored.
  */
 #include "util/proc.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -162,12 +163,7 @@ int proc_run(struct arena *a, const char *const *argv, const char *in, size_t in
 			ssize_t n;
 			if (out_cap - out_len < CHUNK) {
 				size_t cap = out_cap ? 2 * out_cap : 2 * CHUNK;
-				char *grown = realloc(out, cap + 1);
-				if (!grown) {
-					rc = err_set(ERR_INTERNAL, "out of memory");
-					break;
-				}
-				out = grown;
+				out = xrealloc(out, cap + 1);
 				out_cap = cap;
 			}
 			n = read(outp[0], out + out_len, CHUNK);
@@ -224,10 +220,6 @@ int proc_run(struct arena *a, const char *const *argv, const char *in, size_t in
 	if (rc == 0) {
 		res->out = arena_alloc(a, out_len + 1);
 		res->err = arena_strndup(a, errbuf, err_len);
-		if (!res->out || !res->err) {
-			rc = err_set(ERR_INTERNAL, "out of memory");
-			goto cleanup;
-		}
 		if (out_len)
 			memcpy(res->out, out, out_len);
 		res->out[out_len] = '\0';

@@ -27,8 +27,6 @@ int seal_text(struct arena *a, const unsigned char key[SEAL_KEY_LEN], const char
 	total = NONCE_LEN + n + TAG_LEN;
 	buf = arena_alloc(a, total);
 	text = arena_alloc(a, sizeof(PREFIX) + base64url_len(total) + 1);
-	if (!buf || !text)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if (RAND_bytes(buf, NONCE_LEN) != 1)
 		return err_set(ERR_INTERNAL, "RAND_bytes failed");
 	if (!(c = EVP_CIPHER_CTX_new()))
@@ -67,15 +65,11 @@ int seal_open(struct arena *a, const unsigned char key[SEAL_KEY_LEN], const char
 	if (slen > (size_t)MAX_PLAIN * 2)
 		return err_set(ERR_INVALID, "sealed value: too long");
 	buf = arena_alloc(a, slen * 3 / 4 + 3);
-	if (!buf)
-		return err_set(ERR_INTERNAL, "out of memory");
 	n = base64url_decode(buf, sealed, slen);
 	if (n < NONCE_LEN + TAG_LEN)
 		return err_set(ERR_INVALID, "sealed value: malformed");
 	n -= NONCE_LEN + TAG_LEN;
 	plain = arena_alloc(a, (size_t)n + 1);
-	if (!plain)
-		return err_set(ERR_INTERNAL, "out of memory");
 	if (!(c = EVP_CIPHER_CTX_new()))
 		return err_set(ERR_INTERNAL, "out of memory");
 	if (EVP_DecryptInit_ex(c, EVP_aes_256_gcm(), NULL, NULL, NULL) != 1 ||
