@@ -412,8 +412,6 @@ static int fold_chain(struct store_tx *tx, struct arena *a, struct rev_row *rows
 		.git = rows[0].git, .pages = P, .npages = np, .files = F, .nfiles = nf,
 	};
 	*out = revision_build(rows[0].id, &nr, rows[0].created_at);
-	if (!*out)
-		return err_set(ERR_INTERNAL, "out of memory");
 	(*out)->chain = (int)rows[0].chain;
 	(*out)->chain_bytes = rows[0].chain_bytes;
 	(void)tx;
@@ -502,8 +500,6 @@ int store_revision_create(struct store_tx *tx, const struct revision_new *nr, co
 	if (nr->parent_id && (rc = store_revision_get(tx, nr->parent_id, &parent)))
 		return rc;
 	rv = revision_build(id, nr, now);
-	if (!rv)
-		return err_set(ERR_INTERNAL, "out of memory");
 	jw_init(&w);
 	if (parent && parent->space_id && strcmp(parent->space_id, nr->space_id) == 0 &&
 	    parent->chain + 1 < REV_MAX_CHAIN) {
