@@ -775,12 +775,8 @@ int cond_check(const char *field, const char *src)
 	if (!src || !*src)
 		return 0;
 	arena_init(&a);
-	if (cond_parse(&a, src, &c, &e)) {
-		if (e.position < 0)
-			rc = err_set(ERR_INTERNAL, "%s: %s", field, e.message);
-		else
-			rc = err_set(ERR_INVALID, "%s: %s at position %d", field, e.message, e.position);
-	}
+	if (cond_parse(&a, src, &c, &e))
+		rc = err_set(ERR_INVALID, "%s: %s at position %d", field, e.message, e.position);
 	arena_free(&a);
 	return rc;
 }

@@ -39,7 +39,7 @@ struct cond;
 
 /* Why a condition did not parse: the 0-based byte offset of the offending
  * token (the length for an unexpected end) and an ASCII/UTF-8 message such as
- * "unexpected ')'"; position -1 when memory ran out. */
+ * "unexpected ')'". */
 struct cond_error {
 	int position;
 	char message[160];
@@ -51,8 +51,7 @@ int cond_parse(struct arena *a, const char *src, const struct cond **out, struct
 
 /* For request validation: 0 when src parses or is NULL or "" (no
  * condition: GitBook's Expression has minLength 0), else ERR_INVALID with the
- * thread's error message "<field>: <message> at position <n>" (ERR_INTERNAL
- * when memory ran out). */
+ * thread's error message "<field>: <message> at position <n>". */
 int cond_check(const char *field, const char *src);
 
 /* Evaluate against visitor (an object {"claims": {...}}, NULL for an

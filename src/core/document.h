@@ -21,7 +21,8 @@
  * and boolean isVoid, and nodes of blocks, inlines or texts; a text has
  * leaves {object: "leaf", text, marks: [{type}]}; at most DOC_MAX_DEPTH
  * levels. Then, as compact JSON of at most max bytes, into *out (a).
- * ERR_INVALID names `field` ("description: ..."); ERR_INTERNAL on memory.
+ * ERR_INVALID names `field` ("description: ..."); ERR_INTERNAL when jansson
+ * cannot write the JSON.
  */
 int document_text(struct arena *a, const char *field, json_t *doc, size_t max, const char **out);
 

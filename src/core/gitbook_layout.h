@@ -154,7 +154,8 @@ struct layout_import_out {
  * malformed .gitbook.yaml ("'.gitbook.yaml' line 3, column 2: ..."), a
  * malformed front matter ("'guide/setup.md' front matter: line 2 ...") or a
  * limit passed: the caller then fails the sync and changes nothing;
- * ERR_INTERNAL when memory runs out. Everything lives in a.
+ * ERR_INTERNAL when a library (libyaml, cmark, OpenSSL) fails. Everything
+ * lives in a.
  */
 int layout_import(struct arena *a, const struct layout_import_in *in, struct layout_import_out *out);
 

@@ -25,11 +25,13 @@
  * one, with the same replacement).
  *
  * Allocation: cmark aborts the process when malloc fails (it has no error
- * path); every allocation of ours is checked. Temporary text is built in a
- * struct jw used as a byte buffer (bput), whose oom flag is checked once.
+ * path), and so do ours (util/alloc.h); the NULL checks left on cmark's
+ * calls are its own. Temporary text is built in a struct jw used as a byte
+ * buffer (bput), whose oom flag (past SIZE_MAX / 2 bytes) is checked once.
  */
 #include "core/markdown.h"
 #include "core/gitbook_yaml.h"
+#include "util/alloc.h"
 #include "util/err.h"
 #include "util/text.h"
 #include "util/util.h"
@@ -110,9 +112,10 @@ static const char *literal(cmark_node *n)
 	return s ? s : "";
 }
 
-static int oom(void)
+/* cmark returned NULL (its own allocation), or a buffer passed SIZE_MAX / 2. */
+static int md_fail(void)
 {
-	return err_set(ERR_INTERNAL, "markdown: out of memory");
+	return err_set(ERR_INTERNAL, "markdown: cmark failed or the text is too large");
 }
 
 /* ---------------------------------------------------------------- buffers */
@@ -269,12 +272,12 @@ static int fm_string(struct arena *a, yaml_node_t *n, const char *key, char **ou
 	if (n->type != YAML_SCALAR_NODE) {
 		*error = arena_printf(a, "line %d, column %d: %s must be a string", (int)n->start_mark.line + 1,
 				      (int)n->start_mark.column + 1, key);
-		return *error ? 0 : oom();
+		return 0;
 	}
 	if (n->data.scalar.length == 0)
 		return 0;
 	*out = arena_strndup(a, (const char *)n->data.scalar.value, n->data.scalar.length);
-	return *out ? 0 : oom();
+	return 0;
 }
 
 /* layout.<key>.visible: -1 when absent or not a boolean. */
@@ -306,7 +309,7 @@ static int fm_read(struct arena *a, yaml_document_t *doc, int first_line, struct
 	if (root->type != YAML_MAPPING_NODE) {
 		out->error = arena_printf(a, "line %d, column %d: frontmatter must be a mapping of key: value",
 					  (int)root->start_mark.line + first_line, (int)root->start_mark.column + 1);
-		return out->error ? 0 : oom();
+		return 0;
 	}
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
 		if (fm_string(a, yaml_map_get(doc, root, strings[i].key), strings[i].key, strings[i].slot, &error))
@@ -323,7 +326,7 @@ static int fm_read(struct arena *a, yaml_document_t *doc, int first_line, struct
 					     strchr(error, ':') ? strchr(error, ':') : "");
 		out->title = out->description = out->icon = out->emoji = NULL;
 		out->error = error;
-		return error ? 0 : oom();
+		return 0;
 	}
 	out->hidden = yaml_bool(yaml_map_get(doc, root, "hidden"), &ok);
 	n = yaml_map_get(doc, root, "layout");
@@ -331,11 +334,8 @@ static int fm_read(struct arena *a, yaml_document_t *doc, int first_line, struct
 		yaml_node_t *w = yaml_map_get(doc, n, "width");
 
 		out->layout.present = true;
-		if (w && w->type == YAML_SCALAR_NODE && w->data.scalar.length > 0 && !yaml_is_null(w)) {
+		if (w && w->type == YAML_SCALAR_NODE && w->data.scalar.length > 0 && !yaml_is_null(w))
 			out->layout.width = arena_strndup(a, (const char *)w->data.scalar.value, w->data.scalar.length);
-			if (!out->layout.width)
-				return oom();
-		}
 		out->layout.title = fm_visible(doc, n, "title");
 		out->layout.description = fm_visible(doc, n, "description");
 		out->layout.table_of_contents = fm_visible(doc, n, "tableOfContents");
@@ -364,7 +364,7 @@ int md_frontmatter(struct arena *a, const char *md, size_t len, struct md_front 
 	if (rc == ERR_INVALID) {
 		out->error = arena_strdup(a, err_message());
 		err_clear();
-		return out->error ? 0 : oom();
+		return 0;
 	}
 	if (rc)
 		return -1;
@@ -516,8 +516,6 @@ static int slug_insert(struct slugs *t, char *k)
 			return -1;
 		nkeys = arena_alloc(t->a, ncap * sizeof(*nkeys));
 		ncount = arena_alloc(t->a, ncap * sizeof(*ncount));
-		if (!nkeys || !ncount)
-			return -1;
 		memset(nkeys, 0, ncap * sizeof(*nkeys));
 		for (size_t j = 0; j < t->cap; j++) {
 			if (!t->keys[j])
@@ -546,8 +544,6 @@ static char *slug_unique(struct slugs *t, const char *text)
 	char *base = arena_alloc(t->a, n + 1), *res;
 	unsigned *c;
 
-	if (!base)
-		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		char ch = text[i];
 
@@ -564,8 +560,6 @@ static char *slug_unique(struct slugs *t, const char *text)
 		c = slug_find(t, base);
 		(*c)++;
 		res = arena_printf(t->a, "%s-%u", base, *c);
-		if (!res)
-			return NULL;
 	}
 	return slug_insert(t, res) < 0 ? NULL : res;
 }
@@ -1405,7 +1399,7 @@ cleanup:
 	jw_free(&d.pend);
 	jw_free(&d.tmp);
 	arena_free(&a);
-	return rc < 0 ? oom() : 0;
+	return rc < 0 ? md_fail() : 0;
 }
 
 /* --------------------------------------------------- sections, title, text */
@@ -1435,8 +1429,6 @@ int md_sections(struct arena *a, const char *md, size_t len, struct md_section *
 	if (count > SIZE_MAX / sizeof(*secs))
 		goto cleanup;
 	secs = arena_alloc(a, count * sizeof(*secs));
-	if (!secs)
-		goto cleanup;
 	for (cmark_node *c = cmark_node_first_child(root);; c = cmark_node_next(c)) {
 		bool split = !c || (cmark_node_get_type(c) == CMARK_NODE_HEADING &&
 				    cmark_node_get_heading_level(c) <= 3);
@@ -1444,7 +1436,7 @@ int md_sections(struct arena *a, const char *md, size_t len, struct md_section *
 		if (split) {
 			/* Close the current section; the preamble only when it has text. */
 			cur.body = bdup_trim(a, &body);
-			if (body.oom || !cur.body)
+			if (body.oom)
 				goto cleanup;
 			if (!preamble || *cur.body)
 				secs[k++] = cur;
@@ -1468,7 +1460,7 @@ cleanup:
 		cmark_node_free(root);
 	jw_free(&body);
 	jw_free(&tmp);
-	return rc < 0 ? oom() : 0;
+	return rc < 0 ? md_fail() : 0;
 }
 
 char *md_title(struct arena *a, const char *md, size_t len)
@@ -1483,7 +1475,7 @@ char *md_title(struct arena *a, const char *md, size_t len)
 	off = body_offset(md, len);
 	root = parse(md + off, len - off);
 	if (!root) {
-		oom();
+		md_fail();
 		return NULL;
 	}
 	first = cmark_node_first_child(root);
@@ -1491,7 +1483,7 @@ char *md_title(struct arena *a, const char *md, size_t len)
 		jw_init(&tmp);
 		title = plain_dup(a, &tmp, first);
 		if (!title)
-			oom();
+			md_fail();
 		else if (!*title)
 			title = NULL;
 		jw_free(&tmp);
@@ -1512,7 +1504,7 @@ char *md_plain_text(struct arena *a, const char *md, size_t len)
 	off = body_offset(md, len);
 	root = parse(md + off, len - off);
 	if (!root) {
-		oom();
+		md_fail();
 		return NULL;
 	}
 	jw_init(&tmp);
@@ -1520,7 +1512,7 @@ char *md_plain_text(struct arena *a, const char *md, size_t len)
 	jw_free(&tmp);
 	cmark_node_free(root);
 	if (!text)
-		oom();
+		md_fail();
 	return text;
 }
 
@@ -1564,7 +1556,7 @@ int md_links(struct arena *a, const char *md, size_t len, struct md_link **out, 
 	fm_lines = count_lines(md, off);
 	root = parse(md + off, len - off);
 	if (!root)
-		return oom();
+		return md_fail();
 	for (int pass = 0; pass < 2; pass++) {
 		it = cmark_iter_new(root);
 		if (!it)
@@ -1579,17 +1571,16 @@ int md_links(struct arena *a, const char *md, size_t len, struct md_link **out, 
 				continue;
 			}
 			links[k].target = arena_strdup(a, cmark_node_get_url(x) ? cmark_node_get_url(x) : "");
-			links[k].line = link_line(x) + fm_lines;
-			if (!links[k++].target)
-				break;
+			links[k++].line = link_line(x) + fm_lines;
 		}
 		cmark_iter_free(it);
 		if (pass == 0) {
 			if (!count)
 				break;
-			if (count > SIZE_MAX / sizeof(*links) || !(links = arena_alloc(a, count * sizeof(*links))))
+			if (count > SIZE_MAX / sizeof(*links))
 				goto cleanup;
-		} else if (k < count || !links[k - 1].target) {
+			links = arena_alloc(a, count * sizeof(*links));
+		} else if (k < count) {
 			goto cleanup;
 		}
 	}
@@ -1598,7 +1589,7 @@ int md_links(struct arena *a, const char *md, size_t len, struct md_link **out, 
 	rc = 0;
 cleanup:
 	cmark_node_free(root);
-	return rc < 0 ? oom() : 0;
+	return rc < 0 ? md_fail() : 0;
 }
 
 /* ------------------------------------------------------------- rewriting */
@@ -1938,9 +1929,7 @@ static int edits_add(struct edits *t, struct edit e)
 
 		if (ncap > SIZE_MAX / sizeof(*nv))
 			return -1;
-		nv = realloc(t->v, ncap * sizeof(*nv));
-		if (!nv)
-			return -1;
+		nv = xrealloc(t->v, ncap * sizeof(*nv));
 		t->v = nv;
 		t->cap = ncap;
 	}
@@ -1970,8 +1959,9 @@ static int collect_runs(struct scan *sc, size_t b)
 	sc->runs = NULL;
 	if (!n)
 		return 0;
-	if (n > SIZE_MAX / sizeof(*sc->runs) || !(sc->runs = malloc(n * sizeof(*sc->runs))))
+	if (n > SIZE_MAX / sizeof(*sc->runs))
 		return -1;
+	sc->runs = xmalloc(n * sizeof(*sc->runs));
 	for (size_t i = b; i < sc->end;) {
 		size_t j = i;
 
@@ -2139,10 +2129,10 @@ char *md_rewrite_links(struct arena *a, const char *md, size_t len,
 		if (pass == 0) {
 			r.dests.n = k;
 			k = 0;
-			if (r.dests.n > SIZE_MAX / sizeof(struct dest) ||
-			    !(r.dests.v = malloc((r.dests.n + 1) * sizeof(struct dest))) ||
-			    !(r.dests.next = malloc((r.dests.n + 1) * sizeof(size_t))))
+			if (r.dests.n > SIZE_MAX / sizeof(struct dest))
 				goto cleanup;
+			r.dests.v = xmalloc((r.dests.n + 1) * sizeof(struct dest));
+			r.dests.next = xmalloc((r.dests.n + 1) * sizeof(size_t));
 		}
 	}
 	qsort(r.dests.v, r.dests.n, sizeof(struct dest), dest_cmp);
@@ -2151,9 +2141,10 @@ char *md_rewrite_links(struct arena *a, const char *md, size_t len,
 	for (size_t i = 0; i < blen; i++)
 		if (r.s[i] == '\n' || (r.s[i] == '\r' && (i + 1 >= blen || r.s[i + 1] != '\n')))
 			nlines++;
-	if (nlines > SIZE_MAX / sizeof(size_t) - 1 || !(line_start = malloc((nlines + 1) * sizeof(size_t))) ||
-	    !(r.stack = malloc(blen + 1)))
+	if (nlines > SIZE_MAX / sizeof(size_t) - 1)
 		goto cleanup;
+	line_start = xmalloc((nlines + 1) * sizeof(size_t));
+	r.stack = xmalloc(blen + 1);
 	line_start[0] = 0;
 	k = 1;
 	for (size_t i = 0; i < blen; i++)
@@ -2208,8 +2199,10 @@ char *md_rewrite_links(struct arena *a, const char *md, size_t len,
 		pos = ed->e;
 	}
 	bput(&out, r.s + pos, blen - pos);
-	if (!out.oom && !r.clean.oom && (result = arena_strndup(a, bdata(&out), out.len)))
+	if (!out.oom && !r.clean.oom) {
+		result = arena_strndup(a, bdata(&out), out.len);
 		fail = false;
+	}
 cleanup:
 	if (it)
 		cmark_iter_free(it);
@@ -2223,6 +2216,6 @@ cleanup:
 	jw_free(&r.clean);
 	jw_free(&out);
 	if (fail)
-		oom();
+		md_fail();
 	return fail ? NULL : result;
 }

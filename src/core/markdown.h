@@ -13,8 +13,10 @@
  * every function below skips it; line numbers still count from the start of
  * the whole text.
  *
- * Results come from the caller's arena; allocation failure returns -1 (or
- * NULL) with the thread's error set (util/err.h).
+ * Results come from the caller's arena; out of memory stops the process
+ * (util/alloc.h). "-1 (or NULL) when cmark fails" below: cmark-gfm returned
+ * NULL or a text passed SIZE_MAX / 2 bytes, with the thread's error set
+ * (util/err.h).
  */
 #ifndef DOCSD_CORE_MARKDOWN_H
 #define DOCSD_CORE_MARKDOWN_H
@@ -48,7 +50,7 @@
  * "b2"... in document order, unique in the document. Soft line breaks become
  * spaces, hard ones "\n". An empty page is one empty paragraph.
  *
- * Returns 0, or -1 when memory runs out (w may then hold a partial value).
+ * Returns 0, or -1 when cmark fails (w may then hold a partial value).
  */
 int md_to_document(struct jw *w, const char *md, size_t len);
 
@@ -93,8 +95,8 @@ struct md_link {
 int md_links(struct arena *a, const char *md, size_t len, struct md_link **out, size_t *n);
 
 /* The plain text of a leading level-1 heading (ATX or setext, the first block
- * after any frontmatter), or NULL when there is none or it is empty (or memory
- * runs out). */
+ * after any frontmatter), or NULL when there is none or it is empty (or cmark
+ * fails). */
 char *md_title(struct arena *a, const char *md, size_t len);
 
 /* A leading frontmatter block: a "---" line, YAML, a "---" (or "...") line. */
@@ -129,7 +131,7 @@ struct md_front {
  * mapping, or gives a non-string title/description/icon/emoji sets error
  * (present stays true and body still skips the block). Strings belong to a.
  * Returns 0 (also when there is no frontmatter or it is malformed) or -1 when
- * memory runs out.
+ * libyaml fails.
  */
 int md_frontmatter(struct arena *a, const char *md, size_t len, struct md_front *out);
 
@@ -142,14 +144,14 @@ int md_frontmatter(struct arena *a, const char *md, size_t len, struct md_front 
  * The replacement is written bare when it can be (no spaces, controls, angle
  * brackets, backslashes or unbalanced parentheses), else as <...> with '<',
  * '>' and '\' escaped. Reference definitions, autolinks and links
- * inside code are left alone. NULL when memory runs out.
+ * inside code are left alone. NULL when cmark fails.
  */
 char *md_rewrite_links(struct arena *a, const char *md, size_t len,
 		       const char *(*map)(void *ctx, const char *target), void *ctx);
 
 /* The plain text of the whole page: markup and HTML tags removed, code and
  * image alt text kept, one block per line, table cells joined by " | ".
- * "" for an empty page; NULL when memory runs out. */
+ * "" for an empty page; NULL when cmark fails. */
 char *md_plain_text(struct arena *a, const char *md, size_t len);
 
 #endif

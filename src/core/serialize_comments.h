@@ -52,7 +52,7 @@ struct comment_view {
 };
 
 /* What a comment's target.tableCell is stored as: {"record":..,"definition":..}
- * compact, in a. NULL when out of memory. */
+ * compact, in a. NULL only past the JSON writer's SIZE_MAX / 2 bytes. */
 const char *comment_table_cell_json(struct arena *a, const char *record, const char *definition);
 
 /* urls.location: <base>/s/<space>[/change-requests/<cr>]/comments/<comment>

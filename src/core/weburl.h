@@ -12,7 +12,7 @@
  * dropped, user information dropped, an empty path as "/", and every byte
  * that may not stand bare in a URL (controls, space, non-ASCII, "<>\"\\^`{|}")
  * percent-encoded. Pure functions: results come from the caller's arena; NULL
- * means "not an absolute http(s) URL" (or memory ran out).
+ * means "not an absolute http(s) URL".
  */
 #ifndef DOCSD_CORE_WEBURL_H
 #define DOCSD_CORE_WEBURL_H

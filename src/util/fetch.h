@@ -70,7 +70,7 @@ struct fetch_result {
  * the defaults. Returns 0 when the final response is 2xx and its body fits in
  * max_bytes. Otherwise returns ERR_INVALID for anything the URL is to blame for
  * (scheme, private address, size, timeout, HTTP status, unreachable host) or
- * ERR_INTERNAL (-1) when memory or curl fail us; out->error and the thread's
+ * ERR_INTERNAL (-1) when curl fails us; out->error and the thread's
  * error message (err_message()) both say why, e.g. "url: HTTP 404", and
  * out->failure says which kind of failure it was. out->data
  * belongs to the caller: release it with fetch_result_free().

@@ -35,7 +35,7 @@ struct proc_result {
  * (message says why, with the start of stderr) when it could not be
  * started, exited non-zero, was killed by a signal, wrote more than out_max
  * bytes to stdout, or outlived the deadline (its process group is then
- * killed with SIGKILL and reaped); ERR_INTERNAL when memory or a pipe
+ * killed with SIGKILL and reaped); ERR_INTERNAL when spawning or a pipe
  * failed. res->out and res->err are set whenever the child ran. */
 int proc_run(struct arena *a, const char *const *argv, const char *in, size_t in_len, size_t out_max,
 	     int64_t timeout_ms, struct proc_result *res);
