@@ -102,8 +102,8 @@ int content_files_list(struct req *r)
 	    (rc = dom_files_list(&r->dom, req_param(r, "spaceId"), req_param(r, "changeRequestId"),
 				 req_param(r, "revisionId"), &lr, &l)))
 		return rc;
-	if (l.more)
-		next = cursor_encode(&r->arena, "0", l.files[l.n - 1].id);
+	if (l.more && !(next = cursor_encode(&r->arena, "0", l.files[l.n - 1].id)))
+		return err_set(ERR_INTERNAL, "cannot encode the page cursor");
 	g = resp_list_begin(r);
 	git = with_metadata(r);
 	for (int i = 0; i < l.n; i++)

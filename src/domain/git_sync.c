@@ -588,8 +588,7 @@ static int overlay(struct sync *c, struct store_tx *tx, const char *id, const ch
 	nr.npages = rv->npages;
 	nr.files = files;
 	nr.nfiles = rv->nfiles;
-	if (!(*out = revision_build(rv->id, &nr, rv->created_at)))
-		return err_set(ERR_INTERNAL, "out of memory");
+	*out = revision_build(rv->id, &nr, rv->created_at);
 	return 0;
 }
 
