@@ -12,9 +12,9 @@ OPT     ?= -O2 -g
 # cmark-gfm's extensions library (tables, strikethrough, task lists) ships no .pc file.
 LIBS    := $(PKG_LIBS) -lcmark-gfm-extensions -lpthread
 
-SRC := $(wildcard src/util/*.c src/http/*.c src/core/*.c src/store/*.c src/domain/*.c src/api/*.c src/jobs/*.c src/site/*.c src/translate/*.c src/git/*.c) src/server.c src/options.c
+SRC := $(wildcard src/util/*.c src/http/*.c src/model/*.c src/format/*.c src/json/*.c src/store/*.c src/domain/*.c src/api/*.c src/jobs/*.c src/site/*.c src/translate/*.c src/git/*.c) src/server.c src/options.c
 MAIN := src/main.c
-UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 
 BUILD ?= build
 OBJ := $(SRC:%.c=$(BUILD)/%.o)
@@ -50,3 +50,6 @@ clean:
 	rm -rf build build-asan
 
 -include $(OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+
+# Unit tests live in a folder per layer (tests/unit/<layer>/) and share tests/unit/unit.h.
+$(UNIT_OBJ): CFLAGS_BASE += -Itests/unit

@@ -4,8 +4,8 @@
  * Every flag also reads a DOCSD_* environment variable; a flag given on the
  * command line wins over the environment.
  */
-#include "core/serialize.h"
-#include "core/validate.h"
+#include "json/serialize.h"
+#include "model/validate.h"
 #include "http/listener.h"
 #include "http/services.h"
 #include "jobs/jobs.h"
@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/jsonw.h"
+#include "json/jsonw.h"
 
 static int cmd_serve(struct cli *c)
 {

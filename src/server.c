@@ -5,7 +5,7 @@
 #include "domain/git_sync.h"
 #include "jobs/jobs.h"
 #include "api/routes.h"
-#include "core/validate.h"
+#include "model/validate.h"
 #include "domain/content.h"
 #include "domain/openapi.h"
 #include "http/listener.h"

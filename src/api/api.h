@@ -6,8 +6,8 @@
 #define DOCSD_API_API_H
 
 #include "api/routes.h"
-#include "core/jsonw.h"
-#include "core/serialize.h"
+#include "json/jsonw.h"
+#include "json/serialize.h"
 #include "http/http.h"
 #include "store/store.h"
 #include "util/err.h"

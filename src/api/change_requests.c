@@ -3,7 +3,7 @@
  * (domain/change_requests.c, whose header draws the state machine), serialize.
  */
 #include "api/content.h"
-#include "core/serialize_content.h"
+#include "json/serialize_content.h"
 #include "domain/content.h"
 #include "util/util.h"
 

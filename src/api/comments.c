@@ -6,10 +6,10 @@
  * Each handler reads the query and the body's shapes, calls one domain
  * function (domain/comments.c: access, the rules on bodies, reactions and
  * targets, the state of a comment) and serializes what it returns
- * (core/serialize_comments.c).
+ * (json/serialize_comments.c).
  */
 #include "api/api.h"
-#include "core/serialize_comments.h"
+#include "json/serialize_comments.h"
 #include "domain/comments.h"
 
 #include <microhttpd.h>

@@ -3,7 +3,7 @@
  * request bodies, and signed URLs.
  */
 #include "api/content.h"
-#include "core/revision.h"
+#include "model/revision.h"
 #include "util/util.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * content.h - what the content handlers share (access and the rules are the
- * domain's: domain/domain.h, domain/spaces.h; the model is core/access.c).
+ * domain's: domain/domain.h, domain/spaces.h; the model is model/access.c).
  *
  * A content route has no {organizationId}: the object names its organization,
  * so the domain loads the object first, then the caller's standing in that
@@ -10,7 +10,7 @@
 #define DOCSD_API_CONTENT_H
 
 #include "api/api.h"
-#include "core/revision.h"
+#include "model/revision.h"
 #include "domain/spaces.h"
 
 /* Body helpers shared by the content handlers: the shape of each field only;

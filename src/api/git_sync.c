@@ -4,7 +4,7 @@
  * (domain/git_sync.h); these handlers read the body, start it and answer.
  */
 #include "api/api.h"
-#include "core/git_sync.h"
+#include "model/git_sync.h"
 #include "domain/git_sync.h"
 
 #include <string.h>

@@ -5,7 +5,7 @@
  * in the handler's transaction (domain/import.h).
  */
 #include "api/api.h"
-#include "core/serialize_content.h"
+#include "json/serialize_content.h"
 #include "domain/import.h"
 
 /* {url, source}: GitBook's ImportContent. */

@@ -5,7 +5,7 @@
  * (domain/members.h: the access checks and the rules) and serializes.
  */
 #include "api/api.h"
-#include "core/serialize_meta.h"
+#include "json/serialize_meta.h"
 #include "domain/members.h"
 
 int api_send_member(struct req *r, const struct member *m)

@@ -2,7 +2,7 @@
  * meta.c - API information, health, metrics and users.
  */
 #include "api/api.h"
-#include "core/serialize_meta.h"
+#include "json/serialize_meta.h"
 #include "domain/members.h"
 #include "http/conntrack.h"
 #include "http/services.h"

@@ -5,10 +5,10 @@
  *
  * Each handler parses the request, calls one domain function
  * (domain/openapi.h: access, the slug and source rules, the processing job)
- * and serializes (core/serialize_openapi.h).
+ * and serializes (json/serialize_openapi.h).
  */
 #include "api/api.h"
-#include "core/serialize_openapi.h"
+#include "json/serialize_openapi.h"
 #include "domain/openapi.h"
 
 #include <string.h>

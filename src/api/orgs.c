@@ -6,7 +6,7 @@
  * (domain/orgs.h: the access checks and the rules) and serializes.
  */
 #include "api/api.h"
-#include "core/serialize_meta.h"
+#include "json/serialize_meta.h"
 #include "domain/orgs.h"
 
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * call the domain (domain/reviews.h), serialize.
  */
 #include "api/api.h"
-#include "core/serialize_cr.h"
+#include "json/serialize_cr.h"
 #include "domain/reviews.h"
 
 #include <string.h>

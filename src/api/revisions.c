@@ -8,7 +8,7 @@
  * a page read is a lookup in memory plus one read of the page's body.
  */
 #include "api/content.h"
-#include "core/serialize_content.h"
+#include "json/serialize_content.h"
 #include "domain/content.h"
 #include "util/util.h"
 

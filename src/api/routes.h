@@ -10,7 +10,7 @@
 #ifndef DOCSD_API_ROUTES_H
 #define DOCSD_API_ROUTES_H
 
-#include "core/roles.h"
+#include "model/roles.h"
 
 struct req;
 typedef int (*route_handler)(struct req *r);

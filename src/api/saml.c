@@ -10,7 +10,7 @@
  * and sent again unchanged is accepted.
  */
 #include "api/api.h"
-#include "core/serialize_meta.h"
+#include "json/serialize_meta.h"
 #include "domain/orgs.h"
 
 #include <string.h>

@@ -1,10 +1,10 @@
 /*
  * search.c - searchSpaceContent and searchOrganizationContent: read the query
  * and the page, call the domain (domain/search.c), write GitBook's shapes
- * (core/serialize_search.c).
+ * (json/serialize_search.c).
  */
 #include "api/api.h"
-#include "core/serialize_search.h"
+#include "json/serialize_search.h"
 #include "domain/comments.h"
 
 int search_space(struct req *r)

@@ -5,7 +5,7 @@
  * Each handler parses the request, calls one domain function (domain/sites.h,
  * "structure": it checks the role on the site, read for reads and create for
  * writes, and answers with a struct site_answer) and serializes it
- * (core/serialize_site_structure.h). Sections, section groups and site
+ * (json/serialize_site_structure.h). Sections, section groups and site
  * spaces are the three kinds of item of a structure: listing, deleting,
  * moving and answering with one is one helper here, given the kind.
  *
@@ -14,7 +14,7 @@
  * index as a fallback when it has since gone).
  */
 #include "api/api.h"
-#include "core/serialize_site_structure.h"
+#include "json/serialize_site_structure.h"
 #include "domain/sites.h"
 
 #include <string.h>

@@ -4,7 +4,7 @@
  * share links, the adaptive schema, the publishing auth).
  *
  * Each handler parses the request, calls one domain function
- * (domain/sites.h: access and rules) and serializes (core/serialize_sites.h).
+ * (domain/sites.h: access and rules) and serializes (json/serialize_sites.h).
  *
  * createSite takes, beside GitBook's type, title, visibility and spaces, the
  * seed's "option to create a new space associated with the site", which
@@ -17,9 +17,9 @@
  * removed and 204 when there was nothing (GitBook's document).
  */
 #include "api/api.h"
-#include "core/adaptive.h"
-#include "core/serialize_sites.h"
-#include "core/validate.h"
+#include "model/adaptive.h"
+#include "json/serialize_sites.h"
+#include "model/validate.h"
 #include "domain/sites.h"
 
 #include <ctype.h>

@@ -6,8 +6,8 @@
  * (domain/spaces.h: the access checks and the rules) and serializes.
  */
 #include "api/content.h"
-#include "core/translation.h"
-#include "core/validate.h"
+#include "model/translation.h"
+#include "model/validate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,15 +4,15 @@
  *
  * Each handler parses the request, calls one domain function
  * (domain/translations.h: access, rules, the run's job) and serializes
- * (core/serialize_translations.h). Languages are GitBook's
+ * (json/serialize_translations.h). Languages are GitBook's
  * TranslationLanguage; the pair must also be installed in the engine (the
  * domain answers 400 naming the installed pairs). Deletes answer 205 when a
  * translation was deleted and 204 when there was none (GitBook's document);
  * runTranslation answers 204 once the run is queued.
  */
 #include "api/api.h"
-#include "core/serialize_translations.h"
-#include "core/translation.h"
+#include "json/serialize_translations.h"
+#include "model/translation.h"
 #include "domain/translations.h"
 
 #include <string.h>

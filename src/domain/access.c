@@ -1,7 +1,7 @@
 /*
  * access.c - the actor's standing in an organization and role on content.
  *
- * The rules are core/access.c's (pure); this file loads what they read: the
+ * The rules are model/access.c's (pure); this file loads what they read: the
  * actor's membership and grants (once per organization and transaction) and
  * the chain of collections above an object.
  */

@@ -2,7 +2,7 @@
  * change_requests.c - change requests: open, list (a space's, an
  * organization's), read, edit (subject, status, description), contributors,
  * what they change against their base, content batches, merge into the space
- * and update from it (state diagram in content.h). Merge and update are three-way merges (core/tree_merge.c)
+ * and update from it (state diagram in content.h). Merge and update are three-way merges (model/tree_merge.c)
  * against the change request's base: revisionMergedAncestor after an update,
  * else revisionInitial. A merge with conflicts writes nothing.
  *
@@ -15,8 +15,8 @@
 #include "domain/events.h"
 #include "domain/merge_rules.h"
 #include "domain/spaces.h"
-#include "core/document.h"
-#include "core/serialize_content.h"
+#include "format/document.h"
+#include "json/serialize_content.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -63,7 +63,7 @@ static int load_locked(struct dom *d, const char *space_id, const char *cr_key, 
 	return store_cr_get_locked(d->tx, s->id, cr->id, cr);
 }
 
-/* ---- descriptions: GitBook's JSONDocument (core/document.h) ---- */
+/* ---- descriptions: GitBook's JSONDocument (format/document.h) ---- */
 
 int dom_cr_description_text(struct dom *d, json_t *doc, const char **out)
 {
@@ -401,7 +401,7 @@ int dom_cr_content_batch(struct dom *d, const char *space_id, const char *cr_key
 
 /* ---- merge and update ---- */
 
-/* The tree merge is pure (core/tree_merge.c): load the bodies it will read,
+/* The tree merge is pure (model/tree_merge.c): load the bodies it will read,
  * merge, and store the bodies it made only when nothing conflicts. */
 static int merge_trees(struct dom *d, const struct revision *base, const struct revision *ours,
 		       const struct revision *theirs, struct tree_merge_result *res)

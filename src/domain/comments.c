@@ -4,7 +4,7 @@
  * Every operation loads its place once (the space with the actor's role, and
  * the change request when the route names one), which is the access check of
  * the operation; the rules on bodies, reactions and targets follow, then the
- * store. Results come back with their views (core/serialize_comments.h):
+ * store. Results come back with their views (json/serialize_comments.h):
  * permissions from comment_permissions(), the same function the checks use.
  */
 #include "domain/comments.h"

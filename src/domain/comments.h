@@ -7,7 +7,7 @@
  * Like every domain function (domain/domain.h) these take a `struct dom`,
  * check the actor's access once per operation, apply the rules and return
  * plain structs from d->arena: the caller serializes them
- * (core/serialize_comments.h, core/serialize_search.h).
+ * (json/serialize_comments.h, json/serialize_search.h).
  *
  * Access (the actor's effective role on the space, GitBook's roles):
  *   read     lists and reads comments, replies and commenters; searches
@@ -26,7 +26,7 @@
 #ifndef DOCSD_DOMAIN_COMMENTS_H
 #define DOCSD_DOMAIN_COMMENTS_H
 
-#include "core/serialize_comments.h"
+#include "json/serialize_comments.h"
 #include "domain/domain.h"
 
 #define COMMENT_MARKDOWN_MAX 10000 /* characters of a comment's body */

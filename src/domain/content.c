@@ -6,8 +6,8 @@
 #include "domain/secrets.h"
 #include "domain/openapi.h"
 #include "util/util.h"
-#include "core/revision.h"
-#include "core/serialize_comments.h"
+#include "model/revision.h"
+#include "json/serialize_comments.h"
 #include "util/err.h"
 #include "util/text.h"
 

@@ -26,15 +26,15 @@
 
 #include <jansson.h>
 
-#include "core/revision.h"
-#include "core/tree_edit.h"
-#include "core/serialize_cr.h"
-#include "core/tree_merge.h"
+#include "model/revision.h"
+#include "model/tree_edit.h"
+#include "json/serialize_cr.h"
+#include "model/tree_merge.h"
 #include "domain/domain.h"
 
 /* ---- reading ---- */
 /* Reads load the page bodies their answer shows, and serializers take them as
- * data (core/serialize_content.h, page_json.bodies): an array parallel to
+ * data (json/serialize_content.h, page_json.bodies): an array parallel to
  * rv->pages, in d->arena, holding the markdown of each document page shown
  * ("" for one without a body) and NULL for the others. A body is read once
  * per page with dom_page_body; a missing row fails the read (ERR_INTERNAL)
@@ -141,7 +141,7 @@ int dom_content_prefetch(struct dom *d, json_t *changes, struct fetched_files *o
 /* The most changes one batch holds (GitBook's updateChangeRequestContent). */
 #define CONTENT_MAX_CHANGES 50
 
-/* struct content_outcome (what a batch did) is core/serialize_cr.h's. */
+/* struct content_outcome (what a batch did) is json/serialize_cr.h's. */
 /* Apply a batch of changes (GitBook's updateChangeRequestContent `changes`)
  * to the working copy w. revert_base: revert_page's default revision. refs
  * (may be NULL): a JSON object of extra link refs, name -> "/files/<id>".

@@ -23,8 +23,8 @@
 
 #include <stdbool.h>
 
-#include "core/access.h"
-#include "core/model.h"
+#include "model/access.h"
+#include "model/model.h"
 #include "server.h"
 #include "store/store.h"
 #include "util/arena.h"
@@ -58,13 +58,13 @@ const char *dom_base_url(const struct dom *d);
 /* Load the actor's standing (role, team ownership, generation) in org_id;
  * no-op when loaded. A non-member gets ROLE_NONE, never an error. */
 int dom_enter_org(struct dom *d, const char *org_id);
-/* The actor's standing in org_id must satisfy `need` (core/roles.h): 404
+/* The actor's standing in org_id must satisfy `need` (model/roles.h): 404
  * for a non-member (the organization is not revealed), 403 below it. docsd
  * itself is admin of every organization that exists. Every organization
  * operation calls it once; the route table's flag is the dispatcher's early
  * check of the same rule (the member list's page cache needs it first). */
 int dom_org_require(struct dom *d, const char *org_id, enum org_access need);
-/* The standing plus the actor's grants in org_id, as core/access.c reads them. */
+/* The standing plus the actor's grants in org_id, as model/access.c reads them. */
 int dom_actor_access(struct dom *d, const char *org_id, const struct access_ctx **out);
 /* Forget the loaded grants (after a change of the actor's own access). */
 void dom_access_changed(struct dom *d);
@@ -111,7 +111,7 @@ enum role dom_keep_space(void *list, void *item);
 enum role dom_keep_collection(void *list, void *item);
 
 /* ---- content (domain/content.c) ---- */
-struct revision; /* core/revision.h */
+struct revision; /* model/revision.h */
 
 /* A change request of space s (which the actor reads: dom_space_get first)
  * by id or by its number in the space; 404 when the space has none such. */
@@ -132,7 +132,7 @@ int dom_content_source(struct dom *d, const char *space_id, const char *cr_key, 
 
 /* What a comment's target shows of a page of a revision (outdated false).
  * ERR_NOT_FOUND when the revision has no such page. */
-struct comment_page; /* core/serialize_comments.h */
+struct comment_page; /* json/serialize_comments.h */
 int dom_page_summary(struct dom *d, const char *revision_id, const char *page_id, struct comment_page *out);
 
 #endif

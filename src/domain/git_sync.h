@@ -11,7 +11,7 @@
  * repository (jobs_register_own_tx):
  *
  *   import: repo_fetch (mirror fetch of the ref) -> config_check and
- *   content_process (core/gitbook_layout: files to pages and files; bodies
+ *   content_process (format/gitbook_layout: files to pages and files; bodies
  *   and blobs stored in short batches) -> finalize (one transaction: the
  *   revision, the space's current revision unless standalone, the link's
  *   applied commit and timestamp, the operation's success).

@@ -12,10 +12,10 @@
  * content_changes.c turns them into /pages/<id> and /files/<id>).
  */
 #include "domain/import.h"
-#include "core/html_markdown.h"
-#include "core/markdown.h"
-#include "core/validate.h"
-#include "core/weburl.h"
+#include "format/html_markdown.h"
+#include "format/markdown.h"
+#include "model/validate.h"
+#include "format/weburl.h"
 #include "domain/merge_rules.h"
 #include "util/err.h"
 #include "util/fetch.h"

@@ -9,7 +9,7 @@
  *     dom_import_prefetch: the caller's access, checked in a short read
  *     transaction of its own (nobody without it causes a fetch), then the
  *     crawl: pages fetched with util/fetch.h's rules, converted to markdown
- *     (core/html_markdown.h), links between them and to their images mapped
+ *     (format/html_markdown.h), links between them and to their images mapped
  *     to batch refs, images fetched -> struct import_crawl in the arena
  *   handler (one write transaction)
  *     dom_import: the pages and images as one batch of insert_files and

@@ -4,9 +4,9 @@
  */
 #include "domain/members.h"
 #include "domain/secrets.h"
-#include "core/jsonw.h"
-#include "core/jwt.h"
-#include "core/serialize.h"
+#include "json/jsonw.h"
+#include "format/jwt.h"
+#include "json/serialize.h"
 #include "util/err.h"
 #include "util/util.h"
 

@@ -4,7 +4,7 @@
  * domain/users.c.
  *
  * DESIGN
- * Access is the actor's organization role (core/roles.h), checked by each
+ * Access is the actor's organization role (model/roles.h), checked by each
  * function once, with dom_org_require (the standing is loaded once per
  * transaction: no query when the dispatcher loaded it already):
  *   - reading members, teams and team memberships needs a member with a role

@@ -3,8 +3,8 @@
  * (domain/merge_rules.h).
  */
 #include "domain/merge_rules.h"
-#include "core/merge_rules.h"
-#include "core/model.h"
+#include "model/merge_rules.h"
+#include "model/model.h"
 #include "util/err.h"
 #include "util/util.h"
 

@@ -1,6 +1,6 @@
 /*
  * merge_rules.h - the merge rules enforced when a change request is merged
- * (domain/merge_rules.c; the rules themselves are core/merge_rules.h).
+ * (domain/merge_rules.c; the rules themselves are model/merge_rules.h).
  *
  * dom_merge_rules_check runs inside dom_cr_merge after the space and change
  * request are locked and before anything is written, and in the website

@@ -38,8 +38,8 @@
  * lastProcessedErrors[0].message.
  */
 #include "domain/openapi.h"
-#include "core/openapi_doc.h"
-#include "core/validate.h"
+#include "format/openapi_doc.h"
+#include "model/validate.h"
 #include "jobs/jobs.h"
 #include "store/jobs.h"
 #include "store/openapi.h"

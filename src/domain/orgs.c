@@ -3,8 +3,8 @@
  * (domain/orgs.h).
  */
 #include "domain/orgs.h"
-#include "core/serialize.h"
-#include "core/validate.h"
+#include "json/serialize.h"
+#include "model/validate.h"
 #include "util/err.h"
 #include "util/util.h"
 

@@ -3,7 +3,7 @@
  * the operations of domain/orgs.c, domain/invites.c and domain/saml.c.
  *
  * DESIGN
- * Access is the actor's organization role (core/roles.h): reading an
+ * Access is the actor's organization role (model/roles.h): reading an
  * organization and its SSO logins needs membership (guests included); its
  * settings, inviting users, invite links and SAML providers need admin. A
  * non-member learns nothing (ERR_NOT_FOUND), a member below the role gets

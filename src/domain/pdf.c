@@ -1,6 +1,6 @@
 /*
  * pdf.c - PDFs of a revision: the signed URL a getSpacePDF answers, and the
- * rendering (core/pdf.c) when that URL is fetched.
+ * rendering (format/pdf.c) when that URL is fetched.
  *
  * A URL names /pdf/<space>.<revision>.<sel>.<expires>.<sig>.pdf where sel is
  * "all", "<page>" (that page only) or "+<page>" (from that page on, in reading
@@ -14,7 +14,7 @@
  * line ("pdf rendered: ...") with its start and end times.
  */
 #include "domain/content.h"
-#include "core/pdf.h"
+#include "format/pdf.h"
 #include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"

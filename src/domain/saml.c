@@ -8,8 +8,8 @@
  * ROLE_GUEST (null) is a guest.
  */
 #include "domain/orgs.h"
-#include "core/cursor.h"
-#include "core/validate.h"
+#include "model/cursor.h"
+#include "model/validate.h"
 #include "util/err.h"
 
 #include <string.h>

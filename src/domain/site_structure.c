@@ -45,7 +45,7 @@
  */
 #include "domain/sites.h"
 
-#include "core/condition.h"
+#include "model/condition.h"
 #include "util/err.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include "domain/comments.h"
 #include "domain/sites.h"
 
-#include "core/revision.h"
+#include "model/revision.h"
 #include "store/search.h"
 #include "store/sites.h"
 #include "util/err.h"

@@ -10,8 +10,8 @@
  */
 #include "domain/sites.h"
 
-#include "core/adaptive.h"
-#include "core/serialize_sites.h"
+#include "model/adaptive.h"
+#include "json/serialize_sites.h"
 #include "domain/spaces.h"
 #include "util/err.h"
 #include "util/util.h"

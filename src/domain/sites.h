@@ -121,7 +121,7 @@ int dom_site_share_link_by_key(struct dom *d, const struct site *s, const char *
 int dom_site_adaptive_schema_get(struct dom *d, const char *org_id, const char *site_id, struct site *out);
 int dom_site_adaptive_schema_set(struct dom *d, const char *org_id, const char *site_id, const json_t *schema,
 				 struct site *out);
-struct template_condition; /* core/adaptive.h */
+struct template_condition; /* model/adaptive.h */
 /* The template conditions of the site's schema (read); none without one. */
 int dom_site_adaptive_template_conditions(struct dom *d, const char *org_id, const char *site_id,
 					  struct template_condition **out, int *n);

@@ -11,8 +11,8 @@
  * content advanced" (domain/events.h draws who calls it and who listens).
  */
 #include "domain/spaces.h"
-#include "core/revision.h"
-#include "core/validate.h"
+#include "model/revision.h"
+#include "model/validate.h"
 #include "domain/events.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -24,7 +24,7 @@ static int require_live(const struct space *s)
 	return s->deleted_at ? err_set(ERR_CONFLICT, "the space is deleted; restore it first") : 0;
 }
 
-/* A space's emoji is one emoji (core/validate.h), or absent / null. */
+/* A space's emoji is one emoji (model/validate.h), or absent / null. */
 static int check_emoji(const struct space_input *in)
 {
 	if (in->has_emoji && in->emoji && !valid_emoji(in->emoji))

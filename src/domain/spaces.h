@@ -3,7 +3,7 @@
  * domain/spaces.c, domain/collections.c and domain/grants.c.
  *
  * DESIGN
- * Access follows core/access.h. Reading needs read on the object. Its
+ * Access follows model/access.h. Reading needs read on the object. Its
  * settings, its lifecycle (delete, restore), moving it, transferring it and
  * managing its permissions need ACCESS_MANAGE (the create role: a content
  * admin) on it. Creating, duplicating, moving or transferring into a place

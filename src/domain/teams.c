@@ -2,7 +2,7 @@
  * teams.c - an organization's teams and their memberships (domain/members.h).
  *
  * Admins manage every team; a team's owners manage that team's memberships
- * (core/roles.h, team_can_manage).
+ * (model/roles.h, team_can_manage).
  */
 #include "domain/members.h"
 #include "util/err.h"

@@ -13,7 +13,7 @@
 #include "domain/spaces.h"
 #include "util/alloc.h"
 #include "util/err.h"
-#include "core/tree_edit.h"
+#include "model/tree_edit.h"
 #include "util/util.h"
 
 #include <jansson.h>

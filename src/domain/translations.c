@@ -3,7 +3,7 @@
  * translations (domain/translations.h: access rules and the run's steps).
  */
 #include "domain/translations.h"
-#include "core/document.h"
+#include "format/document.h"
 #include "translate/engine.h"
 #include "util/err.h"
 #include "util/util.h"

@@ -9,7 +9,7 @@
  * (permissions.edit), since a run creates a space there. docsd itself (jobs)
  * may do everything.
  *
- * A run (states in core/translation.h):
+ * A run (states in model/translation.h):
  *   dom_translation_run      queues the job "translation.run" (subject: the
  *                            translation's id), deduplicated while queued;
  *   dom_translation_plan     (any transaction) what the run has to do: the
@@ -36,8 +36,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "core/revision.h"
-#include "core/translation.h"
+#include "model/revision.h"
+#include "model/translation.h"
 #include "domain/domain.h"
 #include "store/translations.h"
 

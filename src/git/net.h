@@ -14,7 +14,7 @@
  * bytes received by all its requests count against max_bytes.
  *
  * file:// remotes use libgit2's local transport; the caller accepts them only
- * with --allow-private-network (core/git_sync.h). Other schemes are refused
+ * with --allow-private-network (model/git_sync.h). Other schemes are refused
  * here as well, whatever the caller checked.
  *
  * Credentials never travel in the URL given to libgit2 (it may print it in an

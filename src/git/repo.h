@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/gitbook_layout.h"
+#include "format/gitbook_layout.h"
 #include "git/net.h"
 #include "util/arena.h"
 

@@ -21,10 +21,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "core/jsonw.h"
+#include "json/jsonw.h"
 
-#include "core/access.h"
-#include "core/model.h"
+#include "model/access.h"
+#include "model/model.h"
 #include "domain/domain.h"
 #include "server.h"
 #include "store/store.h"

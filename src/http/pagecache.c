@@ -16,7 +16,7 @@
  * The table is direct-mapped (a new key takes its slot over) with a mutex per
  * slot; bodies larger than max_entry are not kept.
  */
-#include "core/jsonw.h"
+#include "json/jsonw.h"
 #include "http/services.h"
 #include "util/alloc.h"
 #include "util/err.h"

@@ -2,7 +2,7 @@
  * response.c - writing a response: JSON bodies, empty bodies, list envelopes,
  * and the one table from error codes to HTTP statuses.
  */
-#include "core/jsonw.h"
+#include "json/jsonw.h"
 #include "http/http.h"
 #include "util/err.h"
 

@@ -9,8 +9,8 @@
  */
 #include "site/site.h"
 
-#include "core/gitbook_tags.h"
-#include "core/markdown.h"
+#include "format/gitbook_tags.h"
+#include "format/markdown.h"
 #include "util/err.h"
 
 #include <cmark-gfm-core-extensions.h>

@@ -6,7 +6,7 @@
  */
 #include "site/site.h"
 
-#include "core/condition.h"
+#include "model/condition.h"
 #include "domain/content.h"
 #include "util/err.h"
 

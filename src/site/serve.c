@@ -14,9 +14,9 @@
  */
 #include "site/site.h"
 
-#include "core/condition.h"
-#include "core/gitbook_tags.h"
-#include "core/serialize_sites.h"
+#include "model/condition.h"
+#include "format/gitbook_tags.h"
+#include "json/serialize_sites.h"
 #include "domain/content.h"
 #include "domain/openapi.h"
 #include "domain/sites.h"

@@ -35,9 +35,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/jsonw.h"
-#include "core/model.h"
-#include "core/revision.h"
+#include "json/jsonw.h"
+#include "model/model.h"
+#include "model/revision.h"
 #include "util/arena.h"
 
 /* ---- HTML text (html.c) ---- */
@@ -64,14 +64,14 @@ void url_path_enc(struct jw *b, const char *s);
  * and always a path on this origin: exactly one leading '/', never "//" or
  * "/\" (which browsers read as another host), whatever the request sent.
  * Every redirect to a request path goes through it. NULL only for a location
- * past SIZE_MAX / 2 bytes (core/jsonw.h). */
+ * past SIZE_MAX / 2 bytes (json/jsonw.h). */
 const char *site_location(struct arena *a, const char *prefix, const char *path);
 /* An emoji as GitBook stores it (the characters, or code points in hex
  * joined by '-') as HTML text. */
 void html_emoji(struct jw *b, const char *emoji);
 /* A CSS color "#rgb", "#rrggbb" or "#rrggbbaa"; anything else is refused (false). */
 bool css_color_ok(const char *s);
-/* GitHub's anchor of a heading text (core/markdown.h md_sections): lower-cased,
+/* GitHub's anchor of a heading text (format/markdown.h md_sections): lower-cased,
  * spaces to '-', other characters but [a-z0-9_-] dropped. */
 char *html_anchor(struct arena *a, const char *text);
 

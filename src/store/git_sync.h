@@ -1,6 +1,6 @@
 /*
  * git_sync.h - the rows of Git sync (store/git_sync.c): a space's link to a
- * repository (core/git_sync.h, struct gs_link) and the order of its jobs.
+ * repository (model/git_sync.h, struct gs_link) and the order of its jobs.
  * domain/git_sync.c states the rules; every function here runs in the
  * caller's transaction, and a link is read and written under the space's
  * row lock (store_space_get_locked) so that writers take turns.
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/git_sync.h"
+#include "model/git_sync.h"
 #include "store/jobs.h"
 
 struct store_tx;

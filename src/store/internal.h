@@ -60,7 +60,7 @@ int st_all(struct store_tx *tx, const char *sql, const struct db_param *p, int n
 int st_cursor_int_param(const struct list_req *lr, struct db_param *key, struct db_param *id);
 
 /* A keyset list whose rows also pass a filter that SQL cannot express (the
- * caller's access, core/access.c). Reads batches of rows after the cursor until
+ * caller's access, model/access.c). Reads batches of rows after the cursor until
  * the page is full or the rows run out, so a page costs what its rows cost,
  * wherever it starts. sql[desc][has_cursor]; p[limit_idx] is the LIMIT and the
  * last two parameters are the cursor (st_cursor_int_param). key() gives an

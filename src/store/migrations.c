@@ -99,7 +99,7 @@ static const char m0001_foundation[] =
  *
  * Levels (collections.default_level, spaces.default_level, grants.role) are
  * integers so the highest one is MAX(): -1 inherit, 0 none (null on the wire),
- * 1 read .. 6 admin (enum role in core/roles.h).
+ * 1 read .. 6 admin (enum role in model/roles.h).
  *
  * position orders the items of one parent (spaces and collections together);
  * positions have gaps so a move writes one row (store/content.c).
@@ -183,7 +183,7 @@ static const char m0002_content[] =
 /* Content (DESIGN.md, "Content model"). Page bodies and file bytes are stored
  * once per distinct content, addressed by their SHA-256. A revision row holds
  * either a full manifest of the space's pages and files (a snapshot) or only
- * the entries that changed against its parent (a delta); core/revision.c
+ * the entries that changed against its parent (a delta); model/revision.c
  * builds the tree from the nearest snapshot and the deltas after it. */
 static const char m0003_revisions[] =
 	"CREATE TABLE page_bodies ("
@@ -607,7 +607,7 @@ static const char m0013_openapi[] =
 	"  created_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
 	"CREATE INDEX openapi_versions_spec ON openapi_versions (spec_id, created_at, id);";
 
-/* Translations (store/translations.c, core/translation.h). status is what the
+/* Translations (store/translations.c, model/translation.h). status is what the
  * last run left (pending | completed); while a run's job (job_id) is queued,
  * running or failed, its state decides what the API shows. applied_run: the
  * job whose result is written, set in the transaction that writes it, so a

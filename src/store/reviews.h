@@ -10,7 +10,7 @@
 #ifndef DOCSD_STORE_REVIEWS_H
 #define DOCSD_STORE_REVIEWS_H
 
-#include "core/merge_rules.h"
+#include "model/merge_rules.h"
 
 /* Insert r (reviewer.id, status, revision, comment_id filled by the caller) on
  * change_request_id: sets id and times, supersedes the reviewer's earlier

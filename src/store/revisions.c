@@ -2,7 +2,7 @@
  * revisions.c - revisions, page bodies and file bytes, and the revision cache.
  *
  * A revision row's manifest is a snapshot or a delta against parent_id
- * (core/revision.h). Reading one walks back to the nearest snapshot, or to a
+ * (model/revision.h). Reading one walks back to the nearest snapshot, or to a
  * revision already in the cache, and applies the deltas newest first: the
  * first entry seen for an id wins, so the walk costs the chain's rows plus one
  * pass over the base, however long the chain. A new revision is a delta until
@@ -22,8 +22,8 @@
  * end. So the cache never exceeds its budget and never frees a revision a
  * transaction is using.
  */
-#include "core/markdown.h"
-#include "core/revision.h"
+#include "format/markdown.h"
+#include "model/revision.h"
 #include "store/internal.h"
 #include "util/alloc.h"
 #include "util/base64.h"

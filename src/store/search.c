@@ -37,7 +37,7 @@
  * doubled) or quoted tsquery lexemes ('...' with quote and backslash escaped)
  * inside expressions bound as parameters.
  */
-#include "core/markdown.h"
+#include "format/markdown.h"
 #include "store/internal.h"
 
 #include <stdbool.h>

@@ -33,7 +33,7 @@
 #define SEARCH_ORG_PAGES 5      /* pages shown per space in an organization search */
 #define SEARCH_EXCERPT 200      /* characters of a section's excerpt */
 
-#include "core/model.h" /* struct search_section, search_page, search_space */
+#include "model/model.h" /* struct search_section, search_page, search_space */
 
 /* Index a page (replacing what was indexed for it): its title, path, and the
  * sections of its markdown. */

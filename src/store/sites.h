@@ -94,7 +94,7 @@ int store_site_share_link_delete(struct store_tx *tx, const char *site_id, const
 
 /* ---- structure (store/site_structure.c) ---- */
 
-/* The whole structure of a site in display order (core/model.h), each site
+/* The whole structure of a site in display order (model/model.h), each site
  * space with its space joined. */
 int store_site_structure(struct store_tx *tx, const char *site_id, struct site_structure *out);
 

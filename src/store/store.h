@@ -22,9 +22,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/access.h"
-#include "core/cursor.h"
-#include "core/model.h"
+#include "model/access.h"
+#include "model/cursor.h"
+#include "model/model.h"
 #include "store/driver.h"
 #include "util/arena.h"
 
@@ -196,7 +196,7 @@ int store_member_teams_list(struct store_tx *tx, const char *org_id, const char 
 typedef enum role (*store_keep_fn)(void *ctx, void *item);
 
 /* The user's grants in an organization, own and through teams: the highest role
- * per target, sorted by target (strcmp), as core/access.c reads them. */
+ * per target, sorted by target (strcmp), as model/access.c reads them. */
 int store_access_grants(struct store_tx *tx, const char *org_id, const char *user_id,
 			struct access_grant **out, int *n);
 /* A collection and the collections above it, nearest first (at most
@@ -308,8 +308,8 @@ int store_saml_list(struct store_tx *tx, const char *org_id, const struct list_r
 		    struct saml_provider **items, int *n, char **next);
 
 /* ---- content: revisions, page bodies, files (store/revisions.c) ---- */
-struct revision;      /* core/revision.h */
-struct revision_new;  /* core/revision.h */
+struct revision;      /* model/revision.h */
+struct revision_new;  /* model/revision.h */
 
 /* The revision cache: built revisions (immutable) shared by every
  * transaction of the stores it is given to, bounded in bytes (the revisions'

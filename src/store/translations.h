@@ -1,7 +1,7 @@
 /*
  * translations.h - the storage of translations (migration 14;
  * store/translations.c). What a translation is and its states:
- * core/translation.h.
+ * model/translation.h.
  *
  * A translation is read with its source space's row (for the access checks)
  * and the state of its latest run's job, from which the status shown is
@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "core/translation.h"
+#include "model/translation.h"
 #include "store/store.h"
 
 /* Insert t (org_id, source_space, source_language, language, instructions,

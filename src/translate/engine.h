@@ -7,7 +7,7 @@
  * of languages it has installed, and the translation of a batch of
  * segments. Languages are GitBook's codes (TranslationLanguage: "en", "es",
  * "pt-br" ...); an engine maps them to its own. Segments are plain text
- * without line breaks or control characters (core/md_translate.h makes
+ * without line breaks or control characters (format/md_translate.h makes
  * them); a translation keeps the segment's order and count. Engines run
  * outside any transaction (the translation job calls them between its read
  * and its write), may take seconds, and are called from several job

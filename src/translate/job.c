@@ -26,7 +26,7 @@
  * test can kill the process at either point.
  */
 #include "translate/job.h"
-#include "core/md_translate.h"
+#include "format/md_translate.h"
 #include "domain/translations.h"
 #include "jobs/jobs.h"
 #include "store/store.h"

@@ -2,7 +2,7 @@
  * text.h - the small text codecs every layer needs, written once: hex digits,
  * UTF-8 (encoding a code point, validating a string), percent-decoding.
  * (base64, both alphabets, is util/base64.h; GitBook's {% %} tags are
- * core/gitbook_tags.h.)
+ * format/gitbook_tags.h.)
  *
  * None of these allocate: the caller passes the output buffer, sized as each
  * comment says, so they serve the request hot path (the listener's URL
