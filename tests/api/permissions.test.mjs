@@ -1,4 +1,4 @@
-// Permissions on spaces and collections, as GitBook resolves them (core/access.h), by
+// Permissions on spaces and collections, as GitBook resolves them (model/access.h), by
 // precedence, nearest first: organization admins are admin everywhere and non-members see
 // nothing; the object's own grants to the user and the user's teams (the highest of them) win
 // over everything below, lowering as well as raising; else its defaultLevel when not inherit
