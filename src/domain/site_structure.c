@@ -340,20 +340,13 @@ static int slot_write(struct dom *d, const struct slot *x)
  * *n: how many were written into out (at most max). */
 static void top_slots(const struct site_structure *st, struct slot *out, int max, int *n)
 {
+	enum site_top t;
+	int gi = 0, si = 0;
+
 	*n = 0;
-	for (int gi = 0, si = 0; *n < max;) {
-		while (si < st->nsections && st->sections[si].group_id)
-			si++;
-		if (gi < st->ngroups &&
-		    (si >= st->nsections || st->groups[gi].position < st->sections[si].position ||
-		     (st->groups[gi].position == st->sections[si].position &&
-		      strcmp(st->groups[gi].id, st->sections[si].id) < 0)))
-			out[(*n)++] = (struct slot){ SITE_ITEM_GROUP, &st->groups[gi++], NULL };
-		else if (si < st->nsections)
-			out[(*n)++] = (struct slot){ SITE_ITEM_SECTION, &st->sections[si++], NULL };
-		else
-			break;
-	}
+	while (*n < max && (t = site_top_next(st, &gi, &si)) != SITE_TOP_END)
+		out[(*n)++] = t == SITE_TOP_GROUP ? (struct slot){ SITE_ITEM_GROUP, &st->groups[gi - 1], NULL }
+						  : (struct slot){ SITE_ITEM_SECTION, &st->sections[si - 1], NULL };
 }
 
 static void group_slots(const struct site_structure *st, const char *group_id, struct slot *out, int max, int *n)

@@ -146,19 +146,11 @@ void site_structure_to_json(struct jw *g, const struct site_json *c, const struc
 	jw_key(g, "structure");
 	jw_arr_open(g);
 	/* The top level: groups and ungrouped sections merged by (position, id). */
-	for (int gi = 0, si = 0;;) {
-		while (si < st->nsections && st->sections[si].group_id)
-			si++;
-		if (gi < st->ngroups &&
-		    (si >= st->nsections || st->groups[gi].position < st->sections[si].position ||
-		     (st->groups[gi].position == st->sections[si].position &&
-		      strcmp(st->groups[gi].id, st->sections[si].id) < 0)))
-			site_group_to_json(g, c, &st->groups[gi++], st);
-		else if (si < st->nsections)
-			site_section_to_json(g, c, &st->sections[si++]);
+	for (int gi = 0, si = 0, t; (t = site_top_next(st, &gi, &si)) != SITE_TOP_END;)
+		if (t == SITE_TOP_GROUP)
+			site_group_to_json(g, c, &st->groups[gi - 1], st);
 		else
-			break;
-	}
+			site_section_to_json(g, c, &st->sections[si - 1]);
 	jw_arr_close(g);
 	jw_obj_close(g);
 }

@@ -8,6 +8,7 @@
 #define DOCSD_MODEL_MODEL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "model/roles.h"
 
@@ -264,6 +265,29 @@ struct site_structure {
 	struct site_space *root;
 	int nroot;
 };
+
+/* The site's top level in order: groups and ungrouped sections merged by
+ * (position, id); sections and groups come sorted by (position, id). Walk it
+ * with gi = si = 0: SITE_TOP_GROUP is st->groups[*gi - 1], SITE_TOP_SECTION
+ * st->sections[*si - 1], SITE_TOP_END the end. */
+enum site_top { SITE_TOP_END, SITE_TOP_GROUP, SITE_TOP_SECTION };
+static inline enum site_top site_top_next(const struct site_structure *st, int *gi, int *si)
+{
+	while (*si < st->nsections && st->sections[*si].group_id)
+		(*si)++;
+	if (*gi < st->ngroups &&
+	    (*si >= st->nsections || st->groups[*gi].position < st->sections[*si].position ||
+	     (st->groups[*gi].position == st->sections[*si].position &&
+	      strcmp(st->groups[*gi].id, st->sections[*si].id) < 0))) {
+		(*gi)++;
+		return SITE_TOP_GROUP;
+	}
+	if (*si < st->nsections) {
+		(*si)++;
+		return SITE_TOP_SECTION;
+	}
+	return SITE_TOP_END;
+}
 
 struct site_share_link {
 	const char *id;
