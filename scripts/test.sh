@@ -183,7 +183,7 @@ make -j"$jobs" asan || die make-asan "make asan (build-asan/docsd)"
 [ -x build-asan/docsd ] || die make-asan "make asan did not produce build-asan/docsd"
 
 stage unit-asan plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" DOCSD_TEST_REQUIRE_PG=1 \
-  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/tests/unit/lsan.supp" \
+  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/tests/unit/lsan.supp:print_suppressions=0" \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 make -j"$jobs" unit-asan
 
 stage api-sqlite-asan node "$t_asan" env DOCSD_BIN="$root/build-asan/docsd" DOCSD_ASAN=1 \

@@ -29,6 +29,10 @@ int main(int argc, char **argv)
 	int passed = 0, failed = 0;
 	const char *only = argc > 1 ? argv[1] : NULL;
 
+	/* Line by line: the closing "N passed, N failed" line must not be cut by
+	 * what the sanitizers print on stderr at exit (test.sh reads it). */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
 	for (int i = 0; i < ncases; i++) {
 		if (only && !strstr(cases[i].name, only))
 			continue;
