@@ -4,6 +4,7 @@
  * on PostgreSQL (DOCSD_TEST_PG_URL).
  */
 #include "domain/content.h"
+#include "fixtures.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -22,28 +23,10 @@ struct world {
 	struct space space;
 };
 
-static void mkuser(struct world *w, const char *who, struct user *u, enum role role)
-{
-	bool added;
-
-	unit_new_user(&w->tx, who, NULL, u);
-	if (role != ROLE_NONE)
-		CHECK(store_member_add(&w->tx, w->org.id, u->id, role, 0, &added) == 0 && added);
-}
-
 /* Begin a write transaction acting as user (NULL: docsd itself). */
 static void as(struct world *w, const struct user *u)
 {
-	CHECK(store_tx_begin(w->s, &w->tx, 1, &w->a) == 0);
-	dom_init(&w->d, NULL, &w->tx, &w->a, u ? u->id : NULL);
-}
-
-static void done(struct world *w, int commit)
-{
-	if (commit)
-		CHECK(store_tx_commit(&w->tx) == 0);
-	else
-		store_tx_rollback(&w->tx);
+	fx_as(&w->d, NULL, w->s, &w->tx, &w->a, u);
 }
 
 static json_t *insert_page(const char *title, const char *markdown)
@@ -67,7 +50,7 @@ static const char *cr_with_page(struct world *w, const struct user *u, const cha
 	CHECK(dom_cr_content(&w->d, w->space.id, cr.id, changes, &s, &cr, &out) == 0);
 	CHECK(out.n == 1 && strcmp(out.items[0].kind, "created_page") == 0);
 	id = arena_strdup(&w->a, cr.id);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	json_decref(changes);
 	return id;
 }
@@ -93,25 +76,23 @@ static void domain_suite(struct store *st)
 
 	arena_init(&w.a);
 	as(&w, NULL);
-	mkuser(&w, "admin", &w.admin, ROLE_NONE);
-	w.org = (struct org){ .title = "Domain", .email_domains = "[]", .default_role = ROLE_READ };
-	CHECK(store_org_create(&w.tx, &w.org, w.admin.id) == 0);
-	mkuser(&w, "editor", &w.editor, ROLE_EDIT);
-	mkuser(&w, "commenter", &w.commenter, ROLE_COMMENT);
-	mkuser(&w, "reviewer", &w.reviewer, ROLE_REVIEW);
-	mkuser(&w, "outsider", &w.outsider, ROLE_NONE);
-	w.space = (struct space){ .org_id = w.org.id, .title = "Docs", .default_level = LEVEL_INHERIT };
-	CHECK(store_space_create(&w.tx, &w.space) == 0);
-	done(&w, 1);
+	fx_org(&w.tx, "Domain",
+	       (const struct fx_person[]){ { "admin", ROLE_ADMIN, &w.admin }, { "editor", ROLE_EDIT, &w.editor },
+					   { "commenter", ROLE_COMMENT, &w.commenter },
+					   { "reviewer", ROLE_REVIEW, &w.reviewer },
+					   { "outsider", ROLE_NONE, &w.outsider }, { NULL } },
+	       &w.org);
+	fx_space(&w.tx, &w.org, "Docs", &w.space);
+	fx_done(&w.tx, 1);
 
 	/* Access, once per operation: outsiders learn nothing (404), a
 	 * commenter may not open a change request (403), an editor may. */
 	as(&w, &w.outsider);
 	CHECK(dom_cr_create(&w.d, w.space.id, &in, &s, &cr) == ERR_NOT_FOUND);
-	done(&w, 0);
+	fx_done(&w.tx, 0);
 	as(&w, &w.commenter);
 	CHECK(dom_cr_create(&w.d, w.space.id, &in, &s, &cr) == ERR_FORBIDDEN);
-	done(&w, 0);
+	fx_done(&w.tx, 0);
 
 	/* Content writes: an editor's batch lands in the change request's head
 	 * only; a bad batch names the change and writes nothing. */
@@ -127,7 +108,7 @@ static void domain_suite(struct store *st)
 	json_decref(changes);
 	/* Merging needs review: an editor gets 403. */
 	CHECK(dom_cr_merge(&w.d, w.space.id, a, &m) == ERR_FORBIDDEN);
-	done(&w, 0);
+	fx_done(&w.tx, 0);
 
 	/* Two change requests on different pages merge one after the other;
 	 * the second merges on top of the first (both pages present). */
@@ -142,7 +123,7 @@ static void domain_suite(struct store *st)
 	CHECK(dom_content_source(&w.d, w.space.id, NULL, NULL, ROLE_READ, &src) == 0);
 	CHECK(page_titled(src.rv, "Alpha") && page_titled(src.rv, "Beta"));
 	CHECK_STR(src.rv->id, merged);
-	done(&w, 1);
+	fx_done(&w.tx, 1);
 
 	/* Links are resolved against the revision read: Alpha -> beta is ok,
 	 * /pages/nope is broken. */
@@ -154,7 +135,7 @@ static void domain_suite(struct store *st)
 		CHECK(l.total == 3 && l.broken == 1);
 		CHECK(dom_links(&w.d, w.space.id, NULL, NULL, NULL, "broken", &lr, &l) == 0);
 		CHECK(l.n == 1 && l.items[0].t.kind == LINK_PAGE && !l.items[0].t.page);
-		done(&w, 0);
+		fx_done(&w.tx, 0);
 	}
 
 	/* The same line changed on both sides conflicts, and nothing changes:
@@ -174,7 +155,7 @@ static void domain_suite(struct store *st)
 				    "markdown", "# Alpha\n\nOurs.\n");
 		CHECK(dom_cr_content(&w.d, w.space.id, c, changes, &s, &cr, &out) == 0);
 		json_decref(changes);
-		done(&w, 1);
+		fx_done(&w.tx, 1);
 		/* the same line on the space, through another change request */
 		as(&w, &w.editor);
 		CHECK(dom_cr_create(&w.d, w.space.id, &in, &s, &cr) == 0);
@@ -183,11 +164,11 @@ static void domain_suite(struct store *st)
 				    "markdown", "# Alpha\n\nTheirs.\n");
 		CHECK(dom_cr_content(&w.d, w.space.id, other, changes, &s, &cr, &out) == 0);
 		json_decref(changes);
-		done(&w, 1);
+		fx_done(&w.tx, 1);
 		as(&w, &w.admin);
 		CHECK(dom_cr_merge(&w.d, w.space.id, other, &m) == 0);
 		CHECK_STR(m.result, "merge");
-		done(&w, 1);
+		fx_done(&w.tx, 1);
 		as(&w, &w.reviewer);
 		CHECK(dom_space_get(&w.d, w.space.id, ROLE_READ, &s) == 0);
 		before = arena_strdup(&w.a, s.revision);
@@ -197,7 +178,7 @@ static void domain_suite(struct store *st)
 		CHECK_STR(m.conflicts[0].page_id, alpha_id);
 		CHECK(dom_cr_update_from_space(&w.d, w.space.id, c, &m) == 0);
 		CHECK_STR(m.result, "conflicts");
-		done(&w, 1);
+		fx_done(&w.tx, 1);
 		as(&w, &w.reviewer);
 		CHECK(dom_cr_get(&w.d, w.space.id, c, &s, &cr) == 0);
 		CHECK_STR(s.revision, before);
@@ -205,7 +186,7 @@ static void domain_suite(struct store *st)
 		CHECK(dom_content_source(&w.d, w.space.id, NULL, NULL, ROLE_READ, &src) == 0);
 		CHECK(store_body_get(&w.tx, page_titled(src.rv, "Alpha")->body, &md) == 0);
 		CHECK(strstr(md, "Theirs.") != NULL);
-		done(&w, 0);
+		fx_done(&w.tx, 0);
 	}
 
 	/* A locked space takes no content changes, even from an admin. */
@@ -215,7 +196,7 @@ static void domain_suite(struct store *st)
 	CHECK(store_space_update(&w.tx, &s) == 0);
 	CHECK(dom_cr_create(&w.d, w.space.id, &in, &s, &cr) == ERR_FORBIDDEN);
 	CHECK(dom_template_apply(&w.d, w.space.id, "blank", NULL) == ERR_FORBIDDEN);
-	done(&w, 0);
+	fx_done(&w.tx, 0);
 
 	/* docsd itself (jobs, the CLI) acts as an admin: a template applies. */
 	as(&w, NULL);
@@ -223,7 +204,7 @@ static void domain_suite(struct store *st)
 	CHECK(dom_template_apply(&w.d, w.space.id, "changelog", NULL) == 0);
 	CHECK(dom_content_source(&w.d, w.space.id, NULL, NULL, ROLE_READ, &src) == 0);
 	CHECK(page_titled(src.rv, "Alpha") != NULL && src.rv->npages > 2);
-	done(&w, 1);
+	fx_done(&w.tx, 1);
 	arena_free(&w.a);
 }
 

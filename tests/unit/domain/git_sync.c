@@ -19,6 +19,7 @@
 #include "jobs/jobs.h"
 #include "store/git_sync.h"
 #include "store/jobs.h"
+#include "fixtures.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/seal.h"
@@ -41,28 +42,9 @@ struct world {
 	struct space space;
 };
 
-static void mkuser(struct world *w, const char *who, struct user *u, enum role role)
-{
-	bool added;
-
-	unit_new_user(&w->tx, who, NULL, u);
-	if (role != ROLE_NONE)
-		CHECK(store_member_add(&w->tx, w->org.id, u->id, role, 0, &added) == 0 && added);
-}
-
 static struct dom *as(struct world *w, const struct user *u)
 {
-	CHECK(store_tx_begin(w->s, &w->tx, 1, &w->a) == 0);
-	dom_init(&w->d, &w->srv, &w->tx, &w->a, u ? u->id : NULL);
-	return &w->d;
-}
-
-static void done(struct world *w, int commit)
-{
-	if (commit)
-		CHECK(store_tx_commit(&w->tx) == 0);
-	else
-		store_tx_rollback(&w->tx);
+	return fx_as(&w->d, &w->srv, w->s, &w->tx, &w->a, u);
 }
 
 /* A valid import request; tests change one field at a time. */
@@ -77,7 +59,7 @@ static int try_start(struct world *w, const struct user *u, const struct dom_git
 {
 	int rc = dom_git_sync_start(as(w, u), w->space.id, rq);
 
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	return rc;
 }
 
@@ -183,7 +165,7 @@ static void request_checks(struct world *w)
 		CHECK(try_start(w, &w->ed, &ex) == 0);
 	}
 	CHECK(dom_git_sync_start(as(w, &w->ed), "nosuchspace", &rq) == ERR_NOT_FOUND);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 
 	/* a locked space takes no import, but may be exported; a deleted one neither */
 	{
@@ -203,7 +185,7 @@ static void request_checks(struct world *w)
 		CHECK(dom_git_sync_start(&w->d, w->space.id, &rq) == ERR_CONFLICT);
 		CHECK(dom_git_sync_start(&w->d, w->space.id, &ex) == ERR_CONFLICT);
 		CHECK_STR(err_message(), "the space is deleted; restore it first");
-		done(w, 0);
+		fx_done(&w->tx, 0);
 	}
 }
 
@@ -382,7 +364,7 @@ static void link_and_job(struct world *w)
 		merge_one(w, "Unlinked", &cr);
 		CHECK(count_jobs(w, JOB_KIND_GIT_EXPORT) == before);
 	}
-	done(w, 0);
+	fx_done(&w->tx, 0);
 }
 
 /* ---- the import job, in process, from a local bare repository ---- */
@@ -440,7 +422,7 @@ static struct gs_link link_now(struct world *w)
 	memset(&l, 0, sizeof(l));
 	as(w, NULL);
 	CHECK(store_git_link_get(&w->tx, w->space.id, &l) == 0);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	return l;
 }
 
@@ -450,14 +432,14 @@ static const char *space_revision(struct world *w)
 
 	as(w, NULL);
 	CHECK(store_space_get(&w->tx, w->space.id, &s) == 0);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	return s.revision;
 }
 
 static void start(struct world *w, const struct dom_git_request *rq)
 {
 	CHECK(dom_git_sync_start(as(w, &w->ed), w->space.id, rq) == 0);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 }
 
 static void import_job(struct world *w)
@@ -525,12 +507,12 @@ static void import_job(struct world *w)
 		}
 		CHECK(rv && rv->git && strstr(rv->git, head) != NULL);
 	}
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	{
 		const char *json;
 		CHECK(dom_git_info(as(w, &w->rod), w->space.id, &json) == 0);
 		CHECK(strstr(json, "\"state\":\"success\"") != NULL);
-		done(w, 0);
+		fx_done(&w->tx, 0);
 	}
 
 	/* the same commit again: nothing to import, the revision stays */
@@ -565,7 +547,7 @@ static void import_job(struct world *w)
 	as(w, NULL);
 	CHECK(store_job_get(&w->tx, job_id, &j) == 0);
 	CHECK_STR(j.state, "failed"); /* a 400: not retried */
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	rq.ref = "refs/heads/main";
 	rq.project_dir = "nope";
 	start(w, &rq);
@@ -599,15 +581,12 @@ static void git_sync_suite(struct store *st)
 	w.srv.cfg.data_dir = w.dir; /* the mirrors */
 	w.srv.cfg.allow_private_network = true;
 	as(&w, NULL);
-	mkuser(&w, "ada", &w.ada, ROLE_NONE);
-	w.org = (struct org){ .title = "Git sync", .email_domains = "[]", .default_role = ROLE_READ };
-	CHECK(store_org_create(&w.tx, &w.org, w.ada.id) == 0);
-	mkuser(&w, "ed", &w.ed, ROLE_EDIT);
-	mkuser(&w, "rod", &w.rod, ROLE_READ);
-	mkuser(&w, "sam", &w.sam, ROLE_NONE);
-	w.space = (struct space){ .org_id = w.org.id, .title = "Synced", .default_level = LEVEL_INHERIT };
-	CHECK(store_space_create(&w.tx, &w.space) == 0);
-	done(&w, 1);
+	fx_org(&w.tx, "Git sync",
+	       (const struct fx_person[]){ { "ada", ROLE_ADMIN, &w.ada }, { "ed", ROLE_EDIT, &w.ed },
+					   { "rod", ROLE_READ, &w.rod }, { "sam", ROLE_NONE, &w.sam }, { NULL } },
+	       &w.org);
+	fx_space(&w.tx, &w.org, "Synced", &w.space);
+	fx_done(&w.tx, 1);
 
 	request_checks(&w);
 	link_and_job(&w);

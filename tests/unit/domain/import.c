@@ -16,20 +16,15 @@
  */
 #include "domain/content.h"
 #include "domain/import.h"
+#include "fixtures.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
 
-#include <arpa/inet.h>
 #include <jansson.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 /* ---- the site: a route table served over HTTP/1.0, one connection at a time ---- */
 
@@ -64,115 +59,26 @@ static const struct route routes[] = {
 	{ "/other/out.html", "200 OK", "text/html", "<html><body><h1>Out</h1></body></html>", 0 },
 };
 
-struct websrv {
-	int listen_fd;
-	int stop[2];
-	int port;
-	atomic_int accepted;
-	pthread_t thread;
-};
-
-static void send_all(int fd, const void *buf, size_t n)
+static void serve(struct fx_http *s, int fd, const char *req, const char *path)
 {
-	const char *p = buf;
-
-	while (n > 0) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-static void serve_one(int fd)
-{
-	char req[4096], path[512], head[512];
+	char head[512];
 	const struct route *r = NULL;
-	size_t n = 0, len;
+	size_t len;
 
-	while (n < sizeof(req) - 1) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		if (poll(&p, 1, 2000) <= 0)
-			return;
-		ssize_t got = recv(fd, req + n, sizeof(req) - 1 - n, 0);
-		if (got <= 0)
-			return;
-		n += (size_t)got;
-		req[n] = '\0';
-		if (strstr(req, "\r\n\r\n"))
-			break;
-	}
-	if (sscanf(req, "GET %511s ", path) != 1)
-		return;
 	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]) && !r; i++)
 		if (strcmp(routes[i].path, path) == 0)
 			r = &routes[i];
 	if (!r) {
 		static const char nf[] = "HTTP/1.0 404 Not Found\r\nContent-Type: text/html\r\nContent-Length: 9\r\n"
 					 "Connection: close\r\n\r\nnot found";
-		send_all(fd, nf, sizeof(nf) - 1);
+		fx_send_all(fd, nf, sizeof(nf) - 1);
 		return;
 	}
 	len = r->len ? r->len : strlen(r->body);
 	snprintf(head, sizeof(head), "HTTP/1.0 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
 		 r->status, r->type, len);
-	send_all(fd, head, strlen(head));
-	send_all(fd, r->body, len);
-}
-
-static void *site_main(void *arg)
-{
-	struct websrv *s = arg;
-
-	for (;;) {
-		struct pollfd p[2] = { { .fd = s->listen_fd, .events = POLLIN }, { .fd = s->stop[0], .events = POLLIN } };
-		if (poll(p, 2, 30000) <= 0 || p[1].revents)
-			break;
-		int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		atomic_fetch_add(&s->accepted, 1);
-		struct timeval tv = { .tv_sec = 2 };
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		serve_one(fd);
-		close(fd);
-	}
-	return NULL;
-}
-
-static bool site_start(struct websrv *s)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t alen = sizeof(a);
-
-	memset(s, 0, sizeof(*s));
-	s->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s->listen_fd < 0)
-		return false;
-	if (bind(s->listen_fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(s->listen_fd, 16) != 0 ||
-	    getsockname(s->listen_fd, (struct sockaddr *)&a, &alen) != 0 || pipe(s->stop) != 0) {
-		close(s->listen_fd);
-		return false;
-	}
-	s->port = ntohs(a.sin_port);
-	if (pthread_create(&s->thread, NULL, site_main, s) != 0) {
-		close(s->listen_fd);
-		close(s->stop[0]);
-		close(s->stop[1]);
-		return false;
-	}
-	return true;
-}
-
-static void site_stop(struct websrv *s)
-{
-	if (write(s->stop[1], "x", 1) != 1)
-		return;
-	pthread_join(s->thread, NULL);
-	close(s->listen_fd);
-	close(s->stop[0]);
-	close(s->stop[1]);
+	fx_send_all(fd, head, strlen(head));
+	fx_send_all(fd, r->body, len);
 }
 
 /* ---- url and source (no store) ---- */
@@ -227,7 +133,7 @@ UNIT_TEST(import_args_checks)
 struct world {
 	struct store *s;
 	struct server srv;
-	struct websrv site;
+	struct fx_http site;
 	struct arena a;
 	struct store_tx tx;
 	struct dom d;
@@ -236,28 +142,9 @@ struct world {
 	struct space space;
 };
 
-static void mkuser(struct world *w, const char *who, struct user *u, enum role role)
-{
-	bool added;
-
-	unit_new_user(&w->tx, who, NULL, u);
-	if (role != ROLE_NONE)
-		CHECK(store_member_add(&w->tx, w->org.id, u->id, role, 0, &added) == 0 && added);
-}
-
 static struct dom *as(struct world *w, const struct user *u)
 {
-	CHECK(store_tx_begin(w->s, &w->tx, 1, &w->a) == 0);
-	dom_init(&w->d, &w->srv, &w->tx, &w->a, u ? u->id : NULL);
-	return &w->d;
-}
-
-static void done(struct world *w, int commit)
-{
-	if (commit)
-		CHECK(store_tx_commit(&w->tx) == 0);
-	else
-		store_tx_rollback(&w->tx);
+	return fx_as(&w->d, &w->srv, w->s, &w->tx, &w->a, u);
 }
 
 static const char *url(struct world *w, const char *path)
@@ -288,12 +175,12 @@ static int import(struct world *w, const struct user *u, const char *cr_key, con
 	/* out->revision lives as long as the transaction's revisions */
 	out->revision = out->revision ? arena_strdup(&w->a, out->revision) : NULL;
 	out->space_id = out->space_id ? arena_strdup(&w->a, out->space_id) : NULL;
-	done(w, rc == 0);
+	fx_done(&w->tx, rc == 0);
 	return rc;
 }
 
 /* Open a read transaction as ada and return the content of the space (cr_key
- * NULL) or of a change request: valid until done(w, 0). */
+ * NULL) or of a change request: valid until fx_done(&w->tx, 0). */
 static const struct revision *look(struct world *w, const char *cr_key)
 {
 	struct content_src src;
@@ -309,7 +196,7 @@ static const char *head_id(struct world *w, const char *cr_key)
 {
 	const char *id = arena_strdup(&w->a, look(w, cr_key)->id);
 
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	return id;
 }
 
@@ -342,7 +229,7 @@ static void set_space(struct world *w, const char *edit_mode, const char *merge_
 	s.edit_mode = edit_mode;
 	s.merge_rules = merge_rules;
 	CHECK(store_space_update(&w->tx, &s) == 0);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 }
 
 static const char *new_cr(struct world *w, const struct user *u, const char *subject)
@@ -354,7 +241,7 @@ static const char *new_cr(struct world *w, const struct user *u, const char *sub
 
 	CHECK(dom_cr_create(as(w, u), w->space.id, &in, &s, &cr) == 0);
 	id = arena_strdup(&w->a, cr.id);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	return id;
 }
 
@@ -388,10 +275,10 @@ static void who_may_import(struct world *w)
 		struct change_request c;
 		struct space s;
 		CHECK(dom_cr_update(as(w, &w->ed), w->space.id, cr, &(struct cr_edit){ .status = "archived" }, &s, &c) == 0);
-		done(w, 1);
+		fx_done(&w->tx, 1);
 		CHECK(import(w, &w->ed, cr, "/md/guide.md", "markdown", &r) == ERR_CONFLICT);
 		CHECK(dom_cr_update(as(w, &w->ed), w->space.id, cr, &(struct cr_edit){ .status = "open" }, &s, &c) == 0);
-		done(w, 1);
+		fx_done(&w->tx, 1);
 	}
 	/* nobody without access caused a fetch; the space did not move */
 	CHECK(atomic_load(&w->site.accepted) == before);
@@ -405,7 +292,7 @@ static void who_may_import(struct world *w)
 		CHECK(dom_import_prefetch(&w->srv, &w->a, w->rev.id, w->space.id, NULL, &ia, &crawl) == 0);
 		CHECK(atomic_load(&w->site.accepted) == before + 1);
 		CHECK(dom_import(as(w, &w->ed), w->space.id, NULL, &crawl, &r) == ERR_FORBIDDEN);
-		done(w, 0);
+		fx_done(&w->tx, 0);
 		CHECK_STR(head_id(w, NULL), rev0);
 	}
 }
@@ -426,7 +313,7 @@ static void markdown(struct world *w)
 	CHECK((p = titled(rv, "Guide")) != NULL);
 	CHECK(strstr(body(w, p), "Hello from *markdown*.") != NULL);
 	CHECK(p && p->parent == NULL);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	CHECK_STR(head_id(w, NULL), rev0); /* the space did not move */
 
 	/* into the space: a change request, merged at once */
@@ -437,7 +324,7 @@ static void markdown(struct world *w)
 	CHECK((p = titled(rv, "Fronted")) != NULL);
 	CHECK(p && p->description && strcmp(p->description, "Front") == 0);
 	CHECK(titled(rv, "Guide") == NULL); /* the change request's page is still its own */
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	{
 		struct cr_filter f = { 0 };
 		struct list_req lr = { .limit = 100 };
@@ -453,7 +340,7 @@ static void markdown(struct world *w)
 				CHECK_STR(items[i].created_by.id, w->rev.id);
 			}
 		CHECK(found == 1);
-		done(w, 0);
+		fx_done(&w->tx, 0);
 	}
 }
 
@@ -480,7 +367,7 @@ static void html_and_website(struct world *w)
 		CHECK(strstr(md, arena_printf(&w->a, "/files/%s", rv->files[0].id)) != NULL);
 		CHECK(strstr(md, url(w, "/site/guide/")) != NULL);
 	}
-	done(w, 0);
+	fx_done(&w->tx, 0);
 
 	/* the website: four pages (a 404 left out, another site's page not
 	 * followed), the guide's page under the guide */
@@ -510,7 +397,7 @@ static void html_and_website(struct world *w)
 		md = body(w, install);
 		CHECK(strstr(md, url(w, "/site/guide/missing.html")) != NULL);
 	}
-	done(w, 0);
+	fx_done(&w->tx, 0);
 }
 
 /* The start page failing fails the import, with the reason; nothing is written. */
@@ -561,24 +448,21 @@ static void import_suite(struct store *st)
 	arena_init(&w.a);
 	w.srv.store = st;
 	w.srv.cfg.allow_private_network = true;
-	CHECK(site_start(&w.site));
+	CHECK(fx_http_start(&w.site, serve));
 	as(&w, NULL);
-	mkuser(&w, "ada", &w.ada, ROLE_NONE);
-	w.org = (struct org){ .title = "Imports", .email_domains = "[]", .default_role = ROLE_READ };
-	CHECK(store_org_create(&w.tx, &w.org, w.ada.id) == 0);
-	mkuser(&w, "rev", &w.rev, ROLE_REVIEW);
-	mkuser(&w, "ed", &w.ed, ROLE_EDIT);
-	mkuser(&w, "rod", &w.rod, ROLE_READ);
-	mkuser(&w, "sam", &w.sam, ROLE_NONE);
-	w.space = (struct space){ .org_id = w.org.id, .title = "Imported", .default_level = LEVEL_INHERIT };
-	CHECK(store_space_create(&w.tx, &w.space) == 0);
-	done(&w, 1);
+	fx_org(&w.tx, "Imports",
+	       (const struct fx_person[]){ { "ada", ROLE_ADMIN, &w.ada }, { "rev", ROLE_REVIEW, &w.rev },
+					   { "ed", ROLE_EDIT, &w.ed }, { "rod", ROLE_READ, &w.rod },
+					   { "sam", ROLE_NONE, &w.sam }, { NULL } },
+	       &w.org);
+	fx_space(&w.tx, &w.org, "Imported", &w.space);
+	fx_done(&w.tx, 1);
 
 	who_may_import(&w);
 	markdown(&w);
 	html_and_website(&w);
 	failures(&w);
-	site_stop(&w.site);
+	fx_http_stop(&w.site);
 	arena_free(&w.a);
 }
 

@@ -13,6 +13,7 @@
  */
 #include "domain/content.h"
 #include "domain/reviews.h"
+#include "fixtures.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -31,29 +32,10 @@ struct world {
 	struct space space;
 };
 
-static void mkuser(struct world *w, const char *who, struct user *u, enum role role)
-{
-	bool added;
-
-	unit_new_user(&w->tx, who, NULL, u);
-	if (role != ROLE_NONE)
-		CHECK(store_member_add(&w->tx, w->org.id, u->id, role, 0, &added) == 0 && added);
-}
-
 /* Begin a write transaction acting as user (NULL: docsd itself). */
 static struct dom *as(struct world *w, const struct user *u)
 {
-	CHECK(store_tx_begin(w->s, &w->tx, 1, &w->a) == 0);
-	dom_init(&w->d, NULL, &w->tx, &w->a, u ? u->id : NULL);
-	return &w->d;
-}
-
-static void done(struct world *w, int commit)
-{
-	if (commit)
-		CHECK(store_tx_commit(&w->tx) == 0);
-	else
-		store_tx_rollback(&w->tx);
+	return fx_as(&w->d, NULL, w->s, &w->tx, &w->a, u);
 }
 
 /* A change request by u with one new page; its id. */
@@ -69,7 +51,7 @@ static const char *cr_with_page(struct world *w, const struct user *u, const cha
 	CHECK(dom_cr_create(as(w, u), w->space.id, &in, &s, &cr) == 0);
 	CHECK(dom_cr_content(&w->d, w->space.id, cr.id, changes, &s, &cr, NULL) == 0);
 	id = arena_strdup(&w->a, cr.id);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	json_decref(changes);
 	return id;
 }
@@ -85,7 +67,7 @@ static const char *move_head(struct world *w, const struct user *u, const char *
 
 	CHECK(dom_cr_content(as(w, u), w->space.id, cr_id, changes, &s, &cr, NULL) == 0);
 	head = arena_strdup(&w->a, cr.revision);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	json_decref(changes);
 	return head;
 }
@@ -100,7 +82,7 @@ static int nreviews(struct world *w, const char *cr_id, int outdated, struct dom
 
 	CHECK(dom_reviews_list(as(w, &w->rod), w->space.id, cr_id, outdated, &lr, COMMENT_MARKDOWN, &it, &n, &next) == 0);
 	CHECK(next == NULL);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	if (items)
 		*items = n > 0 ? it : NULL;
 	return n;
@@ -114,7 +96,7 @@ static void set_merge_rules(struct world *w, const char *rules)
 	CHECK(store_space_get(&w->tx, w->space.id, &s) == 0);
 	s.merge_rules = rules;
 	CHECK(store_space_update(&w->tx, &s) == 0);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 }
 
 /* Submitting: the checks, in the order a caller meets them, and what a review records. */
@@ -132,24 +114,24 @@ static void submit(struct world *w)
 	CHECK_STR(err_message(), "status: must be approved or changes-requested");
 	CHECK(dom_review_submit(&w->d, w->space.id, a, NULL, NULL, &s, &cr, &r) == ERR_INVALID);
 	CHECK(dom_review_submit(&w->d, w->space.id, a, "Approved", NULL, &s, &cr, &r) == ERR_INVALID);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	/* access: outsiders learn nothing; read and edit are below review */
 	CHECK(dom_review_submit(as(w, &w->sam), w->space.id, a, "approved", NULL, &s, &cr, &r) == ERR_NOT_FOUND);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	CHECK(dom_review_submit(as(w, &w->rod), w->space.id, a, "approved", NULL, &s, &cr, &r) == ERR_FORBIDDEN);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	CHECK(dom_review_submit(as(w, &w->ed), w->space.id, a, "approved", NULL, &s, &cr, &r) == ERR_FORBIDDEN);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	CHECK(dom_review_submit(as(w, &w->rev), w->space.id, "nosuchcr", "approved", NULL, &s, &cr, &r) == ERR_NOT_FOUND);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	/* the author, though a reviewer, may not review her own change request */
 	CHECK(dom_review_submit(as(w, &w->rita), w->space.id, a, "approved", NULL, &s, &cr, &r) == ERR_FORBIDDEN);
 	CHECK_STR(err_message(), "the author of a change request cannot review it");
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	/* docsd itself is no reviewer */
 	CHECK(dom_review_submit(as(w, NULL), w->space.id, a, "approved", NULL, &s, &cr, &r) == ERR_INVALID);
 	CHECK_STR(err_message(), "a review needs a user as its reviewer");
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	CHECK(nreviews(w, a, -1, NULL) == 0);
 
 	/* approved, with a comment posted on the change request */
@@ -169,14 +151,14 @@ static void submit(struct world *w)
 	const char *first = arena_strdup(&w->a, r.r.id);
 	/* a blank comment is the comment's 400, and no review is written */
 	CHECK(dom_review_submit(&w->d, w->space.id, a, "approved", "   ", &s, &cr, &r2) == ERR_INVALID);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	/* changes-requested, without a comment, by number */
 	snprintf(num, sizeof(num), "%lld", (long long)cr.number);
 	CHECK(dom_review_submit(as(w, &w->rex), w->space.id, num, "changes-requested", NULL, &s, &cr, &r2) == 0);
 	CHECK_STR(r2.r.status, "changes-requested");
 	CHECK_STR(r2.r.reviewer.id, w->rex.id);
 	CHECK(r2.comment == NULL && r2.r.comment_id == NULL && r2.r.position == 2);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	CHECK(nreviews(w, a, -1, &items) == 2);
 	if (items) {
 		CHECK_STR(items[0].r.id, first);
@@ -192,12 +174,12 @@ static void submit(struct world *w)
 		int n;
 		CHECK(dom_reviews_list(as(w, &w->sam), w->space.id, a, -1, &lr, COMMENT_MARKDOWN, &it, &n, &next) ==
 		      ERR_NOT_FOUND);
-		done(w, 0);
+		fx_done(&w->tx, 0);
 	}
 
 	/* a newer review by the same reviewer outdates the earlier one */
 	CHECK(dom_review_submit(as(w, &w->rev), w->space.id, a, "changes-requested", NULL, &s, &cr, &r) == 0);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	CHECK(nreviews(w, a, -1, NULL) == 3);
 	CHECK(nreviews(w, a, 1, &items) == 1);
 	if (items) {
@@ -214,28 +196,28 @@ static void submit(struct world *w)
 	CHECK(dom_review_submit(as(w, &w->rev), w->space.id, a, "approved", NULL, &s, &cr, &r) == 0);
 	CHECK_STR(r.r.revision, moved);
 	CHECK(!r.r.outdated);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	CHECK(nreviews(w, a, 0, &items) == 1);
 	if (items)
 		CHECK_STR(items[0].r.revision, moved);
 
 	/* archived, then merged: reviews refused with 409 naming the status */
 	CHECK(dom_cr_update(as(w, &w->rita), w->space.id, a, &(struct cr_edit){ .status = "archived" }, &s, &cr) == 0);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	CHECK(dom_review_submit(as(w, &w->rev), w->space.id, a, "approved", NULL, &s, &cr, &r) == ERR_CONFLICT);
 	CHECK_STR(err_message(), "the change request is archived: reviewing it is refused");
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	CHECK(dom_cr_update(as(w, &w->rita), w->space.id, a, &(struct cr_edit){ .status = "open" }, &s, &cr) == 0);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	{
 		struct cr_merge_result m;
 		CHECK(dom_cr_merge(as(w, &w->rev), w->space.id, a, &m) == 0);
 		CHECK_STR(m.result, "merge");
-		done(w, 1);
+		fx_done(&w->tx, 1);
 	}
 	CHECK(dom_review_submit(as(w, &w->rex), w->space.id, a, "approved", NULL, &s, &cr, &r) == ERR_CONFLICT);
 	CHECK_STR(err_message(), "the change request is merged: reviewing it is refused");
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	{
 		const char *users[] = { w->rev.id };
 		struct cr_requested_reviewer *out;
@@ -243,7 +225,7 @@ static void submit(struct world *w)
 		CHECK(dom_reviewers_request(as(w, &w->ed), w->space.id, a, users, 1, NULL, NULL, &out, &nout) ==
 		      ERR_CONFLICT);
 		CHECK_STR(err_message(), "the change request is merged: requesting reviews is refused");
-		done(w, 0);
+		fx_done(&w->tx, 0);
 	}
 	/* the merged change request keeps its reviews, readable */
 	CHECK(nreviews(w, a, -1, NULL) == 4);
@@ -273,12 +255,12 @@ static void requested(struct world *w)
 		      ERR_INVALID);
 		CHECK(dom_reviewers_request(&w->d, w->space.id, b, many, REVIEWERS_MAX, NULL, NULL, &out, &nout) == 0);
 		CHECK(nout == 1); /* fifty times the same user: one request */
-		done(w, 0);
+		fx_done(&w->tx, 0);
 		/* edit is needed: read is 403, outsiders 404 */
 		CHECK(dom_reviewers_request(as(w, &w->rod), w->space.id, b, one, 1, NULL, NULL, &out, &nout) == ERR_FORBIDDEN);
-		done(w, 0);
+		fx_done(&w->tx, 0);
 		CHECK(dom_reviewers_request(as(w, &w->sam), w->space.id, b, one, 1, NULL, NULL, &out, &nout) == ERR_NOT_FOUND);
-		done(w, 0);
+		fx_done(&w->tx, 0);
 	}
 	{
 		/* the author; a user who cannot read the space; no such user: 400 naming users[i] */
@@ -297,15 +279,15 @@ static void requested(struct world *w)
 		CHECK(dom_reviewers_request(&w->d, w->space.id, b, author, 1, "S", bad, &out, &nout) == ERR_INVALID);
 		CHECK(strstr(err_message(), "description") != NULL);
 		json_decref(bad);
-		done(w, 0);
+		fx_done(&w->tx, 0);
 		CHECK(dom_reviewers_list(as(w, &w->rod), w->space.id, b, &lr, &items, &n, &next) == 0 && n == 0);
-		done(w, 0);
+		fx_done(&w->tx, 0);
 	}
 
 	/* rev approves first; then rev and rex are requested (rev twice), with a
 	 * new subject and a description */
 	CHECK(dom_review_submit(as(w, &w->rev), w->space.id, b, "approved", NULL, &s, &cr, &r) == 0);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	CHECK(nreviews(w, b, 0, NULL) == 1);
 	{
 		const char *users[] = { w->rev.id, w->rex.id, w->rev.id };
@@ -326,7 +308,7 @@ static void requested(struct world *w)
 		}
 		CHECK_STR(cr.subject, "Please review");
 		CHECK(cr.description && strstr(cr.description, "Why"));
-		done(w, 1);
+		fx_done(&w->tx, 1);
 	}
 	/* requested again, rev's approval is outdated */
 	CHECK(nreviews(w, b, 0, NULL) == 0);
@@ -334,7 +316,7 @@ static void requested(struct world *w)
 	/* a review by a requested reviewer records who asked */
 	CHECK(dom_review_submit(as(w, &w->rex), w->space.id, b, "approved", NULL, &s, &cr, &r) == 0);
 	CHECK_STR(r.r.requested_by.id, w->ed.id);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	/* JSON null removes the description; the subject stays when not given */
 	{
 		const char *users[] = { w->rex.id };
@@ -343,7 +325,7 @@ static void requested(struct world *w)
 		CHECK(dom_cr_get(&w->d, w->space.id, b, &s, &cr) == 0);
 		CHECK(cr.description == NULL);
 		CHECK_STR(cr.subject, "Please review");
-		done(w, 1);
+		fx_done(&w->tx, 1);
 		json_decref(null);
 	}
 	CHECK(dom_reviewers_list(as(w, &w->rod), w->space.id, b, &lr, &items, &n, &next) == 0);
@@ -352,20 +334,20 @@ static void requested(struct world *w)
 		CHECK_STR(items[0].user.id, w->rev.id);
 		CHECK_STR(items[1].user.id, w->rex.id);
 	}
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	CHECK(dom_reviewers_list(as(w, &w->sam), w->space.id, b, &lr, &items, &n, &next) == ERR_NOT_FOUND);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 
 	/* removal: edit; false the second time */
 	CHECK(dom_reviewer_remove(as(w, &w->rod), w->space.id, b, w->rex.id, &removed) == ERR_FORBIDDEN);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	CHECK(dom_reviewer_remove(as(w, &w->ed), w->space.id, b, w->rex.id, &removed) == 0 && removed);
 	CHECK(dom_reviewer_remove(&w->d, w->space.id, b, w->rex.id, &removed) == 0 && !removed);
 	CHECK(dom_reviewer_remove(&w->d, w->space.id, b, "nosuchuser", &removed) == 0 && !removed);
 	CHECK(dom_reviewers_list(&w->d, w->space.id, b, &lr, &items, &n, &next) == 0 && n == 1);
 	if (n == 1)
 		CHECK_STR(items[0].user.id, w->rev.id);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 }
 
 /* The merge rules dom_cr_merge enforces, as reviews feed them: unmet rules
@@ -383,48 +365,48 @@ static void merge_rules(struct world *w)
 	set_merge_rules(w, "{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_at_least_one_review\"}]}");
 	CHECK(dom_cr_merge(as(w, &w->rev), w->space.id, c, &m) == ERR_CONFLICT);
 	CHECK_STR(err_message(), "merge blocked by merge rules: require_at_least_one_review (no current approval)");
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	/* changes requested is no approval */
 	CHECK(dom_review_submit(as(w, &w->rex), w->space.id, c, "changes-requested", NULL, &s, &cr, &r) == 0);
 	CHECK(dom_cr_merge(&w->d, w->space.id, c, &m) == ERR_CONFLICT);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	/* an approval made outdated by a new head does not count */
 	CHECK(dom_review_submit(as(w, &w->rev), w->space.id, c, "approved", NULL, &s, &cr, &r) == 0);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	move_head(w, &w->rita, c, "Epsilon");
 	CHECK(dom_cr_merge(as(w, &w->rev), w->space.id, c, &m) == ERR_CONFLICT);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	/* two rules, both named when both fail */
 	set_merge_rules(w, "{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_at_least_one_review\"},"
 			   "{\"rule\":\"require_change_request_description\"}]}");
 	CHECK(dom_cr_merge(as(w, &w->rev), w->space.id, c, &m) == ERR_CONFLICT);
 	CHECK_STR(err_message(), "merge blocked by merge rules: require_at_least_one_review (no current approval); "
 				 "require_change_request_description (empty description)");
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	/* a rule docsd cannot evaluate: 400 naming it */
 	set_merge_rules(w, "{\"type\":\"rules\",\"rules\":[{\"rule\":\"custom\"}]}");
 	CHECK(dom_cr_merge(as(w, &w->rev), w->space.id, c, &m) == ERR_INVALID);
 	CHECK_STR(err_message(), "merge rules not supported by this server: custom");
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	/* a bypass listing the merger lets the merge through the other rules */
 	rules = arena_printf(&w->a, "{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_at_least_one_review\"},"
 				    "{\"rule\":\"allow_bypass\",\"users\":[\"%s\"]}]}", w->ada.id);
 	set_merge_rules(w, rules);
 	CHECK(dom_cr_merge(as(w, &w->rev), w->space.id, c, &m) == ERR_CONFLICT); /* rev is not listed */
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	/* a current approval passes the rule */
 	set_merge_rules(w, "{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_at_least_one_review\"}]}");
 	CHECK(dom_review_submit(as(w, &w->rev), w->space.id, c, "approved", NULL, &s, &cr, &r) == 0);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	/* the bypass: a new change request without reviews, merged by ada */
 	const char *e = cr_with_page(w, &w->rita, "Zeta");
 	set_merge_rules(w, rules);
 	CHECK(dom_cr_merge(as(w, &w->ada), w->space.id, e, &m) == 0);
 	CHECK_STR(m.result, "merge");
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	CHECK(dom_cr_merge(as(w, &w->rev), w->space.id, c, &m) == 0);
 	CHECK_STR(m.result, "merge");
-	done(w, 1);
+	fx_done(&w->tx, 1);
 	set_merge_rules(w, "{\"type\":\"none\"}");
 }
 
@@ -434,18 +416,14 @@ static void reviews_suite(struct store *st)
 
 	arena_init(&w.a);
 	as(&w, NULL);
-	mkuser(&w, "ada", &w.ada, ROLE_NONE);
-	w.org = (struct org){ .title = "Reviews", .email_domains = "[]", .default_role = ROLE_READ };
-	CHECK(store_org_create(&w.tx, &w.org, w.ada.id) == 0);
-	mkuser(&w, "rita", &w.rita, ROLE_REVIEW);
-	mkuser(&w, "rev", &w.rev, ROLE_REVIEW);
-	mkuser(&w, "rex", &w.rex, ROLE_REVIEW);
-	mkuser(&w, "ed", &w.ed, ROLE_EDIT);
-	mkuser(&w, "rod", &w.rod, ROLE_READ);
-	mkuser(&w, "sam", &w.sam, ROLE_NONE);
-	w.space = (struct space){ .org_id = w.org.id, .title = "Reviewed", .default_level = LEVEL_INHERIT };
-	CHECK(store_space_create(&w.tx, &w.space) == 0);
-	done(&w, 1);
+	fx_org(&w.tx, "Reviews",
+	       (const struct fx_person[]){ { "ada", ROLE_ADMIN, &w.ada }, { "rita", ROLE_REVIEW, &w.rita },
+					   { "rev", ROLE_REVIEW, &w.rev }, { "rex", ROLE_REVIEW, &w.rex },
+					   { "ed", ROLE_EDIT, &w.ed }, { "rod", ROLE_READ, &w.rod },
+					   { "sam", ROLE_NONE, &w.sam }, { NULL } },
+	       &w.org);
+	fx_space(&w.tx, &w.org, "Reviewed", &w.space);
+	fx_done(&w.tx, 1);
 
 	submit(&w);
 	requested(&w);

@@ -13,6 +13,7 @@
 #include "jobs/jobs.h"
 #include "translate/engine.h"
 #include "translate/job.h"
+#include "fixtures.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -84,25 +85,7 @@ struct world {
 
 static void as(struct world *w, const struct user *u)
 {
-	CHECK(store_tx_begin(w->s, &w->tx, 1, &w->a) == 0);
-	dom_init(&w->d, &w->srv, &w->tx, &w->a, u ? u->id : NULL);
-}
-
-static void done(struct world *w, int commit)
-{
-	if (commit)
-		CHECK(store_tx_commit(&w->tx) == 0);
-	else
-		store_tx_rollback(&w->tx);
-}
-
-static void mkuser(struct world *w, const char *who, struct user *u, enum role role)
-{
-	bool added;
-
-	unit_new_user(&w->tx, who, NULL, u);
-	if (role != ROLE_NONE)
-		CHECK(store_member_add(&w->tx, w->org.id, u->id, role, 0, &added) == 0 && added);
+	fx_as(&w->d, &w->srv, w->s, &w->tx, &w->a, u);
 }
 
 static struct translation get(struct world *w, const char *id)
@@ -111,7 +94,7 @@ static struct translation get(struct world *w, const char *id)
 
 	as(w, &w->admin);
 	CHECK(dom_translation_get(&w->d, w->org.id, id, &t) == 0);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	return t;
 }
 
@@ -130,7 +113,7 @@ static void queue_run(struct world *w, const char *id)
 {
 	as(w, &w->admin);
 	CHECK(dom_translation_run(&w->d, w->org.id, id) == 0);
-	done(w, 1);
+	fx_done(&w->tx, 1);
 }
 
 /* The result space's current revision (read in a transaction left open in w). */
@@ -161,7 +144,7 @@ static struct job last_job(struct world *w, const char *translation_id)
 
 	as(w, NULL);
 	CHECK(t.job_id && store_job_get(&w->tx, t.job_id, &j) == 0);
-	done(w, 0);
+	fx_done(&w->tx, 0);
 	return j;
 }
 
@@ -184,22 +167,20 @@ static void translations_suite(struct store *st)
 	w.srv.translator = &w.engine;
 
 	as(&w, NULL);
-	mkuser(&w, "admin", &w.admin, ROLE_NONE);
-	w.org = (struct org){ .title = "Translations", .email_domains = "[]", .default_role = ROLE_READ };
-	CHECK(store_org_create(&w.tx, &w.org, w.admin.id) == 0);
-	mkuser(&w, "reader", &w.reader, ROLE_READ);
-	mkuser(&w, "outsider", &w.outsider, ROLE_NONE);
-	w.space = (struct space){ .org_id = w.org.id, .title = "Handbook", .default_level = LEVEL_INHERIT };
-	CHECK(store_space_create(&w.tx, &w.space) == 0);
+	fx_org(&w.tx, "Translations",
+	       (const struct fx_person[]){ { "admin", ROLE_ADMIN, &w.admin }, { "reader", ROLE_READ, &w.reader },
+					   { "outsider", ROLE_NONE, &w.outsider }, { NULL } },
+	       &w.org);
+	fx_space(&w.tx, &w.org, "Handbook", &w.space);
 	CHECK(dom_template_apply(&w.d, w.space.id, "api-reference", NULL) == 0);
-	done(&w, 1);
+	fx_done(&w.tx, 1);
 
 	/* Create: the pair must be installed, the languages differ, the
 	 * source is a space of the organization; a reader may not. */
 	in = (struct translation_input){ w.space.id, "en", "es", NULL };
 	as(&w, &w.reader);
 	CHECK(dom_translation_create(&w.d, w.org.id, &in, &t) == ERR_FORBIDDEN);
-	done(&w, 0);
+	fx_done(&w.tx, 0);
 	as(&w, &w.admin);
 	in.language = "fr";
 	CHECK(dom_translation_create(&w.d, w.org.id, &in, &t) == ERR_INVALID);
@@ -215,7 +196,7 @@ static void translations_suite(struct store *st)
 	CHECK_STR(t.instructions, "{\"object\":\"document\",\"data\":{},\"nodes\":[]}");
 	CHECK(t.editable && !t.result_space && t.stats.runs == 0);
 	t.id = arena_strdup(&w.a, t.id);
-	done(&w, 1);
+	fx_done(&w.tx, 1);
 
 	/* Who sees what: a reader sees it (no edit), an outsider nothing. */
 	as(&w, &w.reader);
@@ -223,10 +204,10 @@ static void translations_suite(struct store *st)
 	CHECK(dom_translation_run(&w.d, w.org.id, t.id) == ERR_FORBIDDEN);
 	CHECK(dom_translation_delete(&w.d, w.org.id, t.id, &removed) == ERR_FORBIDDEN);
 	CHECK(dom_translations_list(&w.d, w.org.id, &lr, &items, &n, &next) == 0 && n == 1);
-	done(&w, 0);
+	fx_done(&w.tx, 0);
 	as(&w, &w.outsider);
 	CHECK(dom_translation_get(&w.d, w.org.id, t.id, &other) == ERR_NOT_FOUND);
-	done(&w, 0);
+	fx_done(&w.tx, 0);
 
 	/* A run through the queue: every page translated into a new space
 	 * beside the source, ids and tree kept, code left alone. */
@@ -251,7 +232,7 @@ static void translations_suite(struct store *st)
 			CHECK(p->parent && revision_page(rv, p->parent) &&
 			      strcmp(revision_page(rv, p->parent)->title, "ENDPOINTS") == 0);
 	}
-	done(&w, 0);
+	fx_done(&w.tx, 0);
 	{
 		struct space rs;
 		as(&w, NULL);
@@ -259,7 +240,7 @@ static void translations_suite(struct store *st)
 		CHECK_STR(rs.title, "Handbook (es)");
 		CHECK_STR(rs.language, "es");
 		CHECK_STR(rs.org_id, w.org.id);
-		done(&w, 0);
+		fx_done(&w.tx, 0);
 	}
 
 	/* Nothing changed: no page translated, no new revision. */
@@ -294,7 +275,7 @@ static void translations_suite(struct store *st)
 			}
 		CHECK(auth != NULL);
 		CHECK(dom_write_edits(&w.d, &s, &tw, cur, &edited) == 0 && dom_space_advance(&w.d, &s, edited) == 0);
-		done(&w, 1);
+		fx_done(&w.tx, 1);
 	}
 	queue_run(&w, t.id);
 	CHECK(run_jobs(&w) == 1);
@@ -307,7 +288,7 @@ static void translations_suite(struct store *st)
 	for (int i = 0; rv && i < rv->npages; i++)
 		if (strcmp(rv->pages[i].slug, "authentication") == 0)
 			CHECK(strstr(body_of(&w, &rv->pages[i]), "TOKENS EXPIRE AFTER ONE HOUR.") != NULL);
-	done(&w, 0);
+	fx_done(&w.tx, 0);
 	t = other;
 
 	/* Applied once: the same job's plan after its commit finds it written,
@@ -318,15 +299,15 @@ static void translations_suite(struct store *st)
 		CHECK_STR(j.state, "done");
 		as(&w, NULL);
 		CHECK(dom_translation_plan(&w.d, t.id, j.id, &plan) == 0 && plan.applied);
-		done(&w, 0);
+		fx_done(&w.tx, 0);
 		/* A plan made before another run's commit conflicts. */
 		as(&w, NULL);
 		CHECK(dom_translation_plan(&w.d, t.id, "a-new-job", &plan) == 0 && !plan.applied);
-		done(&w, 0);
+		fx_done(&w.tx, 0);
 		plan.t.result_revision = "an-older-result";
 		as(&w, NULL);
 		CHECK(dom_translation_apply(&w.d, &plan, 0, 1) == ERR_CONFLICT);
-		done(&w, 0);
+		fx_done(&w.tx, 0);
 	}
 
 	/* A failing engine: retried with backoff, then the translation is
@@ -336,7 +317,7 @@ static void translations_suite(struct store *st)
 	as(&w, &w.admin);
 	CHECK(dom_translation_create(&w.d, w.org.id, &in, &other) == 0);
 	other.id = arena_strdup(&w.a, other.id);
-	done(&w, 1);
+	fx_done(&w.tx, 1);
 	w.fake.fail = 1;
 	queue_run(&w, other.id);
 	for (int attempt = 1; attempt <= JOB_MAX_ATTEMPTS; attempt++) {
@@ -387,7 +368,7 @@ static void translations_suite(struct store *st)
 		as(&w, NULL);
 		CHECK(store_space_get(&w.tx, t.result_space, &rs) == 0);
 		CHECK(store_space_delete(&w.tx, &rs, &deleted) == 0 && deleted);
-		done(&w, 1);
+		fx_done(&w.tx, 1);
 		queue_run(&w, t.id);
 		CHECK(run_jobs(&w) == 1);
 		other = get(&w, t.id);
@@ -408,18 +389,18 @@ static void translations_suite(struct store *st)
 		CHECK(store_space_delete(&w.tx, &src, &deleted) == 0 && deleted);
 		CHECK(store_job_enqueue(&w.tx, JOB_KIND_TRANSLATION, t.id, NULL, 0, job) == 0);
 		CHECK(store_translation_queue_run(&w.tx, t.id, job) == 0);
-		done(&w, 1);
+		fx_done(&w.tx, 1);
 		as(&w, &w.admin);
 		CHECK(dom_translation_run(&w.d, w.org.id, t.id) == ERR_PRECONDITION);
 		in = (struct translation_input){ w.space.id, "en", "es", NULL };
 		CHECK(dom_translation_create(&w.d, w.org.id, &in, &other) == ERR_INVALID);
-		done(&w, 0);
+		fx_done(&w.tx, 0);
 		CHECK(run_jobs(&w) == 1);
 		CHECK_STR(last_job(&w, t.id).state, "failed");
 		CHECK_STR(get(&w, t.id).status, "pending");
 		as(&w, &w.admin);
 		CHECK(dom_space_restore(&w.d, w.space.id, &src) == 0);
-		done(&w, 1);
+		fx_done(&w.tx, 1);
 	}
 
 	/* Instructions: a document, or 400. */
@@ -435,7 +416,7 @@ static void translations_suite(struct store *st)
 		CHECK(strncmp(err_message(), "instructions:", 13) == 0);
 		CHECK(dom_translation_update(&w.d, w.org.id, t.id, good, &other) == 0);
 		CHECK(strstr(other.instructions, "Formal tone") != NULL);
-		done(&w, 1);
+		fx_done(&w.tx, 1);
 		json_decref(good);
 		json_decref(bad);
 	}
@@ -446,14 +427,14 @@ static void translations_suite(struct store *st)
 	CHECK(dom_translations_list(&w.d, w.org.id, &lr, &items, &n, &next) == 0 && n == 2 && total == 2);
 	CHECK(dom_translation_delete(&w.d, w.org.id, t.id, &removed) == 0 && removed);
 	CHECK(dom_translation_delete(&w.d, w.org.id, t.id, &removed) == 0 && !removed);
-	done(&w, 1);
+	fx_done(&w.tx, 1);
 	/* A run queued for a deleted translation does nothing. */
 	as(&w, NULL);
 	{
 		char id[ID_LEN + 1];
 		CHECK(store_job_enqueue(&w.tx, JOB_KIND_TRANSLATION, t.id, NULL, 0, id) == 0);
 	}
-	done(&w, 1);
+	fx_done(&w.tx, 1);
 	CHECK(run_jobs(&w) == 1);
 	arena_free(&w.a);
 }

@@ -46,6 +46,16 @@ static char *translate(struct arena *a, const char *md, const char **(*f)(struct
 	return out;
 }
 
+/* md, translated by f, renders as want (checked at the caller's line). */
+#define CHECK_TRANSLATES(a, md, f, want)                      \
+	do {                                                  \
+		int rc_;                                      \
+		char *out_ = translate((a), (md), (f), &rc_); \
+		CHECK(rc_ == 0 && out_);                      \
+		if (out_)                                     \
+			CHECK_STR(out_, (want));              \
+	} while (0)
+
 static const char page[] =
 	"---\n"
 	"description: Keep me as I am\n"
@@ -234,14 +244,10 @@ UNIT_TEST(md_translate_refuses_a_changed_structure)
 {
 	struct arena a;
 	int rc;
-	char *out;
 
 	arena_init(&a);
 	/* A URL in a translation stays text: escaped, it is no autolink. */
-	out = translate(&a, "Hello world.\n", url, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, "see https\\:\\/\\/evil\\.example\\.com now\n");
+	CHECK_TRANSLATES(&a, "Hello world.\n", url, "see https\\:\\/\\/evil\\.example\\.com now\n");
 	CHECK(translate(&a, "See www.example.org, then\n", more, &rc) == NULL);
 	CHECK(rc == ERR_INVALID);
 	arena_free(&a);
@@ -431,18 +437,10 @@ static const char gfm_page_upper[] =
 UNIT_TEST(md_translate_keeps_every_gfm_structure)
 {
 	struct arena a;
-	int rc;
-	char *out;
 
 	arena_init(&a);
-	out = translate(&a, gfm_page, upper, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, gfm_page_upper);
-	out = translate(&a, gfm_page, same, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, gfm_page);
+	CHECK_TRANSLATES(&a, gfm_page, upper, gfm_page_upper);
+	CHECK_TRANSLATES(&a, gfm_page, same, gfm_page);
 	arena_free(&a);
 }
 
@@ -452,28 +450,15 @@ UNIT_TEST(md_translate_footnotes_and_control_characters)
 {
 	struct arena a;
 	struct md_tr *t = NULL;
-	int rc;
-	char *out;
 
 	arena_init(&a);
-	out = translate(&a, "c[^1]\n\n[^1]: note\n", upper, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, "C[^1]\n\n[^1]: NOTE\n");
-	out = translate(&a, "c[^1]\n\n[^1]: note\n", same, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, "c[^1]\n\n[^1]: note\n");
+	CHECK_TRANSLATES(&a, "c[^1]\n\n[^1]: note\n", upper, "C[^1]\n\n[^1]: NOTE\n");
+	CHECK_TRANSLATES(&a, "c[^1]\n\n[^1]: note\n", same, "c[^1]\n\n[^1]: note\n");
 	/* a footnote with several paragraphs, referenced twice */
-	out = translate(&a, "a[^n] b[^n]\n\n[^n]: first\n\n    second para\n", upper, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, "A[^n] B[^n]\n\n[^n]: FIRST\n\n    SECOND PARA\n");
+	CHECK_TRANSLATES(&a, "a[^n] b[^n]\n\n[^n]: first\n\n    second para\n", upper,
+			 "A[^n] B[^n]\n\n[^n]: FIRST\n\n    SECOND PARA\n");
 
-	out = translate(&a, "x\x01y\n", upper, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, "X\x01Y\n");
+	CHECK_TRANSLATES(&a, "x\x01y\n", upper, "X\x01Y\n");
 	/* control characters are never sent to the engine */
 	CHECK(md_tr_parse(&a, "Hello\x01world and\x7f more \xc2\x85 text\n", 30, &t) == 0);
 	if (t) {
@@ -484,15 +469,10 @@ UNIT_TEST(md_translate_footnotes_and_control_characters)
 		CHECK_STR(md_tr_segment(t, 3), "text");
 	}
 	md_tr_free(t);
-	out = translate(&a, "Hello\x01world and\x7f more \xc2\x85 text\n", upper, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, "HELLO\x01WORLD AND\x7f MORE \xc2\x85 TEXT\n");
+	CHECK_TRANSLATES(&a, "Hello\x01world and\x7f more \xc2\x85 text\n", upper,
+			 "HELLO\x01WORLD AND\x7f MORE \xc2\x85 TEXT\n");
 	/* written as an entity, it stays the entity */
-	out = translate(&a, "a &#1; b c\n", upper, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, "A &#1; B C\n");
+	CHECK_TRANSLATES(&a, "a &#1; b c\n", upper, "A &#1; B C\n");
 	arena_free(&a);
 }
 
@@ -500,19 +480,11 @@ UNIT_TEST(md_translate_footnotes_and_control_characters)
 UNIT_TEST(md_translate_escapes_and_entities)
 {
 	struct arena a;
-	int rc;
-	char *out;
 
 	arena_init(&a);
-	out = translate(&a, "Caf&eacute; \\*not em\\* &amp; more\n", upper, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, "CAF\xc3\xa9 \\*NOT EM\\* & MORE\n");
+	CHECK_TRANSLATES(&a, "Caf&eacute; \\*not em\\* &amp; more\n", upper, "CAF\xc3\xa9 \\*NOT EM\\* & MORE\n");
 	/* a translation holding "&copy;" is written so that it reads "&copy;" */
-	out = translate(&a, "Hello\n", hostile_entity, &rc);
-	CHECK(rc == 0 && out);
-	if (out)
-		CHECK_STR(out, "\\&copy; \\_x\\_\n");
+	CHECK_TRANSLATES(&a, "Hello\n", hostile_entity, "\\&copy; \\_x\\_\n");
 	arena_free(&a);
 }
 

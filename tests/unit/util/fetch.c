@@ -1,4 +1,5 @@
 /* URL fetch: the address policy, and fetches from a tiny HTTP server on 127.0.0.1 */
+#include "fixtures.h"
 #include "unit.h"
 #include "util/fetch.h"
 #include "util/util.h"
@@ -6,7 +7,6 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -157,39 +157,18 @@ static size_t gzip_bomb(unsigned char *out)
 	return b.n;
 }
 
-/* ---- a one-connection-at-a-time HTTP/1.0 server on 127.0.0.1 ---- */
+/* ---- what the HTTP server on 127.0.0.1 (fixtures.h) answers ---- */
 
 #define BIG_BODY 65536
 #define BOMB_CAP (((BOMB_BYTES - 1) / 258) * 13 / 8 + 64)
 
-struct test_server {
-	int listen_fd;
-	int stop[2]; /* a byte written to stop[1] ends the thread */
-	int port;
-	atomic_int accepted;
-	pthread_t thread;
-};
-
-static void send_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n > 0) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
 static void send_text(int fd, const char *s)
 {
-	send_all(fd, s, strlen(s));
+	fx_send_all(fd, s, strlen(s));
 }
 
 /* Wait until the client hangs up or the server is stopped (at most 5 s). */
-static void wait_for_hangup(struct test_server *s, int fd)
+static void wait_for_hangup(struct fx_http *s, int fd)
 {
 	char buf[256];
 
@@ -202,26 +181,11 @@ static void wait_for_hangup(struct test_server *s, int fd)
 	}
 }
 
-static void serve_one(struct test_server *s, int fd)
+static void serve(struct fx_http *s, int fd, const char *req, const char *path)
 {
-	char req[4096], path[256], head[512];
+	char head[512];
 	static char big[BIG_BODY];
-	size_t n = 0;
 
-	while (n < sizeof(req) - 1) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		if (poll(&p, 1, 2000) <= 0)
-			return;
-		ssize_t r = recv(fd, req + n, sizeof(req) - 1 - n, 0);
-		if (r <= 0)
-			return;
-		n += (size_t)r;
-		req[n] = '\0';
-		if (strstr(req, "\r\n\r\n"))
-			break;
-	}
-	if (sscanf(req, "GET %255s ", path) != 1)
-		return;
 	memset(big, 'x', sizeof(big));
 	if (strcmp(path, "/small") == 0) {
 		send_text(fd, "HTTP/1.0 200 OK\r\nContent-Type: Text/Plain; charset=UTF-8\r\nContent-Length: 13\r\n"
@@ -232,12 +196,12 @@ static void serve_one(struct test_server *s, int fd)
 		snprintf(head, sizeof(head), "HTTP/1.0 200 OK\r\nContent-Type: image/png\r\nContent-Length: %d\r\n"
 					     "Connection: close\r\n\r\n", BIG_BODY);
 		send_text(fd, head);
-		send_all(fd, big, sizeof(big));
+		fx_send_all(fd, big, sizeof(big));
 	} else if (strcmp(path, "/stream") == 0) {
 		/* no Content-Length: the size is only known by reading */
 		send_text(fd, "HTTP/1.0 200 OK\r\nContent-Type: image/png\r\nConnection: close\r\n\r\n");
 		for (size_t off = 0; off < sizeof(big); off += 4096)
-			send_all(fd, big + off, 4096);
+			fx_send_all(fd, big + off, 4096);
 	} else if (strcmp(path, "/slow") == 0) {
 		wait_for_hangup(s, fd);
 	} else if (strcmp(path, "/gzip") == 0 || strcmp(path, "/gzip-bomb") == 0 || strcmp(path, "/bad-gzip") == 0) {
@@ -258,7 +222,7 @@ static void serve_one(struct test_server *s, int fd)
 		snprintf(head, sizeof(head), "HTTP/1.0 200 OK\r\nContent-Type: text/markdown\r\nContent-Encoding: gzip\r\n"
 					     "Content-Length: %zu\r\nConnection: close\r\n\r\n", zn);
 		send_text(fd, head);
-		send_all(fd, z, zn);
+		fx_send_all(fd, z, zn);
 		free(z);
 	} else if (strcmp(path, "/accept-encoding") == 0) {
 		/* The request's Accept-Encoding header, as the body. */
@@ -267,7 +231,7 @@ static void serve_one(struct test_server *s, int fd)
 		snprintf(head, sizeof(head), "HTTP/1.0 200 OK\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n", an);
 		send_text(fd, head);
 		if (ae)
-			send_all(fd, ae + 2, an);
+			fx_send_all(fd, ae + 2, an);
 	} else if (strcmp(path, "/redirect") == 0) {
 		send_text(fd, "HTTP/1.0 302 Found\r\nLocation: /small\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 	} else if (strcmp(path, "/loop") == 0) {
@@ -281,61 +245,7 @@ static void serve_one(struct test_server *s, int fd)
 	}
 }
 
-static void *server_main(void *arg)
-{
-	struct test_server *s = arg;
-
-	for (int i = 0; i < 64; i++) {
-		struct pollfd p[2] = { { .fd = s->listen_fd, .events = POLLIN }, { .fd = s->stop[0], .events = POLLIN } };
-		if (poll(p, 2, 10000) <= 0 || p[1].revents)
-			break;
-		int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		atomic_fetch_add(&s->accepted, 1);
-		struct timeval tv = { .tv_sec = 2 };
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		serve_one(s, fd);
-		close(fd);
-	}
-	return NULL;
-}
-
-static bool server_start(struct test_server *s)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t alen = sizeof(a);
-
-	memset(s, 0, sizeof(*s));
-	s->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s->listen_fd < 0)
-		return false;
-	if (bind(s->listen_fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(s->listen_fd, 8) != 0 ||
-	    getsockname(s->listen_fd, (struct sockaddr *)&a, &alen) != 0 || pipe(s->stop) != 0) {
-		close(s->listen_fd);
-		return false;
-	}
-	s->port = ntohs(a.sin_port);
-	if (pthread_create(&s->thread, NULL, server_main, s) != 0) {
-		close(s->listen_fd);
-		close(s->stop[0]);
-		close(s->stop[1]);
-		return false;
-	}
-	return true;
-}
-
-static void server_stop(struct test_server *s)
-{
-	if (write(s->stop[1], "x", 1) != 1)
-		return;
-	pthread_join(s->thread, NULL);
-	close(s->listen_fd);
-	close(s->stop[0]);
-	close(s->stop[1]);
-}
-
-static int fetch_path(struct test_server *s, const char *path, const struct fetch_opts *o, struct fetch_result *r)
+static int fetch_path(struct fx_http *s, const char *path, const struct fetch_opts *o, struct fetch_result *r)
 {
 	char url[128];
 
@@ -355,12 +265,12 @@ static void check_refused(const struct fetch_result *r)
 
 UNIT_TEST(fetch_refuses_loopback_before_connecting)
 {
-	struct test_server s;
+	struct fx_http s;
 	struct fetch_result r;
 	struct fetch_opts o = { .max_bytes = 1 << 20, .timeout_ms = 5000 };
 	char url[128];
 
-	CHECK(server_start(&s));
+	CHECK(fx_http_start(&s, serve));
 	CHECK(fetch_path(&s, "/small", &o, &r) < 0);
 	check_refused(&r);
 	fetch_result_free(&r);
@@ -375,17 +285,17 @@ UNIT_TEST(fetch_refuses_loopback_before_connecting)
 	CHECK(fetch_url(url, NULL, &r) < 0); /* the defaults refuse too */
 	check_refused(&r);
 	fetch_result_free(&r);
-	server_stop(&s);
+	fx_http_stop(&s);
 	CHECK(atomic_load(&s.accepted) == 0);
 }
 
 UNIT_TEST(fetch_returns_body_and_content_type)
 {
-	struct test_server s;
+	struct fx_http s;
 	struct fetch_result r;
 	struct fetch_opts o = { .max_bytes = 1 << 20, .timeout_ms = 5000, .allow_private = true };
 
-	CHECK(server_start(&s));
+	CHECK(fx_http_start(&s, serve));
 	CHECK(fetch_path(&s, "/small", &o, &r) == 0);
 	CHECK(r.len == 13 && r.data && memcmp(r.data, "hello, docsd\n", 13) == 0);
 	CHECK_STR(r.content_type, "text/plain");
@@ -423,16 +333,16 @@ UNIT_TEST(fetch_returns_body_and_content_type)
 	CHECK(fetch_path(&s, "/to-file", &o, &r) < 0);
 	CHECK_STR(r.error, "url: only http and https are allowed");
 	fetch_result_free(&r);
-	server_stop(&s);
+	fx_http_stop(&s);
 }
 
 UNIT_TEST(fetch_stops_at_max_bytes)
 {
-	struct test_server s;
+	struct fx_http s;
 	struct fetch_result r;
 	struct fetch_opts o = { .max_bytes = 1024, .timeout_ms = 5000, .allow_private = true };
 
-	CHECK(server_start(&s));
+	CHECK(fx_http_start(&s, serve));
 	CHECK(fetch_path(&s, "/large", &o, &r) < 0); /* Content-Length says so */
 	CHECK_STR(r.error, "url: larger than 1024 bytes");
 	CHECK(r.failure == FETCH_FAIL_TOO_LARGE);
@@ -446,19 +356,19 @@ UNIT_TEST(fetch_stops_at_max_bytes)
 	CHECK(fetch_path(&s, "/stream", &o, &r) == 0); /* exactly the limit fits */
 	CHECK(r.len == BIG_BODY);
 	fetch_result_free(&r);
-	server_stop(&s);
+	fx_http_stop(&s);
 }
 
 /* A compressed body is kept decoded; the cap counts decoded bytes, so a
  * gzip bomb stops at max_bytes even though its Content-Length is small. */
 UNIT_TEST(fetch_decodes_gzip_and_caps_decoded_bytes)
 {
-	struct test_server s;
+	struct fx_http s;
 	struct fetch_result r;
 	struct fetch_opts o = { .max_bytes = 1 << 20, .timeout_ms = 10000, .allow_private = true };
 	int64_t start = clock_mono_ns();
 
-	CHECK(server_start(&s));
+	CHECK(fx_http_start(&s, serve));
 	CHECK(fetch_path(&s, "/accept-encoding", &o, &r) == 0);
 	CHECK(r.data && strstr((const char *)r.data, "gzip") && strstr((const char *)r.data, "deflate"));
 	fetch_result_free(&r);
@@ -477,23 +387,23 @@ UNIT_TEST(fetch_decodes_gzip_and_caps_decoded_bytes)
 	CHECK_STR(r.error, "url: the response's Content-Encoding could not be decoded");
 	fetch_result_free(&r);
 	CHECK(clock_mono_ns() - start < 5000000000LL);
-	server_stop(&s);
+	fx_http_stop(&s);
 }
 
 UNIT_TEST(fetch_times_out)
 {
-	struct test_server s;
+	struct fx_http s;
 	struct fetch_result r;
 	struct fetch_opts o = { .max_bytes = 1024, .timeout_ms = 300, .allow_private = true };
 	int64_t start = clock_mono_ns();
 
-	CHECK(server_start(&s));
+	CHECK(fx_http_start(&s, serve));
 	CHECK(fetch_path(&s, "/slow", &o, &r) < 0);
 	CHECK_STR(r.error, "url: timed out");
 	CHECK(r.failure == FETCH_FAIL_TIMEOUT);
 	CHECK(clock_mono_ns() - start < 3000000000LL);
 	fetch_result_free(&r);
-	server_stop(&s);
+	fx_http_stop(&s);
 }
 
 UNIT_TEST(fetch_refuses_other_schemes)
