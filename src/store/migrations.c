@@ -663,6 +663,41 @@ static const char m0015_site_basename_nocase[] =
 	"  AND (o.created_at < sites.created_at OR (o.created_at = sites.created_at AND o.id < sites.id)));"
 	"CREATE UNIQUE INDEX sites_basename_nocase ON sites (lower(basename));";
 
+/* Redirects of published sites (store/site_redirects.c, domain/site_redirects.c).
+ * site_redirects: GitBook's SiteRedirect, a source path of the site and a
+ * destination (a section, a site space or a page of a site space), unique by
+ * source. space_page_paths: the paths a space's pages had before a revision
+ * changed them (renamed, moved), recorded when the space's content advances,
+ * so the site answers the old URL with a 301 to the page's current one; one
+ * row per (space, old path), the latest page to leave it wins.
+ * revision_redirects: .gitbook.yaml's `redirects` of a Git import, stored
+ * with the revision they came with (source: a path under the space's root;
+ * target: the repository file path of the page, matched with pages'
+ * git_path). */
+static const char m0016_site_redirects[] =
+	"CREATE TABLE site_redirects ("
+	"  id TEXT PRIMARY KEY,"
+	"  site_id TEXT NOT NULL REFERENCES sites(id) ON DELETE CASCADE,"
+	"  source TEXT NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  section_id TEXT,"
+	"  site_space_id TEXT,"
+	"  page_id TEXT,"
+	"  created_at BIGINT NOT NULL,"
+	"  UNIQUE (site_id, source)) " WITHOUT_ROWID ";"
+	"CREATE INDEX site_redirects_site ON site_redirects (site_id, created_at, id);"
+	"CREATE TABLE space_page_paths ("
+	"  space_id TEXT NOT NULL REFERENCES spaces(id) ON DELETE CASCADE,"
+	"  path TEXT NOT NULL,"
+	"  page_id TEXT NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  PRIMARY KEY (space_id, path)) " WITHOUT_ROWID ";"
+	"CREATE TABLE revision_redirects ("
+	"  revision_id TEXT NOT NULL REFERENCES revisions(id) ON DELETE CASCADE,"
+	"  source TEXT NOT NULL,"
+	"  target TEXT NOT NULL,"
+	"  PRIMARY KEY (revision_id, source)) " WITHOUT_ROWID ";";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -679,5 +714,6 @@ const struct migration migrations[] = {
 	{ 13, "openapi specs", m0013_openapi, NULL, NULL },
 	{ 14, "translations", m0014_translations, NULL, NULL },
 	{ 15, "site basenames without case", m0015_site_basename_nocase, NULL, NULL },
+	{ 16, "site redirects and old page paths", m0016_site_redirects, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));
