@@ -19,6 +19,7 @@
 #include "format/markdown.h"
 #include "format/openapi_doc.h"
 #include "domain/openapi.h"
+#include "model/adaptive.h"
 #include "model/tree_edit.h"
 #include "model/validate.h"
 #include "util/base64.h"
@@ -453,6 +454,10 @@ static int put_body(struct batch *b, const char *md, struct meta *m, const char 
 		md += fm.body;
 		len -= fm.body;
 	}
+	/* A condition that does not parse would hide its block for everyone:
+	 * refused here, with its line, rather than discovered on the site. */
+	if (adapt_check("document.markdown", md, len))
+		return bad(b, "document.markdown", arena_strdup(d->arena, err_message() + strlen("document.markdown: ")));
 	const char *body = md_rewrite_links(d->arena, md, len, map_ref, b);
 	if (!body)
 		return err_set(ERR_INTERNAL, "out of memory");

@@ -15,6 +15,7 @@
  */
 #include "domain/content.h"
 #include "format/pdf.h"
+#include "model/adaptive.h"
 #include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -107,6 +108,14 @@ static int pdf_collect(struct dom *d, const struct revision *rv, const char *fro
 			continue;
 		if (p->type == PAGE_DOCUMENT && (rc = store_body_get(d->tx, p->body, &md)))
 			return rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "page body %s is missing", p->body) : rc;
+		/* A PDF's signed URL can be passed on to anyone, so it holds what
+		 * an anonymous visitor of a published site reads: {% if %} blocks
+		 * decided with no claims (model/adaptive.h). */
+		if (adapt_present(md, strlen(md))) {
+			struct adapt_ctx ac = { 0 };
+			size_t ml;
+			md = adapt_markdown(d->arena, md, strlen(md), &ac, &ml);
+		}
 		pages[k++] = (struct pdf_page){ .title = p->title, .markdown = md, .depth = p->depth };
 		if (only)
 			break;

@@ -6,12 +6,17 @@
 #include "domain/comments.h"
 #include "domain/sites.h"
 
+#include "domain/content.h"
+#include "format/markdown.h"
+#include "model/adaptive.h"
 #include "model/revision.h"
 #include "store/search.h"
 #include "store/sites.h"
 #include "util/err.h"
 
+#include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 int dom_site_visit(struct dom *d, const char *name, const char *hostname, struct site *out)
 {
@@ -49,15 +54,102 @@ int dom_site_visit_revision(struct dom *d, const struct site_space *ss, const st
 	return rc;
 }
 
-int dom_site_visit_search(struct dom *d, const struct site_space *ss, const char *query, int limit,
-			  struct search_page **items, int *n)
+int dom_site_visit_fallback(struct dom *d, const struct site *s, const char **url)
+{
+	struct site_publishing_auth a;
+	int rc = store_site_publishing_auth(d->tx, s->id, &a);
+
+	*url = NULL;
+	if (rc)
+		return rc;
+	if (a.fallback_url && (strncmp(a.fallback_url, "https://", 8) == 0 || strncmp(a.fallback_url, "http://", 7) == 0))
+		*url = a.fallback_url;
+	return 0;
+}
+
+/* Whether every word of q (runs of letters, digits and non-ASCII bytes,
+ * compared without ASCII case) is in text: the search index holds a page's
+ * whole text, hidden blocks included, so a hit on a page with adaptive
+ * content is kept only when what this visitor reads still matches. */
+static bool words_in(const char *q, const char *text)
+{
+	for (const char *w = q; *w;) {
+		size_t n = 0;
+		while (*w && !(isalnum((unsigned char)*w) || (unsigned char)*w >= 0x80))
+			w++;
+		while (w[n] && (isalnum((unsigned char)w[n]) || (unsigned char)w[n] >= 0x80))
+			n++;
+		if (!n)
+			break;
+		bool found = false;
+		for (const char *t = text; *t && !found; t++)
+			found = strncasecmp(t, w, n) == 0;
+		if (!found)
+			return false;
+		w += n;
+	}
+	return true;
+}
+
+/* Re-reads hit h of a page with adaptive content as visitor reads it:
+ * false when the page no longer matches q; else its sections' bodies are
+ * the adapted text's (the excerpt never shows a hidden block). */
+static int adapt_hit(struct dom *d, const struct rev_page *p, const json_t *visitor, const char *q,
+		     struct search_page *h, bool *keep)
+{
+	const char *body = "", *text, *plain;
+	size_t tl, ns;
+	struct md_section *secs;
+	struct adapt_ctx ac = { .visitor = visitor };
+	int rc;
+
+	*keep = true;
+	if (!p->body)
+		return 0;
+	if ((rc = dom_page_body(d, p->body, &body)))
+		return rc;
+	if (!adapt_present(body, strlen(body)))
+		return 0;
+	text = adapt_markdown(d->arena, body, strlen(body), &ac, &tl);
+	plain = md_plain_text(d->arena, text, tl);
+	if (!plain || md_sections(d->arena, text, tl, &secs, &ns))
+		return err_set(ERR_INTERNAL, "cannot read a page for search");
+	if (!words_in(q, arena_printf(d->arena, "%s\n%s", p->title ? p->title : "", plain))) {
+		*keep = false;
+		return 0;
+	}
+	for (int i = 0; i < h->nsections; i++) {
+		struct search_section *ss = &h->sections[i];
+		const char *adapted = "";
+		for (size_t k = 0; k < ns; k++)
+			if (strcmp(secs[k].id, ss->id ? ss->id : "") == 0)
+				adapted = secs[k].body;
+		ss->body = adapted;
+	}
+	return 0;
+}
+
+int dom_site_visit_search(struct dom *d, const struct site_space *ss, const struct revision *rv,
+			  const json_t *visitor, const char *query, int limit, struct search_page **items, int *n)
 {
 	struct list_req lr = { .limit = limit };
 	char *next = NULL;
+	int rc, k = 0;
 
 	*items = NULL;
 	*n = 0;
 	if (ss->space.deleted_at)
 		return 0;
-	return dom_search_space(d, ss->space_id, query, &lr, items, n, &next);
+	if ((rc = dom_search_space(d, ss->space_id, query, &lr, items, n, &next)))
+		return rc;
+	for (int i = 0; i < *n; i++) {
+		const struct rev_page *p = rv ? revision_page(rv, (*items)[i].id) : NULL;
+		bool keep = p != NULL;
+		if (p && (rc = adapt_hit(d, p, visitor, query, &(*items)[i], &keep)))
+			return rc;
+		if (keep)
+			(*items)[k++] = (*items)[i];
+	}
+	*n = k;
+	return 0;
 }

@@ -295,9 +295,16 @@ int dom_site_visit_share(struct dom *d, const struct site *s, const char *key);
 struct revision;
 int dom_site_visit_revision(struct dom *d, const struct site_space *ss, const struct revision **out);
 /* Search the current content of a site space's space (dom_search_space):
- * at most limit pages, best first. */
+ * at most limit pages of rv (its current revision), best first, as visitor
+ * ({"claims": ...} or NULL) reads them: a page whose match was only in a
+ * block hidden from this visitor is left out, and section bodies (the
+ * excerpts) are the text this visitor reads (model/adaptive.h). */
 struct search_page;
-int dom_site_visit_search(struct dom *d, const struct site_space *ss, const char *query, int limit,
-			  struct search_page **items, int *n);
+int dom_site_visit_search(struct dom *d, const struct site_space *ss, const struct revision *rv,
+			  const json_t *visitor, const char *query, int limit, struct search_page **items, int *n);
+/* The publishing auth's fallbackURL of s (an http(s) URL), where a
+ * visitor-auth site sends a visitor without a valid token; *url NULL when
+ * none is set. */
+int dom_site_visit_fallback(struct dom *d, const struct site *s, const char **url);
 
 #endif

@@ -21,6 +21,8 @@
 #define DOCSD_MODEL_ADAPTIVE_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "util/arena.h"
 
@@ -51,5 +53,44 @@ struct template_condition {
  * than the language allows is left out. *out (NULL when none) and the strings
  * are allocated from a; *n is the count. */
 int adaptive_template_conditions(struct arena *a, const json_t *schema, struct template_condition **out, int *n);
+
+/* ---- adaptive content of a page (adaptive_content.c) ----
+ *
+ * GitBook's adaptive blocks in a page's markdown, decided for one visitor
+ * before the text goes anywhere (page, .md twin, llms files, search
+ * excerpts, PDF):
+ *     {% if <condition> %} ... {% elsif <condition> %} ... {% else %} ... {% endif %}
+ * (also "elseif" and "else if"), nested up to ADAPT_MAX_DEPTH (deeper
+ * blocks are hidden whole), conditions in condition.h's language; a
+ * condition that does not parse is false, an unclosed block runs to the
+ * end, a stray else or endif is dropped. And inline expressions
+ *     {{ page.vars.x }}  {{ space.vars.x }}  {{ visitor.claims.x }}
+ * (paths of .name, ?.name, ["name"], [n]) replaced by their value, with
+ * markdown's punctuation backslash-escaped so a value can never become
+ * markup; an unknown name, an object or anything else is "". Tags inside
+ * fenced code blocks are code and stay as written (the same fences
+ * site/md_html.c sees). A line holding only block tags goes whole. */
+#define ADAPT_MAX_DEPTH 32
+
+struct adapt_ctx {
+	const json_t *visitor;    /* {"claims": {...}}, or NULL: an anonymous visitor */
+	const json_t *page_vars;  /* the page's variables (an object), or NULL */
+	const json_t *space_vars; /* the space's variables, or NULL */
+};
+
+/* Whether md[0..len) holds anything adapt_markdown changes ("{%" if/else
+ * tags or "{{"): a quick scan, so pages without adaptive content are
+ * neither copied nor keyed by claims. */
+bool adapt_present(const char *md, size_t len);
+
+/* md[0..len) as ctx's visitor reads it: NUL-terminated, from a; *out_len
+ * its length. Never fails. */
+const char *adapt_markdown(struct arena *a, const char *md, size_t len, const struct adapt_ctx *ctx,
+			   size_t *out_len);
+
+/* For page writes: 0 when every {% if %} / {% elsif %} condition of md
+ * parses, else ERR_INVALID with the message "<field>: line <L>: condition:
+ * <why> at position <n>" (cond_parse's position inside the condition). */
+int adapt_check(const char *field, const char *md, size_t len);
 
 #endif

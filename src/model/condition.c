@@ -38,6 +38,7 @@ enum tok {
 	TK_RBRACK,
 	TK_COMMA,
 	TK_DOT,
+	TK_QDOT, /* ?. (optional chaining: a missing claim is undefined anyway) */
 	TK_MINUS,
 	TK_AND,
 	TK_OR,
@@ -360,7 +361,7 @@ static int next_token(struct parser *p)
 		      OP("<=", TK_LE) || OP(">=", TK_GE) || OP("&&", TK_AND) || OP("||", TK_OR) ||
 		      OP("<", TK_LT) || OP(">", TK_GT) || OP("!", TK_NOT) || OP("(", TK_LPAREN) ||
 		      OP(")", TK_RPAREN) || OP("[", TK_LBRACK) || OP("]", TK_RBRACK) || OP(",", TK_COMMA) ||
-		      OP(".", TK_DOT) || OP("-", TK_MINUS))) {
+		      OP("?.", TK_QDOT) || OP(".", TK_DOT) || OP("-", TK_MINUS))) {
 			if (c == '=')
 				return fail(p, t->pos, "unexpected '=' (use '==' to compare)");
 			if (c == '&')
@@ -399,6 +400,8 @@ static int need_bool(struct parser *p, const struct cond *c)
 }
 
 static const struct cond *parse_or(struct parser *p);
+static const struct cond *parse_member(struct parser *p);
+static const struct cond *parse_primary(struct parser *p);
 
 /* A literal at the current token (true, false, null, -?number, string);
  * 1 when the token is not one. */
@@ -488,6 +491,76 @@ static const struct cond *parse_array(struct parser *p)
 	return next_token(p) ? NULL : c;
 }
 
+/* recv.includes(arg) with the current token at "includes" (a '(' next):
+ * JavaScript's Array.prototype.includes / String.prototype.includes, the
+ * one call the language knows (GitBook's documented conditions use it). It
+ * is `arg in recv` without the object-key meaning of `in`. arg is a literal
+ * or a claim, never a parenthesized expression, so no recursion escapes the
+ * depth count. */
+static const struct cond *parse_includes(struct parser *p, const struct cond *recv)
+{
+	const struct cond *arg = NULL;
+	const struct cond **kids;
+	struct cond *c;
+	int pos = p->tok.pos;
+
+	if (recv->type != T_ARRAY && recv->type != T_CLAIM && recv->type != T_STRING) {
+		fail(p, pos, "includes() needs an array, a string or a claim before it");
+		return NULL;
+	}
+	if (next_token(p) || next_token(p)) /* "includes", then "(" */
+		return NULL;
+	if (p->tok.t == TK_IDENT)
+		arg = parse_member(p);
+	else if (p->tok.t != TK_LPAREN && p->tok.t != TK_LBRACK)
+		arg = parse_primary(p);
+	else
+		unexpected(p, "expected a literal or a claim in includes()");
+	if (!arg)
+		return NULL;
+	if (arg->type == T_BOOL && arg->kind != N_LIT) {
+		fail(p, arg->pos, "expected a literal or a claim in includes()");
+		return NULL;
+	}
+	if (p->tok.t != TK_RPAREN) {
+		unexpected(p, "expected ')' (includes() takes one argument)");
+		return NULL;
+	}
+	if (next_token(p))
+		return NULL;
+	c = node(p, N_IN, T_BOOL, recv->pos);
+	kids = arena_alloc(p->a, 2 * sizeof(*kids));
+	c->op = TK_QDOT; /* marks includes(): no object keys */
+	kids[0] = arg;
+	kids[1] = recv;
+	c->kids = kids;
+	c->n = 2;
+	return c;
+}
+
+/* After an array or string literal: .includes(…) or nothing. */
+static const struct cond *maybe_includes(struct parser *p, const struct cond *recv)
+{
+	if (!recv || p->tok.t != TK_DOT)
+		return recv;
+	if (next_token(p))
+		return NULL;
+	if (p->tok.t != TK_IDENT || p->tok.len != 8 || memcmp(p->tok.str, "includes", 8)) {
+		unexpected(p, "only .includes(…) may follow a literal");
+		return NULL;
+	}
+	{
+		int at = p->at;
+		while (at < p->len && (p->src[at] == ' ' || p->src[at] == '\t'))
+			at++;
+		if (at >= p->len || p->src[at] != '(') {
+			unexpected(p, "expected '(' after includes");
+			return NULL;
+		}
+	}
+	return parse_includes(p, recv);
+}
+
 /* visitor.claims followed by .name, ["name"] or [index] steps. */
 static const struct cond *parse_member(struct parser *p)
 {
@@ -524,15 +597,30 @@ static const struct cond *parse_member(struct parser *p)
 	for (;;) {
 		struct seg *s = &segs[c->n];
 
-		if (p->tok.t != TK_DOT && p->tok.t != TK_LBRACK)
+		if (p->tok.t == TK_QDOT) {
+			/* a?.b is a.b, a?.[0] is a[0]: a missing step is undefined. */
+			if (next_token(p))
+				return NULL;
+			if (p->tok.t != TK_LBRACK && p->tok.t != TK_IDENT && p->tok.t != TK_TRUE &&
+			    p->tok.t != TK_FALSE && p->tok.t != TK_NULL && p->tok.t != TK_IN) {
+				unexpected(p, "expected a name or '[' after '?.'");
+				return NULL;
+			}
+		} else if (p->tok.t != TK_DOT && p->tok.t != TK_LBRACK) {
 			break;
+		} else if (p->tok.t == TK_DOT) {
+			if (next_token(p))
+				return NULL;
+			if (p->tok.t == TK_LBRACK) {
+				unexpected(p, "expected a name after '.'");
+				return NULL;
+			}
+		}
 		if (c->n >= cap) {
 			fail(p, p->tok.pos, "member path too long");
 			return NULL;
 		}
-		if (p->tok.t == TK_DOT) {
-			if (next_token(p))
-				return NULL;
+		if (p->tok.t != TK_LBRACK) {
 			/* After '.', any identifier, keywords included (a.in). */
 			if (p->tok.t != TK_IDENT && p->tok.t != TK_TRUE && p->tok.t != TK_FALSE &&
 			    p->tok.t != TK_NULL && p->tok.t != TK_IN) {
@@ -541,6 +629,16 @@ static const struct cond *parse_member(struct parser *p)
 			}
 			s->key = p->tok.start;
 			s->len = (size_t)p->tok.srclen;
+			if (s->len == 8 && !memcmp(s->key, "includes", 8)) {
+				/* .includes( starts a call on the path so far. */
+				int at = p->at;
+				while (at < p->len && (p->src[at] == ' ' || p->src[at] == '\t'))
+					at++;
+				if (at < p->len && p->src[at] == '(') {
+					c->segs = segs;
+					return parse_includes(p, c);
+				}
+			}
 		} else {
 			if (next_token(p))
 				return NULL;
@@ -590,7 +688,7 @@ static const struct cond *parse_primary(struct parser *p)
 		}
 		return next_token(p) ? NULL : inner;
 	case TK_LBRACK:
-		return parse_array(p);
+		return maybe_includes(p, parse_array(p));
 	case TK_IDENT:
 		return parse_member(p);
 	default:
@@ -605,7 +703,7 @@ static const struct cond *parse_primary(struct parser *p)
 		return NULL;
 	}
 	c->type = lit_type(&c->lit);
-	return c;
+	return c->type == T_STRING ? maybe_includes(p, c) : c;
 }
 
 static bool is_cmp(enum tok t)
@@ -900,7 +998,7 @@ static bool order(enum tok op, struct val a, struct val b)
 	}
 }
 
-static bool contains(struct val needle, struct val hay)
+static bool contains(struct val needle, struct val hay, bool keys)
 {
 	if (needle.k == V_UNDEF)
 		return false;
@@ -923,7 +1021,7 @@ static bool contains(struct val needle, struct val hay)
 		return needle.k == V_STR && memmem(hay.s, hay.len, needle.s, needle.len) != NULL;
 	case V_OBJECT:
 		/* JavaScript's "key" in object. */
-		return needle.k == V_STR && json_object_getn(hay.j, needle.s, needle.len) != NULL;
+		return keys && needle.k == V_STR && json_object_getn(hay.j, needle.s, needle.len) != NULL;
 	default:
 		return false;
 	}
@@ -964,7 +1062,7 @@ static struct val eval(const struct cond *c, const json_t *visitor)
 			v.b = eval_bool(c->kids[i], visitor);
 		return v;
 	case N_IN:
-		v.b = contains(eval(c->kids[0], visitor), eval(c->kids[1], visitor));
+		v.b = contains(eval(c->kids[0], visitor), eval(c->kids[1], visitor), c->op == TK_IN);
 		return v;
 	case N_CMP:
 		l = eval(c->kids[0], visitor);

@@ -14,6 +14,7 @@
  */
 #include "site/site.h"
 
+#include "model/adaptive.h"
 #include "model/condition.h"
 #include "format/gitbook_tags.h"
 #include "json/serialize_sites.h"
@@ -24,6 +25,7 @@
 #include "store/search.h"
 #include "util/err.h"
 #include "util/log.h"
+#include "util/text.h"
 #include "util/util.h"
 
 #include <microhttpd.h>
@@ -195,6 +197,39 @@ static const char *cookie_value(struct req *r, const char *name)
 	return NULL;
 }
 
+/* A visitor-auth site without a valid token sends the visitor to its
+ * publishing auth's fallbackURL, as GitBook does, with the page asked for
+ * in ?location= (the path under the site root) so the backend can sign
+ * the visitor in and come back: 1 when redirected, 0 when the site has no
+ * fallback URL (then the 401 page). */
+static int fallback_redirect(struct visit *vi)
+{
+	const char *url;
+	struct jw loc;
+	char enc[3];
+
+	if (dom_site_visit_fallback(vi->d, &vi->site, &url) || !url)
+		return 0;
+	jw_init(&loc);
+	html_raw(&loc, url);
+	html_raw(&loc, strchr(url, '?') ? "&location=%2F" : "?location=%2F");
+	for (const char *c = vi->rest; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("-._~/", *c)) {
+			jw_put(&loc, c, 1);
+		} else {
+			pct_encode_byte(enc, (unsigned char)*c);
+			jw_put(&loc, enc, 3);
+		}
+	}
+	jw_put(&loc, "", 1);
+	if (jw_ok(&loc))
+		redirect(vi->r, arena_strdup(vi->a, loc.buf), NULL);
+	else
+		plain_page(vi->r, 500, "Error", "Try again.");
+	jw_free(&loc);
+	return 1;
+}
+
 /* The visitor's claims from ?jwt_token= (then a cookie and a redirect: 1)
  * or the cookie. 0 to go on; 1 when answered. */
 static int visitor(struct visit *vi, bool required)
@@ -225,8 +260,12 @@ static int visitor(struct visit *vi, bool required)
 	}
 from_cookie:
 	tok = cookie_value(r, VISITOR_COOKIE);
+	if (!tok) /* GitBook's signed cookie, set by the product on its domain */
+		tok = cookie_value(r, "gitbook-visitor-token");
 	if (tok && visitor_jwt_verify(tok, vi->site.visitor_key, now, &vi->claims) == 0)
 		return 0;
+	if (required && fallback_redirect(vi))
+		return 1;
 	if (required)
 		return plain_page(r, 401, "Sign-in required",
 				  "This documentation is only for signed-in visitors. Sign in through the product that "
@@ -276,10 +315,17 @@ static int build_view(struct visit *vi)
 	bool specs_keyed = false;
 	struct dom *d = vi->d;
 	struct site_view *v = &vi->v;
-	json_t *visitor_json = vi->claims ? json_pack("{sO}", "claims", vi->claims) : NULL;
+	/* Conditions read the JWT's claims and GitBook's unsigned ones (the
+	 * public cookie, ?visitor.* parameters); visitors with different claims
+	 * never share a render (the key). */
+	json_t *visitor_json = visitor_json_of(vi->claims, visitor_unsigned_claims(vi->r, cookie_value(vi->r, "gitbook-visitor-public")));
+	const char *vkey = visitor_cache_key(vi->a, visitor_json);
 	int ns = vi->st.nsections ? vi->st.nsections : 1, rc;
 
 	v->visitor = visitor_json; /* freed with the visit */
+	if (!vkey)
+		return err_set(ERR_INTERNAL, "cannot key the visitor's claims");
+	key_add(&vi->key, vkey);
 	v->sections = arena_alloc(vi->a, sizeof(*v->sections) * (size_t)ns);
 	v->nsections = 0;
 	v->def = 0;
@@ -401,7 +447,7 @@ static int search_hits(struct visit *vi, const char *q, struct sv_page *pg)
 			const struct sv_space *sp = &vi->v.sections[s].spaces[k];
 			struct search_page *items;
 			int n;
-			rc = dom_site_visit_search(vi->d, sp->ss, q, SEARCH_PER_SPACE, &items, &n);
+			rc = dom_site_visit_search(vi->d, sp->ss, sp->rv, vi->v.visitor, q, SEARCH_PER_SPACE, &items, &n);
 			if (rc == ERR_INVALID)
 				return 0;
 			if (rc)
@@ -448,6 +494,49 @@ static int markdown_twin(struct visit *vi, const struct rev_page *p, const char 
 	return 0;
 }
 
+/* A page's markdown as this visitor reads it: {% if %} blocks decided and
+ * {{ }} expressions replaced (model/adaptive.h), once for every consumer. */
+static const char *visitor_markdown(struct visit *vi, const char *md)
+{
+	struct adapt_ctx ac = { .visitor = vi->v.visitor };
+	size_t n;
+
+	if (!adapt_present(md, strlen(md)))
+		return md;
+	return adapt_markdown(vi->a, md, strlen(md), &ac, &n);
+}
+
+/* llms-full.txt: every visible page's twin, in navigation order, as this
+ * visitor reads it. */
+static int llms_full(struct visit *vi, struct jw *out)
+{
+	const struct site_view *v = &vi->v;
+	int rc;
+
+	for (int s = 0; s < v->nsections; s++)
+		for (int k = 0; k < v->sections[s].nspaces; k++) {
+			const struct sv_space *sp = &v->sections[s].spaces[k];
+			const struct rev_page **order;
+			int n;
+			if (sv_reading_order(vi->a, sp->rv, &order, &n))
+				return -1;
+			for (int i = 0; i < n; i++) {
+				const char *body = "";
+				if (order[i]->hidden)
+					continue;
+				if (order[i]->body && (rc = dom_page_body(vi->d, order[i]->body, &body)))
+					return rc;
+				if (order[i]->type == PAGE_COMPUTED &&
+				    (rc = dom_openapi_page_markdown(vi->d, vi->site.org_id, order[i]->computed, &body)))
+					return rc;
+				if ((rc = markdown_twin(vi, order[i], visitor_markdown(vi, body), out)))
+					return rc;
+				html_raw(out, "\n\n---\n\n");
+			}
+		}
+	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "llms-full.txt too large");
+}
+
 static const char *etag_of(struct visit *vi)
 {
 	char hex[65];
@@ -490,6 +579,10 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 		*ctype = CT_TEXT;
 		return site_render_llms(out, vi->a, v);
 	}
+	if (strcmp(rest, "llms-full.txt") == 0) {
+		*ctype = CT_TEXT;
+		return llms_full(vi, out);
+	}
 	if (strcmp(rest, "robots.txt") == 0) {
 		*ctype = CT_TEXT;
 		site_render_robots(out, v);
@@ -529,6 +622,9 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 		if (pg.page->type == PAGE_COMPUTED &&
 		    (rc = dom_openapi_page_markdown(vi->d, vi->site.org_id, pg.page->computed, &body)))
 			return rc;
+		/* Adaptive content is decided here, once, for every consumer below
+		 * (the page, its twin): what this visitor may not see is gone. */
+		body = visitor_markdown(vi, body);
 		pg.body_md = body;
 		if ((rc = customization(vi, sp)))
 			return rc;

@@ -208,6 +208,23 @@ const char *site_css_version(void);
  * 0 with *claims (a new reference) set, or ERR_UNAUTHORIZED. */
 int visitor_jwt_verify(const char *token, const char *key, int64_t now, json_t **claims);
 
+struct req;
+/* GitBook's unsigned claims of request r: the gitbook-visitor-public
+ * cookie's JSON object (public_cookie, percent-encoded; NULL when none) with
+ * the ?visitor.<name>= parameters over it. A new reference, or NULL when
+ * there are none. */
+json_t *visitor_unsigned_claims(struct req *r, const char *public_cookie);
+/* What conditions read: {"claims": jwt_claims + {"unsigned": unsigned}}
+ * (a new reference; unsigned_claims is taken over), or NULL for an
+ * anonymous visitor. Only the JWT opens visitor-auth content; this is for
+ * conditions and adaptive content. */
+json_t *visitor_json_of(const json_t *jwt_claims, json_t *unsigned_claims);
+/* The render-cache and ETag part of a visitor: "-" for none, else the
+ * SHA-256 of its claims in a canonical form (sorted keys), so visitors
+ * with different claims never share a render. NULL when it cannot be
+ * computed (the caller must not serve from the cache then). */
+const char *visitor_cache_key(struct arena *a, const json_t *visitor);
+
 /* ---- the render cache (cache.c), owned by the server context ---- */
 struct sitecache;
 int sitecache_new(struct sitecache **out, size_t max_bytes);

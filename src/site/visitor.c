@@ -11,10 +11,13 @@
  */
 #include "site/site.h"
 
+#include "http/http.h"
 #include "util/alloc.h"
 #include "util/err.h"
+#include "util/text.h"
 #include "util/util.h"
 
+#include <microhttpd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,4 +89,114 @@ out:
 	json_decref(hdr);
 	json_decref(body);
 	return rc;
+}
+
+/* ---- the claims conditions read ----
+ *
+ * GitBook's sources of claims, beside the JWT (which alone opens a
+ * visitor-auth site or space: these never do):
+ *   the cookie gitbook-visitor-public: a JSON object (percent-encoded, as
+ *     js-cookie writes it) of unsigned claims;
+ *   ?visitor.<name>=<value> query parameters: one unsigned claim each,
+ *     "true"/"false" as booleans, a JSON number as a number, else the text.
+ * Both land under claims.unsigned (the URL over the cookie); claims
+ * outside unsigned come from the JWT only. */
+
+#define VISITOR_PUBLIC_MAX 4096 /* bytes of the public cookie read */
+#define VISITOR_PARAMS_MAX 32   /* visitor.* parameters read */
+
+struct params {
+	json_t *unsigned_claims;
+	int n;
+};
+
+static json_t *param_value(const char *v)
+{
+	char *end;
+	double d;
+
+	if (strcmp(v, "true") == 0)
+		return json_true();
+	if (strcmp(v, "false") == 0)
+		return json_false();
+	if (*v && strspn(v, "0123456789.-eE+") == strlen(v)) {
+		d = strtod(v, &end);
+		if (!*end && d == d)
+			return json_real(d);
+	}
+	return json_string(v);
+}
+
+static enum MHD_Result on_param(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	struct params *p = cls;
+	json_t *v;
+
+	(void)kind;
+	if (!key || strncmp(key, "visitor.", 8) != 0 || !key[8] || !value || strlen(key) > 128 ||
+	    strlen(value) > 1024 || utf8_len(key) < 0 || utf8_len(value) < 0)
+		return MHD_YES;
+	if (++p->n > VISITOR_PARAMS_MAX)
+		return MHD_NO;
+	if (!p->unsigned_claims)
+		p->unsigned_claims = json_object();
+	v = param_value(value);
+	if (v)
+		json_object_set_new(p->unsigned_claims, key + 8, v);
+	return MHD_YES;
+}
+
+json_t *visitor_unsigned_claims(struct req *r, const char *public_cookie)
+{
+	struct params p = { 0 };
+	json_t *cookie = NULL;
+
+	if (public_cookie && *public_cookie && strlen(public_cookie) <= VISITOR_PUBLIC_MAX) {
+		char *dec = arena_alloc(&r->arena, strlen(public_cookie) + 1);
+		long n = pct_decode(dec, public_cookie, strlen(public_cookie), 0);
+		if (n >= 0)
+			cookie = json_loadb(dec, (size_t)n, JSON_REJECT_DUPLICATES, NULL);
+		if (!json_is_object(cookie)) {
+			json_decref(cookie);
+			cookie = NULL;
+		}
+	}
+	p.unsigned_claims = cookie;
+	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, on_param, &p);
+	return p.unsigned_claims;
+}
+
+json_t *visitor_json_of(const json_t *jwt_claims, json_t *unsigned_claims)
+{
+	json_t *claims, *u;
+
+	if (!jwt_claims && !unsigned_claims)
+		return NULL;
+	claims = jwt_claims ? json_deep_copy(jwt_claims) : json_object();
+	if (unsigned_claims) {
+		u = json_object_get(claims, "unsigned");
+		if (json_is_object(u)) {
+			json_object_update(u, unsigned_claims);
+			json_decref(unsigned_claims);
+		} else {
+			json_object_set_new(claims, "unsigned", unsigned_claims);
+		}
+	}
+	return json_pack("{so}", "claims", claims);
+}
+
+const char *visitor_cache_key(struct arena *a, const json_t *visitor)
+{
+	char *text, hex[65];
+	const char *k;
+
+	if (!visitor)
+		return "-";
+	text = json_dumps(visitor, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+	if (!text || sha256_hex(hex, text, strlen(text)))
+		k = NULL; /* the caller's key then differs from every other */
+	else
+		k = arena_strdup(a, hex);
+	free(text);
+	return k;
 }

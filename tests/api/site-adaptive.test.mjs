@@ -1,0 +1,206 @@
+// Adaptive content on a published site (issue 24, section 1): {% if %} blocks decided per
+// visitor everywhere content leaves docsd (the page, its .md twin, llms-full.txt, site search
+// and its excerpts, the PDF), never a render shared between visitors with different claims;
+// the JavaScript forms of GitBook's conditions; claims from the JWT, GitBook's cookies and
+// ?visitor.* parameters; inline {{ visitor.claims.x }} escaped; a condition that does not parse
+// refused when the page is written; a visitor-auth site without a token redirected to the
+// publishing auth's fallbackURL.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync, rmSync } from 'node:fs';
+import { setup } from './lib/fixtures.mjs';
+import { ok, raw, createOrg, validateError } from './lib/api.mjs';
+
+const PAGE = `Everyone reads this opening.
+
+{% if visitor.claims.plan === "enterprise" %}
+The SECRETWORD enterprise runbook: call extension 4242.
+{% else %}
+Upgrade to enterprise for the runbook.
+{% endif %}
+
+{% if visitor.claims.unsigned.beta %}
+Beta BETAWORD feature notes.
+{% endif %}
+
+{% if visitor.claims.roles?.includes("admin") && !visitor.claims.unsigned.hideAdmin %}
+Admin ADMINWORD console.
+{% endif %}
+
+Hello {{ visitor.claims.name }}, plan {{ visitor.claims.plan }}{{ page.vars.nothing }}.
+
+\`\`\`liquid
+{% if literal %}code stays{% endif %}
+\`\`\`
+
+Everyone reads this closing.
+`;
+
+function jwt(key, claims) {
+    const b = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const data = `${b({ alg: 'HS256', typ: 'JWT' })}.${b(claims)}`;
+    return `${data}.${createHmac('sha256', key).update(data).digest('base64url')}`;
+}
+
+function pdfText(buf) {
+    const path = `/tmp/docsd-adaptive-${process.pid}-${Date.now()}.pdf`;
+    writeFileSync(path, buf);
+    try {
+        return execFileSync('pdftotext', [path, '-'], { encoding: 'utf8', timeout: 20_000 });
+    } finally {
+        rmSync(path, { force: true });
+    }
+}
+
+describe('adaptive content on published sites', () => {
+    let ctx, alice, api, org, space, site, key, root, other;
+    const now = () => Math.floor(Date.now() / 1000);
+    const get = (path, headers = {}) => raw(ctx.url, 'GET', path, { headers });
+    const as = (claims) => ({ Cookie: `docsd_visitor=${jwt(key, { exp: now() + 600, ...claims })}` });
+
+    async function write(spaceId, changes) {
+        const cr = await ok(api.spaces.createChangeRequest(spaceId, { subject: 'Edit' }), 'createChangeRequest', 201);
+        const r = await raw(ctx.url, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, { token: alice.token, json: { changes } });
+        return { cr, r };
+    }
+    async function merged(spaceId, changes) {
+        const { cr, r } = await write(spaceId, changes);
+        assert.equal(r.status, 200, r.text);
+        assert.equal((await ok(api.spaces.mergeChangeRequest(spaceId, cr.id), 'mergeChangeRequest')).result, 'merge');
+    }
+
+    before(async () => {
+        ctx = await setup();
+        alice = await ctx.user('alice');
+        api = alice.api;
+        ({ org } = await createOrg(ctx.url, alice.token, `Adaptive ${ctx.run}`));
+        space = await ok(api.orgs.createSpace(org.id, { title: 'Runbooks' }), 'createSpace', 201);
+        await merged(space.id, [
+            { operation: 'insert_page', title: 'Operations', document: { markdown: PAGE } },
+            { operation: 'insert_page', title: 'Plain', document: { markdown: 'Nothing adaptive about zebrafish.\n' } },
+        ]);
+        site = await ok(api.orgs.createSite(org.id, { title: 'Adaptive docs' }), 'createSite', 201);
+        await ok(api.orgs.addSpaceToSite(org.id, site.id, { spaceId: space.id }), 'addSpaceToSite', 201);
+        await ok(api.orgs.updateSiteById(org.id, site.id, { visibility: 'visitor-auth' }), 'updateSiteById');
+        await ok(api.orgs.publishSite(org.id, site.id), 'publishSite');
+        key = (await ok(api.orgs.getSitePublishingAuthById(org.id, site.id), 'getSitePublishingAuthById')).privateKey;
+        root = `/sites/${site.id}`;
+        // A public site on the same space: anonymous visitors, unsigned claims only.
+        other = await ok(api.orgs.createSite(org.id, { title: 'Public adaptive' }), 'createSite', 201);
+        await ok(api.orgs.addSpaceToSite(org.id, other.id, { spaceId: space.id }), 'addSpaceToSite', 201);
+        await ok(api.orgs.publishSite(org.id, other.id), 'publishSite');
+    });
+    after(() => ctx?.server.stop());
+
+    const HIDDEN = ['SECRETWORD', '4242', 'BETAWORD', 'ADMINWORD'];
+
+    it('a visitor without the claim sees none of the block: page, twin, llms-full.txt, search', async () => {
+        const basic = as({ plan: 'free', name: 'Bo' });
+        for (const path of [root, `${root}/index.md`, `${root}/llms-full.txt`]) {
+            const r = await get(path, basic);
+            assert.equal(r.status, 200, `${path}: ${r.text.slice(0, 200)}`);
+            for (const w of HIDDEN) assert.ok(!r.text.includes(w), `${w} leaked in ${path}`);
+            assert.match(r.text, /Everyone reads this opening/);
+            assert.match(r.text, /Upgrade to enterprise/);
+            assert.match(r.text, /Everyone reads this closing/);
+            assert.equal((r.text.match(/\{% *(else|endif) *%\}/g) || []).length, 1, `${path}: only the code's tags remain`);
+            assert.match(r.text, /\{% if literal %\}code stays\{% endif %\}/, `${path}: code is code`);
+        }
+        assert.ok((await get(`${root}/llms-full.txt`, basic)).text.includes('zebrafish'));
+        // search: no hit on a word only in a hidden block, and no excerpt showing it
+        const s1 = await get(`${root}/~search?q=SECRETWORD`, basic);
+        assert.equal(s1.status, 200);
+        assert.match(s1.text, /No results/i, 'no hit for a word only in a hidden block');
+        assert.ok(!s1.text.includes('4242'));
+        const s2 = await get(`${root}/~search?q=opening`, basic);
+        assert.match(s2.text, /Operations/);
+        for (const w of HIDDEN) assert.ok(!s2.text.includes(w), `${w} leaked in the search excerpt`);
+    });
+
+    it('a visitor with the claims sees all of it, and renders are never shared', async () => {
+        const ent = as({ plan: 'enterprise', roles: ['admin'], name: '<b>Ann</b> & *co*' });
+        const page = await get(root, ent);
+        assert.equal(page.status, 200);
+        for (const w of ['SECRETWORD', '4242', 'ADMINWORD']) assert.ok(page.text.includes(w), `${w} shown`);
+        assert.ok(!page.text.includes('BETAWORD'), 'beta needs an unsigned claim');
+        assert.ok(!page.text.includes('Upgrade to enterprise'));
+        // {{ visitor.claims.name }}: escaped, never markup; an unknown name is empty
+        assert.match(page.text, /Hello &lt;b&gt;Ann&lt;\/b&gt; &amp; \*co\*, plan enterprise\./);
+        assert.ok(!page.text.includes('<b>Ann'));
+        const twin = await get(`${root}/index.md`, ent);
+        assert.ok(twin.text.includes('SECRETWORD'));
+        assert.ok((await get(`${root}/llms-full.txt`, ent)).text.includes('ADMINWORD'));
+        const s = await get(`${root}/~search?q=SECRETWORD`, ent);
+        assert.match(s.text, /Operations/);
+        // Same path, different claims: different ETags; the free visitor's render holds no secret
+        const free = await get(root, as({ plan: 'free' }));
+        assert.notEqual(free.headers.etag, page.headers.etag);
+        assert.ok(!free.text.includes('SECRETWORD'));
+        const again = await get(root, as({ plan: 'enterprise', roles: ['admin'], name: '<b>Ann</b> & *co*' }));
+        assert.equal(again.headers.etag, page.headers.etag, 'same claims, same render');
+        // If-None-Match with the enterprise ETag does not give the free visitor a 304
+        const cond = await get(root, { ...as({ plan: 'free' }), 'If-None-Match': page.headers.etag });
+        assert.equal(cond.status, 200);
+    });
+
+    it('unsigned claims: ?visitor.* parameters and the gitbook-visitor-public cookie; gitbook-visitor-token', async () => {
+        const pub = `/sites/${other.id}`;
+        const anon = await get(pub);
+        assert.equal(anon.status, 200);
+        for (const w of HIDDEN) assert.ok(!anon.text.includes(w));
+        const beta = await get(`${pub}?visitor.beta=true`);
+        assert.ok(beta.text.includes('BETAWORD'));
+        assert.notEqual(beta.headers.etag, anon.headers.etag);
+        assert.ok(!(await get(`${pub}?visitor.beta=false`)).text.includes('BETAWORD'));
+        const cookie = encodeURIComponent(JSON.stringify({ beta: true }));
+        assert.ok((await get(pub, { Cookie: `gitbook-visitor-public=${cookie}` })).text.includes('BETAWORD'));
+        // unsigned claims never stand in for signed ones
+        const forged = await get(`${pub}?visitor.plan=enterprise&visitor.claims.plan=enterprise`);
+        assert.ok(!forged.text.includes('SECRETWORD'));
+        assert.equal((await get(`${pub}?visitor.x=1`, { Cookie: 'gitbook-visitor-public=%7Bnot-json' })).status, 200);
+        // unsigned claims do not open a visitor-auth site; GitBook's signed cookie does
+        assert.equal((await get(`${root}?visitor.plan=enterprise`)).status, 401);
+        const tok = jwt(key, { exp: now() + 600, plan: 'enterprise' });
+        const viaGitbook = await get(root, { Cookie: `gitbook-visitor-token=${tok}` });
+        assert.equal(viaGitbook.status, 200);
+        assert.ok(viaGitbook.text.includes('SECRETWORD'));
+        // the JWT plus an unsigned claim from the URL
+        const both = await get(`${root}?visitor.beta=true`, { Cookie: `gitbook-visitor-token=${tok}` });
+        assert.ok(both.text.includes('SECRETWORD') && both.text.includes('BETAWORD'));
+    });
+
+    it('a condition that does not parse is refused when the page is written (400 naming the line)', async () => {
+        for (const bad of ['{% if visitor.claims.plan = "x" %}\nhidden\n{% endif %}\n', 'a\n\n{% if foo.bar %}\nx\n{% endif %}\n', '{% if %}\nx\n{% endif %}\n', '{% elsif visitor.claims.a === %}\n']) {
+            const { r } = await write(space.id, [{ operation: 'insert_page', title: 'Bad', document: { markdown: bad } }]);
+            assert.equal(r.status, 400, `${bad}: ${r.text}`);
+            validateError(r.json);
+            assert.match(r.json.error.message, /document\.markdown.*line \d+: condition: /);
+        }
+        // in a code block it is code, not a condition
+        const { r } = await write(space.id, [{ operation: 'insert_page', title: 'Code', document: { markdown: '```\n{% if foo.bar %}\n```\n' } }]);
+        assert.equal(r.status, 200, r.text);
+    });
+
+    it('the PDF holds what an anonymous visitor reads', async () => {
+        const { url } = await ok(api.spaces.getSpacePdf(space.id, {}), 'getSpacePDF');
+        const res = await fetch(url);
+        assert.equal(res.status, 200);
+        const text = pdfText(Buffer.from(await res.arrayBuffer()));
+        assert.ok(text.includes('Everyone reads this opening'), text);
+        assert.ok(text.includes('Upgrade to enterprise'));
+        for (const w of HIDDEN) assert.ok(!text.includes(w), `${w} leaked in the PDF`);
+    });
+
+    it('visitor-auth without a valid token redirects to the fallbackURL with the page location', async () => {
+        await ok(api.orgs.updateSitePublishingAuthById(org.id, site.id, { backend: 'custom', fallbackURL: 'https://login.example.com/sso?app=docs' }), 'updateSitePublishingAuthById');
+        const r = await get(`${root}/plain`);
+        assert.equal(r.status, 302);
+        assert.equal(r.headers.location, 'https://login.example.com/sso?app=docs&location=%2Fplain');
+        const bad = await get(`${root}/plain`, { Cookie: 'docsd_visitor=a.b.c' });
+        assert.equal(bad.status, 302);
+        // a valid token still reads the page
+        assert.equal((await get(`${root}/plain`, as({}))).status, 200);
+    });
+});
