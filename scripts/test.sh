@@ -149,6 +149,16 @@ pg_url=$(scripts/pg-cluster.sh start "$pg_dir" | tail -n 1) || die postgres "scr
 [[ "$pg_url" == postgres://* ]] || die postgres "no URL from scripts/pg-cluster.sh start"
 echo "$pg_url"
 
+# tests/cli first: it pins workerd (the integration runtime), which the unit tests of
+# src/runtime and the API tests run; DOCSD_TEST_REQUIRE_WORKERD makes its absence a failure.
+# --ignore-scripts: the CLI's postinstall downloads a tunnel binary the tests do not use;
+# workerd's binary comes in its platform package (@cloudflare/workerd-linux-64) all the same.
+say "npm ci (tests/cli)" npm-cli
+timeout -k 15 300 npm --prefix tests/cli ci --ignore-scripts --no-audit --no-fund || die npm "npm ci in tests/cli"
+workerd_bin="$root/tests/cli/node_modules/@cloudflare/workerd-linux-64/bin/workerd"
+[ -x "$workerd_bin" ] || die npm "tests/cli did not install workerd ($workerd_bin)"
+export DOCSD_TEST_WORKERD="$workerd_bin" DOCSD_TEST_REQUIRE_WORKERD=1
+
 stage unit plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" DOCSD_TEST_REQUIRE_PG=1 make -j"$jobs" unit
 
 say "npm ci (tests/api)" npm-api
@@ -156,11 +166,9 @@ timeout -k 15 300 npm --prefix tests/api ci --no-audit --no-fund || die npm "npm
 
 stage api-sqlite node "$t_api" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/api test
 
-# GitBook's own CLI, unchanged, publishing OpenAPI specs to docsd. --ignore-scripts: its
-# postinstall downloads a tunnel binary the tests do not use. (Its server helper is
-# tests/api's, installed above.)
-say "npm ci (tests/cli)" npm-cli
-timeout -k 15 300 npm --prefix tests/cli ci --ignore-scripts --no-audit --no-fund || die npm "npm ci in tests/cli"
+# GitBook's own CLI, unchanged, against docsd: OpenAPI specs, and integrations published,
+# installed and run in workerd (tests/cli was installed before the unit stage; its server
+# helper is tests/api's, installed above).
 stage cli node "$t_cli" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/cli test
 
 say "npm ci (tests/browser)" npm-browser
