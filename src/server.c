@@ -13,7 +13,6 @@
 #include "site/site.h"
 #include "store/store.h"
 #include "translate/engine.h"
-#include "translate/job.h"
 #include "util/alloc.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -93,13 +92,14 @@ int server_start(struct server **out, const struct config *cfg)
 		s->public_url[--n] = '\0';
 	{
 		struct tr_engine_config tc = { cfg->translation_engine, cfg->apertium_dir, cfg->translation_timeout * 1000 };
-		if ((rc = tr_engine_new(&s->translator, &tc)) || (rc = translation_jobs_register()))
+		if ((rc = tr_engine_new(&s->translator, &tc)))
 			goto fail;
 	}
 	/* After the public URL is known (job handlers write links); due periodic
-	 * jobs run before the server reports ready. */
-	if ((rc = dom_openapi_register_jobs()) || (rc = dom_git_register_jobs()) ||
-	    (rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
+	 * jobs run before the server reports ready. The kinds are the constant
+	 * table jobs/kinds.c; libgit2 is set up first so that a failure stops
+	 * docsd here rather than failing every Git job. */
+	if ((rc = dom_git_init()) || (rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
 		goto fail;
 	atomic_store(&s->ready, 1);
 	*out = s;
@@ -107,6 +107,12 @@ int server_start(struct server **out, const struct config *cfg)
 fail:
 	server_stop(s);
 	return rc;
+}
+
+void server_kick_jobs(const struct server *srv)
+{
+	if (srv)
+		jobs_kick(srv->jobs);
 }
 
 void server_stop(struct server *s)

@@ -86,4 +86,10 @@ void server_stop(struct server *s);
 /* Open just the store for command-line tools (user create, token create). */
 int server_open_store(struct store **out, const struct config *cfg, int nconn);
 
+/* A job was just queued in this process (store/jobs.h, in the caller's
+ * transaction): wake the idle job workers (jobs_kick). So the domain layer
+ * reaches the queue's threads without including the queue's headers. srv
+ * may be NULL (unit tests): nothing to wake. */
+void server_kick_jobs(const struct server *srv);
+
 #endif

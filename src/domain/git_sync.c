@@ -27,8 +27,8 @@
 #include "domain/content.h"
 #include "domain/events.h"
 #include "domain/spaces.h"
+#include "domain/job.h"
 #include "git/repo.h"
-#include "jobs/jobs.h"
 #include "store/git_sync.h"
 #include "store/jobs.h"
 #include "util/err.h"
@@ -240,8 +240,7 @@ int dom_git_sync_start(struct dom *d, const char *space_id, const struct dom_git
 	op_start(&l, arena_strdup(d->arena, job_id), rq->direction, now);
 	if ((rc = link_put(d->tx, d->arena, &l)))
 		return rc;
-	if (d->srv)
-		jobs_kick(d->srv->jobs);
+	server_kick_jobs(d->srv);
 	return 0;
 }
 
@@ -289,8 +288,7 @@ static int after_merge(struct dom *d, const struct space *s, const struct change
 	op_start(&l, arena_strdup(d->arena, job_id), GIT_EXPORT, clock_now_ms());
 	if ((rc = link_put(d->tx, d->arena, &l)))
 		return rc;
-	if (d->srv)
-		jobs_kick(d->srv->jobs);
+	server_kick_jobs(d->srv);
 	return 0;
 }
 
@@ -319,7 +317,7 @@ struct job_req {
 /* One running job: its request, its context, the link as last read. */
 struct sync {
 	struct dom *d;
-	struct job_run *run;
+	struct dom_job *run;
 	struct arena *a;
 	struct job_req rq;
 	enum git_direction dir;
@@ -1066,7 +1064,7 @@ fail:
 	return op_fail(c, stage, rc);
 }
 
-static int job_sync(struct dom *d, struct job_run *run, enum git_direction dir)
+int dom_git_job_run(struct dom *d, struct dom_job *run, enum git_direction dir)
 {
 	struct sync c = { .d = d, .run = run, .a = d->arena, .dir = dir };
 	int rc;
@@ -1078,23 +1076,7 @@ static int job_sync(struct dom *d, struct job_run *run, enum git_direction dir)
 	return rc;
 }
 
-static int job_import(struct dom *d, struct job_run *run)
+int dom_git_init(void)
 {
-	return job_sync(d, run, GIT_IMPORT);
-}
-
-static int job_export(struct dom *d, struct job_run *run)
-{
-	return job_sync(d, run, GIT_EXPORT);
-}
-
-int dom_git_register_jobs(void)
-{
-	int rc = gitnet_global_init();
-
-	if (rc)
-		return rc;
-	if ((rc = jobs_register_own_tx(JOB_KIND_GIT_IMPORT, job_import)))
-		return rc;
-	return jobs_register_own_tx(JOB_KIND_GIT_EXPORT, job_export);
+	return gitnet_global_init();
 }

@@ -8,7 +8,8 @@
  * the options, the operation marked running) and enqueues one job, all in the
  * request's transaction, and answers 204 at once. The job does the work with
  * no write transaction held while it talks to the remote or reads the
- * repository (jobs_register_own_tx):
+ * repository (its row in jobs/kinds.c runs it in transactions of its own;
+ * the worker is jobs/git_sync.c):
  *
  *   import: repo_fetch (mirror fetch of the ref) -> config_check and
  *   content_process (format/gitbook_layout: files to pages and files; bodies
@@ -83,7 +84,16 @@ int dom_git_link_remove(struct dom *d, const char *space_id, bool *removed);
  * to "a space's content advanced" (dom_git_on_space_advanced, declared with
  * the other subscribers in domain/events.h). */
 
-/* Register the job kinds (before jobs_start). */
-int dom_git_register_jobs(void);
+/* The work of a job of kind JOB_KIND_GIT_IMPORT or JOB_KIND_GIT_EXPORT
+ * (subject: the space; payload: the request, credentials sealed), in
+ * transactions of its own on run->store (d->tx is NULL). Sets run->result,
+ * or run->defer_ms while an older job of the space is unfinished. */
+struct dom_job;
+int dom_git_job_run(struct dom *d, struct dom_job *run, enum git_direction dir);
+
+/* The process-wide Git set-up (libgit2, its network transports refused),
+ * once at start so that a failure stops docsd there; gitrepo_open does it
+ * too. 0 or ERR_INTERNAL. */
+int dom_git_init(void);
 
 #endif

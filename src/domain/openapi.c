@@ -18,7 +18,7 @@
  *          a new source (PUT)                                     (it goes progress -> complete)
  *
  * The job (JOB_KIND_OPENAPI, subject: the spec's id, deduplicated while
- * queued) runs in transactions of its own (jobs_register_own_tx): a short
+ * queued; worker jobs/openapi.c) runs in transactions of its own: a short
  * one reads the spec and marks it in progress; the fetches run with no
  * transaction held (util/fetch.h: http(s) only, private addresses refused
  * unless --allow-private-network, a timeout and a size limit per file); a
@@ -40,7 +40,7 @@
 #include "domain/openapi.h"
 #include "format/openapi_doc.h"
 #include "model/validate.h"
-#include "jobs/jobs.h"
+#include "domain/job.h"
 #include "store/jobs.h"
 #include "store/openapi.h"
 #include "util/alloc.h"
@@ -631,7 +631,7 @@ static int finish(struct dom *d, struct store_tx *tx, const char *spec_id, int64
 	return 0;
 }
 
-static int job_process(struct dom *d, struct job_run *run)
+int dom_openapi_job_process(struct dom *d, struct dom_job *run)
 {
 	struct store_tx tx;
 	struct openapi_spec spec;
@@ -673,9 +673,4 @@ static int job_process(struct dom *d, struct job_run *run)
 			log_info("OpenAPI spec %s (%s): %s: %s", spec.id, spec.slug, res.code, res.message);
 	}
 	return rc;
-}
-
-int dom_openapi_register_jobs(void)
-{
-	return jobs_register_own_tx(JOB_KIND_OPENAPI, job_process);
 }

@@ -65,7 +65,10 @@ int dom_openapi_versions_key(struct dom *d, const char *org_id, const char **out
 /* Whether org_id has a spec with this slug (computed pages name one). */
 int dom_openapi_exists(struct dom *d, const char *org_id, const char *slug);
 
-/* Register the job kind (before jobs_start). */
-int dom_openapi_register_jobs(void);
+/* The work of a job of kind JOB_KIND_OPENAPI (subject: the spec's id), in
+ * transactions of its own on run->store (d->tx is NULL): fetch, parse and
+ * check the source, then record the outcome; run->result says what it did. */
+struct dom_job;
+int dom_openapi_job_process(struct dom *d, struct dom_job *run);
 
 #endif

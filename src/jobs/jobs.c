@@ -1,5 +1,6 @@
 /*
- * jobs.c - the job queue's workers, scheduler and handlers (jobs.h).
+ * jobs.c - the job queue's workers and scheduler (jobs.h); the kinds and
+ * their handlers are rows of kinds.c, one worker file per kind.
  *
  * The state machine of a job row, with the function behind each transition
  * (store/jobs.c runs the SQL; every transition out of running is guarded by
@@ -12,7 +13,7 @@
  *         | queued |                                          | running |--+
  *         +--------+ <-------------------------------------- +---------+  |
  *             ^        store_job_retry (retryable error,        |   |  ^   |
- *             |        attempts < JOB_MAX_ATTEMPTS:             |   |  |   | store_job_claim
+ *             |        attempts < the kind's max_attempts:      |   |  |   | store_job_claim
  *             |        run_after = now + jobs_backoff_ms)       |   |  +---+ (lease_until passed:
  *             |                                                 |   |        its process died;
  *             +-- (a lease that expired is claimed again        |   |        attempts + 1)
@@ -21,7 +22,7 @@
  *                                                               |   |
  *             store_job_done (the handler returned 0; committed  |   | store_job_retry with run_after < 0
  *             with its effect for in-transaction handlers)       |   | (permanent error, or attempts ==
- *                                                               v   v  JOB_MAX_ATTEMPTS), or
+ *                                                               v   v  the kind's max_attempts), or
  *                                                      +------+  +--------+ store_job_claim (lease
  *                                                      | done |  | failed | expired on the last attempt)
  *                                                      +------+  +--------+
@@ -60,25 +61,10 @@
 /* The collection reads every revision's manifest: hourly, and after a purge
  * that removed spaces. */
 #define GC_INTERVAL_MS (60LL * 60 * 1000)
-/* Rows deleted per write transaction: the writer is held briefly. */
-#define GC_DELETE_BATCH 128
-#define MAX_KINDS 32
 #define MAX_WORKERS 64
 /* After jobs_kick: how often idle workers look, and for how many rounds. */
 #define KICK_POLL_MS 25
 #define KICK_POLLS 40
-
-/* The handler registry, by kind. The one process-wide table in docsd (not
- * hung off struct server): kinds are registered by the modules that own them
- * (Git sync, imports) before jobs_start, and only read after; the mutex
- * keeps a late registration safe all the same. */
-static struct {
-	const char *kind;
-	job_fn fn;
-	int own_tx;
-} kinds[MAX_KINDS];
-static int nkinds;
-static pthread_mutex_t kinds_mu = PTHREAD_MUTEX_INITIALIZER;
 
 struct jobs {
 	struct store *store;
@@ -95,134 +81,99 @@ struct jobs {
 	int kick_polls;
 };
 
-static int tx_purge(struct store_tx *tx, void *arg)
+/* ---- the kinds ---- */
+
+/* Read when a job is claimed (not cached: tests set it per process). */
+static bool test_jobs_enabled(void)
 {
-	return store_spaces_purge(tx, clock_now_ms() - SPACE_RETENTION_MS, arg);
+	const char *v = getenv("DOCSD_TEST_JOBS");
+
+	return v && strcmp(v, "1") == 0;
 }
 
-int jobs_purge_spaces(struct store *store, int64_t *removed)
+/* DEPRECATED (jobs.h): kinds registered at run time by code that has no row
+ * in kinds.c yet. Read after the table; the mutex because registration may
+ * race a worker. Remove with jobs_register once nothing calls it. */
+#define MAX_LEGACY_KINDS 8
+static struct job_kind legacy[MAX_LEGACY_KINDS];
+static int nlegacy;
+static pthread_mutex_t legacy_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int legacy_register(const char *kind, job_fn fn, bool own_tx)
 {
-	struct arena a;
-	int rc;
+	int rc = 0, i;
 
-	*removed = 0;
-	arena_init(&a);
-	rc = store_tx_run(store, 1, &a, tx_purge, removed);
-	arena_free(&a);
-	return rc;
-}
-
-struct gc_batch {
-	bool blobs;
-	const char *const *hashes;
-	int n;
-	int64_t cutoff, deleted;
-};
-
-static int tx_gc_delete(struct store_tx *tx, void *arg)
-{
-	struct gc_batch *b = arg;
-
-	return store_garbage_delete(tx, b->blobs, b->hashes, b->n, b->cutoff, &b->deleted);
-}
-
-struct gc_find {
-	int64_t cutoff;
-	struct store_garbage *g;
-};
-
-static int tx_gc_find(struct store_tx *tx, void *arg)
-{
-	struct gc_find *f = arg;
-
-	return store_garbage_find(tx, f->cutoff, f->g);
-}
-
-/* Delete one kind of garbage in short write transactions. */
-static int gc_delete(struct store *store, bool blobs, const char *const *hashes, int n, int64_t cutoff,
-		     int64_t *deleted)
-{
-	int rc = 0;
-
-	*deleted = 0;
-	for (int at = 0; at < n && rc == 0; at += GC_DELETE_BATCH) {
-		struct arena a;
-		struct gc_batch b = { blobs, hashes + at, n - at < GC_DELETE_BATCH ? n - at : GC_DELETE_BATCH, cutoff, 0 };
-		arena_init(&a);
-		if ((rc = store_tx_run(store, 1, &a, tx_gc_delete, &b)) == 0)
-			*deleted += b.deleted;
-		arena_free(&a);
+	pthread_mutex_lock(&legacy_mu);
+	for (i = 0; i < nlegacy && strcmp(legacy[i].kind, kind) != 0; i++)
+		;
+	if (i == MAX_LEGACY_KINDS)
+		rc = err_set(ERR_INTERNAL, "too many job kinds registered at run time: add rows to jobs/kinds.c");
+	else {
+		legacy[i] = (struct job_kind){ kind, fn, JOB_MAX_ATTEMPTS, own_tx, false };
+		if (i == nlegacy)
+			nlegacy++;
 	}
-	return rc;
-}
-
-int jobs_collect_garbage(struct store *store, int64_t cutoff, int64_t *bodies, int64_t *blobs)
-{
-	struct arena a;
-	struct store_garbage g;
-	struct gc_find find = { cutoff, &g };
-	int rc;
-
-	*bodies = *blobs = 0;
-	arena_init(&a);
-	/* Find in a read transaction (no writer held while every manifest is
-	 * read), then delete in short write transactions. */
-	rc = store_tx_run(store, 0, &a, tx_gc_find, &find);
+	pthread_mutex_unlock(&legacy_mu);
 	if (rc == 0)
-		rc = gc_delete(store, false, g.bodies, g.nbodies, cutoff, bodies);
-	if (rc == 0)
-		rc = gc_delete(store, true, g.blobs, g.nblobs, cutoff, blobs);
-	arena_free(&a);
-	return rc;
-}
-
-static int reg(const char *kind, job_fn fn, int own_tx)
-{
-	int rc = 0;
-
-	pthread_mutex_lock(&kinds_mu);
-	for (int i = 0; i < nkinds; i++)
-		if (strcmp(kinds[i].kind, kind) == 0) {
-			kinds[i].fn = fn;
-			kinds[i].own_tx = own_tx;
-			goto out;
-		}
-	if (nkinds == MAX_KINDS) {
-		rc = err_set(ERR_INTERNAL, "too many job kinds");
-		goto out;
-	}
-	kinds[nkinds].kind = kind;
-	kinds[nkinds].fn = fn;
-	kinds[nkinds].own_tx = own_tx;
-	nkinds++;
-out:
-	pthread_mutex_unlock(&kinds_mu);
+		log_info("job kind %s registered at run time (deprecated: give it a row in jobs/kinds.c)", kind);
 	return rc;
 }
 
 int jobs_register(const char *kind, job_fn fn)
 {
-	return reg(kind, fn, 0);
+	return legacy_register(kind, fn, false);
 }
 
 int jobs_register_own_tx(const char *kind, job_fn fn)
 {
-	return reg(kind, fn, 1);
+	return legacy_register(kind, fn, true);
 }
 
-static int lookup(const char *kind, job_fn *fn, int *own_tx)
+/* A copy of the legacy row of kind into *out: 1 when there is one. */
+static int legacy_find(const char *kind, struct job_kind *out)
 {
 	int found = 0;
 
-	pthread_mutex_lock(&kinds_mu);
-	for (int i = 0; i < nkinds && !found; i++)
-		if (strcmp(kinds[i].kind, kind) == 0) {
-			*fn = kinds[i].fn;
-			*own_tx = kinds[i].own_tx;
+	pthread_mutex_lock(&legacy_mu);
+	for (int i = 0; i < nlegacy && !found; i++)
+		if (strcmp(legacy[i].kind, kind) == 0) {
+			*out = legacy[i];
 			found = 1;
 		}
-	pthread_mutex_unlock(&kinds_mu);
+	pthread_mutex_unlock(&legacy_mu);
 	return found;
+}
+
+const struct job_kind *jobs_kind_find(const struct job_kind *kinds, size_t n, const char *kind)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(kinds[i].kind, kind) == 0)
+			return kinds[i].test_only && !test_jobs_enabled() ? NULL : &kinds[i];
+	return NULL;
+}
+
+/* The table a claim runs with. */
+struct kind_table {
+	const struct job_kind *kinds;
+	size_t n;
+};
+
+/* The row of kind in t, else the legacy registry (copied into *buf). */
+static const struct job_kind *kind_find(const struct kind_table *t, const char *kind, struct job_kind *buf)
+{
+	const struct job_kind *k = jobs_kind_find(t->kinds, t->n, kind);
+
+	return k ? k : legacy_find(kind, buf) ? buf : NULL;
+}
+
+/* store_job_claim's limit for a job whose lease expired: its kind's, or the
+ * default for a kind this process does not know. */
+static int max_attempts_of(const char *kind, void *arg)
+{
+	struct job_kind buf;
+	const struct job_kind *k = kind_find(arg, kind, &buf);
+
+	return k ? k->max_attempts : JOB_MAX_ATTEMPTS;
 }
 
 int64_t jobs_backoff_ms(int64_t attempts)
@@ -232,77 +183,6 @@ int64_t jobs_backoff_ms(int64_t attempts)
 	for (int64_t i = 1; i < attempts && ms < JOB_BACKOFF_MAX_MS; i++)
 		ms *= 2;
 	return ms < JOB_BACKOFF_MAX_MS ? ms : JOB_BACKOFF_MAX_MS;
-}
-
-/* ---- the built-in kinds ---- */
-
-/* After a purge: finished jobs past JOB_KEEP_MS deleted, and the collection
- * queued when spaces were removed. */
-static int tx_after_purge(struct store_tx *tx, void *arg)
-{
-	const int64_t *removed = arg;
-	int64_t pruned = 0;
-	char id[ID_LEN + 1];
-	int rc = store_job_prune(tx, clock_now_ms() - JOB_KEEP_MS, &pruned);
-
-	if (rc == 0 && *removed)
-		rc = store_job_enqueue_unique(tx, JOB_KIND_GC, NULL, NULL, 0, id);
-	return rc;
-}
-
-/* spaces.purge (own transactions: the purge is idempotent, it deletes what is
- * still there). After a purge that removed spaces the collection is queued,
- * and finished jobs past JOB_KEEP_MS are deleted. */
-static int job_purge(struct dom *d, struct job_run *run)
-{
-	int64_t removed = 0;
-	int rc;
-
-	if ((rc = jobs_purge_spaces(run->store, &removed)))
-		return rc;
-	if (removed)
-		log_info("purged %lld spaces deleted more than 7 days ago", (long long)removed);
-	if ((rc = store_tx_run(run->store, 1, d->arena, tx_after_purge, &removed)) == 0) {
-		char *res = arena_printf(d->arena, "{\"purged\":%lld}", (long long)removed);
-		run->result = res;
-	}
-	return rc;
-}
-
-/* content.gc (own transactions: deleting what no revision references is
- * idempotent). */
-static int job_gc(struct dom *d, struct job_run *run)
-{
-	int64_t bodies, blobs;
-	int rc = jobs_collect_garbage(run->store, clock_now_ms() - CONTENT_GC_GRACE_MS, &bodies, &blobs);
-
-	if (rc)
-		return rc;
-	if (bodies || blobs)
-		log_info("collected %lld page bodies and %lld file blobs no revision references", (long long)bodies,
-			 (long long)blobs);
-	run->result = arena_printf(d->arena, "{\"bodies\":%lld,\"blobs\":%lld}", (long long)bodies, (long long)blobs);
-	return 0;
-}
-
-/* test.sleep-then-write (DOCSD_TEST_JOBS=1 only): sleeps the payload's "ms"
- * (default 2000) inside the worker's transaction, then adds 1 to the counter
- * settings["test.sleep-then-write:<subject>"]. In-transaction: the counter
- * and `done` commit together, so a job killed mid-sleep and run again counts
- * 1, never 2. The result is {"count": the counter after this run}. */
-static int job_test_sleep(struct dom *d, struct job_run *run)
-{
-	const char *ms = strstr(run->job->payload, "\"ms\":");
-	long n = ms ? strtol(ms + 5, NULL, 10) : 2000;
-	int64_t count = 0;
-	int rc;
-
-	if (n > 0 && n <= 60000)
-		usleep((useconds_t)n * 1000);
-	rc = store_job_test_mark(d->tx, arena_printf(d->arena, "%s:%s", JOB_KIND_TEST, run->job->subject), &count);
-	if (rc == 0)
-		run->result = arena_printf(d->arena, "{\"count\":%lld}", (long long)count);
-	return rc;
 }
 
 /* ---- running one job ---- */
@@ -359,11 +239,12 @@ static int tx_schedule(struct store_tx *tx, void *arg)
 }
 
 /* running -> queued (backoff) or failed, in a transaction of its own. */
-static void finish_failed(struct store *store, const struct job *j, int code, const char *why, int64_t retry_in)
+static void finish_failed(struct store *store, const struct job *j, int max_attempts, int code, const char *why,
+			  int64_t retry_in)
 {
 	struct arena a;
 	int64_t now = clock_now_ms();
-	int64_t run_after = permanent(code) || j->attempts >= JOB_MAX_ATTEMPTS ? -1 : now + retry_in;
+	int64_t run_after = permanent(code) || j->attempts >= max_attempts ? -1 : now + retry_in;
 	struct job_step step = { .j = j, .text = why, .at = run_after, .now = now };
 	int rc;
 
@@ -381,14 +262,15 @@ static void finish_failed(struct store *store, const struct job *j, int code, co
 
 /* Claim: queued (or expired running) -> running, committed at once so other
  * claimers see it. */
-static int claim(struct store *store, const char *worker, const char *kind, struct arena *a, struct job *j)
+static int claim(const struct kind_table *t, struct store *store, const char *worker, const char *kind,
+		 struct arena *a, struct job *j)
 {
 	struct store_tx tx;
 	int rc = store_tx_begin(store, &tx, 1, a);
 
 	if (rc)
 		return rc;
-	rc = store_job_claim(&tx, worker, kind, clock_now_ms(), JOB_LEASE_MS, JOB_MAX_ATTEMPTS, j);
+	rc = store_job_claim(&tx, worker, kind, clock_now_ms(), JOB_LEASE_MS, max_attempts_of, (void *)t, j);
 	/* Commit when none was due too: the claim may have failed jobs whose
 	 * lease expired on their last attempt. */
 	if (rc == 0 || rc == ERR_NOT_FOUND) {
@@ -401,30 +283,40 @@ static int claim(struct store *store, const char *worker, const char *kind, stru
 
 int jobs_run_one(struct store *store, const struct server *srv, const char *worker, const char *kind)
 {
+	return jobs_run_one_in(job_kinds, job_kinds_count, store, srv, worker, kind);
+}
+
+int jobs_run_one_in(const struct job_kind *kinds, size_t nkinds, struct store *store, const struct server *srv,
+		    const char *worker, const char *kind)
+{
+	struct kind_table t = { kinds, nkinds };
 	struct arena a;
 	struct store_tx tx;
 	struct job j;
 	struct dom d;
 	struct job_run run = { .job = &j, .store = store };
-	job_fn fn;
-	int own_tx = 0, rc;
+	struct job_kind buf;
+	const struct job_kind *k;
+	int rc;
 
 	arena_init(&a);
-	rc = claim(store, worker, kind, &a, &j);
+	rc = claim(&t, store, worker, kind, &a, &j);
 	if (rc) {
 		arena_free(&a);
 		return rc == ERR_NOT_FOUND ? 0 : rc;
 	}
-	if (!lookup(j.kind, &fn, &own_tx)) {
+	if (!(k = kind_find(&t, j.kind, &buf))) {
 		/* Another docsd (a newer one, or one with test kinds) may know it:
-		 * give it back a minute later, without counting the attempt. */
-		finish_failed(store, &j, ERR_UNAVAILABLE, "no handler for this kind in this process", 60000);
+		 * give it back a minute later (the attempt counts, so a kind no
+		 * process knows fails after JOB_MAX_ATTEMPTS minutes). */
+		finish_failed(store, &j, JOB_MAX_ATTEMPTS, ERR_UNAVAILABLE, "no handler for this kind in this process",
+			      60000);
 		arena_free(&a);
 		return 1;
 	}
-	if (own_tx) {
+	if (k->own_tx) {
 		dom_init(&d, srv, NULL, &a, NULL);
-		rc = fn(&d, &run);
+		rc = k->fn(&d, &run);
 		if (rc == 0) {
 			struct job_step step = { .j = &j, .text = run.result, .now = clock_now_ms() };
 			rc = store_tx_run(store, 1, &a, tx_done, &step);
@@ -432,7 +324,7 @@ int jobs_run_one(struct store *store, const struct server *srv, const char *work
 	} else if ((rc = store_tx_begin(store, &tx, 1, &a)) == 0) {
 		/* The effect and `done` in one transaction. */
 		dom_init(&d, srv, &tx, &a, NULL);
-		rc = fn(&d, &run);
+		rc = k->fn(&d, &run);
 		if (rc == 0)
 			rc = store_job_done(&tx, &j, run.result, clock_now_ms());
 		if (rc == 0)
@@ -451,7 +343,7 @@ int jobs_run_one(struct store *store, const struct server *srv, const char *work
 	else if (rc) {
 		char why[512];
 		snprintf(why, sizeof(why), "%s", err_message());
-		finish_failed(store, &j, rc, why, jobs_backoff_ms(j.attempts));
+		finish_failed(store, &j, k->max_attempts, rc, why, jobs_backoff_ms(j.attempts));
 	}
 	arena_free(&a);
 	return 1;
@@ -560,7 +452,6 @@ int jobs_start(struct jobs **out, struct store *store, const struct server *srv,
 {
 	struct jobs *j = xcalloc(1, sizeof(*j));
 	char id[ID_LEN + 1];
-	const char *test = getenv("DOCSD_TEST_JOBS");
 
 	if (id_new(id)) {
 		free(j);
@@ -571,9 +462,6 @@ int jobs_start(struct jobs **out, struct store *store, const struct server *srv,
 	j->srv = srv;
 	pthread_mutex_init(&j->mu, NULL);
 	pthread_cond_init(&j->cv, NULL);
-	if (jobs_register_own_tx(JOB_KIND_PURGE, job_purge) || jobs_register_own_tx(JOB_KIND_GC, job_gc) ||
-	    (test && strcmp(test, "1") == 0 && jobs_register(JOB_KIND_TEST, job_test_sleep)))
-		goto fail;
 	/* Due periodic jobs first, in this thread: a restarted server starts
 	 * clean (the purge, then the collection it may have queued). */
 	schedule(j, true);

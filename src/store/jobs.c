@@ -100,7 +100,7 @@ static const char claim_kind[] =
 	DB_POSTGRES_ONLY(" FOR UPDATE SKIP LOCKED");
 
 int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, int64_t now, int64_t lease_ms,
-		    int max_attempts, struct job *out)
+		    store_job_limit_fn max_attempts, void *arg, struct job *out)
 {
 	for (;;) {
 		struct db_param p[] = { P_INT(now), P_TEXT(kind) };
@@ -110,8 +110,8 @@ int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, i
 
 		if (rc)
 			return rc;
-		if (strcmp(j.state, "running") == 0 && j.attempts >= max_attempts) {
-			/* Its process died max_attempts times: running -> failed. */
+		if (strcmp(j.state, "running") == 0 && j.attempts >= max_attempts(j.kind, arg)) {
+			/* Its process died on every attempt: running -> failed. */
 			struct db_param f[] = { P_TEXT(j.id), P_INT(now) };
 			rc = st_exec(tx,
 				     "UPDATE jobs SET state = 'failed', worker = NULL, lease_until = NULL, updated_at = $2, "

@@ -38,12 +38,14 @@ int store_job_enqueue_unique(struct store_tx *tx, const char *kind, const char *
  * state machine): a queued job whose run_after has come, or a running one
  * whose lease passed, becomes running with attempts + 1 and lease_until =
  * now + lease_ms. kind NULL: any kind. ERR_NOT_FOUND when none is due. A
- * job whose lease passed with attempts >= max_attempts is failed instead,
- * and the next one is looked at (so the caller commits after ERR_NOT_FOUND
- * too). On PostgreSQL the row is taken FOR UPDATE
- * SKIP LOCKED, so concurrent claimers never take the same job. */
+ * job whose lease passed with attempts >= max_attempts(its kind, arg) (the
+ * queue's table of kinds knows each kind's limit) is failed instead, and the
+ * next one is looked at (so the caller commits after ERR_NOT_FOUND too). On
+ * PostgreSQL the row is taken FOR UPDATE SKIP LOCKED, so concurrent claimers
+ * never take the same job. */
+typedef int (*store_job_limit_fn)(const char *kind, void *arg);
 int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, int64_t now, int64_t lease_ms,
-		    int max_attempts, struct job *out);
+		    store_job_limit_fn max_attempts, void *arg, struct job *out);
 /* running -> done, only if this claim (id, attempts, worker) still holds it:
  * ERR_CONFLICT when it lost its lease (the caller rolls back). */
 int store_job_done(struct store_tx *tx, const struct job *j, const char *result_json, int64_t now);

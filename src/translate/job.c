@@ -28,7 +28,7 @@
 #include "translate/job.h"
 #include "format/md_translate.h"
 #include "domain/translations.h"
-#include "jobs/jobs.h"
+#include "domain/job.h"
 #include "store/store.h"
 #include "translate/engine.h"
 #include "util/err.h"
@@ -139,7 +139,7 @@ static void test_pause(const char *translation_id, const char *when)
 	nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000 }, NULL);
 }
 
-static int job_translation_run(struct dom *d, struct job_run *run)
+int tr_job_run(struct dom *d, struct dom_job *run)
 {
 	const struct server *srv = d->srv;
 	const struct tr_engine *engine = srv ? srv->translator : NULL;
@@ -187,9 +187,4 @@ static int job_translation_run(struct dom *d, struct job_run *run)
 	test_pause(plan.t.id, "after-write");
 	run->result = arena_printf(d->arena, "{\"words\":%lld,\"seconds\":%lld}", (long long)words, (long long)seconds);
 	return 0;
-}
-
-int translation_jobs_register(void)
-{
-	return jobs_register_own_tx(JOB_KIND_TRANSLATION, job_translation_run);
 }

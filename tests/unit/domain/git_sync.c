@@ -450,7 +450,7 @@ static void import_job(struct world *w)
 	struct job j;
 	const char *rev0 = space_revision(w), *rev1;
 
-	CHECK(dom_git_register_jobs() == 0);
+	CHECK(dom_git_init() == 0);
 	if (!make_repo(w, head)) {
 		CHECK(!"the test repository could not be made with git");
 		return;

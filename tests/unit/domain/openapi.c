@@ -100,7 +100,6 @@ static void suite(struct store *st)
 	bool added, created;
 
 	arena_init(&f.a);
-	CHECK(dom_openapi_register_jobs() == 0);
 	begin(&f);
 	unit_new_user(&f.tx, "ada", NULL, &f.ada);
 	unit_new_user(&f.tx, "ed", NULL, &f.ed);

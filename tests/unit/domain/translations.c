@@ -162,7 +162,6 @@ static void translations_suite(struct store *st)
 	int n;
 
 	arena_init(&w.a);
-	CHECK(translation_jobs_register() == 0);
 	w.engine = (struct tr_engine){ &fake_ops, &w.fake };
 	w.srv.translator = &w.engine;
 

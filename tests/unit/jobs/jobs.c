@@ -17,8 +17,12 @@
 #include <string.h>
 
 /* Kinds unique to this run: the PostgreSQL database keeps earlier runs' jobs. */
-static char k_plain[48], k_fail[48], k_perm[48], k_count[48], k_undo[48];
+static char k_plain[48], k_fail[48], k_perm[48], k_count[48], k_undo[48], k_short[48];
 static atomic_int runs[64];
+/* This suite's kinds (names made per run by kinds_once), passed to
+ * jobs_run_one_in in place of docsd's table. */
+#define NKINDS 5
+static struct job_kind unit_kinds[NKINDS];
 
 static int h_fail(struct dom *d, struct job_run *run)
 {
@@ -65,10 +69,26 @@ static void kinds_once(void)
 	snprintf(k_perm, sizeof(k_perm), "unit.perm-%s", r);
 	snprintf(k_count, sizeof(k_count), "unit.count-%s", r);
 	snprintf(k_undo, sizeof(k_undo), "unit.undo-%s", r);
-	CHECK(jobs_register(k_fail, h_fail) == 0);
-	CHECK(jobs_register(k_perm, h_perm) == 0);
-	CHECK(jobs_register(k_count, h_count) == 0);
-	CHECK(jobs_register(k_undo, h_undo) == 0);
+	snprintf(k_short, sizeof(k_short), "unit.short-%s", r);
+	unit_kinds[0] = (struct job_kind){ k_fail, h_fail, JOB_MAX_ATTEMPTS, false, false };
+	unit_kinds[1] = (struct job_kind){ k_perm, h_perm, JOB_MAX_ATTEMPTS, false, false };
+	unit_kinds[2] = (struct job_kind){ k_count, h_count, JOB_MAX_ATTEMPTS, false, false };
+	unit_kinds[3] = (struct job_kind){ k_undo, h_undo, JOB_MAX_ATTEMPTS, false, false };
+	/* A kind with a limit of its own. */
+	unit_kinds[4] = (struct job_kind){ k_short, h_fail, 2, false, false };
+}
+
+/* jobs_run_one over this suite's table of kinds. */
+static int run_one(struct store *s, const char *worker, const char *kind)
+{
+	return jobs_run_one_in(unit_kinds, NKINDS, s, NULL, worker, kind);
+}
+
+/* The claim's limit: k_short's own, JOB_MAX_ATTEMPTS for the others. */
+static int limit_of(const char *kind, void *arg)
+{
+	(void)arg;
+	return strcmp(kind, k_short) == 0 ? 2 : JOB_MAX_ATTEMPTS;
 }
 
 static int tx_begin(struct store *s, struct store_tx *tx, struct arena *a)
@@ -93,7 +113,7 @@ static int claim(struct store *s, struct arena *a, const char *worker, const cha
 	int rc;
 
 	CHECK(tx_begin(s, &tx, a) == 0);
-	rc = store_job_claim(&tx, worker, kind, now, JOB_LEASE_MS, JOB_MAX_ATTEMPTS, j);
+	rc = store_job_claim(&tx, worker, kind, now, JOB_LEASE_MS, limit_of, NULL, j);
 	if (rc == 0 || rc == ERR_NOT_FOUND)
 		CHECK(store_tx_commit(&tx) == 0);
 	else
@@ -179,6 +199,19 @@ static void claim_suite(struct store *s)
 	j = get(s, &a, id);
 	CHECK(strcmp(j.state, "failed") == 0 && j.last_error && strstr(j.last_error, "lease expired"));
 
+	/* ... the kind's last attempt: k_short's limit is 2 */
+	CHECK(tx_begin(s, &tx, &a) == 0);
+	CHECK(store_job_enqueue(&tx, k_short, "crashy", NULL, now, id) == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+	t = now;
+	for (int i = 1; i <= 2; i++) {
+		CHECK(claim(s, &a, "dead", k_short, t, &j) == 0 && j.attempts == i);
+		t += JOB_LEASE_MS + 1;
+	}
+	CHECK(claim(s, &a, "w1", k_short, t, &j) == ERR_NOT_FOUND);
+	j = get(s, &a, id);
+	CHECK(strcmp(j.state, "failed") == 0 && j.attempts == 2 && strstr(j.last_error, "lease expired"));
+
 	/* dedup: one queued job per kind and subject */
 	CHECK(tx_begin(s, &tx, &a) == 0);
 	CHECK(store_job_enqueue_unique(&tx, k_plain, "sync", NULL, now - 2, id) == 0);
@@ -231,7 +264,7 @@ static void retry_suite(struct store *s)
 
 	/* a retryable error: queued again after 10 s, 20 s, 40 s, 80 s, then failed */
 	for (int i = 1; i <= JOB_MAX_ATTEMPTS; i++) {
-		CHECK(jobs_run_one(s, NULL, "w1", k_fail) == 1);
+		CHECK(run_one(s, "w1", k_fail) == 1);
 		j = get(s, &a, id);
 		CHECK(j.attempts == i && j.last_error && strcmp(j.last_error, "peer unavailable") == 0);
 		if (i < JOB_MAX_ATTEMPTS) {
@@ -239,22 +272,35 @@ static void retry_suite(struct store *s)
 			CHECK(j.run_after >= clock_now_ms() + jobs_backoff_ms(i) - 1000 &&
 			      j.run_after <= clock_now_ms() + jobs_backoff_ms(i));
 			/* not due before its backoff */
-			CHECK(jobs_run_one(s, NULL, "w1", k_fail) == 0);
+			CHECK(run_one(s, "w1", k_fail) == 0);
 			clock_set_offset(j.run_after - base + 1000);
 		} else {
 			CHECK(strcmp(j.state, "failed") == 0);
 		}
 	}
 	clock_set_offset(0);
-	CHECK(jobs_run_one(s, NULL, "w1", k_fail) == 0);
+	CHECK(run_one(s, "w1", k_fail) == 0);
+
+	/* a kind's own limit: k_short fails for good after its second attempt */
+	CHECK(tx_begin(s, &tx, &a) == 0);
+	CHECK(store_job_enqueue(&tx, k_short, "x", NULL, 0, id) == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+	CHECK(run_one(s, "w1", k_short) == 1);
+	j = get(s, &a, id);
+	CHECK(strcmp(j.state, "queued") == 0 && j.attempts == 1);
+	clock_set_offset(j.run_after - base + 1000);
+	CHECK(run_one(s, "w1", k_short) == 1);
+	j = get(s, &a, id);
+	CHECK(strcmp(j.state, "failed") == 0 && j.attempts == 2);
+	clock_set_offset(0);
 
 	/* a permanent error fails at once */
-	CHECK(jobs_run_one(s, NULL, "w1", k_perm) == 1);
+	CHECK(run_one(s, "w1", k_perm) == 1);
 	j = get(s, &a, pid);
 	CHECK(strcmp(j.state, "failed") == 0 && j.attempts == 1 && strstr(j.last_error, "url"));
 
 	/* an in-transaction handler that fails leaves no effect */
-	CHECK(jobs_run_one(s, NULL, "w1", k_undo) == 1);
+	CHECK(run_one(s, "w1", k_undo) == 1);
 	j = get(s, &a, uid);
 	CHECK(strcmp(j.state, "queued") == 0);
 	CHECK(tx_begin(s, &tx, &a) == 0);
@@ -275,7 +321,7 @@ static void *worker(void *p)
 	struct worker_arg *w = p;
 	int rc;
 
-	while ((rc = jobs_run_one(w->s, NULL, w->name, k_count)) == 1)
+	while ((rc = run_one(w->s, w->name, k_count)) == 1)
 		w->ran++;
 	CHECK(rc == 0);
 	return NULL;
@@ -358,6 +404,35 @@ static void schedule_suite(struct store *s)
 	CHECK(n == 2 && queued == 1);
 	CHECK(store_tx_commit(&tx) == 0);
 	arena_free(&a);
+}
+
+/* docsd's table of kinds: each kind once, with a worker and a limit; the
+ * test-only kind is found only with DOCSD_TEST_JOBS=1. */
+UNIT_TEST(jobs_kinds_table)
+{
+	const char *was = getenv("DOCSD_TEST_JOBS");
+	char *saved = was ? strdup(was) : NULL;
+	const struct job_kind *k;
+
+	CHECK(job_kinds_count >= 7);
+	for (size_t i = 0; i < job_kinds_count; i++) {
+		CHECK(job_kinds[i].kind && job_kinds[i].fn && job_kinds[i].max_attempts >= 1);
+		for (size_t m = i + 1; m < job_kinds_count; m++)
+			CHECK(strcmp(job_kinds[i].kind, job_kinds[m].kind) != 0);
+	}
+	k = jobs_kind_find(job_kinds, job_kinds_count, "git.import");
+	CHECK(k && k->own_tx && k->max_attempts == JOB_MAX_ATTEMPTS);
+	CHECK(jobs_kind_find(job_kinds, job_kinds_count, "no.such-kind") == NULL);
+	unsetenv("DOCSD_TEST_JOBS");
+	CHECK(jobs_kind_find(job_kinds, job_kinds_count, JOB_KIND_TEST) == NULL);
+	setenv("DOCSD_TEST_JOBS", "1", 1);
+	k = jobs_kind_find(job_kinds, job_kinds_count, JOB_KIND_TEST);
+	CHECK(k && !k->own_tx && k->test_only);
+	if (saved)
+		setenv("DOCSD_TEST_JOBS", saved, 1);
+	else
+		unsetenv("DOCSD_TEST_JOBS");
+	free(saved);
 }
 
 UNIT_TEST_ON_ENGINES(jobs_claim_lease_dedup, claim_suite)
