@@ -10,6 +10,7 @@
 #      BENCH_SITE_PAGES (1000)  BENCH_SITE_RENDERS (30)
 #      BENCH_ONLY=sites (only the published-site rows; results in bench/out/results-sites.md)
 #      BENCH_ONLY=git (only Git sync: bench/git.sh, BENCH_GIT_PAGES/BENCH_GIT_IMAGES; bench/out/results-git.md)
+#      BENCH_ONLY=integrations (only the integration runtime: bench/integrations.sh; bench/out/results-integrations.md)
 #      BENCH_NO_BUILD=1 (skip deps + make)  BENCH_KEEP=1 (keep the temp dir)
 #      DOCSD_BIN (build/docsd)
 set -euo pipefail
@@ -46,7 +47,7 @@ dur_s=${BASH_REMATCH[1]}
 [ "${BASH_REMATCH[2]}" = m ] && dur_s=$(( dur_s * 60 ))
 [ "$dur_s" -ge 2 ] || die "BENCH_DURATION must be at least 2s"
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer"
-case "$only" in ''|sites|git) ;; *) die "BENCH_ONLY must be empty (everything), sites or git" ;; esac
+case "$only" in ''|sites|git|integrations) ;; *) die "BENCH_ONLY must be empty (everything), sites, git or integrations" ;; esac
 
 if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
   scripts/deps.sh bench
@@ -56,6 +57,8 @@ fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 # Git sync stands alone (no nginx, no seeding): its own script and results file.
 if [ "$only" = git ]; then DOCSD_BIN="$bin" exec "$root/bench/git.sh"; fi
+# The integration runtime stands alone too (workerd driven directly; no nginx, no seeding).
+if [ "$only" = integrations ]; then BENCH_NO_BUILD=1 exec "$root/bench/integrations.sh"; fi
 for tool in wrk nginx node; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool not found; run scripts/deps.sh bench"
 done
