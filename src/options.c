@@ -76,22 +76,24 @@ static int parse_log_level(const struct cli_option *o, const char *v, void *fiel
 
 static int parse_engine(const struct cli_option *o, const char *v, void *field)
 {
-	if (strcmp(v, "apertium") != 0 && strcmp(v, "off") != 0) {
-		fprintf(stderr, "docsd: --%s must be apertium or off\n", o->name);
+	if (strcmp(v, "apertium") != 0 && strcmp(v, "libretranslate") != 0 && strcmp(v, "deepl") != 0 &&
+	    strcmp(v, "off") != 0) {
+		fprintf(stderr, "docsd: --%s must be apertium, libretranslate, deepl or off\n", o->name);
 		return -1;
 	}
 	*(const char **)field = v;
 	return 0;
 }
 
-/* A directory given to a subprocess's environment: absolute, and bounded so
- * that the paths built from it fit their buffers. */
-static int parse_abs_dir(const struct cli_option *o, const char *v, void *field)
+/* Apertium's data directories: absolute paths separated by ':' (the engine
+ * checks each one's length and counts them). */
+static int parse_abs_dirs(const struct cli_option *o, const char *v, void *field)
 {
-	if (v[0] != '/' || strlen(v) > 900) {
-		fprintf(stderr, "docsd: --%s must be an absolute path of at most 900 bytes\n", o->name);
-		return -1;
-	}
+	for (const char *at = v; *at; at += strcspn(at, ":"), at += *at == ':')
+		if (at[0] != '/') {
+			fprintf(stderr, "docsd: --%s must be absolute paths separated by ':'\n", o->name);
+			return -1;
+		}
 	*(const char **)field = v;
 	return 0;
 }
@@ -155,13 +157,21 @@ static const struct cli_option options[] = {
 	  OPT_INT, CFG(pdf_wait_ms), 0, 600000 },
 	{ "job-workers", "DOCSD_JOB_WORKERS", "N", "2", NULL, "threads running queued jobs, 0 = none", OPT_INT,
 	  CFG(job_workers), 0, 64 },
-	{ "translation-engine", "DOCSD_TRANSLATION_ENGINE", "NAME", "apertium", NULL, "machine translation: apertium or off",
-	  OPT_CUSTOM, CFG(translation_engine), 0, 0, parse_engine },
-	{ "apertium-dir", "DOCSD_APERTIUM_DIR", "DIR", "/usr/share/apertium", NULL,
-	  "Apertium's data directory; DIR/modes lists the installed pairs", OPT_CUSTOM, CFG(apertium_dir), 0, 0,
-	  parse_abs_dir },
+	{ "translation-engine", "DOCSD_TRANSLATION_ENGINE", "NAME", "apertium", NULL,
+	  "machine translation: apertium, libretranslate, deepl or off", OPT_CUSTOM, CFG(translation_engine), 0, 0,
+	  parse_engine },
+	{ "translation-url", "DOCSD_TRANSLATION_URL", "URL", NULL, NULL,
+	  "libretranslate, deepl: the server's base URL (the operator's: private addresses allowed)", OPT_STR_NULL,
+	  CFG(translation_url) },
+	{ "translation-api-key", "DOCSD_TRANSLATION_API_KEY", "KEY", NULL, NULL,
+	  "libretranslate, deepl: the API key (never logged; prefer the environment variable)", OPT_STR_NULL,
+	  CFG(translation_api_key) },
+	{ "apertium-dir", "DOCSD_APERTIUM_DIR", "DIRS", "/usr/share/apertium:/usr/local/share/apertium", NULL,
+	  "Apertium's data directories, ':'-separated; each DIR/modes lists installed pairs", OPT_CUSTOM,
+	  CFG(apertium_dir), 0, 0, parse_abs_dirs },
 	{ "translation-timeout", "DOCSD_TRANSLATION_TIMEOUT", "SECS", "120", NULL,
-	  "one translation engine process at most this long", OPT_INT, CFG(translation_timeout), 1, 3600 },
+	  "one translation engine batch (process or HTTP request) at most this long", OPT_INT,
+	  CFG(translation_timeout), 1, 3600 },
 	{ "clock-offset-ms", "DOCSD_CLOCK_OFFSET_MS", "MS", "0", NULL, "shift the server's clock, for tests", OPT_LONG,
 	  CFG(clock_offset_ms), -(1L << 40), 1L << 40 },
 	/* The user, token and job commands' own. */

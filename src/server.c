@@ -91,7 +91,8 @@ int server_start(struct server **out, const struct config *cfg)
 	while (n > 0 && s->public_url[n - 1] == '/')
 		s->public_url[--n] = '\0';
 	{
-		struct tr_engine_config tc = { cfg->translation_engine, cfg->apertium_dir, cfg->translation_timeout * 1000 };
+		struct tr_engine_config tc = { cfg->translation_engine, cfg->apertium_dir, cfg->translation_timeout * 1000,
+					       cfg->translation_url, cfg->translation_api_key };
 		if ((rc = tr_engine_new(&s->translator, &tc)))
 			goto fail;
 	}

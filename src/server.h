@@ -47,8 +47,10 @@ struct config {
 	int pdf_wait_ms;          /* how long a fetch waits for a turn to render before a 503 */
 	int site_cache_mb;        /* rendered published-site pages kept, in MiB; 0 = none */
 	int job_workers;          /* threads running queued jobs (jobs/jobs.h); 0 = none */
-	const char *translation_engine; /* translate/engine.h: "apertium" or "off" */
-	const char *apertium_dir; /* Apertium's data directory (modes/ lists the installed pairs) */
+	const char *translation_engine; /* translate/engine.h: "apertium", "libretranslate", "deepl" or "off" */
+	const char *translation_url;     /* libretranslate, deepl: the server's base URL */
+	const char *translation_api_key; /* libretranslate, deepl: never logged */
+	const char *apertium_dir; /* Apertium's data directories, ':'-separated (each modes/ lists pairs) */
 	int translation_timeout;  /* seconds one engine process may run */
 };
 

@@ -13,9 +13,9 @@
 static const space_advanced_fn space_advanced_subscribers[] = {
 	/* Git sync: a merge into a linked space queues its export. */
 	dom_git_on_space_advanced,
-	/* Translations, when re-runs on new source content come: queue a run of
-	 * each translation whose source is ev->space (never for cause
-	 * SPACE_ADVANCED_BY_TRANSLATION on the result space itself). */
+	/* Translations: a merge or a Git import into a source space queues a
+	 * run of each of its translations (coalesced: one queued run each). */
+	dom_translation_on_space_advanced,
 	/* Integrations, when their events come: record a space_content_updated
 	 * event for each installation on ev->space, delivered as a job. */
 	NULL,

@@ -19,7 +19,8 @@
  *                                                            v
  *                                     git_sync.c  dom_git_on_space_advanced
  *                                       (merge: enqueue the Git export)
- *                                     [future] translations: re-run
+ *                                     translations.c  dom_translation_on_space_advanced
+ *                                       (merge, import: queue a re-run)
  *                                     [future] integrations: record events
  *
  * Rules for a subscriber:
@@ -74,5 +75,10 @@ int dom_space_advanced_publish(struct dom *d, const struct space_advanced *ev);
  * enqueue an export of the new content with the message
  * "GITBOOK-{number}: {subject}". */
 int dom_git_on_space_advanced(struct dom *d, const struct space_advanced *ev);
+
+/* domain/translations.c: after a merge or a Git import into a space, queue
+ * a run of each translation whose source it is (at most one queued run per
+ * translation: a run already waiting is that run). */
+int dom_translation_on_space_advanced(struct dom *d, const struct space_advanced *ev);
 
 #endif

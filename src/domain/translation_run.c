@@ -6,12 +6,16 @@
 #include "domain/content.h"
 #include "domain/spaces.h"
 #include "domain/translations.h"
+#include "format/md_translate.h"
 #include "util/err.h"
 #include "util/util.h"
 
+#include <ctype.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A result space's title: "<source title> (<language>)", at most 50
  * characters (a space title's limit), the source's title cut at a
@@ -57,10 +61,12 @@ static void copy_file(struct arena *a, const struct rev_file *f, struct rev_file
 }
 
 /* What is translated of a page, hashed: a page whose key is unchanged since
- * the last run keeps its last translation. */
-static const char *page_key(struct arena *a, const struct rev_page *p)
+ * the last run keeps its last translation. The glossary's terms are part of
+ * it: a changed glossary translates every page that has one of its terms
+ * again (gloss: the terms, "" when none). */
+static const char *page_key(struct arena *a, const struct rev_page *p, const char *gloss)
 {
-	const char *parts[] = { p->title, p->description, p->body, p->href };
+	const char *parts[] = { p->title, p->description, p->body, p->href, gloss };
 	size_t len = 8;
 	char *buf, *at, hex[65];
 
@@ -85,11 +91,37 @@ static int key_cmp(const void *k, const void *e)
 	return strcmp(k, ((const struct translation_page_key *)e)->page_id);
 }
 
+/* The glossary's terms swapped for tokens in what the engine will see of
+ * p: its title, description and the text segments of its markdown (the
+ * markdown parsed and rendered again with md_translate, so code, links and
+ * markup keep the terms as written). A page whose markdown would not render
+ * back keeps its text as it is (the glossary is not applied to it). */
+static void protect_page(struct arena *a, const struct tr_glossary *g, struct tr_run_page *p)
+{
+	struct md_tr *md = NULL;
+	char *body;
+
+	p->page.title = tr_glossary_protect(a, g, p->page.title);
+	p->page.description = tr_glossary_protect(a, g, p->page.description);
+	if (!p->markdown || md_tr_parse(a, p->markdown, strlen(p->markdown), &md) != 0)
+		return;
+	{
+		int n = md_tr_count(md);
+		const char **segs = arena_alloc(a, sizeof(*segs) * (size_t)(n + 1));
+		for (int i = 0; i < n; i++)
+			segs[i] = tr_glossary_protect(a, g, md_tr_segment(md, i));
+		if (n && md_tr_render(md, segs, &body) == 0)
+			p->markdown = body;
+	}
+	md_tr_free(md);
+}
+
 int dom_translation_plan(struct dom *d, const char *id, const char *job_id, struct tr_run *out)
 {
 	const struct revision *rv, *last = NULL;
 	struct translation_page_key *keys;
 	struct space rs;
+	const char *gloss = "";
 	int nkeys, rc;
 
 	memset(out, 0, sizeof(*out));
@@ -117,6 +149,9 @@ int dom_translation_plan(struct dom *d, const char *id, const char *job_id, stru
 	}
 	if ((rc = store_translation_page_keys(d->tx, out->t.id, &keys, &nkeys)))
 		return rc;
+	tr_glossary_parse(d->arena, out->t.instructions, &out->glossary);
+	for (int i = 0; i < out->glossary.n; i++)
+		gloss = arena_printf(d->arena, "%s%s\x1f%s\x1e", gloss, out->glossary.from[i], out->glossary.to[i]);
 	out->source_revision = arena_strdup(d->arena, rv->id);
 	out->pages = arena_alloc(d->arena, sizeof(*out->pages) * (size_t)(rv->npages + 1));
 	out->files = arena_alloc(d->arena, sizeof(*out->files) * (size_t)(rv->nfiles + 1));
@@ -127,7 +162,7 @@ int dom_translation_plan(struct dom *d, const char *id, const char *job_id, stru
 
 		memset(p, 0, sizeof(*p));
 		copy_page(d->arena, &rv->pages[i], &p->page);
-		if (!(p->key = page_key(d->arena, &p->page)))
+		if (!(p->key = page_key(d->arena, &p->page, gloss)))
 			return err_set(ERR_INTERNAL, "out of memory");
 		k = nkeys ? bsearch(p->page.id, keys, (size_t)nkeys, sizeof(*keys), key_cmp) : NULL;
 		was = last ? revision_page(last, p->page.id) : NULL;
@@ -142,6 +177,8 @@ int dom_translation_plan(struct dom *d, const char *id, const char *job_id, stru
 			   (rc = store_body_get(d->tx, p->page.body, &p->markdown))) {
 			return rc == ERR_NOT_FOUND ? err_set(ERR_INTERNAL, "page body %s is missing", p->page.body) : rc;
 		}
+		if (p->translate && out->glossary.n)
+			protect_page(d->arena, &out->glossary, p);
 	}
 	for (int i = 0; i < rv->nfiles; i++)
 		copy_file(d->arena, &rv->files[i], &out->files[out->nfiles++]);
@@ -247,7 +284,11 @@ int dom_translation_apply(struct dom *d, const struct tr_run *run, int64_t words
 			out->body = p->body_hash;
 			out->updated_at = p->updated_at;
 		} else {
-			if (p->body_md && (rc = store_body_put(d->tx, p->body_md, &out->body)))
+			/* The glossary's tokens become its translated terms. */
+			out->title = tr_glossary_restore(d->arena, &run->glossary, out->title);
+			out->description = tr_glossary_restore(d->arena, &run->glossary, out->description);
+			if (p->body_md &&
+			    (rc = store_body_put(d->tx, tr_glossary_restore(d->arena, &run->glossary, p->body_md), &out->body)))
 				return rc;
 			out->updated_at = w.now;
 			r.pages++;
@@ -267,4 +308,195 @@ int dom_translation_apply(struct dom *d, const struct tr_run *run, int64_t words
 	if ((rc = store_translation_page_keys_set(d->tx, cur.id, keys, run->npages)))
 		return rc;
 	return store_translation_record_run(d->tx, &cur, &r);
+}
+
+/* ---- the glossary (translations.h) ---- */
+
+static void text_of(json_t *n, struct arena *a, char **buf, size_t *len)
+{
+	json_t *leaves = json_object_get(n, "leaves"), *nodes = json_object_get(n, "nodes"), *x;
+	size_t i;
+
+	json_array_foreach(leaves, i, x) {
+		const char *t = json_string_value(json_object_get(x, "text"));
+		if (t) {
+			*buf = arena_printf(a, "%s%s", *buf ? *buf : "", t);
+			*len += strlen(t);
+		}
+	}
+	json_array_foreach(nodes, i, x)
+		text_of(x, a, buf, len);
+}
+
+static const char *cell_text(struct arena *a, json_t *cell)
+{
+	char *buf = NULL;
+	size_t len = 0, s = 0;
+
+	text_of(cell, a, &buf, &len);
+	if (!buf)
+		return "";
+	while (buf[s] == ' ' || buf[s] == '\t' || buf[s] == '\n')
+		s++;
+	len = strlen(buf + s);
+	while (len && (buf[s + len - 1] == ' ' || buf[s + len - 1] == '\t' || buf[s + len - 1] == '\n'))
+		len--;
+	return arena_strndup(a, buf + s, len);
+}
+
+static bool header_word(const char *s)
+{
+	static const char *const words[] = { "source", "term", "source term", "original", NULL };
+
+	for (int i = 0; words[i]; i++)
+		if (strcasecmp(s, words[i]) == 0)
+			return true;
+	return false;
+}
+
+#define GLOSSARY_MAX 1000
+
+static void glossary_tables(struct arena *a, json_t *nodes, struct tr_glossary *g, int depth)
+{
+	json_t *n;
+	size_t i;
+
+	if (depth > 32)
+		return;
+	json_array_foreach(nodes, i, n) {
+		const char *type = json_string_value(json_object_get(n, "type"));
+		json_t *rows = json_object_get(n, "nodes"), *row;
+		size_t r;
+
+		if (!type || strcmp(type, "table") != 0) {
+			glossary_tables(a, json_object_get(n, "nodes"), g, depth + 1);
+			continue;
+		}
+		json_array_foreach(rows, r, row) {
+			json_t *cells = json_object_get(row, "nodes");
+			const char *from, *to;
+
+			if (json_array_size(cells) < 2 || g->n == GLOSSARY_MAX)
+				continue;
+			from = cell_text(a, json_array_get(cells, 0));
+			to = cell_text(a, json_array_get(cells, 1));
+			if (!*from || (r == 0 && header_word(from)))
+				continue;
+			g->from[g->n] = from;
+			g->to[g->n] = to;
+			g->n++;
+		}
+	}
+}
+
+static int term_longer(const void *x, const void *y, void *ctx)
+{
+	const struct tr_glossary *g = ctx;
+	int i = *(const int *)x, j = *(const int *)y;
+	size_t a = strlen(g->from[i]), b = strlen(g->from[j]);
+
+	return a != b ? (a < b ? 1 : -1) : i - j;
+}
+
+void tr_glossary_parse(struct arena *a, const char *instructions, struct tr_glossary *out)
+{
+	json_t *doc = instructions ? json_loads(instructions, 0, NULL) : NULL;
+	struct tr_glossary g = { 0 };
+	int *order;
+
+	memset(out, 0, sizeof(*out));
+	if (!doc)
+		return;
+	g.from = arena_alloc(a, sizeof(*g.from) * GLOSSARY_MAX);
+	g.to = arena_alloc(a, sizeof(*g.to) * GLOSSARY_MAX);
+	glossary_tables(a, json_object_get(doc, "nodes"), &g, 0);
+	json_decref(doc);
+	if (!g.n)
+		return;
+	/* Longest source term first: "docs site" before "docs". */
+	order = arena_alloc(a, sizeof(*order) * (size_t)g.n);
+	for (int i = 0; i < g.n; i++)
+		order[i] = i;
+	qsort_r(order, (size_t)g.n, sizeof(*order), term_longer, &g);
+	out->from = arena_alloc(a, sizeof(*out->from) * (size_t)g.n);
+	out->to = arena_alloc(a, sizeof(*out->to) * (size_t)g.n);
+	for (int i = 0; i < g.n; i++) {
+		out->from[i] = g.from[order[i]];
+		out->to[i] = g.to[order[i]];
+	}
+	out->n = g.n;
+}
+
+static bool word_byte(unsigned char c)
+{
+	return isalnum(c) || c >= 0x80 || c == '_';
+}
+
+const char *tr_glossary_protect(struct arena *a, const struct tr_glossary *g, const char *text)
+{
+	const char *cur = text;
+
+	if (!g || !g->n || !text)
+		return text;
+	for (int i = 0; i < g->n; i++) {
+		size_t k = strlen(g->from[i]), len = 0, cap;
+		const char *at = cur, *hit;
+		char *out, token[32];
+		int tl = snprintf(token, sizeof(token), "zqg%dz", i);
+
+		if (!strstr(cur, g->from[i]))
+			continue;
+		cap = strlen(cur) * ((size_t)tl + 1) + 1;
+		out = arena_alloc(a, cap);
+		while ((hit = strstr(at, g->from[i]))) {
+			bool left = hit == cur || !word_byte((unsigned char)hit[-1]);
+			bool right = !word_byte((unsigned char)hit[k]);
+			size_t pre = (size_t)(hit - at);
+
+			memcpy(out + len, at, pre);
+			len += pre;
+			if (left && right) {
+				memcpy(out + len, token, (size_t)tl);
+				len += (size_t)tl;
+			} else {
+				memcpy(out + len, hit, k);
+				len += k;
+			}
+			at = hit + k;
+		}
+		strcpy(out + len, at);
+		cur = out;
+	}
+	return cur;
+}
+
+const char *tr_glossary_restore(struct arena *a, const struct tr_glossary *g, const char *text)
+{
+	size_t len = 0, cap, longest = 0;
+	const char *s = text;
+	char *out;
+
+	if (!g || !g->n || !text || !strcasestr(text, "zqg"))
+		return text;
+	for (int i = 0; i < g->n; i++)
+		if (strlen(g->to[i]) > longest)
+			longest = strlen(g->to[i]);
+	cap = strlen(text) * (longest + 1) + 1;
+	out = arena_alloc(a, cap);
+	while (*s) {
+		if (strncasecmp(s, "zqg", 3) == 0 && isdigit((unsigned char)s[3])) {
+			char *end;
+			long i = strtol(s + 3, &end, 10);
+			if ((*end == 'z' || *end == 'Z') && i >= 0 && i < g->n) {
+				size_t k = strlen(g->to[i]);
+				memcpy(out + len, g->to[i], k);
+				len += k;
+				s = end + 1;
+				continue;
+			}
+		}
+		out[len++] = *s++;
+	}
+	out[len] = '\0';
+	return out;
 }

@@ -3,6 +3,7 @@
  * translations (domain/translations.h: access rules and the run's steps).
  */
 #include "domain/translations.h"
+#include "domain/events.h"
 #include "format/document.h"
 #include "translate/engine.h"
 #include "util/err.h"
@@ -11,6 +12,24 @@
 #include <string.h>
 
 #define EMPTY_DOCUMENT "{\"object\":\"document\",\"data\":{},\"nodes\":[]}"
+
+/* t's route through the engine (docsd's `route` field): none when there is
+ * no engine (unit tests) or the pair is not reachable now. A failing
+ * engine listing leaves it out rather than failing the read. */
+static void with_route(struct dom *d, struct translation *t)
+{
+	const struct tr_engine *engine = d->srv ? d->srv->translator : NULL;
+	struct tr_route r;
+
+	t->route_n = 0;
+	if (!engine || tr_engine_route(engine, d->arena, t->source_language, t->language, &r) || !r.steps)
+		return;
+	t->route_engine = tr_engine_name(engine);
+	for (int i = 0; i <= r.steps; i++)
+		t->route[i] = r.lang[i];
+	t->route_n = r.steps + 1;
+	t->route_note = r.note;
+}
 
 /* What the actor may do with t: 0 with t->editable set, or ERR_NOT_FOUND
  * when the actor does not read its source space (the translation is not
@@ -24,6 +43,7 @@ static int visible(struct dom *d, struct translation *t)
 	if (t->source.access < ROLE_READ)
 		return err_set(ERR_NOT_FOUND, "translation not found");
 	t->editable = d->actor.org.role >= ROLE_CREATE;
+	with_route(d, t);
 	return 0;
 }
 
@@ -111,6 +131,7 @@ int dom_translations_list(struct dom *d, const char *org_id, const struct list_r
 		if (admin)
 			(*items)[i].source.access = ROLE_ADMIN;
 		(*items)[i].editable = ctx->org_role >= ROLE_CREATE;
+		with_route(d, &(*items)[i]);
 	}
 	return 0;
 }
@@ -152,18 +173,42 @@ int dom_translation_delete(struct dom *d, const char *org_id, const char *id, bo
 	return store_translation_delete(d->tx, org_id, id, removed);
 }
 
+/* Queue a run of translation id: while a run waits in the queue, asking
+ * again is that run (at most one queued run per translation). */
+static int queue_run(struct dom *d, const char *id)
+{
+	char job[ID_LEN + 1];
+	int rc = store_job_enqueue_unique(d->tx, JOB_KIND_TRANSLATION, id, NULL, 0, job);
+
+	return rc ? rc : store_translation_queue_run(d->tx, id, job);
+}
+
 int dom_translation_run(struct dom *d, const char *org_id, const char *id)
 {
 	struct translation t;
-	char job[ID_LEN + 1];
 	int rc;
 
 	if ((rc = load(d, org_id, id, true, &t)) || (rc = require_edit(&t, "running")))
 		return rc;
 	if (t.source.deleted_at)
 		return err_set(ERR_PRECONDITION, "the source space is deleted: restore it before running its translation");
-	/* While a run waits in the queue, asking again is that run. */
-	if ((rc = store_job_enqueue_unique(d->tx, JOB_KIND_TRANSLATION, t.id, NULL, 0, job)))
+	return queue_run(d, t.id);
+}
+
+int dom_translation_on_space_advanced(struct dom *d, const struct space_advanced *ev)
+{
+	const char **ids;
+	int n, rc;
+
+	/* New source content from a merge or a Git import; a run's own result
+	 * (cause translation) is never a source change, and edits written
+	 * straight into a space (templates, the API) are run on demand. */
+	if (ev->cause != SPACE_ADVANCED_BY_MERGE && ev->cause != SPACE_ADVANCED_BY_IMPORT)
+		return 0;
+	if ((rc = store_translations_of_source(d->tx, ev->space->id, &ids, &n)))
 		return rc;
-	return store_translation_queue_run(d->tx, t.id, job);
+	for (int i = 0; i < n; i++)
+		if ((rc = queue_run(d, ids[i])))
+			return rc;
+	return 0;
 }

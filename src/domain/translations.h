@@ -84,8 +84,29 @@ struct tr_run_page {
 	int64_t updated_at;      /* of the last result's page, when reused */
 };
 
+/* The glossary of a translation's instructions (GitBook's behaviour): a
+ * two-column table anywhere in the document, source term | translated
+ * term, one row a term (a first row reading "source", "term" or "original"
+ * is a header). The plan swaps each source term in the text sent to the
+ * engine (segments only: code, links and markup are never touched) for a
+ * token the engines pass through unchanged ("zqg<i>z", a word no
+ * dictionary knows), longest term first, whole words, case as written; the
+ * result gets the translated term in place of each token. */
+struct tr_glossary {
+	const char **from, **to;
+	int n;
+};
+/* From instructions (compact JSON text); n 0 when it has no such table. */
+void tr_glossary_parse(struct arena *a, const char *instructions, struct tr_glossary *out);
+/* text with the glossary's source terms swapped for tokens (text itself when none). */
+const char *tr_glossary_protect(struct arena *a, const struct tr_glossary *g, const char *text);
+/* text with the tokens swapped for the translated terms (any case of the
+ * token: an engine may change it). */
+const char *tr_glossary_restore(struct arena *a, const struct tr_glossary *g, const char *text);
+
 struct tr_run {
 	struct translation t;    /* as the plan read it */
+	struct tr_glossary glossary; /* from t.instructions */
 	const char *job_id;
 	bool applied;            /* this job's result is already written: nothing to do */
 	const char *source_revision;

@@ -68,5 +68,20 @@ void translation_to_json(struct jw *g, const char *base, const struct translatio
 	jw_obj_open(g);
 	location(g, base, t);
 	jw_obj_close(g);
+	/* docsd's own: the chain a run takes (GitBook's schema allows more
+	 * properties; its clients ignore them). */
+	if (t->route_engine && t->route_n) {
+		jw_key(g, "route");
+		jw_obj_open(g);
+		jw_kstr(g, "engine", t->route_engine);
+		jw_key(g, "languages");
+		jw_arr_open(g);
+		for (int i = 0; i < t->route_n; i++)
+			jw_str(g, t->route[i]);
+		jw_arr_close(g);
+		if (t->route_note)
+			jw_kstr(g, "note", t->route_note);
+		jw_obj_close(g);
+	}
 	jw_obj_close(g);
 }

@@ -55,6 +55,13 @@ struct translation {
 	int64_t created_at, updated_at;
 	struct space source;         /* the source space's row; source.access is the caller's role on it */
 	bool editable;               /* the caller may change, run or delete it (permissions.edit) */
+	/* docsd's own field `route` (the domain fills it from the engine):
+	 * the engine's name, the chain of languages a run takes (route_n of
+	 * them, 0: none reachable now) and a note when pt stands for pt-br. */
+	const char *route_engine;
+	const char *route[4];
+	int route_n;
+	const char *route_note;
 };
 
 #endif

@@ -224,3 +224,17 @@ int store_translation_page_keys_set(struct store_tx *tx, const char *id, const s
 	}
 	return rc;
 }
+
+static int fill_id(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	*(const char **)out = st_str(tx, r, 0);
+	return 0;
+}
+
+int store_translations_of_source(struct store_tx *tx, const char *space_id, const char ***ids, int *n)
+{
+	struct db_param p[] = { P_TEXT(space_id) };
+
+	return st_all(tx, "SELECT id FROM translations WHERE source_space = $1 ORDER BY created_at, id", p, NP(p),
+		      fill_id, sizeof(const char *), (void **)ids, n);
+}

@@ -31,6 +31,9 @@ int store_translation_delete(struct store_tx *tx, const char *org_id, const char
  * item's `source`); the total counts what keep keeps. */
 int store_translations_list(struct store_tx *tx, const char *org_id, const struct list_req *lr, store_keep_fn keep,
 			    void *ctx, struct translation **items, int *n, char **next);
+/* The ids of the translations whose source is space_id (any organization:
+ * a space belongs to one), oldest first, into tx's arena. */
+int store_translations_of_source(struct store_tx *tx, const char *space_id, const char ***ids, int *n);
 /* A run was queued as job_id: it is the one whose state shows. */
 int store_translation_queue_run(struct store_tx *tx, const char *id, const char *job_id);
 

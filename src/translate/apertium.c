@@ -3,12 +3,19 @@
  * and its language-pair packages (apertium-eng-spa, apertium-fr-es ...).
  *
  * DESIGN
- * Installed pairs are the files of <dir>/modes/ (/usr/share/apertium/modes
- * by default): a pair package installs "<from>-<to>.mode" for each
- * direction, with Apertium's codes, ISO 639-3 ("eng-spa") or, in older
- * packages, ISO 639-1 ("fr-es"). The table `langs` maps GitBook's codes to
- * those; a mode whose codes are not in it (a variant such as "spa-eng_US",
- * a language GitBook does not list) is not offered.
+ * Installed pairs are the files of <dir>/modes/ for each of the data
+ * directories (--apertium-dir, ':'-separated; /usr/share/apertium, where
+ * Debian's packages install, and /usr/local/share/apertium, where
+ * scripts/deps.sh writes the modes a package ships but does not install,
+ * such as es-ro, by default): a pair package installs "<from>-<to>.mode" for
+ * each direction it deems ready, with Apertium's codes, ISO 639-3
+ * ("eng-spa") or, in older packages, ISO 639-1 ("fr-es"). The table `langs`
+ * maps GitBook's codes to those, plus a few languages that only serve as a
+ * middle language in a chain (Catalan, Macedonian, Icelandic, Nynorsk,
+ * Galician, Esperanto: route.c); a mode whose codes are not in it (a variant
+ * such as "spa-eng_US", a language GitBook does not list) is not offered.
+ * Croatian is Apertium's Serbo-Croatian, its Croatian variant (hbs_HR)
+ * preferred where a pair has one.
  *
  * One batch of segments is one process:
  *
@@ -42,14 +49,17 @@
 #include <strings.h>
 #include <unistd.h>
 
-#define DEFAULT_DIR "/usr/share/apertium"
+#define DEFAULT_DIR "/usr/share/apertium:/usr/local/share/apertium"
 /* A batch: at most this many bytes of segments, or this many segments. */
 #define BATCH_BYTES 32768
 #define BATCH_SEGMENTS 400
 #define MAX_PAIRS 256
 
+#define MAX_DIRS 4
+
 struct apertium {
-	char dir[1024];
+	char dir[MAX_DIRS][1024];
+	int ndirs;
 	int timeout_ms;
 };
 
@@ -77,6 +87,10 @@ static const struct lang {
 	{ "bg", { "bul", "bg" } },           { "hr", { "hrv", "hbs", "hr", "sh" } },
 	{ "lt", { "lit", "lt" } },           { "lv", { "lav", "lv" } },
 	{ "et", { "est", "et" } },           { "sl", { "slv", "sl" } },
+	/* Middle languages only (not GitBook's): route.c chains through them. */
+	{ "ca", { "cat", "ca" } },           { "mk", { "mkd", "mk" } },
+	{ "is", { "isl", "is" } },           { "nn", { "nno", "nn" } },
+	{ "gl", { "glg", "gl" } },           { "eo", { "epo", "eo" } },
 };
 
 static const struct lang *lang_of(const char *code)
@@ -116,10 +130,11 @@ static int ap_pairs(const struct tr_engine *e, struct arena *a, struct tr_pair *
 
 	*out = NULL;
 	*n = 0;
-	snprintf(path, sizeof(path), "%s/modes", ap->dir);
-	if (!(dir = opendir(path)))
-		return 0; /* nothing installed */
 	p = arena_alloc(a, sizeof(*p) * MAX_PAIRS);
+	for (int d = 0; d < ap->ndirs; d++) {
+	snprintf(path, sizeof(path), "%s/modes", ap->dir[d]);
+	if (!(dir = opendir(path)))
+		continue; /* nothing installed there */
 	while ((de = readdir(dir)) && k < MAX_PAIRS) {
 		const char *name = de->d_name, *dash = strchr(name, '-'), *dot = strrchr(name, '.');
 		const char *from, *to;
@@ -137,26 +152,33 @@ static int ap_pairs(const struct tr_engine *e, struct arena *a, struct tr_pair *
 			p[k++] = (struct tr_pair){ from, to };
 	}
 	closedir(dir);
+	}
 	qsort(p, (size_t)k, sizeof(*p), pair_cmp);
 	*out = p;
 	*n = k;
 	return 0;
 }
 
-/* The mode of from -> to, e.g. "eng-spa"; ERR_PRECONDITION when none. */
-static int find_mode(const struct apertium *ap, const char *from, const char *to, char *mode, size_t cap)
+/* The mode of from -> to, e.g. "eng-spa", and the data directory that has
+ * it (*dir); ERR_PRECONDITION when none. */
+static int find_mode(const struct apertium *ap, const char *from, const char *to, char *mode, size_t cap,
+		     const char **dir)
 {
 	const struct lang *f = lang_of(from), *t = lang_of(to);
 	char path[1200];
 
 	for (int i = 0; f && i < 5 && f->ap[i]; i++)
-		for (int j = 0; t && j < 5 && t->ap[j]; j++) {
-			snprintf(mode, cap, "%s-%s", f->ap[i], t->ap[j]);
-			snprintf(path, sizeof(path), "%s/modes/%s.mode", ap->dir, mode);
-			if (access(path, R_OK) == 0)
-				return 0;
-		}
-	return err_set(ERR_PRECONDITION, "no Apertium pair from %s to %s is installed in %s/modes", from, to, ap->dir);
+		for (int j = 0; t && j < 5 && t->ap[j]; j++)
+			for (int d = 0; d < ap->ndirs; d++) {
+				snprintf(mode, cap, "%s-%s", f->ap[i], t->ap[j]);
+				snprintf(path, sizeof(path), "%s/modes/%s.mode", ap->dir[d], mode);
+				if (access(path, R_OK) == 0) {
+					*dir = ap->dir[d];
+					return 0;
+				}
+			}
+	return err_set(ERR_PRECONDITION, "no Apertium pair from %s to %s is installed in %s/modes", from, to,
+		       ap->dir[0]);
 }
 
 /* The segment as one line of plain text. */
@@ -189,17 +211,24 @@ static void match_case(const char *src, char *tr)
 		*tr = (char)toupper(t);
 }
 
-static int run(const struct apertium *ap, struct arena *a, const char *mode, const char *in, size_t len,
+/* A mode: its name and the data directory that has it. */
+struct mode {
+	char name[64];
+	const char *dir;
+};
+
+static int run(const struct apertium *ap, struct arena *a, const struct mode *m, const char *in, size_t len,
 	       struct proc_result *res)
 {
-	const char *const argv[] = { "apertium", "-d", ap->dir, "-u", "-f", "txt", mode, NULL };
+	const char *dir = m->dir, *mode = m->name;
+	const char *const argv[] = { "apertium", "-d", dir, "-u", "-f", "txt", mode, NULL };
 
 	/* Generous room for the output: a translation can be longer than its source. */
 	return proc_run(a, argv, in, len, 4 * len + 65536, ap->timeout_ms, res);
 }
 
 /* One segment alone. */
-static int translate_one(const struct apertium *ap, struct arena *a, const char *mode, const char *seg,
+static int translate_one(const struct apertium *ap, struct arena *a, const struct mode *mode, const char *seg,
 			 const char **out)
 {
 	size_t n = strlen(seg);
@@ -220,7 +249,7 @@ static int translate_one(const struct apertium *ap, struct arena *a, const char 
 
 /* Segments in[0..n) in one process; 1 when the output could not be cut back
  * into n segments (the caller sends them one by one). */
-static int translate_batch(const struct apertium *ap, struct arena *a, const char *mode, const char *const *in,
+static int translate_batch(const struct apertium *ap, struct arena *a, const struct mode *mode, const char *const *in,
 			   int n, const char **out)
 {
 	char nonce[9], marker[40], *buf, *t;
@@ -267,12 +296,12 @@ static int ap_translate(const struct tr_engine *e, struct arena *a, const char *
 			const char *const *in, int n, const char ***out)
 {
 	const struct apertium *ap = e->impl;
-	char mode[64];
+	struct mode m, *mode = &m;
 	const char **res;
 	int rc;
 
 	*out = NULL;
-	if ((rc = find_mode(ap, from, to, mode, sizeof(mode))))
+	if ((rc = find_mode(ap, from, to, m.name, sizeof(m.name), &m.dir)))
 		return rc;
 	res = arena_alloc(a, sizeof(*res) * (size_t)(n + 1));
 	for (int first = 0; first < n;) {
@@ -285,7 +314,7 @@ static int ap_translate(const struct tr_engine *e, struct arena *a, const char *
 		rc = translate_batch(ap, a, mode, in + first, k, res + first);
 		if (rc == 1) {
 			log_info("apertium %s: a batch of %d segments came back without its markers; "
-				 "translating them one by one", mode, k);
+				 "translating them one by one", mode->name, k);
 			rc = 0;
 			for (int i = 0; i < k && rc == 0; i++)
 				rc = translate_one(ap, a, mode, in[first + i], &res[first + i]);
@@ -316,12 +345,19 @@ int tr_apertium_new(struct tr_engine **out, const char *dir, int timeout_ms)
 	*out = NULL;
 	if (!dir || !*dir)
 		dir = DEFAULT_DIR;
-	if (strlen(dir) >= sizeof(ap->dir) - 64 || dir[0] != '/') {
-		free(e);
-		free(ap);
-		return err_set(ERR_INVALID, "--apertium-dir must be an absolute path of at most 900 bytes");
+	for (const char *at = dir; *at;) {
+		size_t k = strcspn(at, ":");
+		if (k >= sizeof(ap->dir[0]) - 64 || at[0] != '/' || ap->ndirs == MAX_DIRS) {
+			free(e);
+			free(ap);
+			return err_set(ERR_INVALID, "--apertium-dir must be at most %d absolute paths of at most 900 "
+						    "bytes, separated by ':'", MAX_DIRS);
+		}
+		snprintf(ap->dir[ap->ndirs++], sizeof(ap->dir[0]), "%.*s", (int)k, at);
+		at += k;
+		if (*at == ':')
+			at++;
 	}
-	snprintf(ap->dir, sizeof(ap->dir), "%s", dir);
 	ap->timeout_ms = timeout_ms > 0 ? timeout_ms : 60000;
 	e->ops = &apertium_ops;
 	e->impl = ap;

@@ -452,3 +452,104 @@ void fetch_result_free(struct fetch_result *r)
 	free(r->url);
 	memset(r, 0, sizeof(*r));
 }
+
+/* ---- fetch_post (fetch.h): a request to a server the operator chose ---- */
+
+/* Like on_body, but an error's body is kept too (the caller words it). */
+static size_t on_post_body(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+	struct fetch_ctx *c = userdata;
+	size_t n = nmemb;
+
+	(void)size;
+	if (n > c->max - c->len) {
+		c->too_large = true;
+		return 0;
+	}
+	if (c->cap - c->len < n + 1) {
+		size_t need = c->len + n + 1, cap = c->cap ? c->cap * 2 : BODY_MIN_CAP;
+		if (cap < need)
+			cap = need;
+		if (cap > c->max + 1)
+			cap = c->max + 1;
+		c->buf = xrealloc(c->buf, cap);
+		c->cap = cap;
+	}
+	memcpy(c->buf + c->len, ptr, n);
+	c->len += n;
+	c->buf[c->len] = '\0';
+	return n;
+}
+
+int fetch_post(const char *url, const char *const *headers, const char *body, size_t len,
+	       const struct fetch_opts *opts, struct fetch_result *out)
+{
+	struct fetch_ctx c = { 0 };
+	long timeout_ms = opts && opts->timeout_ms > 0 ? opts->timeout_ms : FETCH_DEFAULT_TIMEOUT_MS;
+	struct curl_slist *hl = NULL;
+	char why[256];
+	enum fetch_failure kind;
+	CURLcode cc;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	c.guard.allow_private = opts && opts->allow_private;
+	c.max = opts && opts->max_bytes ? opts->max_bytes : FETCH_DEFAULT_MAX_BYTES;
+	if (c.max > SIZE_MAX / 2)
+		c.max = SIZE_MAX / 2;
+	if (!url || !scheme_allowed(url) || strlen(url) > URL_MAX_LEN)
+		return fail(out, FETCH_FAIL_OTHER, ERR_INVALID, "url: only http and https URLs are allowed");
+	if (pthread_once(&curl_once, curl_init_once) != 0 || curl_init_result != CURLE_OK)
+		return fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: curl_global_init failed");
+	if (!(c.curl = curl_easy_init()))
+		return fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: curl_easy_init failed");
+	for (int i = 0; headers && headers[i]; i++) {
+		struct curl_slist *next = curl_slist_append(hl, headers[i]);
+		if (!next) {
+			rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: out of memory (curl_slist_append)");
+			goto cleanup;
+		}
+		hl = next;
+	}
+	/* A POST is not replayed to another address: no redirects. */
+	if (fetch_guard_apply(c.curl, &c.guard, timeout_ms, c.max) ||
+	    curl_easy_setopt(c.curl, CURLOPT_FOLLOWLOCATION, 0L) != CURLE_OK ||
+	    curl_easy_setopt(c.curl, CURLOPT_URL, url) != CURLE_OK ||
+	    curl_easy_setopt(c.curl, CURLOPT_WRITEFUNCTION, on_post_body) != CURLE_OK ||
+	    curl_easy_setopt(c.curl, CURLOPT_WRITEDATA, &c) != CURLE_OK ||
+	    (hl && curl_easy_setopt(c.curl, CURLOPT_HTTPHEADER, hl) != CURLE_OK) ||
+	    (body && (curl_easy_setopt(c.curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len) != CURLE_OK ||
+		      curl_easy_setopt(c.curl, CURLOPT_POSTFIELDS, body) != CURLE_OK))) {
+		rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: curl_easy_setopt failed");
+		goto cleanup;
+	}
+	cc = curl_easy_perform(c.curl);
+	if (curl_easy_getinfo(c.curl, CURLINFO_RESPONSE_CODE, &out->status) != CURLE_OK)
+		out->status = 0;
+	if (cc == CURLE_OUT_OF_MEMORY) {
+		rc = fail(out, FETCH_FAIL_OTHER, ERR_INTERNAL, "url: out of memory");
+	} else if (c.guard.refused && cc == CURLE_COULDNT_CONNECT) {
+		rc = fail(out, FETCH_FAIL_REFUSED, ERR_INVALID, "url: %s", FETCH_REFUSED_MESSAGE);
+	} else if (c.too_large || cc == CURLE_FILESIZE_EXCEEDED) {
+		rc = fail(out, FETCH_FAIL_TOO_LARGE, ERR_INVALID, "url: larger than %zu bytes", c.max);
+	} else if (cc != CURLE_OK) {
+		curl_reason(&c.guard, cc, why, sizeof(why), &kind);
+		rc = fail(out, kind, ERR_INVALID, "%s", why);
+	} else {
+		if (!c.buf) {
+			c.buf = xmalloc(1);
+			c.buf[0] = '\0';
+		}
+		out->data = c.buf;
+		out->len = c.len;
+		out->url = xstrdup(url);
+		c.buf = NULL;
+		rc = 0;
+	}
+
+cleanup:
+	free(c.buf);
+	curl_slist_free_all(hl);
+	curl_easy_cleanup(c.curl);
+	return rc;
+}

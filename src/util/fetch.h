@@ -99,6 +99,21 @@ int fetch_guard_apply(CURL *curl, struct fetch_guard *g, long timeout_ms, size_t
 const char *fetch_guard_reason(const struct fetch_guard *g, CURLcode cc, char *buf, size_t n,
 			       enum fetch_failure *failure);
 
+/*
+ * A request with a body to a server the operator configured (the
+ * translation engines: translate/libretranslate.c, translate/deepl.c): POST
+ * body[0..len) (NULL: a GET) with the headers given ("Name: value",
+ * NULL-terminated; may be NULL), the same rules as fetch_url (http/https
+ * only, the address check unless opts->allow_private, no proxy, timeout,
+ * max_bytes) but no redirects, no content decoding, and the body kept
+ * whatever the status: 0 once a response arrived (out->status says which;
+ * out->data its body, freed with fetch_result_free), else ERR_INVALID or
+ * ERR_INTERNAL as fetch_url, out->error and out->failure saying why. The
+ * headers are never logged or copied into a message (they carry keys).
+ */
+int fetch_post(const char *url, const char *const *headers, const char *body, size_t len,
+	       const struct fetch_opts *opts, struct fetch_result *out);
+
 /* Free r->data and r->url and zero r; accepts NULL, a zeroed result and any result
  * fetch_url() has written, successful or not. */
 void fetch_result_free(struct fetch_result *r);
