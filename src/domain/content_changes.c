@@ -20,6 +20,7 @@
 #include "format/openapi_doc.h"
 #include "domain/openapi.h"
 #include "model/adaptive.h"
+#include "model/condition.h"
 #include "model/tree_edit.h"
 #include "model/validate.h"
 #include "util/base64.h"
@@ -363,6 +364,7 @@ struct meta {
 	const char *title, *slug, *emoji, *icon, *description;
 	int hidden, no_index, no_robots; /* -1: absent */
 	int has_emoji, has_icon, has_description;
+	const char *cond; /* front matter "if:" (GitBook's page condition); NULL: none */
 };
 
 static int read_flag(struct batch *b, json_t *c, const char *k, int *out)
@@ -451,6 +453,13 @@ static int put_body(struct batch *b, const char *md, struct meta *m, const char 
 			m->emoji = fm.emoji, m->has_emoji = 1;
 		if (fm.hidden)
 			m->hidden = 1;
+		if (fm.cond) {
+			/* Checked here so a page never hides by a typo (the site
+			 * hides a page whose condition does not parse). */
+			if (cond_check("if", fm.cond))
+				return bad(b, "document.markdown", arena_printf(d->arena, "frontmatter %s", err_message()));
+			m->cond = fm.cond;
+		}
 		md += fm.body;
 		len -= fm.body;
 	}
@@ -497,6 +506,8 @@ static void apply_meta(struct rev_page *p, const struct meta *m)
 		p->no_index = m->no_index;
 	if (m->no_robots >= 0)
 		p->no_robots_index = m->no_robots;
+	if (m->cond)
+		p->cond = m->cond;
 }
 
 /* A computed page's source (docsd takes GitBook's InputPageComputed fields,

@@ -14,6 +14,7 @@
  * line ("pdf rendered: ...") with its start and end times.
  */
 #include "domain/content.h"
+#include "domain/sites.h"
 #include "format/pdf.h"
 #include "model/adaptive.h"
 #include "util/alloc.h"
@@ -87,9 +88,16 @@ static void reverse(int *a, int lo, int hi)
 static int pdf_collect(struct dom *d, const struct revision *rv, const char *from, int only, struct pdf_page **out,
 		       size_t *n)
 {
-	struct pdf_page *pages = arena_alloc(d->arena, sizeof(*pages) * (size_t)(rv->npages + 1));
-	int *stack = arena_alloc(d->arena, sizeof(int) * (size_t)(rv->npages + 1)), top = 0, started = !from;
+	struct pdf_page *pages;
+	int *stack, top = 0, started = !from, rc0;
 	size_t k = 0;
+
+	/* Pages a condition ("if:") hides from an anonymous visitor are not
+	 * printed either (see below). */
+	if ((rc0 = dom_site_visit_visible(d, rv, NULL, &rv)))
+		return rc0;
+	pages = arena_alloc(d->arena, sizeof(*pages) * (size_t)(rv->npages + 1));
+	stack = arena_alloc(d->arena, sizeof(int) * (size_t)(rv->npages + 1));
 
 	/* Preorder walk; push siblings in reverse so the first comes out first. */
 	for (int c = rv->first_root; c >= 0; c = rv->pages[c].next_sibling)

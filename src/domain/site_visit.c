@@ -9,8 +9,10 @@
 #include "domain/content.h"
 #include "format/markdown.h"
 #include "model/adaptive.h"
+#include "model/condition.h"
 #include "model/revision.h"
 #include "store/search.h"
+#include "store/store.h"
 #include "store/sites.h"
 #include "util/err.h"
 
@@ -52,6 +54,57 @@ int dom_site_visit_revision(struct dom *d, const struct site_space *ss, const st
 		return 0;
 	}
 	return rc;
+}
+
+/* Whether page i of rv is hidden from visitor: its own condition (front
+ * matter "if:") or an ancestor's is false (one that does not parse is). */
+static bool page_hidden(const struct revision *rv, int i, const json_t *visitor)
+{
+	for (int k = 0; i >= 0 && k <= rv->npages; k++, i = rv->pages[i].parent_idx)
+		if (rv->pages[i].cond && !cond_visible(rv->pages[i].cond, visitor))
+			return true;
+	return false;
+}
+
+int dom_site_visit_visible(struct dom *d, const struct revision *rv, const json_t *visitor,
+			   const struct revision **out)
+{
+	struct revision_new nr = { 0 };
+	struct rev_page *keep;
+	struct revision *v;
+	int n = 0, rc;
+	bool any = false;
+
+	*out = rv;
+	for (int i = 0; rv && i < rv->npages && !any; i++)
+		any = rv->pages[i].cond != NULL;
+	if (!any)
+		return 0;
+	keep = arena_alloc(d->arena, sizeof(*keep) * (size_t)rv->npages);
+	for (int i = 0; i < rv->npages; i++)
+		if (!page_hidden(rv, i, visitor))
+			keep[n++] = rv->pages[i];
+	if (n == rv->npages)
+		return 0;
+	/* The same revision (id, files) without the hidden pages: every reader
+	 * of the view (navigation, page URLs, search hits, sitemap, llms files,
+	 * previous/next) then simply does not find them. */
+	nr.space_id = rv->space_id;
+	nr.parent_id = rv->parent_id;
+	nr.parents = rv->parents;
+	nr.type = rv->type;
+	nr.merged_from = rv->merged_from;
+	nr.created_by = rv->created_by;
+	nr.git = rv->git;
+	nr.pages = keep;
+	nr.npages = n;
+	nr.files = rv->files;
+	nr.nfiles = rv->nfiles;
+	v = revision_build(rv->id, &nr, rv->created_at);
+	if ((rc = store_tx_hold_revision(d->tx, v)))
+		return rc;
+	*out = v;
+	return 0;
 }
 
 int dom_site_visit_fallback(struct dom *d, const struct site *s, const char **url)

@@ -306,5 +306,11 @@ int dom_site_visit_search(struct dom *d, const struct site_space *ss, const stru
  * visitor-auth site sends a visitor without a valid token; *url NULL when
  * none is set. */
 int dom_site_visit_fallback(struct dom *d, const struct site *s, const char **url);
+/* rv as visitor ({"claims": ...} or NULL) may see it: *out is rv itself,
+ * or, when a page's condition (front matter "if:") hides it or an
+ * ancestor from this visitor, a copy without those pages held by the
+ * transaction. */
+int dom_site_visit_visible(struct dom *d, const struct revision *rv, const json_t *visitor,
+			   const struct revision **out);
 
 #endif

@@ -395,7 +395,7 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 		goto done; /* the error is set */
 	heading = md_title(a, md, strlen(md));
 	bool title = p->title && *p->title && (!heading || strcmp(heading, p->title) != 0);
-	if (title || p->description || p->icon || p->emoji || p->hidden || p->layout) {
+	if (title || p->description || p->icon || p->emoji || p->hidden || p->layout || p->cond) {
 		size_t mark;
 		put(&b, "---\n");
 		mark = b.len;
@@ -409,6 +409,8 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 			yaml_key(&b, "emoji", p->emoji);
 		if (p->hidden)
 			put(&b, "hidden: true\n");
+		if (p->cond) /* GitBook's page condition, kept through a round trip */
+			yaml_key(&b, "if", p->cond);
 		yaml_layout(&b, p->layout);
 		if (b.len == mark) /* only default layout options: no block */
 			b.len = 0;

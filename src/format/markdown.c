@@ -302,6 +302,7 @@ static int fm_read(struct arena *a, yaml_document_t *doc, int first_line, struct
 		{ "description", &out->description },
 		{ "icon", &out->icon },
 		{ "emoji", &out->emoji },
+		{ "if", &out->cond },
 	};
 
 	if (!root || yaml_is_null(root))
@@ -324,7 +325,7 @@ static int fm_read(struct arena *a, yaml_document_t *doc, int first_line, struct
 		if (sscanf(error, "line %d, column %d", &line, &col) == 2)
 			error = arena_printf(a, "line %d, column %d%s", line - 1 + first_line, col,
 					     strchr(error, ':') ? strchr(error, ':') : "");
-		out->title = out->description = out->icon = out->emoji = NULL;
+		out->title = out->description = out->icon = out->emoji = out->cond = NULL;
 		out->error = error;
 		return 0;
 	}

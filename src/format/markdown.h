@@ -115,6 +115,7 @@ struct md_front {
 	char *description;
 	char *icon;
 	char *emoji;
+	char *cond;        /* GitBook's page condition "if: <expression>" (model/condition.h), as written */
 	bool hidden;       /* "hidden: true" (also yes/on); false otherwise */
 	struct md_layout layout; /* GitBook's page layout options */
 	size_t body;       /* byte offset where the markdown body starts (0 if none) */

@@ -51,6 +51,10 @@ struct rev_page {
 	/* The table-of-contents title SUMMARY.md gave it ([Title](p.md "Nav title")),
 	 * written back when SUMMARY.md is regenerated; NULL when none. */
 	const char *nav_title;
+	/* GitBook's page condition (front matter "if:", Git sync): the page
+	 * and its children are shown only to visitors it holds for
+	 * (model/condition.h; NULL: always). */
+	const char *cond;
 	bool hidden, no_index, no_robots_index;
 	int64_t created_at;
 	int64_t updated_at;

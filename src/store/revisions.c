@@ -270,6 +270,11 @@ static int tx_hold(struct store_tx *tx, struct revision *rv)
 	return 0;
 }
 
+int store_tx_hold_revision(struct store_tx *tx, struct revision *rv)
+{
+	return tx_hold(tx, rv);
+}
+
 void st_release_revisions(struct store_tx *tx)
 {
 	struct revcache *c = tx->revcache;

@@ -335,6 +335,10 @@ void store_set_revision_cache(struct store *s, struct revcache *c);
  * released when it ends, so callers never free it; a transaction may hold
  * any number of revisions. ERR_NOT_FOUND when unknown. */
 int store_revision_get(struct store_tx *tx, const char *id, const struct revision **out);
+/* The transaction takes rv (built by the caller with revision_build, refs
+ * 1, never cached: e.g. a visitor's view of a revision with the pages a
+ * condition hides taken out) and frees it when it ends. */
+int store_tx_hold_revision(struct store_tx *tx, struct revision *rv);
 /* Write a new revision of space_id (nr says its parent and what changed) and
  * return it, cached. */
 int store_revision_create(struct store_tx *tx, const struct revision_new *nr, const struct revision **out);

@@ -183,6 +183,42 @@ describe('adaptive content on published sites', () => {
         assert.equal(r.status, 200, r.text);
     });
 
+    it('a page with an if: condition (front matter) is hidden from navigation, search, sitemap, llms, twins and its URL', async () => {
+        await merged(space.id, [
+            { operation: 'insert_page', title: 'Enterprise guide', ref: 'ent', document: { markdown: '---\nif: visitor.claims.plan == "enterprise" || visitor.claims.unsigned.preview\n---\nThe zorblax procedure.\n' } },
+            { operation: 'insert_page', title: 'Enterprise child', into: 'ent', document: { markdown: 'Child quuxly text.\n' } },
+        ]);
+        const pub = `/sites/${other.id}`;
+        const check = async (prefix, headers, visible) => {
+            const home = await get(prefix, headers);
+            assert.equal(home.status, 200);
+            assert.equal(home.text.includes('Enterprise guide'), visible, 'navigation');
+            assert.equal(home.text.includes('Enterprise child'), visible, 'navigation (child)');
+            for (const path of ['enterprise-guide', 'enterprise-guide.md', 'enterprise-guide/enterprise-child', 'enterprise-guide/enterprise-child.md']) {
+                const r = await get(`${prefix}/${path}`, headers);
+                assert.equal(r.status, visible ? 200 : 404, `${path}`);
+                assert.equal(r.text.includes('zorblax') || r.text.includes('quuxly'), visible, `${path} text`);
+            }
+            for (const path of ['llms.txt', 'llms-full.txt']) {
+                const r = await get(`${prefix}/${path}`, headers);
+                assert.equal(r.text.includes('Enterprise guide'), visible, path);
+            }
+            const hits = await get(`${prefix}/~search?q=zorblax`, headers);
+            assert.equal(/No results/.test(hits.text), !visible, 'search');
+        };
+        await check(root, as({ plan: 'free' }), false);
+        await check(root, as({ plan: 'enterprise' }), true);
+        await check(pub, {}, false);
+        await check(`${pub}`, { Cookie: `gitbook-visitor-public=${encodeURIComponent('{"preview":true}')}` }, true);
+        const sitemap = await get(`${pub}/sitemap.xml`);
+        assert.equal(sitemap.status, 200);
+        assert.ok(!sitemap.text.includes('enterprise-guide'));
+        // a condition that does not parse is refused
+        const { r } = await write(space.id, [{ operation: 'insert_page', title: 'Bad if', document: { markdown: '---\nif: visitor.claims.plan =\n---\nx\n' } }]);
+        assert.equal(r.status, 400, r.text);
+        assert.match(r.json.error.message, /document\.markdown: frontmatter if: /);
+    });
+
     it('the PDF holds what an anonymous visitor reads', async () => {
         const { url } = await ok(api.spaces.getSpacePdf(space.id, {}), 'getSpacePDF');
         const res = await fetch(url);
@@ -190,7 +226,8 @@ describe('adaptive content on published sites', () => {
         const text = pdfText(Buffer.from(await res.arrayBuffer()));
         assert.ok(text.includes('Everyone reads this opening'), text);
         assert.ok(text.includes('Upgrade to enterprise'));
-        for (const w of HIDDEN) assert.ok(!text.includes(w), `${w} leaked in the PDF`);
+        for (const w of [...HIDDEN, 'zorblax', 'quuxly']) assert.ok(!text.includes(w), `${w} leaked in the PDF`);
+        assert.ok(text.includes('zebrafish'));
     });
 
     it('visitor-auth without a valid token redirects to the fallbackURL with the page location', async () => {

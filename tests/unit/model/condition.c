@@ -631,3 +631,38 @@ UNIT_TEST(condition_fuzz)
 	CHECK(parsed > 100);
 	json_decref(visitor);
 }
+
+/* GitBook's JavaScript forms (issue 24): ?. and .includes(), with the
+ * parser's limits kept (one call, literal or claim argument, no chains). */
+UNIT_TEST(condition_javascript_forms)
+{
+	CHECK(parses("visitor.claims.unsigned?.plan === \"growth\""));
+	CHECK(parses("visitor.claims?.roles?.[0] == \"a\""));
+	CHECK(parses("visitor.claims.roles.includes(\"admin\")"));
+	CHECK(parses("visitor.claims.roles?.includes('admin') && !visitor.claims.unsigned.x"));
+	CHECK(parses("[\"pro\", \"team\"].includes(visitor.claims.plan)"));
+	CHECK(parses("\"abc\".includes(visitor.claims.s)"));
+	CHECK(parses("visitor.claims.includes")); /* a claim named includes */
+	CHECK(parses("visitor.claims.a.includes(visitor.claims.b) == true"));
+	CHECK(fails_at("visitor.claims.a.includes(visitor.claims.b.includes(1))", 26, "literal or a claim"));
+	CHECK(fails_at("visitor.claims.a.includes((1))", 26, "expected a literal or a claim"));
+	CHECK(fails_at("visitor.claims.a.includes(1, 2)", 27, "one argument"));
+	CHECK(fails_at("visitor.claims.a.toUpperCase()", 28, "unexpected '('"));
+	CHECK(fails_at("1 .includes(2)", 2, "unexpected '.'"));
+	CHECK(fails_at("visitor.claims?.", 16, "after '?.'"));
+	CHECK(fails_at("visitor.claims.[0]", 15, "expected a name"));
+	TRUE_FOR("visitor.claims.roles.includes(\"admin\")", "{\"roles\": [\"x\", \"admin\"]}");
+	FALSE_FOR("visitor.claims.roles.includes(\"admin\")", "{\"roles\": [\"x\"]}");
+	FALSE_FOR("visitor.claims.roles?.includes(\"admin\")", "{}");
+	FALSE_FOR("visitor.claims.roles?.includes(\"admin\")", NULL);
+	TRUE_FOR("visitor.claims.email.includes(\"@acme\")", "{\"email\": \"a@acme.org\"}");
+	/* includes() is not `in`: an object's keys are not its elements */
+	FALSE_FOR("visitor.claims.o.includes(\"k\")", "{\"o\": {\"k\": 1}}");
+	TRUE_FOR("\"k\" in visitor.claims.o", "{\"o\": {\"k\": 1}}");
+	TRUE_FOR("[\"pro\", \"team\"].includes(visitor.claims.plan)", "{\"plan\": \"team\"}");
+	FALSE_FOR("[\"pro\", \"team\"].includes(visitor.claims.plan)", "{}");
+	TRUE_FOR("visitor.claims.unsigned?.plan === \"growth\"", "{\"unsigned\": {\"plan\": \"growth\"}}");
+	FALSE_FOR("visitor.claims.unsigned?.plan === \"growth\"", "{\"unsigned\": null}");
+	TRUE_FOR("!visitor.claims.unsigned.x", "{}");
+	TRUE_FOR("visitor.claims.plan !== \"free\"", "{\"plan\": \"pro\"}");
+}
