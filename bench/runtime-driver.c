@@ -59,14 +59,14 @@ static char *read_all(const char *path, size_t *len)
 	return buf;
 }
 
-/* The worker's VmRSS in KiB, from the pid file runtime.c's workerd.c writes. */
+/* The worker's VmRSS in KiB, from the pid file src/runtime/workerd.c writes. */
 static long worker_rss_kib(const char *work_dir, const char *key)
 {
 	char path[1024], line[256];
 	long pid = 0, kib = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/w-%s/pid", work_dir, key);
+	snprintf(path, sizeof(path), "%s/p-%ld/w-%s/pid", work_dir, (long)getpid(), key);
 	if (!(f = fopen(path, "r")))
 		return -1;
 	if (fscanf(f, "%ld", &pid) != 1)

@@ -91,6 +91,7 @@ struct proc {
 
 struct runtime {
 	struct runtime_config cfg; /* strings owned */
+	char *proc_dir;            /* work_dir/p-<pid>: this docsd's processes (workerd.h) */
 	bool available;
 	pthread_mutex_t mu;
 	pthread_cond_t cond; /* a process changed state or lost a user; stopping */
@@ -259,8 +260,15 @@ int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 		goto fail;
 	}
 	workerd_kill_stale(cfg->work_dir);
+	if (asprintf(&rt->proc_dir, "%s/p-%ld", cfg->work_dir, (long)getpid()) < 0)
+		oom_abort("runtime dir", strlen(cfg->work_dir) + 24);
+	if (mkdir(rt->proc_dir, 0700) != 0 && errno != EEXIST) {
+		rc = err_set(ERR_INTERNAL, "runtime: cannot create %s: %s", rt->proc_dir, strerror(errno));
+		goto fail;
+	}
 	if ((e = pthread_create(&rt->reaper, NULL, reaper_main, rt)) != 0) {
 		curl_global_cleanup();
+		(void)rmdir(rt->proc_dir);
 		rc = err_set(ERR_INTERNAL, "runtime: pthread_create: %s", strerror(e));
 		goto fail;
 	}
@@ -290,8 +298,11 @@ void runtime_free(struct runtime *rt)
 		(void)workerd_kill(pid);
 		proc_discard(p);
 	}
-	if (rt->available)
+	if (rt->available) {
 		curl_global_cleanup();
+		(void)rmdir(rt->proc_dir);
+	}
+	free(rt->proc_dir);
 	pthread_cond_destroy(&rt->cond);
 	pthread_mutex_destroy(&rt->mu);
 	free((char *)rt->cfg.binary);
@@ -394,7 +405,7 @@ static int acquire(struct runtime *rt, const struct runtime_script *script, stru
 	}
 	p = xcalloc(1, sizeof(*p));
 	p->key = xstrdup(script->key);
-	p->dir = workerd_dir(rt->cfg.work_dir, script->key);
+	p->dir = workerd_dir(rt->proc_dir, script->key);
 	p->pid = -1;
 	p->state = PROC_STARTING;
 	p->users = 1;

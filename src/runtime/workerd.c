@@ -66,12 +66,14 @@ static const char entry_js[] =
 	"import * as published from './script.mjs';\n"
 	"\n"
 	"const als = new AsyncLocalStorage();\n"
+	"// A lone surrogate would make the line invalid JSON for docsd's parser.\n"
+	"const wellFormed = (s) => (typeof s.toWellFormed === 'function' ? s.toWellFormed() : s);\n"
 	"const LEVELS = { debug: 'debug', trace: 'debug', log: 'info', info: 'info', warn: 'warn', error: 'error' };\n"
 	"for (const [method, level] of Object.entries(LEVELS)) {\n"
 	"  const original = console[method].bind(console);\n"
 	"  console[method] = (...args) => {\n"
 	"    const emit = als.getStore();\n"
-	"    if (emit) emit({ t: 'log', level, message: format(...args), ts: Date.now() });\n"
+	"    if (emit) emit({ t: 'log', level, message: wellFormed(format(...args)), ts: Date.now() });\n"
 	"    else original(...args);\n"
 	"  };\n"
 	"}\n"
@@ -105,7 +107,7 @@ static const char entry_js[] =
 	"        const body = new Uint8Array(await answer.arrayBuffer());\n"
 	"        emit({ t: 'response', status: answer.status, contentType: answer.headers.get('content-type'), body: base64(body) });\n"
 	"      } catch (e) {\n"
-	"        emit({ t: 'log', level: 'error', message: String((e && e.stack) || e), ts: Date.now() });\n"
+	"        emit({ t: 'log', level: 'error', message: wellFormed(String((e && e.stack) || e)), ts: Date.now() });\n"
 	"        emit({ t: 'response', status: 500, contentType: 'text/plain',\n"
 	"               body: base64(encoder.encode('the script threw: ' + String((e && e.message) || e))) });\n"
 	"      }\n"
@@ -577,6 +579,54 @@ void workerd_remove_dir(const char *dir)
 	(void)rmdir(dir);
 }
 
+/* Kill the workerd processes listed in proc_dir's w-* directories (the pid
+ * file of each, checked against /proc/PID/cmdline so that a pid reused by
+ * another program is left alone) and remove their files and proc_dir. */
+static void kill_listed(const char *proc_dir)
+{
+	DIR *d = opendir(proc_dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char dir[4096], path[4200], cmd[8192], config[4200];
+		long pid = 0;
+		FILE *f;
+		size_t got;
+
+		if (strncmp(de->d_name, "w-", 2) != 0)
+			continue;
+		if ((size_t)snprintf(dir, sizeof(dir), "%s/%s", proc_dir, de->d_name) >= sizeof(dir))
+			continue;
+		snprintf(path, sizeof(path), "%s/pid", dir);
+		snprintf(config, sizeof(config), "%s/config.capnp", dir);
+		if ((f = fopen(path, "re")) != NULL) {
+			if (fscanf(f, "%ld", &pid) != 1)
+				pid = 0;
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		if (pid > 1 && (f = fopen(path, "re")) != NULL) {
+			bool ours = false;
+			got = fread(cmd, 1, sizeof(cmd) - 1, f);
+			fclose(f);
+			cmd[got] = '\0';
+			/* argv, NUL-separated: one of them is the config's path. */
+			for (size_t i = 0; i < got; i += strlen(cmd + i) + 1)
+				if (strcmp(cmd + i, config) == 0)
+					ours = true;
+			if (ours) {
+				(void)kill(-(pid_t)pid, SIGKILL);
+				(void)kill((pid_t)pid, SIGKILL);
+			}
+		}
+		workerd_remove_dir(dir);
+	}
+	closedir(d);
+	(void)rmdir(proc_dir);
+}
+
 void workerd_kill_stale(const char *work_dir)
 {
 	DIR *d = opendir(work_dir);
@@ -585,40 +635,20 @@ void workerd_kill_stale(const char *work_dir)
 	if (!d)
 		return;
 	while ((de = readdir(d)) != NULL) {
-		char path[4096], cmd[8192], config[4096];
-		long pid = 0;
-		FILE *f;
-		size_t got;
+		char proc_dir[4096], *end;
+		long owner;
 
-		if (strncmp(de->d_name, "w-", 2) != 0)
+		if (strncmp(de->d_name, "p-", 2) != 0)
 			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s/pid", work_dir, de->d_name) >= sizeof(path) ||
-		    (size_t)snprintf(config, sizeof(config), "%s/%s/config.capnp", work_dir, de->d_name) >=
-			    sizeof(config))
+		owner = strtol(de->d_name + 2, &end, 10);
+		if (*end || owner <= 1 || owner == (long)getpid())
 			continue;
-		if (!(f = fopen(path, "re")))
+		/* A docsd still running (several share a data directory on
+		 * PostgreSQL) keeps its processes. */
+		if (kill((pid_t)owner, 0) == 0 || errno == EPERM)
 			continue;
-		if (fscanf(f, "%ld", &pid) != 1)
-			pid = 0;
-		fclose(f);
-		if (pid <= 1)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-		if (!(f = fopen(path, "re")))
-			continue;
-		got = fread(cmd, 1, sizeof(cmd) - 1, f);
-		fclose(f);
-		/* cmdline is argv NUL-separated: argv[2] is the config's path. */
-		bool ours = false;
-		for (size_t i = 0; i < got; i += strlen(cmd + i) + 1) {
-			cmd[got] = '\0';
-			if (strcmp(cmd + i, config) == 0)
-				ours = true;
-		}
-		if (ours) {
-			(void)kill(-(pid_t)pid, SIGKILL);
-			(void)kill((pid_t)pid, SIGKILL);
-		}
+		if ((size_t)snprintf(proc_dir, sizeof(proc_dir), "%s/%s", work_dir, de->d_name) < sizeof(proc_dir))
+			kill_listed(proc_dir);
 	}
 	closedir(d);
 }

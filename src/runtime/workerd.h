@@ -3,8 +3,8 @@
  * (internal to src/runtime; runtime.c decides when).
  *
  * A process for one published version lives in a directory of its own,
- * work_dir/w-<key> (or w-<sha256 of the key> when the key has other
- * characters than [A-Za-z0-9._-]): config.capnp, entry.mjs (the generated
+ * work_dir/p-<docsd's pid>/w-<key> (or w-<sha256 of the key> when the key
+ * has other characters than [A-Za-z0-9._-]): config.capnp, entry.mjs (the generated
  * entry module), script.mjs (the published script), router.mjs (the
  * globalOutbound), workerd.log (the process's stdout and stderr) and pid.
  * Nothing else of the delivery (tokens, secrets: the environment) is ever
@@ -28,8 +28,8 @@
 
 #include "runtime/runtime.h"
 
-/* work_dir/w-<key or its hash>, malloc'd; NULL only for an empty key. */
-char *workerd_dir(const char *work_dir, const char *key);
+/* proc_dir/w-<key or its hash>, malloc'd; NULL only for an empty key. */
+char *workerd_dir(const char *proc_dir, const char *key);
 
 /* Write dir's files for cfg and the script (creating dir), then start
  * `cfg->binary serve config.capnp --control-fd=3` in a process group of
@@ -54,9 +54,11 @@ const char *workerd_describe_exit(const char *dir, int status, int heap_mb, char
 /* Remove dir's files and dir (a stopped process's). */
 void workerd_remove_dir(const char *dir);
 
-/* Kill the processes a previous docsd left running (after a kill -9):
- * every w-* directory of work_dir whose pid file names a live process
- * whose command line is that directory's config. */
+/* Kill the processes a previous docsd left running (after a kill -9): in
+ * every p-<pid> directory of work_dir whose docsd is no longer running,
+ * each w-* directory's pid file names a process that is killed if its
+ * command line is that directory's config; the files go. The directories
+ * of docsd processes still running (sharing the data directory) stay. */
 void workerd_kill_stale(const char *work_dir);
 
 #endif

@@ -17,9 +17,12 @@
 #include "util/arena.h"
 #include "util/err.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -338,4 +341,71 @@ UNIT_TEST(runtime_versions_processes_lru_and_idle)
 	CHECK(st.running == 1 && st.started == 2 && st.crashes == 0);
 	stop(rt);
 	arena_free(&a);
+}
+
+/* A process that is gone or a zombie (its new parent may not reap it). */
+static bool process_gone(long pid)
+{
+	char path[64], stat[256];
+	FILE *f;
+	bool gone = true;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return true;
+	if (fgets(stat, sizeof(stat), f)) {
+		const char *paren = strrchr(stat, ')');
+		gone = paren && paren[1] == ' ' && paren[2] == 'Z';
+	}
+	fclose(f);
+	return gone;
+}
+
+UNIT_TEST(runtime_kills_what_a_killed_docsd_left)
+{
+	const char *bin = need_workerd("runtime_kills_what_a_killed_docsd_left");
+	char pid_path[512], proc_dir[400];
+	long worker = 0;
+	pid_t child;
+	int status = -1;
+
+	if (!bin)
+		return;
+	snprintf(work_dir, sizeof(work_dir), "/tmp/docsd-unit-runtime-XXXXXX");
+	CHECK(mkdtemp(work_dir) != NULL);
+	/* A "docsd" that starts a process, then dies without stopping it. */
+	child = fork();
+	CHECK(child >= 0);
+	if (child == 0) {
+		struct runtime *rt = NULL;
+		struct runtime_result res;
+		struct arena a;
+		struct runtime_config cfg = { .binary = bin, .work_dir = work_dir, .api_origin = "http://127.0.0.1:9",
+					      .api_connect = "127.0.0.1:9", .heap_mb = 64, .timeout_ms = 10000,
+					      .idle_ms = 60000, .max_processes = 2 };
+		arena_init(&a);
+		_exit(runtime_new(&rt, &cfg) == 0 && deliver(rt, "intg-stale", "x", &a, &res) == 0 ? 0 : 1);
+	}
+	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	snprintf(proc_dir, sizeof(proc_dir), "%s/p-%ld", work_dir, (long)child);
+	snprintf(pid_path, sizeof(pid_path), "%s/w-intg-stale/pid", proc_dir);
+	FILE *f = fopen(pid_path, "r");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK(fscanf(f, "%ld", &worker) == 1);
+		fclose(f);
+	}
+	CHECK(worker > 1 && !process_gone(worker));
+
+	/* The next docsd on this work directory kills it and removes its files. */
+	struct runtime *rt = NULL;
+	struct runtime_config cfg = { .binary = bin, .work_dir = work_dir, .api_origin = "http://127.0.0.1:9",
+				      .api_connect = "127.0.0.1:9", .max_processes = 2 };
+	CHECK(runtime_new(&rt, &cfg) == 0);
+	for (int i = 0; i < 50 && worker > 1 && !process_gone(worker); i++)
+		sleep_ms(20);
+	CHECK(worker > 1 && process_gone(worker));
+	struct stat st;
+	CHECK(stat(proc_dir, &st) != 0);
+	stop(rt);
 }
