@@ -205,6 +205,14 @@ const struct route routes[] = {
 	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/structure/sort", site_structure_sort, W | B, V, "sortSiteStructure" },
 	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/published", site_published_get, ROUTE_CACHE_ADMIN, V, "getPublishedContentSite" },
 	/* -- end of api/site_structure.c rows -- */
+	/* Site redirects (api/site_redirects.c): reads need read on the site,
+	 * writes admin (domain/site_redirects.h). */
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/redirects", site_redirects_list, 0, V, "listSiteRedirects" },
+	{ "POST", "/v1/orgs/{organizationId}/sites/{siteId}/redirects", site_redirect_create, W | B, V, "createSiteRedirect" },
+	{ "PATCH", "/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", site_redirect_update, W | B, V, "updateSiteRedirectById" },
+	{ "DELETE", "/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}", site_redirect_delete, W, V, "deleteSiteRedirectById" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/redirect", site_redirect_by_source, 0, V, "getSiteRedirectBySource" },
+	/* -- end of api/site_redirects.c rows -- */
 
 	{ "GET", "/v1/orgs/{organizationId}/members", member_list, ROUTE_CACHE, M, "listMembersInOrganizationById" },
 	{ "GET", "/v1/orgs/{organizationId}/members/{userId}", member_get, 0, M, "getMemberInOrganizationById" },

@@ -146,6 +146,12 @@ int site_space_move(struct req *r);
 int site_structure_get(struct req *r);
 int site_structure_sort(struct req *r);
 int site_published_get(struct req *r);
+
+int site_redirects_list(struct req *r);
+int site_redirect_create(struct req *r);
+int site_redirect_update(struct req *r);
+int site_redirect_delete(struct req *r);
+int site_redirect_by_source(struct req *r);
 /* -- end of api/site_structure.c -- */
 
 int space_create(struct req *r);

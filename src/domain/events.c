@@ -13,6 +13,8 @@
 static const space_advanced_fn space_advanced_subscribers[] = {
 	/* Git sync: a merge into a linked space queues its export. */
 	dom_git_on_space_advanced,
+	/* Published sites: old paths of renamed and moved pages (301s). */
+	dom_redirects_on_space_advanced,
 	/* Translations: a merge or a Git import into a source space queues a
 	 * run of each of its translations (coalesced: one queued run each). */
 	dom_translation_on_space_advanced,

@@ -81,4 +81,8 @@ int dom_git_on_space_advanced(struct dom *d, const struct space_advanced *ev);
  * translation: a run already waiting is that run). */
 int dom_translation_on_space_advanced(struct dom *d, const struct space_advanced *ev);
 
+/* domain/site_redirects.c: remember the old path of every page the new
+ * revision renamed or moved, so published sites answer it with a 301. */
+int dom_redirects_on_space_advanced(struct dom *d, const struct space_advanced *ev);
+
 #endif

@@ -19,6 +19,7 @@
  * syncs whichever side changed last.
  */
 #include "domain/git_sync.h"
+#include "domain/site_redirects.h"
 #include "domain/secrets.h"
 #include "model/git_sync.h"
 #include "format/gitbook_layout.h"
@@ -705,6 +706,9 @@ static int import_finalize(struct sync *c, struct store_tx *tx, void *arg)
 	if ((rc = store_revision_create(tx, &nr, &rv)))
 		return rc;
 	c->d->tx = tx;
+	/* .gitbook.yaml's redirects live beside the revision (published sites). */
+	if ((rc = dom_git_redirects_record(c->d, rv->id, im->out.root, im->out.redirects, im->out.nredirects)))
+		return rc;
 	if (!c->rq.standalone && (rc = dom_space_advance_by(c->d, &s, rv, SPACE_ADVANCED_BY_IMPORT, NULL)))
 		return rc;
 	/* rv belongs to the transaction (its revision cache entry): the id

@@ -732,6 +732,9 @@ static int read_page(struct imp *m, int pi)
 	p->icon = fm.icon;
 	p->emoji = fm.emoji;
 	p->hidden = fm.hidden;
+	/* GitBook's page condition: the site shows the page only to visitors
+	 * it holds for (one that does not parse hides it: domain/site_visit.c). */
+	p->cond = fm.cond;
 	lay_layout_json(m->a, &fm.layout, &p->layout);
 	/* Register the files its links and images reach (reference links too). */
 	if (md_links(m->a, m->text[pi], strlen(m->text[pi]), &links, &nlinks))
@@ -917,5 +920,9 @@ int layout_import(struct arena *a, const struct layout_import_in *in, struct lay
 	out->nfiles = m.nf;
 	out->problems = m.problems;
 	out->nproblems = m.nproblems;
+	/* .gitbook.yaml's redirects, for the caller to store with the revision. */
+	out->redirects = m.cfg.redirects;
+	out->nredirects = m.cfg.n_redirects;
+	out->root = m.cfg.root;
 	return 0;
 }

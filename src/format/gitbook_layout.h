@@ -62,8 +62,8 @@
  * new export does not write are deleted, so a moved page or a page turned into
  * a group leaves no orphan file; only paths under root are deleted (after
  * root changes in .gitbook.yaml the old files stay). Nothing else in the
- * repository is touched. .gitbook.yaml's redirects are read for validity
- * only: a revision has no place for them.
+ * repository is touched. .gitbook.yaml's redirects are handed to the caller
+ * (layout_import_out.redirects), which stores them beside the revision.
  */
 #ifndef DOCSD_FORMAT_GITBOOK_LAYOUT_H
 #define DOCSD_FORMAT_GITBOOK_LAYOUT_H
@@ -71,6 +71,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "format/gitbook_yaml.h"
 #include "model/revision.h"
 #include "util/arena.h"
 
@@ -146,6 +147,12 @@ struct layout_import_out {
 	 * (NULL when none) and layout_page_fingerprint of the one export would
 	 * write for this tree. */
 	const char *summary_oid, *summary_hash;
+	/* .gitbook.yaml's redirects (sources relative to root, targets file
+	 * paths relative to root) and root ("" for the repository's), which the
+	 * caller stores with the new revision (published sites apply them). */
+	const struct gitbook_redirect *redirects;
+	size_t nredirects;
+	const char *root;
 };
 
 /*

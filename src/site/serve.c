@@ -20,6 +20,7 @@
 #include "json/serialize_sites.h"
 #include "domain/content.h"
 #include "domain/openapi.h"
+#include "domain/site_redirects.h"
 #include "domain/sites.h"
 #include "http/http.h"
 #include "store/search.h"
@@ -351,6 +352,11 @@ static int build_view(struct visit *vi)
 				return rc;
 			if (!rv)
 				continue; /* a deleted space is not served */
+			/* Pages whose condition ("if:") hides them from this visitor are
+			 * not in the view at all: not in navigation, search, sitemap,
+			 * llms files, twins or at their URLs. */
+			if ((rc = dom_site_visit_visible(d, rv, visitor_json, &rv)))
+				return rc;
 			sp->ss = &list[k];
 			sp->rv = rv;
 			sp->title = list[k].space.title;
@@ -562,6 +568,150 @@ static bool etag_matches(const char *inm, const char *etag)
 	return false;
 }
 
+/* ---- redirects (domain/site_redirects.h: what is asked, in which order) ---- */
+
+/* Render's answer "301 to prefix + path" (site_location: a path on this
+ * site, whatever the request sent): the body is the Location, which
+ * respond() moves into the header, so a redirect is cached and keyed like
+ * the page it replaces (a new revision or site generation changes both). */
+static int moved(struct visit *vi, struct jw *out, int *status, const char **ctype, const char *prefix,
+		 const char *path)
+{
+	const char *loc = site_location(vi->a, prefix, path);
+
+	if (!loc)
+		return err_set(ERR_INTERNAL, "redirect location too long");
+	jw_reset(out);
+	html_raw(out, loc);
+	*status = 301;
+	*ctype = CT_TEXT;
+	return 0;
+}
+
+/* 301 to page p of sp (a group: its first document), or its twin. 1 when
+ * p shows nothing. */
+static int moved_to_page(struct visit *vi, struct jw *out, int *status, const char **ctype, const struct sv_space *sp,
+			 const struct rev_page *p, bool twin)
+{
+	if (p && !sv_page_readable(p))
+		p = p->path ? sv_page_at(sp->rv, p->path) : NULL;
+	if (!p)
+		return 1;
+	if (p == sv_first_page(sp->rv))
+		return twin ? moved(vi, out, status, ctype, arena_printf(vi->a, "%s/", sp->url), "index.md")
+			    : moved(vi, out, status, ctype, *sp->url ? sp->url : "/", "");
+	return moved(vi, out, status, ctype, arena_printf(vi->a, "%s/", sp->url),
+		     twin ? arena_printf(vi->a, "%s.md", p->path) : p->path);
+}
+
+static const struct rev_page *page_by_git_path(const struct revision *rv, const char *git_path)
+{
+	for (int i = 0; rv && git_path && i < rv->npages; i++)
+		if (rv->pages[i].git_path && strcmp(rv->pages[i].git_path, git_path) == 0)
+			return &rv->pages[i];
+	return NULL;
+}
+
+/* A site redirect's destination, among what this visitor sees. */
+static int site_redirect_to(struct visit *vi, struct jw *out, int *status, const char **ctype,
+			    const struct site_redirect *x)
+{
+	const struct site_view *v = &vi->v;
+
+	for (int s = 0; s < v->nsections; s++) {
+		const struct sv_section *sec = &v->sections[s];
+		if (strcmp(x->kind, "site-section") == 0) {
+			if (sec->sec && strcmp(sec->sec->id, x->section_id) == 0)
+				return moved(vi, out, status, ctype, *sec->url ? sec->url : "/", "");
+			continue;
+		}
+		for (int k = 0; k < sec->nspaces; k++) {
+			const struct sv_space *sp = &sec->spaces[k];
+			if (strcmp(sp->ss->id, x->site_space_id) != 0)
+				continue;
+			if (strcmp(x->kind, "site-page") != 0)
+				return moved(vi, out, status, ctype, *sp->url ? sp->url : "/", "");
+			return moved_to_page(vi, out, status, ctype, sp, revision_page(sp->rv, x->page_id), false);
+		}
+	}
+	return 1;
+}
+
+/* The same path in another case: the URL of a section, site space or page
+ * whose path equals rest without regard to case. */
+static int moved_case(struct visit *vi, struct jw *out, int *status, const char **ctype, const char *rest, bool twin)
+{
+	const struct site_view *v = &vi->v;
+	size_t rl = strlen(v->root);
+
+	for (int s = 0; s < v->nsections; s++) {
+		for (int k = 0; k < v->sections[s].nspaces; k++) {
+			const struct sv_space *sp = &v->sections[s].spaces[k];
+			/* sp->url is the root, then "/" + section and space paths. */
+			const char *base = sp->url + rl + (sp->url[rl] == '/');
+			size_t bl = strlen(base);
+			const char *path = rest;
+			if (bl) {
+				if (strncasecmp(rest, base, bl) != 0 || (rest[bl] && rest[bl] != '/'))
+					continue;
+				path = rest + bl + (rest[bl] == '/');
+			}
+			if (!*path && bl)
+				return moved(vi, out, status, ctype, sp->url, "");
+			for (int i = 0; *path && sp->rv && i < sp->rv->npages; i++)
+				if (sp->rv->pages[i].path && strcasecmp(sp->rv->pages[i].path, path) == 0)
+					return moved_to_page(vi, out, status, ctype, sp, &sp->rv->pages[i], twin);
+		}
+	}
+	return 1;
+}
+
+/* What a path that shows no page redirects to: 0 with the 301 written, 1
+ * when nothing (the 404 follows), or an error. rest: the path under the
+ * root; sp and path: where sv_resolve led. */
+static int redirect_lookup(struct visit *vi, struct jw *out, int *status, const char **ctype, const char *rest,
+			   const struct sv_space *sp, const char *path, bool twin)
+{
+	struct site_redirect x;
+	const char *id, *target;
+	struct jw src;
+	int rc;
+
+	/* 1. The site's redirects: sources as the site's URLs show them. */
+	if (!twin) {
+		jw_init(&src);
+		jw_put(&src, "/", 1);
+		url_path_enc(&src, rest);
+		jw_put(&src, "", 1);
+		rc = jw_ok(&src) && src.len <= REDIRECT_SOURCE_MAX + 1
+			     ? dom_site_visit_redirect(vi->d, &vi->site, src.buf, &x)
+			     : ERR_NOT_FOUND;
+		jw_free(&src);
+		if (rc == 0 && (rc = site_redirect_to(vi, out, status, ctype, &x)) <= 0)
+			return rc;
+		if (rc < 0 && rc != ERR_NOT_FOUND)
+			return rc;
+		err_clear();
+	}
+	if (!*path || !sp->rv)
+		return moved_case(vi, out, status, ctype, rest, twin);
+	/* 2. .gitbook.yaml's redirects of the space's current revision. */
+	rc = dom_site_visit_git_redirect(vi->d, sp->rv->id, path, &target);
+	if (rc == 0 && (rc = moved_to_page(vi, out, status, ctype, sp, page_by_git_path(sp->rv, target), twin)) <= 0)
+		return rc;
+	if (rc < 0 && rc != ERR_NOT_FOUND)
+		return rc;
+	/* 3. The page that was at this path before a revision moved it. */
+	rc = dom_site_visit_old_path(vi->d, sp->ss->space_id, path, &id);
+	if (rc == 0 && (rc = moved_to_page(vi, out, status, ctype, sp, revision_page(sp->rv, id), twin)) <= 0)
+		return rc;
+	if (rc < 0 && rc != ERR_NOT_FOUND)
+		return rc;
+	err_clear();
+	/* 4. Another case of an existing URL. */
+	return moved_case(vi, out, status, ctype, rest, twin);
+}
+
 /* Render what vi->rest names into out; *status and *ctype set. */
 static int render(struct visit *vi, struct jw *out, int *status, const char **ctype)
 {
@@ -573,6 +723,12 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 
 	*status = 200;
 	*ctype = CT_HTML;
+	/* One URL per page: trailing slashes go (the root keeps its own). */
+	if (rl && rest[rl - 1] == '/') {
+		while (rl && rest[rl - 1] == '/')
+			rl--;
+		return moved(vi, out, status, ctype, arena_printf(vi->a, "%s/", v->root), arena_strndup(vi->a, rest, rl));
+	}
 	if ((rc = customization(vi, NULL)))
 		return rc;
 	if (strcmp(rest, "llms.txt") == 0) {
@@ -615,6 +771,14 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 	sv_resolve(v, rest, &pg.section, &pg.space, &path);
 	const struct sv_space *sp = &v->sections[pg.section].spaces[pg.space];
 	pg.page = sv_page_at(sp->rv, path);
+	/* A page has one URL: the first page of a space is its root, a group's
+	 * path shows its first document at that document's own URL. */
+	if (pg.page && (pg.page == sv_first_page(sp->rv) ? *path != '\0' : strcmp(path, pg.page->path) != 0))
+		return moved_to_page(vi, out, status, ctype, sp, pg.page, md) ? err_set(ERR_INTERNAL, "no canonical URL")
+									      : 0;
+	if (!pg.page && (*path || sv_first_page(sp->rv)) &&
+	    (rc = redirect_lookup(vi, out, status, ctype, vi->rest, sp, path, md)) <= 0)
+		return rc;
 	if (pg.page) {
 		const char *body = "";
 		if (pg.page->body && (rc = dom_page_body(vi->d, pg.page->body, &body)))
@@ -674,6 +838,13 @@ static int gate(struct visit *vi, const char **rest, const char **share)
 	return visitor(vi, strcmp(vi->site.visibility, "visitor-auth") == 0);
 }
 
+/* A 301 render() made (body: the Location). */
+static int moved_answer(struct req *r, const char *loc, size_t len)
+{
+	resp_header(r, "Location", arena_strndup(&r->arena, loc, len));
+	return answer(r, 301, CT_TEXT, "", 0);
+}
+
 /* The answer for the view's key: 304 when the client has it, the render
  * cache's copy, or a rendering (then kept). */
 static int respond(struct visit *vi, bool public_site)
@@ -698,7 +869,7 @@ static int respond(struct visit *vi, bool public_site)
 	if (etag_matches(req_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH), etag))
 		return answer(r, 304, NULL, NULL, 0);
 	if (sitecache_get(r->srv->sites, etag, vi->a, &body, &len, &status, &ctype))
-		return answer(r, status, ctype, body, len);
+		return status == 301 ? moved_answer(r, body, len) : answer(r, status, ctype, body, len);
 	jw_init(&out);
 	rc = render(vi, &out, &status, &ctype);
 	if (rc == 0 && !jw_ok(&out))
@@ -708,7 +879,7 @@ static int respond(struct visit *vi, bool public_site)
 		if (out.len)
 			memcpy(copy, out.buf, out.len);
 		sitecache_put(r->srv->sites, etag, out.buf ? out.buf : "", out.len, status, ctype);
-		rc = answer(r, status, ctype, copy, out.len);
+		rc = status == 301 ? moved_answer(r, copy, out.len) : answer(r, status, ctype, copy, out.len);
 	}
 	jw_free(&out);
 	return rc;
