@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages docsd needs for one purpose:
 #   run    build and serve (compiler, pkg-config, the -dev libraries; curl and jq for the
-#          README's first requests and walk-through)
+#          README's first requests and walk-through), and Apertium with Debian 12's language
+#          pairs between GitBook's languages and the middle languages docsd chains through
+#          (translate/route.c). DOCSD_TRANSLATION_PAIRS picks them:
+#            all      (default) 21 pair packages: English into es, fr, pt, pt-br, it, ro, hr,
+#                     sl, bg, and more between other languages (~60 MB download, ~165 MB
+#                     on disk, measured on Debian 12; README "Translations")
+#            minimal  5 pair packages: en<->es, es<->fr, es<->pt(-br), es<->it, es->ro
+#                     (~9 MB download, ~28 MB on disk)
+#            none     no Apertium at all (translation off, or an HTTP engine)
+#          Debian's apertium-es-ro ships the Spanish->Romanian data but installs only ro->es's
+#          mode (upstream marks es->ro not ready); as root, this script writes the es->ro mode
+#          into /usr/local/share/apertium/modes/, which docsd reads too (--apertium-dir).
 #   test   run + Node.js >= 20.18.1 with npm (see ensure_node below), PostgreSQL 15 (throwaway
 #          clusters), wrk, sqlite3 (tests/api/revisions reads a database file back),
 #          poppler-utils (pdftotext reads back the PDFs docsd renders), chromium (the
 #          browser test of a published site drives it headless: tests/browser),
-#          apertium + apertium-eng-spa (the translation tests translate English into Spanish),
+#          Apertium's pairs as in run (the translation tests translate English into Spanish,
+#          and into French through Spanish),
 #          git (the Git sync tests make bare repositories and serve one with git http-backend)
 #   bench  run + Node.js >= 18 (seeding), nginx-light (the reference server), wrk, sqlite3 (storage figures),
 #          git (the Git sync benchmark generates its repository)
@@ -36,10 +48,25 @@ run_pkgs=(build-essential pkg-config curl jq libmicrohttpd-dev libjansson-dev
           fonts-dejavu-core)
 node_pkgs=(nodejs npm)
 
+# Apertium and its pairs (see the header). The minimal set reaches es, fr, pt, pt-br, it and ro
+# from English; "all" adds the pairs docsd chains through (Catalan, Serbo-Croatian, Macedonian,
+# Icelandic) and those between other GitBook languages.
+pairs_minimal=(apertium apertium-eng-spa apertium-fr-es apertium-es-pt apertium-spa-ita apertium-es-ro)
+pairs_all=("${pairs_minimal[@]}" apertium-eng-cat apertium-fra-cat apertium-cat-ita apertium-por-cat
+           apertium-hbs-eng apertium-hbs-slv apertium-hbs-mkd apertium-mkd-bul apertium-mkd-eng
+           apertium-isl-eng apertium-isl-swe apertium-swe-dan apertium-dan-nor apertium-swe-nor
+           apertium-rus-ukr apertium-ind-zlm)
+case "${DOCSD_TRANSLATION_PAIRS:-all}" in
+  all)     pair_pkgs=("${pairs_all[@]}") ;;
+  minimal) pair_pkgs=("${pairs_minimal[@]}") ;;
+  none)    pair_pkgs=() ;;
+  *) echo "deps.sh: DOCSD_TRANSLATION_PAIRS must be all, minimal or none" >&2; exit 2 ;;
+esac
+
 case "$purpose" in
-  run)   wanted=("${run_pkgs[@]}") ;;
-  test)  wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk sqlite3 poppler-utils chromium apertium apertium-eng-spa git) ;;
-  bench) wanted=("${run_pkgs[@]}" "${node_pkgs[@]}" nginx-light wrk sqlite3 git) ;;
+  run)   wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}") ;;
+  test)  wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk sqlite3 poppler-utils chromium git) ;;
+  bench) wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}" nginx-light wrk sqlite3 git) ;;
   -h|--help) usage ;;
   *) echo "deps.sh: unknown purpose '$purpose'" >&2; usage ;;
 esac
@@ -107,7 +134,26 @@ ensure_node() {
   echo "deps.sh: the tests use Node $v from $dir/bin" >&2
 }
 
+# es->ro: apertium-es-ro installs its data but only the ro->es mode. The mode is the package's
+# own pipeline (its modes.xml, mode "es-ro"), written where docsd looks besides
+# /usr/share/apertium. Nothing is written when the package is absent or the mode is there.
+esro_data=/usr/share/apertium/apertium-es-ro
+esro_mode=/usr/local/share/apertium/modes/es-ro.mode
+ensure_es_ro_mode() {
+  [ -f "$esro_data/es-ro.autobil.bin" ] && [ ! -f /usr/share/apertium/modes/es-ro.mode ] \
+    && [ ! -f "$esro_mode" ] || return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "deps.sh: to translate into Romanian, run this script as root once more (it writes $esro_mode)" >&2
+    return 0
+  fi
+  mkdir -p "$(dirname "$esro_mode")"
+  local d=$esro_data
+  printf '%s\n' "lt-proc '$d/es-ro.automorf.bin' | apertium-tagger -g \$2 '$d/es-ro.prob' | apertium-pretransfer | apertium-transfer '$d/apertium-es-ro.es-ro.t1x' '$d/es-ro.t1x.bin' '$d/es-ro.autobil.bin' | apertium-interchunk '$d/apertium-es-ro.es-ro.t2x' '$d/es-ro.t2x.bin' | apertium-postchunk '$d/apertium-es-ro.es-ro.t3x' '$d/es-ro.t3x.bin' | lt-proc \$1 '$d/es-ro.autogen.bin' | lt-proc -p '$d/es-ro.autopgen.bin'" > "$esro_mode"
+  echo "deps.sh: wrote $esro_mode (Spanish->Romanian, shipped by apertium-es-ro but not installed by it)" >&2
+}
+
 if [ "${#missing[@]}" -eq 0 ]; then
+  ensure_es_ro_mode
   [ "$purpose" = test ] && ensure_node
   exit 0
 fi
@@ -123,5 +169,6 @@ echo "deps.sh: installing for '$purpose': ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >&2
 apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+ensure_es_ro_mode
 [ "$purpose" = test ] && ensure_node
 exit 0

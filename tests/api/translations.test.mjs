@@ -135,9 +135,10 @@ describe('translations', () => {
             const e = await expectError(api.orgs.createTranslation(org.id, body), 400, JSON.stringify(body));
             assert.match(e.error.message, message);
         }
-        // A pair that is not installed: 400 naming the installed ones.
+        // A pair that is not installed (and no chain of pairs): 400 naming the languages reachable
+        // from the source, with their routes.
         let e = await expectError(api.orgs.createTranslation(org.id, { source: src, language: 'fr' }), 400);
-        assert.match(e.error.message, /^language: no apertium translation pair from en to fr is installed; installed pairs: en→es, es→en$/);
+        assert.match(e.error.message, /^language: no apertium translation pair or chain of at most 3 pairs from en to fr is installed; reachable from en: es \(en→es\)$/);
         // A space of another organization is no source.
         const { org: other } = await createOrg(ctx.url, alice.token, `Other ${ctx.run}`);
         const foreign = await ok(api.orgs.createSpace(other.id, { title: 'Foreign' }), 'createSpace', 201);
@@ -314,13 +315,13 @@ describe('translations', () => {
         unlinkSync(mode);
         try {
             const e = await expectError(api.orgs.createTranslation(org.id, { source: { space: src.id, language: 'en' }, language: 'es' }), 400);
-            assert.match(e.error.message, /installed pairs: es→en$/);
+            assert.match(e.error.message, /reachable from en: none$/);
             await run(t.id);
             const job = await waitFor('the run to fail', async () => {
                 const [j] = await jobsOf(ctx.server.dataDir, t.id);
                 return j && j.state === 'failed' ? j : null;
             });
-            assert.match(job.lastError, /no apertium translation pair from en to es is installed/);
+            assert.match(job.lastError, /no apertium translation pair or chain of at most 3 pairs from en to es is installed/);
             const after = await get(t.id);
             assert.equal(after.status, 'pending');
             assert.equal(after.stats.runs, 0);
