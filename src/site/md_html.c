@@ -10,6 +10,7 @@
 #include "site/site.h"
 
 #include "format/gitbook_tags.h"
+#include "format/html_allow.h"
 #include "format/markdown.h"
 #include "util/err.h"
 
@@ -42,6 +43,8 @@ struct mdh {
 	struct md_headings *toc;
 	const char *skip_title; /* cleared once the first block is seen */
 	int oom; /* cmark-gfm could not allocate */
+	md_link_fn link;        /* the page's link map, also for URLs in raw HTML */
+	void *link_ctx;
 };
 
 static pthread_once_t ext_once = PTHREAD_ONCE_INIT;
@@ -90,13 +93,50 @@ static const char *unique_anchor(struct mdh *m, const char *text)
 	return cand;
 }
 
-/* Render md[0..len) with cmark-gfm into m->out. */
+/* Whether the tree holds raw HTML (a block or inline). */
+static bool has_raw_html(cmark_node *doc)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	bool found = false;
+
+	if (!it)
+		return true; /* cannot tell: take the allowlist path */
+	while (!found && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node_type ty = cmark_node_get_type(cmark_iter_get_node(it));
+		found = ev == CMARK_EVENT_ENTER && (ty == CMARK_NODE_HTML_BLOCK || ty == CMARK_NODE_HTML_INLINE);
+	}
+	cmark_iter_free(it);
+	return found;
+}
+
+/* URLs in raw HTML go through the page's link map when they are what the
+ * markdown's own links were before md_rewrite_links: relative paths (a
+ * Git-synced ".gitbook/assets/x.png", "other.md") and docsd's /pages/ and
+ * /files/ references. Site URLs (from cmark's rewritten links) are left. */
+static const char *raw_html_url(void *ctx, const char *url)
+{
+	struct mdh *m = ctx;
+
+	if (!m->link || (url[0] == '/' && strncmp(url, "/pages/", 7) != 0 && strncmp(url, "/files/", 7) != 0))
+		return NULL;
+	return m->link(m->link_ctx, url);
+}
+
+/* Render md[0..len) with cmark-gfm into m->out. Raw HTML is kept only
+ * through the allowlist (format/html_allow.h): when the text has any, the
+ * whole segment is rendered with it and then parsed and rewritten by the
+ * allowlist (a <details> opened in one HTML block and closed in another,
+ * with markdown between, stays one element); without any, cmark's own
+ * output is written as it is. */
 static void render_md(struct mdh *m, const char *md, size_t len)
 {
 	static const char *const exts[] = { "table", "strikethrough", "tasklist", "autolink" };
-	const int opts = CMARK_OPT_VALIDATE_UTF8;
+	int opts = CMARK_OPT_VALIDATE_UTF8;
 	cmark_parser *p;
 	cmark_node *doc, *n;
+	struct jw *final = m->out, seg;
+	bool raw_html;
 
 	while (len && isspace((unsigned char)*md)) {
 		md++;
@@ -116,6 +156,12 @@ static void render_md(struct mdh *m, const char *md, size_t len)
 	}
 	cmark_parser_feed(p, md, len);
 	doc = cmark_parser_finish(p);
+	raw_html = doc && has_raw_html(doc);
+	if (raw_html) {
+		opts |= CMARK_OPT_UNSAFE; /* the allowlist below decides */
+		jw_init(&seg);
+		m->out = &seg;
+	}
 	for (n = doc ? cmark_node_first_child(doc) : NULL; n; n = cmark_node_next(n)) {
 		if (m->skip_title) {
 			const char *title = m->skip_title;
@@ -168,6 +214,12 @@ static void render_md(struct mdh *m, const char *md, size_t len)
 	if (doc)
 		cmark_node_free(doc);
 	cmark_parser_free(p);
+	if (raw_html) {
+		m->out = final;
+		if (!jw_ok(&seg) || html_allow(final, seg.buf ? seg.buf : "", seg.len, raw_html_url, m))
+			m->oom = 1; /* nothing of the segment is written */
+		jw_free(&seg);
+	}
 }
 
 static struct mdh_frame *push(struct mdh *m, const char *name)
@@ -337,7 +389,8 @@ int md_to_html(struct jw *out, struct arena *a, const char *md, size_t len, md_l
 int md_to_html_toc(struct jw *out, struct arena *a, const char *md, size_t len, md_link_fn link, void *ctx,
 		   struct md_headings *h)
 {
-	struct mdh m = { .out = out, .a = a, .toc = h, .skip_title = h ? h->skip_title : NULL };
+	struct mdh m = { .out = out, .a = a, .toc = h, .skip_title = h ? h->skip_title : NULL, .link = link,
+			 .link_ctx = ctx };
 	struct md_front fm;
 	const char *text, *p, *end, *seg;
 	size_t tl, fence = 0;
