@@ -172,6 +172,14 @@ static const struct cli_option options[] = {
 	{ "translation-timeout", "DOCSD_TRANSLATION_TIMEOUT", "SECS", "120", NULL,
 	  "one translation engine batch (process or HTTP request) at most this long", OPT_INT,
 	  CFG(translation_timeout), 1, 3600 },
+	/* Integrations: published scripts run in workerd (npm's workerd package
+	 * ships the binary); without it deliveries without a dev tunnel fail. */
+	{ "integration-runtime", "DOCSD_INTEGRATION_RUNTIME", "PATH", NULL, NULL,
+	  "workerd binary that runs published integrations (none: events are recorded,\n"
+	  "delivered to dev tunnels only)", OPT_STR_NULL, CFG(integration_runtime) },
+	{ "integration-timeout", "DOCSD_INTEGRATION_TIMEOUT", "SECS", "10", NULL,
+	  "one delivery of an event to an integration at most this long (its process is killed past it)", OPT_INT,
+	  CFG(integration_timeout), 1, 600 },
 	{ "clock-offset-ms", "DOCSD_CLOCK_OFFSET_MS", "MS", "0", NULL, "shift the server's clock, for tests", OPT_LONG,
 	  CFG(clock_offset_ms), -(1L << 40), 1L << 40 },
 	/* The user, token and job commands' own. */

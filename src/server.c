@@ -2,6 +2,7 @@
  * server.c - configuration defaults, and starting and stopping the server.
  */
 #include "server.h"
+#include "runtime/runtime.h"
 #include "domain/git_sync.h"
 #include "jobs/jobs.h"
 #include "api/routes.h"
@@ -36,6 +37,34 @@ int server_open_store(struct store **out, const struct config *cfg, int nconn)
 	if (snprintf(path, sizeof(path), "%s/docsd.db", cfg->data_dir) >= (int)sizeof(path))
 		return err_set(ERR_INVALID, "--data path too long");
 	return store_open(out, path, NULL, nconn);
+}
+
+/* The integrations' runtime (runtime/runtime.h), before the job workers
+ * that deliver through it: scripts call back docsd's public origin, which
+ * is really its listen address. Without --integration-runtime it is a
+ * runtime whose deliveries fail with the reason. */
+static int integration_runtime_start(struct server *s)
+{
+	char work_dir[1024], origin[512], connect[300]; /* runtime_new copies them */
+	const char *scheme_end = strstr(s->public_url, "://");
+	const char *path = scheme_end ? strchr(scheme_end + 3, '/') : NULL;
+
+	snprintf(work_dir, sizeof(work_dir), "%s/runtime", s->cfg.data_dir ? s->cfg.data_dir : "./data");
+	snprintf(origin, sizeof(origin), "%.*s", path ? (int)(path - s->public_url) : (int)strlen(s->public_url),
+		 s->public_url);
+	snprintf(connect, sizeof(connect), "127.0.0.1:%d", listener_port(s));
+	struct runtime_config rc = {
+		.binary = s->cfg.integration_runtime,
+		.work_dir = work_dir,
+		.api_origin = origin,
+		.api_connect = connect,
+		.allow_private_network = s->cfg.allow_private_network,
+		.heap_mb = 128,
+		.timeout_ms = s->cfg.integration_timeout > 0 ? s->cfg.integration_timeout * 1000 : 10000,
+		.idle_ms = 5 * 60 * 1000,
+		.max_processes = 16,
+	};
+	return runtime_new(&s->runtime, &rc);
 }
 
 int server_start(struct server **out, const struct config *cfg)
@@ -100,6 +129,8 @@ int server_start(struct server **out, const struct config *cfg)
 	 * jobs run before the server reports ready. The kinds are the constant
 	 * table jobs/kinds.c; libgit2 is set up first so that a failure stops
 	 * docsd here rather than failing every Git job. */
+	if ((rc = integration_runtime_start(s)))
+		goto fail;
 	if ((rc = dom_git_init()) || (rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
 		goto fail;
 	atomic_store(&s->ready, 1);
@@ -124,6 +155,7 @@ void server_stop(struct server *s)
 	listener_stop(s);
 	jobs_stop(s->jobs);
 	tr_engine_free(s->translator); /* after the job workers stopped */
+	runtime_free(s->runtime); /* after the job workers stopped: they deliver through it */
 	store_close(s->store);
 	revcache_free(s->revisions); /* after every transaction has ended */
 	token_cache_free(s->tokens);

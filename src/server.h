@@ -24,6 +24,7 @@ struct conntrack;
 struct fetchpool;
 struct sitecache;
 struct tr_engine;
+struct runtime;
 
 struct config {
 	const char *listen;       /* host:port */
@@ -52,6 +53,8 @@ struct config {
 	const char *translation_api_key; /* libretranslate, deepl: never logged */
 	const char *apertium_dir; /* Apertium's data directories, ':'-separated (each modes/ lists pairs) */
 	int translation_timeout;  /* seconds one engine process may run */
+	const char *integration_runtime; /* workerd's binary (runtime/runtime.h); NULL: none */
+	int integration_timeout;  /* seconds one delivery to a script may take */
 };
 
 struct server {
@@ -70,6 +73,7 @@ struct server {
 	/* Every secret of the server (domain/secrets.h), read once at start. */
 	struct dom_secrets secrets;
 	struct tr_engine *translator; /* translate/engine.h */
+	struct runtime *runtime;  /* integrations' scripts in workerd (runtime/runtime.h) */
 	void *daemon;             /* struct MHD_Daemon */
 	struct conntrack *conns;  /* slow-client deadlines (http/conntrack.h) */
 	struct fetchpool *fetches; /* prefetch steps off the HTTP workers (http/listener.c) */

@@ -281,6 +281,44 @@ const struct route routes[] = {
 	{ "POST", "/v1/spaces/{spaceId}/git/export", git_export, W | B, 0, "exportToGitRepository" },
 	{ "GET", "/v1/spaces/{spaceId}/git/info", git_info, 0, 0, "getSpaceGitInfo" },
 	{ "DELETE", "/v1/spaces/{spaceId}/git/legacy-installation", git_legacy_delete, W, 0, "deleteLegacyGitInstallation" },
+	/* Integrations (api/integrations.c): the seed's twelve, then the
+	 * installation operations GitBook's runtime needs. Access is the
+	 * domain's (domain/integrations.h); the icon and preview images are
+	 * public, as GitBook serves them. The {installationId}/spaces|sites rows
+	 * tell space from site by their path (api/integrations.c, kind_of). */
+	{ "GET", "/v1/integrations", integration_list, 0, 0, "listIntegrations" },
+	{ "GET", "/v1/integrations/{integrationName}", integration_get, 0, 0, "getIntegrationByName" },
+	{ "POST", "/v1/integrations/{integrationName}", integration_publish, W | B, 0, "publishIntegration" },
+	{ "DELETE", "/v1/integrations/{integrationName}", integration_delete, W, 0, "unpublishIntegration" },
+	{ "GET", "/v1/integrations/{integrationName}/icon", integration_icon, ROUTE_PUBLIC, 0, "getIntegrationIcon" },
+	{ "GET", "/v1/integrations/{integrationName}/preview/{n}", integration_preview, ROUTE_PUBLIC, 0, "getIntegrationPreviewImage" },
+	{ "GET", "/v1/integrations/{integrationName}/installations", installation_list, 0, 0, "listIntegrationInstallations" },
+	{ "POST", "/v1/integrations/{integrationName}/installations", installation_create, W | B, 0, "installIntegration" },
+	{ "GET", "/v1/integrations/{integrationName}/installations/{installationId}", installation_get, 0, 0, "getIntegrationInstallationById" },
+	{ "PATCH", "/v1/integrations/{integrationName}/installations/{installationId}", installation_update, W | B, 0, "updateIntegrationInstallation" },
+	{ "DELETE", "/v1/integrations/{integrationName}/installations/{installationId}", installation_delete, W, 0, "uninstallIntegration" },
+	{ "POST", "/v1/integrations/{integrationName}/installations/{installationId}/tokens", installation_token, W | BO, 0, "createIntegrationInstallationToken" },
+	{ "GET", "/v1/integrations/{integrationName}/installations/{installationId}/spaces", target_list, 0, 0, "listIntegrationInstallationSpaces" },
+	{ "POST", "/v1/integrations/{integrationName}/installations/{installationId}/spaces", target_install, W | B, 0, "installIntegrationOnSpace" },
+	{ "GET", "/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}", target_get, 0, 0, "getIntegrationSpaceInstallation" },
+	{ "PATCH", "/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}", target_update, W | B, 0, "updateIntegrationSpaceInstallation" },
+	{ "DELETE", "/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}", target_uninstall, W, 0, "uninstallIntegrationFromSpace" },
+	{ "GET", "/v1/integrations/{integrationName}/installations/{installationId}/sites", target_list, 0, 0, "listIntegrationInstallationSites" },
+	{ "POST", "/v1/integrations/{integrationName}/installations/{installationId}/sites", target_install, W | B, 0, "installIntegrationOnSite" },
+	{ "GET", "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}", target_get, 0, 0, "getIntegrationSiteInstallation" },
+	{ "PATCH", "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}", target_update, W | B, 0, "updateIntegrationSiteInstallation" },
+	{ "DELETE", "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}", target_uninstall, W, 0, "uninstallIntegrationFromSite" },
+	{ "GET", "/v1/integrations/{integrationName}/events", event_list, 0, 0, "listIntegrationEvents" },
+	{ "GET", "/v1/integrations/{integrationName}/events/{eventId}", event_get, 0, 0, "getIntegrationEvent" },
+	{ "GET", "/v1/integrations/{integrationName}/spaces", target_list, 0, 0, "listIntegrationSpaceInstallations" },
+	{ "GET", "/v1/integrations/{integrationName}/sites", target_list, 0, 0, "listIntegrationSiteInstallations" },
+	{ "PUT", "/v1/integrations/{integrationName}/dev", integration_dev_put, W | B, 0, "setIntegrationDevelopmentMode" },
+	{ "DELETE", "/v1/integrations/{integrationName}/dev", integration_dev_delete, W, 0, "disableIntegrationDevelopmentMode" },
+	{ "POST", "/v1/integrations/{integrationName}/tasks", integration_task, W | B, 0, "queueIntegrationTask" },
+	{ "GET", "/v1/orgs/{organizationId}/integrations", org_integration_list, 0, V, "listOrganizationIntegrations" },
+	{ "GET", "/v1/orgs/{organizationId}/installations", org_installation_list, 0, V, "listOrganizationInstallations" },
+	{ "GET", "/v1/spaces/{spaceId}/integrations", space_integration_list, 0, 0, "listSpaceIntegrations" },
+	/* -- end of api/integrations.c rows -- */
 };
 #pragma GCC diagnostic pop
 

@@ -260,5 +260,32 @@ int git_import(struct req *r);
 int git_export(struct req *r);
 int git_info(struct req *r);
 int git_legacy_delete(struct req *r);
+/* api/integrations.c */
+int integration_list(struct req *r);
+int integration_get(struct req *r);
+int integration_publish(struct req *r);
+int integration_delete(struct req *r);
+int integration_icon(struct req *r);
+int integration_preview(struct req *r);
+int integration_dev_put(struct req *r);
+int integration_dev_delete(struct req *r);
+int integration_task(struct req *r);
+int installation_list(struct req *r);
+int installation_create(struct req *r);
+int installation_get(struct req *r);
+int installation_update(struct req *r);
+int installation_delete(struct req *r);
+int installation_token(struct req *r);
+int target_list(struct req *r);
+int target_install(struct req *r);
+int target_get(struct req *r);
+int target_update(struct req *r);
+int target_uninstall(struct req *r);
+int event_list(struct req *r);
+int event_get(struct req *r);
+int org_integration_list(struct req *r);
+int org_installation_list(struct req *r);
+int space_integration_list(struct req *r);
+/* -- end of api/integrations.c -- */
 
 #endif

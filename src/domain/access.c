@@ -6,6 +6,7 @@
  * the chain of collections above an object.
  */
 #include "domain/domain.h"
+#include "domain/integrations.h"
 #include "util/err.h"
 
 #include <stdlib.h>
@@ -25,6 +26,29 @@ const char *dom_base_url(const struct dom *d)
 	return d->srv ? d->srv->public_url : "";
 }
 
+/* An installation token's standing in org_id: the role its integration's
+ * scopes give (integration_scope_role) in the installation's organization,
+ * nothing elsewhere or once the installation is gone (uninstalling revokes
+ * at once: installation tokens are looked up on every request). Never
+ * admin, and generation 0: no response cache holds what it reads. */
+static int installation_standing(struct dom *d, const char *org_id, struct membership *out)
+{
+	struct integration_installation in;
+	struct integration it;
+	int rc = store_installation_get(d->tx, NULL, d->actor.installation_id, &in);
+
+	memset(out, 0, sizeof(*out));
+	out->role = ROLE_NONE;
+	if (rc == ERR_NOT_FOUND || (rc == 0 && (strcmp(in.org_id, org_id) != 0 || strcmp(in.status, "active") != 0)))
+		return 0;
+	if (rc || (rc = store_integration_by_id(d->tx, in.integration_id, &it)))
+		return rc;
+	out->role = integration_scope_role(it.scopes);
+	out->org_default = ROLE_GUEST;
+	d->actor.installation_selected = strcmp(in.space_selection, "selected") == 0;
+	return 0;
+}
+
 int dom_enter_org(struct dom *d, const char *org_id)
 {
 	struct actor *a = &d->actor;
@@ -36,6 +60,9 @@ int dom_enter_org(struct dom *d, const char *org_id)
 		/* docsd itself: admin everywhere. */
 		memset(&a->org, 0, sizeof(a->org));
 		a->org.role = ROLE_ADMIN;
+	} else if (a->installation_id) {
+		if ((rc = installation_standing(d, org_id, &a->org)))
+			return rc;
 	} else if ((rc = store_membership(d->tx, org_id, a->user_id, &a->org))) {
 		return rc;
 	}
@@ -94,6 +121,16 @@ static int role_of(struct dom *d, const char *org_id, struct access_node *chain,
 
 	if ((rc = dom_actor_access(d, org_id, &ctx)))
 		return rc;
+	/* An installation token: its scopes' role on every space of its
+	 * organization, or only on the spaces it is installed on. */
+	if (d->actor.installation_id) {
+		struct integration_target t;
+		*out = ctx->org_role;
+		if (n == 1 && d->actor.installation_selected && *out != ROLE_NONE &&
+		    (rc = store_target_get(d->tx, d->actor.installation_id, "space", chain[0].id, &t)))
+			*out = ROLE_NONE;
+		return rc == ERR_NOT_FOUND ? 0 : rc;
+	}
 	if (ctx->org_role == ROLE_ADMIN || ctx->org_role == ROLE_NONE) {
 		*out = ctx->org_role;
 		return 0;

@@ -33,6 +33,12 @@
  * admin in every organization. */
 struct actor {
 	const char *user_id;
+	/* An installation token's installation (domain/integrations.h): the
+	 * actor is the integration's user, limited to the integration's scopes
+	 * over this installation's organization and selected spaces. NULL for
+	 * everyone else. */
+	const char *installation_id;
+	int installation_selected; /* its space_selection is "selected" */
 	/* The actor's standing in org_id, loaded by dom_enter_org(). */
 	const char *org_id;
 	struct membership org;

@@ -85,6 +85,7 @@ struct req {
 	/* caller */
 	const char *token_hash;
 	const char *caller_id;
+	const char *caller_installation; /* an installation token's (http/tokens.c) */
 	struct user caller;
 	int caller_loaded;
 

@@ -143,6 +143,7 @@ static int authenticate(struct req *r)
 {
 	char hash[65], user[ID_LEN + 1];
 	const char *uid;
+	bool cacheable;
 	int rc = token_hash_header(req_header(r, MHD_HTTP_HEADER_AUTHORIZATION), hash);
 
 	if (rc)
@@ -152,12 +153,13 @@ static int authenticate(struct req *r)
 		r->caller_id = arena_strdup(&r->arena, user);
 		return 0;
 	}
-	rc = store_token_user(&r->tx, hash, &uid);
+	rc = token_lookup(&r->tx, hash, &uid, &r->caller_installation, &cacheable);
 	if (rc == ERR_NOT_FOUND)
 		return err_set(ERR_UNAUTHORIZED, "invalid API token");
 	if (rc)
 		return rc;
-	token_cache_put(r->srv->tokens, hash, uid);
+	if (cacheable)
+		token_cache_put(r->srv->tokens, hash, uid);
 	r->caller_id = uid;
 	return 0;
 }
@@ -277,6 +279,7 @@ static int run_tx(struct req *r)
 	if (!(rt->flags & ROUTE_PUBLIC) && !r->caller_id && (rc = authenticate(r)))
 		goto fail;
 	dom_init(&r->dom, r->srv, &r->tx, &r->arena, r->caller_id);
+	r->dom.actor.installation_id = r->caller_installation; /* installation tokens */
 	if (rt->org != ORG_ACCESS_NONE) {
 		rc = dom_enter_org(&r->dom, req_param(r, "organizationId"));
 		if (rc == 0)

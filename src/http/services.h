@@ -6,6 +6,7 @@
 #ifndef DOCSD_HTTP_SERVICES_H
 #define DOCSD_HTTP_SERVICES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,13 @@ void token_cache_put(struct token_cache *tc, const char *hash, const char *user_
 struct store_tx;
 #define TOKEN_LEN 46
 int token_issue(struct store_tx *tx, const char *user_id, char out[TOKEN_LEN + 1]);
+/* Who a token hash names: an API token's user (*installation_id NULL,
+ * *cacheable true), or an integration / installation token's integration
+ * user (domain/integrations.h; *installation_id set for an installation
+ * token). Those are never cached: uninstalling revokes them at once.
+ * ERR_NOT_FOUND when the hash names nothing. */
+int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **installation_id,
+		 bool *cacheable);
 /* Parse "Bearer <token>"; writes sha256 hex of the token; ERR_UNAUTHORIZED if malformed. */
 int token_hash_header(const char *authorization, char hash[65]);
 

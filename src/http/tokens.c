@@ -7,8 +7,13 @@
  * client does not cost a query per request; tokens are never reassigned to
  * another user, so a cached entry can only be stale by still naming a user
  * who has since lost the token (none can today: there is no revocation yet).
+ *
+ * Integration and installation tokens (domain/integrations.h) are a second
+ * table, looked up after API tokens and never cached: an uninstall revokes
+ * them in its transaction, and the next request already fails.
  */
 #include "http/services.h"
+#include "store/integrations.h"
 #include "store/store.h"
 #include "util/alloc.h"
 #include "util/err.h"
@@ -125,4 +130,16 @@ int token_hash_header(const char *authorization, char hash[65])
 	if (sha256_hex(hash, t, n))
 		return err_set(ERR_INTERNAL, "sha256 failed");
 	return 0;
+}
+
+int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **installation_id,
+		 bool *cacheable)
+{
+	int rc = store_token_user(tx, hash, user_id);
+
+	*installation_id = NULL;
+	*cacheable = rc == 0;
+	if (rc != ERR_NOT_FOUND)
+		return rc;
+	return store_integration_token_lookup(tx, hash, user_id, installation_id);
 }

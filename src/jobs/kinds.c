@@ -15,6 +15,7 @@
  */
 #include "jobs/jobs.h"
 #include "domain/git_sync.h"
+#include "domain/integration_events.h"
 #include "domain/openapi.h"
 #include "domain/translations.h"
 #include "jobs/workers.h"
@@ -27,6 +28,8 @@ const struct job_kind job_kinds[] = {
 	{ JOB_KIND_GIT_EXPORT,   job_git_export,      JOB_MAX_ATTEMPTS, true,  false },
 	{ JOB_KIND_OPENAPI,      job_openapi_process, JOB_MAX_ATTEMPTS, true,  false },
 	{ JOB_KIND_TRANSLATION,  job_translation_run, JOB_MAX_ATTEMPTS, true,  false },
+	/* Network I/O (dev tunnel, workerd): own transactions; domain/integration_events.h. */
+	{ INTEGRATION_DELIVER_KIND, job_integration_deliver, JOB_MAX_ATTEMPTS, true, false },
 	/* In the worker's transaction: a kill mid-sleep must not count twice. */
 	{ JOB_KIND_TEST,         job_test_sleep,      JOB_MAX_ATTEMPTS, false, true },
 };

@@ -16,6 +16,7 @@ int job_git_export(struct dom *d, struct job_run *run);      /* git_sync.c */
 int job_openapi_process(struct dom *d, struct job_run *run); /* openapi.c */
 int job_translation_run(struct dom *d, struct job_run *run); /* translation.c */
 int job_test_sleep(struct dom *d, struct job_run *run);      /* test_sleep.c */
+int job_integration_deliver(struct dom *d, struct job_run *run); /* integration_delivery.c */
 
 /* The domain's view of a claimed job. */
 static inline struct dom_job job_dom_in(const struct job_run *run)

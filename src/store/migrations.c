@@ -698,6 +698,103 @@ static const char m0016_site_redirects[] =
 	"  target TEXT NOT NULL,"
 	"  PRIMARY KEY (revision_id, source)) " WITHOUT_ROWID ";";
 
+/* Integrations (store/integrations.c, domain/integrations.c). An
+ * integration is owned by an organization and acts through its own user row
+ * (user_id: what GET /v1/user answers for its tokens). Each publish adds a
+ * version with its script; `version` on the integration is the latest.
+ * secrets: the sealed JSON map (util/seal.h), never returned. Installations
+ * are per organization (one per integration and organization), with their
+ * space and site installations. Tokens keep only their SHA-256, like API
+ * tokens, and die with their installation. Events keep their payload and,
+ * per delivery attempt, the trace lines; seq orders an integration's
+ * events (each installation's are delivered in that order). */
+static const char m0017_integrations[] =
+	"CREATE TABLE integrations ("
+	"  id TEXT PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  user_id TEXT NOT NULL REFERENCES users(id),"
+	"  version BIGINT NOT NULL,"
+	"  runtime TEXT NOT NULL,"
+	"  title TEXT NOT NULL,"
+	"  description TEXT NOT NULL,"
+	"  summary TEXT,"
+	"  visibility TEXT NOT NULL,"
+	"  target TEXT NOT NULL,"
+	"  scopes TEXT NOT NULL,"
+	"  categories TEXT NOT NULL,"
+	"  blocks TEXT NOT NULL,"
+	"  content_sources TEXT NOT NULL,"
+	"  external_links TEXT NOT NULL,"
+	"  configurations TEXT NOT NULL,"
+	"  csp TEXT,"
+	"  secrets TEXT,"
+	"  icon TEXT,"
+	"  preview_images TEXT NOT NULL,"
+	"  dev_tunnel TEXT,"
+	"  dev_all INTEGER NOT NULL DEFAULT 0,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX integrations_org ON integrations (org_id);"
+	"CREATE TABLE integration_versions ("
+	"  integration_id TEXT NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,"
+	"  version BIGINT NOT NULL,"
+	"  script TEXT NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  PRIMARY KEY (integration_id, version)) " WITHOUT_ROWID ";"
+	"CREATE TABLE integration_installations ("
+	"  id TEXT PRIMARY KEY,"
+	"  integration_id TEXT NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,"
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  status TEXT NOT NULL,"
+	"  space_selection TEXT NOT NULL,"
+	"  site_selection TEXT NOT NULL,"
+	"  configuration TEXT NOT NULL,"
+	"  external_ids TEXT NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL,"
+	"  UNIQUE (integration_id, org_id)) " WITHOUT_ROWID ";"
+	"CREATE INDEX integration_installations_org ON integration_installations (org_id, created_at, id);"
+	"CREATE INDEX integration_installations_list ON integration_installations (integration_id, created_at, id);"
+	"CREATE TABLE integration_targets ("
+	"  installation_id TEXT NOT NULL REFERENCES integration_installations(id) ON DELETE CASCADE,"
+	"  kind TEXT NOT NULL,"
+	"  target_id TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  configuration TEXT NOT NULL,"
+	"  external_ids TEXT NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  updated_at BIGINT NOT NULL,"
+	"  PRIMARY KEY (installation_id, kind, target_id)) " WITHOUT_ROWID ";"
+	"CREATE INDEX integration_targets_target ON integration_targets (kind, target_id);"
+	"CREATE TABLE integration_tokens ("
+	"  hash TEXT PRIMARY KEY,"
+	"  integration_id TEXT NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,"
+	"  installation_id TEXT REFERENCES integration_installations(id) ON DELETE CASCADE,"
+	"  created_at BIGINT NOT NULL,"
+	"  expires_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX integration_tokens_installation ON integration_tokens (installation_id);"
+	"CREATE TABLE integration_events ("
+	"  id TEXT PRIMARY KEY,"
+	"  integration_id TEXT NOT NULL REFERENCES integrations(id) ON DELETE CASCADE,"
+	"  installation_id TEXT,"
+	"  org_id TEXT NOT NULL,"
+	"  seq BIGINT NOT NULL,"
+	"  payload TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  attempts BIGINT NOT NULL DEFAULT 0,"
+	"  created_at BIGINT NOT NULL,"
+	"  finished_at BIGINT) " WITHOUT_ROWID ";"
+	"CREATE INDEX integration_events_list ON integration_events (integration_id, created_at, id);"
+	"CREATE INDEX integration_events_order ON integration_events (installation_id, seq);"
+	"CREATE TABLE integration_event_logs ("
+	"  event_id TEXT NOT NULL REFERENCES integration_events(id) ON DELETE CASCADE,"
+	"  n BIGINT NOT NULL,"
+	"  level TEXT NOT NULL,"
+	"  message TEXT NOT NULL,"
+	"  ts BIGINT NOT NULL,"
+	"  PRIMARY KEY (event_id, n)) " WITHOUT_ROWID ";";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -715,5 +812,6 @@ const struct migration migrations[] = {
 	{ 14, "translations", m0014_translations, NULL, NULL },
 	{ 15, "site basenames without case", m0015_site_basename_nocase, NULL, NULL },
 	{ 16, "site redirects and old page paths", m0016_site_redirects, NULL, NULL },
+	{ 17, "integrations", m0017_integrations, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

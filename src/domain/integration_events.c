@@ -1,0 +1,320 @@
+/*
+ * integration_events.c - GitBook's integration events: recorded with the
+ * change that caused them, delivered by a job (integration_events.h draws
+ * the steps).
+ */
+#include "domain/integration_events.h"
+#include "domain/integrations.h"
+#include "domain/secrets.h"
+#include "json/serialize_integrations.h"
+#include "store/jobs.h"
+#include "util/err.h"
+#include "util/util.h"
+
+#include <jansson.h>
+#include <string.h>
+
+/* ---- recording ---- */
+
+int dom_event_record(struct dom *d, const struct integration *it, const char *installation_id, const char *org_id,
+		     const char *type, const char *fields)
+{
+	char id[ID_LEN + 1], job[ID_LEN + 1];
+	json_t *p = fields ? json_loads(fields, 0, NULL) : json_object();
+	struct integration_event ev = { 0 };
+	char *text;
+	int rc;
+
+	if (!json_is_object(p)) {
+		json_decref(p);
+		return err_set(ERR_INTERNAL, "event %s: fields are not a JSON object", type);
+	}
+	if (id_new(id)) {
+		json_decref(p);
+		return err_set(ERR_INTERNAL, "getrandom failed");
+	}
+	json_object_set_new(p, "eventId", json_string(id));
+	json_object_set_new(p, "type", json_string(type));
+	if (installation_id)
+		json_object_set_new(p, "installationId", json_string(installation_id));
+	text = json_dumps(p, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(p);
+	if (!text)
+		return err_set(ERR_INTERNAL, "event %s: cannot write its payload", type);
+	ev.id = arena_strdup(d->arena, id);
+	ev.integration_id = it->id;
+	ev.installation_id = installation_id;
+	ev.org_id = org_id;
+	ev.payload = arena_strdup(d->arena, text);
+	free(text);
+	/* The job's subject is the installation: `docsd job list` shows whose. */
+	if ((rc = store_event_create(d->tx, &ev)) ||
+	    (rc = store_job_enqueue(d->tx, INTEGRATION_DELIVER_KIND, installation_id ? installation_id : it->id,
+				    arena_printf(d->arena, "{\"event\":\"%s\"}", ev.id), 0, job)))
+		return rc;
+	if (d->srv)
+		server_kick_jobs(d->srv);
+	return 0;
+}
+
+/* Whether installation `in` covers space s: installed on it, or on every
+ * space of its organization (space_selection "all") for an integration
+ * that targets spaces. */
+static int record_for_installation(struct dom *d, const struct integration_installation *in, const struct space *s,
+				   const char *type, const char *fields)
+{
+	struct integration it;
+	int rc = store_integration_by_id(d->tx, in->integration_id, &it);
+
+	if (rc)
+		return rc;
+	return dom_event_record(d, &it, in->id, in->org_id, type, fields);
+}
+
+int dom_event_for_space(struct dom *d, const struct space *s, const char *type, const char *fields)
+{
+	struct integration_target *t;
+	struct integration_installation *ins, in;
+	struct list_req lr = { .limit = 1000 };
+	char *next;
+	int n, nins, rc;
+
+	if ((rc = store_targets_of(d->tx, "space", s->id, &t, &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(t[i].status, "active") != 0)
+			continue;
+		if ((rc = store_installation_get(d->tx, NULL, t[i].installation_id, &in)) ||
+		    (rc = record_for_installation(d, &in, s, type, fields)))
+			return rc;
+	}
+	if ((rc = store_installations_list(d->tx, NULL, s->org_id, NULL, &lr, &ins, &nins, &next)))
+		return rc;
+	for (int i = 0; i < nins; i++) {
+		struct integration it;
+		struct integration_target already;
+		if (strcmp(ins[i].status, "active") != 0 || strcmp(ins[i].space_selection, "all") != 0)
+			continue;
+		if (store_target_get(d->tx, ins[i].id, "space", s->id, &already) == 0)
+			continue; /* recorded above */
+		if ((rc = store_integration_by_id(d->tx, ins[i].integration_id, &it)))
+			return rc;
+		if (strcmp(it.target, "all") != 0 && strcmp(it.target, "space") != 0)
+			continue;
+		if ((rc = dom_event_record(d, &it, ins[i].id, ins[i].org_id, type, fields)))
+			return rc;
+	}
+	return 0;
+}
+
+int dom_integrations_on_space_advanced(struct dom *d, const struct space_advanced *ev)
+{
+	if (ev->cause != SPACE_ADVANCED_BY_MERGE && ev->cause != SPACE_ADVANCED_BY_IMPORT)
+		return 0;
+	return dom_event_for_space(d, ev->space, "space_content_updated",
+				   arena_printf(d->arena, "{\"spaceId\":\"%s\",\"revisionId\":\"%s\"}", ev->space->id,
+						ev->space->revision ? ev->space->revision : ""));
+}
+
+int dom_integrations_visibility_updated(struct dom *d, const struct space *s, const char *previous,
+					const char *visibility)
+{
+	if (!previous || !visibility || strcmp(previous, visibility) == 0)
+		return 0;
+	return dom_event_for_space(d, s, "space_visibility_updated",
+				   arena_printf(d->arena,
+						"{\"spaceId\":\"%s\",\"previousVisibility\":\"%s\",\"visibility\":\"%s\"}",
+						s->id, previous, visibility));
+}
+
+int dom_integrations_gitsync(struct dom *d, const struct space *s, bool completed, const char *state,
+			     const char *revision_id, const char *commit_id)
+{
+	if (completed)
+		return dom_event_for_space(
+			d, s, "space_gitsync_completed",
+			arena_printf(d->arena, "{\"spaceId\":\"%s\",\"state\":\"%s\",\"revisionId\":\"%s\",\"commitId\":\"%s\"}",
+				     s->id, state ? state : "success", revision_id ? revision_id : "",
+				     commit_id ? commit_id : ""));
+	return dom_event_for_space(d, s, "space_gitsync_started",
+				   arena_printf(d->arena, "{\"spaceId\":\"%s\",\"revisionId\":\"%s\",\"commitId\":\"%s\"}",
+						s->id, revision_id ? revision_id : "", commit_id ? commit_id : ""));
+}
+
+/* ---- delivery ---- */
+
+/* A signing secret of the integration (or one of its installations): an
+ * HMAC of the server's sealing secret over a label and the id, so it is
+ * stable across deliveries and processes and never stored. */
+static int signing_secret(struct dom *d, const char *what, const char *id, const char **out)
+{
+	const char *secret, *label = arena_printf(d->arena, "docsd integration signing v1 %s %s", what, id);
+	unsigned char mac[32];
+	char *hex = arena_alloc(d->arena, 65);
+	int rc = dom_secret(d->srv, d->tx, DOM_SECRET_GIT_CREDENTIALS, &secret);
+
+	if (rc)
+		return rc;
+	if (hmac_sha256(mac, secret, strlen(secret), label, strlen(label)))
+		return err_set(ERR_INTERNAL, "HMAC failed");
+	for (int i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", mac[i]);
+	*out = hex;
+	return 0;
+}
+
+/* One part of a multipart/form-data body. */
+static void part(struct jw *w, const char *boundary, const char *name, const char *type, const char *data, size_t n)
+{
+	char head[512];
+	int len = snprintf(head, sizeof(head),
+			   "--%s\r\nContent-Disposition: form-data; name=\"%s\"\r\nContent-Type: %s\r\n\r\n", boundary,
+			   name, type);
+
+	jw_put(w, head, (size_t)len);
+	jw_put(w, data, n);
+	jw_put(w, "\r\n", 2);
+}
+
+/* Whether the event goes to the integration's dev tunnel: development mode
+ * is on, and the event is of its own organization or `all` is set. */
+static const char *tunnel_of(struct dom *d, const struct integration *it, const struct integration_event *ev)
+{
+	size_t n;
+
+	if (!it->dev_tunnel || (!it->dev_all && strcmp(ev->org_id, it->org_id) != 0))
+		return NULL;
+	n = strlen(it->dev_tunnel);
+	while (n > 0 && it->dev_tunnel[n - 1] == '/')
+		n--;
+	return arena_printf(d->arena, "%.*s/v1", (int)n, it->dev_tunnel);
+}
+
+int dom_delivery_prepare(struct dom *d, const char *event_id, struct delivery *out)
+{
+	struct integration_event ev;
+	struct integration_view v;
+	struct integration_installation in;
+	const char *itok, *ntok = NULL, *secrets, *sig_it, *sig_in = NULL;
+	bool has_in = false, older;
+	char boundary[40];
+	struct jw env, body;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->event_id = event_id;
+	if ((rc = store_event_get(d->tx, NULL, event_id, &ev)) == ERR_NOT_FOUND) {
+		out->done = true; /* its integration was deleted */
+		return 0;
+	}
+	if (rc)
+		return rc;
+	if (strcmp(ev.status, "pending") != 0) {
+		out->done = true;
+		return 0;
+	}
+	if ((rc = store_event_has_older_pending(d->tx, &ev, &older)))
+		return rc;
+	if (older) {
+		out->wait = true;
+		return 0;
+	}
+	memset(&v, 0, sizeof(v));
+	if ((rc = store_integration_by_id(d->tx, ev.integration_id, &v.it)) ||
+	    (rc = store_org_get(d->tx, v.it.org_id, &v.owner)))
+		return rc;
+	v.admin = true;
+	if (ev.installation_id) {
+		rc = store_installation_get(d->tx, v.it.id, ev.installation_id, &in);
+		if (rc && rc != ERR_NOT_FOUND)
+			return rc;
+		has_in = rc == 0; /* gone after installation_deleted */
+	}
+	out->integration_id = v.it.id;
+	out->version = v.it.version;
+	out->attempts = ev.attempts;
+	out->url = tunnel_of(d, &v.it, &ev);
+	if (!out->url) {
+		out->script_key = arena_printf(d->arena, "%s-%lld", v.it.id, (long long)v.it.version);
+		if ((rc = store_integration_script(d->tx, v.it.id, v.it.version, &out->script)))
+			return rc;
+	}
+	if ((rc = dom_integration_token_mint(d, &v.it, NULL, &itok)) ||
+	    (has_in && (rc = dom_integration_token_mint(d, &v.it, in.id, &ntok))) ||
+	    (rc = dom_integration_secrets_open(d, &v.it, &secrets)) ||
+	    (rc = signing_secret(d, "integration", v.it.id, &sig_it)) ||
+	    (has_in && (rc = signing_secret(d, "installation", in.id, &sig_in))))
+		return rc;
+
+	/* IntegrationEnvironment (@gitbook/runtime's context.ts reads it). */
+	jw_init(&env);
+	jw_obj_open(&env);
+	/* Without /v1: GitBook's client appends it to the endpoint. */
+	jw_kstr(&env, "apiEndpoint", dom_base_url(d));
+	jw_key(&env, "apiTokens");
+	jw_obj_open(&env);
+	jw_kstr(&env, "integration", itok);
+	jw_kstr_opt(&env, "installation", ntok);
+	jw_obj_close(&env);
+	jw_key(&env, "integration");
+	integration_to_json(&env, dom_base_url(d), &v);
+	if (has_in) {
+		jw_key(&env, "installation");
+		installation_to_json(&env, dom_base_url(d), v.it.name, &in);
+	}
+	{
+		/* spaceInstallation / siteInstallation of a space or site event. */
+		json_t *p = json_loads(ev.payload, 0, NULL);
+		const char *space = json_string_value(json_object_get(p, "spaceId"));
+		const char *site = json_string_value(json_object_get(p, "siteId"));
+		struct target_view tv = { .integration = v.it.name };
+		if (has_in && (space || site) &&
+		    store_target_get(d->tx, in.id, space ? "space" : "site", space ? space : site, &tv.t) == 0) {
+			jw_key(&env, space ? "spaceInstallation" : "siteInstallation");
+			target_to_json(&env, dom_base_url(d), &tv);
+		}
+		json_decref(p);
+	}
+	jw_key(&env, "signingSecrets");
+	jw_obj_open(&env);
+	jw_kstr(&env, "integration", sig_it);
+	jw_kstr_opt(&env, "installation", sig_in);
+	jw_obj_close(&env);
+	jw_key(&env, "secrets");
+	jw_raw(&env, secrets);
+	jw_obj_close(&env);
+
+	if (random_alnum(boundary, 32)) {
+		jw_free(&env);
+		return err_set(ERR_INTERNAL, "getrandom failed");
+	}
+	boundary[32] = '\0';
+	jw_init(&body);
+	part(&body, boundary, "event", "application/json", ev.payload, strlen(ev.payload));
+	part(&body, boundary, "environment", "application/json", env.buf, env.len);
+	jw_put(&body, "--", 2);
+	jw_put(&body, boundary, 32);
+	jw_put(&body, "--\r\n", 4);
+	rc = jw_ok(&env) && jw_ok(&body) ? 0 : err_set(ERR_INTERNAL, "delivery body too large");
+	if (rc == 0) {
+		char *b = arena_alloc(d->arena, body.len + 1);
+		memcpy(b, body.buf, body.len);
+		b[body.len] = '\0';
+		out->body = b;
+		out->body_len = body.len;
+		out->content_type = arena_printf(d->arena, "multipart/form-data; boundary=%s", boundary);
+	}
+	jw_free(&env);
+	jw_free(&body);
+	return rc;
+}
+
+int dom_delivery_record(struct dom *d, const char *event_id, int64_t attempts, const char *status,
+			const struct delivery_line *lines, int n)
+{
+	int rc = 0;
+
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = store_event_log_add(d->tx, event_id, lines[i].level, lines[i].message, lines[i].ts);
+	return rc ? rc : store_event_finish(d->tx, event_id, status, attempts);
+}

@@ -1,0 +1,759 @@
+/*
+ * integrations.c - integrations, installations, tokens, events, development
+ * mode (domain/integrations.h states who may do what).
+ */
+#include "domain/integration_events.h"
+#include "domain/integrations.h"
+#include "domain/secrets.h"
+#include "store/sites.h"
+#include "util/err.h"
+#include "util/seal.h"
+#include "util/util.h"
+
+#include <jansson.h>
+#include <string.h>
+
+/* ---- helpers ---- */
+
+static bool is_docsd(const struct dom *d)
+{
+	return d->actor.user_id == NULL;
+}
+
+/* The caller is the integration itself (its integration or installation token). */
+static bool is_self(const struct dom *d, const struct integration *it)
+{
+	return d->actor.user_id && strcmp(d->actor.user_id, it->user_id) == 0;
+}
+
+/* Load an integration with its owner and the caller's standing there; 404
+ * when the caller may not see it. */
+static int load(struct dom *d, const char *name, bool locked, struct integration_view *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = locked ? store_integration_get_locked(d->tx, name, &out->it) : store_integration_get(d->tx, name, &out->it);
+	if (rc)
+		return rc;
+	if ((rc = store_org_get(d->tx, out->it.org_id, &out->owner)) || (rc = dom_enter_org(d, out->it.org_id)))
+		return rc;
+	out->caller = d->actor.org;
+	out->admin = is_docsd(d) || out->caller.role == ROLE_ADMIN;
+	if (strcmp(out->it.visibility, "private") != 0 || out->caller.role > ROLE_NONE || is_self(d, &out->it) ||
+	    is_docsd(d))
+		return 0;
+	return err_set(ERR_NOT_FOUND, "integration '%s' not found", name);
+}
+
+/* Admin of the owning organization (or docsd); reads also the integration's own tokens. */
+static int require_owner(struct dom *d, const struct integration_view *v, bool read)
+{
+	if (v->admin || (read && is_self(d, &v->it)))
+		return 0;
+	return err_set(ERR_FORBIDDEN, "only admins of the integration's organization may do this");
+}
+
+/* Whether a JSON array text holds the string s. */
+static bool json_array_has(const char *array, const char *s)
+{
+	json_t *a = json_loads(array ? array : "[]", 0, NULL);
+	size_t i;
+	json_t *v;
+	bool found = false;
+
+	json_array_foreach(a, i, v) if (json_is_string(v) && strcmp(json_string_value(v), s) == 0) found = true;
+	json_decref(a);
+	return found;
+}
+
+enum role integration_scope_role(const char *scopes_json)
+{
+	json_t *a = json_loads(scopes_json ? scopes_json : "[]", 0, NULL);
+	enum role r = ROLE_NONE;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(a, i, v)
+	{
+		const char *s = json_string_value(v);
+		enum role this = ROLE_READ;
+
+		if (!s)
+			continue;
+		if (strcmp(s, "space:metadata:write") == 0)
+			this = ROLE_CREATE;
+		else if (strcmp(s, "space:content:write") == 0 || strcmp(s, "space:git:sync") == 0)
+			this = ROLE_EDIT;
+		if (this > r)
+			r = this;
+	}
+	json_decref(a);
+	return r;
+}
+
+/* The key secrets are sealed with: HMAC-SHA256 of the server's sealing
+ * secret (the one Git credentials use: domain/secrets.h) over a label of
+ * integrations' own, so the two kinds of sealed values never share a key. */
+static int secrets_key(struct dom *d, unsigned char key[SEAL_KEY_LEN])
+{
+	static const char label[] = "docsd integration secrets v1";
+	const char *secret;
+	int rc = dom_secret(d->srv, d->tx, DOM_SECRET_GIT_CREDENTIALS, &secret);
+
+	if (rc)
+		return rc;
+	if (hmac_sha256(key, secret, strlen(secret), label, sizeof(label) - 1))
+		return err_set(ERR_INTERNAL, "HMAC failed");
+	return 0;
+}
+
+int dom_integration_secrets_open(struct dom *d, const struct integration *it, const char **json)
+{
+	unsigned char key[SEAL_KEY_LEN];
+	const char *sealed = NULL;
+	int rc = store_integration_secrets(d->tx, it->id, &sealed);
+
+	*json = "{}";
+	if (rc || !sealed)
+		return rc;
+	if ((rc = secrets_key(d, key)))
+		return rc;
+	return seal_open(d->arena, key, sealed, json);
+}
+
+int dom_integration_token_mint(struct dom *d, const struct integration *it, const char *installation_id,
+			       const char **token)
+{
+	char t[47], hash[65];
+
+	memcpy(t, "gb_api_", 7);
+	if (random_alnum(t + 7, 39))
+		return err_set(ERR_INTERNAL, "getrandom failed");
+	t[46] = '\0';
+	if (sha256_hex(hash, t, 46))
+		return err_set(ERR_INTERNAL, "sha256 failed");
+	*token = arena_strdup(d->arena, t);
+	return store_integration_token_create(d->tx, hash, it->id, installation_id,
+					      clock_now_ms() + INTEGRATION_TOKEN_TTL_MS);
+}
+
+/* The organization by id, or by its hostname or the hostname's first label
+ * ("subdomain"). */
+static int find_org(struct dom *d, const char *key, struct org *out)
+{
+	int rc = store_org_get(d->tx, key, out);
+
+	if (rc != ERR_NOT_FOUND)
+		return rc;
+	if ((rc = store_org_by_hostname_label(d->tx, key, out)) == ERR_NOT_FOUND)
+		return err_set(ERR_NOT_FOUND, "organization '%s' not found (by id or subdomain)", key);
+	return rc;
+}
+
+/* ---- integrations ---- */
+
+/* The integration's user: what its tokens act as (GET /v1/user). */
+static int integration_user(struct dom *d, const char *name, const char *title, const char **id)
+{
+	const char *email = arena_printf(d->arena, "%s@integrations.docsd.invalid", name);
+	struct user u;
+	int rc = store_user_get_by_email(d->tx, email, &u);
+
+	if (rc == ERR_NOT_FOUND)
+		rc = store_user_create(d->tx, email, title, &u);
+	if (rc)
+		return rc;
+	*id = u.id;
+	return 0;
+}
+
+#define DEF(field, value) (in->field ? in->field : (v.it.id ? v.it.field : (value)))
+
+int dom_integration_publish(struct dom *d, const char *name, const struct integration_input *in,
+			    struct integration_view *out)
+{
+	struct integration_view v;
+	struct org org;
+	const char *sealed = NULL;
+	int rc = load(d, name, true, &v);
+
+	if (rc == ERR_NOT_FOUND) {
+		memset(&v, 0, sizeof(v));
+		rc = 0;
+	}
+	if (rc || (rc = find_org(d, in->organization, &org)) || (rc = dom_org_require(d, org.id, ORG_ACCESS_ADMIN)))
+		return rc;
+	/* A republish comes from an admin of the owner; moving an integration
+	 * to another organization needs admin of both. */
+	if (v.it.id && (rc = require_owner(d, &v, false)))
+		return rc;
+	if (in->secrets) {
+		unsigned char key[SEAL_KEY_LEN];
+		if ((rc = secrets_key(d, key)) || (rc = seal_text(d->arena, key, in->secrets, strlen(in->secrets), &sealed)))
+			return rc;
+	}
+	struct integration it = v.it;
+	it.name = name;
+	it.org_id = org.id;
+	it.runtime = DEF(runtime, "v1");
+	it.title = in->title;
+	it.description = in->description;
+	it.summary = DEF(summary, NULL);
+	it.visibility = DEF(visibility, "private");
+	it.target = DEF(target, "all");
+	it.scopes = in->scopes;
+	it.categories = DEF(categories, "[]");
+	it.blocks = DEF(blocks, "[]");
+	it.content_sources = DEF(content_sources, "[]");
+	it.external_links = DEF(external_links, "[]");
+	it.configurations = DEF(configurations, "{}");
+	it.csp = DEF(csp, NULL);
+	it.icon = DEF(icon, NULL);
+	it.preview_images = DEF(preview_images, "[]");
+	if (it.id)
+		it.version++;
+	if ((rc = integration_user(d, name, in->title, &it.user_id)) ||
+	    (rc = store_integration_put(d->tx, &it, in->script, sealed)))
+		return rc == ERR_CONFLICT ? err_set(ERR_CONFLICT, "integration '%s' was published concurrently", name) : rc;
+	return load(d, name, false, out);
+}
+
+int dom_integration_get(struct dom *d, const char *name, struct integration_view *out)
+{
+	return load(d, name, false, out);
+}
+
+struct list_filter {
+	struct dom *d;
+	const struct integration_filter *f;
+};
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; hay && *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return true;
+	return false;
+}
+
+static bool has_items(const char *json_array)
+{
+	return json_array && strcmp(json_array, "[]") != 0;
+}
+
+/* The filters of listIntegrations that SQL does not express. */
+static enum role keep_integration(void *ctx, void *item)
+{
+	const struct list_filter *lf = ctx;
+	const struct integration_filter *f = lf->f;
+	const struct integration *it = item;
+
+	if (strcmp(it->visibility, "unlisted") == 0 && !f->owner && !f->org_id)
+		return ROLE_NONE; /* unlisted: reachable by name, not listed to others */
+	if (f->search && !contains_ci(it->name, f->search) && !contains_ci(it->title, f->search))
+		return ROLE_NONE;
+	if (f->category && !json_array_has(it->categories, f->category))
+		return ROLE_NONE;
+	if (f->scope && !json_array_has(it->scopes, f->scope))
+		return ROLE_NONE;
+	if (f->target && strcmp(it->target, f->target) != 0 && strcmp(it->target, "all") != 0)
+		return ROLE_NONE;
+	if (f->blocks >= 0 && has_items(it->blocks) != (f->blocks == 1))
+		return ROLE_NONE;
+	if (f->content_sources >= 0 && has_items(it->content_sources) != (f->content_sources == 1))
+		return ROLE_NONE;
+	if (f->block_domain && !contains_ci(it->blocks, f->block_domain))
+		return ROLE_NONE;
+	if (f->org_id) {
+		struct integration_installation in;
+		if (store_installation_by_org(lf->d->tx, it->id, f->org_id, &in))
+			return ROLE_NONE;
+	}
+	return ROLE_READ;
+}
+
+int dom_integrations_list(struct dom *d, const struct integration_filter *f, const struct list_req *lr,
+			  struct integration_view **items, int *n, char **next)
+{
+	struct list_filter lf = { d, f };
+	struct integration *rows;
+	const char *owner = NULL;
+	struct org o;
+	int rc;
+
+	if (f->org_id && (rc = dom_org_require(d, f->org_id, ORG_ACCESS_VIEW)))
+		return rc;
+	if (f->owner) {
+		if ((rc = find_org(d, f->owner, &o)) == ERR_NOT_FOUND) {
+			*n = 0;
+			*next = NULL;
+			if (lr->total)
+				*lr->total = 0;
+			return 0;
+		}
+		if (rc)
+			return rc;
+		owner = o.id;
+	}
+	if ((rc = store_integrations_list(d->tx, d->actor.user_id, owner, lr, keep_integration, &lf, &rows, n, next)))
+		return rc;
+	*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1));
+	for (int i = 0; i < *n; i++) {
+		struct integration_view *v = &(*items)[i];
+		memset(v, 0, sizeof(*v));
+		v->it = rows[i];
+		if ((rc = store_org_get(d->tx, v->it.org_id, &v->owner)) || (rc = dom_enter_org(d, v->it.org_id)))
+			return rc;
+		v->caller = d->actor.org;
+		v->admin = is_docsd(d) || v->caller.role == ROLE_ADMIN;
+	}
+	return 0;
+}
+
+int dom_integration_delete(struct dom *d, const char *name, bool *removed)
+{
+	struct integration_view v;
+	int rc = load(d, name, true, &v);
+
+	*removed = false;
+	if (rc == ERR_NOT_FOUND)
+		return 0; /* GitBook: "deleted, or did not exist" */
+	if (rc || (rc = require_owner(d, &v, false)) || (rc = store_integration_delete(d->tx, v.it.id)))
+		return rc;
+	*removed = true;
+	return 0;
+}
+
+int dom_integration_dev_set(struct dom *d, const char *name, const char *tunnel_url, bool all)
+{
+	struct integration_view v;
+	int rc = load(d, name, true, &v);
+
+	if (rc || (rc = require_owner(d, &v, false)))
+		return rc;
+	return store_integration_set_dev(d->tx, v.it.id, tunnel_url, all);
+}
+
+int dom_integration_dev_clear(struct dom *d, const char *name)
+{
+	struct integration_view v;
+	int rc = load(d, name, true, &v);
+
+	if (rc || (rc = require_owner(d, &v, false)))
+		return rc;
+	return store_integration_set_dev(d->tx, v.it.id, NULL, 0);
+}
+
+/* ---- installations ---- */
+
+/* installation_setup: {status, previous: {status, configuration}}. */
+static const char *setup_fields(struct dom *d, const char *status, const char *prev_status, const char *prev_config)
+{
+	return arena_printf(d->arena, "{\"status\":\"%s\",\"previous\":{\"status\":\"%s\",\"configuration\":%s}}",
+			    status, prev_status, prev_config ? prev_config : "{}");
+}
+
+int dom_installation_create(struct dom *d, const char *name, const char *org, struct integration_installation *out)
+{
+	struct integration_view v;
+	struct org o;
+	int rc = load(d, name, false, &v);
+
+	if (rc || (rc = find_org(d, org, &o)) || (rc = dom_org_require(d, o.id, ORG_ACCESS_ADMIN)))
+		return rc;
+	if (strcmp(v.it.target, "all") != 0 && strcmp(v.it.target, "organization") != 0 &&
+	    strcmp(v.it.target, "space") != 0 && strcmp(v.it.target, "site") != 0)
+		return err_set(ERR_INVALID, "the integration cannot be installed on an organization");
+	/* Installing again is a no-op that answers the installation. */
+	if ((rc = store_installation_by_org(d->tx, v.it.id, o.id, out)) != ERR_NOT_FOUND)
+		return rc;
+	memset(out, 0, sizeof(*out));
+	out->integration_id = v.it.id;
+	out->org_id = o.id;
+	out->status = "active";
+	out->space_selection = "all";
+	out->site_selection = "all";
+	out->configuration = "{}";
+	out->external_ids = "[]";
+	if ((rc = store_org_lock(d->tx, o.id)) || (rc = store_installation_create(d->tx, out)))
+		return rc;
+	return dom_event_record(d, &v.it, out->id, o.id, "installation_setup", setup_fields(d, "active", "pending", "{}"));
+}
+
+/* Load an installation of the integration and check the caller's right:
+ * write needs admin of the installation's organization or the integration's
+ * own token (the one of this installation, or the integration token). */
+static int installation_load(struct dom *d, const char *name, const char *id, bool write, struct integration_view *v,
+			     struct integration_installation *out)
+{
+	int rc = load(d, name, false, v);
+
+	if (rc || (rc = store_installation_get(d->tx, v->it.id, id, out)))
+		return rc;
+	if (is_docsd(d))
+		return 0;
+	if (is_self(d, &v->it))
+		return !d->actor.installation_id || strcmp(d->actor.installation_id, out->id) == 0
+			       ? 0
+			       : err_set(ERR_NOT_FOUND, "installation not found");
+	if ((rc = dom_enter_org(d, out->org_id)))
+		return rc;
+	if (d->actor.org.role == ROLE_NONE && !v->admin)
+		return err_set(ERR_NOT_FOUND, "installation not found");
+	if (write && d->actor.org.role != ROLE_ADMIN)
+		return err_set(ERR_FORBIDDEN, "only admins of the installation's organization may change it");
+	return 0;
+}
+
+int dom_installation_get(struct dom *d, const char *name, const char *id, struct integration_installation *out)
+{
+	struct integration_view v;
+
+	return installation_load(d, name, id, false, &v, out);
+}
+
+/* configuration against the integration's configurations.<which> schema:
+ * an object; `required` properties present; declared properties of the
+ * declared type (string, number, boolean). */
+static int check_configuration(const struct integration *it, const char *which, const char *config)
+{
+	json_t *schemas = json_loads(it->configurations ? it->configurations : "{}", 0, NULL);
+	json_t *c = json_loads(config, 0, NULL), *schema = json_object_get(schemas, which);
+	json_t *props = json_object_get(schema, "properties"), *req = json_object_get(schema, "required"), *v;
+	const char *k;
+	size_t i;
+	int rc = 0;
+
+	if (!json_is_object(c))
+		rc = err_set(ERR_INVALID, "configuration: must be an object");
+	json_array_foreach(req, i, v) if (!rc && json_is_string(v) && !json_object_get(c, json_string_value(v))) rc =
+		err_set(ERR_INVALID, "configuration.%s: is required", json_string_value(v));
+	json_object_foreach(c, k, v)
+	{
+		const char *type = json_string_value(json_object_get(json_object_get(props, k), "type"));
+		if (rc || !type)
+			continue;
+		if ((strcmp(type, "string") == 0 && !json_is_string(v)) ||
+		    (strcmp(type, "number") == 0 && !json_is_number(v)) ||
+		    (strcmp(type, "boolean") == 0 && !json_is_boolean(v)))
+			rc = err_set(ERR_INVALID, "configuration.%s: must be a %s", k, type);
+	}
+	json_decref(c);
+	json_decref(schemas);
+	return rc;
+}
+
+int dom_installation_update(struct dom *d, const char *name, const char *id, const struct installation_update *u,
+			    struct integration_installation *out)
+{
+	struct integration_view v;
+	struct integration_installation before;
+	int rc = installation_load(d, name, id, true, &v, out);
+
+	if (rc || (u->configuration && (rc = check_configuration(&v.it, "account", u->configuration))))
+		return rc;
+	before = *out;
+	if (u->external_ids)
+		out->external_ids = u->external_ids;
+	if (u->configuration)
+		out->configuration = u->configuration;
+	if (u->space_selection)
+		out->space_selection = u->space_selection;
+	if (u->site_selection)
+		out->site_selection = u->site_selection;
+	if ((rc = store_installation_update(d->tx, out)) || (rc = store_installation_get(d->tx, v.it.id, id, out)))
+		return rc;
+	return dom_event_record(d, &v.it, out->id, out->org_id, "installation_setup",
+				setup_fields(d, out->status, before.status, before.configuration));
+}
+
+int dom_installation_delete(struct dom *d, const char *name, const char *id, bool *removed)
+{
+	struct integration_view v;
+	struct integration_installation in;
+	int rc = installation_load(d, name, id, true, &v, &in);
+
+	*removed = false;
+	if (rc == ERR_NOT_FOUND && store_integration_get(d->tx, name, &v.it) == 0 &&
+	    store_installation_get(d->tx, v.it.id, id, &in) == ERR_NOT_FOUND)
+		return 0; /* already uninstalled: 204 */
+	/* Its tokens go with it (store_installation_delete), so they stop
+	 * working at once: installation tokens are never cached (http/tokens.c). */
+	if (rc || (rc = store_installation_delete(d->tx, in.id, removed)))
+		return rc;
+	return dom_event_record(d, &v.it, in.id, in.org_id, "installation_deleted",
+				arena_printf(d->arena, "{\"previous\":{\"configuration\":%s}}", in.configuration));
+}
+
+int dom_installations_list(struct dom *d, const char *name, const char *org_id, const char *external_id,
+			   const struct list_req *lr, struct integration_installation **items, int *n, char **next)
+{
+	struct integration_view v;
+	int rc;
+
+	if (name) {
+		if ((rc = load(d, name, false, &v)) || (rc = require_owner(d, &v, true)))
+			return rc;
+		return store_installations_list(d->tx, v.it.id, NULL, external_id, lr, items, n, next);
+	}
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW)))
+		return rc;
+	return store_installations_list(d->tx, NULL, org_id, external_id, lr, items, n, next);
+}
+
+int dom_org_installations_list(struct dom *d, const char *org_id, const struct list_req *lr,
+			       struct org_installation **items, int *n, char **next)
+{
+	struct integration_installation *rows;
+	int rc = dom_installations_list(d, NULL, org_id, NULL, lr, &rows, n, next);
+
+	if (rc)
+		return rc;
+	*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1));
+	for (int i = 0; i < *n; i++) {
+		struct integration it;
+		(*items)[i].installation = rows[i];
+		if ((rc = store_integration_by_id(d->tx, rows[i].integration_id, &it)) ||
+		    (rc = load(d, it.name, false, &(*items)[i].integration)))
+			return rc;
+	}
+	return 0;
+}
+
+int dom_space_integrations(struct dom *d, const char *space_id, struct integration_view **items, int *n)
+{
+	struct space s;
+	struct integration_installation *ins;
+	struct list_req lr = { .limit = 1000 };
+	char *next;
+	int nins, rc;
+
+	*n = 0;
+	if ((rc = dom_space_get(d, space_id, ROLE_READ, &s)) ||
+	    (rc = store_installations_list(d->tx, NULL, s.org_id, NULL, &lr, &ins, &nins, &next)))
+		return rc;
+	*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(nins ? nins : 1));
+	for (int i = 0; i < nins; i++) {
+		struct integration_target t;
+		struct integration it;
+		if (strcmp(ins[i].space_selection, "all") != 0 &&
+		    store_target_get(d->tx, ins[i].id, "space", s.id, &t) != 0)
+			continue;
+		if ((rc = store_integration_by_id(d->tx, ins[i].integration_id, &it)) ||
+		    (rc = load(d, it.name, false, &(*items)[*n])))
+			return rc;
+		(*n)++;
+	}
+	return 0;
+}
+
+int dom_installation_token(struct dom *d, const char *name, const char *id, const char **token)
+{
+	struct integration_view v;
+	struct integration_installation in;
+	int rc = installation_load(d, name, id, true, &v, &in);
+
+	return rc ? rc : dom_integration_token_mint(d, &v.it, in.id, token);
+}
+
+/* ---- space / site installations ---- */
+
+static int target_check(struct dom *d, const struct integration_view *v, const struct integration_installation *in,
+			const char *kind, const char *target_id, struct target_view *out)
+{
+	int rc;
+
+	if (strcmp(kind, "space") == 0) {
+		struct space s;
+		/* Reading the space as the caller (docsd itself and the
+		 * integration's tokens through their scopes). */
+		if ((rc = dom_space_get(d, target_id, ROLE_READ, &s)))
+			return rc;
+		if (strcmp(s.org_id, in->org_id) != 0)
+			return err_set(ERR_NOT_FOUND, "space not found in the installation's organization");
+		out->space = s;
+		return 0;
+	}
+	struct site st;
+	if ((rc = store_site_get(d->tx, target_id, &st)) == 0 && strcmp(st.org_id, in->org_id) != 0)
+		rc = ERR_NOT_FOUND;
+	if (rc == ERR_NOT_FOUND)
+		return err_set(ERR_NOT_FOUND, "site not found in the installation's organization");
+	if (rc)
+		return rc;
+	return 0;
+}
+
+static const char *target_setup_fields(struct dom *d, const char *kind, const char *target_id, const char *status,
+				       const char *prev_status, const char *prev_config)
+{
+	return arena_printf(d->arena,
+			    "{\"%sId\":\"%s\",\"status\":\"%s\",\"previous\":{\"status\":\"%s\",\"configuration\":%s}}", kind,
+			    target_id, status, prev_status, prev_config ? prev_config : "{}");
+}
+
+int dom_target_install(struct dom *d, const char *name, const char *installation_id, const char *kind,
+		       const char *target_id, struct target_view *out)
+{
+	struct integration_view v;
+	struct integration_installation in;
+	int rc = installation_load(d, name, installation_id, true, &v, &in);
+
+	memset(out, 0, sizeof(*out));
+	if (rc || (rc = target_check(d, &v, &in, kind, target_id, out)))
+		return rc;
+	if (strcmp(v.it.target, "all") != 0 && strcmp(v.it.target, kind) != 0)
+		return err_set(ERR_INVALID, "the integration cannot be installed on a %s (target: %s)", kind, v.it.target);
+	if (store_target_get(d->tx, in.id, kind, target_id, &out->t) == 0)
+		goto done; /* installed already */
+	out->t = (struct integration_target){ .installation_id = in.id, .kind = kind, .target_id = target_id,
+					      .status = "active", .configuration = "{}", .external_ids = "[]" };
+	if ((rc = store_target_put(d->tx, &out->t)) || (rc = store_target_get(d->tx, in.id, kind, target_id, &out->t)))
+		return rc;
+	if ((rc = dom_event_record(d, &v.it, in.id, in.org_id,
+				   strcmp(kind, "space") == 0 ? "space_installation_setup" : "site_installation_setup",
+				   target_setup_fields(d, kind, target_id, "active", "pending", "{}"))))
+		return rc;
+done:
+	out->integration = v.it.name;
+	return 0;
+}
+
+int dom_target_get(struct dom *d, const char *name, const char *installation_id, const char *kind,
+		   const char *target_id, struct target_view *out)
+{
+	struct integration_view v;
+	struct integration_installation in;
+	int rc = installation_load(d, name, installation_id, false, &v, &in);
+
+	memset(out, 0, sizeof(*out));
+	if (rc || (rc = store_target_get(d->tx, in.id, kind, target_id, &out->t)))
+		return rc;
+	out->integration = v.it.name;
+	return 0;
+}
+
+int dom_target_update(struct dom *d, const char *name, const char *installation_id, const char *kind,
+		      const char *target_id, const struct installation_update *u, struct target_view *out)
+{
+	struct integration_view v;
+	struct integration_installation in;
+	struct integration_target before;
+	int rc = installation_load(d, name, installation_id, true, &v, &in);
+
+	memset(out, 0, sizeof(*out));
+	if (rc || (rc = store_target_get(d->tx, in.id, kind, target_id, &out->t)) ||
+	    (u->configuration && (rc = check_configuration(&v.it, kind, u->configuration))))
+		return rc;
+	before = out->t;
+	if (u->external_ids)
+		out->t.external_ids = u->external_ids;
+	if (u->configuration)
+		out->t.configuration = u->configuration;
+	if ((rc = store_target_put(d->tx, &out->t)) || (rc = store_target_get(d->tx, in.id, kind, target_id, &out->t)))
+		return rc;
+	out->integration = v.it.name;
+	return dom_event_record(d, &v.it, in.id, in.org_id,
+				strcmp(kind, "space") == 0 ? "space_installation_setup" : "site_installation_setup",
+				target_setup_fields(d, kind, target_id, out->t.status, before.status, before.configuration));
+}
+
+int dom_target_uninstall(struct dom *d, const char *name, const char *installation_id, const char *kind,
+			 const char *target_id, bool *removed)
+{
+	struct integration_view v;
+	struct integration_installation in;
+	struct integration_target t;
+	int rc = installation_load(d, name, installation_id, true, &v, &in);
+
+	*removed = false;
+	if (rc)
+		return rc;
+	if ((rc = store_target_get(d->tx, in.id, kind, target_id, &t)) == ERR_NOT_FOUND)
+		return 0;
+	if (rc || (rc = store_target_delete(d->tx, in.id, kind, target_id, removed)))
+		return rc;
+	return dom_event_record(
+		d, &v.it, in.id, in.org_id,
+		strcmp(kind, "space") == 0 ? "space_installation_deleted" : "site_installation_deleted",
+		arena_printf(d->arena, "{\"%sId\":\"%s\",\"previous\":{\"configuration\":%s}}", kind, target_id,
+			     t.configuration));
+}
+
+int dom_targets_list(struct dom *d, const char *name, const char *installation_id, const char *kind,
+		     const char *external_id, const struct list_req *lr, struct target_view **items, int *n,
+		     char **next)
+{
+	struct integration_view v;
+	struct integration_installation in;
+	struct integration_target *rows;
+	int rc;
+
+	if (installation_id)
+		rc = installation_load(d, name, installation_id, false, &v, &in);
+	else if ((rc = load(d, name, false, &v)) == 0)
+		rc = require_owner(d, &v, true);
+	if (rc || (rc = store_targets_list(d->tx, v.it.id, installation_id, kind, external_id, lr, &rows, n, next)))
+		return rc;
+	*items = arena_alloc(d->arena, sizeof(**items) * (size_t)(*n ? *n : 1));
+	for (int i = 0; i < *n; i++) {
+		memset(&(*items)[i], 0, sizeof(**items));
+		(*items)[i].t = rows[i];
+		(*items)[i].integration = v.it.name;
+	}
+	return 0;
+}
+
+/* ---- events ---- */
+
+int dom_events_list(struct dom *d, const char *name, const struct list_req *lr, struct integration_event **items,
+		    int *n, char **next)
+{
+	struct integration_view v;
+	int rc = load(d, name, false, &v);
+
+	if (rc || (rc = require_owner(d, &v, true)))
+		return rc;
+	return store_events_list(d->tx, v.it.id, lr, items, n, next);
+}
+
+int dom_event_get(struct dom *d, const char *name, const char *event_id, struct event_view *out)
+{
+	struct integration_view v;
+	int rc = load(d, name, false, &v);
+
+	memset(out, 0, sizeof(*out));
+	if (rc || (rc = require_owner(d, &v, true)) || (rc = store_event_get(d->tx, v.it.id, event_id, &out->ev)))
+		return rc;
+	if (strcmp(out->ev.status, "pending") == 0)
+		return err_set(ERR_NOT_FOUND, "event not found (not delivered yet)");
+	return store_event_logs(d->tx, out->ev.id, &out->logs, &out->nlogs);
+}
+
+int dom_integration_task(struct dom *d, const char *name, const char *task_json)
+{
+	struct integration_view v;
+	struct integration_installation *ins;
+	int n, rc = load(d, name, false, &v);
+	char *next;
+	struct list_req lr = { .limit = 1 };
+
+	if (rc)
+		return rc;
+	if (!is_self(d, &v.it) && !v.admin)
+		return err_set(ERR_FORBIDDEN, "only the integration's tokens queue its tasks");
+	if (d->actor.installation_id) {
+		struct integration_installation in;
+		if ((rc = store_installation_get(d->tx, v.it.id, d->actor.installation_id, &in)))
+			return rc;
+		return dom_event_record(d, &v.it, in.id, in.org_id, "task",
+					arena_printf(d->arena, "{\"task\":%s}", task_json));
+	}
+	if ((rc = store_installations_list(d->tx, v.it.id, NULL, NULL, &lr, &ins, &n, &next)))
+		return rc;
+	return dom_event_record(d, &v.it, n ? ins[0].id : NULL, n ? ins[0].org_id : v.it.org_id, "task",
+				arena_printf(d->arena, "{\"task\":%s}", task_json));
+}

@@ -1,0 +1,152 @@
+/*
+ * integrations.h - GitBook's integrations: publish, read, list, delete;
+ * installations on an organization, its spaces and sites; tokens; events and
+ * their traces; development mode (domain/integrations.c).
+ *
+ * DESIGN
+ * Who may do what (GitBook's rules as far as its documents show them):
+ *  - an integration is visible to everyone when public or unlisted, else to
+ *    the members of its owning organization and to its own tokens; invisible
+ *    is 404;
+ *  - publishing, republishing, deleting, development mode, the event list
+ *    and every installation list need admin of the owning organization (or,
+ *    for reads, the integration's own token);
+ *  - installing on an organization needs admin of it; reading an
+ *    installation needs membership of its organization (or the
+ *    integration's tokens); updating or uninstalling needs admin of it (or
+ *    the integration's tokens, which act for the integration);
+ *  - installing on a space needs the space's installIntegration permission
+ *    (admin) in the installation's organization; on a site, admin of the
+ *    site's organization.
+ * Integration principals: a request authenticated with an integration token
+ * runs as the integration's user (actor.user_id) with no membership anywhere;
+ * with an installation token also with actor.installation_id, which
+ * domain/access.c turns into a role limited by the integration's scopes over
+ * the installation's organization and selected spaces (see
+ * integration_scope_role).
+ *
+ * Every change of an installation's state records GitBook's event
+ * (domain/integration_events.h) in the same transaction.
+ */
+#ifndef DOCSD_DOMAIN_INTEGRATIONS_H
+#define DOCSD_DOMAIN_INTEGRATIONS_H
+
+#include <stdbool.h>
+
+#include "domain/domain.h"
+#include "store/integrations.h"
+
+/* An integration as the API shows it: its owner and the caller's standing. */
+struct integration_view {
+	struct integration it;
+	struct org owner;
+	struct membership caller; /* in the owner organization */
+	bool admin;               /* permissions.admin */
+};
+
+/* What publishing sets; JSON texts validated by the handler against
+ * GitBook's schemas. NULL: not sent (defaults apply on a first publish,
+ * the stored value is kept on a republish where GitBook's CLI would send
+ * it anyway). */
+struct integration_input {
+	const char *organization; /* id, or hostname / its first label */
+	const char *runtime, *title, *description, *summary, *visibility, *target;
+	const char *scopes, *categories, *blocks, *content_sources, *external_links, *configurations, *csp;
+	const char *icon, *preview_images;
+	const char *script;
+	const char *secrets; /* JSON object text, sealed before storing */
+};
+
+struct integration_filter {
+	const char *search, *category, *block_domain, *owner, *scope, *target;
+	int blocks;          /* -1 any, 0 without, 1 with */
+	int content_sources; /* -1 any, 0 without, 1 with */
+	const char *org_id;  /* listOrganizationIntegrations: those installed in org_id */
+};
+
+int dom_integration_publish(struct dom *d, const char *name, const struct integration_input *in,
+			    struct integration_view *out);
+int dom_integration_get(struct dom *d, const char *name, struct integration_view *out);
+int dom_integrations_list(struct dom *d, const struct integration_filter *f, const struct list_req *lr,
+			  struct integration_view **items, int *n, char **next);
+/* *removed false when there was none. */
+int dom_integration_delete(struct dom *d, const char *name, bool *removed);
+int dom_integration_dev_set(struct dom *d, const char *name, const char *tunnel_url, bool all);
+int dom_integration_dev_clear(struct dom *d, const char *name);
+
+/* ---- installations ---- */
+struct installation_update {
+	const char *external_ids;  /* JSON array text, or NULL */
+	const char *configuration; /* JSON object text, or NULL */
+	const char *space_selection, *site_selection;
+};
+
+int dom_installation_create(struct dom *d, const char *name, const char *org, struct integration_installation *out);
+int dom_installation_get(struct dom *d, const char *name, const char *id, struct integration_installation *out);
+int dom_installation_update(struct dom *d, const char *name, const char *id, const struct installation_update *u,
+			    struct integration_installation *out);
+int dom_installation_delete(struct dom *d, const char *name, const char *id, bool *removed);
+/* Of an integration (name set) or of an organization (org_id set). */
+int dom_installations_list(struct dom *d, const char *name, const char *org_id, const char *external_id,
+			   const struct list_req *lr, struct integration_installation **items, int *n, char **next);
+/* listOrganizationInstallations: each installation of org_id with its integration. */
+struct org_installation {
+	struct integration_view integration;
+	struct integration_installation installation;
+};
+int dom_org_installations_list(struct dom *d, const char *org_id, const struct list_req *lr,
+			       struct org_installation **items, int *n, char **next);
+/* listSpaceIntegrations: the integrations installed on a space (on it, or
+ * on every space of its organization), at most 1000. */
+int dom_space_integrations(struct dom *d, const char *space_id, struct integration_view **items, int *n);
+/* A token acting as the installation, valid INTEGRATION_TOKEN_TTL_MS. */
+#define INTEGRATION_TOKEN_TTL_MS (60LL * 60 * 1000)
+int dom_installation_token(struct dom *d, const char *name, const char *id, const char **token);
+
+/* ---- space / site installations (kind "space" | "site") ---- */
+struct target_view {
+	struct integration_target t;
+	const char *integration; /* name */
+	struct space space;      /* kind space, when expanded */
+	int expanded;
+};
+int dom_target_install(struct dom *d, const char *name, const char *installation_id, const char *kind,
+		       const char *target_id, struct target_view *out);
+int dom_target_get(struct dom *d, const char *name, const char *installation_id, const char *kind,
+		   const char *target_id, struct target_view *out);
+int dom_target_update(struct dom *d, const char *name, const char *installation_id, const char *kind,
+		      const char *target_id, const struct installation_update *u, struct target_view *out);
+int dom_target_uninstall(struct dom *d, const char *name, const char *installation_id, const char *kind,
+			 const char *target_id, bool *removed);
+/* installation_id NULL: every installation of the integration. */
+int dom_targets_list(struct dom *d, const char *name, const char *installation_id, const char *kind,
+		     const char *external_id, const struct list_req *lr, struct target_view **items, int *n,
+		     char **next);
+
+/* ---- events ---- */
+struct event_view {
+	struct integration_event ev;
+	struct integration_log *logs;
+	int nlogs;
+};
+int dom_events_list(struct dom *d, const char *name, const struct list_req *lr, struct integration_event **items,
+		    int *n, char **next);
+int dom_event_get(struct dom *d, const char *name, const char *event_id, struct event_view *out);
+/* queueIntegrationTask: a `task` event for the installation the caller's
+ * token acts for (or, for docsd itself / owner admins, the first one). */
+int dom_integration_task(struct dom *d, const char *name, const char *task_json);
+
+/* A new token for the integration (installation_id NULL) or one of its
+ * installations; only its hash is stored. */
+int dom_integration_token_mint(struct dom *d, const struct integration *it, const char *installation_id,
+			       const char **token);
+/* The integration's secrets as JSON object text ("{}" when none). */
+int dom_integration_secrets_open(struct dom *d, const struct integration *it, const char **json);
+
+/* ---- access of integration principals (domain/access.c) ---- */
+/* The role an installation's scopes give on content (JSON array text):
+ * space:metadata:write -> create (manage settings), space:content:write or
+ * space:git:sync -> edit, any other scope -> read, none -> no access. */
+enum role integration_scope_role(const char *scopes_json);
+
+#endif
