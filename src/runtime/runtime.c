@@ -22,7 +22,8 @@
  *                         | kill_claim(): the reaper thread (idle past idle_ms, or
  *                         | exited by itself), a delivery past timeout_ms, a broken
  *                         | connection, acquire() making room (LRU) or finding it
- *                         v exited, runtime_free()
+ *                         | exited, release() finding it resident past
+ *                         v max(3 x heap_mb, 256 MiB) (recycled), runtime_free()
  *                   +----------+
  *                   |   dead   |  unlinked; SIGKILLed and reaped by the claimer;
  *                   +----------+  freed by the last user to leave (release()).
@@ -73,6 +74,14 @@
 #define RUNTIME_BODY_MAX ((size_t)10 << 20)
 /* One JSON line: the body, base64, plus its envelope. */
 #define RUNTIME_LINE_MAX (RUNTIME_BODY_MAX / 3 * 4 + 4096)
+/* A process resident past max(FACTOR x heap_mb, MIN) is recycled
+ * (recycle_kib); -D overrides them (a manual check of the recycling). */
+#ifndef RUNTIME_RECYCLE_FACTOR
+#define RUNTIME_RECYCLE_FACTOR 3
+#endif
+#ifndef RUNTIME_RECYCLE_MIN_KIB
+#define RUNTIME_RECYCLE_MIN_KIB (256L * 1024)
+#endif
 
 enum proc_state { PROC_STARTING, PROC_READY };
 
@@ -444,16 +453,51 @@ static int acquire(struct runtime *rt, const struct runtime_script *script, stru
 	return 0;
 }
 
+/* The resident memory of pid in KiB, 0 when unknown. */
+static long rss_kib(pid_t pid)
+{
+	char path[64];
+	long size = 0, resident = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/statm", (long)pid);
+	if (pid <= 0 || !(f = fopen(path, "re")))
+		return 0;
+	if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* A process's RSS past which it is recycled once no delivery holds it:
+ * workerd's resident memory grows with the requests it served, beyond the
+ * V8 heap limit (measured: 48 MiB at start, 99 MiB after 4,000 trivial
+ * requests, 254 MiB after 80,000, heap limit 128 MiB). */
+static long recycle_kib(const struct runtime *rt)
+{
+	long kib = (long)rt->cfg.heap_mb * RUNTIME_RECYCLE_FACTOR * 1024;
+
+	return kib < RUNTIME_RECYCLE_MIN_KIB ? RUNTIME_RECYCLE_MIN_KIB : kib;
+}
+
 static void release(struct runtime *rt, struct proc *p)
 {
 	bool discard;
+	pid_t recycle = -1;
+	long rss = 0;
 
 	pthread_mutex_lock(&rt->mu);
 	p->users--;
 	p->last_used_ns = clock_mono_ns();
+	if (!p->dead && p->users == 0 && p->state == PROC_READY && (rss = rss_kib(p->pid)) > recycle_kib(rt))
+		recycle = kill_claim(rt, p, "recycled (resident memory)");
 	discard = p->dead && p->users == 0;
 	pthread_cond_broadcast(&rt->cond);
 	pthread_mutex_unlock(&rt->mu);
+	if (recycle > 0) {
+		log_info("runtime: the process of %s recycled at %ld MiB resident", p->key, rss / 1024);
+		(void)workerd_kill(recycle);
+	}
 	if (discard)
 		proc_discard(p);
 }
