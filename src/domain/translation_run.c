@@ -356,6 +356,87 @@ static bool header_word(const char *s)
 
 #define GLOSSARY_MAX 1000
 
+static void glossary_add(struct tr_glossary *g, const char *from, const char *to)
+{
+	if (*from && g->n < GLOSSARY_MAX) {
+		g->from[g->n] = from;
+		g->to[g->n] = to;
+		g->n++;
+	}
+}
+
+/* A cell of GitBook's table: a value of a record, which for a text column
+ * names one of the block's fragments (its text), else is the text itself. */
+static const char *record_cell(struct arena *a, json_t *table, json_t *v)
+{
+	json_t *frags = json_object_get(table, "fragments"), *f;
+	size_t i;
+
+	if (!json_is_string(v))
+		return "";
+	json_array_foreach(frags, i, f)
+		if (json_is_string(json_object_get(f, "fragment")) &&
+		    strcmp(json_string_value(json_object_get(f, "fragment")), json_string_value(v)) == 0)
+			return cell_text(a, f);
+	return arena_strdup(a, json_string_value(v));
+}
+
+struct record {
+	const char *order;
+	json_t *values;
+};
+
+static int record_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct record *)x)->order, ((const struct record *)y)->order);
+}
+
+/* GitBook's table block: data.view.columns orders the columns (the first
+ * two are source and target), data.records the rows (by orderIndex); the
+ * column titles are the header, not a row. */
+static void gitbook_table(struct arena *a, json_t *table, struct tr_glossary *g)
+{
+	json_t *data = json_object_get(table, "data"), *records = json_object_get(data, "records"), *rec;
+	json_t *cols = json_object_get(json_object_get(data, "view"), "columns");
+	const char *c0 = json_string_value(json_array_get(cols, 0)), *c1 = json_string_value(json_array_get(cols, 1));
+	struct record *rs;
+	const char *key;
+	size_t n = 0;
+
+	if (!c0 || !c1 || !json_is_object(records) || json_object_size(records) > GLOSSARY_MAX)
+		return;
+	rs = arena_alloc(a, sizeof(*rs) * (json_object_size(records) + 1));
+	json_object_foreach(records, key, rec) {
+		const char *order = json_string_value(json_object_get(rec, "orderIndex"));
+		rs[n++] = (struct record){ order ? order : key, json_object_get(rec, "values") };
+	}
+	qsort(rs, n, sizeof(*rs), record_cmp);
+	for (size_t i = 0; i < n; i++)
+		glossary_add(g, record_cell(a, table, json_object_get(rs[i].values, c0)),
+			     record_cell(a, table, json_object_get(rs[i].values, c1)));
+}
+
+/* A table written as rows of cells (nodes of nodes), as a markdown import
+ * or another editor makes it: a first row reading "source", "term" or
+ * "original" is a header. */
+static void row_table(struct arena *a, json_t *rows, struct tr_glossary *g)
+{
+	json_t *row;
+	size_t r;
+
+	json_array_foreach(rows, r, row) {
+		json_t *cells = json_object_get(row, "nodes");
+		const char *from;
+
+		if (json_array_size(cells) < 2)
+			continue;
+		from = cell_text(a, json_array_get(cells, 0));
+		if (r == 0 && header_word(from))
+			continue;
+		glossary_add(g, from, cell_text(a, json_array_get(cells, 1)));
+	}
+}
+
 static void glossary_tables(struct arena *a, json_t *nodes, struct tr_glossary *g, int depth)
 {
 	json_t *n;
@@ -365,27 +446,13 @@ static void glossary_tables(struct arena *a, json_t *nodes, struct tr_glossary *
 		return;
 	json_array_foreach(nodes, i, n) {
 		const char *type = json_string_value(json_object_get(n, "type"));
-		json_t *rows = json_object_get(n, "nodes"), *row;
-		size_t r;
 
-		if (!type || strcmp(type, "table") != 0) {
+		if (!type || strcmp(type, "table") != 0)
 			glossary_tables(a, json_object_get(n, "nodes"), g, depth + 1);
-			continue;
-		}
-		json_array_foreach(rows, r, row) {
-			json_t *cells = json_object_get(row, "nodes");
-			const char *from, *to;
-
-			if (json_array_size(cells) < 2 || g->n == GLOSSARY_MAX)
-				continue;
-			from = cell_text(a, json_array_get(cells, 0));
-			to = cell_text(a, json_array_get(cells, 1));
-			if (!*from || (r == 0 && header_word(from)))
-				continue;
-			g->from[g->n] = from;
-			g->to[g->n] = to;
-			g->n++;
-		}
+		else if (json_object_get(json_object_get(n, "data"), "records"))
+			gitbook_table(a, n, g);
+		else
+			row_table(a, json_object_get(n, "nodes"), g);
 	}
 }
 

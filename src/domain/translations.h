@@ -85,9 +85,11 @@ struct tr_run_page {
 };
 
 /* The glossary of a translation's instructions (GitBook's behaviour): a
- * two-column table anywhere in the document, source term | translated
- * term, one row a term (a first row reading "source", "term" or "original"
- * is a header). The plan swaps each source term in the text sent to the
+ * table anywhere in the document whose first two columns are source term |
+ * translated term, one row a term: GitBook's own table block (data.view.
+ * columns, data.records by orderIndex, text cells in its fragments; the
+ * column titles are the header) or rows of cells (a first row reading
+ * "source", "term" or "original" is a header). The plan swaps each source term in the text sent to the
  * engine (segments only: code, links and markup are never touched) for a
  * token the engines pass through unchanged ("zqg<i>z", a word no
  * dictionary knows), longest term first, whole words, case as written; the
