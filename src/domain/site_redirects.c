@@ -263,6 +263,11 @@ int dom_site_visit_git_redirect(struct dom *d, const char *revision_id, const ch
 	return store_revision_redirect_get(d->tx, revision_id, path, target);
 }
 
+int dom_site_visit_translations(struct dom *d, const struct site *s, struct site_translation **out, int *n)
+{
+	return store_site_translations(d->tx, s->id, out, n);
+}
+
 int dom_redirects_on_space_advanced(struct dom *d, const struct space_advanced *ev)
 {
 	const struct revision *old = NULL, *cur = ev->revision;

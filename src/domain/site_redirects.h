@@ -82,6 +82,9 @@ int dom_site_visit_old_path(struct dom *d, const char *space_id, const char *pat
  * ERR_NOT_FOUND. */
 int dom_site_visit_git_redirect(struct dom *d, const char *revision_id, const char *path, const char **target);
 
+/* The translations between site spaces of site s (hreflang alternates). */
+int dom_site_visit_translations(struct dom *d, const struct site *s, struct site_translation **out, int *n);
+
 /* ---- recording ---- */
 
 /* A Git import's .gitbook.yaml redirects, stored with revision rev_id:

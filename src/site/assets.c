@@ -151,11 +151,34 @@ const char site_css[] =
 	".footer-group li{margin:4px 0}\n"
 	".footer-group a{color:var(--muted)}\n"
 	".copyright{margin:0}\n"
+	/* Readers' features (seo.c): theme toggle, breadcrumbs, last updated, the outline's
+	 * current section, search as you type (site.js). */
+	".theme-toggle{display:flex;gap:2px;padding:2px;border:1px solid var(--border);border-radius:var(--radius);background:var(--soft);flex:none}\n"
+	".theme-toggle a{display:block;padding:3px 8px;border-radius:6px;font-size:12.5px;color:var(--muted);line-height:1.4}\n"
+	".theme-toggle a:hover{text-decoration:none;color:var(--fg)}\n"
+	".theme-toggle a[aria-current]{background:var(--bg);color:var(--fg);box-shadow:0 1px 2px rgba(0,0,0,.12)}\n"
+	".breadcrumbs ol{display:flex;flex-wrap:wrap;list-style:none;margin:0 0 6px;padding:0;font-size:13.5px;color:var(--muted)}\n"
+	".breadcrumbs li+li::before{content:\"/\";margin:0 8px;color:var(--border)}\n"
+	".breadcrumbs a{color:var(--muted)}\n"
+	".last-updated{margin:40px 0 0;font-size:13px;color:var(--muted)}\n"
+	".toc a.active{color:var(--primary);font-weight:600}\n"
+	".search{position:relative}\n"
+	".search-results{position:absolute;top:calc(100% + 6px);right:0;width:min(420px,92vw);max-height:70vh;overflow-y:auto;z-index:30;background:var(--bg);border:1px solid var(--border);border-radius:var(--radius);box-shadow:0 8px 28px rgba(0,0,0,.16);padding:6px}\n"
+	".search-results[hidden]{display:none}\n"
+	".search-results a{display:block;padding:8px 10px;border-radius:6px;color:var(--fg)}\n"
+	".search-results a:hover,.search-results a:focus{background:var(--soft);text-decoration:none;outline:none}\n"
+	".search-results strong{display:block;font-size:14px;font-weight:600}\n"
+	".search-results span{display:block;font-size:13px;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\n"
+	".search-results p{margin:8px 10px;font-size:13.5px;color:var(--muted)}\n"
+	".search kbd{position:absolute;right:8px;top:50%;transform:translateY(-50%);font:11px var(--mono);color:var(--muted);border:1px solid var(--border);border-radius:4px;padding:0 4px;pointer-events:none}\n"
 	"@media (max-width:900px){\n"
 	".nav-button{display:block}\n"
 	".header-inner{padding:0 16px;gap:12px}\n"
 	".header-links{display:none}\n"
 	".search{flex:0 1 150px;margin-left:auto}\n"
+	".theme-toggle a{padding:3px 6px}\n"
+	".theme-toggle span{font-size:11.5px}\n"
+	".search kbd{display:none}\n"
 	".sections{padding:0 16px}\n"
 	".sidebar{position:fixed;top:0;left:0;bottom:0;height:auto;width:85%;max-width:320px;z-index:20;padding-top:52px;background:var(--bg);transform:translateX(-100%);visibility:hidden;transition:transform .2s,visibility .2s}\n"
 	".nav-toggle:checked+.sidebar{transform:none;visibility:visible;box-shadow:0 0 24px rgba(0,0,0,.15)}\n"
@@ -190,4 +213,64 @@ const char *site_css_version(void)
 {
 	pthread_once(&css_once, css_hash);
 	return css_version;
+}
+
+/* docsd's one script: progressive enhancement only (every page works
+ * without it). Search as you type from {search form action}.json (the same
+ * search and access rules as the form), Ctrl/Cmd+K focuses the search box,
+ * and the outline ("On this page") marks the section being read. Served
+ * from docsd's own file, allowed by the CSP's script-src 'self'. */
+const char site_js[] =
+	"(function(){'use strict';\n"
+	"var f=document.querySelector('form.search'),i=f&&f.querySelector('input[name=q]');\n"
+	"if(i){\n"
+	"var box=document.createElement('div'),t=0,last='',seq=0;\n"
+	"box.className='search-results';box.hidden=true;box.setAttribute('role','listbox');f.appendChild(box);\n"
+	"i.setAttribute('autocomplete','off');\n"
+	"var k=document.createElement('kbd');k.textContent=/Mac|iP/.test(navigator.platform)?'\\u2318K':'Ctrl K';f.appendChild(k);\n"
+	"var show=function(q,rs){box.textContent='';\n"
+	" if(!rs.length){var p=document.createElement('p');p.textContent='No results for \\u201c'+q+'\\u201d';box.appendChild(p);}\n"
+	" rs.forEach(function(h){var a=document.createElement('a'),s=document.createElement('strong');a.href=h.url;a.setAttribute('role','option');\n"
+	"  s.textContent=h.title+(h.section?' \\u203a '+h.section:'');a.appendChild(s);\n"
+	"  if(h.excerpt||h.space){var e=document.createElement('span');e.textContent=(h.space?h.space+' \\u00b7 ':'')+(h.excerpt||'');a.appendChild(e);}\n"
+	"  box.appendChild(a);});box.hidden=false;};\n"
+	"var run=function(){var q=i.value.trim();if(q===last)return;last=q;var n=++seq;\n"
+	" if(!q){box.hidden=true;box.textContent='';return;}\n"
+	" fetch(f.getAttribute('action')+'.json?q='+encodeURIComponent(q),{credentials:'same-origin',headers:{Accept:'application/json'}})\n"
+	"  .then(function(r){return r.ok?r.json():null;}).then(function(d){if(d&&n===seq)show(q,d.results||[]);}).catch(function(){});};\n"
+	"i.addEventListener('input',function(){clearTimeout(t);t=setTimeout(run,120);});\n"
+	"i.addEventListener('focus',function(){if(box.childNodes.length&&i.value.trim())box.hidden=false;});\n"
+	"f.addEventListener('keydown',function(e){var l=[].slice.call(box.querySelectorAll('a')),x=l.indexOf(document.activeElement);\n"
+	" if(e.key==='ArrowDown'&&l.length){e.preventDefault();(l[x+1]||l[0]).focus();}\n"
+	" else if(e.key==='ArrowUp'&&l.length){e.preventDefault();(x>0?l[x-1]:i).focus();}\n"
+	" else if(e.key==='Escape'){box.hidden=true;i.focus();}});\n"
+	"document.addEventListener('click',function(e){if(!f.contains(e.target))box.hidden=true;});\n"
+	"document.addEventListener('keydown',function(e){if((e.ctrlKey||e.metaKey)&&!e.altKey&&(e.key==='k'||e.key==='K')){e.preventDefault();i.focus();i.select();}});\n"
+	"}\n"
+	"var links=[].slice.call(document.querySelectorAll('.toc a[href^=\"#\"]'));\n"
+	"if(links.length){var hs=links.map(function(a){return document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)));}),cur=null,q=false;\n"
+	"var mark=function(){q=false;var at=0;for(var j=0;j<hs.length;j++){if(hs[j]&&hs[j].getBoundingClientRect().top<120)at=j;}\n"
+	" if(cur!==links[at]){if(cur){cur.classList.remove('active');cur.removeAttribute('aria-current');}cur=links[at];cur.classList.add('active');cur.setAttribute('aria-current','location');}};\n"
+	"window.addEventListener('scroll',function(){if(!q){q=true;requestAnimationFrame(mark);}},{passive:true});mark();}\n"
+	"})();\n";
+
+const size_t site_js_len = sizeof(site_js) - 1;
+
+static char js_version[17];
+static pthread_once_t js_once = PTHREAD_ONCE_INIT;
+
+static void js_hash(void)
+{
+	char hex[65];
+
+	if (sha256_hex(hex, site_js, site_js_len) == 0)
+		memcpy(js_version, hex, 16);
+	else
+		memcpy(js_version, "0", 2);
+}
+
+const char *site_js_version(void)
+{
+	pthread_once(&js_once, js_hash);
+	return js_version;
 }

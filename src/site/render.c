@@ -215,11 +215,9 @@ static const char *content_link(void *ctx, const char *target)
 
 /* ---- the layout ---- */
 
-static void head(struct jw *b, const struct site_view *v, const char *title, const char *desc, const char *md_url,
-		 bool noindex)
+static void head(struct jw *b, struct arena *a, const struct site_view *v, const struct sv_page *pg,
+		 const char *title, const char *desc, const char *md_url, bool noindex)
 {
-	const char *theme = cz_str(v->custom, "themes.default");
-	const json_t *tog = cz_get(v->custom, "themes.toggeable");
 	const char *pl = cz_str(v->custom, "styling.primaryColor.light");
 	const char *pd = cz_str(v->custom, "styling.primaryColor.dark");
 	const char *fav = cz_str(v->custom, "favicon.icon.light");
@@ -228,7 +226,7 @@ static void head(struct jw *b, const struct site_view *v, const char *title, con
 	html_esc(b, cz_str(v->custom, "internationalization.locale") ? cz_str(v->custom, "internationalization.locale")
 								     : "en");
 	html_raw(b, "\" data-theme=\"");
-	html_raw(b, json_is_true(tog) ? "auto" : (theme && strcmp(theme, "dark") == 0 ? "dark" : "light"));
+	html_raw(b, site_theme_attr(v)); /* the visitor's choice, else the site's */
 	html_raw(b, "\">\n<head>\n<meta charset=\"utf-8\">\n"
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
 	if (title) {
@@ -279,6 +277,7 @@ static void head(struct jw *b, const struct site_view *v, const char *title, con
 		}
 		html_raw(b, "</style>\n");
 	}
+	site_head_meta(b, a, v, pg, title, desc);
 	html_raw(b, v->nsections > 1 || (v->nsections == 1 && v->sections[0].sec) ? "</head>\n<body class=\"has-sections\">\n"
 										  : "</head>\n<body>\n");
 	html_raw(b, "<a class=\"skip\" href=\"#content\">Skip to content</a>\n");
@@ -385,7 +384,9 @@ static void header(struct jw *b, const struct site_view *v, int cur_section, con
 		html_esc(b, q);
 		html_raw(b, "\"");
 	}
-	html_raw(b, "></form>\n</div>\n");
+	html_raw(b, "></form>\n");
+	site_theme_toggle(b, v);
+	html_raw(b, "</div>\n");
 	if (v->nsections > 1 || (v->nsections == 1 && v->sections[0].sec)) {
 		html_raw(b, "<nav class=\"sections\" aria-label=\"Sections\">");
 		for (int s = 0; s < v->nsections; s++) {
@@ -627,7 +628,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 
 	if (p && sp)
 		md_url = sv_twin_url(a, sp, p);
-	head(out, v, p ? p->title : pg->search_q ? "Search" : "Page not found", p ? p->description : NULL, md_url,
+	head(out, a, v, pg, p ? p->title : pg->search_q ? "Search" : "Page not found", p ? p->description : NULL, md_url,
 	     p && (p->no_index || p->no_robots_index));
 	header(out, v, pg->section, pg->search_q);
 	html_raw(out, "<div class=\"layout\">\n");
@@ -638,6 +639,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 		search_results(out, pg);
 	} else if (p && sp) {
 		struct link_ctx lc = { v, sp, p, a };
+		site_breadcrumbs(out, a, v, pg);
 		html_raw(out, "<h1>");
 		if (p->emoji && *p->emoji) {
 			html_emoji(out, p->emoji);
@@ -653,6 +655,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 		toc->skip_title = p->title;
 		if (pg->body_md && (rc = md_to_html_toc(out, a, pg->body_md, strlen(pg->body_md), content_link, &lc, toc)))
 			return rc;
+		site_last_updated(out, sp, p);
 	} else if (sp && !sv_first_page(sp->rv)) {
 		html_raw(out, "<h1>");
 		html_esc(out, sp->title);

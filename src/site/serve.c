@@ -42,7 +42,10 @@ static const char CT_HTML[] = "text/html; charset=utf-8";
 static const char CT_MD[] = "text/markdown; charset=utf-8";
 static const char CT_TEXT[] = "text/plain; charset=utf-8";
 static const char CT_XML[] = "application/xml; charset=utf-8";
+/* script-src 'self': docsd's own script only (site.js; nothing inline,
+ * nothing from content); connect-src 'self': its search-as-you-type calls. */
 static const char CSP[] = "default-src 'none'; img-src * data:; style-src 'self' 'unsafe-inline'; "
+			  "script-src 'self'; connect-src 'self'; "
 			  "form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 /* ---- which requests are the site's ---- */
@@ -568,6 +571,90 @@ static bool etag_matches(const char *inm, const char *etag)
 	return false;
 }
 
+/* ---- the reader's theme (a cookie per site, no script) ---- */
+
+#define THEME_COOKIE "docsd_theme"
+
+/* The visitor's theme from the cookie: light, dark, system, or NULL. */
+static const char *theme_of(struct req *r)
+{
+	const char *t = cookie_value(r, THEME_COOKIE);
+
+	if (t && (strcmp(t, "light") == 0 || strcmp(t, "dark") == 0 || strcmp(t, "system") == 0))
+		return t;
+	return NULL;
+}
+
+/* {root}/~theme/{light|dark|system}?to={path}: remember the choice for this
+ * site (Path = the site's root, a year) and go back to the page, on this
+ * site whatever `to` says (site_location). */
+static int theme_set(struct visit *vi, const char *mode)
+{
+	struct req *r = vi->r;
+	const char *to = req_query(r, "to"), *loc, *cookie;
+
+	if (strcmp(mode, "light") != 0 && strcmp(mode, "dark") != 0 && strcmp(mode, "system") != 0)
+		return not_found(r);
+	if (!to || utf8_len(to) < 0)
+		to = "";
+	while (*to == '/' || *to == '\\')
+		to++;
+	loc = site_location(vi->a, arena_printf(vi->a, "%s/", vi->v.root), to);
+	if (!loc)
+		return err_set(ERR_INTERNAL, "redirect location too long");
+	cookie = arena_printf(vi->a, THEME_COOKIE "=%s; Path=%s; Max-Age=31536000; SameSite=Lax%s", mode,
+			      *vi->root ? vi->root : "/", strncmp(r->srv->public_url, "https:", 6) == 0 ? "; Secure" : "");
+	return redirect(r, loc, cookie);
+}
+
+/* hreflang: the page in the other languages of its space that the site
+ * shows (a space and its translations, both site spaces), and itself; the
+ * same path in each, else that space's root. */
+static int alternates(struct visit *vi, struct sv_page *pg, const struct sv_space *sp)
+{
+	struct site_translation *t;
+	struct sv_alt *alts;
+	const char *family = sp->ss->space_id, *lang0 = NULL;
+	int n, na = 0, rc;
+
+	pg->nalts = 0;
+	if ((rc = dom_site_visit_translations(vi->d, &vi->site, &t, &n)))
+		return rc;
+	if (n == 0)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (strcmp(t[i].result_space, family) == 0)
+			family = t[i].source_space; /* a translation: its source heads the family */
+	alts = arena_alloc(vi->a, sizeof(*alts) * (size_t)(n + 1));
+	for (int s = 0; s < vi->v.nsections; s++) {
+		for (int k = 0; k < vi->v.sections[s].nspaces; k++) {
+			const struct sv_space *o = &vi->v.sections[s].spaces[k];
+			const char *lang = NULL;
+			for (int i = 0; i < n && !lang; i++) {
+				if (strcmp(t[i].source_space, family) != 0)
+					continue;
+				if (strcmp(o->ss->space_id, family) == 0)
+					lang = t[i].source_language;
+				else if (strcmp(o->ss->space_id, t[i].result_space) == 0)
+					lang = t[i].language;
+			}
+			if (!lang || !*lang)
+				continue;
+			const struct rev_page *p = o->rv ? revision_page_by_path(o->rv, pg->page->path) : NULL;
+			if (o == sp)
+				p = pg->page, lang0 = lang;
+			alts[na].lang = lang;
+			alts[na].url = sv_page_url(vi->a, o, p && sv_page_readable(p) ? p : NULL);
+			na++;
+		}
+	}
+	if (na > 1 && lang0) {
+		pg->alts = alts;
+		pg->nalts = na;
+	}
+	return 0;
+}
+
 /* ---- redirects (domain/site_redirects.h: what is asked, in which order) ---- */
 
 /* Render's answer "301 to prefix + path" (site_location: a path on this
@@ -746,9 +833,21 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 	}
 	if (strcmp(rest, "sitemap.xml") == 0 && strcmp(vi->site.visibility, "public") == 0) {
 		*ctype = CT_XML;
-		return site_render_sitemap(out, vi->a, v);
+		return site_render_sitemap_index(out, v) ? err_set(ERR_INTERNAL, "sitemap too large") : 0;
 	}
-	if (strcmp(rest, "~search") == 0) {
+	if (strncmp(rest, "~sitemap/", 9) == 0 && rl > 13 && strcmp(rest + rl - 4, ".xml") == 0 &&
+	    strcmp(vi->site.visibility, "public") == 0) {
+		*ctype = CT_XML;
+		rc = site_render_sitemap_space(out, vi->a, v, arena_strndup(vi->a, rest + 9, rl - 13));
+		if (rc == 1) {
+			*status = 404;
+			*ctype = CT_TEXT;
+			html_raw(out, "Not found\n");
+			return 0;
+		}
+		return rc ? err_set(ERR_INTERNAL, "sitemap too large") : 0;
+	}
+	if (strcmp(rest, "~search") == 0 || strcmp(rest, "~search.json") == 0) {
 		const char *q = req_query(vi->r, "q");
 		if (q && utf8_len(q) < 0)
 			q = NULL; /* not text: nothing to search for */
@@ -757,6 +856,12 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 		pg.search_q = q ? q : "";
 		if (q && *q && (rc = search_hits(vi, q, &pg)))
 			return rc;
+		/* Search as you type (site.js): the same hits, as JSON. */
+		if (rest[7] == '.') {
+			*ctype = "application/json; charset=utf-8";
+			site_search_json(out, &pg);
+			return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "search answer too large");
+		}
 		return site_render_page(out, vi->a, v, &pg);
 	}
 	if (rl > 3 && strcmp(rest + rl - 3, ".md") == 0) {
@@ -796,6 +901,8 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 			*ctype = CT_MD;
 			return markdown_twin(vi, pg.page, body, out);
 		}
+		if ((rc = alternates(vi, &pg, sp)))
+			return rc;
 		return site_render_page(out, vi->a, v, &pg);
 	}
 	/* A space without pages shows that at its root; anything else is 404. */
@@ -939,7 +1046,12 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	vi->v.root = share ? arena_printf(vi->a, "%s/~share/%s", root, share) : root;
 	vi->v.noindex = !public_site;
 	vi->v.css_url = arena_printf(vi->a, "%s/~assets/site.css?v=%s", root, site_css_version());
+	vi->v.js_url = arena_printf(vi->a, "%s/~assets/site.js?v=%s", root, site_js_version());
 	vi->v.base = origin(vi, hostname);
+	vi->v.here = rest;
+	if (strncmp(rest, "~theme/", 7) == 0)
+		return theme_set(vi, rest + 7);
+	vi->v.theme = theme_of(r);
 	if ((rc = dom_site_structure(vi->d, &vi->site, &vi->st)))
 		return rc;
 	/* The key: everything the answer depends on but the structure's
@@ -951,7 +1063,9 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	key_add(&vi->key, vi->v.base);
 	key_add(&vi->key, rest);
 	key_add(&vi->key, site_css_version());
-	if (strcmp(rest, "~search") == 0)
+	key_add(&vi->key, site_js_version());
+	key_add(&vi->key, vi->v.theme);
+	if (strcmp(rest, "~search") == 0 || strcmp(rest, "~search.json") == 0)
 		key_add(&vi->key, req_query(r, "q"));
 	if ((rc = build_view(vi)))
 		return rc;
@@ -1016,6 +1130,11 @@ int site_serve(struct req *r)
 	if ((name && !plain_token(name, 128)) || utf8_len(r->url) < 0)
 		return not_found(r);
 	/* The stylesheet is the same for every site. */
+	if (strcmp(rest, "~assets/site.js") == 0) {
+		resp_header(r, "Cache-Control", "public, max-age=31536000, immutable");
+		resp_header(r, "X-Content-Type-Options", "nosniff");
+		return answer(r, 200, "text/javascript; charset=utf-8", site_js, site_js_len);
+	}
 	if (strcmp(rest, "~assets/site.css") == 0) {
 		resp_header(r, "Cache-Control", "public, max-age=31536000, immutable");
 		return answer(r, 200, "text/css; charset=utf-8", site_css, site_css_len);

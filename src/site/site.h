@@ -135,6 +135,9 @@ struct site_view {
 	const struct site_section_group *groups;
 	int ngroups;
 	bool noindex;                 /* unlisted, share-link and visitor-auth sites */
+	const char *theme;            /* the visitor's theme (cookie): light, dark, system; NULL: the site's */
+	const char *here;             /* the path asked for, under the root (the theme links come back to it) */
+	const char *js_url;           /* docsd's script (seo.c); NULL: none */
 	const json_t *visitor;        /* {"claims": {...}} or NULL */
 };
 
@@ -146,6 +149,12 @@ struct sv_page {
 	const char *search_q;         /* a search page: the query (results below) */
 	const struct sv_hit *hits;
 	int nhits;
+	/* hreflang: the page in its space's translations that the site shows
+	 * (and in its own language), URL paths from the root of the origin. */
+	const struct sv_alt {
+		const char *lang, *url;
+	} *alts;
+	int nalts;
 };
 
 struct sv_hit {
@@ -187,11 +196,40 @@ int site_render_sitemap(struct jw *out, struct arena *a, const struct site_view 
 /* robots.txt: everything allowed (public) or disallowed. */
 void site_render_robots(struct jw *out, const struct site_view *v);
 
+/* ---- readers and search engines (seo.c) ---- */
+
+/* The html element's data-theme: light, dark or auto (the system's). */
+const char *site_theme_attr(const struct site_view *v);
+/* In the head: canonical link, hreflang alternates, Open Graph and Twitter
+ * tags (title, description, the site's social preview image), the script. */
+void site_head_meta(struct jw *b, struct arena *a, const struct site_view *v, const struct sv_page *pg,
+		    const char *title, const char *desc);
+/* Light / Dark / System links ({root}/~theme/{mode}?to={here}): a cookie,
+ * no script. Nothing when the site's theme is not toggeable. */
+void site_theme_toggle(struct jw *b, const struct site_view *v);
+/* The section, the site space (when the section has several) and the
+ * page's ancestors above its title. */
+void site_breadcrumbs(struct jw *b, struct arena *a, const struct site_view *v, const struct sv_page *pg);
+/* "Last updated <date>": the page's updatedAt, else its revision's time. */
+void site_last_updated(struct jw *b, const struct sv_space *sp, const struct rev_page *p);
+/* sitemap.xml: an index of one sitemap per visible site space
+ * ({root}/~sitemap/{siteSpaceId}.xml) with its lastmod. */
+int site_render_sitemap_index(struct jw *out, const struct site_view *v);
+/* One site space's sitemap: 0, 1 when the view has no such site space. */
+int site_render_sitemap_space(struct jw *out, struct arena *a, const struct site_view *v, const char *site_space_id);
+/* The search endpoint's JSON: {query, results: [{title, url, section?, excerpt?, space?}]}. */
+void site_search_json(struct jw *out, const struct sv_page *pg);
+
 /* ---- the stylesheet (assets.c) ---- */
 extern const char site_css[];
 extern const size_t site_css_len;
 /* A short hash of site_css for its URL (?v=). */
 const char *site_css_version(void);
+/* docsd's one script (search as you type, Ctrl/Cmd+K, the outline's
+ * current section), served at {root}/~assets/site.js?v=<hash>. */
+extern const char site_js[];
+extern const size_t site_js_len;
+const char *site_js_version(void);
 
 /* ---- visitor tokens (visitor.c) ---- */
 

@@ -161,3 +161,27 @@ int store_revision_redirect_get(struct store_tx *tx, const char *revision_id, co
 	return st_one(tx, "SELECT target FROM revision_redirects WHERE revision_id = $1 AND source = $2", p, NP(p),
 		      fill_str0, target);
 }
+
+static int fill_translation(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct site_translation *t = out;
+
+	t->source_space = st_str(tx, r, 0);
+	t->source_language = st_str(tx, r, 1);
+	t->result_space = st_str(tx, r, 2);
+	t->language = st_str(tx, r, 3);
+	return 0;
+}
+
+int store_site_translations(struct store_tx *tx, const char *site_id, struct site_translation **out, int *n)
+{
+	struct db_param p[] = { P_TEXT(site_id) };
+
+	return st_all(tx,
+		      "SELECT t.source_space, t.source_language, t.result_space, t.language FROM translations t "
+		      "WHERE t.result_space IS NOT NULL "
+		      "AND t.source_space IN (SELECT space_id FROM site_spaces WHERE site_id = $1) "
+		      "AND t.result_space IN (SELECT space_id FROM site_spaces WHERE site_id = $1) "
+		      "ORDER BY t.created_at, t.id LIMIT 200",
+		      p, NP(p), fill_translation, sizeof(struct site_translation), (void **)out, n);
+}

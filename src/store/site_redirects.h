@@ -50,4 +50,13 @@ int store_revision_redirect_put(struct store_tx *tx, const char *revision_id, co
 int store_revision_redirect_get(struct store_tx *tx, const char *revision_id, const char *source,
 				const char **target);
 
+/* A translation both of whose spaces a site shows (hreflang). */
+struct site_translation {
+	const char *source_space, *source_language;
+	const char *result_space, *language;
+};
+/* The translations whose source and result spaces are both site spaces of
+ * site_id (at most 200). */
+int store_site_translations(struct store_tx *tx, const char *site_id, struct site_translation **out, int *n);
+
 #endif

@@ -237,9 +237,13 @@ describe('published site pages', () => {
         assert.match(llms.text, /^# Acme Docs/);
         assert.match(llms.text, new RegExp(`- \\[Authentication\\]\\(http://[^)]*${base}/guides/authentication\\.md\\)`));
         assert.match(llms.text, new RegExp(`- \\[Old intro\\]\\(http://[^)]*${base}/legacy/index\\.md\\)`));
-        const sm = await get(`${base}/sitemap.xml`);
-        assert.equal(sm.status, 200);
-        assert.match(sm.headers['content-type'], /^application\/xml/);
+        // sitemap.xml is an index of one sitemap per site space (site-reader.test.mjs)
+        const idx = await get(`${base}/sitemap.xml`);
+        assert.equal(idx.status, 200);
+        assert.match(idx.headers['content-type'], /^application\/xml/);
+        const parts = [...idx.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+        assert.equal(parts.length, 2, 'Guide and Legacy');
+        const sm = { text: (await Promise.all(parts.map((p) => get(p)))).map((r) => r.text).join('') };
         assert.match(sm.text, new RegExp(`<loc>http://[^<]*${base}/guides/authentication</loc>`));
         // a page marked noIndex: not in the sitemap, a robots meta on the page
         assert.doesNotMatch(sm.text, /draft-notes/);
