@@ -83,13 +83,13 @@ static void line(struct step *s, const char *level, const char *message)
 /* POST the body to the dev tunnel through the guarded client (the tunnel
  * follows the outgoing-network rules: loopback only with
  * --allow-private-network). *status 0: no answer (err says why). */
-static void to_tunnel(struct step *s, int *status, const char **err)
+static void to_tunnel(struct step *s, int *status, const char **err, bool *final)
 {
 	const char *headers[] = { arena_printf(s->a, "Content-Type: %s", s->dl.content_type), NULL };
 	struct fetch_opts o = { .max_bytes = TUNNEL_MAX_BYTES,
 				.timeout_ms = s->srv ? (long)s->srv->cfg.integration_timeout * 1000 : 10000,
 				.allow_private = s->srv && s->srv->cfg.allow_private_network };
-	struct fetch_result res;
+	struct fetch_result res = { 0 };
 
 	*status = 0;
 	*err = NULL;
@@ -97,6 +97,8 @@ static void to_tunnel(struct step *s, int *status, const char **err)
 		*status = (int)res.status;
 	else
 		*err = arena_strdup(s->a, res.error[0] ? res.error : err_message());
+	/* A refused address stays refused: no retry changes it. */
+	*final = res.failure == FETCH_FAIL_REFUSED;
 	fetch_result_free(&res);
 }
 
@@ -121,6 +123,7 @@ int job_integration_deliver(struct dom *d, struct job_run *run)
 	const struct job_kind *k = jobs_kind_find(job_kinds, job_kinds_count, run->job->kind);
 	int max = k ? k->max_attempts : JOB_MAX_ATTEMPTS;
 	int status = 0, rc;
+	bool final = false;
 	const char *err = NULL, *where;
 
 	s.event_id = arena_strdup(d->arena, id);
@@ -138,16 +141,16 @@ int job_integration_deliver(struct dom *d, struct job_run *run)
 	s.attempts = s.dl.attempts + 1;
 	where = s.dl.url ? "the development tunnel" : "the integration's script (workerd)";
 	if (s.dl.url)
-		to_tunnel(&s, &status, &err);
-	else if (!runtime_available(s.srv ? s.srv->runtime : NULL))
+		to_tunnel(&s, &status, &err, &final);
+	else if (!runtime_available(s.srv ? s.srv->runtime : NULL)) {
 		err = "no integration runtime: docsd runs without --integration-runtime and the integration has no "
 		      "development tunnel";
-	else
+		final = true;
+	} else
 		to_runtime(&s, &status, &err);
 
 	bool retry = status == 0 || status >= 500;
-	bool last = run->job->attempts >= max || (status == 0 && !runtime_available(s.srv ? s.srv->runtime : NULL) &&
-						   !s.dl.url);
+	bool last = run->job->attempts >= max || final;
 	if (status >= 200 && status < 300) {
 		s.status = "success";
 	} else if (retry && !last) {

@@ -1,0 +1,219 @@
+// Integration event delivery (issue 22) through a development tunnel: a small HTTP server of the
+// test on 127.0.0.1 (docsd runs with --allow-private-network, as a developer's local docsd does)
+// receives GitBook's multipart body (`event`, `environment`), answers 503 twice and then 200: the
+// event is delivered on the third attempt, each attempt in its trace. The environment carries
+// apiEndpoint without /v1, both API tokens (GET /v1/user answers for each), the installation,
+// the integration and the secrets; DELETE .../dev stops deliveries to the tunnel at once; a
+// delivery pending at kill -9 is delivered after the restart.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { setup } from './lib/fixtures.mjs';
+import { startServer } from './lib/server.mjs';
+import { client, ok, empty, expectError, createOrg, raw, sleep } from './lib/api.mjs';
+import { validate } from './lib/schema.mjs';
+
+const SECRET = 'tunnel-secret-value-77';
+
+/** A fake tunnel: records every request's parsed multipart fields; `answer` decides each status. */
+async function tunnel() {
+    const t = { received: [], answer: () => 200, hang: false };
+    t.server = http.createServer((req, res) => {
+        const chunks = [];
+        req.on('data', (c) => chunks.push(c));
+        req.on('end', async () => {
+            const body = Buffer.concat(chunks);
+            const r = new Request(`http://x${req.url}`, { method: 'POST', headers: { 'content-type': req.headers['content-type'] }, body });
+            let fields = {};
+            try {
+                const fd = await r.formData();
+                for (const [k, v] of fd.entries()) fields[k] = typeof v === 'string' ? v : await v.text();
+            } catch (e) {
+                fields = { error: String(e) };
+            }
+            t.received.push({ path: req.url, contentType: req.headers['content-type'], fields });
+            if (t.hang) return; // never answers: the delivery is in flight
+            const status = t.answer(t.received.length);
+            res.writeHead(status, { 'content-type': 'text/plain' });
+            res.end(status === 200 ? 'OK' : 'unavailable');
+        });
+    });
+    await new Promise((r) => t.server.listen(0, '127.0.0.1', r));
+    t.url = `http://127.0.0.1:${t.server.address().port}`;
+    return t;
+}
+
+async function waitFor(what, fn, ms = 90_000) {
+    const deadline = Date.now() + ms;
+    for (;;) {
+        const v = await fn();
+        if (v) return v;
+        if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+        await sleep(200);
+    }
+}
+
+describe('integration delivery through a development tunnel', () => {
+    let ctx, alice, api, org, tun, space;
+    const body = (name, extra = {}) => ({
+        organization: org.id,
+        title: 'Delivery',
+        description: 'Delivers events',
+        script: 'export default {}',
+        scopes: ['space:content:read'],
+        secrets: { TOKEN: SECRET },
+        ...extra,
+    });
+    const install = async (name) => {
+        const res = await api.integrations.installIntegration(name, { organization: org.id });
+        assert.equal(res.status, 200);
+        validate('installIntegration', 201, res.data);
+        return res.data;
+    };
+    const events = async (name) => (await ok(api.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items;
+
+    before(async () => {
+        tun = await tunnel();
+        ctx = await setup({ extraArgs: ['--allow-private-network', '--job-workers', '2'] });
+        alice = await ctx.user('alice');
+        api = alice.api;
+        ({ org } = await createOrg(ctx.url, alice.token, `Delivery ${ctx.run}`));
+        space = await ok(api.orgs.createSpace(org.id, { title: 'Docs' }), 'createSpace', 201);
+    });
+    after(async () => {
+        await ctx?.server.stop();
+        tun?.server.close();
+    });
+
+    it('fails twice, then accepts: three attempts in the trace; GitBook multipart format; both tokens work', async () => {
+        const name = `tunnel-${ctx.run}`;
+        await ok(api.integrations.publishIntegration(name, body(name)), 'publishIntegration');
+        await empty(api.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: `${tun.url}/` }), 204, 'setIntegrationDevelopmentMode');
+        tun.answer = (n) => (n <= 2 ? 503 : 200);
+        const inst = await install(name);
+        // Backoff 10 s, then 20 s (jobs.h).
+        const [ev] = await waitFor('the event to be delivered', async () => {
+            const items = await events(name);
+            return items.length && items[0].status === 'success' ? items : null;
+        });
+        assert.equal(tun.received.length, 3);
+        const one = await ok(api.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
+        const attempts = one.trace.logs.filter((l) => /^delivery attempt/.test(l.message));
+        assert.equal(attempts.length, 3, JSON.stringify(one.trace.logs));
+        assert.match(attempts[0].message, /HTTP 503, will retry/);
+        assert.match(attempts[1].message, /HTTP 503, will retry/);
+        assert.match(attempts[2].message, /HTTP 200/);
+        for (const l of one.trace.logs) assert.ok(['debug', 'info', 'warn', 'error'].includes(l.level));
+
+        // The body, as @gitbook/runtime reads it.
+        const got = tun.received[2];
+        assert.equal(got.path, '/v1');
+        assert.match(got.contentType, /^multipart\/form-data; boundary=/);
+        assert.deepEqual(Object.keys(got.fields).sort(), ['environment', 'event']);
+        const event = JSON.parse(got.fields.event);
+        assert.equal(event.type, 'installation_setup');
+        assert.equal(event.installationId, inst.id);
+        assert.equal(event.eventId, ev.payload.eventId);
+        assert.equal(event.status, 'active');
+        const env = JSON.parse(got.fields.environment);
+        assert.equal(env.apiEndpoint, ctx.url); // without /v1: the client appends it
+        assert.equal(env.integration.name, name);
+        assert.equal(env.installation.id, inst.id);
+        assert.deepEqual(env.secrets, { TOKEN: SECRET });
+        assert.equal(typeof env.signingSecrets.integration, 'string');
+        assert.equal(typeof env.apiTokens.integration, 'string');
+        assert.equal(typeof env.apiTokens.installation, 'string');
+        validate('getIntegrationByName', 200, env.integration);
+        validate('getIntegrationInstallationById', 200, env.installation);
+
+        // Both tokens act as the integration's user.
+        const asIntegration = client(ctx.url, env.apiTokens.integration);
+        const asInstallation = client(ctx.url, env.apiTokens.installation);
+        const u1 = await ok(asIntegration.user.getAuthenticatedUser(), 'getAuthenticatedUser');
+        const u2 = await ok(asInstallation.user.getAuthenticatedUser(), 'getAuthenticatedUser');
+        assert.equal(u1.id, u2.id);
+        // The installation token reads the installation's organization within its scopes ...
+        await ok(asInstallation.spaces.getSpaceById(space.id), 'getSpaceById');
+        await expectError(asInstallation.spaces.updateSpaceById(space.id, { title: 'x' }), 403);
+        // ... and the integration token reads its own installations, not the organization's spaces.
+        await ok(asIntegration.integrations.getIntegrationInstallationById(name, inst.id), 'getIntegrationInstallationById');
+        await expectError(asIntegration.spaces.getSpaceById(space.id), 404);
+        // Secrets never in a response.
+        const r = await raw(ctx.url, 'GET', `/v1/integrations/${name}`, { token: alice.token });
+        assert.ok(!r.text.includes(SECRET));
+        const rr = await raw(ctx.url, 'GET', `/v1/integrations/${name}/events/${ev.id}`, { token: alice.token });
+        assert.ok(!rr.text.includes(SECRET));
+    });
+
+    it('nothing goes to the tunnel after DELETE .../dev', async () => {
+        const name = `stop-${ctx.run}`;
+        tun.answer = () => 200;
+        await ok(api.integrations.publishIntegration(name, body(name)), 'publishIntegration');
+        await empty(api.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: tun.url }), 204, 'setIntegrationDevelopmentMode');
+        const inst = await install(name);
+        await waitFor('the first event', async () => (await events(name)).length === 1);
+        const before = tun.received.length;
+        await empty(api.integrations.disableIntegrationDevelopmentMode(name), 205, 'disableIntegrationDevelopmentMode');
+        await ok(api.integrations.updateIntegrationInstallation(name, inst.id, { externalIds: ['x'] }), 'updateIntegrationInstallation');
+        const items = await waitFor('the second event', async () => {
+            const it = await events(name);
+            return it.length === 2 ? it : null;
+        });
+        // Without a tunnel and without a runtime: failed, the reason in the trace.
+        assert.equal(items[0].status, 'failed');
+        const one = await ok(api.integrations.getIntegrationEvent(name, items[0].id), 'getIntegrationEvent');
+        assert.ok(one.trace.logs.some((l) => /no integration runtime/.test(l.message)), JSON.stringify(one.trace));
+        assert.equal(tun.received.length, before);
+    });
+
+    it('a delivery pending at kill -9 is delivered after the restart', async () => {
+        const name = `crash-${ctx.run}`;
+        await ok(api.integrations.publishIntegration(name, body(name)), 'publishIntegration');
+        await empty(api.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: tun.url }), 204, 'setIntegrationDevelopmentMode');
+        tun.hang = true;
+        const before = tun.received.length;
+        await install(name);
+        await waitFor('the delivery to be in flight', async () => tun.received.length > before);
+        const dataDir = ctx.server.dataDir;
+        ctx.server.process.kill('SIGKILL');
+        await sleep(300);
+        tun.hang = false;
+        tun.answer = () => 200;
+        // Restart past the dead worker's lease (30 s).
+        ctx.server = await startServer({ dataDir, extraArgs: ['--allow-private-network', '--job-workers', '2', '--clock-offset-ms', '60000'] });
+        ctx.url = ctx.server.url;
+        api = client(ctx.url, alice.token);
+        const [ev] = await waitFor('the event after the restart', async () => {
+            const it = await events(name);
+            return it.length && it[0].status === 'success' ? it : null;
+        });
+        assert.equal(ev.payload.type, 'installation_setup');
+        assert.ok(tun.received.length >= before + 2, 'delivered again after the restart');
+    });
+    it('a loopback tunnel is refused without --allow-private-network', async () => {
+        // Last: the main server stops first, since on PostgreSQL the job queue is shared and its
+        // workers (with --allow-private-network) would deliver this server's events.
+        await ctx.server.stop();
+        const strict = (ctx.server = await startServer());
+        {
+            const u = await strict.createUser(`strict-${ctx.run}@${ctx.domain}`, 'Strict');
+            const sapi = client(strict.url, u.token);
+            const { org: o } = await createOrg(strict.url, u.token, 'Strict');
+            const name = `strict-${ctx.run}`;
+            await ok(sapi.integrations.publishIntegration(name, { ...body(name), organization: o.id }), 'publishIntegration');
+            await empty(sapi.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: tun.url }), 204, 'setIntegrationDevelopmentMode');
+            const before = tun.received.length;
+            const res = await sapi.integrations.installIntegration(name, { organization: o.id });
+            assert.equal(res.status, 200);
+            const [ev] = await waitFor('the event', async () => {
+                const it = (await ok(sapi.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items;
+                return it.length ? it : null;
+            }, 120_000);
+            // Refused before any connection: retried as a connection error, then failed.
+            const one = await ok(sapi.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
+            assert.ok(one.trace.logs.some((l) => /not allowed/.test(l.message)), JSON.stringify(one.trace));
+            assert.equal(tun.received.length, before);
+        }
+    });
+
+});
