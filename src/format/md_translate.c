@@ -244,21 +244,122 @@ static int cut_plain(struct md_tr *t, struct tnode *tn, const char *s, size_t le
 	return cut_text(t, tn, s + from, len - from);
 }
 
-/* A literal cut around GitBook's template tags ({% hint %}, {{ var }}): the
- * tags are kept whole; an unclosed tag is plain text. */
-static int cut_literal(struct md_tr *t, struct tnode *tn, const char *s, size_t len)
+/* A span a text node opened and did not close: what follows it, up to its
+ * closing delimiter, is kept verbatim, also in the next text nodes of the
+ * same block (cmark cuts a tag whose argument holds a URL at the autolink,
+ * "{% embed url=\"" + link + "\" %}", and block math at each line). */
+enum open_span { OPEN_NONE, OPEN_TAG, OPEN_VAR, OPEN_MATH };
+
+static const char *const span_close[] = { "", "%}", "}}", "$$" };
+
+static size_t find(const char *s, size_t len, size_t from, const char *what)
+{
+	size_t k = strlen(what);
+
+	for (size_t i = from; i + k <= len; i++)
+		if (memcmp(s + i, what, k) == 0)
+			return i;
+	return len;
+}
+
+static cmark_node *block_of(cmark_node *n);
+
+/* Does `close` appear in a text node of n's block after n? (*seen: n was
+ * passed.) */
+static bool closes_in(cmark_node *p, cmark_node *n, const char *close, bool *seen)
+{
+	for (cmark_node *c = cmark_node_first_child(p); c; c = cmark_node_next(c)) {
+		if (c == n) {
+			*seen = true;
+			continue;
+		}
+		if (cmark_node_get_type(c) == CMARK_NODE_TEXT) {
+			const char *lit = cmark_node_get_literal(c);
+			if (*seen && lit && strstr(lit, close))
+				return true;
+		} else if (closes_in(c, n, close, seen)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool closes_later(cmark_node *n, const char *close)
+{
+	cmark_node *b = block_of(n);
+	bool seen = false;
+
+	return b && closes_in(b, n, close, &seen);
+}
+
+/* A literal (of node n) cut around GitBook's template tags ({% hint %},
+ * {{ var }}) and math ($$ x^2 $$): kept whole. A tag or math span that
+ * closes in a later text node of the block stays open (*open) into it; one
+ * that never closes is plain text. */
+static int cut_literal(struct md_tr *t, struct tnode *tn, cmark_node *n, const char *s, size_t len,
+		       enum open_span *open)
 {
 	struct gb_tag g;
 	size_t pos = 0;
 	int rc;
 
-	while (pos < len && gb_tag_next(s, len, pos, GB_TAG_BLOCK | GB_TAG_VAR, &g)) {
-		if ((rc = cut_plain(t, tn, s + pos, g.start - pos)) ||
-		    (rc = add_piece(t, tn, s + g.start, g.end - g.start, false)))
+	while (pos < len) {
+		size_t tag, math, brace, first, end;
+
+		if (*open != OPEN_NONE) {
+			end = find(s, len, pos, span_close[*open]);
+			if (end == len)
+				return add_piece(t, tn, s + pos, len - pos, false);
+			if ((rc = add_piece(t, tn, s + pos, end + 2 - pos, false)))
+				return rc;
+			pos = end + 2;
+			*open = OPEN_NONE;
+			continue;
+		}
+		tag = gb_tag_next(s, len, pos, GB_TAG_BLOCK | GB_TAG_VAR, &g) ? g.start : len;
+		math = find(s, len, pos, "$$");
+		brace = find(s, len, pos, "{%");
+		end = find(s, len, pos, "{{");
+		if (end < brace)
+			brace = end;
+		first = tag < math ? tag : math;
+		if (brace < first)
+			first = brace;
+		if (first == len)
+			break;
+		if ((rc = cut_plain(t, tn, s + pos, first - pos)))
 			return rc;
-		pos = g.end;
+		if (first == tag) {
+			if ((rc = add_piece(t, tn, s + g.start, g.end - g.start, false)))
+				return rc;
+			pos = g.end;
+		} else {
+			enum open_span kind = first == math ? OPEN_MATH : s[first + 1] == '%' ? OPEN_TAG : OPEN_VAR;
+			size_t close = find(s, len, first + 2, span_close[kind]);
+
+			if (close == len && !closes_later(n, span_close[kind])) {
+				/* never closed: plain text up to the next candidate */
+				if ((rc = cut_plain(t, tn, s + first, 2)))
+					return rc;
+				pos = first + 2;
+				continue;
+			}
+			*open = kind;
+			if ((rc = add_piece(t, tn, s + first, 2, false)))
+				return rc;
+			pos = first + 2;
+		}
 	}
 	return pos < len ? cut_plain(t, tn, s + pos, len - pos) : 0;
+}
+
+/* The block a node is in (paragraph, heading, table cell ...). */
+static cmark_node *block_of(cmark_node *n)
+{
+	for (cmark_node *p = cmark_node_parent(n); p; p = cmark_node_parent(p))
+		if ((cmark_node_get_type(p) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK)
+			return p;
+	return NULL;
 }
 
 /* The text of an autolink (`<https://x>`, a bare www.x or address) is its
@@ -582,6 +683,8 @@ static int collect(struct md_tr *t)
 	cmark_event_type ev;
 	struct cursor cur = { 0 };
 	struct scratch sc = { 0 };
+	enum open_span open = OPEN_NONE;
+	cmark_node *open_in = NULL; /* the block where `open` was left open */
 	int count = 0, rc = 0;
 	long amps = 0;
 
@@ -613,10 +716,16 @@ static int collect(struct md_tr *t)
 			lit = "";
 		tn = &t->nodes[t->nnodes++];
 		*tn = (struct tnode){ .node = n, .in_table = inside_table(n) };
-		if (autolink_text(n, lit))
-			rc = add_piece(t, tn, lit, strlen(lit), false);
-		else
-			rc = cut_literal(t, tn, lit, strlen(lit));
+		if (open != OPEN_NONE && block_of(n) != open_in)
+			open = OPEN_NONE; /* a span never runs past its block */
+		if (open != OPEN_NONE || autolink_text(n, lit)) {
+			/* inside an open span, only its closing delimiter ends it */
+			rc = open != OPEN_NONE ? cut_literal(t, tn, n, lit, strlen(lit), &open)
+					       : add_piece(t, tn, lit, strlen(lit), false);
+		} else {
+			rc = cut_literal(t, tn, n, lit, strlen(lit), &open);
+		}
+		open_in = block_of(n);
 		for (int k = 0; k < tn->npieces; k++)
 			cand |= tn->pieces[k].cand;
 		if (rc == 0 && cand)
