@@ -87,10 +87,11 @@ static const char *const dropped[] = {
 	"area", "dialog", "portal", "slot", "isindex", "keygen", "output", "progress", "meter", "listing", NULL,
 };
 
-/* Class names content may use: GitBook's buttons and icons, code languages. */
+/* Class names content may use: GitBook's buttons and icons, code languages,
+ * and those site/md_html.c gives math, diagrams and numbered lines. */
 static bool class_ok(const char *c, size_t n)
 {
-	static const char *const names[] = { "button", "primary", "secondary", NULL };
+	static const char *const names[] = { "button", "primary", "secondary", "math", "math-display", "diagram", "line", NULL };
 
 	for (int i = 0; names[i]; i++)
 		if (strlen(names[i]) == n && !memcmp(c, names[i], n))

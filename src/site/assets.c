@@ -5,6 +5,7 @@
  * the customization (primary color, light/dark theme).
  */
 #include "site/site.h"
+#include "site/blocks_css.h"
 
 #include "util/util.h"
 
@@ -192,7 +193,9 @@ const char site_css[] =
 	"th,td{min-width:7em}\n"
 	"th:last-child,td:last-child{min-width:12em}\n"
 	"}\n"
-	"@media print{.site-header,.sidebar,.pager,.site-footer{display:none}.content{padding:0}}\n";
+	"@media print{.site-header,.sidebar,.pager,.site-footer{display:none}.content{padding:0}}\n"
+	/* GitBook's blocks (md_html.c, format/html_allow.c): blocks_css.h. */
+	SITE_BLOCKS_CSS;
 
 const size_t site_css_len = sizeof(site_css) - 1;
 

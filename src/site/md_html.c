@@ -12,6 +12,7 @@
 #include "format/gitbook_tags.h"
 #include "format/html_allow.h"
 #include "format/markdown.h"
+#include "util/alloc.h"
 #include "util/err.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -30,6 +31,8 @@ struct mdh_frame {
 	char name[24];
 	int ntabs; /* tabs: the tabs opened so far */
 	int seq;   /* tabs: this group's number in the page */
+	const char *close; /* the HTML that closes it */
+	bool line_numbers; /* code: lineNumbers="true" */
 };
 
 struct mdh {
@@ -91,6 +94,131 @@ static const char *unique_anchor(struct mdh *m, const char *text)
 	if (m->nanchors < MDH_ANCHORS)
 		m->anchors[m->nanchors++] = cand;
 	return cand;
+}
+
+static bool line_numbers(const struct mdh *m);
+
+/* Byte offset in s[0..n) of cmark's 1-based line and column. */
+static size_t src_offset(const char *s, size_t n, int line, int col)
+{
+	size_t o = 0;
+
+	for (int l = 1; l < line && o < n; l++) {
+		const char *nl = memchr(s + o, '\n', n - o);
+		o = nl ? (size_t)(nl - s) + 1 : n;
+	}
+	o += col > 0 ? (size_t)col - 1 : 0;
+	return o < n ? o : n;
+}
+
+/* A paragraph that is only $$...$$ (GitBook's math block): written as
+ * <div class="math math-display"> with the TeX as text (KaTeX, when the
+ * server has it, renders it; without script it reads as TeX). Read from
+ * the source, as cmark would take _ and * in TeX for emphasis. */
+static bool display_math(struct mdh *m, cmark_node *n, const char *md, size_t len)
+{
+	size_t a, b;
+
+	if (cmark_node_get_type(n) != CMARK_NODE_PARAGRAPH)
+		return false;
+	a = src_offset(md, len, cmark_node_get_start_line(n), cmark_node_get_start_column(n));
+	b = src_offset(md, len, cmark_node_get_end_line(n), cmark_node_get_end_column(n) + 1);
+	while (b > a && isspace((unsigned char)md[b - 1]))
+		b--;
+	if (b - a < 5 || strncmp(md + a, "$$", 2) != 0 || strncmp(md + b - 2, "$$", 2) != 0)
+		return false;
+	for (size_t i = a + 2; i + 2 < b - 1; i++)
+		if (md[i] == '$' && md[i + 1] == '$')
+			return false; /* two inline formulas, not one block */
+	html_raw(m->out, "<div class=\"math math-display\">");
+	html_escn(m->out, md + a + 2, b - a - 4);
+	html_raw(m->out, "</div>\n");
+	return true;
+}
+
+/* Inline $$...$$ in text: <span class="math">TeX</span> (a custom inline
+ * node whose TeX child cmark escapes). Text inside code is code. */
+static void inline_math(cmark_node *doc)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_node *texts[256];
+	int nt = 0;
+	cmark_event_type ev;
+
+	if (!it)
+		return;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE && nt < 256) {
+		cmark_node *x = cmark_iter_get_node(it);
+		const char *lit;
+		if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(x) == CMARK_NODE_TEXT &&
+		    (lit = cmark_node_get_literal(x)) && strstr(lit, "$$"))
+			texts[nt++] = x;
+	}
+	cmark_iter_free(it);
+	for (int i = 0; i < nt; i++) {
+		const char *s = cmark_node_get_literal(texts[i]), *o, *c;
+		char *copy = xstrdup(s), *p = copy;
+		bool changed = false;
+		while ((o = strstr(p, "$$")) && (c = strstr(o + 2, "$$")) && c > o + 2) {
+			cmark_node *before = cmark_node_new(CMARK_NODE_TEXT), *math = cmark_node_new(CMARK_NODE_CUSTOM_INLINE),
+				   *tex = cmark_node_new(CMARK_NODE_TEXT);
+			if (!before || !math || !tex) {
+				cmark_node_free(before);
+				cmark_node_free(math);
+				cmark_node_free(tex);
+				break;
+			}
+			copy[o - copy] = '\0';
+			cmark_node_set_literal(before, p);
+			copy[c - copy] = '\0';
+			cmark_node_set_literal(tex, o + 2);
+			cmark_node_set_on_enter(math, "<span class=\"math\">");
+			cmark_node_set_on_exit(math, "</span>");
+			cmark_node_append_child(math, tex);
+			cmark_node_insert_before(texts[i], before);
+			cmark_node_insert_before(texts[i], math);
+			p = (char *)c + 2;
+			changed = true;
+		}
+		if (changed)
+			cmark_node_set_literal(texts[i], p);
+		free(copy);
+	}
+}
+
+/* Code blocks docsd writes itself: Mermaid (no renderer: its source,
+ * labelled as a diagram) and {% code lineNumbers="true" %} (one span per
+ * line, numbered by CSS). false: cmark's own rendering. */
+static bool special_code(struct mdh *m, cmark_node *n)
+{
+	const char *info = cmark_node_get_fence_info(n), *lit = cmark_node_get_literal(n);
+	size_t il = info ? strcspn(info, " \t{") : 0;
+	bool mermaid = il == 7 && strncmp(info, "mermaid", 7) == 0, numbered = line_numbers(m);
+
+	if (cmark_node_get_type(n) != CMARK_NODE_CODE_BLOCK || (!mermaid && !numbered))
+		return false;
+	if (!lit)
+		lit = "";
+	if (mermaid)
+		html_raw(m->out, "<figure class=\"diagram\"><figcaption>Diagram (Mermaid)</figcaption>");
+	html_raw(m->out, "<pre><code");
+	if (il) {
+		html_raw(m->out, " class=\"language-");
+		html_escn(m->out, info, il);
+		html_raw(m->out, "\"");
+	}
+	html_raw(m->out, ">");
+	for (const char *l = lit; *l;) {
+		size_t k = strcspn(l, "\n");
+		html_raw(m->out, "<span class=\"line\">");
+		html_escn(m->out, l, k);
+		/* Numbered lines are blocks (CSS): a newline would add an empty one. */
+		html_raw(m->out, numbered ? "</span>" : "</span>\n");
+		l += k + (l[k] == '\n');
+	}
+	html_raw(m->out, "</code></pre>");
+	html_raw(m->out, mermaid ? "</figure>\n" : "\n");
+	return true;
 }
 
 /* Whether the tree holds raw HTML (a block or inline). */
@@ -162,7 +290,14 @@ static void render_md(struct mdh *m, const char *md, size_t len)
 		jw_init(&seg);
 		m->out = &seg;
 	}
+	bool math = memmem(md, len, "$$", 2) != NULL;
+	if (doc && math)
+		inline_math(doc);
 	for (n = doc ? cmark_node_first_child(doc) : NULL; n; n = cmark_node_next(n)) {
+		if (special_code(m, n) || (math && display_math(m, n, md, len))) {
+			m->skip_title = NULL;
+			continue;
+		}
 		if (m->skip_title) {
 			const char *title = m->skip_title;
 			m->skip_title = NULL;
@@ -231,6 +366,7 @@ static struct mdh_frame *push(struct mdh *m, const char *name)
 	f = &m->stack[m->depth++];
 	memset(f, 0, sizeof(*f));
 	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->close = "</div>\n";
 	return f;
 }
 
@@ -238,10 +374,42 @@ static void close_frame(struct mdh *m)
 {
 	struct mdh_frame *f = &m->stack[--m->depth];
 
-	if (strcmp(f->name, "code") == 0)
-		html_raw(m->out, "</figure>\n");
-	else
-		html_raw(m->out, "</div>\n");
+	html_raw(m->out, f->close);
+}
+
+/* Whether the innermost {% code %} block asked for line numbers. */
+static bool line_numbers(const struct mdh *m)
+{
+	for (int i = m->depth - 1; i >= 0; i--)
+		if (strcmp(m->stack[i].name, "code") == 0)
+			return m->stack[i].line_numbers;
+	return false;
+}
+
+/* The provider GitBook's embed cards name, from a URL's host. */
+static const char *embed_provider(struct arena *a, const char *url)
+{
+	static const struct {
+		const char *host, *name;
+	} known[] = {
+		{ "youtube.com", "YouTube" }, { "youtu.be", "YouTube" },   { "vimeo.com", "Vimeo" },
+		{ "loom.com", "Loom" },       { "github.com", "GitHub" },  { "gitlab.com", "GitLab" },
+		{ "figma.com", "Figma" },     { "codepen.io", "CodePen" }, { "twitter.com", "X" },
+		{ "x.com", "X" },             { "docs.google.com", "Google Docs" },
+	};
+	const char *h = strstr(url, "://");
+	size_t n;
+	char *host;
+
+	h = h ? h + 3 : url;
+	n = strcspn(h, "/?#:");
+	host = arena_strndup(a, h, n);
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		size_t kl = strlen(known[i].host);
+		if (n >= kl && strcmp(host + n - kl, known[i].host) == 0 && (n == kl || host[n - kl - 1] == '.'))
+			return known[i].name;
+	}
+	return strncmp(host, "www.", 4) == 0 ? host + 4 : host;
 }
 
 /* One tag {% name args %}. */
@@ -300,10 +468,18 @@ static void tag(struct mdh *m, const struct gb_tag *t)
 		html_esc(m->out, title && *title ? title : "Tab");
 		html_raw(m->out, "</label><div class=\"tab-panel\">\n");
 	} else if (strcmp(nm, "code") == 0) {
-		const char *title = gb_tag_arg(m->a, t, "title");
-		if (!push(m, nm))
+		const char *title = gb_tag_arg(m->a, t, "title"), *ov = gb_tag_arg(m->a, t, "overflow");
+		const char *ln = gb_tag_arg(m->a, t, "lineNumbers");
+		if (!(f = push(m, nm)))
 			return;
-		html_raw(m->out, "<figure class=\"code-block\">");
+		f->close = "</figure>\n";
+		f->line_numbers = ln && strcmp(ln, "true") == 0;
+		html_raw(m->out, "<figure class=\"code-block");
+		if (ov && strcmp(ov, "wrap") == 0)
+			html_raw(m->out, " wrap");
+		if (f->line_numbers)
+			html_raw(m->out, " line-numbers");
+		html_raw(m->out, "\">");
 		if (title && *title) {
 			html_raw(m->out, "<figcaption>");
 			html_esc(m->out, title);
@@ -313,13 +489,63 @@ static void tag(struct mdh *m, const struct gb_tag *t)
 	} else if (strcmp(nm, "embed") == 0) {
 		const char *url = gb_tag_arg(m->a, t, "url");
 		if (url) {
-			html_raw(m->out, "<p class=\"embed\"><a href=\"");
+			/* A link card (title and provider): the site's CSP loads no
+			 * frames, so videos are links too. */
+			html_raw(m->out, "<p class=\"embed\"><a class=\"embed-card\" href=\"");
 			html_url(m->out, url);
-			html_raw(m->out, "\">");
+			html_raw(m->out, "\"><span class=\"embed-provider\">");
+			html_esc(m->out, embed_provider(m->a, url));
+			html_raw(m->out, "</span><span class=\"embed-url\">");
 			html_esc(m->out, url);
-			html_raw(m->out, "</a></p>\n");
+			html_raw(m->out, "</span></a></p>\n");
 		}
-		/* {% embed %} may or may not have an {% endembed %}: nothing to close. */
+		/* {% embed %} may or may not have an {% endembed %} (its caption
+		 * then follows as text): nothing to close. */
+	} else if (strcmp(nm, "stepper") == 0) {
+		if (!(f = push(m, nm)))
+			return;
+		f->close = "</ol>\n";
+		html_raw(m->out, "<ol class=\"stepper\">\n");
+	} else if (strcmp(nm, "step") == 0 && top && strcmp(top->name, "stepper") == 0) {
+		if (!(f = push(m, nm)))
+			return;
+		f->close = "</div></li>\n";
+		html_raw(m->out, "<li class=\"step\"><div class=\"step-body\">\n");
+	} else if (strcmp(nm, "columns") == 0) {
+		if (!push(m, nm))
+			return;
+		html_raw(m->out, "<div class=\"columns\">\n");
+	} else if (strcmp(nm, "column") == 0 && top && strcmp(top->name, "columns") == 0) {
+		const char *w = gb_tag_arg(m->a, t, "width");
+		if (!push(m, nm))
+			return;
+		html_raw(m->out, "<div class=\"column\"");
+		/* width="40%": a number of percent, nothing else reaches the style. */
+		if (w && strlen(w) <= 7 && strspn(w, "0123456789.") == strlen(w) - 1 && w[strlen(w) - 1] == '%' &&
+		    strlen(w) > 1) {
+			html_raw(m->out, " style=\"flex:0 1 ");
+			html_raw(m->out, w);
+			html_raw(m->out, "\"");
+		}
+		html_raw(m->out, ">\n");
+	} else if (strcmp(nm, "content-ref") == 0) {
+		if (!push(m, nm))
+			return;
+		html_raw(m->out, "<div class=\"content-ref\">\n");
+	} else if (strcmp(nm, "file") == 0) {
+		const char *src = gb_tag_arg(m->a, t, "src"), *href = NULL, *base;
+		if (!(f = push(m, nm)))
+			return;
+		f->close = "</div></div>\n";
+		if (src && m->link)
+			href = m->link(m->link_ctx, src);
+		base = src ? strrchr(src, '/') : NULL;
+		html_raw(m->out, "<div class=\"file-block\"><a class=\"file-link\" href=\"");
+		html_url(m->out, href ? href : src ? src : "#");
+		html_raw(m->out, "\">");
+		/* A Git-synced path names the file; docsd's /files/<id> does not. */
+		html_esc(m->out, !src || !strncmp(src, "/files/", 7) ? "Download the file" : base ? base + 1 : src);
+		html_raw(m->out, "</a><div class=\"file-caption\">\n");
 	} else {
 		if (!push(m, nm))
 			return;
