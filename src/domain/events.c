@@ -18,8 +18,9 @@ static const space_advanced_fn space_advanced_subscribers[] = {
 	/* Translations: a merge or a Git import into a source space queues a
 	 * run of each of its translations (coalesced: one queued run each). */
 	dom_translation_on_space_advanced,
-	/* Integrations, when their events come: record a space_content_updated
-	 * event for each installation on ev->space, delivered as a job. */
+	/* Integrations: a merge or a Git import records space_content_updated
+	 * for each installation on ev->space, delivered as a job. */
+	dom_integrations_on_space_advanced,
 	NULL,
 };
 

@@ -21,7 +21,7 @@
  *                                       (merge: enqueue the Git export)
  *                                     translations.c  dom_translation_on_space_advanced
  *                                       (merge, import: queue a re-run)
- *                                     [future] integrations: record events
+ *                                     integration_events.c: record events
  *
  * Rules for a subscriber:
  *  - It runs in the transaction that moved the space: what it writes (a job
@@ -84,5 +84,9 @@ int dom_translation_on_space_advanced(struct dom *d, const struct space_advanced
 /* domain/site_redirects.c: remember the old path of every page the new
  * revision renamed or moved, so published sites answer it with a 301. */
 int dom_redirects_on_space_advanced(struct dom *d, const struct space_advanced *ev);
+
+/* domain/integration_events.c: after a merge or a Git import, record
+ * space_content_updated for every integration installed on the space. */
+int dom_integrations_on_space_advanced(struct dom *d, const struct space_advanced *ev);
 
 #endif

@@ -19,6 +19,7 @@
  * syncs whichever side changed last.
  */
 #include "domain/git_sync.h"
+#include "domain/integration_events.h"
 #include "domain/site_redirects.h"
 #include "domain/secrets.h"
 #include "model/git_sync.h"
@@ -425,7 +426,17 @@ static int op_write(struct sync *c, struct store_tx *tx, void *arg)
 	if (!l.op_job || strcmp(l.op_job, c->run->job->id) != 0)
 		return 0; /* a newer request owns the status */
 	op_apply(&l, arg);
-	return link_put(tx, c->a, &l);
+	if ((rc = link_put(tx, c->a, &l)))
+		return rc;
+	/* Integrations installed on the space: space_gitsync_started when the
+	 * job begins (stage 0), space_gitsync_completed when it ends. */
+	const struct op_change *ch = arg;
+	if (ch->state || ch->completed == 0) {
+		struct dom d;
+		dom_init(&d, c->d->srv, tx, c->a, NULL);
+		return dom_integrations_gitsync(&d, &s, ch->state != NULL, ch->state, l.op_revision, l.op_commit);
+	}
+	return 0;
 }
 
 static void op_progress(struct sync *c, int stage)

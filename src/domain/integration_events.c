@@ -7,6 +7,7 @@
 #include "domain/integrations.h"
 #include "domain/secrets.h"
 #include "json/serialize_integrations.h"
+#include "model/revision.h"
 #include "store/jobs.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -113,7 +114,7 @@ int dom_integrations_on_space_advanced(struct dom *d, const struct space_advance
 		return 0;
 	return dom_event_for_space(d, ev->space, "space_content_updated",
 				   arena_printf(d->arena, "{\"spaceId\":\"%s\",\"revisionId\":\"%s\"}", ev->space->id,
-						ev->space->revision ? ev->space->revision : ""));
+						ev->revision->id));
 }
 
 int dom_integrations_visibility_updated(struct dom *d, const struct space *s, const char *previous,

@@ -14,6 +14,7 @@
 #include "model/revision.h"
 #include "model/validate.h"
 #include "domain/events.h"
+#include "domain/integration_events.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -82,6 +83,7 @@ int dom_space_update(struct dom *d, const char *space_id, const struct space_inp
 	keep_or_set(&s.edit_mode, in->edit_mode);
 	keep_or_set(&s.title, in->title);
 	keep_or_set(&s.language, in->language);
+	const char *previous_visibility = s.visibility; /* integrations' space_visibility_updated */
 	keep_or_set(&s.visibility, in->visibility);
 	keep_or_set(&s.merge_rules, in->merge_rules);
 	if (in->has_level)
@@ -101,7 +103,8 @@ int dom_space_update(struct dom *d, const char *space_id, const struct space_inp
 	}
 	if (strcmp(s.visibility, "in-collection") == 0 && !s.parent_id)
 		return err_set(ERR_INVALID, "visibility: 'in-collection' is only for spaces in a collection");
-	if ((rc = store_space_update(d->tx, &s)))
+	if ((rc = store_space_update(d->tx, &s)) ||
+	    (in->visibility && (rc = dom_integrations_visibility_updated(d, &s, previous_visibility, s.visibility))))
 		return rc;
 	return space_fresh(d, s.id, out);
 }

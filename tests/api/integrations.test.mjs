@@ -379,4 +379,42 @@ describe('integrations', () => {
         await expectError(bob.api.integrations.queueIntegrationTask(name, { task: { type: 'x' } }), 403);
         await empty(api.integrations.queueIntegrationTask(name, { task: { type: 'sync' } }), 204, 'queueIntegrationTask');
     });
+
+    it('space events: space_content_updated after a merge, space_visibility_updated; only installed spaces', async () => {
+        const name = `spev-${ctx.run}`;
+        await publish(name, { target: 'space' });
+        const inst = await install(name, org.id);
+        await ok(api.integrations.updateIntegrationInstallation(name, inst.id, { space_selection: 'selected' }), 'updateIntegrationInstallation');
+        await ok(api.integrations.installIntegrationOnSpace(name, inst.id, { space: space.id }), 'installIntegrationOnSpace', 201);
+        const merge = async (spaceId) => {
+            const cr = await ok(api.spaces.createChangeRequest(spaceId, { subject: 'Edit' }), 'createChangeRequest', 201);
+            const r = await raw(ctx.url, 'POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
+                token: alice.token,
+                json: { changes: [{ operation: 'insert_page', title: 'Hello', document: { markdown: 'Hello' } }] },
+            });
+            assert.equal(r.status, 200, r.text);
+            const m = await ok(api.spaces.mergeChangeRequest(spaceId, cr.id), 'mergeChangeRequest');
+            assert.equal(m.result, 'merge');
+            return m;
+        };
+        const m = await merge(space.id);
+        await merge(space2.id); // not installed there: no event
+        await ok(api.spaces.updateSpaceById(space.id, { visibility: 'public' }), 'updateSpaceById');
+        await ok(api.spaces.updateSpaceById(space2.id, { visibility: 'public' }), 'updateSpaceById');
+        let items;
+        const deadline = Date.now() + 20_000;
+        do {
+            items = (await ok(record(api.integrations.listIntegrationEvents(name)), 'listIntegrationEvents')).items;
+            if (items.length >= 5) break;
+            await sleep(200);
+        } while (Date.now() < deadline);
+        const types = items.map((e) => e.payload.type);
+        assert.deepEqual(types, ['space_visibility_updated', 'space_content_updated', 'space_installation_setup', 'installation_setup', 'installation_setup']);
+        const [vis, content] = items;
+        assert.equal(content.payload.spaceId, space.id);
+        assert.equal(content.payload.revisionId, m.revision);
+        assert.equal(vis.payload.spaceId, space.id);
+        assert.equal(vis.payload.visibility, 'public');
+        assert.equal(vis.payload.previousVisibility, 'private');
+    });
 });
