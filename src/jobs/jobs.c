@@ -91,59 +91,6 @@ static bool test_jobs_enabled(void)
 	return v && strcmp(v, "1") == 0;
 }
 
-/* DEPRECATED (jobs.h): kinds registered at run time by code that has no row
- * in kinds.c yet. Read after the table; the mutex because registration may
- * race a worker. Remove with jobs_register once nothing calls it. */
-#define MAX_LEGACY_KINDS 8
-static struct job_kind legacy[MAX_LEGACY_KINDS];
-static int nlegacy;
-static pthread_mutex_t legacy_mu = PTHREAD_MUTEX_INITIALIZER;
-
-static int legacy_register(const char *kind, job_fn fn, bool own_tx)
-{
-	int rc = 0, i;
-
-	pthread_mutex_lock(&legacy_mu);
-	for (i = 0; i < nlegacy && strcmp(legacy[i].kind, kind) != 0; i++)
-		;
-	if (i == MAX_LEGACY_KINDS)
-		rc = err_set(ERR_INTERNAL, "too many job kinds registered at run time: add rows to jobs/kinds.c");
-	else {
-		legacy[i] = (struct job_kind){ kind, fn, JOB_MAX_ATTEMPTS, own_tx, false };
-		if (i == nlegacy)
-			nlegacy++;
-	}
-	pthread_mutex_unlock(&legacy_mu);
-	if (rc == 0)
-		log_info("job kind %s registered at run time (deprecated: give it a row in jobs/kinds.c)", kind);
-	return rc;
-}
-
-int jobs_register(const char *kind, job_fn fn)
-{
-	return legacy_register(kind, fn, false);
-}
-
-int jobs_register_own_tx(const char *kind, job_fn fn)
-{
-	return legacy_register(kind, fn, true);
-}
-
-/* A copy of the legacy row of kind into *out: 1 when there is one. */
-static int legacy_find(const char *kind, struct job_kind *out)
-{
-	int found = 0;
-
-	pthread_mutex_lock(&legacy_mu);
-	for (int i = 0; i < nlegacy && !found; i++)
-		if (strcmp(legacy[i].kind, kind) == 0) {
-			*out = legacy[i];
-			found = 1;
-		}
-	pthread_mutex_unlock(&legacy_mu);
-	return found;
-}
-
 const struct job_kind *jobs_kind_find(const struct job_kind *kinds, size_t n, const char *kind)
 {
 	for (size_t i = 0; i < n; i++)
@@ -158,20 +105,12 @@ struct kind_table {
 	size_t n;
 };
 
-/* The row of kind in t, else the legacy registry (copied into *buf). */
-static const struct job_kind *kind_find(const struct kind_table *t, const char *kind, struct job_kind *buf)
-{
-	const struct job_kind *k = jobs_kind_find(t->kinds, t->n, kind);
-
-	return k ? k : legacy_find(kind, buf) ? buf : NULL;
-}
-
 /* store_job_claim's limit for a job whose lease expired: its kind's, or the
  * default for a kind this process does not know. */
 static int max_attempts_of(const char *kind, void *arg)
 {
-	struct job_kind buf;
-	const struct job_kind *k = kind_find(arg, kind, &buf);
+	const struct kind_table *t = arg;
+	const struct job_kind *k = jobs_kind_find(t->kinds, t->n, kind);
 
 	return k ? k->max_attempts : JOB_MAX_ATTEMPTS;
 }
@@ -295,7 +234,6 @@ int jobs_run_one_in(const struct job_kind *kinds, size_t nkinds, struct store *s
 	struct job j;
 	struct dom d;
 	struct job_run run = { .job = &j, .store = store };
-	struct job_kind buf;
 	const struct job_kind *k;
 	int rc;
 
@@ -305,7 +243,7 @@ int jobs_run_one_in(const struct job_kind *kinds, size_t nkinds, struct store *s
 		arena_free(&a);
 		return rc == ERR_NOT_FOUND ? 0 : rc;
 	}
-	if (!(k = kind_find(&t, j.kind, &buf))) {
+	if (!(k = jobs_kind_find(kinds, nkinds, j.kind))) {
 		/* Another docsd (a newer one, or one with test kinds) may know it:
 		 * give it back a minute later (the attempt counts, so a kind no
 		 * process knows fails after JOB_MAX_ATTEMPTS minutes). */

@@ -101,13 +101,6 @@ extern const size_t job_kinds_count;
  * and DOCSD_TEST_JOBS=1 is not set). */
 const struct job_kind *jobs_kind_find(const struct job_kind *kinds, size_t n, const char *kind);
 
-/* DEPRECATED, a transition shim: a kind registered at run time, looked up
- * after the table (max_attempts JOB_MAX_ATTEMPTS). Nothing in docsd calls it
- * any more; it goes when the last out-of-tree caller has its row in kinds.c.
- * Add a row instead. */
-int jobs_register(const char *kind, job_fn fn);
-int jobs_register_own_tx(const char *kind, job_fn fn);
-
 /* Start `workers` worker threads (0: none, the scheduler still queues) and
  * the scheduler; srv may be NULL (tests). Due periodic jobs run once in the
  * calling thread first, so a restarted server starts clean. DOCSD_TEST_JOBS=1
