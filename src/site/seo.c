@@ -107,8 +107,11 @@ void site_head_meta(struct jw *b, struct arena *a, const struct site_view *v, co
 
 void site_theme_toggle(struct jw *b, const struct site_view *v)
 {
-	static const char *const modes[][2] = { { "light", "Light" }, { "dark", "Dark" }, { "system", "System" } };
-	const char *cur = v->theme ? v->theme : "";
+	static const char *const modes[][3] = { { "light", "Light", "\xe2\x98\x80" },
+						{ "dark", "Dark", "\xe2\x98\xbe" },
+						{ "system", "System", "\xe2\x97\x90" } };
+	/* Without a choice, the site's default: the system's when toggeable. */
+	const char *cur = v->theme ? v->theme : "system";
 
 	if (!json_is_true(json_object_get(json_object_get(v->custom, "themes"), "toggeable")))
 		return;
@@ -135,7 +138,9 @@ void site_theme_toggle(struct jw *b, const struct site_view *v)
 		html_raw(b, modes[i][0]);
 		html_raw(b, strcmp(cur, modes[i][0]) == 0 ? "\" aria-current=\"true\" title=\"" : "\" title=\"");
 		html_raw(b, modes[i][1]);
-		html_raw(b, " theme\"><span>");
+		html_raw(b, " theme\"><span class=\"ti\" aria-hidden=\"true\">");
+		html_raw(b, modes[i][2]);
+		html_raw(b, "</span><span class=\"tl\">");
 		html_raw(b, modes[i][1]);
 		html_raw(b, "</span></a>");
 	}
