@@ -1,0 +1,254 @@
+// Integration events delivered to the published script running in workerd (issue 22): docsd with
+// --integration-runtime (tests/cli's pinned workerd, or DOCSD_TEST_WORKERD) and
+// --integration-timeout 2. The scripts are raw ES modules published through the API (what
+// `gitbook publish` sends in `script`), reading GitBook's multipart body themselves:
+//   - a script that loops forever is killed at the timeout (the attempt's trace line says so),
+//     and the retry, served by a new process, is answered;
+//   - a script that throws answers 500 and is retried; one without a handler answers 406 and the
+//     event fails at once (final);
+//   - a script reaches docsd's API (its apiEndpoint, with the installation token) but not another
+//     loopback port (a server of this test, which sees no request);
+//   - a delivery in flight in workerd at docsd's kill -9 is delivered after the restart, and the
+//     restarted docsd killed the workerd process the dead one left.
+// The tests/cli package (npm ci --ignore-scripts there) brings workerd; scripts/test.sh installs it
+// and sets DOCSD_TEST_REQUIRE_WORKERD, so that the suite never skips there.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setup } from './lib/fixtures.mjs';
+import { startServer, repoRoot } from './lib/server.mjs';
+import { client, ok, createOrg, sleep } from './lib/api.mjs';
+import { validate } from './lib/schema.mjs';
+
+const WORKERD =
+    process.env.DOCSD_TEST_WORKERD ||
+    join(repoRoot, 'tests', 'cli', 'node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd');
+const HAVE_WORKERD = existsSync(WORKERD);
+if (!HAVE_WORKERD && process.env.DOCSD_TEST_REQUIRE_WORKERD)
+    throw new Error(`workerd not found at ${WORKERD} (npm ci --ignore-scripts in tests/cli)`);
+const SERVER_ARGS = ['--integration-runtime', WORKERD, '--integration-timeout', '2', '--job-workers', '2'];
+
+/** The start of every script: GitBook's multipart body read, the installation token at hand. */
+const PRELUDE = `
+const read = async (request) => {
+  const form = await request.formData();
+  return { event: JSON.parse(form.get('event')), env: JSON.parse(form.get('environment')) };
+};
+const call = (env, method, path, body) =>
+  fetch(env.apiEndpoint + '/v1' + path, {
+    method,
+    headers: { Authorization: 'Bearer ' + env.apiTokens.installation, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+/* Once per installation: mark it (its externalIds, through docsd's API), so that the retry,
+ * whose environment carries the mark, behaves. */
+const firstTime = async (env, mark) => {
+  const inst = env.installation;
+  const ids = inst.externalIds || [];
+  if (ids.includes(mark)) return false;
+  const r = await call(env, 'PATCH', '/integrations/' + env.integration.name + '/installations/' + inst.id, { externalIds: [...ids, mark] });
+  if (!r.ok) throw new Error('PATCH of the installation: ' + r.status);
+  return true;
+};
+`;
+
+function processGone(pid) {
+    try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+    } catch {
+        return true;
+    }
+}
+
+async function waitFor(what, fn, ms = 90_000) {
+    const deadline = Date.now() + ms;
+    for (;;) {
+        const v = await fn();
+        if (v) return v;
+        if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+        await sleep(200);
+    }
+}
+
+describe('integration scripts in workerd', { skip: !HAVE_WORKERD && `workerd not found at ${WORKERD}` }, () => {
+    let ctx, alice, api, org, other, hits = 0;
+
+    const publish = async (name, script) =>
+        ok(
+            api.integrations.publishIntegration(name, {
+                runtime: 'v2',
+                organization: org.id,
+                title: name,
+                description: 'A script of the runtime tests',
+                scopes: ['space:content:read'],
+                script,
+            }),
+            'publishIntegration',
+        );
+    const install = async (name) => {
+        const res = await api.integrations.installIntegration(name, { organization: org.id });
+        assert.equal(res.status, 200);
+        validate('installIntegration', 201, res.data);
+        return res.data;
+    };
+    /** The first installation_setup event of the installation, once it left pending, with its trace. */
+    const setupEvent = async (name, installationId, ms) => {
+        const ev = await waitFor(
+            `installation_setup of ${name}`,
+            async () => {
+                const items = (await ok(api.integrations.listIntegrationEvents(name, { limit: 100 }), 'listIntegrationEvents')).items;
+                const mine = items.filter((e) => e.installationId === installationId && e.payload.type === 'installation_setup');
+                return mine.length ? mine[mine.length - 1] : null;
+            },
+            ms,
+        );
+        return ok(api.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
+    };
+    const messages = (full) => full.trace.logs.map((l) => `[${l.level}] ${l.message}`);
+
+    before(async () => {
+        other = http.createServer((req, res) => {
+            hits++;
+            res.end('other');
+        });
+        await new Promise((r) => other.listen(0, '127.0.0.1', r));
+        ctx = await setup({ extraArgs: SERVER_ARGS });
+        alice = await ctx.user('alice');
+        api = alice.api;
+        ({ org } = await createOrg(ctx.url, alice.token, `Runtime ${ctx.run}`));
+    });
+    after(async () => {
+        await ctx?.server.stop();
+        other?.close();
+    });
+
+    it('a script that loops forever is killed at the timeout; the retry, in a new process, is answered', async () => {
+        const name = `spin-${ctx.run}`;
+        await publish(
+            name,
+            `${PRELUDE}
+export default { async fetch(request) {
+  const { event, env } = await read(request);
+  if (event.type === 'installation_setup' && (await firstTime(env, 'spun'))) { for (;;) {} }
+  console.log('answered ' + event.type);
+  return new Response('OK');
+} };`,
+        );
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.join('\n'));
+        assert.ok(lines.some((l) => /^\[warn\] delivery attempt 1 .*failed: timed out after 2 s, will retry$/.test(l)), lines.join('\n'));
+        assert.ok(lines.some((l) => /^\[info\] delivery attempt 2 .*HTTP 200/.test(l)), lines.join('\n'));
+        assert.ok(lines.includes('[info] answered installation_setup'), lines.join('\n'));
+    });
+
+    it('a script that throws answers 500 and is retried; without a handler, 406 fails the event at once', async () => {
+        const name = `throw-${ctx.run}`;
+        await publish(
+            name,
+            `${PRELUDE}
+export default { async fetch(request) {
+  const { event, env } = await read(request);
+  if (event.type === 'installation_setup' && (await firstTime(env, 'threw'))) throw new Error('boom in the script');
+  console.debug('fine now');
+  return new Response('OK');
+} };`,
+        );
+        let inst = await install(name);
+        let full = await setupEvent(name, inst.id);
+        let lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.join('\n'));
+        assert.ok(lines.some((l) => /^\[warn\] delivery attempt 1 .*HTTP 500, will retry$/.test(l)), lines.join('\n'));
+        assert.ok(lines.some((l) => l.startsWith('[error] Error: boom in the script')), lines.join('\n'));
+        assert.ok(lines.includes('[debug] fine now'), lines.join('\n'));
+
+        const none = `nohandler-${ctx.run}`;
+        await publish(
+            none,
+            `export default { async fetch() {
+  console.log('no handler here');
+  return new Response(JSON.stringify({ error: 'Integration does not handle this event' }), { status: 406 });
+} };`,
+        );
+        inst = await install(none);
+        full = await setupEvent(none, inst.id, 20_000);
+        lines = messages(full);
+        assert.equal(full.event.status, 'failed', lines.join('\n'));
+        assert.ok(lines.some((l) => /^\[error\] delivery attempt 1 .*HTTP 406 \(the integration has no handler/.test(l)), lines.join('\n'));
+        assert.ok(!lines.some((l) => /attempt 2/.test(l)), 'a 406 is final');
+        assert.ok(lines.includes('[info] no handler here'), lines.join('\n'));
+    });
+
+    it("a script reaches docsd's API but no other loopback port", async () => {
+        const name = `net-${ctx.run}`;
+        const port = other.address().port;
+        await publish(
+            name,
+            `${PRELUDE}
+export default { async fetch(request) {
+  const { env } = await read(request);
+  for (const url of ['http://127.0.0.1:${port}/', 'http://localhost:${port}/']) {
+    try { const r = await fetch(url); console.log('reached ' + url + ' ' + r.status); }
+    catch (e) { console.error('refused ' + url); }
+  }
+  const me = await call(env, 'GET', '/user');
+  console.log('api ' + me.status + ' ' + (await me.json()).object);
+  return new Response('OK');
+} };`,
+        );
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id, 30_000);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.join('\n'));
+        assert.ok(lines.includes(`[error] refused http://127.0.0.1:${port}/`), lines.join('\n'));
+        assert.ok(lines.includes(`[error] refused http://localhost:${port}/`), lines.join('\n'));
+        assert.ok(lines.includes('[info] api 200 user'), lines.join('\n'));
+        assert.equal(hits, 0, 'the other loopback server saw no request');
+    });
+
+    // Last: it restarts the server.
+    it('a delivery in flight in workerd at kill -9 is delivered after the restart; the old process is killed', async () => {
+        const name = `crash-${ctx.run}`;
+        await publish(
+            name,
+            `${PRELUDE}
+export default { async fetch(request) {
+  const { event } = await read(request);
+  console.log('working on ' + event.type);
+  await new Promise((r) => setTimeout(r, 1500));
+  return new Response('OK');
+} };`,
+        );
+        const dataDir = ctx.server.dataDir;
+        const procDir = join(dataDir, 'runtime', `p-${ctx.server.process.pid}`);
+        const inst = await install(name);
+        // The process of this version is running: the delivery is in flight.
+        const pidFile = await waitFor('the workerd process of the delivery', async () => {
+            if (!existsSync(procDir)) return null;
+            for (const d of readdirSync(procDir)) {
+                const f = join(procDir, d, 'pid');
+                if (existsSync(f) && readFileSync(join(procDir, d, 'script.mjs'), 'utf8').includes('working on')) return f;
+            }
+            return null;
+        }, 30_000);
+        await sleep(500);
+        const workerPid = Number(readFileSync(pidFile, 'utf8'));
+        assert.ok(workerPid > 1 && !processGone(workerPid));
+        ctx.server.process.kill('SIGKILL');
+        await sleep(300);
+        assert.ok(!processGone(workerPid), 'workerd outlives a docsd killed with -9');
+        // Restart past the dead worker's lease (30 s).
+        ctx.server = await startServer({ dataDir, extraArgs: [...SERVER_ARGS, '--clock-offset-ms', '60000'] });
+        api = client(ctx.server.url, alice.token);
+        await waitFor('the old workerd process to be killed', async () => processGone(workerPid), 10_000);
+        assert.ok(!existsSync(procDir), 'the dead docsd\'s runtime directory is removed');
+        const full = await setupEvent(name, inst.id, 60_000);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.join('\n'));
+        assert.ok(lines.includes('[info] working on installation_setup'), lines.join('\n'));
+    });
+});
