@@ -698,6 +698,24 @@ static int read_assets(struct imp *m)
 
 /* -------------------------------------------------------- 3. page contents */
 
+/* Raw HTML's URLs are registered like links' (the files they reach are
+ * imported); nothing is rewritten here. */
+struct reg_ctx {
+	struct imp *m;
+	const char *dir;
+	int rc;
+};
+
+static const char *register_url(void *vctx, const char *target)
+{
+	struct reg_ctx *c = vctx;
+	struct target t;
+
+	if (!c->rc)
+		c->rc = resolve(c->m, c->dir, target, &t);
+	return NULL;
+}
+
 static int read_page(struct imp *m, int pi)
 {
 	struct rev_page *p = &m->pages[pi];
@@ -745,7 +763,12 @@ static int read_page(struct imp *m, int pi)
 		if ((rc = resolve(m, dir, links[i].target, &t)))
 			return rc;
 	}
-	return 0;
+	/* ...and the files its raw HTML reaches (<img src=".gitbook/assets/x.png">,
+	 * <picture>'s srcset, cards' <a href>). */
+	struct reg_ctx rg = { m, dir, 0 };
+	if (!md_rewrite_html_urls(m->a, m->text[pi], strlen(m->text[pi]), register_url, &rg))
+		return -1; /* the error is set */
+	return rg.rc;
 }
 
 struct rw_ctx {
@@ -898,6 +921,12 @@ int layout_import(struct arena *a, const struct layout_import_in *in, struct lay
 			continue;
 		struct rw_ctx c = { &m, lay_dirname(a, p->git_path), 0 };
 		char *body = md_rewrite_links(a, m.text[i], strlen(m.text[i]), rewrite, &c);
+		if (c.rc)
+			return c.rc;
+		if (!body)
+			return -1; /* the error is set */
+		/* Paths in raw HTML become /files/<id> and /pages/<id> too. */
+		body = md_rewrite_html_urls(a, body, strlen(body), rewrite, &c);
 		if (c.rc)
 			return c.rc;
 		if (!body)

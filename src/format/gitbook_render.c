@@ -393,6 +393,10 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 	md = md_rewrite_links(a, body, strlen(body), map_link, &c);
 	if (!md)
 		goto done; /* the error is set */
+	/* /files/<id> and /pages/<id> in raw HTML go back to repository paths. */
+	md = md_rewrite_html_urls(a, md, strlen(md), map_link, &c);
+	if (!md)
+		goto done; /* the error is set */
 	heading = md_title(a, md, strlen(md));
 	bool title = p->title && *p->title && (!heading || strcmp(heading, p->title) != 0);
 	if (title || p->description || p->icon || p->emoji || p->hidden || p->layout || p->cond) {

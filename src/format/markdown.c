@@ -38,6 +38,7 @@
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
+#include <ctype.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -2219,4 +2220,187 @@ cleanup:
 	if (fail)
 		md_fail();
 	return fail ? NULL : result;
+}
+
+/* ---- URLs inside raw HTML (Git-synced pages: <img src=".gitbook/assets/x.png">) ---- */
+
+/* The length of a code fence opening line[0..n) (``` or ~~~, up to three
+ * spaces in), or 0; *ch its character. */
+static size_t html_fence_len(const char *line, size_t n, char *ch)
+{
+	size_t i = 0, k;
+
+	while (i < n && i < 3 && line[i] == ' ')
+		i++;
+	if (i >= n || (line[i] != '`' && line[i] != '~'))
+		return 0;
+	for (k = i; k < n && line[k] == line[i]; k++)
+		;
+	if (k - i < 3)
+		return 0;
+	*ch = line[i];
+	return k - i;
+}
+
+static bool html_url_attr(const char *name, size_t n)
+{
+	static const char *const names[] = { "src", "href", "srcset", "poster" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && strncasecmp(name, names[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* One attribute value v[0..n) (srcset: each candidate's URL) mapped into b. */
+static void html_map_value(struct jw *b, struct arena *a, const char *v, size_t n, bool srcset,
+			   const char *(*map)(void *ctx, const char *target), void *ctx)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t s = i, e;
+		if (srcset)
+			while (s < n && (v[s] == ' ' || v[s] == ',' || v[s] == '\t'))
+				s++;
+		jw_put(b, v + i, s - i);
+		e = s;
+		while (e < n && (!srcset || (v[e] != ' ' && v[e] != ',' && v[e] != '\t')))
+			e++;
+		if (e > s) {
+			const char *m = map(ctx, arena_strndup(a, v + s, e - s));
+			if (m)
+				jw_put(b, m, strlen(m));
+			else
+				jw_put(b, v + s, e - s);
+		}
+		i = e;
+		if (srcset) /* the descriptor up to the next comma stays */
+			while (i < n && v[i] != ',') {
+				jw_put(b, v + i, 1);
+				i++;
+			}
+	}
+}
+
+/* One line outside fenced code: tags' URL attributes mapped, code spans kept. */
+static void html_line(struct jw *b, struct arena *a, const char *s, size_t n,
+		      const char *(*map)(void *ctx, const char *target), void *ctx)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		if (s[i] == '`') {
+			/* A code span: up to the same run of backticks (or the line's end). */
+			size_t r = i, k;
+			while (r < n && s[r] == '`')
+				r++;
+			size_t run = r - i;
+			for (k = r; k < n; k++) {
+				size_t q = k;
+				while (q < n && s[q] == '`')
+					q++;
+				if (q - k == run)
+					break;
+				if (q > k)
+					k = q - 1;
+			}
+			k = k < n ? k + run : n;
+			jw_put(b, s + i, k - i);
+			i = k;
+			continue;
+		}
+		if (s[i] != '<' || i + 1 >= n || !isalpha((unsigned char)s[i + 1])) {
+			jw_put(b, s + i, 1);
+			i++;
+			continue;
+		}
+		/* A tag: its name, then attributes up to '>'. */
+		size_t k = i + 1;
+		while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '-'))
+			k++;
+		jw_put(b, s + i, k - i);
+		while (k < n && s[k] != '>') {
+			size_t ns = k, ne, vs, ve;
+			char q = 0;
+			if (!(isalpha((unsigned char)s[k]) || s[k] == '_' || s[k] == ':')) {
+				jw_put(b, s + k, 1);
+				k++;
+				continue;
+			}
+			while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '-' || s[k] == '_' || s[k] == ':'))
+				k++;
+			ne = k;
+			while (k < n && s[k] == ' ')
+				k++;
+			if (k >= n || s[k] != '=') {
+				jw_put(b, s + ns, k - ns);
+				continue;
+			}
+			k++;
+			while (k < n && s[k] == ' ')
+				k++;
+			if (k < n && (s[k] == '"' || s[k] == '\''))
+				q = s[k++];
+			vs = k;
+			while (k < n && (q ? s[k] != q : !(s[k] == ' ' || s[k] == '>')))
+				k++;
+			ve = k;
+			jw_put(b, s + ns, vs - ns);
+			if (html_url_attr(s + ns, ne - ns))
+				html_map_value(b, a, s + vs, ve - vs, ne - ns == 6, map, ctx);
+			else
+				jw_put(b, s + vs, ve - vs);
+			if (q && k < n)
+				jw_put(b, s + k++, 1);
+		}
+		i = k;
+	}
+}
+
+char *md_rewrite_html_urls(struct arena *a, const char *md, size_t len,
+			   const char *(*map)(void *ctx, const char *target), void *ctx)
+{
+	struct jw b;
+	const char *p = md, *end = md + len;
+	size_t fence = 0;
+	char fch = 0, *out;
+
+	if (!memchr(md, '<', len)) {
+		out = arena_alloc(a, len + 1);
+		memcpy(out, md, len);
+		out[len] = '\0';
+		return out;
+	}
+	jw_init(&b);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = (size_t)((nl ? nl : end) - p);
+		char c;
+		size_t fl = html_fence_len(p, ll, &c);
+		if (fence) {
+			if (fl >= fence && c == fch)
+				fence = 0;
+			jw_put(&b, p, ll);
+		} else if (fl) {
+			fence = fl;
+			fch = c;
+			jw_put(&b, p, ll);
+		} else {
+			html_line(&b, a, p, ll, map, ctx);
+		}
+		if (nl)
+			jw_put(&b, "\n", 1);
+		p = nl ? nl + 1 : end;
+	}
+	if (!jw_ok(&b)) {
+		jw_free(&b);
+		err_set(ERR_INTERNAL, "page too large");
+		return NULL;
+	}
+	out = arena_alloc(a, b.len + 1);
+	memcpy(out, b.buf, b.len);
+	out[b.len] = '\0';
+	jw_free(&b);
+	return out;
 }

@@ -150,6 +150,15 @@ int md_frontmatter(struct arena *a, const char *md, size_t len, struct md_front 
 char *md_rewrite_links(struct arena *a, const char *md, size_t len,
 		       const char *(*map)(void *ctx, const char *target), void *ctx);
 
+/* A copy of md (NUL-terminated, from a) in which each URL attribute (src,
+ * href, srcset candidates, poster) of a raw HTML tag, outside fenced code
+ * and code spans, for which map(ctx, url) returns non-NULL is replaced by
+ * it; every other byte is copied. Tags are read on one line (GitBook writes
+ * them so). What Git import does to <img src=".gitbook/assets/x.png">, as
+ * md_rewrite_links does to markdown images. NULL past SIZE_MAX / 2. */
+char *md_rewrite_html_urls(struct arena *a, const char *md, size_t len,
+			   const char *(*map)(void *ctx, const char *target), void *ctx);
+
 /* The plain text of the whole page: markup and HTML tags removed, code and
  * image alt text kept, one block per line, table cells joined by " | ".
  * "" for an empty page; NULL when cmark fails. */

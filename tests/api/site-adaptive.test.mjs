@@ -9,9 +9,62 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync, rmSync } from 'node:fs';
+import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { setup } from './lib/fixtures.mjs';
-import { ok, raw, createOrg, validateError } from './lib/api.mjs';
+import { DATABASE_URL } from './lib/server.mjs';
+import { ok, empty, raw, createOrg, validateError, sleep } from './lib/api.mjs';
+import { workTree, bare } from './lib/git.mjs';
+
+/** A w x h PNG of one color. */
+function png(w, h, [r, g, b]) {
+    const table = Array.from({ length: 256 }, (_, n) => {
+        let c = n;
+        for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        return c >>> 0;
+    });
+    const crc = (buf) => {
+        let c = 0xffffffff;
+        for (const x of buf) c = table[(c ^ x) & 0xff] ^ (c >>> 8);
+        return (c ^ 0xffffffff) >>> 0;
+    };
+    const chunk = (type, data) => {
+        const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+        const out = Buffer.alloc(12 + data.length);
+        out.writeUInt32BE(data.length, 0);
+        td.copy(out, 4);
+        out.writeUInt32BE(crc(td), 8 + data.length);
+        return out;
+    };
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(w, 0);
+    ihdr.writeUInt32BE(h, 4);
+    ihdr[8] = 8;
+    ihdr[9] = 2;
+    const rows = Buffer.alloc(h * (1 + w * 3));
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) rows.set([r, g, b], y * (1 + w * 3) + 1 + x * 3);
+    return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+// A repository as GitBook's Git sync writes one: raw HTML figures, cards, details, buttons and
+// a <picture>, with asset paths relative to the page; a page with an if: condition.
+const GITBOOK_REPO = {
+    'README.md': '# Welcome\n\n<figure><img src=".gitbook/assets/logo.png" alt="Logo"><figcaption><p>Our logo</p></figcaption></figure>\n\n' +
+        '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead>' +
+        '<tbody><tr><td><strong>Guide</strong></td><td><a href="guide.md">guide.md</a></td><td><a href=".gitbook/assets/cover.png">cover.png</a></td></tr></tbody></table>\n\n' +
+        '<details>\n\n<summary>More</summary>\n\nInside the details.\n\n</details>\n\n' +
+        '<a href="guide.md" class="button primary">Read the guide</a>\n\n' +
+        '<picture><source srcset=".gitbook/assets/dark.png" media="(prefers-color-scheme: dark)"><img src=".gitbook/assets/logo.png" alt=""></picture>\n\n' +
+        '<img src="https://example.com/x.png" onerror="alert(1)">\n',
+    'guide.md': '# Guide\n\nThe guide.\n',
+    'partners.md': '---\nif: visitor.claims.unsigned.partner === true\n---\n\n# Partners\n\nPartner pricing.\n',
+    'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide.md)\n* [Partners](partners.md)\n',
+    '.gitbook/assets/logo.png': png(4, 4, [52, 109, 219]),
+    '.gitbook/assets/cover.png': png(8, 4, [22, 163, 74]),
+    '.gitbook/assets/dark.png': png(4, 4, [234, 140, 40]),
+};
 
 const PAGE = `Everyone reads this opening.
 
@@ -72,7 +125,7 @@ describe('adaptive content on published sites', () => {
     }
 
     before(async () => {
-        ctx = await setup();
+        ctx = await setup({ extraArgs: ['--allow-private-network', ...(DATABASE_URL ? ['--data', mkdtempSync(join(tmpdir(), 'docsd-adaptive-data-'))] : [])] });
         alice = await ctx.user('alice');
         api = alice.api;
         ({ org } = await createOrg(ctx.url, alice.token, `Adaptive ${ctx.run}`));
@@ -217,6 +270,51 @@ describe('adaptive content on published sites', () => {
         const { r } = await write(space.id, [{ operation: 'insert_page', title: 'Bad if', document: { markdown: '---\nif: visitor.claims.plan =\n---\nx\n' } }]);
         assert.equal(r.status, 400, r.text);
         assert.match(r.json.error.message, /document\.markdown: frontmatter if: /);
+    });
+
+    it('a GitBook-made repository through Git import into the site: figures, cards, details, buttons, if:', async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'docsd-adaptive-git-'));
+        try {
+            const repo = bare(dir, 'gb', workTree(dir, 'gb-src', GITBOOK_REPO));
+            const sp = await ok(api.orgs.createSpace(org.id, { title: 'Synced' }), 'createSpace', 201);
+            await empty(api.spaces.importGitRepository(sp.id, { url: `file://${repo}`, ref: 'refs/heads/main' }), 204, 'importGitRepository');
+            for (const deadline = Date.now() + 30_000; ;) {
+                const s = await ok(api.spaces.getSpaceById(sp.id), 'getSpaceById');
+                if (s.gitSync?.operation?.state && s.gitSync.operation.state !== 'running') {
+                    assert.equal(s.gitSync.operation.state, 'success', JSON.stringify(s.gitSync));
+                    break;
+                }
+                assert.ok(Date.now() < deadline, 'the import finished');
+                await sleep(100);
+            }
+            const rev = await ok(api.spaces.getCurrentRevision(sp.id), 'getCurrentRevision');
+            assert.deepEqual(rev.files.map((f) => f.name).sort(), ['cover.png', 'dark.png', 'logo.png'], 'files reached only from HTML are imported');
+            const s2 = await ok(api.orgs.createSite(org.id, { title: 'Synced site' }), 'createSite', 201);
+            await ok(api.orgs.addSpaceToSite(org.id, s2.id, { spaceId: sp.id }), 'addSpaceToSite', 201);
+            await ok(api.orgs.publishSite(org.id, s2.id), 'publishSite');
+            const r = await get(`/sites/${s2.id}`);
+            assert.equal(r.status, 200);
+            const t = r.text.slice(r.text.indexOf('<article'), r.text.indexOf('</article>'));
+            const file = `/sites/${s2.id}/~file/[^/"]+/[^"]+`;
+            assert.match(t, new RegExp(`<figure><img src="${file}" alt="Logo"><figcaption><p>Our logo</p></figcaption></figure>`));
+            assert.match(t, new RegExp(`<div class="card"><img class="card-cover" alt="" src="${file}">`));
+            assert.match(t, new RegExp(`<a class="card-link" href="/sites/${s2.id}/guide"`));
+            assert.match(t, /<details>\s*<summary>More<\/summary>\s*<p>Inside the details\.<\/p>\s*<\/details>/);
+            assert.match(t, new RegExp(`<a href="/sites/${s2.id}/guide" class="button primary">Read the guide</a>`));
+            assert.match(t, new RegExp(`<source srcset="${file}" media="\\(prefers-color-scheme: dark\\)">`));
+            assert.ok(!t.includes('onerror') && !t.includes('.gitbook/assets'), t);
+            // the file URL leads to the file
+            const fileUrl = t.match(new RegExp(`src="(${file})"`))[1];
+            assert.equal((await get(fileUrl)).status, 302);
+            // the if: page: hidden from anonymous visitors, shown with the unsigned claim
+            assert.ok(!r.text.includes('Partners'));
+            assert.equal((await get(`/sites/${s2.id}/partners`)).status, 404);
+            const partner = await get(`/sites/${s2.id}/partners?visitor.partner=true`);
+            assert.equal(partner.status, 200);
+            assert.match(partner.text, /Partner pricing/);
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
     });
 
     it('the PDF holds what an anonymous visitor reads', async () => {
