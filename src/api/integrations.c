@@ -626,3 +626,16 @@ int event_get(struct req *r)
 	event_trace_to_json(resp_json(r, 200), &ev);
 	return 0;
 }
+
+/* listSiteIntegrationScripts: a bare array of SiteIntegrationScript. */
+int site_integration_scripts(struct req *r)
+{
+	struct site_script *s;
+	int n, rc = dom_site_integration_scripts_get(&r->dom, req_param(r, "organizationId"), req_param(r, "siteId"), &s,
+						     &n);
+
+	if (rc)
+		return rc;
+	site_scripts_to_json(resp_json(r, 200), s, n);
+	return 0;
+}

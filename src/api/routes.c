@@ -318,6 +318,7 @@ const struct route routes[] = {
 	{ "GET", "/v1/orgs/{organizationId}/integrations", org_integration_list, 0, V, "listOrganizationIntegrations" },
 	{ "GET", "/v1/orgs/{organizationId}/installations", org_installation_list, 0, V, "listOrganizationInstallations" },
 	{ "GET", "/v1/spaces/{spaceId}/integrations", space_integration_list, 0, 0, "listSpaceIntegrations" },
+	{ "GET", "/v1/orgs/{organizationId}/sites/{siteId}/integration-scripts", site_integration_scripts, 0, V, "listSiteIntegrationScripts" },
 	/* -- end of api/integrations.c rows -- */
 };
 #pragma GCC diagnostic pop

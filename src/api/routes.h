@@ -286,6 +286,7 @@ int event_get(struct req *r);
 int org_integration_list(struct req *r);
 int org_installation_list(struct req *r);
 int space_integration_list(struct req *r);
+int site_integration_scripts(struct req *r);
 /* -- end of api/integrations.c -- */
 
 #endif

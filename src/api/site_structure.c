@@ -14,6 +14,7 @@
  * index as a fallback when it has since gone).
  */
 #include "api/api.h"
+#include "domain/integrations.h"
 #include "json/serialize_site_structure.h"
 #include "domain/sites.h"
 
@@ -389,8 +390,12 @@ static int send_structure(struct req *r, bool published)
 
 	if ((rc = dom_site_structure_get(&r->dom, org_of(r), site_of(r), req_query(r, "shareKey"), &v)))
 		return rc;
-	g = resp_json(r, 200);
 	c = json_ctx(r, &v);
+	/* The integrations' scripts (domain/integrations.h) of the site just read. */
+	if (published && (rc = dom_site_integration_scripts(&r->dom, v.site.id, (struct site_script **)&c.scripts,
+							    &c.nscripts)))
+		return rc;
+	g = resp_json(r, 200);
 	if (published)
 		return published_site_to_json(g, &c, &v.st);
 	site_structure_to_json(g, &c, &v.st);

@@ -6,6 +6,7 @@
 #include "domain/integrations.h"
 #include "domain/secrets.h"
 #include "store/sites.h"
+#include "domain/sites.h"
 #include "util/err.h"
 #include "util/seal.h"
 #include "util/util.h"
@@ -349,6 +350,15 @@ int dom_integration_dev_clear(struct dom *d, const char *name)
 
 /* ---- installations ---- */
 
+/* A site's injected scripts are part of its published-content-site, which
+ * the page cache keeps per organization generation: a change of a site
+ * installation moves the generation on. */
+static int site_scripts_changed(struct dom *d, const char *kind, const char *org_id)
+{
+	return strcmp(kind, "site") == 0 ? store_org_bump(d->tx, org_id) : 0;
+}
+
+
 /* installation_setup: {status, previous: {status, configuration}}. */
 static const char *setup_fields(struct dom *d, const char *status, const char *prev_status, const char *prev_config)
 {
@@ -482,7 +492,8 @@ int dom_installation_delete(struct dom *d, const char *name, const char *id, boo
 		return 0; /* already uninstalled: 204 */
 	/* Its tokens go with it (store_installation_delete), so they stop
 	 * working at once: installation tokens are never cached (http/tokens.c). */
-	if (rc || (rc = store_installation_delete(d->tx, in.id, removed)))
+	if (rc || (rc = store_installation_delete(d->tx, in.id, removed)) ||
+	    (rc = site_scripts_changed(d, "site", in.org_id)))
 		return rc;
 	return dom_event_record(d, &v.it, in.id, in.org_id, "installation_deleted",
 				arena_printf(d->arena, "{\"previous\":{\"configuration\":%s}}", in.configuration));
@@ -611,7 +622,8 @@ int dom_target_install(struct dom *d, const char *name, const char *installation
 		goto done; /* installed already */
 	out->t = (struct integration_target){ .installation_id = in.id, .kind = kind, .target_id = target_id,
 					      .status = "active", .configuration = "{}", .external_ids = "[]" };
-	if ((rc = store_target_put(d->tx, &out->t)) || (rc = store_target_get(d->tx, in.id, kind, target_id, &out->t)))
+	if ((rc = store_target_put(d->tx, &out->t)) || (rc = store_target_get(d->tx, in.id, kind, target_id, &out->t)) ||
+	    (rc = site_scripts_changed(d, kind, in.org_id)))
 		return rc;
 	if ((rc = dom_event_record(d, &v.it, in.id, in.org_id,
 				   strcmp(kind, "space") == 0 ? "space_installation_setup" : "site_installation_setup",
@@ -674,7 +686,8 @@ int dom_target_uninstall(struct dom *d, const char *name, const char *installati
 		return rc;
 	if ((rc = store_target_get(d->tx, in.id, kind, target_id, &t)) == ERR_NOT_FOUND)
 		return 0;
-	if (rc || (rc = store_target_delete(d->tx, in.id, kind, target_id, removed)))
+	if (rc || (rc = store_target_delete(d->tx, in.id, kind, target_id, removed)) ||
+	    (rc = site_scripts_changed(d, kind, in.org_id)))
 		return rc;
 	return dom_event_record(
 		d, &v.it, in.id, in.org_id,
@@ -756,4 +769,68 @@ int dom_integration_task(struct dom *d, const char *name, const char *task_json)
 		return rc;
 	return dom_event_record(d, &v.it, n ? ins[0].id : NULL, n ? ins[0].org_id : v.it.org_id, "task",
 				arena_printf(d->arena, "{\"task\":%s}", task_json));
+}
+
+/* ---- site scripts ---- */
+
+/* A CSP given as an object of directives, as one header value. */
+static const char *csp_header(struct dom *d, const char *csp_json)
+{
+	json_t *v = csp_json ? json_loads(csp_json, JSON_DECODE_ANY, NULL) : NULL;
+	const char *out = NULL, *k;
+	json_t *dv;
+
+	if (json_is_string(v)) {
+		out = arena_strdup(d->arena, json_string_value(v));
+	} else if (json_is_object(v)) {
+		char *acc = arena_strdup(d->arena, "");
+		json_object_foreach(v, k, dv) if (json_is_string(dv)) acc =
+			arena_printf(d->arena, "%s%s%s %s", acc, *acc ? "; " : "", k, json_string_value(dv));
+		out = *acc ? acc : NULL;
+	}
+	json_decref(v);
+	return out;
+}
+
+int dom_site_integration_scripts(struct dom *d, const char *site_id, struct site_script **out, int *n)
+{
+	struct integration_target *t;
+	int nt, rc = store_targets_of(d->tx, "site", site_id, &t, &nt);
+
+	*n = 0;
+	if (rc)
+		return rc;
+	*out = arena_alloc(d->arena, sizeof(**out) * (size_t)(nt ? nt : 1));
+	for (int i = 0; i < nt; i++) {
+		struct integration_installation in;
+		struct integration it;
+		if (strcmp(t[i].status, "active") != 0)
+			continue;
+		if ((rc = store_installation_get(d->tx, NULL, t[i].installation_id, &in)) ||
+		    (rc = store_integration_by_id(d->tx, in.integration_id, &it)))
+			return rc;
+		if (strcmp(in.status, "active") != 0 || !json_array_has(it.scopes, "site:script:inject"))
+			continue;
+		(*out)[*n] = (struct site_script){
+			.script = arena_printf(d->arena, "%s/v1/integrations/%s/installations/%s/sites/%s/script.js",
+					       dom_base_url(d), it.name, in.id, site_id),
+			.csp = csp_header(d, it.csp),
+			.cookies = json_array_has(it.scopes, "site:script:cookies"),
+		};
+		(*n)++;
+	}
+	return 0;
+}
+
+int dom_site_integration_scripts_get(struct dom *d, const char *org_id, const char *site_id, struct site_script **out,
+				     int *n)
+{
+	struct site st;
+	int rc;
+
+	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW)))
+		return rc;
+	if ((rc = store_site_get(d->tx, site_id, &st)) == 0 && strcmp(st.org_id, org_id) != 0)
+		rc = err_set(ERR_NOT_FOUND, "site not found");
+	return rc ? rc : dom_site_integration_scripts(d, site_id, out, n);
 }

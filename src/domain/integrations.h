@@ -143,6 +143,24 @@ int dom_integration_token_mint(struct dom *d, const struct integration *it, cons
 /* The integration's secrets as JSON object text ("{}" when none). */
 int dom_integration_secrets_open(struct dom *d, const struct integration *it, const char **json);
 
+/* ---- site scripts (site:script:inject) ---- */
+/* GitBook's SiteIntegrationScript. */
+struct site_script {
+	const char *script; /* URL docsd serves the integration's published script at */
+	const char *csp;    /* the integration's contentSecurityPolicy as a header value, or NULL */
+	bool cookies;       /* the integration also has site:script:cookies */
+};
+/* The scripts injected into a published site's pages: one per active
+ * installation of an integration with site:script:inject on the site, in
+ * installation order. No access check: for the published-site renderer
+ * (which decided the visitor may see the site) and for the two API reads
+ * below, which check first. */
+int dom_site_integration_scripts(struct dom *d, const char *site_id, struct site_script **out, int *n);
+/* listSiteIntegrationScripts: the same after checking the caller reads the
+ * site of org_id. */
+int dom_site_integration_scripts_get(struct dom *d, const char *org_id, const char *site_id, struct site_script **out,
+				     int *n);
+
 /* ---- access of integration principals (domain/access.c) ---- */
 /* The role an installation's scopes give on content (JSON array text):
  * space:metadata:write -> create (manage settings), space:content:write or

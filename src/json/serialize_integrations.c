@@ -176,3 +176,16 @@ void event_trace_to_json(struct jw *g, const struct event_view *ev)
 	jw_obj_close(g);
 	jw_obj_close(g);
 }
+
+void site_scripts_to_json(struct jw *g, const struct site_script *s, int n)
+{
+	jw_arr_open(g);
+	for (int i = 0; i < n; i++) {
+		jw_obj_open(g);
+		jw_kstr(g, "script", s[i].script);
+		jw_kstr_opt(g, "contentSecurityPolicy", s[i].csp);
+		jw_kbool(g, "cookies", s[i].cookies);
+		jw_obj_close(g);
+	}
+	jw_arr_close(g);
+}

@@ -21,4 +21,7 @@ void event_to_json(struct jw *g, const struct integration_event *ev);
 /* getIntegrationEvent: {event, trace: {logs: [{message, timestamp, level}]}}. */
 void event_trace_to_json(struct jw *g, const struct event_view *ev);
 
+/* [SiteIntegrationScript, ...]: {script, contentSecurityPolicy?, cookies}. */
+void site_scripts_to_json(struct jw *g, const struct site_script *s, int n);
+
 #endif

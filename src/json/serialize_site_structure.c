@@ -2,6 +2,7 @@
  * serialize_site_structure.c - a site's structure (serialize_site_structure.h).
  */
 #include "json/serialize_site_structure.h"
+#include "json/serialize_integrations.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -238,8 +239,7 @@ int published_site_to_json(struct jw *g, const struct site_json *c, const struct
 	jw_obj_close(g);
 	jw_obj_close(g);
 	jw_key(g, "scripts");
-	jw_arr_open(g);
-	jw_arr_close(g);
+	site_scripts_to_json(g, c->scripts, c->nscripts);
 	jw_obj_close(g);
 	return 0;
 }

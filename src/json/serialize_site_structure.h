@@ -15,10 +15,14 @@
 /* What every object of one site's structure is written with. share_key: an
  * active share link's key whose URLs carry "/~share/<key>" after the site's
  * root (NULL: none). Published URLs appear only when site->published. */
+struct site_script; /* domain/integrations.h */
 struct site_json {
 	const char *base;
 	const struct site *site;
 	const char *share_key;
+	/* PublishedContentSite.scripts: integrations' injected scripts */
+	const struct site_script *scripts;
+	int nscripts;
 };
 
 /* URLs (DESIGN.md "Published sites"): the site's root is

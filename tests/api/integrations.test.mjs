@@ -417,4 +417,36 @@ describe('integrations', () => {
         assert.equal(vis.payload.visibility, 'public');
         assert.equal(vis.payload.previousVisibility, 'private');
     });
+
+    it('site scripts: an installation with site:script:inject adds its script to integration-scripts and published-content-site', async () => {
+        const inject = `inject-${ctx.run}`;
+        const plain = `plain-${ctx.run}`;
+        await publish(inject, { scopes: ['site:script:inject', 'site:script:cookies'], target: 'site', contentSecurityPolicy: { 'script-src': "'self' https://cdn.example.com" } });
+        await publish(plain, { scopes: ['site:metadata:read'], target: 'site' });
+        const scripts = async () => {
+            const r = await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/sites/${site.id}/integration-scripts`, { token: alice.token });
+            assert.equal(r.status, 200, r.text);
+            validate('listSiteIntegrationScripts', 200, r.json);
+            return r.json;
+        };
+        const published = async () => (await ok(api.orgs.getPublishedContentSite(org.id, site.id), 'getPublishedContentSite')).scripts;
+        assert.deepEqual(await scripts(), []);
+        assert.deepEqual(await published(), []);
+        const i1 = await install(inject, org.id);
+        const i2 = await install(plain, org.id);
+        await ok(api.integrations.installIntegrationOnSite(inject, i1.id, { siteId: site.id }), 'installIntegrationOnSite', 201);
+        await ok(api.integrations.installIntegrationOnSite(plain, i2.id, { siteId: site.id }), 'installIntegrationOnSite', 201);
+        const s = await scripts();
+        assert.equal(s.length, 1);
+        assert.match(s[0].script, new RegExp(`/integrations/${inject}/installations/${i1.id}/sites/${site.id}/script\\.js$`));
+        assert.equal(s[0].cookies, true);
+        assert.equal(s[0].contentSecurityPolicy, "script-src 'self' https://cdn.example.com");
+        assert.deepEqual(await published(), s);
+        await expectError(eve.api.orgs.getPublishedContentSite(org.id, site.id), 404);
+        await expectError(raw(ctx.url, 'GET', `/v1/orgs/${other.id}/sites/${site.id}/integration-scripts`, { token: carol.token }), 404);
+        // Uninstalling from the site removes it at once.
+        await empty(api.integrations.uninstallIntegrationFromSite(inject, i1.id, site.id), 205, 'uninstallIntegrationFromSite');
+        assert.deepEqual(await scripts(), []);
+        assert.deepEqual(await published(), []);
+    });
 });
