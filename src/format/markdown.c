@@ -2404,3 +2404,196 @@ char *md_rewrite_html_urls(struct arena *a, const char *md, size_t len,
 	jw_free(&b);
 	return out;
 }
+
+/* ---- GitBook's blocks as plain markdown (twins, llms-full.txt) ---- */
+
+#define PLAIN_MAX_DEPTH 16
+
+/* What each open block put before its lines ("> " for a hint). */
+struct plain {
+	struct jw *b;
+	struct arena *a;
+	const char *prefix[PLAIN_MAX_DEPTH];
+	char name[PLAIN_MAX_DEPTH][16];
+	int depth;
+	int steps[PLAIN_MAX_DEPTH];
+};
+
+static void plain_prefix(struct plain *p)
+{
+	for (int i = 0; i < p->depth; i++)
+		if (p->prefix[i])
+			jw_put(p->b, p->prefix[i], strlen(p->prefix[i]));
+}
+
+static void plain_line(struct plain *p, const char *s, size_t n)
+{
+	plain_prefix(p);
+	jw_put(p->b, s, n);
+	jw_put(p->b, "\n", 1);
+}
+
+/* The value of key="v" in a tag's text t[0..n), or NULL. */
+static const char *plain_arg(struct arena *a, const char *t, size_t n, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (size_t i = 0; i + kl + 1 < n; i++) {
+		if ((i == 0 || t[i - 1] == ' ') && !strncmp(t + i, key, kl) && t[i + kl] == '=') {
+			size_t j = i + kl + 1, e;
+			char q = t[j];
+			if (q == '"' || q == '\'') {
+				for (e = j + 1; e < n && t[e] != q; e++)
+					;
+				return arena_strndup(a, t + j + 1, e - j - 1);
+			}
+			for (e = j; e < n && t[e] != ' ' && t[e] != '%'; e++)
+				;
+			return arena_strndup(a, t + j, e - j);
+		}
+	}
+	return NULL;
+}
+
+/* One tag line's meaning: 1 when line[0..n) was a lone {% tag %}. */
+static int plain_tag(struct plain *p, const char *line, size_t n)
+{
+	size_t i = 0, e, ns;
+	char name[16];
+
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (i + 1 >= n || line[i] != '{' || line[i + 1] != '%')
+		return 0;
+	for (e = i + 2; e + 1 < n && !(line[e] == '%' && line[e + 1] == '}'); e++)
+		;
+	if (e + 1 >= n)
+		return 0;
+	for (size_t k = e + 2; k < n; k++)
+		if (line[k] != ' ' && line[k] != '\t' && line[k] != '\r')
+			return 0;
+	for (ns = i + 2; ns < e && (line[ns] == ' ' || line[ns] == '-'); ns++)
+		;
+	size_t nl = 0;
+	while (ns + nl < e && nl < sizeof(name) - 1 && (isalnum((unsigned char)line[ns + nl]) || line[ns + nl] == '-'))
+		nl++;
+	memcpy(name, line + ns, nl);
+	name[nl] = '\0';
+	const char *args = line + ns + nl;
+	size_t al = e - (ns + nl);
+
+	if (!strncmp(name, "end", 3)) {
+		for (int k = p->depth - 1; k >= 0; k--)
+			if (!strcmp(p->name[k], name + 3)) {
+				p->depth = k;
+				break;
+			}
+		if (!strcmp(name, "endhint")) {
+			plain_prefix(p);
+			jw_put(p->b, "\n", 1);
+		}
+		return 1;
+	}
+	if (!strcmp(name, "embed")) {
+		const char *u = plain_arg(p->a, args, al, "url");
+		if (u) {
+			char *l = arena_printf(p->a, "[%s](%s)", u, u);
+			plain_line(p, l, strlen(l));
+		}
+		return 1;
+	}
+	if (p->depth >= PLAIN_MAX_DEPTH)
+		return 1;
+	p->prefix[p->depth] = NULL;
+	p->steps[p->depth] = 0;
+	snprintf(p->name[p->depth], sizeof(p->name[0]), "%s", name);
+	if (!strcmp(name, "hint")) {
+		const char *st = plain_arg(p->a, args, al, "style");
+		const char *label = st && !strcmp(st, "warning") ? "Warning" : st && !strcmp(st, "danger") ? "Danger"
+				    : st && !strcmp(st, "success") ? "Success" : "Note";
+		p->depth++;
+		p->prefix[p->depth - 1] = "> ";
+		char *l = arena_printf(p->a, "**%s**", label);
+		plain_line(p, l, strlen(l));
+		plain_line(p, "", 0);
+		return 1;
+	}
+	if (!strcmp(name, "tab") || !strcmp(name, "step")) {
+		const char *t = plain_arg(p->a, args, al, "title");
+		char *l;
+		if (!strcmp(name, "step")) {
+			int k = p->depth ? ++p->steps[p->depth - 1] : 1;
+			l = arena_printf(p->a, "**Step %d**", k);
+		} else {
+			l = arena_printf(p->a, "**%s**", t && *t ? t : "Tab");
+		}
+		p->depth++;
+		plain_line(p, l, strlen(l));
+		plain_line(p, "", 0);
+		return 1;
+	}
+	if (!strcmp(name, "code")) {
+		const char *t = plain_arg(p->a, args, al, "title");
+		p->depth++;
+		if (t && *t) {
+			char *l = arena_printf(p->a, "`%s`:", t);
+			plain_line(p, l, strlen(l));
+			plain_line(p, "", 0);
+		}
+		return 1;
+	}
+	if (!strcmp(name, "file")) {
+		const char *s = plain_arg(p->a, args, al, "src");
+		p->depth++;
+		if (s) {
+			const char *b = strrchr(s, '/');
+			char *l = arena_printf(p->a, "[%s](%s)", b && b[1] ? b + 1 : s, s);
+			plain_line(p, l, strlen(l));
+			plain_line(p, "", 0);
+		}
+		return 1;
+	}
+	/* tabs, stepper, columns, column, content-ref and any other block:
+	 * their content as it is. */
+	p->depth++;
+	return 1;
+}
+
+char *md_plain_meaning(struct arena *a, const char *md, size_t len)
+{
+	struct jw b;
+	struct plain p = { .b = &b, .a = a };
+	const char *s = md, *end = md + len;
+	size_t fence = 0;
+	char fch = 0, *out;
+
+	jw_init(&b);
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t ll = (size_t)((nl ? nl : end) - s);
+		char c;
+		size_t fl = html_fence_len(s, ll, &c);
+		if (fence) {
+			if (fl >= fence && c == fch)
+				fence = 0;
+			plain_line(&p, s, ll);
+		} else if (fl) {
+			fence = fl;
+			fch = c;
+			plain_line(&p, s, ll);
+		} else if (!memchr(s, '{', ll) || !plain_tag(&p, s, ll)) {
+			plain_line(&p, s, ll);
+		}
+		s = nl ? nl + 1 : end;
+	}
+	if (!jw_ok(&b)) {
+		jw_free(&b);
+		err_set(ERR_INTERNAL, "page too large");
+		return NULL;
+	}
+	out = arena_alloc(a, b.len + 1);
+	memcpy(out, b.buf, b.len);
+	out[b.len] = '\0';
+	jw_free(&b);
+	return out;
+}

@@ -159,6 +159,16 @@ char *md_rewrite_links(struct arena *a, const char *md, size_t len,
 char *md_rewrite_html_urls(struct arena *a, const char *md, size_t len,
 			   const char *(*map)(void *ctx, const char *target), void *ctx);
 
+/* GitBook's block tags given their plain-markdown meaning, for readers of
+ * markdown (the site's .md twins, llms-full.txt): {% hint %} a blockquote
+ * opening with **Note** / **Warning** / **Danger** / **Success**, each
+ * {% tab title %} a bold title before its content, each {% step %}
+ * **Step N**, {% code title %} the title before the code, {% embed url %}
+ * and {% file src %} links, and the other block tags (tabs, stepper,
+ * columns, content-ref, ...) nothing but their content. Fenced code is
+ * kept as it is (inside a hint, quoted). From a; NULL past SIZE_MAX / 2. */
+char *md_plain_meaning(struct arena *a, const char *md, size_t len);
+
 /* The plain text of the whole page: markup and HTML tags removed, code and
  * image alt text kept, one block per line, table cells joined by " | ".
  * "" for an empty page; NULL when cmark fails. */

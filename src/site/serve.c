@@ -488,19 +488,12 @@ static int search_hits(struct visit *vi, const char *q, struct sv_page *pg)
 	return 0;
 }
 
-/* The markdown twin: the title, the description and the body. */
-static int markdown_twin(struct visit *vi, const struct rev_page *p, const char *md, struct jw *out)
+/* The markdown twin: the title, the description and the body, GitBook's
+ * blocks as plain markdown and links absolute (twin.c). */
+static int markdown_twin(struct visit *vi, const struct sv_space *sp, const struct rev_page *p, const char *md,
+			 struct jw *out)
 {
-	(void)vi;
-	jw_put(out, "# ", 2);
-	html_raw(out, p->title);
-	jw_put(out, "\n\n", 2);
-	if (p->description) {
-		html_raw(out, p->description);
-		jw_put(out, "\n\n", 2);
-	}
-	html_raw(out, md);
-	return 0;
+	return site_render_twin(out, vi->a, &vi->v, sp, p, md);
 }
 
 /* A page's markdown as this visitor reads it: {% if %} blocks decided and
@@ -538,7 +531,7 @@ static int llms_full(struct visit *vi, struct jw *out)
 				if (order[i]->type == PAGE_COMPUTED &&
 				    (rc = dom_openapi_page_markdown(vi->d, vi->site.org_id, order[i]->computed, &body)))
 					return rc;
-				if ((rc = markdown_twin(vi, order[i], visitor_markdown(vi, body), out)))
+				if ((rc = markdown_twin(vi, sp, order[i], visitor_markdown(vi, body), out)))
 					return rc;
 				html_raw(out, "\n\n---\n\n");
 			}
@@ -609,7 +602,7 @@ static int theme_set(struct visit *vi, const char *mode)
 
 /* hreflang: the page in the other languages of its space that the site
  * shows (a space and its translations, both site spaces), and itself; the
- * same path in each, else that space's root. */
+ * same page (by id, else by path) in each, else that space's root. */
 static int alternates(struct visit *vi, struct sv_page *pg, const struct sv_space *sp)
 {
 	struct site_translation *t;
@@ -640,7 +633,10 @@ static int alternates(struct visit *vi, struct sv_page *pg, const struct sv_spac
 			}
 			if (!lang || !*lang)
 				continue;
-			const struct rev_page *p = o->rv ? revision_page_by_path(o->rv, pg->page->path) : NULL;
+			/* A translation keeps its source's page ids; else the same path. */
+			const struct rev_page *p = o->rv ? revision_page(o->rv, pg->page->id) : NULL;
+			if (!p && o->rv)
+				p = revision_page_by_path(o->rv, pg->page->path);
 			if (o == sp)
 				p = pg->page, lang0 = lang;
 			alts[na].lang = lang;
@@ -899,7 +895,7 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 			return rc;
 		if (md) {
 			*ctype = CT_MD;
-			return markdown_twin(vi, pg.page, body, out);
+			return markdown_twin(vi, sp, pg.page, body, out);
 		}
 		if ((rc = alternates(vi, &pg, sp)))
 			return rc;

@@ -191,6 +191,12 @@ const struct rev_page *sv_page_at(const struct revision *rv, const char *path);
 int site_render_page(struct jw *out, struct arena *a, const struct site_view *v, const struct sv_page *pg);
 /* llms.txt: the site's title, and a list of its pages' markdown twins. */
 int site_render_llms(struct jw *out, struct arena *a, const struct site_view *v);
+/* The markdown twin of page p of space sp ({page URL}.md, and each page of
+ * llms-full.txt): "# title", the description, and md (already decided for
+ * the visitor) with GitBook's blocks as plain markdown and every page and
+ * file link absolute (twin.c). */
+int site_render_twin(struct jw *out, struct arena *a, const struct site_view *v, const struct sv_space *sp,
+		     const struct rev_page *p, const char *md);
 /* sitemap.xml of every visible page. */
 int site_render_sitemap(struct jw *out, struct arena *a, const struct site_view *v);
 /* robots.txt: everything allowed (public) or disallowed. */

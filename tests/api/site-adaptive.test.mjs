@@ -303,6 +303,18 @@ describe('adaptive content on published sites', () => {
             assert.match(t, new RegExp(`<a href="/sites/${s2.id}/guide" class="button primary">Read the guide</a>`));
             assert.match(t, new RegExp(`<source srcset="${file}" media="\\(prefers-color-scheme: dark\\)">`));
             assert.ok(!t.includes('onerror') && !t.includes('.gitbook/assets'), t);
+            // the twin: GitBook's blocks as plain markdown, links absolute (pages to their twins)
+            const twin = (await get(`/sites/${s2.id}/index.md`)).text;
+            assert.match(twin, new RegExp(`href="${ctx.url}/sites/${s2.id}/guide\\.md"`));
+            assert.match(twin, new RegExp(`src="${ctx.url}/sites/${s2.id}/~file/`));
+            await merged(sp.id, [{ operation: 'insert_page', title: 'Blocks', document: { markdown:
+                '{% hint style="warning" %}\nMind [the guide](guide.md).\n{% endhint %}\n\n{% tabs %}\n{% tab title="One" %}\nFirst.\n{% endtab %}\n{% endtabs %}\n\n{% stepper %}\n{% step %}\nDo it.\n{% endstep %}\n{% endstepper %}\n\n{% embed url="https://example.com/v" %}\n' } }]);
+            const bt = (await get(`/sites/${s2.id}/blocks.md`)).text;
+            assert.match(bt, new RegExp(`> \\*\\*Warning\\*\\*\n>\\s*\n> Mind \\[the guide\\]\\(${ctx.url}/sites/${s2.id}/guide\\.md\\)`));
+            assert.match(bt, /\*\*One\*\*\n\nFirst\./);
+            assert.match(bt, /\*\*Step 1\*\*\n\nDo it\./);
+            assert.match(bt, /\[https:\/\/example\.com\/v\]\(https:\/\/example\.com\/v\)/);
+            assert.ok(!bt.includes('{%'), bt);
             // the file URL leads to the file
             const fileUrl = t.match(new RegExp(`src="(${file})"`))[1];
             assert.equal((await get(fileUrl)).status, 302);
