@@ -8,7 +8,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
-import { ok, raw, createOrg } from './lib/api.mjs';
+import { ok, empty, raw, createOrg, sleep } from './lib/api.mjs';
 
 describe('published site: readers and search engines', () => {
     let ctx, alice, api, org, guide, extra, other, site, otherSite, ss, base;
@@ -198,5 +198,37 @@ describe('published site: readers and search engines', () => {
         const robots = await get(`${base}/robots.txt`);
         assert.match(robots.text, /^User-agent: \*\nAllow: \/\n/);
         assert.match(robots.text, new RegExp(`Sitemap: ${origin}${base}/sitemap\\.xml`));
+    });
+
+    it('hreflang links a space and its translation when both are site spaces', async () => {
+        const src = await seeded('Handbook', [
+            { operation: 'insert_page', title: 'Home', document: { markdown: 'The house is red.\n' } },
+            { operation: 'insert_page', title: 'The garden', document: { markdown: 'The dog is big.\n' } },
+        ]);
+        const t = await ok(api.orgs.createTranslation(org.id, { source: { space: src.id, language: 'en' }, language: 'es' }), 'createTranslation', 201);
+        await empty(api.orgs.runTranslation(org.id, t.id), 204, 'runTranslation');
+        let done;
+        for (const deadline = Date.now() + 60_000; ;) {
+            done = await ok(api.orgs.getTranslation(org.id, t.id), 'getTranslation');
+            if (done.status === 'completed' && done.result?.space) break;
+            assert.ok(Date.now() < deadline, `the translation completes: ${JSON.stringify(done)}`);
+            await sleep(200);
+        }
+        const hs = await ok(api.orgs.createSite(org.id, { title: 'Handbook' }), 'createSite', 201);
+        await ok(api.orgs.addSpaceToSite(org.id, hs.id, { spaceId: src.id }), 'addSpaceToSite', 201);
+        const es = await ok(api.orgs.addSpaceToSite(org.id, hs.id, { spaceId: done.result.space }), 'addSpaceToSite', 201);
+        await ok(api.orgs.publishSite(org.id, hs.id), 'publishSite');
+        const origin = ctx.url.replace(/\/$/, '');
+        const root = `/sites/${hs.id}`;
+        const garden = await html(`${root}/the-garden`);
+        assert.match(garden.text, new RegExp(`<link rel="alternate" hreflang="en" href="${origin}${root}/the-garden">`));
+        const esPage = garden.text.match(/<link rel="alternate" hreflang="es" href="([^"]+)">/);
+        assert.ok(esPage, 'the Spanish page is an alternate');
+        assert.ok(esPage[1].startsWith(`${origin}${root}/${es.path}/`), esPage[1]);
+        // and back, from the translation
+        const back = await html(new URL(esPage[1]).pathname);
+        assert.match(back.text, new RegExp(`<link rel="alternate" hreflang="en" href="${origin}${root}/the-garden">`));
+        // a site without the translation has no alternates
+        assert.doesNotMatch((await html(`${base}/concepts/tokens`)).text, /hreflang/);
     });
 });
