@@ -3,7 +3,7 @@
 # time from handing an event to the runtime to the script's complete answer (p50 / p99), a
 # cold start, and the worker's RSS. Results: bench/out/results-integrations.md.
 #
-# What is measured: runtime_deliver() called directly by a small C driver
+# What is measured, first: runtime_deliver() called directly by a small C driver
 # (bench/runtime-driver.c, linked with build/'s runtime and util objects), with GitBook's
 # delivery body (multipart: event + environment). The script is tests/cli's fixture
 # integration (@gitbook/runtime 0.23.3, bundled with esbuild exactly as `gitbook publish`
@@ -82,8 +82,20 @@ result=$("$tmp/runtime-driver" "$workerd" "$tmp/script.js" "http://127.0.0.1:$ap
   || die "driver failed: $result"
 echo "$result"
 
+# End to end through docsd (bench/integrations-api.mjs): the event recorded by an API call,
+# claimed by the job queue, delivered to workerd, its trace written.
+e2e=null
+if [ -x "$build/docsd" ] && "$build/docsd" --help 2>&1 | grep -q -- --integration-runtime; then
+  e2e=$(node bench/integrations-api.mjs "$build/docsd" "$workerd" "$tmp/script.js" "$events") \
+    || die "the end-to-end run failed"
+  echo "$e2e"
+else
+  echo "bench/integrations: $build/docsd has no --integration-runtime: end-to-end part skipped" >&2
+fi
+
 node -e '
 const r = JSON.parse(process.argv[1]);
+const e = JSON.parse(process.argv[3]);
 const ok = (v, t) => (v < t ? "yes" : "NO");
 const lines = [
   "# Integration runtime (workerd) benchmark",
@@ -100,11 +112,22 @@ const lines = [
   `| failures | ${r.failures} | 0 |`,
   `| processes started | ${r.started} | 1 |`,
   "",
+  ...(e ? [
+    `End to end through docsd (bench/integrations-api.mjs, ${e.events} events, one after another): each an installation_setup recorded by PATCH of the installation, claimed by the job queue, delivered to the same script, from the event'"'"'s createdAt to its "HTTP 200" trace line (docsd'"'"'s clock, ms resolution):`,
+    "",
+    "| measure | value | target |",
+    "|---|---|---|",
+    `| cold start (the install'"'"'s event, process start included) | ${e.cold_ms} ms | < 1000 ms: ${ok(e.cold_ms, 1000)} |`,
+    `| event to answer, p50 | ${e.p50_ms} ms | < 20 ms: ${ok(e.p50_ms, 20)} |`,
+    `| event to answer, p99 | ${e.p99_ms} ms | |`,
+    `| event to answer, max | ${e.max_ms} ms | |`,
+    "",
+  ] : ["(No end-to-end part: the docsd build has no --integration-runtime.)", ""]),
   "First event'"'"'s console lines (as they go into the trace):",
   "",
   ...r.first_logs.map((l) => `- [${l.level}] ${l.message}`),
   "",
 ];
 require("node:fs").writeFileSync(process.argv[2], lines.join("\n"));
-' "$result" "$out/results-integrations.md"
+' "$result" "$out/results-integrations.md" "$e2e"
 echo "bench/integrations: wrote $out/results-integrations.md"
