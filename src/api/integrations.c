@@ -14,6 +14,7 @@
  * secrets are stored (secrets sealed) and never written back.
  */
 #include "api/api.h"
+#include "domain/integration_events.h"
 #include "domain/integrations.h"
 #include "json/serialize_integrations.h"
 #include "util/base64.h"
@@ -638,4 +639,24 @@ int site_integration_scripts(struct req *r)
 		return rc;
 	site_scripts_to_json(resp_json(r, 200), s, n);
 	return 0;
+}
+
+/* The script a SiteIntegrationScript names, loaded by published pages: the
+ * integration's answer to a fetch_published_script event, delivered now
+ * (domain/integration_events.h). No token (visitors load it) and no
+ * transaction held while the integration answers (ROUTE_NO_TX: the domain
+ * opens its own). */
+int integration_site_script(struct req *r)
+{
+	struct delivery_answer ans;
+	int rc = dom_site_script(r->srv, r->srv->store, &r->arena, name_of(r), req_param(r, "installationId"),
+				 req_param(r, "siteId"), &ans);
+
+	if (rc)
+		return rc;
+	if (ans.status < 200 || ans.status > 299)
+		return err_set(ERR_UNAVAILABLE, "the integration did not answer with its script");
+	resp_header(r, "X-Content-Type-Options", "nosniff");
+	resp_header(r, "Cache-Control", "public, max-age=60");
+	return resp_bytes(r, 200, "application/javascript", ans.body ? ans.body : "", ans.body_len);
 }

@@ -8,7 +8,9 @@
 #include "domain/secrets.h"
 #include "json/serialize_integrations.h"
 #include "model/revision.h"
+#include "runtime/runtime.h"
 #include "store/jobs.h"
+#include "util/fetch.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -179,11 +181,11 @@ static void part(struct jw *w, const char *boundary, const char *name, const cha
 
 /* Whether the event goes to the integration's dev tunnel: development mode
  * is on, and the event is of its own organization or `all` is set. */
-static const char *tunnel_of(struct dom *d, const struct integration *it, const struct integration_event *ev)
+static const char *tunnel_of(struct dom *d, const struct integration *it, const char *org_id)
 {
 	size_t n;
 
-	if (!it->dev_tunnel || (!it->dev_all && strcmp(ev->org_id, it->org_id) != 0))
+	if (!it->dev_tunnel || (!it->dev_all && strcmp(org_id, it->org_id) != 0))
 		return NULL;
 	n = strlen(it->dev_tunnel);
 	while (n > 0 && it->dev_tunnel[n - 1] == '/')
@@ -191,15 +193,101 @@ static const char *tunnel_of(struct dom *d, const struct integration *it, const 
 	return arena_printf(d->arena, "%.*s/v1", (int)n, it->dev_tunnel);
 }
 
+/* The body of a delivery of `payload` (the Event JSON) for integration v
+ * (and installation in when has_in): out->url or out->script, tokens,
+ * environment, multipart. */
+static int build(struct dom *d, const struct integration_view *v, const char *org_id, const char *payload,
+		 const struct integration_installation *in, bool has_in, struct delivery *out)
+{
+	const char *itok, *ntok = NULL, *secrets, *sig_it, *sig_in = NULL;
+	char boundary[40];
+	struct jw env, body;
+	int rc;
+
+	out->integration_id = v->it.id;
+	out->version = v->it.version;
+	out->url = tunnel_of(d, &v->it, org_id);
+	if (!out->url) {
+		out->script_key = arena_printf(d->arena, "%s-%lld", v->it.id, (long long)v->it.version);
+		if ((rc = store_integration_script(d->tx, v->it.id, v->it.version, &out->script)))
+			return rc;
+	}
+	if ((rc = dom_integration_token_mint(d, &v->it, NULL, &itok)) ||
+	    (has_in && (rc = dom_integration_token_mint(d, &v->it, in->id, &ntok))) ||
+	    (rc = dom_integration_secrets_open(d, &v->it, &secrets)) ||
+	    (rc = signing_secret(d, "integration", v->it.id, &sig_it)) ||
+	    (has_in && (rc = signing_secret(d, "installation", in->id, &sig_in))))
+		return rc;
+
+	/* IntegrationEnvironment (@gitbook/runtime's context.ts reads it). */
+	jw_init(&env);
+	jw_obj_open(&env);
+	/* Without /v1: GitBook's client appends it to the endpoint. */
+	jw_kstr(&env, "apiEndpoint", dom_base_url(d));
+	jw_key(&env, "apiTokens");
+	jw_obj_open(&env);
+	jw_kstr(&env, "integration", itok);
+	jw_kstr_opt(&env, "installation", ntok);
+	jw_obj_close(&env);
+	jw_key(&env, "integration");
+	integration_to_json(&env, dom_base_url(d), v);
+	if (has_in) {
+		jw_key(&env, "installation");
+		installation_to_json(&env, dom_base_url(d), v->it.name, in);
+	}
+	{
+		/* spaceInstallation / siteInstallation of a space or site event. */
+		json_t *p = json_loads(payload, 0, NULL);
+		const char *space = json_string_value(json_object_get(p, "spaceId"));
+		const char *site = json_string_value(json_object_get(p, "siteId"));
+		struct target_view tv = { .integration = v->it.name };
+		if (has_in && (space || site) &&
+		    store_target_get(d->tx, in->id, space ? "space" : "site", space ? space : site, &tv.t) == 0) {
+			jw_key(&env, space ? "spaceInstallation" : "siteInstallation");
+			target_to_json(&env, dom_base_url(d), &tv);
+		}
+		json_decref(p);
+	}
+	jw_key(&env, "signingSecrets");
+	jw_obj_open(&env);
+	jw_kstr(&env, "integration", sig_it);
+	jw_kstr_opt(&env, "installation", sig_in);
+	jw_obj_close(&env);
+	jw_key(&env, "secrets");
+	jw_raw(&env, secrets);
+	jw_obj_close(&env);
+
+	if (random_alnum(boundary, 32)) {
+		jw_free(&env);
+		return err_set(ERR_INTERNAL, "getrandom failed");
+	}
+	boundary[32] = '\0';
+	jw_init(&body);
+	part(&body, boundary, "event", "application/json", payload, strlen(payload));
+	part(&body, boundary, "environment", "application/json", env.buf, env.len);
+	jw_put(&body, "--", 2);
+	jw_put(&body, boundary, 32);
+	jw_put(&body, "--\r\n", 4);
+	rc = jw_ok(&env) && jw_ok(&body) ? 0 : err_set(ERR_INTERNAL, "delivery body too large");
+	if (rc == 0) {
+		char *b = arena_alloc(d->arena, body.len + 1);
+		memcpy(b, body.buf, body.len);
+		b[body.len] = '\0';
+		out->body = b;
+		out->body_len = body.len;
+		out->content_type = arena_printf(d->arena, "multipart/form-data; boundary=%s", boundary);
+	}
+	jw_free(&env);
+	jw_free(&body);
+	return rc;
+}
+
 int dom_delivery_prepare(struct dom *d, const char *event_id, struct delivery *out)
 {
 	struct integration_event ev;
 	struct integration_view v;
 	struct integration_installation in;
-	const char *itok, *ntok = NULL, *secrets, *sig_it, *sig_in = NULL;
 	bool has_in = false, older;
-	char boundary[40];
-	struct jw env, body;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -231,83 +319,8 @@ int dom_delivery_prepare(struct dom *d, const char *event_id, struct delivery *o
 			return rc;
 		has_in = rc == 0; /* gone after installation_deleted */
 	}
-	out->integration_id = v.it.id;
-	out->version = v.it.version;
 	out->attempts = ev.attempts;
-	out->url = tunnel_of(d, &v.it, &ev);
-	if (!out->url) {
-		out->script_key = arena_printf(d->arena, "%s-%lld", v.it.id, (long long)v.it.version);
-		if ((rc = store_integration_script(d->tx, v.it.id, v.it.version, &out->script)))
-			return rc;
-	}
-	if ((rc = dom_integration_token_mint(d, &v.it, NULL, &itok)) ||
-	    (has_in && (rc = dom_integration_token_mint(d, &v.it, in.id, &ntok))) ||
-	    (rc = dom_integration_secrets_open(d, &v.it, &secrets)) ||
-	    (rc = signing_secret(d, "integration", v.it.id, &sig_it)) ||
-	    (has_in && (rc = signing_secret(d, "installation", in.id, &sig_in))))
-		return rc;
-
-	/* IntegrationEnvironment (@gitbook/runtime's context.ts reads it). */
-	jw_init(&env);
-	jw_obj_open(&env);
-	/* Without /v1: GitBook's client appends it to the endpoint. */
-	jw_kstr(&env, "apiEndpoint", dom_base_url(d));
-	jw_key(&env, "apiTokens");
-	jw_obj_open(&env);
-	jw_kstr(&env, "integration", itok);
-	jw_kstr_opt(&env, "installation", ntok);
-	jw_obj_close(&env);
-	jw_key(&env, "integration");
-	integration_to_json(&env, dom_base_url(d), &v);
-	if (has_in) {
-		jw_key(&env, "installation");
-		installation_to_json(&env, dom_base_url(d), v.it.name, &in);
-	}
-	{
-		/* spaceInstallation / siteInstallation of a space or site event. */
-		json_t *p = json_loads(ev.payload, 0, NULL);
-		const char *space = json_string_value(json_object_get(p, "spaceId"));
-		const char *site = json_string_value(json_object_get(p, "siteId"));
-		struct target_view tv = { .integration = v.it.name };
-		if (has_in && (space || site) &&
-		    store_target_get(d->tx, in.id, space ? "space" : "site", space ? space : site, &tv.t) == 0) {
-			jw_key(&env, space ? "spaceInstallation" : "siteInstallation");
-			target_to_json(&env, dom_base_url(d), &tv);
-		}
-		json_decref(p);
-	}
-	jw_key(&env, "signingSecrets");
-	jw_obj_open(&env);
-	jw_kstr(&env, "integration", sig_it);
-	jw_kstr_opt(&env, "installation", sig_in);
-	jw_obj_close(&env);
-	jw_key(&env, "secrets");
-	jw_raw(&env, secrets);
-	jw_obj_close(&env);
-
-	if (random_alnum(boundary, 32)) {
-		jw_free(&env);
-		return err_set(ERR_INTERNAL, "getrandom failed");
-	}
-	boundary[32] = '\0';
-	jw_init(&body);
-	part(&body, boundary, "event", "application/json", ev.payload, strlen(ev.payload));
-	part(&body, boundary, "environment", "application/json", env.buf, env.len);
-	jw_put(&body, "--", 2);
-	jw_put(&body, boundary, 32);
-	jw_put(&body, "--\r\n", 4);
-	rc = jw_ok(&env) && jw_ok(&body) ? 0 : err_set(ERR_INTERNAL, "delivery body too large");
-	if (rc == 0) {
-		char *b = arena_alloc(d->arena, body.len + 1);
-		memcpy(b, body.buf, body.len);
-		b[body.len] = '\0';
-		out->body = b;
-		out->body_len = body.len;
-		out->content_type = arena_printf(d->arena, "multipart/form-data; boundary=%s", boundary);
-	}
-	jw_free(&env);
-	jw_free(&body);
-	return rc;
+	return build(d, &v, ev.org_id, ev.payload, &in, has_in, out);
 }
 
 int dom_delivery_record(struct dom *d, const char *event_id, int64_t attempts, const char *status,
@@ -318,4 +331,119 @@ int dom_delivery_record(struct dom *d, const char *event_id, int64_t attempts, c
 	for (int i = 0; i < n && rc == 0; i++)
 		rc = store_event_log_add(d->tx, event_id, lines[i].level, lines[i].message, lines[i].ts);
 	return rc ? rc : store_event_finish(d->tx, event_id, status, attempts);
+}
+
+/* ---- sending ---- */
+
+/* The dev tunnel's answer is small ("OK", or a script): a larger one is cut. */
+#define TUNNEL_MAX_BYTES (1 << 20)
+
+static void to_tunnel(const struct server *srv, const struct delivery *dl, struct arena *a, struct delivery_answer *out)
+{
+	const char *headers[] = { arena_printf(a, "Content-Type: %s", dl->content_type), NULL };
+	struct fetch_opts o = { .max_bytes = TUNNEL_MAX_BYTES,
+				.timeout_ms = srv ? (long)srv->cfg.integration_timeout * 1000 : 10000,
+				.allow_private = srv && srv->cfg.allow_private_network };
+	struct fetch_result res = { 0 };
+
+	if (fetch_post(dl->url, headers, dl->body, dl->body_len, &o, &res) == 0) {
+		out->status = (int)res.status;
+		out->body = arena_strndup(a, res.data ? (const char *)res.data : "", res.data ? res.len : 0);
+		out->body_len = res.data ? res.len : 0;
+		out->content_type = res.content_type[0] ? arena_strdup(a, res.content_type) : NULL;
+	} else {
+		out->error = arena_strdup(a, res.error[0] ? res.error : err_message());
+	}
+	/* A refused address stays refused: no retry changes it. */
+	out->final = res.failure == FETCH_FAIL_REFUSED;
+	fetch_result_free(&res);
+}
+
+static void to_runtime(const struct server *srv, const struct delivery *dl, struct arena *a,
+		       struct delivery_answer *out)
+{
+	struct runtime_script script = { dl->script_key, dl->script, strlen(dl->script) };
+	struct runtime_result res = { 0 };
+	int rc = runtime_deliver(srv ? srv->runtime : NULL, &script, "/v1", dl->content_type, dl->body, dl->body_len, a,
+				 &res);
+
+	out->status = rc == 0 ? res.status : 0;
+	out->error = rc == 0 ? NULL : arena_strdup(a, res.error ? res.error : err_message());
+	out->body = res.body;
+	out->body_len = res.body_len;
+	out->content_type = res.content_type;
+	out->lines = arena_alloc(a, sizeof(*out->lines) * (res.nlogs ? res.nlogs : 1));
+	for (size_t i = 0; i < res.nlogs; i++)
+		out->lines[out->nlines++] =
+			(struct delivery_line){ res.logs[i].level, res.logs[i].message, res.logs[i].timestamp_ms };
+}
+
+void dom_delivery_send(const struct server *srv, const struct delivery *dl, struct arena *a,
+		       struct delivery_answer *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (dl->url) {
+		to_tunnel(srv, dl, a, out);
+	} else if (!runtime_available(srv ? srv->runtime : NULL)) {
+		out->error = "no integration runtime: docsd runs without --integration-runtime and the integration has no "
+			     "development tunnel";
+		out->final = true;
+	} else {
+		to_runtime(srv, dl, a, out);
+	}
+}
+
+/* ---- a site's published script ---- */
+
+struct script_req {
+	const struct server *srv;
+	struct arena *a;
+	const char *name, *installation_id, *site_id;
+	struct delivery dl;
+};
+
+static int script_prepare(struct store_tx *tx, void *arg)
+{
+	struct script_req *q = arg;
+	struct dom d;
+	struct integration_view v;
+	struct integration_installation in;
+	struct integration_target t;
+	char id[ID_LEN + 1];
+	int rc;
+
+	dom_init(&d, q->srv, tx, q->a, NULL);
+	memset(&v, 0, sizeof(v));
+	memset(&q->dl, 0, sizeof(q->dl));
+	if ((rc = store_integration_get(tx, q->name, &v.it)) ||
+	    (rc = store_installation_get(tx, v.it.id, q->installation_id, &in)) ||
+	    (rc = store_target_get(tx, in.id, "site", q->site_id, &t)))
+		return err_set(ERR_NOT_FOUND, "no such script");
+	if (strcmp(in.status, "active") != 0 || strcmp(t.status, "active") != 0 ||
+	    !strstr(v.it.scopes, "\"site:script:inject\""))
+		return err_set(ERR_NOT_FOUND, "no such script");
+	if ((rc = store_org_get(tx, v.it.org_id, &v.owner)))
+		return rc;
+	v.admin = true;
+	if (id_new(id))
+		return err_set(ERR_INTERNAL, "getrandom failed");
+	return build(&d, &v, in.org_id,
+		     arena_printf(q->a,
+				  "{\"eventId\":\"%s\",\"type\":\"fetch_published_script\",\"installationId\":\"%s\","
+				  "\"siteId\":\"%s\"}",
+				  id, in.id, q->site_id),
+		     &in, true, &q->dl);
+}
+
+int dom_site_script(const struct server *srv, struct store *st, struct arena *a, const char *name,
+		    const char *installation_id, const char *site_id, struct delivery_answer *out)
+{
+	struct script_req q = { .srv = srv, .a = a, .name = name, .installation_id = installation_id, .site_id = site_id };
+	int rc = store_tx_run(st, 1, a, script_prepare, &q);
+
+	memset(out, 0, sizeof(*out));
+	if (rc)
+		return rc;
+	dom_delivery_send(srv, &q.dl, a, out);
+	return 0;
 }

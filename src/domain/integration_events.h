@@ -86,6 +86,32 @@ struct delivery_line {
 	const char *level, *message;
 	int64_t ts;
 };
+
+/* What the integration answered to one POST. */
+struct delivery_answer {
+	int status;               /* 0: no answer (error says why) */
+	const char *body;         /* the answer (into the arena), NUL-terminated */
+	size_t body_len;
+	const char *content_type; /* NULL when none */
+	const char *error;
+	bool final;               /* retrying cannot help (a refused address, no runtime) */
+	struct delivery_line *lines; /* the script's console lines (workerd) */
+	int nlines;
+};
+/* POST dl's body to its target: the dev tunnel (util/fetch.c's guarded
+ * fetch_post: loopback only with --allow-private-network) or the script in
+ * workerd (runtime/runtime.h). Network I/O: call it with no transaction
+ * open. Never fails: the answer says what happened. */
+void dom_delivery_send(const struct server *srv, const struct delivery *dl, struct arena *a,
+		       struct delivery_answer *out);
+
+/* The published script of a site installation (what a SiteIntegrationScript
+ * URL serves): a fetch_published_script event delivered at once, its answer
+ * returned (not recorded). Opens its own transactions on st. 404 unless the
+ * installation is active on the site and the integration has
+ * site:script:inject. */
+int dom_site_script(const struct server *srv, struct store *st, struct arena *a, const char *name,
+		    const char *installation_id, const char *site_id, struct delivery_answer *out);
 /* Record an attempt: its lines, and the event's status ("pending": it will
  * be retried; "success"; "failed"). */
 int dom_delivery_record(struct dom *d, const char *event_id, int64_t attempts, const char *status,

@@ -22,18 +22,13 @@
  */
 #include "domain/integration_events.h"
 #include "jobs/workers.h"
-#include "runtime/runtime.h"
 #include "store/jobs.h"
 #include "util/err.h"
-#include "util/fetch.h"
 #include "util/util.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
-
-/* The dev tunnel's answer is small ("OK"): a larger one is cut. */
-#define TUNNEL_MAX_BYTES (1 << 20)
 
 struct step {
 	const struct server *srv;
@@ -80,41 +75,6 @@ static void line(struct step *s, const char *level, const char *message)
 	line_at(s, level, message, clock_now_ms());
 }
 
-/* POST the body to the dev tunnel through the guarded client (the tunnel
- * follows the outgoing-network rules: loopback only with
- * --allow-private-network). *status 0: no answer (err says why). */
-static void to_tunnel(struct step *s, int *status, const char **err, bool *final)
-{
-	const char *headers[] = { arena_printf(s->a, "Content-Type: %s", s->dl.content_type), NULL };
-	struct fetch_opts o = { .max_bytes = TUNNEL_MAX_BYTES,
-				.timeout_ms = s->srv ? (long)s->srv->cfg.integration_timeout * 1000 : 10000,
-				.allow_private = s->srv && s->srv->cfg.allow_private_network };
-	struct fetch_result res = { 0 };
-
-	*status = 0;
-	*err = NULL;
-	if (fetch_post(s->dl.url, headers, s->dl.body, s->dl.body_len, &o, &res) == 0)
-		*status = (int)res.status;
-	else
-		*err = arena_strdup(s->a, res.error[0] ? res.error : err_message());
-	/* A refused address stays refused: no retry changes it. */
-	*final = res.failure == FETCH_FAIL_REFUSED;
-	fetch_result_free(&res);
-}
-
-static void to_runtime(struct step *s, int *status, const char **err)
-{
-	struct runtime_script script = { s->dl.script_key, s->dl.script, strlen(s->dl.script) };
-	struct runtime_result res = { 0 };
-	int rc = runtime_deliver(s->srv ? s->srv->runtime : NULL, &script, "/v1", s->dl.content_type, s->dl.body,
-				 s->dl.body_len, s->a, &res);
-
-	*status = rc == 0 ? res.status : 0;
-	*err = rc == 0 ? NULL : arena_strdup(s->a, res.error ? res.error : err_message());
-	for (size_t i = 0; i < res.nlogs; i++)
-		line_at(s, res.logs[i].level, res.logs[i].message, res.logs[i].timestamp_ms);
-}
-
 int job_integration_deliver(struct dom *d, struct job_run *run)
 {
 	struct step s = { .srv = d->srv, .a = d->arena };
@@ -140,14 +100,15 @@ int job_integration_deliver(struct dom *d, struct job_run *run)
 	}
 	s.attempts = s.dl.attempts + 1;
 	where = s.dl.url ? "the development tunnel" : "the integration's script (workerd)";
-	if (s.dl.url)
-		to_tunnel(&s, &status, &err, &final);
-	else if (!runtime_available(s.srv ? s.srv->runtime : NULL)) {
-		err = "no integration runtime: docsd runs without --integration-runtime and the integration has no "
-		      "development tunnel";
-		final = true;
-	} else
-		to_runtime(&s, &status, &err);
+	{
+		struct delivery_answer ans;
+		dom_delivery_send(s.srv, &s.dl, d->arena, &ans);
+		status = ans.status;
+		err = ans.error;
+		final = ans.final;
+		for (int i = 0; i < ans.nlines; i++)
+			line_at(&s, ans.lines[i].level, ans.lines[i].message, ans.lines[i].ts);
+	}
 
 	bool retry = status == 0 || status >= 500;
 	bool last = run->job->attempts >= max || final;

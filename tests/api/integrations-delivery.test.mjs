@@ -34,6 +34,15 @@ async function tunnel() {
             t.received.push({ path: req.url, contentType: req.headers['content-type'], fields });
             if (t.hang) return; // never answers: the delivery is in flight
             const status = t.answer(t.received.length);
+            let event = {};
+            try {
+                event = JSON.parse(fields.event);
+            } catch {}
+            if (status === 200 && event.type === 'fetch_published_script') {
+                res.writeHead(200, { 'content-type': 'application/javascript' });
+                res.end(`console.log(${JSON.stringify(event.siteId)});`);
+                return;
+            }
             res.writeHead(status, { 'content-type': 'text/plain' });
             res.end(status === 200 ? 'OK' : 'unavailable');
         });
@@ -164,6 +173,33 @@ describe('integration delivery through a development tunnel', () => {
         const one = await ok(api.integrations.getIntegrationEvent(name, items[0].id), 'getIntegrationEvent');
         assert.ok(one.trace.logs.some((l) => /no integration runtime/.test(l.message)), JSON.stringify(one.trace));
         assert.equal(tun.received.length, before);
+    });
+
+    it('a site script URL serves the integration answer to fetch_published_script (delivered at once)', async () => {
+        const name = `script-${ctx.run}`;
+        tun.answer = () => 200;
+        await ok(api.integrations.publishIntegration(name, body(name, { scopes: ['site:script:inject'], target: 'site' })), 'publishIntegration');
+        await empty(api.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: tun.url }), 204, 'setIntegrationDevelopmentMode');
+        const inst = await install(name);
+        const r = await raw(ctx.url, 'POST', `/v1/orgs/${org.id}/sites`, { token: alice.token, json: { title: 'Scripted' } });
+        assert.equal(r.status, 201, r.text);
+        const site = r.json;
+        await ok(api.integrations.installIntegrationOnSite(name, inst.id, { siteId: site.id }), 'installIntegrationOnSite', 201);
+        const scripts = await ok(api.orgs.listSiteIntegrationScripts(org.id, site.id), 'listSiteIntegrationScripts');
+        assert.equal(scripts.length, 1);
+        const before = tun.received.length;
+        const res = await fetch(scripts[0].script); // no token: visitors load it
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get('content-type'), 'application/javascript');
+        assert.equal(await res.text(), `console.log(${JSON.stringify(site.id)});`);
+        const got = tun.received.slice(before).find((x) => JSON.parse(x.fields.event).type === 'fetch_published_script');
+        assert.ok(got, 'the tunnel got fetch_published_script');
+        const env = JSON.parse(got.fields.environment);
+        assert.equal(env.siteInstallation.site, site.id);
+        assert.equal(env.installation.id, inst.id);
+        // Unknown or not installed: 404.
+        const bad = await fetch(scripts[0].script.replace(site.id, 'nosuchsite'));
+        assert.equal(bad.status, 404);
     });
 
     it('a delivery pending at kill -9 is delivered after the restart', async () => {
