@@ -11,6 +11,8 @@
 #      BENCH_ONLY=sites (only the published-site rows; results in bench/out/results-sites.md)
 #      BENCH_ONLY=git (only Git sync: bench/git.sh, BENCH_GIT_PAGES/BENCH_GIT_IMAGES; bench/out/results-git.md)
 #      BENCH_ONLY=integrations (only the integration runtime: bench/integrations.sh; bench/out/results-integrations.md)
+#      BENCH_ONLY=translate (only translations through Apertium: bench/translate.sh, BENCH_TRANSLATE_PAGES;
+#                            bench/out/results-translate.md)
 #      BENCH_NO_BUILD=1 (skip deps + make)  BENCH_KEEP=1 (keep the temp dir)
 #      DOCSD_BIN (build/docsd)
 set -euo pipefail
@@ -47,7 +49,7 @@ dur_s=${BASH_REMATCH[1]}
 [ "${BASH_REMATCH[2]}" = m ] && dur_s=$(( dur_s * 60 ))
 [ "$dur_s" -ge 2 ] || die "BENCH_DURATION must be at least 2s"
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer"
-case "$only" in ''|sites|git|integrations) ;; *) die "BENCH_ONLY must be empty (everything), sites, git or integrations" ;; esac
+case "$only" in ''|sites|git|integrations|translate) ;; *) die "BENCH_ONLY must be empty (everything), sites, git, integrations or translate" ;; esac
 
 if [ "${BENCH_NO_BUILD:-0}" != 1 ]; then
   scripts/deps.sh bench
@@ -57,6 +59,8 @@ fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 # Git sync stands alone (no nginx, no seeding): its own script and results file.
 if [ "$only" = git ]; then DOCSD_BIN="$bin" exec "$root/bench/git.sh"; fi
+# Translations stand alone too (Apertium as child processes; no nginx).
+if [ "$only" = translate ]; then DOCSD_BIN="$bin" exec "$root/bench/translate.sh"; fi
 # The integration runtime stands alone too (workerd driven directly; no nginx, no seeding).
 if [ "$only" = integrations ]; then BENCH_NO_BUILD=1 exec "$root/bench/integrations.sh"; fi
 for tool in wrk nginx node; do
