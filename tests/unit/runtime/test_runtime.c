@@ -17,6 +17,7 @@
 #include "util/arena.h"
 #include "util/err.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +30,18 @@
 #define DEFAULT_WORKERD "tests/cli/node_modules/@cloudflare/workerd-linux-64/bin/workerd"
 
 static const char script_js[] =
+	"import { connect } from 'cloudflare:sockets';\n"
 	"export default {\n"
 	"  async fetch(request, env, ctx) {\n"
 	"    const cmd = await request.text();\n"
 	"    if (cmd === 'spin') { for (;;) {} }\n"
 	"    if (cmd === 'throw') throw new Error('boom from the script');\n"
 	"    if (cmd === 'heap') { const a = []; for (;;) a.push(new Array(1e6).fill(Math.random())); }\n"
+	"    if (cmd.startsWith('tcp ')) {\n"
+	"      try { const s = connect(cmd.slice(4)); await s.opened; console.log('tcp reached'); }\n"
+	"      catch (e) { console.error('tcp refused'); }\n"
+	"      return new Response('done');\n"
+	"    }\n"
 	"    if (cmd.startsWith('fetch ')) {\n"
 	"      for (const u of cmd.slice(6).split(' ')) {\n"
 	"        try { const r = await fetch(u); console.log('fetched', u, r.status, (await r.text()).trim()); }\n"
@@ -291,6 +298,14 @@ UNIT_TEST(runtime_outbound_reaches_the_api_origin_only)
 		snprintf(want, sizeof(want), "refused http://localhost:%d/", other.port);
 		CHECK_STR(res.logs[2].message, want);
 	}
+	/* Raw TCP (cloudflare:sockets) goes through the router worker too, which takes no
+	 * CONNECT: not even docsd's port is reachable that way. */
+	snprintf(cmd, sizeof(cmd), "tcp 127.0.0.1:%d", other.port);
+	CHECK(deliver(rt, "intg-net", cmd, &a, &res) == 0);
+	CHECK(res.nlogs == 1 && strcmp(res.logs[0].message, "tcp refused") == 0);
+	snprintf(cmd, sizeof(cmd), "tcp 127.0.0.1:%d", api.port);
+	CHECK(deliver(rt, "intg-net", cmd, &a, &res) == 0);
+	CHECK(res.nlogs == 1 && strcmp(res.logs[0].message, "tcp refused") == 0);
 	CHECK(atomic_load(&api.accepted) == 1);
 	CHECK(atomic_load(&other.accepted) == 0);
 	stop(rt);
@@ -407,5 +422,47 @@ UNIT_TEST(runtime_kills_what_a_killed_docsd_left)
 	CHECK(worker > 1 && process_gone(worker));
 	struct stat st;
 	CHECK(stat(proc_dir, &st) != 0);
+	stop(rt);
+}
+
+struct concurrent {
+	struct runtime *rt;
+	int rc, status;
+};
+
+static void *deliver_thread(void *arg)
+{
+	struct concurrent *c = arg;
+	struct runtime_result res;
+	struct arena a;
+
+	arena_init(&a);
+	c->rc = deliver(c->rt, "intg-conc", "together", &a, &res);
+	c->status = res.status;
+	arena_free(&a);
+	return NULL;
+}
+
+UNIT_TEST(runtime_concurrent_deliveries_share_one_start)
+{
+	const char *bin = need_workerd("runtime_concurrent_deliveries_share_one_start");
+	struct concurrent c[6];
+	pthread_t t[6];
+	struct runtime_stats st;
+
+	if (!bin)
+		return;
+	struct runtime *rt = start(bin, 10000, 60000, 4, 64, NULL);
+	/* Six deliveries for a key with no process yet: one start, all answered. */
+	for (int i = 0; i < 6; i++) {
+		c[i] = (struct concurrent){ .rt = rt, .rc = -100 };
+		CHECK(pthread_create(&t[i], NULL, deliver_thread, &c[i]) == 0);
+	}
+	for (int i = 0; i < 6; i++) {
+		pthread_join(t[i], NULL);
+		CHECK(c[i].rc == 0 && c[i].status == 201);
+	}
+	runtime_stats(rt, &st);
+	CHECK(st.started == 1 && st.running == 1);
 	stop(rt);
 }
