@@ -878,7 +878,7 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 		return moved_to_page(vi, out, status, ctype, sp, pg.page, md) ? err_set(ERR_INTERNAL, "no canonical URL")
 									      : 0;
 	if (!pg.page && (*path || sv_first_page(sp->rv)) &&
-	    (rc = redirect_lookup(vi, out, status, ctype, vi->rest, sp, path, md)) <= 0)
+	    (rc = redirect_lookup(vi, out, status, ctype, rest, sp, path, md)) <= 0)
 		return rc;
 	if (pg.page) {
 		const char *body = "";
