@@ -275,6 +275,11 @@ int dom_redirects_on_space_advanced(struct dom *d, const struct space_advanced *
 
 	if (!ev->old_revision || !*ev->old_revision || !cur)
 		return 0;
+	/* .gitbook.yaml's redirects stay with the content until the next Git
+	 * import replaces them (an import stored its own before advancing). */
+	if (ev->cause != SPACE_ADVANCED_BY_IMPORT && strcmp(ev->old_revision, cur->id) != 0 &&
+	    (rc = store_revision_redirects_copy(d->tx, ev->old_revision, cur->id)))
+		return rc;
 	rc = store_revision_get(d->tx, ev->old_revision, &old);
 	if (rc == ERR_NOT_FOUND)
 		return err_clear(), 0;

@@ -97,8 +97,9 @@ int dom_git_redirects_record(struct dom *d, const char *rev_id, const char *root
 /* The events.h subscriber: */
 
 /* For every page of ev->old_revision whose path the new revision changed
- * (renamed, moved under another parent) or dropped while the page lives
- * on, remember the old path -> page id for ev->space. */
+ * (renamed, moved under another parent), remember the old path -> page id
+ * for ev->space; and, unless a Git import made the new revision (it brings
+ * its own), carry the old revision's .gitbook.yaml redirects over to it. */
 int dom_redirects_on_space_advanced(struct dom *d, const struct space_advanced *ev);
 
 #endif

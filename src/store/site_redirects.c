@@ -162,6 +162,17 @@ int store_revision_redirect_get(struct store_tx *tx, const char *revision_id, co
 		      fill_str0, target);
 }
 
+int store_revision_redirects_copy(struct store_tx *tx, const char *from, const char *to)
+{
+	struct db_param p[] = { P_TEXT(from), P_TEXT(to) };
+
+	return st_exec(tx,
+		       "INSERT INTO revision_redirects (revision_id, source, target) "
+		       "SELECT $2, source, target FROM revision_redirects WHERE revision_id = $1 "
+		       "ON CONFLICT (revision_id, source) DO NOTHING",
+		       p, NP(p), NULL);
+}
+
 static int fill_translation(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct site_translation *t = out;

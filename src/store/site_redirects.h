@@ -49,6 +49,8 @@ int store_space_page_path_get(struct store_tx *tx, const char *space_id, const c
 int store_revision_redirect_put(struct store_tx *tx, const char *revision_id, const char *source, const char *target);
 int store_revision_redirect_get(struct store_tx *tx, const char *revision_id, const char *source,
 				const char **target);
+/* Give revision `to` the redirects of revision `from` (those it has not). */
+int store_revision_redirects_copy(struct store_tx *tx, const char *from, const char *to);
 
 /* A translation both of whose spaces a site shows (hreflang). */
 struct site_translation {
