@@ -95,12 +95,17 @@ void site_head_meta(struct jw *b, struct arena *a, const struct site_view *v, co
 	meta(b, "name", "twitter:description", desc);
 	meta(b, "name", "twitter:image", image);
 	/* docsd's own script (search as you type, Ctrl/Cmd+K, the outline):
-	 * the page works without it. Integration scripts of the site (a site
-	 * installation with site:script:inject) are added here, from their own
-	 * files, when the integrations issue wires them (never from content). */
+	 * the page works without it. */
 	if (v->js_url) {
 		html_raw(b, "<script defer src=\"");
 		html_esc(b, v->js_url);
+		html_raw(b, "\"></script>\n");
+	}
+	/* Then the site's integration scripts (site:script:inject), by URL,
+	 * never inline and never from content. */
+	for (int i = 0; i < v->nscripts; i++) {
+		html_raw(b, "<script defer src=\"");
+		html_url(b, v->scripts[i]);
 		html_raw(b, "\"></script>\n");
 	}
 }

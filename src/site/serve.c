@@ -327,6 +327,10 @@ static int build_view(struct visit *vi)
 	int ns = vi->st.nsections ? vi->st.nsections : 1, rc;
 
 	v->visitor = visitor_json; /* freed with the visit */
+	/* Integration scripts: where the integrations' domain function (a site
+	 * installation with site:script:inject) fills v->scripts / v->nscripts
+	 * and their URLs go into the key and the CSP's script-src. Not wired
+	 * yet: no site loads an integration script today. */
 	if (!vkey)
 		return err_set(ERR_INTERNAL, "cannot key the visitor's claims");
 	key_add(&vi->key, vkey);

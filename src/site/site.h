@@ -138,6 +138,12 @@ struct site_view {
 	const char *theme;            /* the visitor's theme (cookie): light, dark, system; NULL: the site's */
 	const char *here;             /* the path asked for, under the root (the theme links come back to it) */
 	const char *js_url;           /* docsd's script (seo.c); NULL: none */
+	/* Integration scripts (their URLs) that a site installation with
+	 * site:script:inject allows: loaded after docsd's own (seo.c). serve.c
+	 * leaves them empty until the integrations' domain function is wired
+	 * in (see build_view); the CSP must then allow their origins. */
+	const char *const *scripts;
+	int nscripts;
 	const json_t *visitor;        /* {"claims": {...}} or NULL */
 };
 
