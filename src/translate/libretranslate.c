@@ -23,6 +23,7 @@
 #include "util/err.h"
 #include "util/log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,9 +179,12 @@ int tr_libretranslate_new(struct tr_engine **out, const struct tr_engine_config 
 		free(u);
 	}
 	if (rc) {
+		char why[512];
+		/* err_set writes the buffer err_message() reads: copy it first. */
+		snprintf(why, sizeof(why), "%s", err_message());
 		free(url);
-		return err_set(rc == ERR_INTERNAL ? ERR_INTERNAL : ERR_UNAVAILABLE, "cannot read the languages of %s: %s",
-			       "--translation-url", err_message());
+		return err_set(rc == ERR_INTERNAL ? ERR_INTERNAL : ERR_UNAVAILABLE,
+			       "cannot read the languages of --translation-url: %s", why);
 	}
 	if (!json_is_array(langs)) {
 		json_decref(langs);
