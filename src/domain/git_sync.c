@@ -393,6 +393,24 @@ struct op_change {
 	const char *error, *note, *commit, *revision;
 };
 
+/* Integrations installed on the space (domain/integration_events.h):
+ * space_gitsync_started when the job begins (stage 0),
+ * space_gitsync_completed when it ends, in the transaction that writes
+ * the operation's state. */
+static int op_events(struct sync *c, struct store_tx *tx, const struct gs_link *l, const struct op_change *ch)
+{
+	struct space s;
+	struct dom d;
+	int rc;
+
+	if (!ch->state && ch->completed != 0)
+		return 0;
+	if ((rc = store_space_get(tx, c->run->job->subject, &s)))
+		return rc == ERR_NOT_FOUND ? 0 : rc;
+	dom_init(&d, c->d->srv, tx, c->a, NULL);
+	return dom_integrations_gitsync(&d, &s, ch->state != NULL, ch->state, l->op_revision, l->op_commit);
+}
+
 static void op_apply(struct gs_link *l, const struct op_change *ch)
 {
 	int64_t now = clock_now_ms();
@@ -428,15 +446,7 @@ static int op_write(struct sync *c, struct store_tx *tx, void *arg)
 	op_apply(&l, arg);
 	if ((rc = link_put(tx, c->a, &l)))
 		return rc;
-	/* Integrations installed on the space: space_gitsync_started when the
-	 * job begins (stage 0), space_gitsync_completed when it ends. */
-	const struct op_change *ch = arg;
-	if (ch->state || ch->completed == 0) {
-		struct dom d;
-		dom_init(&d, c->d->srv, tx, c->a, NULL);
-		return dom_integrations_gitsync(&d, &s, ch->state != NULL, ch->state, l.op_revision, l.op_commit);
-	}
-	return 0;
+	return op_events(c, tx, &l, arg);
 }
 
 static void op_progress(struct sync *c, int stage)
@@ -739,6 +749,8 @@ static int import_finalize(struct sync *c, struct store_tx *tx, void *arg)
 		struct op_change ch = { .stage = gs_stage_names[3], .completed = GS_STAGES, .state = "success",
 					.commit = c->oid, .revision = rv->id };
 		op_apply(&l, &ch);
+		if ((rc = op_events(c, tx, &l, &ch)))
+			return rc;
 	}
 	return link_put(tx, c->a, &l);
 }
@@ -1025,6 +1037,8 @@ static int export_finalize(struct sync *c, struct store_tx *tx, void *arg)
 					.commit = c->oid,
 					.note = ex->unchanged ? "nothing to export: the branch has this content already" : NULL };
 		op_apply(&l, &ch);
+		if ((rc = op_events(c, tx, &l, &ch)))
+			return rc;
 	}
 	return link_put(tx, c->a, &l);
 }

@@ -8,6 +8,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { git, workTree } from './lib/git.mjs';
 import { setup } from './lib/fixtures.mjs';
 import { startServer } from './lib/server.mjs';
 import { client, ok, empty, expectError, createOrg, raw, sleep } from './lib/api.mjs';
@@ -200,6 +204,34 @@ describe('integration delivery through a development tunnel', () => {
         // Unknown or not installed: 404.
         const bad = await fetch(scripts[0].script.replace(site.id, 'nosuchsite'));
         assert.equal(bad.status, 404);
+    });
+
+    it('a Git import into an installed space records space_gitsync_started, space_content_updated, space_gitsync_completed', async () => {
+        const name = `git-${ctx.run}`;
+        await ok(api.integrations.publishIntegration(name, body(name, { target: 'space' })), 'publishIntegration');
+        const inst = await install(name);
+        await ok(api.integrations.updateIntegrationInstallation(name, inst.id, { space_selection: 'selected' }), 'updateIntegrationInstallation');
+        const s = await ok(api.orgs.createSpace(org.id, { title: 'Synced' }), 'createSpace', 201);
+        await ok(api.integrations.installIntegrationOnSpace(name, inst.id, { space: s.id }), 'installIntegrationOnSpace', 201);
+        const root = mkdtempSync(join(tmpdir(), 'docsd-intg-git-'));
+        try {
+            const repo = workTree(root, 'docs', { 'README.md': '# Synced\n\nHello.\n' });
+            const commit = git(repo, 'rev-parse', 'HEAD');
+            await empty(api.spaces.importGitRepository(s.id, { url: `file://${repo}`, ref: 'refs/heads/main' }), 204, 'importGitRepository');
+            const items = await waitFor('the Git sync events', async () => {
+                const it = await events(name);
+                return it.length >= 6 ? it : null;
+            });
+            const types = items.map((e) => e.payload.type);
+            assert.deepEqual(types.slice(0, 3), ['space_gitsync_completed', 'space_content_updated', 'space_gitsync_started'], JSON.stringify(types));
+            const [done, content] = items;
+            assert.equal(done.payload.spaceId, s.id);
+            assert.equal(done.payload.state, 'success');
+            assert.equal(done.payload.commitId, commit);
+            assert.equal(content.payload.revisionId, (await ok(api.spaces.getSpaceById(s.id), 'getSpaceById')).revision);
+        } finally {
+            rmSync(root, { recursive: true, force: true });
+        }
     });
 
     it('a delivery pending at kill -9 is delivered after the restart', async () => {
