@@ -9,6 +9,7 @@
  */
 #include "domain/content.h"
 #include "domain/spaces.h"
+#include "domain/events.h"
 #include "domain/translations.h"
 #include "jobs/jobs.h"
 #include "translate/engine.h"
@@ -418,6 +419,38 @@ static void translations_suite(struct store *st)
 		fx_done(&w.tx, 1);
 		json_decref(good);
 		json_decref(bad);
+	}
+
+	/* New source content: a merge or an import queues one run of each
+	 * translation of the space, coalesced while queued; edits written into
+	 * the space and a translation's own result queue none (issue 23). */
+	{
+		struct space src;
+		struct space_advanced ev = { 0 };
+		const char **ids;
+		int nids = 0;
+
+		run_jobs(&w);
+		as(&w, NULL);
+		CHECK(store_space_get(&w.tx, w.space.id, &src) == 0);
+		CHECK(store_translations_of_source(&w.tx, w.space.id, &ids, &nids) == 0 && nids >= 1);
+		ev.space = &src;
+		ev.cause = SPACE_ADVANCED_BY_EDITS;
+		CHECK(dom_translation_on_space_advanced(&w.d, &ev) == 0);
+		ev.cause = SPACE_ADVANCED_BY_TRANSLATION;
+		CHECK(dom_translation_on_space_advanced(&w.d, &ev) == 0);
+		fx_done(&w.tx, 1);
+		CHECK(run_jobs(&w) == 0);
+		as(&w, NULL);
+		CHECK(store_space_get(&w.tx, w.space.id, &src) == 0);
+		ev.space = &src;
+		ev.cause = SPACE_ADVANCED_BY_IMPORT;
+		CHECK(dom_translation_on_space_advanced(&w.d, &ev) == 0);
+		CHECK(dom_translation_on_space_advanced(&w.d, &ev) == 0);
+		ev.cause = SPACE_ADVANCED_BY_MERGE;
+		CHECK(dom_translation_on_space_advanced(&w.d, &ev) == 0);
+		fx_done(&w.tx, 1);
+		CHECK(run_jobs(&w) == nids);
 	}
 
 	/* List, then delete (twice: the second finds nothing). */
