@@ -104,12 +104,18 @@ describe('integration delivery through a development tunnel', () => {
         await empty(api.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: `${tun.url}/` }), 204, 'setIntegrationDevelopmentMode');
         tun.answer = (n) => (n <= 2 ? 503 : 200);
         const inst = await install(name);
+        // A second event of the same installation while the first is being retried: delivered
+        // after it (in order per installation).
+        await waitFor('the first attempt', async () => tun.received.length >= 1);
+        await ok(api.integrations.updateIntegrationInstallation(name, inst.id, { externalIds: ['second'] }), 'updateIntegrationInstallation');
         // Backoff 10 s, then 20 s (jobs.h).
-        const [ev] = await waitFor('the event to be delivered', async () => {
+        const [second, ev] = await waitFor('both events to be delivered', async () => {
             const items = await events(name);
-            return items.length && items[0].status === 'success' ? items : null;
+            return items.length === 2 && items.every((e) => e.status === 'success') ? items : null;
         });
-        assert.equal(tun.received.length, 3);
+        assert.equal(tun.received.length, 4);
+        const order = tun.received.map((x) => JSON.parse(x.fields.event).eventId);
+        assert.deepEqual(order, [ev.payload.eventId, ev.payload.eventId, ev.payload.eventId, second.payload.eventId]);
         const one = await ok(api.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
         const attempts = one.trace.logs.filter((l) => /^delivery attempt/.test(l.message));
         assert.equal(attempts.length, 3, JSON.stringify(one.trace.logs));
@@ -120,6 +126,7 @@ describe('integration delivery through a development tunnel', () => {
 
         // The body, as @gitbook/runtime reads it.
         const got = tun.received[2];
+        assert.equal(JSON.parse(tun.received[3].fields.event).previous.configuration !== undefined, true);
         assert.equal(got.path, '/v1');
         assert.match(got.contentType, /^multipart\/form-data; boundary=/);
         assert.deepEqual(Object.keys(got.fields).sort(), ['environment', 'event']);
