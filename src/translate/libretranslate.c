@@ -198,7 +198,8 @@ int tr_libretranslate_new(struct tr_engine **out, const struct tr_engine_config 
 	l->timeout_ms = cfg->timeout_ms > 0 ? cfg->timeout_ms : 60000;
 	l->pairs = xcalloc(MAX_PAIRS, sizeof(*l->pairs));
 	json_array_foreach(langs, i, lang) {
-		const char *from = gitbook_code(json_string_value(json_object_get(lang, "code")) ?: "");
+		const char *code = json_string_value(json_object_get(lang, "code"));
+		const char *from = code ? gitbook_code(code) : NULL;
 		json_t *targets = json_object_get(lang, "targets"), *t;
 		size_t j;
 
