@@ -195,10 +195,11 @@ UNIT_TEST(runtime_timeout_kills_and_restarts)
 	if (!bin)
 		return;
 	arena_init(&a);
-	struct runtime *rt = start(bin, 1000, 60000, 4, 64, NULL);
+	/* 2 s: a first request of a new process must fit in it on a loaded machine. */
+	struct runtime *rt = start(bin, 2000, 60000, 4, 64, NULL);
 	CHECK(deliver(rt, "intg-spin", "spin", &a, &res) == ERR_UNAVAILABLE);
 	CHECK(res.status == 0);
-	CHECK_STR(res.error, "timed out after 1 s");
+	CHECK_STR(res.error, "timed out after 2 s");
 	CHECK(strstr(err_message(), "timed out") != NULL);
 	runtime_stats(rt, &st);
 	CHECK(st.timeouts == 1 && st.running == 0);
@@ -340,12 +341,13 @@ UNIT_TEST(runtime_versions_processes_lru_and_idle)
 	CHECK(st.started == 3);
 	stop(rt);
 
-	/* Idle past idle_ms: stopped; the next delivery starts it again. */
-	rt = start(bin, 10000, 300, 2, 64, NULL);
+	/* Idle past idle_ms: stopped; the next delivery starts it again. (1 s: the
+	 * checks right after a delivery must not race the reaper on a loaded machine.) */
+	rt = start(bin, 10000, 1000, 2, 64, NULL);
 	CHECK(deliver(rt, "intg-idle", "x", &a, &res) == 0);
 	runtime_stats(rt, &st);
 	CHECK(st.running == 1);
-	for (int i = 0; i < 40 && st.running != 0; i++) {
+	for (int i = 0; i < 80 && st.running != 0; i++) {
 		sleep_ms(100);
 		runtime_stats(rt, &st);
 	}
