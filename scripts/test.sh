@@ -155,8 +155,9 @@ echo "$pg_url"
 # workerd's binary comes in its platform package (@cloudflare/workerd-linux-64) all the same.
 say "npm ci (tests/cli)" npm-cli
 timeout -k 15 300 npm --prefix tests/cli ci --ignore-scripts --no-audit --no-fund || die npm "npm ci in tests/cli"
-workerd_bin="$root/tests/cli/node_modules/@cloudflare/workerd-linux-64/bin/workerd"
-[ -x "$workerd_bin" ] || die npm "tests/cli did not install workerd ($workerd_bin)"
+# (workerd's platform package: @cloudflare/workerd-linux-64 here, -linux-arm64 on arm64)
+workerd_bin=$(ls "$root"/tests/cli/node_modules/@cloudflare/workerd-linux-*/bin/workerd 2>/dev/null | head -n 1 || true)
+[ -n "$workerd_bin" ] && [ -x "$workerd_bin" ] || die npm "tests/cli did not install workerd (@cloudflare/workerd-linux-*)"
 export DOCSD_TEST_WORKERD="$workerd_bin" DOCSD_TEST_REQUIRE_WORKERD=1
 
 stage unit plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" DOCSD_TEST_REQUIRE_PG=1 make -j"$jobs" unit
