@@ -50,8 +50,10 @@ int dom_event_record(struct dom *d, const struct integration *it, const char *in
 	ev.org_id = org_id;
 	ev.payload = arena_strdup(d->arena, text);
 	free(text);
-	/* The job's subject is the installation: `docsd job list` shows whose. */
-	if ((rc = store_event_create(d->tx, &ev)) ||
+	/* The job's subject is the installation: `docsd job list` shows whose.
+	 * The integration's row is locked first so that its events take their
+	 * sequence numbers (the delivery order) one transaction at a time. */
+	if ((rc = store_integration_lock(d->tx, it->id)) || (rc = store_event_create(d->tx, &ev)) ||
 	    (rc = store_job_enqueue(d->tx, INTEGRATION_DELIVER_KIND, installation_id ? installation_id : it->id,
 				    arena_printf(d->arena, "{\"event\":\"%s\"}", ev.id), 0, job)))
 		return rc;

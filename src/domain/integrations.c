@@ -180,6 +180,9 @@ int dom_integration_publish(struct dom *d, const char *name, const struct integr
 	int rc = load(d, name, true, &v);
 
 	if (rc == ERR_NOT_FOUND) {
+		/* Names are global: one hidden from the caller is still taken. */
+		if (store_integration_get(d->tx, name, &v.it) == 0)
+			return err_set(ERR_FORBIDDEN, "the name '%s' belongs to another organization's integration", name);
 		memset(&v, 0, sizeof(v));
 		rc = 0;
 	}

@@ -90,12 +90,24 @@ int job_integration_deliver(struct dom *d, struct job_run *run)
 	json_decref(p);
 	if (!s.event_id)
 		return err_set(ERR_INVALID, "integration.deliver: the payload names no event");
-	if ((rc = store_tx_run(run->store, 1, d->arena, prepare, &s)))
+	if ((rc = store_tx_run(run->store, 1, d->arena, prepare, &s))) {
+		/* A delivery that cannot even be prepared for good would leave its
+		 * event pending, and every later event of the installation waiting
+		 * behind it: the event fails, with the reason. */
+		bool permanent = rc == ERR_INVALID || rc == ERR_NOT_FOUND || rc == ERR_FORBIDDEN || rc == ERR_PRECONDITION;
+		if (permanent || run->job->attempts >= max) {
+			s.status = "failed";
+			s.attempts = run->job->attempts;
+			line(&s, "error", arena_printf(d->arena, "delivery could not be prepared: %s", err_message()));
+			if (store_tx_run(run->store, 1, d->arena, record, &s) == 0)
+				return 0;
+		}
 		return rc;
+	}
 	if (s.dl.done)
 		return 0;
 	if (s.dl.wait) {
-		run->defer_ms = 500;
+		run->defer_ms = 2000;
 		return err_set(ERR_UNAVAILABLE, "an older event of the installation is not delivered yet");
 	}
 	s.attempts = s.dl.attempts + 1;

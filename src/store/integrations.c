@@ -10,6 +10,8 @@
 
 /* ---- integrations ---- */
 
+static int fill_text(struct store_tx *tx, struct db_rows *r, void *out);
+
 #define IT_COLS "i.id, i.name, i.org_id, i.user_id, i.version, i.runtime, i.title, i.description, i.summary, " \
 	"i.visibility, i.target, i.scopes, i.categories, i.blocks, i.content_sources, i.external_links, " \
 	"i.configurations, i.csp, i.icon, i.preview_images, i.dev_tunnel, i.dev_all, i.created_at, i.updated_at"
@@ -67,6 +69,15 @@ int store_integration_get_locked(struct store_tx *tx, const char *name, struct i
 int store_integration_by_id(struct store_tx *tx, const char *id, struct integration *out)
 {
 	return integration_one(tx, "SELECT " IT_COLS " FROM integrations i WHERE i.id = $1", id, out);
+}
+
+int store_integration_lock(struct store_tx *tx, const char *id)
+{
+	struct db_param p[] = { P_TEXT(id) };
+	const char *got = NULL;
+	int rc = st_one(tx, "SELECT id FROM integrations WHERE id = $1" DB_LOCK_ROW, p, NP(p), fill_text, &got);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "integration not found") : rc;
 }
 
 int store_integration_put(struct store_tx *tx, struct integration *it, const char *script, const char *secrets)

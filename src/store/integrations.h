@@ -66,6 +66,9 @@ int store_integration_get(struct store_tx *tx, const char *name, struct integrat
 /* The same, the row locked until the transaction ends (publish, dev mode). */
 int store_integration_get_locked(struct store_tx *tx, const char *name, struct integration *out);
 int store_integration_by_id(struct store_tx *tx, const char *id, struct integration *out);
+/* Lock the integration's row until the transaction ends (PostgreSQL; SQLite
+ * serializes writers): events of one integration are numbered one at a time. */
+int store_integration_lock(struct store_tx *tx, const char *id);
 /* Insert (it->id NULL: a new id, version 1) or update every field of it
  * (version already incremented by the caller), and add the version's
  * script. secrets: sealed text, or NULL to keep what is stored (update) /

@@ -160,6 +160,9 @@ describe('integrations', () => {
         await ok(record(bob.api.integrations.getIntegrationByName(priv)), 'getIntegrationByName');
         await expectError(eve.api.integrations.getIntegrationByName(priv), 404);
         await expectError(carol.api.integrations.getIntegrationByName(priv), 404);
+        // Names are global: another organization cannot publish over a private one either.
+        e = await expectError(carol.api.integrations.publishIntegration(priv, body(priv, { organization: other.id })), 403);
+        assert.match(e.error.message, /another organization/);
 
         const names = async (who, query = {}) => (await ok(record(who.integrations.listIntegrations(query)), 'listIntegrations')).items.map((i) => i.name);
         assert.deepEqual((await names(api, { owner: org.id })).sort(), [name, priv].sort());
