@@ -73,12 +73,9 @@ int dom_site_visit_visible(struct dom *d, const struct revision *rv, const json_
 	struct rev_page *keep;
 	struct revision *v;
 	int n = 0, rc;
-	bool any = false;
 
 	*out = rv;
-	for (int i = 0; rv && i < rv->npages && !any; i++)
-		any = rv->pages[i].cond != NULL;
-	if (!any)
+	if (!rv || !rv->nconds) /* counted when the revision was built */
 		return 0;
 	keep = arena_alloc(d->arena, sizeof(*keep) * (size_t)rv->npages);
 	for (int i = 0; i < rv->npages; i++)

@@ -196,6 +196,7 @@ struct revision *revision_build(const char *id, const struct revision_new *nr, i
 		d->git_hash = arena_strdup(&rv->arena, s->git_hash);
 		d->nav_title = arena_strdup(&rv->arena, s->nav_title);
 		d->cond = arena_strdup(&rv->arena, s->cond);
+		rv->nconds += d->cond != NULL;
 	}
 	for (int i = 0; i < nr->nfiles; i++) {
 		const struct rev_file *s = &nr->files[i];

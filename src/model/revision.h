@@ -90,6 +90,7 @@ struct revision {
 	int64_t chain_bytes;   /* their manifest bytes */
 	struct rev_page *pages; /* sorted by id */
 	int npages;
+	int nconds;             /* pages with a condition (cond): 0 spares the site a walk */
 	int first_root;         /* -1 when empty; roots follow next_sibling */
 	struct rev_file *files; /* sorted by id */
 	int nfiles;
