@@ -186,6 +186,33 @@ describe('integration delivery through a development tunnel', () => {
         assert.equal(tun.received.length, before);
     });
 
+    it('development mode takes the owner organization events only, every organization with all: true', async () => {
+        const name = `all-${ctx.run}`;
+        tun.answer = () => 200;
+        const bob = await ctx.user('bob');
+        const { org: other } = await createOrg(ctx.url, bob.token, `Other ${ctx.run}`);
+        await ok(api.integrations.publishIntegration(name, body(name, { visibility: 'public' })), 'publishIntegration');
+        await empty(api.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: tun.url }), 204, 'setIntegrationDevelopmentMode');
+        const before = tun.received.length;
+        const res = await bob.api.integrations.installIntegration(name, { organization: other.id });
+        assert.equal(res.status, 200);
+        const first = await waitFor('the other organization event', async () => {
+            const it = await events(name);
+            return it.length === 1 ? it[0] : null;
+        });
+        assert.equal(first.status, 'failed'); // to the runtime, which this server has not
+        assert.equal(tun.received.length, before);
+        await empty(api.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: tun.url, all: true }), 204, 'setIntegrationDevelopmentMode');
+        await ok(bob.api.integrations.updateIntegrationInstallation(name, res.data.id, { externalIds: ['b'] }), 'updateIntegrationInstallation');
+        const second = await waitFor('the second event', async () => {
+            const it = await events(name);
+            return it.length === 2 ? it[0] : null;
+        });
+        assert.equal(second.status, 'success');
+        assert.equal(tun.received.length, before + 1);
+        assert.equal(JSON.parse(tun.received[before].fields.environment).installation.target.organization, other.id);
+    });
+
     it('a site script URL serves the integration answer to fetch_published_script (delivered at once)', async () => {
         const name = `script-${ctx.run}`;
         tun.answer = () => 200;
