@@ -193,6 +193,31 @@ describe('published site redirects', () => {
         await page(`${base}/advanced`);
     });
 
+    it('redirects to a section, through a share key, and to nothing once the destination is gone', async () => {
+        const api2 = await ok(api.orgs.createSpace(org.id, { title: 'API' }), 'createSpace', 201);
+        await merged(api2.id, [{ operation: 'insert_page', title: 'Reference', document: { markdown: 'Endpoints.\n' } }]);
+        const s = await ok(api.orgs.createSite(org.id, { title: 'Sectioned' }), 'createSite', 201);
+        await ok(api.orgs.addSectionToSite(org.id, s.id, { spaceId: guide.id, title: 'Guides' }), 'addSectionToSite', 201);
+        const sec = await ok(api.orgs.addSectionToSite(org.id, s.id, { spaceId: api2.id, title: 'API' }), 'addSectionToSite', 201);
+        await ok(api.orgs.publishSite(org.id, s.id), 'publishSite');
+        const root = `/sites/${s.id}`;
+        await ok(api.orgs.createSiteRedirect(org.id, s.id, { source: '/reference', destination: { kind: 'site-section', siteSectionId: sec.id } }), 'createSiteRedirect', 201);
+        await moved(`${root}/reference`, `${root}/${sec.path}`);
+        await page(`${root}/${sec.path}`);
+        // resolved with an active share key: the target carries it
+        const link = await ok(api.orgs.createSiteShareLink(org.id, s.id, { name: 'Partners' }), 'createSiteShareLink', 201);
+        const key = new URL(link.urls.published).pathname.split('/~share/')[1];
+        const by = await ok(api.orgs.getSiteRedirectBySource(org.id, s.id, { source: '/reference', shareKey: key }), 'getSiteRedirectBySource');
+        assert.ok(by.target.endsWith(`${root}/~share/${key}/${sec.path}`), by.target);
+        await expectError(api.orgs.getSiteRedirectBySource(org.id, s.id, { source: '/reference', shareKey: 'not-a-key' }), 404, 'a wrong share key');
+        // a share-link site's redirect keeps the visitor under the share prefix
+        await moved(`${root}/~share/${key}/reference`, `${root}/~share/${key}/${sec.path}`);
+        // the section goes: the redirect leads nowhere (404 on the site and from the API)
+        await empty(api.orgs.deleteSiteSectionById(org.id, s.id, sec.id), 204, 'deleteSiteSectionById');
+        await page(`${root}/reference`, 404);
+        await expectError(api.orgs.getSiteRedirectBySource(org.id, s.id, { source: '/reference' }), 404, 'a redirect to a deleted section');
+    });
+
     it('refuses malformed redirects with a 400 naming the field, and a taken source with 409', async () => {
         const p = await pages(guide.id);
         const dest = { kind: 'site-space', siteSpaceId: ss.id };
