@@ -267,6 +267,13 @@ enum role dom_keep_space(void *list, void *item)
 
 	if (l->ctx->org_role == ROLE_ADMIN || l->ctx->org_role == ROLE_NONE)
 		return s->access = l->ctx->org_role;
+	/* An installation token: as dom_space_role decides (role_of). */
+	if (l->d->actor.installation_id) {
+		enum role r;
+		if (dom_space_role(l->d, s, &r))
+			r = ROLE_NONE;
+		return s->access = r;
+	}
 	return s->access = access_role(l->ctx, chain, tree_chain(l, s->parent_id, chain, 1));
 }
 
@@ -276,7 +283,7 @@ enum role dom_keep_collection(void *list, void *item)
 	struct collection *c = item;
 	struct access_node chain[ACCESS_MAX_DEPTH + 1];
 
-	if (l->ctx->org_role == ROLE_ADMIN || l->ctx->org_role == ROLE_NONE)
+	if (l->ctx->org_role == ROLE_ADMIN || l->ctx->org_role == ROLE_NONE || l->d->actor.installation_id)
 		return c->access = l->ctx->org_role;
 	return c->access = access_role(l->ctx, chain, tree_chain(l, c->id, chain, 0));
 }

@@ -263,6 +263,8 @@ describe('integrations', () => {
         assert.equal(typeof me.id, 'string');
         // Reads within the scopes; writes outside them are 403.
         await ok(as.spaces.getSpaceById(space.id), 'getSpaceById');
+        const all = await ok(as.orgs.listSpacesInOrganizationById(org.id), 'listSpacesInOrganizationById');
+        assert.ok(all.items.some((x) => x.id === space2.id));
         let e = await expectError(as.spaces.updateSpaceById(space.id, { title: 'Hacked' }), 403);
         e = await expectError(as.spaces.createChangeRequest(space.id, { subject: 'x' }), 403);
         // Nothing of another organization.
@@ -276,6 +278,8 @@ describe('integrations', () => {
         await ok(api.integrations.installIntegrationOnSpace(name, inst.id, { space: space.id }), 'installIntegrationOnSpace', 201);
         await ok(as.spaces.getSpaceById(space.id), 'getSpaceById');
         await expectError(as.spaces.getSpaceById(space2.id), 404);
+        const listed = await ok(as.orgs.listSpacesInOrganizationById(org.id), 'listSpacesInOrganizationById');
+        assert.deepEqual(listed.items.map((x) => x.id), [space.id]);
         // Uninstalling revokes the token at once (no cache keeps it).
         await empty(api.integrations.uninstallIntegration(name, inst.id), 205, 'uninstallIntegration');
         await expectError(as.user.getAuthenticatedUser(), 401);
