@@ -5,8 +5,9 @@
  * Each handler parses the request, calls one domain function
  * (domain/translations.h: access, rules, the run's job) and serializes
  * (json/serialize_translations.h). Languages are GitBook's
- * TranslationLanguage; the pair must also be installed in the engine (the
- * domain answers 400 naming the installed pairs). Deletes answer 205 when a
+ * TranslationLanguage; the target must also be reachable by the engine,
+ * directly or through middle languages (the domain answers 400 listing the
+ * languages reachable from the source, with their routes). Deletes answer 205 when a
  * translation was deleted and 204 when there was none (GitBook's document);
  * runTranslation answers 204 once the run is queued.
  */
