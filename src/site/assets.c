@@ -183,6 +183,7 @@ const char site_css[] =
 	".theme-toggle .tl{display:none}\n"
 	".theme-toggle .ti{display:inline;font-size:14px}\n"
 	".search kbd{display:none}\n"
+	".search-results{position:fixed;top:calc(var(--hh) + 4px);left:8px;right:8px;width:auto;max-height:calc(100vh - var(--hh) - 16px)}\n"
 	".sections{padding:0 16px}\n"
 	".sidebar{position:fixed;top:0;left:0;bottom:0;height:auto;width:85%;max-width:320px;z-index:20;padding-top:52px;background:var(--bg);transform:translateX(-100%);visibility:hidden;transition:transform .2s,visibility .2s}\n"
 	".nav-toggle:checked+.sidebar{transform:none;visibility:visible;box-shadow:0 0 24px rgba(0,0,0,.15)}\n"

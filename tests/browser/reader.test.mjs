@@ -204,6 +204,13 @@ describe('published site: readers\' features in chromium', { timeout: 240_000 },
             await p.goto(`${base}/authentication/tokens`);
             assert.equal(await p.isVisible('.theme-toggle'), true);
             assert.equal(await p.isVisible('input[name=q]'), true);
+            // search as you type on the phone: the results stay on the screen
+            await p.click('input[name=q]');
+            await p.keyboard.type('quokka');
+            await p.waitForSelector('.search-results:not([hidden]) a');
+            const box = await p.$eval('.search-results', (e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right }; });
+            assert.ok(box.left >= 0 && box.right <= PHONE.width, `the results fit the screen: ${JSON.stringify(box)}`);
+            await p.screenshot({ path: join(ARTIFACTS, 'reader-phone-search.png'), timeout: ACTION_MS });
             await phone.close();
         } finally {
             await context.close();
