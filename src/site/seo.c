@@ -26,16 +26,16 @@ static const char *cz(const json_t *c, const char *a, const char *b)
 const char *site_theme_attr(const struct site_view *v)
 {
 	const char *def = cz(v->custom, "themes", "default");
+	bool toggeable = json_is_true(json_object_get(json_object_get(v->custom, "themes"), "toggeable"));
 
+	/* The visitor's choice counts only where the site offers one. */
+	if (!toggeable)
+		return def && strcmp(def, "dark") == 0 ? "dark" : "light";
 	if (v->theme && strcmp(v->theme, "light") == 0)
 		return "light";
 	if (v->theme && strcmp(v->theme, "dark") == 0)
 		return "dark";
-	if (v->theme && strcmp(v->theme, "system") == 0)
-		return "auto";
-	if (json_is_true(json_object_get(json_object_get(v->custom, "themes"), "toggeable")))
-		return "auto";
-	return def && strcmp(def, "dark") == 0 ? "dark" : "light";
+	return "auto"; /* system, or no choice: the device's */
 }
 
 static void meta(struct jw *b, const char *attr, const char *name, const char *content)

@@ -112,6 +112,9 @@ UNIT_TEST(site_theme_follows_the_cookie_then_the_site)
 	/* Not toggeable: the site's default, no toggle. */
 	view(&w, rv, "{\"themes\":{\"default\":\"dark\",\"toggeable\":false}}");
 	CHECK_STR(site_theme_attr(&w.v), "dark");
+	w.v.theme = "light"; /* a cookie left from when it was toggeable */
+	CHECK_STR(site_theme_attr(&w.v), "dark");
+	w.v.theme = NULL;
 	jw_init(&b);
 	site_theme_toggle(&b, &w.v);
 	CHECK_STR(text(&b), "");
