@@ -195,17 +195,20 @@ void site_breadcrumbs(struct jw *b, struct arena *a, const struct site_view *v, 
 	html_raw(b, "</ol></nav>\n");
 }
 
-/* ms since the epoch as "2026-11-26T11:38:19Z" and "November 26, 2026". */
-static void dates(int64_t ms, char *iso, size_t ni, char *human, size_t nh)
+/* ms since the epoch as "2026-11-26T11:38:19Z" and "November 26, 2026";
+ * false for a time outside what gmtime can say (then nothing is shown). */
+static bool dates(int64_t ms, char *iso, size_t ni, char *human, size_t nh)
 {
 	static const char *const months[] = { "January", "February", "March",	  "April",   "May",	 "June",
 					      "July",	 "August",   "September", "October", "November", "December" };
 	time_t t = (time_t)(ms / 1000);
 	struct tm tm;
 
-	gmtime_r(&t, &tm);
-	strftime(iso, ni, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (ms <= 0 || !gmtime_r(&t, &tm) || tm.tm_year > 9999 - 1900 ||
+	    strftime(iso, ni, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return false;
 	snprintf(human, nh, "%s %d, %d", months[tm.tm_mon % 12], tm.tm_mday, tm.tm_year + 1900);
+	return true;
 }
 
 void site_last_updated(struct jw *b, const struct sv_space *sp, const struct rev_page *p)
@@ -213,9 +216,8 @@ void site_last_updated(struct jw *b, const struct sv_space *sp, const struct rev
 	int64_t ms = p->updated_at ? p->updated_at : sp->rv ? sp->rv->created_at : 0;
 	char iso[32], human[48];
 
-	if (ms <= 0)
+	if (!dates(ms, iso, sizeof(iso), human, sizeof(human)))
 		return;
-	dates(ms, iso, sizeof(iso), human, sizeof(human));
 	html_raw(b, "<p class=\"last-updated\">Last updated <time datetime=\"");
 	html_raw(b, iso);
 	html_raw(b, "\">");
@@ -250,8 +252,7 @@ int site_render_sitemap_index(struct jw *out, const struct site_view *v)
 			html_raw(out, "/~sitemap/");
 			html_esc(out, sp->ss->id);
 			html_raw(out, ".xml</loc>");
-			if (m > 0) {
-				dates(m, iso, sizeof(iso), human, sizeof(human));
+			if (dates(m, iso, sizeof(iso), human, sizeof(human))) {
 				html_raw(out, "<lastmod>");
 				html_raw(out, iso);
 				html_raw(out, "</lastmod>");
@@ -284,8 +285,7 @@ int site_render_sitemap_space(struct jw *out, struct arena *a, const struct site
 				html_esc(out, v->base);
 				html_esc(out, sv_page_url(a, sp, order[i]));
 				html_raw(out, "</loc>");
-				if (order[i]->updated_at > 0) {
-					dates(order[i]->updated_at, iso, sizeof(iso), human, sizeof(human));
+				if (dates(order[i]->updated_at, iso, sizeof(iso), human, sizeof(human))) {
 					html_raw(out, "<lastmod>");
 					html_raw(out, iso);
 					html_raw(out, "</lastmod>");

@@ -7,6 +7,7 @@
 #include "domain/site_redirects.h"
 #include "unit.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,6 +187,14 @@ UNIT_TEST(site_breadcrumbs_last_updated_and_sitemaps)
 	jw_reset(&b);
 	site_last_updated(&b, &w.sv, revision_page(rv, "p2")); /* no updatedAt: the revision's time */
 	CHECK(strstr(text(&b), "datetime=\"2023-11-14T22:13:20Z\">November 14, 2023<") != NULL);
+	jw_reset(&b);
+	{
+		/* A time gmtime cannot say shows nothing. */
+		struct rev_page odd = *revision_page(rv, "p3");
+		odd.updated_at = INT64_MAX;
+		site_last_updated(&b, &w.sv, &odd);
+		CHECK_STR(text(&b), "");
+	}
 	jw_reset(&b);
 	CHECK(site_render_sitemap_index(&b, &w.v) == 0);
 	CHECK(strstr(text(&b), "<sitemap><loc>http://h/sites/acme/~sitemap/ss1.xml</loc><lastmod>2024-05-01T10:00:00Z"
