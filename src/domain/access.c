@@ -26,11 +26,13 @@ const char *dom_base_url(const struct dom *d)
 	return d->srv ? d->srv->public_url : "";
 }
 
-/* An installation token's standing in org_id: the role its integration's
- * scopes give (integration_scope_role) in the installation's organization,
- * nothing elsewhere or once the installation is gone (uninstalling revokes
- * at once: installation tokens are looked up on every request). Never
- * admin, and generation 0: no response cache holds what it reads. */
+/* An installation token's standing in org_id: in the installation's
+ * organization a guest's (the organization's member-only operations stay
+ * closed) with, on content, the role its integration's scopes give
+ * (integration_scope_role, kept in actor.installation_role); nothing
+ * elsewhere or once the installation is gone (uninstalling revokes at once:
+ * installation tokens are looked up on every request). Never admin, and
+ * generation 0: no response cache holds what it reads. */
 static int installation_standing(struct dom *d, const char *org_id, struct membership *out)
 {
 	struct integration_installation in;
@@ -43,7 +45,8 @@ static int installation_standing(struct dom *d, const char *org_id, struct membe
 		return 0;
 	if (rc || (rc = store_integration_by_id(d->tx, in.integration_id, &it)))
 		return rc;
-	out->role = integration_scope_role(it.scopes);
+	d->actor.installation_role = integration_scope_role(it.scopes);
+	out->role = d->actor.installation_role == ROLE_NONE ? ROLE_NONE : ROLE_GUEST;
 	out->org_default = ROLE_GUEST;
 	d->actor.installation_selected = strcmp(in.space_selection, "selected") == 0;
 	return 0;
@@ -125,7 +128,7 @@ static int role_of(struct dom *d, const char *org_id, struct access_node *chain,
 	 * organization, or only on the spaces it is installed on. */
 	if (d->actor.installation_id) {
 		struct integration_target t;
-		*out = ctx->org_role;
+		*out = ctx->org_role == ROLE_NONE ? ROLE_NONE : d->actor.installation_role;
 		if (n == 1 && d->actor.installation_selected && *out != ROLE_NONE &&
 		    (rc = store_target_get(d->tx, d->actor.installation_id, "space", chain[0].id, &t)))
 			*out = ROLE_NONE;
@@ -283,7 +286,9 @@ enum role dom_keep_collection(void *list, void *item)
 	struct collection *c = item;
 	struct access_node chain[ACCESS_MAX_DEPTH + 1];
 
-	if (l->ctx->org_role == ROLE_ADMIN || l->ctx->org_role == ROLE_NONE || l->d->actor.installation_id)
+	if (l->ctx->org_role == ROLE_ADMIN || l->ctx->org_role == ROLE_NONE)
 		return c->access = l->ctx->org_role;
+	if (l->d->actor.installation_id)
+		return c->access = l->d->actor.installation_role;
 	return c->access = access_role(l->ctx, chain, tree_chain(l, c->id, chain, 0));
 }

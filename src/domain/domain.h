@@ -39,6 +39,10 @@ struct actor {
 	 * everyone else. */
 	const char *installation_id;
 	int installation_selected; /* its space_selection is "selected" */
+	/* The role its scopes give on content (integration_scope_role); its
+	 * standing in the organization (org.role) is a guest's, so member-only
+	 * operations (members, teams, ...) stay closed to it. */
+	enum role installation_role;
 	/* The actor's standing in org_id, loaded by dom_enter_org(). */
 	const char *org_id;
 	struct membership org;

@@ -273,6 +273,9 @@ describe('integrations', () => {
         await expectError(as.orgs.getOrganizationById(other.id), 404);
         // Never an admin of the organization.
         await expectError(as.orgs.updateOrganizationById(org.id, { title: "x" }), 403);
+        // A guest's standing in the organization: it reads it, not its members.
+        await ok(as.orgs.getOrganizationById(org.id), 'getOrganizationById');
+        await expectError(as.orgs.listMembersInOrganizationById(org.id), 403);
         // Selected spaces: only those the integration is installed on.
         await ok(api.integrations.updateIntegrationInstallation(name, inst.id, { space_selection: 'selected' }), 'updateIntegrationInstallation');
         await ok(api.integrations.installIntegrationOnSpace(name, inst.id, { space: space.id }), 'installIntegrationOnSpace', 201);
