@@ -196,6 +196,9 @@ note "seeded a site of $site_pages pages and timed $site_renders first renders i
 sj() { node -p "const j=JSON.parse(process.argv[1]); String($1)" "$site_json"; }
 site_page_path=$(sj j.pagePath)
 site_published_path=$(sj j.publishedPath)
+site_blocks_path=$(sj j.blocksPath)
+site_claims_path=$(sj j.claimsPath)
+site_claims_cookie=$(sj j.claimsCookie)
 
 # --- nginx with the same bytes ----------------------------------------------------------
 chmod 755 "$www"; chmod 644 "$www"/*.json "$www"/*.html
@@ -244,6 +247,7 @@ run_wrk() {
   log="$out/wrk-$(printf '%02d' "$wrk_seq")-$name.txt"
   opts=(-t"$wrk_threads" -c"$conns" -d"$duration" --latency --timeout 5s -s "$script")
   [ "$use_auth" = 1 ] && opts+=(-H "$auth")
+  [ "$use_auth" = cookie ] && opts+=(-H "Cookie: $site_claims_cookie")
   opts+=("$url")
   [ "$#" -ge 5 ] && opts+=(-- "$5")
   timeout $(( dur_s + 60 )) wrk "${opts[@]}" >"$log" 2>&1 || die "wrk failed ($name), see $log"
@@ -296,10 +300,18 @@ measure_site() {
   measure site_page docsd-site-page "$docsd$site_page_path" "$report" 0
   measure nginx_site_published nginx-site-published "$ref/site-published.json" "$report" 0
   measure site_published docsd-site-published "$docsd$site_published_path" "$report" 1
+  # A page with every GitBook block (public), and a page of {% if %} blocks on a visitor-auth
+  # site read with a visitor token's cookie (the render cache keyed by the claims).
+  measure nginx_site_blocks nginx-site-blocks "$ref/site-blocks.html" "$report" 0
+  measure site_blocks docsd-site-blocks "$docsd$site_blocks_path" "$report" 0
+  measure nginx_site_claims nginx-site-claims "$ref/site-claims.html" "$report" 0
+  measure site_claims docsd-site-claims "$docsd$site_claims_path" "$report" cookie
 }
 # site_rows / site_render_line: the rows of measure_site and the first-render line, for both reports.
 site_rows() {
   echo "| GET /sites/{site}/{page}, a page of a $site_pages-page published site ($(wc -c <"$www/site-page.html") B HTML) | $(num "${r_rps[site_page]}") | $(ms "${r_p50[site_page]}") | $(ms "${r_p99[site_page]}") | $(num "${r_rps[nginx_site_page]}") (nginx, same bytes) | $(ratio "${r_rps[site_page]}" "${r_rps[nginx_site_page]}") |"
+  echo "| GET /sites/{site}, a page with every GitBook block ($(wc -c <"$www/site-blocks.html") B HTML) | $(num "${r_rps[site_blocks]}") | $(ms "${r_p50[site_blocks]}") | $(ms "${r_p99[site_blocks]}") | $(num "${r_rps[nginx_site_blocks]}") (nginx, same bytes) | $(ratio "${r_rps[site_blocks]}" "${r_rps[nginx_site_blocks]}") |"
+  echo "| GET /sites/{site}/plans, {% if %} blocks on a visitor-auth site, with a visitor token's cookie ($(wc -c <"$www/site-claims.html") B HTML) | $(num "${r_rps[site_claims]}") | $(ms "${r_p50[site_claims]}") | $(ms "${r_p99[site_claims]}") | $(num "${r_rps[nginx_site_claims]}") (nginx, same bytes) | $(ratio "${r_rps[site_claims]}" "${r_rps[nginx_site_claims]}") |"
   echo "| GET /v1/orgs/{id}/sites/{siteId}/published ($(wc -c <"$www/site-published.json") B) | $(num "${r_rps[site_published]}") | $(ms "${r_p50[site_published]}") | $(ms "${r_p99[site_published]}") | $(num "${r_rps[nginx_site_published]}") (nginx, same bytes) | $(ratio "${r_rps[site_published]}" "${r_rps[nginx_site_published]}") |"
 }
 site_render_line() {

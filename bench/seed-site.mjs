@@ -12,8 +12,15 @@
 //       Then RENDERS times (default 30), sequentially: a change request that edits that page,
 //       merged; the first GET of the page after the merge is timed (its first render), and a
 //       second GET (served from the rendered-page cache) too; each must be 200 and show the edit.
+//       Then a space of two pages, "All blocks" (every GitBook block and raw HTML: what
+//       site/md_html.c and format/html_allow.c cost) on a public site, and "Plans" ({% if %}
+//       blocks and {{ visitor.claims }}) on a visitor-auth site, read with a visitor token's
+//       cookie (the render cache is keyed by the claims); their HTML bytes are saved as
+//       OUTDIR/site-blocks.html and OUTDIR/site-claims.html for nginx.
 //       Prints {"orgId", "siteId", "pages", "pagePath", "publishedPath", "pageBytes",
-//       "publishedBytes", "renders", "firstRender": {p50, p99}, "warm": {p50, p99}} (ms).
+//       "publishedBytes", "renders", "firstRender": {p50, p99}, "warm": {p50, p99},
+//       "blocksPath", "blocksBytes", "claimsPath", "claimsCookie", "claimsBytes"} (ms).
+import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,10 +31,11 @@ function fail(msg) {
     process.exit(1);
 }
 
-async function request(base, token, method, path, body) {
+async function request(base, token, method, path, body, extra = {}) {
     const res = await fetch(base + path, {
         method,
         headers: {
+            ...extra,
             ...(token ? { Authorization: `Bearer ${token}` } : {}),
             ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
@@ -63,6 +71,150 @@ function pageMarkdown(i, extra = '') {
     md += '```bash\n' + `docsd ${w(25)} --${w(26)} ${i}\n` + '```\n\n';
     md += `{% hint style="info" %}\nRemember the ${w(27)} before the ${w(28)}.\n{% endhint %}\n`;
     return md + extra;
+}
+
+/** Every block GitBook writes (the browser test's page, without its hostile part). */
+const BLOCKS = `Every block GitBook writes.
+
+{% hint style="info" %}
+An **info** hint.
+{% endhint %}
+
+{% hint style="warning" %}
+A warning hint.
+{% endhint %}
+
+{% tabs %}
+{% tab title="JavaScript" %}
+\`\`\`js
+acme.run({ fast: true })
+\`\`\`
+{% endtab %}
+{% tab title="Python" %}
+\`\`\`python
+acme.run(fast=True)
+\`\`\`
+{% endtab %}
+{% endtabs %}
+
+{% stepper %}
+{% step %}
+### Install
+
+Run the installer.
+{% endstep %}
+{% step %}
+### Configure
+
+Edit \`acme.yaml\`.
+{% endstep %}
+{% endstepper %}
+
+{% columns %}
+{% column width="60%" %}
+The left column.
+{% endcolumn %}
+{% column %}
+The right column.
+{% endcolumn %}
+{% endcolumns %}
+
+<details>
+
+<summary>Show the details</summary>
+
+Hidden until opened, with **markdown** inside.
+
+</details>
+
+{% content-ref url="plans.md" %}
+[plans.md](plans.md)
+{% endcontent-ref %}
+
+{% embed url="https://www.youtube.com/watch?v=dQw4w9WgXcQ" %}
+
+{% code title="server.c" overflow="wrap" lineNumbers="true" %}
+\`\`\`c
+int main(void)
+{
+	return serve("docs", 8080);
+}
+\`\`\`
+{% endcode %}
+
+$$
+E = mc^2 + \\sum_{i=1}^{n} x_i
+$$
+
+Inline math: $$a^2 + b^2 = c^2$$ in a sentence.
+
+\`\`\`mermaid
+graph TD
+  A[Writer] --> B[docsd]
+\`\`\`
+
+<table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td><strong>Plans</strong></td><td>What you get</td><td><a href="plans.md">plans.md</a></td></tr><tr><td><strong>Website</strong></td><td>An external link</td><td><a href="https://example.com">https://example.com</a></td></tr></tbody></table>
+
+<a href="https://example.com/start" class="button primary">Get started</a> <a href="plans.md" class="button secondary">Read more</a>
+
+Press <kbd>Ctrl</kbd> + <kbd>K</kbd>, <mark>highlighted</mark> text, x<sup>2</sup>.
+
+<figure><img src="https://example.com/logo.png" alt="A figure"><figcaption><p>A figure with its caption</p></figcaption></figure>
+`;
+
+/** A page of adaptive content: blocks and expressions decided per visitor. */
+const PLANS = `Hello {{ visitor.claims.name }}.
+
+{% if visitor.claims.plan === "enterprise" %}
+Your enterprise runbook: call extension 4242.
+{% elsif visitor.claims.plan === "pro" %}
+The pro runbook.
+{% else %}
+Upgrade for the runbook.
+{% endif %}
+
+{% if visitor.claims.roles?.includes("admin") %}
+The admin console is at /admin.
+{% endif %}
+
+${pageMarkdown(7)}`;
+
+/** An HS256 JWT of claims signed with key. */
+function jwt(key, claims) {
+    const b = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const data = `${b({ alg: 'HS256', typ: 'JWT' })}.${b(claims)}`;
+    return `${data}.${createHmac('sha256', key).update(data).digest('base64url')}`;
+}
+
+/** The blocks page on a public site and the adaptive page on a visitor-auth one. */
+async function seedBlocks(base, token, orgPath, outdir) {
+    const space = json(await call(base, token, 'POST', `${orgPath}/spaces`, { title: 'Blocks' }, [201]));
+    const sp = `/v1/spaces/${space.id}`;
+    const cr = json(await call(base, token, 'POST', `${sp}/change-requests`, { subject: 'Blocks' }, [201]));
+    await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/content`, { changes: [
+        { operation: 'insert_page', title: 'All blocks', document: { markdown: BLOCKS } },
+        { operation: 'insert_page', title: 'Plans', document: { markdown: PLANS } },
+    ] }, [200]);
+    const m = json(await call(base, token, 'POST', `${sp}/change-requests/${cr.id}/merge`, undefined, [200]));
+    if (m.result !== 'merge') fail(`blocks merge: ${JSON.stringify(m)}`);
+    const site = async (title, visibility) => {
+        const s = json(await call(base, token, 'POST', `${orgPath}/sites`, { title, visibility }, [201]));
+        await call(base, token, 'POST', `${orgPath}/sites/${s.id}/site-spaces`, { spaceId: space.id }, [201]);
+        const p = json(await call(base, token, 'POST', `${orgPath}/sites/${s.id}/publish`, undefined, [200]));
+        return { s, root: new URL(p.urls.published).pathname.replace(/\/+$/, '') };
+    };
+    const pub = await site('Blocks docs', 'public');
+    const blocksPath = pub.root;
+    const blocks = await timedGet(base, blocksPath, 'Every block GitBook writes');
+    writeFileSync(join(outdir, 'site-blocks.html'), blocks.bytes);
+    const va = await site('Customer docs', 'visitor-auth');
+    const key = json(await call(base, token, 'GET', `${orgPath}/sites/${va.s.id}/publishing/auth`, undefined, [200])).privateKey;
+    const claimsCookie = `docsd_visitor=${jwt(key, { exp: Math.floor(Date.now() / 1000) + 6 * 3600, name: 'Ann', plan: 'enterprise', roles: ['admin'] })}`;
+    const claimsPath = `${va.root}/plans`;
+    const { res, bytes } = await request(base, null, 'GET', claimsPath, undefined, { Cookie: claimsCookie });
+    if (res.status !== 200 || !bytes.toString().includes('extension 4242')) fail(`GET ${claimsPath} with the visitor's cookie -> ${res.status}`);
+    writeFileSync(join(outdir, 'site-claims.html'), bytes);
+    return { blocksPath, blocksBytes: blocks.bytes.length, claimsPath, claimsCookie, claimsBytes: bytes.length };
 }
 
 const percentile = (xs, p) => {
@@ -153,10 +305,11 @@ async function seedSite(base, token, outdir, pages, renders) {
         firstRender.push((await timedGet(base, pagePath, marker)).elapsed);
         warm.push((await timedGet(base, pagePath, marker)).elapsed);
     }
+    const extra = await seedBlocks(base, token, orgPath, outdir);
     process.stdout.write(JSON.stringify({
         orgId: org.id, siteId: site.id, pages: made, pagePath, publishedPath,
         pageBytes: first.bytes.length, publishedBytes: publishedBody.length,
-        renders, firstRender: ms(firstRender), warm: ms(warm),
+        renders, firstRender: ms(firstRender), warm: ms(warm), ...extra,
     }) + '\n');
 }
 

@@ -61,6 +61,8 @@
 	"article kbd{font:.8em var(--mono);border:1px solid var(--border);border-bottom-width:2px;border-radius:4px;padding:.1em .4em;background:var(--soft)}\n" \
 	"article a.button{margin:0 6px 6px 0}\n" \
 	"article a.button.secondary{background:var(--soft)}\n" \
+	".visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}\n" \
+	".content.wide article{max-width:none}\n" \
 	"@media (max-width:700px){.columns{flex-direction:column;gap:0}.column{flex:1 1 auto!important;width:100%}.cards{grid-template-columns:1fr}}\n"
 
 #endif

@@ -213,6 +213,36 @@ static const char *content_link(void *ctx, const char *target)
 	}
 }
 
+/* The name a page has in navigation (the sidebar, previous/next): the
+ * title SUMMARY.md gave it ([Title](p.md "Nav title")), else its title. */
+static const char *nav_name(const struct rev_page *p)
+{
+	return p->nav_title && *p->nav_title ? p->nav_title : p->title;
+}
+
+/* GitBook's page layout options (RevisionPageLayoutOptions, front matter
+ * layout:): each shown unless set to false; width "wide". */
+struct page_layout {
+	bool title, description, outline, pagination, wide;
+};
+
+static struct page_layout page_layout(const struct rev_page *p)
+{
+	struct page_layout l = { true, true, true, true, false };
+	json_t *j = p && p->layout ? json_loads(p->layout, 0, NULL) : NULL;
+
+	if (json_is_object(j)) {
+		l.title = !json_is_false(json_object_get(j, "title"));
+		l.description = !json_is_false(json_object_get(j, "description"));
+		l.outline = !json_is_false(json_object_get(j, "outline"));
+		l.pagination = !json_is_false(json_object_get(j, "pagination"));
+		l.wide = json_is_string(json_object_get(j, "width")) &&
+			 strcmp(json_string_value(json_object_get(j, "width")), "wide") == 0;
+	}
+	json_decref(j);
+	return l;
+}
+
 /* ---- the layout ---- */
 
 static void head(struct jw *b, struct arena *a, const struct site_view *v, const struct sv_page *pg,
@@ -464,7 +494,7 @@ static void nav_list(struct nav *n, int i, int depth)
 			html_emoji(n->b, p->emoji);
 			html_raw(n->b, " ");
 		}
-		html_esc(n->b, p->title);
+		html_esc(n->b, nav_name(p)); /* SUMMARY.md's nav title, when it gave one */
 		html_raw(n->b, "</a>");
 		if (kids) {
 			html_raw(n->b, "</summary>");
@@ -558,14 +588,14 @@ static void pager(struct jw *b, struct arena *a, const struct sv_space *sp, cons
 		html_raw(b, "<a class=\"prev\" rel=\"prev\" href=\"");
 		html_esc(b, sv_page_url(a, sp, order[at - 1]));
 		html_raw(b, "\"><small>Previous</small><span>");
-		html_esc(b, order[at - 1]->title);
+		html_esc(b, nav_name(order[at - 1]));
 		html_raw(b, "</span></a>");
 	}
 	if (at + 1 < n) {
 		html_raw(b, "<a class=\"next\" rel=\"next\" href=\"");
 		html_esc(b, sv_page_url(a, sp, order[at + 1]));
 		html_raw(b, "\"><small>Next</small><span>");
-		html_esc(b, order[at + 1]->title);
+		html_esc(b, nav_name(order[at + 1]));
 		html_raw(b, "</span></a>");
 	}
 	html_raw(b, "</nav>\n");
@@ -621,6 +651,7 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	const struct rev_page *p = pg->page;
 	const char *md_url = NULL;
 	struct md_headings *toc = arena_alloc(a, sizeof(*toc));
+	struct page_layout lay = page_layout(p);
 	int rc = 0;
 
 	toc->n = 0;
@@ -634,20 +665,23 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 	html_raw(out, "<div class=\"layout\">\n");
 	if (sp && (rc = sidebar(out, a, v, pg)))
 		return rc;
-	html_raw(out, "<main class=\"content\" id=\"content\">\n<article>\n");
+	html_raw(out, lay.wide ? "<main class=\"content wide\" id=\"content\">\n<article>\n"
+			       : "<main class=\"content\" id=\"content\">\n<article>\n");
 	if (pg->search_q) {
 		search_results(out, pg);
 	} else if (p && sp) {
 		struct link_ctx lc = { v, sp, p, a };
 		site_breadcrumbs(out, a, v, pg);
-		html_raw(out, "<h1>");
+		/* Layout options hide the title, description, outline or
+		 * pagination of this page (GitBook's toggles). */
+		html_raw(out, lay.title ? "<h1>" : "<h1 class=\"visually-hidden\">");
 		if (p->emoji && *p->emoji) {
 			html_emoji(out, p->emoji);
 			html_raw(out, " ");
 		}
 		html_esc(out, p->title);
 		html_raw(out, "</h1>\n");
-		if (p->description) {
+		if (p->description && lay.description) {
 			html_raw(out, "<p class=\"lead\">");
 			html_esc(out, p->description);
 			html_raw(out, "</p>\n");
@@ -667,10 +701,10 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 		html_raw(out, "\">Go to the home page</a></p>\n");
 	}
 	html_raw(out, "</article>\n");
-	if (p && sp)
+	if (p && sp && lay.pagination)
 		pager(out, a, sp, p);
 	html_raw(out, "</main>\n");
-	if (toc->n > 1) {
+	if (toc->n > 1 && lay.outline) {
 		html_raw(out, "<aside class=\"toc\" aria-label=\"On this page\"><p class=\"toc-title\">On this page</p><ul>");
 		for (int i = 0; i < toc->n; i++) {
 			html_raw(out, toc->items[i].level == 3 ? "<li class=\"toc-sub\"><a href=\"#" : "<li><a href=\"#");

@@ -172,6 +172,8 @@ json_t *visitor_json_of(const json_t *jwt_claims, json_t *unsigned_claims)
 
 	if (!jwt_claims && !unsigned_claims)
 		return NULL;
+	if (!unsigned_claims) /* nothing to merge: the token's claims as they are (never changed) */
+		return json_pack("{sO}", "claims", (json_t *)jwt_claims);
 	claims = jwt_claims ? json_deep_copy(jwt_claims) : json_object();
 	if (unsigned_claims) {
 		u = json_object_get(claims, "unsigned");

@@ -58,9 +58,9 @@ const GITBOOK_REPO = {
         '<a href="guide.md" class="button primary">Read the guide</a>\n\n' +
         '<picture><source srcset=".gitbook/assets/dark.png" media="(prefers-color-scheme: dark)"><img src=".gitbook/assets/logo.png" alt=""></picture>\n\n' +
         '<img src="https://example.com/x.png" onerror="alert(1)">\n',
-    'guide.md': '# Guide\n\nThe guide.\n',
+    'guide.md': '---\nlayout:\n  title:\n    visible: false\n  pagination:\n    visible: false\n  outline:\n    visible: false\n  width: wide\n---\n\n# Guide\n\nThe guide.\n\n## One\n\n## Two\n',
     'partners.md': '---\nif: visitor.claims.unsigned.partner === true\n---\n\n# Partners\n\nPartner pricing.\n',
-    'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide.md)\n* [Partners](partners.md)\n',
+    'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Guide](guide.md "The guide, short")\n* [Partners](partners.md)\n',
     '.gitbook/assets/logo.png': png(4, 4, [52, 109, 219]),
     '.gitbook/assets/cover.png': png(8, 4, [22, 163, 74]),
     '.gitbook/assets/dark.png': png(4, 4, [234, 140, 40]),
@@ -315,6 +315,13 @@ describe('adaptive content on published sites', () => {
             assert.match(bt, /\*\*Step 1\*\*\n\nDo it\./);
             assert.match(bt, /\[https:\/\/example\.com\/v\]\(https:\/\/example\.com\/v\)/);
             assert.ok(!bt.includes('{%'), bt);
+            // GitBook's layout toggles and SUMMARY.md's nav titles
+            assert.match(r.text, /<a href="[^"]*\/guide">The guide, short<\/a>/, 'the nav title in the sidebar');
+            assert.match(r.text, /<span>The guide, short<\/span>/, 'and in previous/next');
+            const g = (await get(`/sites/${s2.id}/guide`)).text;
+            assert.match(g, /<main class="content wide"/);
+            assert.match(g, /<h1 class="visually-hidden">Guide<\/h1>/);
+            assert.ok(!g.includes('class="pager"') && !g.includes('class="toc"'), 'no pagination, no outline');
             // the file URL leads to the file
             const fileUrl = t.match(new RegExp(`src="(${file})"`))[1];
             assert.equal((await get(fileUrl)).status, 302);
