@@ -128,7 +128,8 @@ static void esc(struct jw *b, const char *s)
 
 static void raw(struct jw *b, const char *s)
 {
-	jw_put(b, s, strlen(s));
+	if (*s)
+		jw_put(b, s, strlen(s));
 }
 
 static const struct element *element_of(const char *name)

@@ -2224,6 +2224,14 @@ cleanup:
 
 /* ---- URLs inside raw HTML (Git-synced pages: <img src=".gitbook/assets/x.png">) ---- */
 
+/* jw_put of n bytes; nothing for none (an empty buffer has no memory yet,
+ * and memcpy's arguments must not be NULL). */
+static void mput(struct jw *b, const char *s, size_t n)
+{
+	if (n)
+		jw_put(b, s, n);
+}
+
 /* The length of a code fence opening line[0..n) (``` or ~~~, up to three
  * spaces in), or 0; *ch its character. */
 static size_t html_fence_len(const char *line, size_t n, char *ch)
@@ -2263,21 +2271,21 @@ static void html_map_value(struct jw *b, struct arena *a, const char *v, size_t 
 		if (srcset)
 			while (s < n && (v[s] == ' ' || v[s] == ',' || v[s] == '\t'))
 				s++;
-		jw_put(b, v + i, s - i);
+		mput(b, v + i, s - i);
 		e = s;
 		while (e < n && (!srcset || (v[e] != ' ' && v[e] != ',' && v[e] != '\t')))
 			e++;
 		if (e > s) {
 			const char *m = map(ctx, arena_strndup(a, v + s, e - s));
 			if (m)
-				jw_put(b, m, strlen(m));
+				mput(b, m, strlen(m));
 			else
-				jw_put(b, v + s, e - s);
+				mput(b, v + s, e - s);
 		}
 		i = e;
 		if (srcset) /* the descriptor up to the next comma stays */
 			while (i < n && v[i] != ',') {
-				jw_put(b, v + i, 1);
+				mput(b, v + i, 1);
 				i++;
 			}
 	}
@@ -2306,12 +2314,12 @@ static void html_line(struct jw *b, struct arena *a, const char *s, size_t n,
 					k = q - 1;
 			}
 			k = k < n ? k + run : n;
-			jw_put(b, s + i, k - i);
+			mput(b, s + i, k - i);
 			i = k;
 			continue;
 		}
 		if (s[i] != '<' || i + 1 >= n || !isalpha((unsigned char)s[i + 1])) {
-			jw_put(b, s + i, 1);
+			mput(b, s + i, 1);
 			i++;
 			continue;
 		}
@@ -2319,12 +2327,12 @@ static void html_line(struct jw *b, struct arena *a, const char *s, size_t n,
 		size_t k = i + 1;
 		while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '-'))
 			k++;
-		jw_put(b, s + i, k - i);
+		mput(b, s + i, k - i);
 		while (k < n && s[k] != '>') {
 			size_t ns = k, ne, vs, ve;
 			char q = 0;
 			if (!(isalpha((unsigned char)s[k]) || s[k] == '_' || s[k] == ':')) {
-				jw_put(b, s + k, 1);
+				mput(b, s + k, 1);
 				k++;
 				continue;
 			}
@@ -2334,7 +2342,7 @@ static void html_line(struct jw *b, struct arena *a, const char *s, size_t n,
 			while (k < n && s[k] == ' ')
 				k++;
 			if (k >= n || s[k] != '=') {
-				jw_put(b, s + ns, k - ns);
+				mput(b, s + ns, k - ns);
 				continue;
 			}
 			k++;
@@ -2346,13 +2354,13 @@ static void html_line(struct jw *b, struct arena *a, const char *s, size_t n,
 			while (k < n && (q ? s[k] != q : !(s[k] == ' ' || s[k] == '>')))
 				k++;
 			ve = k;
-			jw_put(b, s + ns, vs - ns);
+			mput(b, s + ns, vs - ns);
 			if (html_url_attr(s + ns, ne - ns))
 				html_map_value(b, a, s + vs, ve - vs, ne - ns == 6, map, ctx);
 			else
-				jw_put(b, s + vs, ve - vs);
+				mput(b, s + vs, ve - vs);
 			if (q && k < n)
-				jw_put(b, s + k++, 1);
+				mput(b, s + k++, 1);
 		}
 		i = k;
 	}
@@ -2381,16 +2389,16 @@ char *md_rewrite_html_urls(struct arena *a, const char *md, size_t len,
 		if (fence) {
 			if (fl >= fence && c == fch)
 				fence = 0;
-			jw_put(&b, p, ll);
+			mput(&b, p, ll);
 		} else if (fl) {
 			fence = fl;
 			fch = c;
-			jw_put(&b, p, ll);
+			mput(&b, p, ll);
 		} else {
 			html_line(&b, a, p, ll, map, ctx);
 		}
 		if (nl)
-			jw_put(&b, "\n", 1);
+			mput(&b, "\n", 1);
 		p = nl ? nl + 1 : end;
 	}
 	if (!jw_ok(&b)) {
@@ -2423,14 +2431,14 @@ static void plain_prefix(struct plain *p)
 {
 	for (int i = 0; i < p->depth; i++)
 		if (p->prefix[i])
-			jw_put(p->b, p->prefix[i], strlen(p->prefix[i]));
+			mput(p->b, p->prefix[i], strlen(p->prefix[i]));
 }
 
 static void plain_line(struct plain *p, const char *s, size_t n)
 {
 	plain_prefix(p);
-	jw_put(p->b, s, n);
-	jw_put(p->b, "\n", 1);
+	mput(p->b, s, n);
+	mput(p->b, "\n", 1);
 }
 
 /* The value of key="v" in a tag's text t[0..n), or NULL. */
@@ -2490,7 +2498,7 @@ static int plain_tag(struct plain *p, const char *line, size_t n)
 			}
 		if (!strcmp(name, "endhint")) {
 			plain_prefix(p);
-			jw_put(p->b, "\n", 1);
+			mput(p->b, "\n", 1);
 		}
 		return 1;
 	}

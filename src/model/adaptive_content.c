@@ -49,6 +49,13 @@ struct ad {
 
 enum atag { AT_NONE, AT_IF, AT_ELSIF, AT_ELSE, AT_ENDIF };
 
+/* jw_put of n bytes; nothing for none (an empty buffer has no memory yet). */
+static void out_put(struct jw *o, const char *s, size_t n)
+{
+	if (n)
+		jw_put(o, s, n);
+}
+
 static bool shown(const struct ad *d)
 {
 	return !d->overflow && (d->depth == 0 || d->st[d->depth - 1].on);
@@ -107,6 +114,8 @@ static enum atag classify(const char *s, size_t n, const char **cond, size_t *cl
 		i++;
 	if (e > i && s[e - 1] == '-')
 		e--;
+	if (e < i) /* "{%-%}" */
+		e = i;
 	while (i < e && blank(s[i]))
 		i++;
 	while (e > i && blank(s[e - 1]))
@@ -199,8 +208,8 @@ static void put_escaped(struct jw *o, const char *s, size_t n)
 		if (c == '\n' || c == '\r' || c == '\0')
 			c = ' ';
 		if (strchr(punct, c) && c)
-			jw_put(o, "\\", 1);
-		jw_put(o, &c, 1);
+			out_put(o, "\\", 1);
+		out_put(o, &c, 1);
 	}
 }
 
@@ -221,10 +230,10 @@ static void put_scalar(struct jw *o, const json_t *v)
 		put_escaped(o, num, strlen(num));
 		return;
 	case JSON_TRUE:
-		jw_put(o, "true", 4);
+		out_put(o, "true", 4);
 		return;
 	case JSON_FALSE:
-		jw_put(o, "false", 5);
+		out_put(o, "false", 5);
 		return;
 	default:
 		return; /* null, objects: nothing */
@@ -302,7 +311,7 @@ static void expression(struct ad *d, const char *e, size_t n)
 		/* JavaScript's String(array): the elements joined by ",". */
 		json_array_foreach(v, i, x) {
 			if (i)
-				jw_put(&d->out, "\\,", 2);
+				out_put(&d->out, "\\,", 2);
 			put_scalar(&d->out, x);
 		}
 		return;
@@ -345,7 +354,9 @@ static void line_out(struct ad *d, const char *line, size_t n, bool nl)
 	if (tags_only(line, n)) {
 		while (i < n) {
 			if (line[i] == '{' && (e = tag_end(line, n, i, '%'))) {
-				block_tag(d, classify(line + i, e - i, &c, &cl), c, cl);
+				/* classify() first: it sets c and cl, which the call reads. */
+				enum atag k = classify(line + i, e - i, &c, &cl);
+				block_tag(d, k, c, cl);
 				i = e;
 			} else {
 				i++;
@@ -364,7 +375,7 @@ static void line_out(struct ad *d, const char *line, size_t n, bool nl)
 			continue;
 		}
 		if (shown(d))
-			jw_put(&d->out, line + seg, i - seg);
+			out_put(&d->out, line + seg, i - seg);
 		if (line[i + 1] == '{') {
 			if (shown(d))
 				expression(d, line + i + 2, e - i - 4);
@@ -372,7 +383,7 @@ static void line_out(struct ad *d, const char *line, size_t n, bool nl)
 			enum atag k = classify(line + i, e - i, &c, &cl);
 			if (k == AT_NONE) {
 				if (shown(d))
-					jw_put(&d->out, line + i, e - i);
+					out_put(&d->out, line + i, e - i);
 			} else {
 				block_tag(d, k, c, cl);
 			}
@@ -380,9 +391,9 @@ static void line_out(struct ad *d, const char *line, size_t n, bool nl)
 		i = seg = e;
 	}
 	if (shown(d)) {
-		jw_put(&d->out, line + seg, n - seg);
+		out_put(&d->out, line + seg, n - seg);
 		if (nl)
-			jw_put(&d->out, "\n", 1);
+			out_put(&d->out, "\n", 1);
 	}
 }
 
@@ -425,12 +436,12 @@ const char *adapt_markdown(struct arena *a, const char *md, size_t len, const st
 			if (fl >= fence && c == fch)
 				fence = 0;
 			if (shown(&d))
-				jw_put(&d.out, p, ll + (nl != NULL));
+				out_put(&d.out, p, ll + (nl != NULL));
 		} else if (fl) {
 			fence = fl;
 			fch = c;
 			if (shown(&d))
-				jw_put(&d.out, p, ll + (nl != NULL));
+				out_put(&d.out, p, ll + (nl != NULL));
 		} else {
 			line_out(&d, p, ll, nl != NULL);
 		}

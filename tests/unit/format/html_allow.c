@@ -161,7 +161,7 @@ UNIT_TEST(html_allow_nesting_and_size)
 	for (int round = 0; round < 500; round++) {
 		size_t len = (size_t)(rand_r(&seed) % 400);
 		for (size_t i = 0; i < len; i++)
-			deep[i] = "<>/=\"' abcdefghijklmnopqrstuvwxyz!-&;#\x01\xff"[rand_r(&seed) % 42];
+			deep[i] = "<>/=\"' abcdefghijklmnopqrstuvwxyz!-&;#\x01\xff"[rand_r(&seed) % 40];
 		deep[len] = '\0';
 		jw_init(&out);
 		CHECK(html_allow(&out, deep, len, NULL, NULL) == 0);
