@@ -365,6 +365,7 @@ struct meta {
 	int hidden, no_index, no_robots; /* -1: absent */
 	int has_emoji, has_icon, has_description;
 	const char *cond; /* front matter "if:" (GitBook's page condition); NULL: none */
+	const char *vars; /* front matter "vars:" as a JSON object; NULL: none */
 };
 
 static int read_flag(struct batch *b, json_t *c, const char *k, int *out)
@@ -460,6 +461,8 @@ static int put_body(struct batch *b, const char *md, struct meta *m, const char 
 				return bad(b, "document.markdown", arena_printf(d->arena, "frontmatter %s", err_message()));
 			m->cond = fm.cond;
 		}
+		if (fm.vars)
+			m->vars = fm.vars;
 		md += fm.body;
 		len -= fm.body;
 	}
@@ -508,6 +511,8 @@ static void apply_meta(struct rev_page *p, const struct meta *m)
 		p->no_robots_index = m->no_robots;
 	if (m->cond)
 		p->cond = m->cond;
+	if (m->vars)
+		p->vars = m->vars;
 }
 
 /* A computed page's source (docsd takes GitBook's InputPageComputed fields,

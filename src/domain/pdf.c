@@ -121,8 +121,11 @@ static int pdf_collect(struct dom *d, const struct revision *rv, const char *fro
 		 * decided with no claims (model/adaptive.h). */
 		if (adapt_present(md, strlen(md))) {
 			struct adapt_ctx ac = { 0 };
+			json_t *vars = p->vars ? json_loads(p->vars, 0, NULL) : NULL;
 			size_t ml;
+			ac.page_vars = vars;
 			md = adapt_markdown(d->arena, md, strlen(md), &ac, &ml);
+			json_decref(vars);
 		}
 		pages[k++] = (struct pdf_page){ .title = p->title, .markdown = md, .depth = p->depth };
 		if (only)

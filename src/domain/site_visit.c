@@ -160,7 +160,10 @@ static int adapt_hit(struct dom *d, const struct rev_page *p, const json_t *visi
 		return rc;
 	if (!adapt_present(body, strlen(body)))
 		return 0;
+	json_t *vars = p->vars ? json_loads(p->vars, 0, NULL) : NULL;
+	ac.page_vars = vars;
 	text = adapt_markdown(d->arena, body, strlen(body), &ac, &tl);
+	json_decref(vars);
 	plain = md_plain_text(d->arena, text, tl);
 	if (!plain || md_sections(d->arena, text, tl, &secs, &ns))
 		return err_set(ERR_INTERNAL, "cannot read a page for search");

@@ -753,6 +753,7 @@ static int read_page(struct imp *m, int pi)
 	/* GitBook's page condition: the site shows the page only to visitors
 	 * it holds for (one that does not parse hides it: domain/site_visit.c). */
 	p->cond = fm.cond;
+	p->vars = fm.vars; /* {{ page.vars.x }} */
 	lay_layout_json(m->a, &fm.layout, &p->layout);
 	/* Register the files its links and images reach (reference links too). */
 	if (md_links(m->a, m->text[pi], strlen(m->text[pi]), &links, &nlinks))

@@ -305,6 +305,34 @@ static void yaml_key(struct jw *b, const char *key, const char *val)
 	put(b, "\n");
 }
 
+/* A page's variables (a JSON object's text) as front matter "vars:" lines. */
+static void yaml_vars(struct jw *b, const char *vars)
+{
+	json_t *j = vars ? json_loads(vars, 0, NULL) : NULL;
+	const char *k;
+	json_t *v;
+	char num[40];
+
+	if (json_is_object(j) && json_object_size(j)) {
+		put(b, "vars:\n");
+		json_object_foreach(j, k, v) {
+			put(b, "  ");
+			yaml_scalar(b, k);
+			put(b, ": ");
+			if (json_is_string(v)) {
+				yaml_scalar(b, json_string_value(v));
+			} else if (json_is_boolean(v)) {
+				put(b, json_is_true(v) ? "true" : "false");
+			} else {
+				snprintf(num, sizeof(num), "%.15g", json_number_value(v));
+				put(b, num);
+			}
+			put(b, "\n");
+		}
+	}
+	json_decref(j);
+}
+
 /* The layout options that differ from the defaults, as front matter lines. */
 static void yaml_layout(struct jw *b, const char *layout)
 {
@@ -399,7 +427,7 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 		goto done; /* the error is set */
 	heading = md_title(a, md, strlen(md));
 	bool title = p->title && *p->title && (!heading || strcmp(heading, p->title) != 0);
-	if (title || p->description || p->icon || p->emoji || p->hidden || p->layout || p->cond) {
+	if (title || p->description || p->icon || p->emoji || p->hidden || p->layout || p->cond || p->vars) {
 		size_t mark;
 		put(&b, "---\n");
 		mark = b.len;
@@ -415,6 +443,7 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 			put(&b, "hidden: true\n");
 		if (p->cond) /* GitBook's page condition, kept through a round trip */
 			yaml_key(&b, "if", p->cond);
+		yaml_vars(&b, p->vars);
 		yaml_layout(&b, p->layout);
 		if (b.len == mark) /* only default layout options: no block */
 			b.len = 0;

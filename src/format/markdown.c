@@ -39,6 +39,7 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 #include <ctype.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -331,6 +332,40 @@ static int fm_read(struct arena *a, yaml_document_t *doc, int first_line, struct
 		return 0;
 	}
 	out->hidden = yaml_bool(yaml_map_get(doc, root, "hidden"), &ok);
+	/* GitBook's page variables: vars: {name: value} of scalars (true,
+	 * false and numbers as written plainly keep their type), as a JSON
+	 * object; other values are left out. */
+	n = yaml_map_get(doc, root, "vars");
+	if (n && n->type == YAML_MAPPING_NODE) {
+		json_t *o = json_object();
+		for (yaml_node_pair_t *pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
+			yaml_node_t *k = yaml_document_get_node(doc, pr->key), *v = yaml_document_get_node(doc, pr->value);
+			char *key, *val, *end;
+			json_t *jv;
+			if (!k || !v || k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE || yaml_is_null(v) ||
+			    k->data.scalar.length == 0 || k->data.scalar.length > 64 || v->data.scalar.length > 256)
+				continue;
+			key = arena_strndup(a, (const char *)k->data.scalar.value, k->data.scalar.length);
+			val = arena_strndup(a, (const char *)v->data.scalar.value, v->data.scalar.length);
+			if (v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+				jv = json_string(val);
+			else if (!strcmp(val, "true") || !strcmp(val, "false"))
+				jv = json_boolean(!strcmp(val, "true"));
+			else if (*val && (strtod(val, &end), !*end) && strspn(val, "0123456789.-+eE") == strlen(val))
+				jv = json_real(strtod(val, NULL));
+			else
+				jv = json_string(val);
+			if (jv)
+				json_object_set_new(o, key, jv);
+		}
+		if (json_object_size(o)) {
+			char *t = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+			if (t)
+				out->vars = arena_strdup(a, t);
+			free(t);
+		}
+		json_decref(o);
+	}
 	n = yaml_map_get(doc, root, "layout");
 	if (n && n->type == YAML_MAPPING_NODE) {
 		yaml_node_t *w = yaml_map_get(doc, n, "width");

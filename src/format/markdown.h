@@ -116,6 +116,7 @@ struct md_front {
 	char *icon;
 	char *emoji;
 	char *cond;        /* GitBook's page condition "if: <expression>" (model/condition.h), as written */
+	char *vars;        /* GitBook's page variables "vars: {name: value}" as a JSON object; NULL: none */
 	bool hidden;       /* "hidden: true" (also yes/on); false otherwise */
 	struct md_layout layout; /* GitBook's page layout options */
 	size_t body;       /* byte offset where the markdown body starts (0 if none) */

@@ -50,7 +50,8 @@ bool rev_page_same(const struct rev_page *a, const struct rev_page *b)
 	       a->updated_at == b->updated_at && same_str(a->layout, b->layout) &&
 	       same_str(a->computed, b->computed) && same_str(a->git_oid, b->git_oid) &&
 	       same_str(a->git_path, b->git_path) && same_str(a->git_hash, b->git_hash) &&
-	       same_str(a->nav_title, b->nav_title) && same_str(a->cond, b->cond);
+	       same_str(a->nav_title, b->nav_title) && same_str(a->cond, b->cond) &&
+	       same_str(a->vars, b->vars);
 }
 
 bool rev_file_same(const struct rev_file *a, const struct rev_file *b)
@@ -196,6 +197,7 @@ struct revision *revision_build(const char *id, const struct revision_new *nr, i
 		d->git_hash = arena_strdup(&rv->arena, s->git_hash);
 		d->nav_title = arena_strdup(&rv->arena, s->nav_title);
 		d->cond = arena_strdup(&rv->arena, s->cond);
+		d->vars = arena_strdup(&rv->arena, s->vars);
 		rv->nconds += d->cond != NULL;
 	}
 	for (int i = 0; i < nr->nfiles; i++) {
@@ -246,7 +248,7 @@ size_t revision_heap_bytes(const struct revision *rv)
 		     str_bytes(p->icon) + str_bytes(p->slug) + str_bytes(p->description) + str_bytes(p->body) +
 		     str_bytes(p->href) + str_bytes(p->layout) + str_bytes(p->computed) + str_bytes(p->git_oid) +
 		     str_bytes(p->git_path) + str_bytes(p->git_hash) + str_bytes(p->nav_title) +
-		     str_bytes(p->cond);
+		     str_bytes(p->cond) + str_bytes(p->vars);
 		/* A nested page's path is its own string; a top-level page's is its slug. */
 		if (p->path && p->path != p->slug)
 			n += str_bytes(p->path);
@@ -377,6 +379,7 @@ static void page_entry_write(struct jw *w, const struct rev_page *p)
 	kv_str(w, "gh", p->git_hash);
 	kv_str(w, "nt", p->nav_title);
 	kv_str(w, "if", p->cond);
+	kv_str(w, "vr", p->vars);
 	jw_obj_close(w);
 }
 
@@ -521,6 +524,7 @@ static int parse_pages(struct arena *a, json_t *arr, struct rev_page **out, int 
 		p->git_hash = jstr(a, o, "gh", &bad);
 		p->nav_title = jstr(a, o, "nt", &bad);
 		p->cond = jstr(a, o, "if", &bad);
+		p->vars = jstr(a, o, "vr", &bad);
 		if (!p->id)
 			bad = 1;
 	}

@@ -55,6 +55,9 @@ struct rev_page {
 	 * and its children are shown only to visitors it holds for
 	 * (model/condition.h; NULL: always). */
 	const char *cond;
+	/* GitBook's page variables ({{ page.vars.x }}): a JSON object's text
+	 * (front matter "vars:"); NULL: none. */
+	const char *vars;
 	bool hidden, no_index, no_robots_index;
 	int64_t created_at;
 	int64_t updated_at;

@@ -502,14 +502,18 @@ static int markdown_twin(struct visit *vi, const struct sv_space *sp, const stru
 
 /* A page's markdown as this visitor reads it: {% if %} blocks decided and
  * {{ }} expressions replaced (model/adaptive.h), once for every consumer. */
-static const char *visitor_markdown(struct visit *vi, const char *md)
+static const char *visitor_markdown(struct visit *vi, const struct rev_page *p, const char *md)
 {
 	struct adapt_ctx ac = { .visitor = vi->v.visitor };
+	json_t *vars;
 	size_t n;
 
 	if (!adapt_present(md, strlen(md)))
 		return md;
-	return adapt_markdown(vi->a, md, strlen(md), &ac, &n);
+	ac.page_vars = vars = p && p->vars ? json_loads(p->vars, 0, NULL) : NULL;
+	md = adapt_markdown(vi->a, md, strlen(md), &ac, &n);
+	json_decref(vars);
+	return md;
 }
 
 /* llms-full.txt: every visible page's twin, in navigation order, as this
@@ -535,7 +539,7 @@ static int llms_full(struct visit *vi, struct jw *out)
 				if (order[i]->type == PAGE_COMPUTED &&
 				    (rc = dom_openapi_page_markdown(vi->d, vi->site.org_id, order[i]->computed, &body)))
 					return rc;
-				if ((rc = markdown_twin(vi, sp, order[i], visitor_markdown(vi, body), out)))
+				if ((rc = markdown_twin(vi, sp, order[i], visitor_markdown(vi, order[i], body), out)))
 					return rc;
 				html_raw(out, "\n\n---\n\n");
 			}
@@ -893,7 +897,7 @@ static int render(struct visit *vi, struct jw *out, int *status, const char **ct
 			return rc;
 		/* Adaptive content is decided here, once, for every consumer below
 		 * (the page, its twin): what this visitor may not see is gone. */
-		body = visitor_markdown(vi, body);
+		body = visitor_markdown(vi, pg.page, body);
 		pg.body_md = body;
 		if ((rc = customization(vi, sp)))
 			return rc;

@@ -224,6 +224,18 @@ describe('adaptive content on published sites', () => {
         assert.ok(both.text.includes('SECRETWORD') && both.text.includes('BETAWORD'));
     });
 
+    it('page variables: front matter vars: fill {{ page.vars.x }}, escaped; unknown names are empty', async () => {
+        await merged(space.id, [{ operation: 'insert_page', title: 'Vars', document: { markdown:
+            '---\nvars:\n  product: Acme <Pro> *bold*\n  seats: 25\n  beta: true\n---\nUse {{ page.vars.product }} with {{ page.vars.seats }} seats ({{ page.vars.beta }}){{ page.vars.none }}{{ space.vars.x }}.\n\n{% if visitor.claims.plan == "enterprise" %}\nSecret {{ page.vars.product }}.\n{% endif %}\n' } }]);
+        const pub = `/sites/${other.id}`;
+        const r = await get(`${pub}/vars`);
+        assert.equal(r.status, 200);
+        assert.match(r.text, /Use Acme &lt;Pro&gt; \*bold\* with 25 seats \(true\)\./);
+        assert.ok(!r.text.includes('Secret'));
+        const twin = await get(`${pub}/vars.md`);
+        assert.match(twin.text, /Use Acme \\<Pro\\> \\\*bold\\\* with 25 seats \(true\)\./);
+    });
+
     it('a condition that does not parse is refused when the page is written (400 naming the line)', async () => {
         for (const bad of ['{% if visitor.claims.plan = "x" %}\nhidden\n{% endif %}\n', 'a\n\n{% if foo.bar %}\nx\n{% endif %}\n', '{% if %}\nx\n{% endif %}\n', '{% elsif visitor.claims.a === %}\n']) {
             const { r } = await write(space.id, [{ operation: 'insert_page', title: 'Bad', document: { markdown: bad } }]);
