@@ -278,6 +278,22 @@ describe('adaptive content on published sites', () => {
         const sitemap = await get(`${pub}/sitemap.xml`);
         assert.equal(sitemap.status, 200);
         assert.ok(!sitemap.text.includes('enterprise-guide'));
+        // the sitemap index lists one sitemap per site space: none names the hidden pages
+        const parts = [...sitemap.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+        assert.ok(parts.length >= 1);
+        for (const part of parts) {
+            const x = await get(part);
+            assert.equal(x.status, 200);
+            assert.ok(x.text.includes('<urlset') && !x.text.includes('enterprise-guide'), part);
+        }
+        // search as you type (JSON) follows the same rules
+        const json = await get(`${pub}/~search.json?q=zorblax`);
+        assert.equal(json.status, 200);
+        assert.deepEqual(JSON.parse(json.text).results, []);
+        const jsonOk = await get(`${pub}/~search.json?q=zorblax&visitor.preview=true`);
+        assert.equal(JSON.parse(jsonOk.text).results.length, 1);
+        const jsonEx = await get(`${root}/~search.json?q=opening`, as({ plan: 'free' }));
+        for (const w of HIDDEN) assert.ok(!jsonEx.text.includes(w), `${w} in the JSON search`);
         // a condition that does not parse is refused
         const { r } = await write(space.id, [{ operation: 'insert_page', title: 'Bad if', document: { markdown: '---\nif: visitor.claims.plan =\n---\nx\n' } }]);
         assert.equal(r.status, 400, r.text);
