@@ -8,7 +8,7 @@
 // delivery itself: integrations-delivery.test.mjs).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { setup } from './lib/fixtures.mjs';
 import { client, ok, empty, expectError, raw, createOrg, addMember, sleep } from './lib/api.mjs';
 import { validate } from './lib/schema.mjs';
@@ -72,9 +72,10 @@ describe('integrations', () => {
             assert.ok(!text.includes(SECRET), `a response carried a secret: ${text.slice(0, 300)}`);
             assert.ok(!text.includes('SCRIPT-SOURCE-MARKER'), `a response carried the script: ${text.slice(0, 300)}`);
         }
-        await ctx?.server.stop();
+        await ctx?.server.stop({ keepData: true });
         // ... nor in the server's log.
         const log = readFileSync(ctx.server.logFile, 'utf8');
+        rmSync(ctx.server.dataDir, { recursive: true, force: true });
         assert.ok(!log.includes(SECRET), 'the log carries a secret');
         assert.ok(!log.includes('SCRIPT-SOURCE-MARKER'), 'the log carries a script');
     });
