@@ -302,6 +302,53 @@ int dom_openapi_page_markdown(struct dom *d, const char *org_id, const char *com
 	return rc;
 }
 
+int dom_openapi_block_markdown(struct dom *d, const char *org_id, const char *slug, const char *src, const char *path,
+			       const char *method, const char **md)
+{
+	struct openapi_spec spec, *items = NULL;
+	struct openapi_version v;
+	json_t *fs;
+	struct jw w;
+	int rc = ERR_NOT_FOUND, n = 0;
+
+	*md = "";
+	if (slug)
+		rc = store_openapi_get(d->tx, org_id, slug, &spec);
+	if (rc == ERR_NOT_FOUND && src) {
+		/* GitBook's older blocks name the spec by its URL: the first
+		 * 1,000 specs are looked at (an organization has a few). */
+		struct list_req lr = { .limit = 1000 };
+		char *next = NULL;
+		if ((rc = store_openapi_list(d->tx, org_id, &lr, &items, &n, &next)))
+			return rc;
+		rc = ERR_NOT_FOUND;
+		for (int i = 0; i < n && rc; i++)
+			if (items[i].source_url && strcmp(items[i].source_url, src) == 0)
+				rc = store_openapi_get(d->tx, org_id, items[i].slug, &spec);
+	}
+	if (rc == ERR_NOT_FOUND || (rc == 0 && !spec.last_version)) {
+		*md = arena_printf(d->arena, "The API operation `%s %s` is in an OpenAPI specification this organization does not have%s.\n\n",
+				   method ? method : "", path ? path : "", rc == 0 ? " processed yet" : "");
+		return 0;
+	}
+	if (rc)
+		return rc;
+	if ((rc = store_openapi_version_get(d->tx, spec.id, spec.last_version, true, &v)))
+		return rc;
+	if (!(fs = json_loads(v.filesystem, 0, NULL)))
+		return err_set(ERR_INTERNAL, "OpenAPI version %s is unreadable", v.id);
+	jw_init(&w);
+	rc = openapi_operation_markdown(&w, fs, path ? path : "", method ? method : "");
+	json_decref(fs);
+	if (rc == 0)
+		*md = arena_strndup(d->arena, w.buf ? w.buf : "", w.len);
+	else if (rc == ERR_NOT_FOUND)
+		*md = arena_printf(d->arena, "The OpenAPI specification `%s` has no operation `%s %s`.\n\n", spec.slug,
+				   method ? method : "", path ? path : ""), rc = 0;
+	jw_free(&w);
+	return rc;
+}
+
 int dom_openapi_versions_key(struct dom *d, const char *org_id, const char **out)
 {
 	struct openapi_spec *items;

@@ -62,6 +62,13 @@ int dom_openapi_page_markdown(struct dom *d, const char *org_id, const char *com
 /* What the published site's cache key needs of org_id's specs: each slug
  * with its latest version, as one string. */
 int dom_openapi_versions_key(struct dom *d, const char *org_id, const char **out);
+/* GitBook's API block in a page ({% openapi src= path= method= %},
+ * {% swagger %}, {% openapi-operation spec= path= method= %}) as markdown:
+ * the operation from the latest version of org_id's spec named by slug,
+ * or else the spec whose source URL is src; *md is a short note when there
+ * is no such spec, version or operation (the page still renders). */
+int dom_openapi_block_markdown(struct dom *d, const char *org_id, const char *slug, const char *src, const char *path,
+			       const char *method, const char **md);
 /* Whether org_id has a spec with this slug (computed pages name one). */
 int dom_openapi_exists(struct dom *d, const char *org_id, const char *slug);
 

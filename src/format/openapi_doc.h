@@ -132,5 +132,10 @@ int openapi_computed_read(struct arena *a, const char *json, const char **slug, 
  * entry file, ERR_INTERNAL when the document passes SIZE_MAX / 2 bytes.
  */
 int openapi_markdown(struct jw *out, const json_t *fs, bool models);
+/* One operation (path as the document writes it, method in any case) of
+ * a version's filesystem, as openapi_markdown shows it: the block GitBook's
+ * {% openapi %} / {% openapi-operation %} tags put in a page.
+ * ERR_NOT_FOUND when the document has no such operation. */
+int openapi_operation_markdown(struct jw *out, const json_t *fs, const char *path, const char *method);
 
 #endif

@@ -23,8 +23,8 @@
  * `host`/`basePath`). `$ref`s are followed within the entry file and into
  * the other files of the filesystem, at most MAX_HOPS in a row, so a cycle
  * ends. Table cells are one line with '|' escaped; other text is written as
- * the document has it (OpenAPI descriptions are CommonMark; the renderer
- * does not pass raw HTML through).
+ * the document has it (OpenAPI descriptions are CommonMark; the site's
+ * renderer passes raw HTML only through its allowlist, format/html_allow.h).
  */
 #include "format/openapi_doc.h"
 #include "util/err.h"
@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_HOPS 8
 #define MAX_TYPE_DEPTH 4
@@ -688,4 +689,35 @@ int openapi_markdown(struct jw *out, const json_t *fs, bool models)
 		models_section(&g);
 	arena_free(&g.a);
 	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "openapi: the page is too large");
+}
+
+int openapi_operation_markdown(struct jw *out, const json_t *fs, const char *path, const char *method)
+{
+	struct gen g = { .out = out, .fs = fs };
+	const char *key;
+	json_t *e;
+	struct op *ops = NULL;
+	int n = 0, rc;
+	bool found = false;
+
+	json_object_foreach((json_t *)fs, key, e) if (json_is_true(json_object_get(e, "isEntrypoint"))) g.entry = key;
+	if (!g.entry || !json_is_object(g.doc = file_doc(&g, g.entry)))
+		return err_set(ERR_INVALID, "the version has no entry file");
+	g.v2 = json_object_get(g.doc, "swagger") != NULL;
+	arena_init(&g.a);
+	if ((rc = collect(&g, &ops, &n))) {
+		arena_free(&g.a);
+		return rc;
+	}
+	/* One operation as the reference page shows it (### title, the
+	 * method and path, parameters, body, responses). */
+	for (int k = 0; k < n && !found; k++)
+		if (strcmp(ops[k].path, path) == 0 && strcasecmp(ops[k].method, method) == 0) {
+			operation(&g, &ops[k]);
+			found = true;
+		}
+	arena_free(&g.a);
+	if (!found)
+		return err_set(ERR_NOT_FOUND, "no such operation");
+	return jw_ok(out) ? 0 : err_set(ERR_INTERNAL, "openapi: the block is too large");
 }

@@ -508,6 +508,10 @@ static const char *visitor_markdown(struct visit *vi, const struct rev_page *p, 
 	json_t *vars;
 	size_t n;
 
+	/* GitBook's API blocks become the operation's reference (api_blocks.c);
+	 * a store failure leaves them as written. */
+	if (site_api_blocks(vi->d, vi->site.org_id, vi->a, md, &md))
+		log_error("site %s: API blocks not expanded: %s", vi->site.id, err_message());
 	if (!adapt_present(md, strlen(md)))
 		return md;
 	ac.page_vars = vars = p && p->vars ? json_loads(p->vars, 0, NULL) : NULL;

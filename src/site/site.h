@@ -232,6 +232,13 @@ int site_render_sitemap_space(struct jw *out, struct arena *a, const struct site
 /* The search endpoint's JSON: {query, results: [{title, url, section?, excerpt?, space?}]}. */
 void site_search_json(struct jw *out, const struct sv_page *pg);
 
+/* ---- GitBook's API blocks in a page (api_blocks.c) ---- */
+struct dom;
+/* md with each {% openapi %}, {% openapi-operation %} and spec-based
+ * {% swagger %} block replaced by its operation's markdown from org_id's
+ * specs (*out is md itself when it has none); from a. */
+int site_api_blocks(struct dom *d, const char *org_id, struct arena *a, const char *md, const char **out);
+
 /* ---- the stylesheet (assets.c) ---- */
 extern const char site_css[];
 extern const size_t site_css_len;

@@ -236,6 +236,36 @@ describe('adaptive content on published sites', () => {
         assert.match(twin.text, /Use Acme \\<Pro\\> \\\*bold\\\* with 25 seats \(true\)\./);
     });
 
+    it("GitBook's API blocks show the operation from the organization's spec", async () => {
+        const SPEC = 'openapi: 3.0.3\ninfo: { title: Pets, version: 1.0.0 }\npaths:\n  /pets:\n    get:\n      summary: List pets\n' +
+            '      description: Lists the zebra-striped pets.\n      parameters:\n        - { name: limit, in: query, schema: { type: integer }, description: How many }\n' +
+            "      responses:\n        '200': { description: A page of pets }\n";
+        await ok(api.orgs.createOpenApiSpec(org.id, { slug: 'pets', source: { text: SPEC } }), 'createOpenAPISpec', 201);
+        for (const deadline = Date.now() + 20_000; ;) {
+            const sp = await ok(api.orgs.getOpenApiSpecBySlug(org.id, 'pets'), 'getOpenAPISpecBySlug');
+            if (sp.processingState === 'complete') break;
+            assert.ok(Date.now() < deadline, 'the spec is processed');
+            await sleep(100);
+        }
+        await merged(space.id, [{ operation: 'insert_page', title: 'API blocks', document: { markdown:
+            'Before.\n\n{% openapi-operation spec="pets" path="/pets" method="get" %}\n[OpenAPI pets](https://example.com/pets.yaml)\n{% endopenapi-operation %}\n\n' +
+            '{% openapi src="https://example.com/other.json" path="/x" method="post" %}\n[https://example.com/other.json](https://example.com/other.json)\n{% endopenapi %}\n\n' +
+            '```\n{% openapi-operation spec="pets" path="/pets" method="get" %}\n```\n\nAfter.\n' } }]);
+        const r = await get(`/sites/${other.id}/api-blocks`);
+        assert.equal(r.status, 200);
+        const t = r.text.slice(r.text.indexOf('<article'), r.text.indexOf('</article>'));
+        assert.match(t, /<h3 id="list-pets">List pets<\/h3>/);
+        assert.match(t, /<code>GET \/pets<\/code>/);
+        assert.match(t, /Lists the zebra-striped pets\./);
+        assert.match(t, /<table>[\s\S]*limit[\s\S]*How many[\s\S]*<\/table>/);
+        assert.match(t, /does not have/, 'a spec the organization does not have is said so');
+        assert.match(t, /\{% openapi-operation spec=&quot;pets&quot;/, 'in code it stays code');
+        assert.match(t, /Before\.[\s\S]*After\./);
+        assert.ok(!t.includes('endopenapi'));
+        const twin = (await get(`/sites/${other.id}/api-blocks.md`)).text;
+        assert.match(twin, /### List pets/);
+    });
+
     it('a condition that does not parse is refused when the page is written (400 naming the line)', async () => {
         for (const bad of ['{% if visitor.claims.plan = "x" %}\nhidden\n{% endif %}\n', 'a\n\n{% if foo.bar %}\nx\n{% endif %}\n', '{% if %}\nx\n{% endif %}\n', '{% elsif visitor.claims.a === %}\n']) {
             const { r } = await write(space.id, [{ operation: 'insert_page', title: 'Bad', document: { markdown: bad } }]);
