@@ -351,12 +351,18 @@ int integration_dev_delete(struct req *r)
 
 int integration_task(struct req *r)
 {
-	json_t *task = body_field(r, "task");
+	json_t *task = body_field(r, "task"), *sched = body_field(r, "schedule");
+	long schedule = 0;
 	int rc;
 
 	if (!json_is_object(task))
 		return err_set(ERR_INVALID, "task: is required (an object)");
-	if ((rc = dom_integration_task(&r->dom, name_of(r), compact(r, task))))
+	if (sched && !json_is_null(sched)) {
+		if (!json_is_number(sched) || json_number_value(sched) < 0 || json_number_value(sched) > 86400)
+			return err_set(ERR_INVALID, "schedule: must be a number of seconds from 0 to 86400");
+		schedule = (long)json_number_value(sched);
+	}
+	if ((rc = dom_integration_task(&r->dom, name_of(r), compact(r, task), schedule)))
 		return rc;
 	return resp_empty(r, 204);
 }

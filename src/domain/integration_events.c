@@ -22,24 +22,31 @@
 int dom_event_record(struct dom *d, const struct integration *it, const char *installation_id, const char *org_id,
 		     const char *type, const char *fields)
 {
+	return dom_event_record_at(d, it, installation_id, org_id, type, fields, 0);
+}
+
+int dom_event_record_at(struct dom *d, const struct integration *it, const char *installation_id, const char *org_id,
+			const char *type, const char *fields, int64_t run_after)
+{
 	char id[ID_LEN + 1], job[ID_LEN + 1];
-	json_t *p = fields ? json_loads(fields, 0, NULL) : json_object();
+	json_t *f = fields ? json_loads(fields, 0, NULL) : json_object(), *p = json_object();
 	struct integration_event ev = { 0 };
 	char *text;
 	int rc;
 
-	if (!json_is_object(p)) {
+	if (!json_is_object(f) || id_new(id)) {
+		json_decref(f);
 		json_decref(p);
-		return err_set(ERR_INTERNAL, "event %s: fields are not a JSON object", type);
+		return err_set(ERR_INTERNAL, "event %s: cannot be written", type);
 	}
-	if (id_new(id)) {
-		json_decref(p);
-		return err_set(ERR_INTERNAL, "getrandom failed");
-	}
+	/* eventId and type first: store/integrations.c reads the type at
+	 * that place (tasks are not kept in order). */
 	json_object_set_new(p, "eventId", json_string(id));
 	json_object_set_new(p, "type", json_string(type));
 	if (installation_id)
 		json_object_set_new(p, "installationId", json_string(installation_id));
+	json_object_update(p, f);
+	json_decref(f);
 	text = json_dumps(p, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(p);
 	if (!text)
@@ -55,7 +62,7 @@ int dom_event_record(struct dom *d, const struct integration *it, const char *in
 	 * sequence numbers (the delivery order) one transaction at a time. */
 	if ((rc = store_integration_lock(d->tx, it->id)) || (rc = store_event_create(d->tx, &ev)) ||
 	    (rc = store_job_enqueue(d->tx, INTEGRATION_DELIVER_KIND, installation_id ? installation_id : it->id,
-				    arena_printf(d->arena, "{\"event\":\"%s\"}", ev.id), 0, job)))
+				    arena_printf(d->arena, "{\"event\":\"%s\"}", ev.id), run_after, job)))
 		return rc;
 	if (d->srv)
 		server_kick_jobs(d->srv);

@@ -50,6 +50,9 @@
  * delivery. */
 int dom_event_record(struct dom *d, const struct integration *it, const char *installation_id, const char *org_id,
 		     const char *type, const char *fields);
+/* The same, delivered no earlier than run_after (clock ms; 0: now). */
+int dom_event_record_at(struct dom *d, const struct integration *it, const char *installation_id, const char *org_id,
+			const char *type, const char *fields, int64_t run_after);
 
 /* The same for every active installation of the integrations installed on
  * a space (and, space_selection "all", on its organization). */

@@ -746,11 +746,15 @@ int dom_event_get(struct dom *d, const char *name, const char *event_id, struct 
 		return rc;
 	if (strcmp(out->ev.status, "pending") == 0)
 		return err_set(ERR_NOT_FOUND, "event not found (not delivered yet)");
+	/* Tasks are delivered, not listed (store/integrations.c). */
+	if (strstr(out->ev.payload, "\"type\":\"task\"") == out->ev.payload + 34)
+		return err_set(ERR_NOT_FOUND, "event not found");
 	return store_event_logs(d->tx, out->ev.id, &out->logs, &out->nlogs);
 }
 
-int dom_integration_task(struct dom *d, const char *name, const char *task_json)
+int dom_integration_task(struct dom *d, const char *name, const char *task_json, long schedule_s)
 {
+	int64_t at = schedule_s > 0 ? clock_now_ms() + (int64_t)schedule_s * 1000 : 0;
 	struct integration_view v;
 	struct integration_installation *ins;
 	int n, rc = load(d, name, false, &v);
@@ -765,13 +769,13 @@ int dom_integration_task(struct dom *d, const char *name, const char *task_json)
 		struct integration_installation in;
 		if ((rc = store_installation_get(d->tx, v.it.id, d->actor.installation_id, &in)))
 			return rc;
-		return dom_event_record(d, &v.it, in.id, in.org_id, "task",
-					arena_printf(d->arena, "{\"task\":%s}", task_json));
+		return dom_event_record_at(d, &v.it, in.id, in.org_id, "task",
+					   arena_printf(d->arena, "{\"task\":%s}", task_json), at);
 	}
 	if ((rc = store_installations_list(d->tx, v.it.id, NULL, NULL, &lr, &ins, &n, &next)))
 		return rc;
-	return dom_event_record(d, &v.it, n ? ins[0].id : NULL, n ? ins[0].org_id : v.it.org_id, "task",
-				arena_printf(d->arena, "{\"task\":%s}", task_json));
+	return dom_event_record_at(d, &v.it, n ? ins[0].id : NULL, n ? ins[0].org_id : v.it.org_id, "task",
+				   arena_printf(d->arena, "{\"task\":%s}", task_json), at);
 }
 
 /* ---- site scripts ---- */

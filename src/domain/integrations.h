@@ -133,8 +133,9 @@ int dom_events_list(struct dom *d, const char *name, const struct list_req *lr, 
 		    int *n, char **next);
 int dom_event_get(struct dom *d, const char *name, const char *event_id, struct event_view *out);
 /* queueIntegrationTask: a `task` event for the installation the caller's
- * token acts for (or, for docsd itself / owner admins, the first one). */
-int dom_integration_task(struct dom *d, const char *name, const char *task_json);
+ * token acts for (or, for docsd itself / owner admins, the first one),
+ * delivered schedule_s seconds from now. */
+int dom_integration_task(struct dom *d, const char *name, const char *task_json, long schedule_s);
 
 /* A new token for the integration (installation_id NULL) or one of its
  * installations; only its hash is stored. */

@@ -386,6 +386,7 @@ describe('integrations', () => {
         const two = await ok(api.integrations.listIntegrationEvents(name, { limit: 1 }), 'listIntegrationEvents');
         assert.equal(two.items[0].id, second.id); // the newest first (gitbook tail reads limit=2)
         const one = await ok(record(api.integrations.getIntegrationEvent(name, second.id)), 'getIntegrationEvent');
+        let e;
         assert.equal(one.event.id, second.id);
         assert.ok(one.trace.logs.some((l) => /no integration runtime/.test(l.message)), JSON.stringify(one.trace));
         await expectError(api.integrations.getIntegrationEvent(name, 'nope'), 404);
@@ -394,6 +395,22 @@ describe('integrations', () => {
         // Tasks: only the integration (or its owner's admins) queue them.
         await expectError(bob.api.integrations.queueIntegrationTask(name, { task: { type: 'x' } }), 403);
         await empty(api.integrations.queueIntegrationTask(name, { task: { type: 'sync' } }), 204, 'queueIntegrationTask');
+        e = await expectError(api.integrations.queueIntegrationTask(name, { task: { type: 'x' }, schedule: 90000 }), 400);
+        assert.match(e.error.message, /schedule/);
+        // A task scheduled an hour ahead does not hold the installation's next events back.
+        await empty(api.integrations.queueIntegrationTask(name, { task: { type: 'later' }, schedule: 3600 }), 204, 'queueIntegrationTask');
+        await ok(api.integrations.updateIntegrationInstallation(name, inst.id, { externalIds: ['after-task'] }), 'updateIntegrationInstallation');
+        const after = await (async () => {
+            const until = Date.now() + 20_000;
+            for (;;) {
+                const items = (await ok(api.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items;
+                const found = items.find((x) => x.payload.type === 'installation_setup' && x.id !== first.id && x.id !== second.id);
+                if (found || Date.now() > until) return { found, items };
+                await sleep(200);
+            }
+        })();
+        assert.ok(after.found, JSON.stringify(after.items.map((x) => x.payload.type)));
+        assert.ok(!after.items.some((x) => x.payload.task?.type === 'later'), 'the scheduled task is not delivered yet');
     });
 
     it('space events: space_content_updated after a merge, space_visibility_updated; only installed spaces', async () => {
