@@ -61,6 +61,19 @@
 	"article kbd{font:.8em var(--mono);border:1px solid var(--border);border-bottom-width:2px;border-radius:4px;padding:.1em .4em;background:var(--soft)}\n" \
 	"article a.button{margin:0 6px 6px 0}\n" \
 	"article a.button.secondary{background:var(--soft)}\n" \
+	/* highlight.js's token classes, in the site's colors (its own themes are not loaded). */ \
+	".hljs-keyword,.hljs-selector-tag,.hljs-built_in,.hljs-type{color:#cf222e}\n" \
+	".hljs-string,.hljs-regexp,.hljs-addition{color:#0a3069}\n" \
+	".hljs-comment,.hljs-quote{color:var(--muted);font-style:italic}\n" \
+	".hljs-number,.hljs-literal,.hljs-variable,.hljs-attr,.hljs-symbol{color:#0550ae}\n" \
+	".hljs-title,.hljs-section,.hljs-name,.hljs-function .hljs-title{color:#8250df}\n" \
+	".hljs-meta,.hljs-deletion{color:#953800}\n" \
+	"[data-theme=dark] .hljs-keyword,[data-theme=dark] .hljs-selector-tag,[data-theme=dark] .hljs-built_in,[data-theme=dark] .hljs-type{color:#ff7b72}\n" \
+	"[data-theme=dark] .hljs-string,[data-theme=dark] .hljs-regexp,[data-theme=dark] .hljs-addition{color:#a5d6ff}\n" \
+	"[data-theme=dark] .hljs-number,[data-theme=dark] .hljs-literal,[data-theme=dark] .hljs-variable,[data-theme=dark] .hljs-attr,[data-theme=dark] .hljs-symbol{color:#79c0ff}\n" \
+	"[data-theme=dark] .hljs-title,[data-theme=dark] .hljs-section,[data-theme=dark] .hljs-name{color:#d2a8ff}\n" \
+	"[data-theme=dark] .hljs-meta,[data-theme=dark] .hljs-deletion{color:#ffa657}\n" \
+	"@media (prefers-color-scheme:dark){[data-theme=auto] .hljs-keyword,[data-theme=auto] .hljs-built_in,[data-theme=auto] .hljs-type{color:#ff7b72}[data-theme=auto] .hljs-string{color:#a5d6ff}[data-theme=auto] .hljs-number,[data-theme=auto] .hljs-literal,[data-theme=auto] .hljs-attr{color:#79c0ff}[data-theme=auto] .hljs-title{color:#d2a8ff}[data-theme=auto] .hljs-meta{color:#ffa657}}\n" \
 	".visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}\n" \
 	".content.wide article{max-width:none}\n" \
 	"@media (max-width:700px){.columns{flex-direction:column;gap:0}.column{flex:1 1 auto!important;width:100%}.cards{grid-template-columns:1fr}}\n"

@@ -686,9 +686,14 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 			html_esc(out, p->description);
 			html_raw(out, "</p>\n");
 		}
+		size_t body_at = out->len;
 		toc->skip_title = p->title;
 		if (pg->body_md && (rc = md_to_html_toc(out, a, pg->body_md, strlen(pg->body_md), content_link, &lc, toc)))
 			return rc;
+		/* Math and code get KaTeX and highlight.js when the server has them. */
+		if (jw_ok(out))
+			site_vendor_tags(out, v, memmem(out->buf + body_at, out->len - body_at, "class=\"math", 11) != NULL,
+					 memmem(out->buf + body_at, out->len - body_at, "<code class=\"language-", 22) != NULL);
 		site_last_updated(out, sp, p);
 	} else if (sp && !sv_first_page(sp->rv)) {
 		html_raw(out, "<h1>");

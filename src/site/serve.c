@@ -45,7 +45,7 @@ static const char CT_XML[] = "application/xml; charset=utf-8";
 /* script-src 'self': docsd's own script only (site.js; nothing inline,
  * nothing from content); connect-src 'self': its search-as-you-type calls. */
 static const char CSP[] = "default-src 'none'; img-src * data:; style-src 'self' 'unsafe-inline'; "
-			  "script-src 'self'; connect-src 'self'; "
+			  "script-src 'self'; connect-src 'self'; font-src 'self'; "
 			  "form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 /* ---- which requests are the site's ---- */
@@ -1137,6 +1137,9 @@ int site_serve(struct req *r)
 	}
 	if ((name && !plain_token(name, 128)) || utf8_len(r->url) < 0)
 		return not_found(r);
+	/* KaTeX and highlight.js from Debian's packages, when installed (vendor.c). */
+	if (strncmp(rest, "~assets/vendor/", 15) == 0)
+		return site_vendor_serve(r, rest + 15);
 	/* The stylesheet is the same for every site. */
 	if (strcmp(rest, "~assets/site.js") == 0) {
 		resp_header(r, "Cache-Control", "public, max-age=31536000, immutable");

@@ -239,6 +239,16 @@ struct dom;
  * specs (*out is md itself when it has none); from a. */
 int site_api_blocks(struct dom *d, const char *org_id, struct arena *a, const char *md, const char **out);
 
+struct req;
+/* ---- KaTeX and highlight.js, when the server has them (vendor.c) ---- */
+/* The stylesheet and scripts a page with math (math) or code (code) loads,
+ * for those of Debian's libjs-katex and libjs-highlight.js that are
+ * installed; nothing when neither is (the page reads without them). */
+void site_vendor_tags(struct jw *out, const struct site_view *v, bool math, bool code);
+/* Answer {root}/~assets/vendor/<path>: a file of those packages, or
+ * docsd's enhance.js; 404 for anything else. */
+int site_vendor_serve(struct req *r, const char *path);
+
 /* ---- the stylesheet (assets.c) ---- */
 extern const char site_css[];
 extern const size_t site_css_len;

@@ -8,7 +8,7 @@
 // and no script from the content runs (a dialog or a navigation would fail the test).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
@@ -281,7 +281,19 @@ describe('every GitBook block in chromium, light and dark, desktop and phone', {
         assert.match(t, /x<sup>2<\/sup>/);
         assert.match(t, /<figure><img src="[^"]*\/~file\/[^"]+" alt="A figure" width="120"><figcaption><p>A figure with its caption<\/p><\/figcaption><\/figure>/);
         assert.match(t, /<picture><source srcset="[^"]*\/~file\/[^"]+" media="\(prefers-color-scheme: dark\)">/);
-        const article = t.slice(t.indexOf('<article'), t.indexOf('</article>'));
+        // the only scripts are docsd's own files (KaTeX and highlight.js when installed)
+        for (const src of [...t.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]))
+            assert.match(src, /\/~assets\/(site\.js|vendor\/(katex\/katex\.min\.js|highlight\.js\/highlight\.min\.js|enhance\.js))/);
+        const csp = r.headers['content-security-policy'];
+        assert.match(csp, /script-src 'self'/);
+        assert.doesNotMatch(csp, /unsafe-inline[^;]*;?\s*$|script-src[^;]*unsafe/);
+        for (const asset of ['katex/katex.min.js', 'katex/katex.min.css', 'highlight.js/highlight.min.js', 'enhance.js']) {
+            const a = await raw(ctx.url, 'GET', `${root}/~assets/vendor/${asset}`);
+            assert.equal(a.status, existsSync(`/usr/share/javascript/${asset}`) || asset === 'enhance.js' ? 200 : 404, asset);
+        }
+        for (const bad of ['../../../etc/passwd', 'katex/../../../etc/passwd', 'katex//katex.min.js', 'other/x.js', 'katex/katex.mjs.map', '%2e%2e/x.js'])
+            assert.equal((await raw(ctx.url, 'GET', `${root}/~assets/vendor/${bad}`)).status, 404, bad);
+        const article = t.slice(t.indexOf('<article'), t.indexOf('</article>')).replace(/<script defer src="[^"]*\/~assets\/vendor\/[^"]+"><\/script>/g, '');
         for (const bad of ['<script', 'onerror', 'href="javascript:', '<svg', 'onload', '<iframe', 'style="position', '__pwned'])
             assert.ok(!article.includes(bad), `${bad} in the page`);
         assert.match(article, /a javascript: link/, 'the link text stays');
@@ -315,6 +327,15 @@ describe('every GitBook block in chromium, light and dark, desktop and phone', {
                 const box = await card.boundingBox();
                 const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.className, [box.x + box.width / 2, box.y + box.height - 8]);
                 assert.equal(hit, 'card-link');
+                // KaTeX and highlight.js, when the server has Debian's packages, render math and color code
+                if (existsSync('/usr/share/javascript/katex/katex.min.js')) {
+                    await page.waitForSelector('.math-display .katex-display', { state: 'attached', timeout: 10_000 });
+                    assert.ok(await page.$('span.math .katex'), 'inline math rendered');
+                }
+                if (existsSync('/usr/share/javascript/highlight.js/highlight.min.js')) {
+                    await page.waitForSelector('code.language-js.hljs', { state: 'attached', timeout: 10_000 });
+                    assert.ok(!(await page.$('.line-numbers code.hljs')), 'numbered lines are left as they are');
+                }
                 const o = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth }));
                 assert.ok(o.scroll <= o.viewport, `scrolls sideways: ${o.scroll} > ${o.viewport}`);
                 await page.screenshot({ path: join(ARTIFACTS, `blocks-${device}-${scheme}.png`), fullPage: true, timeout: 10_000 });
