@@ -171,14 +171,22 @@ static int adapt_hit(struct dom *d, const struct rev_page *p, const json_t *visi
 		*keep = false;
 		return 0;
 	}
+	/* Sections are kept only when the visitor's text has them (a heading
+	 * inside a hidden block is no section of theirs: its title would say
+	 * what the block hides), with the visitor's title and body. */
+	int kept = 0;
 	for (int i = 0; i < h->nsections; i++) {
 		struct search_section *ss = &h->sections[i];
-		const char *adapted = "";
 		for (size_t k = 0; k < ns; k++)
-			if (strcmp(secs[k].id, ss->id ? ss->id : "") == 0)
-				adapted = secs[k].body;
-		ss->body = adapted;
+			if (strcmp(secs[k].id, ss->id ? ss->id : "") == 0) {
+				h->sections[kept].id = ss->id;
+				h->sections[kept].title = secs[k].title;
+				h->sections[kept].body = secs[k].body;
+				kept++;
+				break;
+			}
 	}
+	h->nsections = kept;
 	return 0;
 }
 

@@ -76,6 +76,10 @@ Upgrade to enterprise for the runbook.
 
 {% if visitor.claims.unsigned.beta %}
 Beta BETAWORD feature notes.
+
+## The SECTIONWORD heading
+
+Only betas read the section under it: opening words here too.
 {% endif %}
 
 {% if visitor.claims.roles?.includes("admin") && !visitor.claims.unsigned.hideAdmin %}
@@ -147,7 +151,7 @@ describe('adaptive content on published sites', () => {
     });
     after(() => ctx?.server.stop());
 
-    const HIDDEN = ['SECRETWORD', '4242', 'BETAWORD', 'ADMINWORD'];
+    const HIDDEN = ['SECRETWORD', '4242', 'BETAWORD', 'ADMINWORD', 'SECTIONWORD'];
 
     it('a visitor without the claim sees none of the block: page, twin, llms-full.txt, search', async () => {
         const basic = as({ plan: 'free', name: 'Bo' });
