@@ -66,7 +66,8 @@ static long worker_rss_kib(const char *work_dir, const char *key)
 	long pid = 0, kib = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/p-%ld/w-%s/pid", work_dir, (long)getpid(), key);
+	/* The process directory is w-<key>.<n>; the driver runs one process. */
+	snprintf(path, sizeof(path), "%s/p-%ld/w-%s.1/pid", work_dir, (long)getpid(), key);
 	if (!(f = fopen(path, "r")))
 		return -1;
 	if (fscanf(f, "%ld", &pid) != 1)

@@ -21,6 +21,12 @@ void dom_init(struct dom *d, const struct server *srv, struct store_tx *tx, stru
 	d->actor.user_id = user_id;
 }
 
+void dom_jobs_queued(struct dom *d)
+{
+	d->jobs_queued = true;
+	server_kick_jobs(d->srv);
+}
+
 const char *dom_base_url(const struct dom *d)
 {
 	return d->srv ? d->srv->public_url : "";

@@ -55,10 +55,18 @@ struct dom {
 	struct arena *arena;
 	struct actor actor;
 	const struct server *srv; /* public URL, limits; NULL in unit tests */
+	/* A job was queued in d->tx (dom_jobs_queued): whoever commits d->tx
+	 * wakes the job workers again after the commit (the router does). */
+	bool jobs_queued;
 };
 
 /* Start a domain context for user_id (NULL: docsd itself) on an open transaction. */
 void dom_init(struct dom *d, const struct server *srv, struct store_tx *tx, struct arena *a, const char *user_id);
+
+/* A job was queued in d->tx: wake the idle job workers now, and mark d so
+ * that whoever commits d->tx wakes them once more after the commit (the
+ * first look may come before the job is visible). */
+void dom_jobs_queued(struct dom *d);
 
 /* The public URL every link in a response starts with ("" without a server). */
 const char *dom_base_url(const struct dom *d);

@@ -242,7 +242,7 @@ int dom_git_sync_start(struct dom *d, const char *space_id, const struct dom_git
 	op_start(&l, arena_strdup(d->arena, job_id), rq->direction, now);
 	if ((rc = link_put(d->tx, d->arena, &l)))
 		return rc;
-	server_kick_jobs(d->srv);
+	dom_jobs_queued(d);
 	return 0;
 }
 
@@ -290,7 +290,7 @@ static int after_merge(struct dom *d, const struct space *s, const struct change
 	op_start(&l, arena_strdup(d->arena, job_id), GIT_EXPORT, clock_now_ms());
 	if ((rc = link_put(d->tx, d->arena, &l)))
 		return rc;
-	server_kick_jobs(d->srv);
+	dom_jobs_queued(d);
 	return 0;
 }
 

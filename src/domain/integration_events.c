@@ -65,7 +65,7 @@ int dom_event_record_at(struct dom *d, const struct integration *it, const char 
 				    arena_printf(d->arena, "{\"event\":\"%s\"}", ev.id), run_after, job)))
 		return rc;
 	if (d->srv)
-		server_kick_jobs(d->srv);
+		dom_jobs_queued(d);
 	return 0;
 }
 

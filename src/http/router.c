@@ -299,6 +299,8 @@ static int run_tx(struct req *r)
 	rc = store_tx_commit(&r->tx);
 	if (rc)
 		return rc;
+	if (r->dom.jobs_queued)
+		server_kick_jobs(r->srv); /* now the queued rows are visible */
 	if (cacheable && r->status == 200 && r->gen && jw_ok(r->gen))
 		pagecache_put(r->srv->pages, key.buf, key.len, r->dom.actor.org.generation, r->gen->buf, r->gen->len);
 	return 0;

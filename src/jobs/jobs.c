@@ -79,6 +79,11 @@ struct jobs {
 	 * kick_polls rounds (the kicking transaction may not have committed yet
 	 * when they first look). Under mu. */
 	int kick_polls;
+	/* Counts jobs_kick calls: an idle worker waits for it to change (or its
+	 * poll interval to pass), so a kick made after the queuing transaction
+	 * committed (the router's, see dom_jobs_queued) is picked up at once.
+	 * Under mu. */
+	unsigned kick_seq;
 };
 
 /* ---- the kinds ---- */
@@ -310,11 +315,41 @@ static int wait_ms(struct jobs *j, int64_t ms)
 	return stop;
 }
 
+/* An idle worker's wait: until a kick newer than seq, stop, or ms. 1 when
+ * stopped. */
+static int idle_wait(struct jobs *j, unsigned seq, int64_t ms)
+{
+	struct timespec until;
+	int stop;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&j->mu);
+	while (!j->stop && j->kick_seq == seq && pthread_cond_timedwait(&j->cv, &j->mu, &until) == 0)
+		;
+	stop = j->stop;
+	pthread_mutex_unlock(&j->mu);
+	return stop;
+}
+
 static void *worker_thread(void *arg)
 {
 	struct jobs *j = arg;
 
 	for (;;) {
+		unsigned seq;
+		int stop;
+
+		/* The kick count is read before looking for work: a kick that
+		 * comes while this worker looks makes its wait end at once. */
+		pthread_mutex_lock(&j->mu);
+		seq = j->kick_seq;
+		pthread_mutex_unlock(&j->mu);
 		int rc = jobs_run_one(j->store, j->srv, j->worker, NULL);
 		if (rc < 0)
 			log_error("job worker: %s", err_message());
@@ -326,13 +361,11 @@ static void *worker_thread(void *arg)
 				ms = KICK_POLL_MS;
 			}
 			pthread_mutex_unlock(&j->mu);
-			if (ms == KICK_POLL_MS)
-				usleep(KICK_POLL_MS * 1000);
-			else if (wait_ms(j, ms))
+			if (idle_wait(j, seq, ms))
 				break;
 		}
 		pthread_mutex_lock(&j->mu);
-		int stop = j->stop;
+		stop = j->stop;
 		pthread_mutex_unlock(&j->mu);
 		if (stop)
 			break;
@@ -429,6 +462,7 @@ void jobs_kick(struct jobs *j)
 		return;
 	pthread_mutex_lock(&j->mu);
 	j->kick_polls = KICK_POLLS;
+	j->kick_seq++;
 	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 }

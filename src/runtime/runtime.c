@@ -107,6 +107,10 @@ struct runtime {
 	struct proc *procs;  /* linked: starting and ready */
 	int nprocs;
 	int64_t started, timeouts, crashes;
+	/* Numbers each process's directory (w-<key>.<n>): a process stopped
+	 * when idle is discarded (its directory removed) after it left the
+	 * list, while a new process of the same key may already be starting. */
+	uint64_t dir_seq;
 	bool stopping;
 	bool reaper_started;
 	pthread_t reaper;
@@ -415,6 +419,13 @@ static int acquire(struct runtime *rt, const struct runtime_script *script, stru
 	p = xcalloc(1, sizeof(*p));
 	p->key = xstrdup(script->key);
 	p->dir = workerd_dir(rt->proc_dir, script->key);
+	if (p->dir) {
+		char *numbered;
+		if (asprintf(&numbered, "%s.%llu", p->dir, (unsigned long long)++rt->dir_seq) < 0)
+			oom_abort("workerd dir", strlen(p->dir) + 24);
+		free(p->dir);
+		p->dir = numbered;
+	}
 	p->pid = -1;
 	p->state = PROC_STARTING;
 	p->users = 1;

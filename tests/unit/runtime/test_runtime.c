@@ -352,9 +352,13 @@ UNIT_TEST(runtime_versions_processes_lru_and_idle)
 		runtime_stats(rt, &st);
 	}
 	CHECK(st.running == 0);
-	CHECK(deliver(rt, "intg-idle", "y", &a, &res) == 0);
+	if (deliver(rt, "intg-idle", "y", &a, &res) != 0)
+		fprintf(stderr, "  after idle stop: %s\n", res.error ? res.error : err_message());
 	CHECK(res.status == 201);
 	runtime_stats(rt, &st);
+	if (!(st.running == 1 && st.started == 2 && st.crashes == 0))
+		fprintf(stderr, "  after idle stop: running %d started %lld crashes %lld\n", st.running,
+			(long long)st.started, (long long)st.crashes);
 	CHECK(st.running == 1 && st.started == 2 && st.crashes == 0);
 	stop(rt);
 	arena_free(&a);
@@ -405,7 +409,7 @@ UNIT_TEST(runtime_kills_what_a_killed_docsd_left)
 	}
 	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	snprintf(proc_dir, sizeof(proc_dir), "%s/p-%ld", work_dir, (long)child);
-	snprintf(pid_path, sizeof(pid_path), "%s/w-intg-stale/pid", proc_dir);
+	snprintf(pid_path, sizeof(pid_path), "%s/w-intg-stale.1/pid", proc_dir); /* the first process's */
 	FILE *f = fopen(pid_path, "r");
 	CHECK(f != NULL);
 	if (f) {
