@@ -2442,7 +2442,8 @@ char *md_rewrite_html_urls(struct arena *a, const char *md, size_t len,
 		return NULL;
 	}
 	out = arena_alloc(a, b.len + 1);
-	memcpy(out, b.buf, b.len);
+	if (b.len)
+		memcpy(out, b.buf, b.len);
 	out[b.len] = '\0';
 	jw_free(&b);
 	return out;
@@ -2635,7 +2636,8 @@ char *md_plain_meaning(struct arena *a, const char *md, size_t len)
 		return NULL;
 	}
 	out = arena_alloc(a, b.len + 1);
-	memcpy(out, b.buf, b.len);
+	if (b.len)
+		memcpy(out, b.buf, b.len);
 	out[b.len] = '\0';
 	jw_free(&b);
 	return out;
