@@ -12,7 +12,7 @@ OPT     ?= -O2 -g
 # cmark-gfm's extensions library (tables, strikethrough, task lists) ships no .pc file.
 LIBS    := $(PKG_LIBS) -lcmark-gfm-extensions -lpthread
 
-SRC := $(wildcard src/util/*.c src/http/*.c src/model/*.c src/format/*.c src/json/*.c src/store/*.c src/domain/*.c src/api/*.c src/jobs/*.c src/site/*.c src/translate/*.c src/git/*.c src/runtime/*.c) src/server.c src/options.c
+SRC := $(wildcard src/util/*.c src/http/*.c src/model/*.c src/format/*.c src/json/*.c src/store/*.c src/domain/*.c src/api/*.c src/jobs/*.c src/site/*.c src/translate/*.c src/git/*.c src/runtime/*.c src/app/*.c) src/server.c src/options.c
 MAIN := src/main.c
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 
