@@ -31,6 +31,12 @@ struct store_tx;
  * ERR_UNAUTHORIZED without a valid session (none, expired, revoked). */
 int app_session_user(struct req *r, struct store_tx *tx, const char **user_id, const char **csrf);
 
+/* Sign user_id in on r: a new session row written in tx (a write
+ * transaction), its cookie set on r's response (HttpOnly, SameSite=Lax,
+ * Secure under an https --public-url). Used by the password sign-in and by
+ * SAML's ACS. */
+int app_session_start(struct req *r, struct store_tx *tx, const char *user_id);
+
 /* A state-changing request carries its session's token (form field
  * APP_CSRF_FIELD or header X-CSRF-Token): true when it matches (constant
  * time). */
