@@ -795,6 +795,32 @@ static const char m0017_integrations[] =
 	"  ts BIGINT NOT NULL,"
 	"  PRIMARY KEY (event_id, n)) " WITHOUT_ROWID ";";
 
+/* 18: the web interface's sign-in (issue 25, app/session.c): passwords
+ * (argon2id strings from libsodium, one per user), sessions (id: SHA-256 of
+ * the cookie's random token, never the token itself; in_org: whether the user
+ * belonged to an organization when it began, so that leaving the last one
+ * ends it) and sign-in attempts (one row per attempt and bucket, "a:<email>" or
+ * "i:<address>", counted over a window for the rate limit). */
+static const char m0018_sessions[] =
+	"CREATE TABLE user_passwords ("
+	"  user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,"
+	"  hash TEXT NOT NULL,"
+	"  updated_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE TABLE sessions ("
+	"  id TEXT PRIMARY KEY,"
+	"  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	"  csrf TEXT NOT NULL,"
+	"  in_org INTEGER NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  expires_at BIGINT NOT NULL,"
+	"  last_seen_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX sessions_user ON sessions (user_id);"
+	"CREATE INDEX sessions_expires ON sessions (expires_at);"
+	"CREATE TABLE signin_attempts ("
+	"  bucket TEXT NOT NULL,"
+	"  at BIGINT NOT NULL);"
+	"CREATE INDEX signin_attempts_bucket ON signin_attempts (bucket, at);";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -813,5 +839,6 @@ const struct migration migrations[] = {
 	{ 15, "site basenames without case", m0015_site_basename_nocase, NULL, NULL },
 	{ 16, "site redirects and old page paths", m0016_site_redirects, NULL, NULL },
 	{ 17, "integrations", m0017_integrations, NULL, NULL },
+	{ 18, "web interface sessions and passwords", m0018_sessions, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));
