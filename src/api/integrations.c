@@ -652,14 +652,28 @@ int site_integration_scripts(struct req *r)
  * (domain/integration_events.h). No token (visitors load it) and no
  * transaction held while the integration answers (ROUTE_NO_TX: the domain
  * opens its own). */
-int integration_site_script(struct req *r)
+/* The delivery to the integration's worker (up to --integration-timeout) is
+ * the route's prefetch step: it runs on the fetch pool, never on an HTTP
+ * worker thread, so visitors' page loads cannot tie those up. */
+int integration_site_script_prefetch(struct req *r)
 {
-	struct delivery_answer ans;
+	struct delivery_answer *ans = arena_alloc(&r->arena, sizeof(*ans));
 	int rc = dom_site_script(r->srv, r->srv->store, &r->arena, name_of(r), req_param(r, "installationId"),
-				 req_param(r, "siteId"), &ans);
+				 req_param(r, "siteId"), ans);
 
 	if (rc)
 		return rc;
+	r->site_script = ans;
+	return 0;
+}
+
+int integration_site_script(struct req *r)
+{
+	const struct delivery_answer *a = r->site_script;
+
+	if (!a)
+		return err_set(ERR_INTERNAL, "the site script was not fetched before its answer");
+	struct delivery_answer ans = *a;
 	if (ans.status < 200 || ans.status > 299)
 		return err_set(ERR_UNAVAILABLE, "the integration did not answer with its script");
 	resp_header(r, "X-Content-Type-Options", "nosniff");

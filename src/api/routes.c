@@ -307,7 +307,7 @@ const struct route routes[] = {
 	{ "POST", "/v1/integrations/{integrationName}/installations/{installationId}/sites", target_install, W | B, 0, "installIntegrationOnSite" },
 	{ "GET", "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}", target_get, 0, 0, "getIntegrationSiteInstallation" },
 	/* docsd's own: the script of a SiteIntegrationScript, for visitors. */
-	{ "GET", "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/script.js", integration_site_script, ROUTE_PUBLIC | ROUTE_NO_TX, 0, "getIntegrationSiteScript" },
+	{ "GET", "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/script.js", integration_site_script, ROUTE_PUBLIC | ROUTE_NO_TX, 0, "getIntegrationSiteScript", integration_site_script_prefetch },
 	{ "PATCH", "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}", target_update, W | B, 0, "updateIntegrationSiteInstallation" },
 	{ "DELETE", "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}", target_uninstall, W, 0, "uninstallIntegrationFromSite" },
 	{ "GET", "/v1/integrations/{integrationName}/events", event_list, 0, 0, "listIntegrationEvents" },

@@ -288,6 +288,7 @@ int org_installation_list(struct req *r);
 int space_integration_list(struct req *r);
 int site_integration_scripts(struct req *r);
 int integration_site_script(struct req *r);
+int integration_site_script_prefetch(struct req *r);
 /* -- end of api/integrations.c -- */
 
 #endif

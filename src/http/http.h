@@ -77,6 +77,9 @@ struct req {
 	const struct fetched_files *fetched;
 	/* what a website import's prefetch step crawled, or NULL */
 	const struct import_crawl *crawl;
+	/* what an integration's site script fetch (a delivery to its worker)
+	 * answered in the prefetch step, or NULL */
+	const struct delivery_answer *site_script;
 	enum req_stage stage;
 	bool pooled;                  /* handed to the fetch pool (listener.c) */
 	int prefetch_rc;              /* the prefetch step's err.h code, */

@@ -334,7 +334,7 @@ static int run(struct req *r, const char *path)
 	rc = parse_body(r);
 	if (rc)
 		return rc;
-	if (rt->flags & ROUTE_NO_TX)
+	if ((rt->flags & ROUTE_NO_TX) && !rt->prefetch)
 		return rt->handler(r);
 	/* A request with nothing to prefetch (a batch without URLs) goes on at once. */
 	if (rt->prefetch && (!rt->prefetch_needed || rt->prefetch_needed(r))) {
@@ -393,7 +393,9 @@ int router_dispatch(struct req *r)
 		return 0;
 	}
 	if (r->stage == REQ_PREFETCHED) {
-		rc = r->prefetch_rc ? err_set(r->prefetch_rc, "%s", r->prefetch_msg) : run_tx(r);
+		rc = r->prefetch_rc ? err_set(r->prefetch_rc, "%s", r->prefetch_msg)
+		     : (r->route->flags & ROUTE_NO_TX) ? r->route->handler(r)
+						       : run_tx(r);
 	} else if (n >= sizeof(path)) {
 		rc = err_set(ERR_NOT_FOUND, "path too long");
 	} else {
