@@ -44,7 +44,7 @@ purpose=${1:-run}
 
 run_pkgs=(build-essential pkg-config curl jq libmicrohttpd-dev libjansson-dev
           libsqlite3-dev libpq-dev libssl-dev libcmark-gfm-dev
-          libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev libyaml-dev libxml2-dev libgit2-dev
+          libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev libyaml-dev libxml2-dev libgit2-dev libsodium-dev
           fonts-dejavu-core
           libjs-katex libjs-highlight.js) # published sites: math and code (optional, ~3 MB: site/vendor.c)
 node_pkgs=(nodejs npm)
