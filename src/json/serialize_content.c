@@ -216,6 +216,13 @@ int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page 
 		if (p->description)
 			jw_kstr(g, "description", p->description);
 		layout_json(g, p->layout);
+		/* GitBook's page variables ({{ page.vars.x }}): an object of
+		 * strings, numbers and booleans docsd wrote itself (front matter
+		 * vars:, format/markdown.c). */
+		if (p->vars && *p->vars == '{') {
+			jw_key(g, "variables");
+			jw_raw(g, p->vars);
+		}
 		if (!o->no_git)
 			git_blob_json(g, p->git_oid, p->git_path);
 		const char *md = o->markdown;

@@ -236,6 +236,11 @@ describe('adaptive content on published sites', () => {
         assert.equal(r.status, 200);
         assert.match(r.text, /Use Acme &lt;Pro&gt; \*bold\* with 25 seats \(true\)\./);
         assert.ok(!r.text.includes('Secret'));
+        // the page's variables in GitBook's RevisionPageDocument (schema-validated by the client)
+        const pages = (await ok(api.spaces.listPages(space.id), 'listPages')).pages;
+        const vp = pages.find((x) => x.title === 'Vars');
+        const page = await ok(api.spaces.getPageById(space.id, vp.id), 'getPageById');
+        assert.deepEqual(page.variables, { beta: true, product: 'Acme <Pro> *bold*', seats: 25 });
         const twin = await get(`${pub}/vars.md`);
         assert.match(twin.text, /Use Acme \\<Pro\\> \\\*bold\\\* with 25 seats \(true\)\./);
     });
