@@ -1,0 +1,82 @@
+/*
+ * sessions.h - signing in to the web interface (issue 25): local passwords,
+ * sessions, sign-in rate limits. app/session.c and app/signin.c speak HTTP
+ * around these; the CLI (`docsd user password`) calls them too.
+ *
+ * DESIGN
+ * Passwords: libsodium's crypto_pwhash_str, argon2id with its INTERACTIVE
+ *   limits (2 passes, 64 MiB: ~100 ms for one hash or one check on this
+ *   machine; MODERATE measured ~620 ms, too slow to answer a form). Only the
+ *   hash string is stored. Setting a password ends every session of the user.
+ * Sessions: the cookie carries 32 random bytes (hex); the store keeps only
+ *   their SHA-256, so a read of the database does not sign anyone in. Each
+ *   session has its own CSRF token (32 random bytes, hex) that every form
+ *   posts back. A session lasts DOM_SESSION_TTL_MS from sign-in (absolute,
+ *   not sliding) and ends before that on sign-out, a new password, the
+ *   user's deletion, or when a user who was a member of an organization at
+ *   sign-in is a member of none any more (checked on every lookup, so every
+ *   path that removes a member revokes, without a hook in each of them).
+ * Rate limit: failed attempts are counted in the store per account (the
+ *   email as typed, lower-cased, whether or not such a user exists) and per
+ *   client address, over DOM_SIGNIN_WINDOW_MS; at DOM_SIGNIN_MAX failures in
+ *   either, sign-in answers "too many attempts" without checking the
+ *   password. Checked before the password is verified, recorded after (the
+ *   check of a password is ~100 ms of CPU, never run while a write
+ *   transaction is held), so at most one attempt per HTTP thread in flight can
+ *   pass the limit. Kept in the store so every docsd process behind a load
+ *   balancer counts the same attempts.
+ * No account-existence oracle: an unknown email, a user without a password
+ *   and a wrong password all check a password against an argon2id hash with
+ *   the same limits (a fixed dummy hash when there is no user) and answer
+ *   the same.
+ */
+#ifndef DOCSD_DOMAIN_SESSIONS_H
+#define DOCSD_DOMAIN_SESSIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "domain/domain.h"
+
+#define DOM_SESSION_TTL_MS (14LL * 24 * 3600 * 1000)   /* 14 days */
+#define DOM_SIGNIN_WINDOW_MS (15LL * 60 * 1000)        /* 15 minutes */
+#define DOM_SIGNIN_MAX 10                              /* failures per window */
+#define DOM_PASSWORD_MIN 8                             /* bytes */
+#define DOM_PASSWORD_MAX 1024                          /* bytes */
+#define DOM_SESSION_TOKEN_LEN 64                       /* hex characters */
+#define DOM_PASSWORD_HASH_MAX 128                      /* crypto_pwhash_STRBYTES */
+
+/* libsodium's start: 0, or -1 when it cannot run. Idempotent, thread-safe. */
+int dom_crypto_init(void);
+
+/* Hash a new password (DOM_PASSWORD_MIN..DOM_PASSWORD_MAX bytes of UTF-8):
+ * 0 with out set, ERR_INVALID naming "password". CPU-heavy (~100 ms): call it
+ * with no transaction open. */
+int dom_password_hash(const char *password, char out[DOM_PASSWORD_HASH_MAX]);
+/* Whether password matches hash; hash NULL checks against a dummy hash (the
+ * same cost) and answers false. CPU-heavy like dom_password_hash. */
+bool dom_password_check(const char *hash, const char *password);
+
+/* Store a hash from dom_password_hash as user_id's password (docsd itself or
+ * the user only), ending the user's sessions. */
+int dom_password_set(struct dom *d, const char *user_id, const char *hash);
+
+/* The first step of a sign-in, in a read transaction: ERR_RATE_LIMITED when email's
+ * or addr's failures reached DOM_SIGNIN_MAX in the window; else 0 with
+ * *user_id and *hash set to the user's and their password hash, or NULL
+ * (unknown email, no password). */
+int dom_signin_lookup(struct dom *d, const char *email, const char *addr, const char **user_id, const char **hash);
+/* Record a failed attempt for email and addr (a write transaction). */
+int dom_signin_failed(struct dom *d, const char *email, const char *addr);
+
+/* A new session for user_id (a write transaction): *token (the cookie's
+ * value, hex) and *csrf into d's arena, *expires_at. */
+int dom_session_create(struct dom *d, const char *user_id, const char **token, const char **csrf,
+		       int64_t *expires_at);
+/* The session of token: 0 with *user_id and *csrf, ERR_UNAUTHORIZED when
+ * there is none valid (malformed, unknown, expired, revoked). */
+int dom_session_lookup(struct dom *d, const char *token, const char **user_id, const char **csrf);
+/* End token's session (a write transaction); no error when there is none. */
+int dom_session_end(struct dom *d, const char *token);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * sessions.h - the web interface's passwords, sessions and sign-in attempts
+ * (migration 18; the rules are domain/sessions.h's).
+ */
+#ifndef DOCSD_STORE_SESSIONS_H
+#define DOCSD_STORE_SESSIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* A user's password hash (libsodium's argon2id string): ERR_NOT_FOUND when
+ * the user has none. */
+int store_password_get(struct store_tx *tx, const char *user_id, const char **hash_out);
+/* Set (or replace) a user's password hash and end every session of theirs:
+ * a new password signs out everywhere. */
+int store_password_set(struct store_tx *tx, const char *user_id, const char *hash, int64_t now);
+
+struct store_session {
+	const char *user_id;
+	const char *csrf;
+	int64_t created_at, expires_at;
+};
+
+/* A new session; id is the SHA-256 (hex) of the cookie's token. in_org:
+ * the user belonged to an organization then. Also drops the user's expired
+ * sessions, so rows do not pile up. */
+int store_session_create(struct store_tx *tx, const char *id, const char *user_id, const char *csrf, bool in_org,
+			 int64_t now, int64_t expires_at);
+/* The session id if it is still valid at now: not expired, its user still
+ * exists, and, when it began while the user was a member of an organization,
+ * the user still is a member of one. ERR_NOT_FOUND otherwise. */
+int store_session_get(struct store_tx *tx, const char *id, int64_t now, struct store_session *out);
+int store_session_delete(struct store_tx *tx, const char *id);
+/* Whether user_id is a member of any organization. */
+int store_user_in_org(struct store_tx *tx, const char *user_id, bool *out);
+
+/* Failed sign-in attempts recorded for bucket since `since`. */
+int store_signin_failures(struct store_tx *tx, const char *bucket, int64_t since, int64_t *count);
+/* Record a failed attempt for bucket at now, and forget its attempts older
+ * than `before` (outside every window). */
+int store_signin_failure_add(struct store_tx *tx, const char *bucket, int64_t now, int64_t before);
+
+#endif
