@@ -17,6 +17,7 @@
  */
 #include "format/gitbook_layout.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -754,6 +755,22 @@ static int read_page(struct imp *m, int pi)
 	 * it holds for (one that does not parse hides it: domain/site_visit.c). */
 	p->cond = fm.cond;
 	p->vars = fm.vars; /* {{ page.vars.x }} */
+	/* The cover: a URL as it is, a path registered like an image's (its
+	 * file id is known once every page is read: "y\npath" until then). */
+	if (fm.cover) {
+		struct target ct;
+		if (has_scheme(fm.cover) && (!strncmp(fm.cover, "https://", 8) || !strncmp(fm.cover, "http://", 7))) {
+			json_t *cv = json_pack("{s{ssss}sf}", "ref", "kind", "url", "url", fm.cover, "yPos", fm.cover_y);
+			char *t = cv ? json_dumps(cv, JSON_COMPACT) : NULL;
+			p->cover = t ? arena_strdup(m->a, t) : NULL;
+			free(t);
+			json_decref(cv);
+		} else if ((rc = resolve(m, lay_dirname(m->a, g->path), fm.cover, &ct))) {
+			return rc;
+		} else {
+			p->cover = arena_printf(m->a, "%.17g\n%s", fm.cover_y, fm.cover);
+		}
+	}
 	lay_layout_json(m->a, &fm.layout, &p->layout);
 	/* Register the files its links and images reach (reference links too). */
 	if (md_links(m->a, m->text[pi], strlen(m->text[pi]), &links, &nlinks))
@@ -926,6 +943,22 @@ int layout_import(struct arena *a, const struct layout_import_in *in, struct lay
 			return c.rc;
 		if (!body)
 			return -1; /* the error is set */
+		/* A cover path becomes GitBook's {ref: {kind: file, file}, yPos}. */
+		if (p->cover && *p->cover != '{') {
+			struct target ct;
+			const char *path = strchr(p->cover, '\n');
+			double y = strtod(p->cover, NULL);
+			p->cover = NULL;
+			if (path && (rc = resolve(&m, c.dir, path + 1, &ct)))
+				return rc;
+			if (path && ct.file >= 0) {
+				json_t *cv = json_pack("{s{ssss}sf}", "ref", "kind", "file", "file", m.files[ct.file].id, "yPos", y);
+				char *t = cv ? json_dumps(cv, JSON_COMPACT) : NULL;
+				p->cover = t ? arena_strdup(a, t) : NULL;
+				free(t);
+				json_decref(cv);
+			}
+		}
 		/* Paths in raw HTML become /files/<id> and /pages/<id> too. */
 		body = md_rewrite_html_urls(a, body, strlen(body), rewrite, &c);
 		if (c.rc)

@@ -405,6 +405,30 @@ static const char *map_link(void *vctx, const char *target)
 	return hash ? arena_printf(c->a, "%s%s", u, hash) : u;
 }
 
+/* A page's cover (GitBook's RevisionPageDocumentCover as JSON text) as
+ * front matter "cover:" (the file's path in the repository, or the URL)
+ * and "coverY:" lines. */
+static void yaml_cover(struct jw *b, struct page_ctx *c, const char *cover)
+{
+	json_t *j = cover ? json_loads(cover, 0, NULL) : NULL;
+	const json_t *ref = json_object_get(j, "ref");
+	const char *kind = json_string_value(json_object_get(ref, "kind")), *where = NULL;
+	char num[40];
+
+	if (kind && !strcmp(kind, "file") && json_string_value(json_object_get(ref, "file")))
+		where = map_link(c, arena_printf(c->a, "/files/%s", json_string_value(json_object_get(ref, "file"))));
+	else if (kind && !strcmp(kind, "url"))
+		where = json_string_value(json_object_get(ref, "url"));
+	if (where) {
+		yaml_key(b, "cover", where);
+		snprintf(num, sizeof(num), "%.15g", json_number_value(json_object_get(j, "yPos")));
+		put(b, "coverY: ");
+		put(b, num);
+		put(b, "\n");
+	}
+	json_decref(j);
+}
+
 int lay_render_page(struct arena *a, const struct rev_page *p, const char *body, const char *self,
 		    const struct lay_paths *paths, const unsigned char **data, size_t *len)
 {
@@ -427,7 +451,7 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 		goto done; /* the error is set */
 	heading = md_title(a, md, strlen(md));
 	bool title = p->title && *p->title && (!heading || strcmp(heading, p->title) != 0);
-	if (title || p->description || p->icon || p->emoji || p->hidden || p->layout || p->cond || p->vars) {
+	if (title || p->description || p->icon || p->emoji || p->hidden || p->layout || p->cond || p->vars || p->cover) {
 		size_t mark;
 		put(&b, "---\n");
 		mark = b.len;
@@ -444,6 +468,7 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 		if (p->cond) /* GitBook's page condition, kept through a round trip */
 			yaml_key(&b, "if", p->cond);
 		yaml_vars(&b, p->vars);
+		yaml_cover(&b, &c, p->cover);
 		yaml_layout(&b, p->layout);
 		if (b.len == mark) /* only default layout options: no block */
 			b.len = 0;

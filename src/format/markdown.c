@@ -305,6 +305,7 @@ static int fm_read(struct arena *a, yaml_document_t *doc, int first_line, struct
 		{ "icon", &out->icon },
 		{ "emoji", &out->emoji },
 		{ "if", &out->cond },
+		{ "cover", &out->cover },
 	};
 
 	if (!root || yaml_is_null(root))
@@ -327,7 +328,7 @@ static int fm_read(struct arena *a, yaml_document_t *doc, int first_line, struct
 		if (sscanf(error, "line %d, column %d", &line, &col) == 2)
 			error = arena_printf(a, "line %d, column %d%s", line - 1 + first_line, col,
 					     strchr(error, ':') ? strchr(error, ':') : "");
-		out->title = out->description = out->icon = out->emoji = out->cond = NULL;
+		out->title = out->description = out->icon = out->emoji = out->cond = out->cover = NULL;
 		out->error = error;
 		return 0;
 	}
@@ -335,6 +336,15 @@ static int fm_read(struct arena *a, yaml_document_t *doc, int first_line, struct
 	/* GitBook's page variables: vars: {name: value} of scalars (true,
 	 * false and numbers as written plainly keep their type), as a JSON
 	 * object; other values are left out. */
+	n = yaml_map_get(doc, root, "coverY");
+	if (n && n->type == YAML_SCALAR_NODE && n->data.scalar.length && n->data.scalar.length < 32) {
+		char num[32], *end;
+		memcpy(num, n->data.scalar.value, n->data.scalar.length);
+		num[n->data.scalar.length] = '\0';
+		double y = strtod(num, &end);
+		if (!*end && y == y && y > -1e6 && y < 1e6)
+			out->cover_y = y;
+	}
 	n = yaml_map_get(doc, root, "vars");
 	if (n && n->type == YAML_MAPPING_NODE) {
 		json_t *o = json_object();

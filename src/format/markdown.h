@@ -117,6 +117,8 @@ struct md_front {
 	char *emoji;
 	char *cond;        /* GitBook's page condition "if: <expression>" (model/condition.h), as written */
 	char *vars;        /* GitBook's page variables "vars: {name: value}" as a JSON object; NULL: none */
+	char *cover;       /* GitBook's page cover "cover: <path or URL>", as written; NULL: none */
+	double cover_y;    /* "coverY: <number>" (its vertical position); 0 when absent */
 	bool hidden;       /* "hidden: true" (also yes/on); false otherwise */
 	struct md_layout layout; /* GitBook's page layout options */
 	size_t body;       /* byte offset where the markdown body starts (0 if none) */

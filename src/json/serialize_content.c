@@ -223,6 +223,11 @@ int page_to_json(struct jw *g, const struct revision *rv, const struct rev_page 
 			jw_key(g, "variables");
 			jw_raw(g, p->vars);
 		}
+		/* GitBook's RevisionPageDocumentCover, as Git import made it. */
+		if (p->cover && *p->cover == '{') {
+			jw_key(g, "cover");
+			jw_raw(g, p->cover);
+		}
 		if (!o->no_git)
 			git_blob_json(g, p->git_oid, p->git_path);
 		const char *md = o->markdown;

@@ -51,7 +51,7 @@ bool rev_page_same(const struct rev_page *a, const struct rev_page *b)
 	       same_str(a->computed, b->computed) && same_str(a->git_oid, b->git_oid) &&
 	       same_str(a->git_path, b->git_path) && same_str(a->git_hash, b->git_hash) &&
 	       same_str(a->nav_title, b->nav_title) && same_str(a->cond, b->cond) &&
-	       same_str(a->vars, b->vars);
+	       same_str(a->vars, b->vars) && same_str(a->cover, b->cover);
 }
 
 bool rev_file_same(const struct rev_file *a, const struct rev_file *b)
@@ -198,6 +198,7 @@ struct revision *revision_build(const char *id, const struct revision_new *nr, i
 		d->nav_title = arena_strdup(&rv->arena, s->nav_title);
 		d->cond = arena_strdup(&rv->arena, s->cond);
 		d->vars = arena_strdup(&rv->arena, s->vars);
+		d->cover = arena_strdup(&rv->arena, s->cover);
 		rv->nconds += d->cond != NULL;
 	}
 	for (int i = 0; i < nr->nfiles; i++) {
@@ -248,7 +249,7 @@ size_t revision_heap_bytes(const struct revision *rv)
 		     str_bytes(p->icon) + str_bytes(p->slug) + str_bytes(p->description) + str_bytes(p->body) +
 		     str_bytes(p->href) + str_bytes(p->layout) + str_bytes(p->computed) + str_bytes(p->git_oid) +
 		     str_bytes(p->git_path) + str_bytes(p->git_hash) + str_bytes(p->nav_title) +
-		     str_bytes(p->cond) + str_bytes(p->vars);
+		     str_bytes(p->cond) + str_bytes(p->vars) + str_bytes(p->cover);
 		/* A nested page's path is its own string; a top-level page's is its slug. */
 		if (p->path && p->path != p->slug)
 			n += str_bytes(p->path);
@@ -380,6 +381,7 @@ static void page_entry_write(struct jw *w, const struct rev_page *p)
 	kv_str(w, "nt", p->nav_title);
 	kv_str(w, "if", p->cond);
 	kv_str(w, "vr", p->vars);
+	kv_str(w, "cv", p->cover);
 	jw_obj_close(w);
 }
 
@@ -525,6 +527,7 @@ static int parse_pages(struct arena *a, json_t *arr, struct rev_page **out, int 
 		p->nav_title = jstr(a, o, "nt", &bad);
 		p->cond = jstr(a, o, "if", &bad);
 		p->vars = jstr(a, o, "vr", &bad);
+		p->cover = jstr(a, o, "cv", &bad);
 		if (!p->id)
 			bad = 1;
 	}

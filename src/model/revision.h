@@ -58,6 +58,9 @@ struct rev_page {
 	/* GitBook's page variables ({{ page.vars.x }}): a JSON object's text
 	 * (front matter "vars:"); NULL: none. */
 	const char *vars;
+	/* GitBook's RevisionPageDocumentCover as JSON text ({"ref": {"kind":
+	 * "file", "file": id} or {"kind": "url", "url"}, "yPos": n}); NULL: none. */
+	const char *cover;
 	bool hidden, no_index, no_robots_index;
 	int64_t created_at;
 	int64_t updated_at;

@@ -76,6 +76,7 @@
 	"@media (prefers-color-scheme:dark){[data-theme=auto] .hljs-keyword,[data-theme=auto] .hljs-built_in,[data-theme=auto] .hljs-type{color:#ff7b72}[data-theme=auto] .hljs-string{color:#a5d6ff}[data-theme=auto] .hljs-number,[data-theme=auto] .hljs-literal,[data-theme=auto] .hljs-attr{color:#79c0ff}[data-theme=auto] .hljs-title{color:#d2a8ff}[data-theme=auto] .hljs-meta{color:#ffa657}}\n" \
 	".visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}\n" \
 	".content.wide article{max-width:none}\n" \
+	"article .page-cover{display:block;width:100%;height:220px;object-fit:cover;border-radius:var(--radius);margin:0 0 24px}\n" \
 	"@media (max-width:700px){.columns{flex-direction:column;gap:0}.column{flex:1 1 auto!important;width:100%}.cards{grid-template-columns:1fr}}\n"
 
 #endif

@@ -223,12 +223,12 @@ static const char *nav_name(const struct rev_page *p)
 /* GitBook's page layout options (RevisionPageLayoutOptions, front matter
  * layout:): each shown unless set to false; width "wide". */
 struct page_layout {
-	bool title, description, outline, pagination, wide;
+	bool title, description, outline, pagination, wide, cover;
 };
 
 static struct page_layout page_layout(const struct rev_page *p)
 {
-	struct page_layout l = { true, true, true, true, false };
+	struct page_layout l = { true, true, true, true, false, true };
 	json_t *j = p && p->layout ? json_loads(p->layout, 0, NULL) : NULL;
 
 	if (json_is_object(j)) {
@@ -236,11 +236,38 @@ static struct page_layout page_layout(const struct rev_page *p)
 		l.description = !json_is_false(json_object_get(j, "description"));
 		l.outline = !json_is_false(json_object_get(j, "outline"));
 		l.pagination = !json_is_false(json_object_get(j, "pagination"));
+		l.cover = !json_is_false(json_object_get(j, "cover"));
 		l.wide = json_is_string(json_object_get(j, "width")) &&
 			 strcmp(json_string_value(json_object_get(j, "width")), "wide") == 0;
 	}
 	json_decref(j);
 	return l;
+}
+
+/* A page's cover (GitBook's RevisionPageDocumentCover: a file of the space
+ * or a URL, yPos its vertical offset in pixels) above the title. */
+static void page_cover(struct jw *out, struct arena *a, const struct site_view *v, const struct sv_space *sp,
+		       const struct rev_page *p)
+{
+	json_t *c = p->cover ? json_loads(p->cover, 0, NULL) : NULL;
+	const json_t *ref = json_object_get(c, "ref");
+	const char *kind = json_string_value(json_object_get(ref, "kind")), *url = NULL;
+	char y[48];
+
+	if (kind && !strcmp(kind, "file") && json_string_value(json_object_get(ref, "file")) &&
+	    revision_file(sp->rv, json_string_value(json_object_get(ref, "file"))))
+		url = arena_printf(a, "%s/~file/%s/%s", v->root, sp->ss->id, json_string_value(json_object_get(ref, "file")));
+	else if (kind && !strcmp(kind, "url"))
+		url = json_string_value(json_object_get(ref, "url"));
+	if (url) {
+		snprintf(y, sizeof(y), "%.0f", json_number_value(json_object_get(c, "yPos")));
+		html_raw(out, "<img class=\"page-cover\" alt=\"\" src=\"");
+		html_url(out, url);
+		html_raw(out, "\" style=\"object-position:50% calc(50% + ");
+		html_raw(out, y);
+		html_raw(out, "px)\">\n");
+	}
+	json_decref(c);
 }
 
 /* ---- the layout ---- */
@@ -671,6 +698,8 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 		search_results(out, pg);
 	} else if (p && sp) {
 		struct link_ctx lc = { v, sp, p, a };
+		if (p->cover && lay.cover)
+			page_cover(out, a, v, sp, p);
 		site_breadcrumbs(out, a, v, pg);
 		/* Layout options hide the title, description, outline or
 		 * pagination of this page (GitBook's toggles). */

@@ -51,7 +51,7 @@ function png(w, h, [r, g, b]) {
 // A repository as GitBook's Git sync writes one: raw HTML figures, cards, details, buttons and
 // a <picture>, with asset paths relative to the page; a page with an if: condition.
 const GITBOOK_REPO = {
-    'README.md': '# Welcome\n\n<figure><img src=".gitbook/assets/logo.png" alt="Logo"><figcaption><p>Our logo</p></figcaption></figure>\n\n' +
+    'README.md': '---\ncover: .gitbook/assets/cover.png\ncoverY: 40\n---\n\n# Welcome\n\n<figure><img src=".gitbook/assets/logo.png" alt="Logo"><figcaption><p>Our logo</p></figcaption></figure>\n\n' +
         '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead>' +
         '<tbody><tr><td><strong>Guide</strong></td><td><a href="guide.md">guide.md</a></td><td><a href=".gitbook/assets/cover.png">cover.png</a></td></tr></tbody></table>\n\n' +
         '<details>\n\n<summary>More</summary>\n\nInside the details.\n\n</details>\n\n' +
@@ -382,6 +382,13 @@ describe('adaptive content on published sites', () => {
             assert.match(bt, /\*\*Step 1\*\*\n\nDo it\./);
             assert.match(bt, /\[https:\/\/example\.com\/v\]\(https:\/\/example\.com\/v\)/);
             assert.ok(!bt.includes('{%'), bt);
+            // the page's cover (front matter cover/coverY): above the title, and in the API
+            assert.match(r.text, new RegExp(`<img class="page-cover" alt="" src="${file}" style="object-position:50% calc\\(50% \\+ 40px\\)">`));
+            const wp = (await ok(api.spaces.listPages(sp.id), 'listPages')).pages.find((x) => x.title === 'Welcome');
+            const wpage = await ok(api.spaces.getPageById(sp.id, wp.id), 'getPageById');
+            assert.equal(wpage.cover.ref.kind, 'file');
+            assert.equal(rev.files.find((f) => f.id === wpage.cover.ref.file).name, 'cover.png');
+            assert.equal(wpage.cover.yPos, 40);
             // GitBook's layout toggles and SUMMARY.md's nav titles
             assert.match(r.text, /<a href="[^"]*\/guide">The guide, short<\/a>/, 'the nav title in the sidebar');
             assert.match(r.text, /<span>The guide, short<\/span>/, 'and in previous/next');
