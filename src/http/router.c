@@ -13,6 +13,7 @@
  * The route's flags decide which steps apply; handlers assume they all passed.
  */
 #include "api/routes.h"
+#include "app/app.h"
 #include "http/http.h"
 #include "http/router.h"
 #include "http/services.h"
@@ -389,6 +390,12 @@ int router_dispatch(struct req *r)
 	/* Published sites (site/serve.c): under /sites/, or at a site's own
 	 * hostname; site_serve returns 1 for a hostname that names no site. */
 	if (r->stage == REQ_RECEIVED && site_request(r) && site_serve(r) == 0) {
+		r->stage = REQ_DISPATCHED;
+		return 0;
+	}
+	/* The web interface (app/app.c): the paths of its own table (/, /o/,
+	 * /s/, /c/, /~app/ ...); 1 leaves every other path to the API. */
+	if (r->stage == REQ_RECEIVED && strncmp(r->url, "/v1", 3) != 0 && app_serve(r) == 0) {
 		r->stage = REQ_DISPATCHED;
 		return 0;
 	}

@@ -1,0 +1,276 @@
+/*
+ * app.c - the web interface's dispatcher (app.h, issue 25).
+ *
+ * DESIGN
+ * Like the API's route table (api/routes.c), the app's pages are one
+ * constant table: method, path template, handler, flags. app_serve() does
+ * what the flags say before a handler runs, so no page repeats it:
+ *
+ *   match (not the app's: return 1, the API answers) -> 405 for another
+ *   method -> read transaction -> the session (app_session_user) ->
+ *   APP_SESSION and none: 303 to /signin?next=<path> -> APP_WRITE: the
+ *   CSRF token (app_csrf_ok) -> handler -> commit -> HTML, or the error
+ *   page (404 for ERR_NOT_FOUND and ERR_FORBIDDEN alike: another
+ *   organization's object looks missing), or a redirect.
+ *
+ * Pages only read today, in one read transaction; a state-changing row
+ * (APP_WRITE) would open a write transaction instead.
+ *
+ * Every app response carries the CSP below (docsd's own files only, no
+ * inline script or style, never framed), is private to the signed-in user
+ * (no-store: a shared cache or the back button after sign-out must not
+ * show it) and nosniff.
+ *
+ * "/" is shared with the API's home document: a browser (Accept names
+ * text/html) gets the app's home page, any other client the API's JSON.
+ */
+#include "app/app.h"
+#include "app/pages.h"
+#include "http/http.h"
+#include "http/router.h"
+#include "site/site.h"
+#include "util/err.h"
+#include "util/log.h"
+#include "util/text.h"
+
+#include <microhttpd.h>
+#include <string.h>
+
+/* The session functions are "auth"'s (app/session.c). Until that file is in
+ * the build, these references stay weak so the server links, and every
+ * visitor is signed out (the pages that need a session redirect). */
+#pragma weak app_session_user
+#pragma weak app_csrf_ok
+/* The sign-in pages (app/signin.c, "auth") and SAML's endpoints (app/saml.c,
+ * "saml") answer their own paths first: 0 answered, 1 not theirs. Weak for
+ * the same reason until both files are in the build. */
+int app_signin_serve(struct req *r) __attribute__((weak));
+int app_saml_serve(struct req *r) __attribute__((weak));
+
+#define APP_CSP                                                                                                        \
+	"default-src 'self'; img-src 'self' data: https:; style-src 'self'; script-src 'self'; object-src 'none'; "   \
+	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+enum {
+	APP_SESSION = 1 << 0, /* signed-in users only: others are sent to /signin */
+	APP_WRITE = 1 << 1,   /* changes state: a write transaction and the CSRF token */
+	APP_ASSET = 1 << 2,   /* a static asset: no transaction, no session */
+	APP_HTML = 1 << 3,    /* answered only to a browser (Accept: text/html); else the API's */
+};
+
+struct app_route {
+	const char *method;
+	const char *path; /* route_template_match's templates */
+	int (*handler)(struct app_page *p);
+	unsigned flags;
+};
+
+static int serve_css(struct app_page *p);
+
+/* Order matters: the first template that matches wins ({path*} last). */
+static const struct app_route app_routes[] = {
+	{ "GET", "/~app/app.css", serve_css, APP_ASSET },
+	{ "GET", "/", page_home, APP_SESSION | APP_HTML },
+	{ "GET", "/o/{organizationId}", page_org, APP_SESSION },
+	{ "GET", "/c/{collectionId}", page_collection, APP_SESSION },
+	{ "GET", "/s/{spaceId}", page_space, APP_SESSION },
+	{ "GET", "/s/{spaceId}/~/changes", page_crs, APP_SESSION },
+	{ "GET", "/s/{spaceId}/~/changes/{number}", page_cr, APP_SESSION },
+	{ "GET", "/s/{spaceId}/~/history", page_history, APP_SESSION },
+	{ "GET", "/s/{spaceId}/{path*}", page_space_path, APP_SESSION },
+};
+#define APP_NROUTES ((int)(sizeof(app_routes) / sizeof(app_routes[0])))
+
+static int serve_css(struct app_page *p)
+{
+	struct req *r = p->r;
+
+	if (resp_header(r, "Cache-Control", "public, max-age=31536000, immutable") ||
+	    resp_header(r, "X-Content-Type-Options", "nosniff"))
+		return ERR_INTERNAL;
+	return resp_bytes(r, 200, "text/css; charset=utf-8", app_css, app_css_len);
+}
+
+static bool wants_html(struct req *r)
+{
+	const char *acc = req_header(r, MHD_HTTP_HEADER_ACCEPT);
+
+	return acc && strstr(acc, "text/html") != NULL;
+}
+
+/* The route of method + path: 0 with *out, ERR_METHOD when the path is the
+ * app's under another method, 1 when it is not the app's. */
+static int app_match(struct req *r, const char *path, const struct app_route **out)
+{
+	struct route_match m;
+	bool known = false;
+
+	for (int i = 0; i < APP_NROUTES; i++) {
+		const struct app_route *rt = &app_routes[i];
+		if (!route_template_match(rt->path, path, NULL, NULL))
+			continue;
+		if ((rt->flags & APP_HTML) && !wants_html(r))
+			continue;
+		/* HEAD is GET without the body (libmicrohttpd drops it). */
+		if (strcmp(rt->method, r->method) != 0 &&
+		    !(strcmp(rt->method, "GET") == 0 && strcmp(r->method, "HEAD") == 0)) {
+			known = true;
+			continue;
+		}
+		memset(&m, 0, sizeof(m));
+		route_template_match(rt->path, path, &r->arena, &m);
+		r->nparams = m.nparams;
+		for (int j = 0; j < m.nparams; j++) {
+			if (!m.values[j] || utf8_len(m.values[j]) < 0)
+				return ERR_NOT_FOUND; /* bytes that name nothing */
+			r->param_names[j] = m.names[j];
+			r->param_values[j] = m.values[j];
+		}
+		*out = rt;
+		return 0;
+	}
+	return known ? ERR_METHOD : 1;
+}
+
+static int send_page(struct app_page *p, struct jw *out)
+{
+	struct req *r = p->r;
+	char *body;
+
+	if (p->location) {
+		/* 303: whatever the method, the browser GETs the new place. */
+		if (resp_header(r, "Location", p->location))
+			return ERR_INTERNAL;
+		return resp_bytes(r, 303, "text/html; charset=utf-8", "", 0);
+	}
+	if (!jw_ok(out))
+		return err_set(ERR_INTERNAL, "app page too large");
+	body = arena_alloc(&r->arena, out->len + 1);
+	if (!body)
+		return err_set(ERR_INTERNAL, "out of memory");
+	if (out->len)
+		memcpy(body, out->buf, out->len);
+	body[out->len] = '\0';
+	return resp_bytes(r, p->status, "text/html; charset=utf-8", body, out->len);
+}
+
+/* The error page for rc (an err.h code): the 404 for what the user may not
+ * see, the status and message of a 4xx, a generic page for the rest (the
+ * log has why). */
+static void error_page(struct app_page *p, int rc)
+{
+	int status = err_status(rc);
+
+	if (rc == ERR_NOT_FOUND || rc == ERR_FORBIDDEN) {
+		app_error_page(p, 404, "Not found",
+			       "There is nothing here, or you do not have access to it. Check the address, or ask an "
+			       "administrator of its organization for access.");
+	} else if (rc == ERR_METHOD) {
+		app_error_page(p, 405, "Method not allowed", "This page cannot be sent a form that way.");
+	} else if (status >= 400 && status < 500) {
+		app_error_page(p, status, "This request could not be answered", err_message());
+	} else {
+		log_error("app request %ld %s %s failed: %s", p->r->id, p->r->method, p->r->url, err_message());
+		app_error_page(p, 500, "Something went wrong", "This page could not be shown. Try again in a moment.");
+	}
+}
+
+/* Where a signed-out visitor goes: the sign-in page, back to this path
+ * after (a path on this origin, never an absolute URL). */
+static const char *signin_location(struct req *r, const char *path)
+{
+	const char *enc = app_query_enc(&r->arena, path);
+	char *loc;
+	size_t n;
+
+	if (!enc)
+		return "/signin";
+	n = strlen(enc) + sizeof("/signin?next=");
+	loc = arena_alloc(&r->arena, n);
+	if (!loc)
+		return "/signin";
+	memcpy(loc, "/signin?next=", sizeof("/signin?next=") - 1);
+	memcpy(loc + sizeof("/signin?next=") - 1, enc, strlen(enc) + 1);
+	return loc;
+}
+
+/* The session and the page, in the request's transaction. */
+static int run_page(struct app_page *p, const struct app_route *rt, const char *path)
+{
+	struct req *r = p->r;
+	int rc;
+
+	if (app_session_user) {
+		rc = app_session_user(r, &r->tx, &p->user_id, &p->csrf);
+		if (rc && rc != ERR_UNAUTHORIZED)
+			return rc;
+		if (rc)
+			p->user_id = NULL;
+	}
+	if (!p->user_id && (rt->flags & APP_SESSION)) {
+		p->location = signin_location(r, path);
+		return 0;
+	}
+	if ((rt->flags & APP_WRITE) && (!app_csrf_ok || !app_csrf_ok(r, p->csrf)))
+		return err_set(ERR_FORBIDDEN, "the form is out of date: reload the page and try again");
+	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
+	p->d = &r->dom;
+	if (p->user_id) {
+		r->caller_id = p->user_id;
+		if ((rc = req_caller(r, &p->user)))
+			return rc;
+	}
+	return rt->handler(p);
+}
+
+int app_serve(struct req *r)
+{
+	const struct app_route *rt = NULL;
+	struct app_page p = { .r = r, .status = 200 };
+	struct jw out;
+	int rc;
+
+	if (app_signin_serve && app_signin_serve(r) == 0)
+		return 0;
+	if (app_saml_serve && strncmp(r->url, "/sso/saml/", 10) == 0 && app_saml_serve(r) == 0)
+		return 0;
+	rc = app_match(r, r->url, &rt);
+	if (rc == 1)
+		return 1;
+	jw_init(&out);
+	p.out = &out;
+	if (rc == 0 && (rt->flags & APP_ASSET)) {
+		rc = rt->handler(&p);
+		goto done;
+	}
+	if (resp_header(r, "Content-Security-Policy", APP_CSP) ||
+	    resp_header(r, "Cache-Control", "private, no-store") || resp_header(r, "X-Content-Type-Options", "nosniff") ||
+	    resp_header(r, "Referrer-Policy", "same-origin")) {
+		rc = ERR_INTERNAL;
+		goto done;
+	}
+	if (rc == 0) {
+		rc = store_tx_begin(r->srv->store, &r->tx, (rt->flags & APP_WRITE) != 0, &r->arena);
+		if (rc == 0) {
+			rc = run_page(&p, rt, r->url);
+			if (rc == 0)
+				rc = store_tx_commit(&r->tx);
+			else
+				store_tx_rollback(&r->tx);
+		}
+	}
+	if (rc) {
+		p.location = NULL;
+		error_page(&p, rc);
+	}
+	rc = send_page(&p, &out);
+done:
+	if (rc) {
+		/* Nothing sensible left to show (the page itself failed to fit):
+		 * the plain 500. */
+		log_error("app request %ld %s failed: %s", r->id, r->url, err_message());
+		resp_bytes(r, 500, "text/plain; charset=utf-8", "internal error\n", 15);
+	}
+	jw_free(&out);
+	return 0;
+}

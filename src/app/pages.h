@@ -1,0 +1,77 @@
+/*
+ * pages.h - what the web interface's pages share (app.c dispatches,
+ * html.c frames, pages_*.c render). Internal to src/app/.
+ *
+ * DESIGN
+ * A page is a function from a struct app_page (the request, a domain
+ * context whose actor is the signed-in user, in a read transaction) to HTML
+ * written into p->out, or a redirect (p->location). It calls the same
+ * domain functions as the API's handlers, which check access once: a page
+ * never decides a rule itself. An error code (util/err.h) it returns
+ * becomes the app's error page: ERR_NOT_FOUND and ERR_FORBIDDEN both show
+ * the 404 page, so an object of another organization and a missing one
+ * look alike.
+ */
+#ifndef DOCSD_APP_PAGES_H
+#define DOCSD_APP_PAGES_H
+
+#include <stdint.h>
+
+#include "http/http.h"
+#include "json/jsonw.h"
+
+struct app_page {
+	struct req *r;
+	struct dom *d;
+	const char *user_id;     /* the signed-in user, or NULL */
+	const char *csrf;        /* the session's CSRF token (forms) */
+	const struct user *user; /* loaded by the dispatcher when signed in */
+	struct jw *out;          /* the HTML body */
+	int status;              /* 200 unless a page says otherwise */
+	const char *location;    /* set: answer a 303 redirect there instead */
+};
+
+/* A link above the page's title (the breadcrumb trail). */
+struct app_crumb {
+	const char *label;
+	const char *href; /* NULL: the current page */
+};
+
+/* ---- the frame (html.c) ---- */
+/* <!doctype html> ... up to the start of <main>: the head (title, the
+ * stylesheet), the header with the signed-in user and the sign-out form,
+ * and the breadcrumbs. */
+void app_frame_begin(struct app_page *p, const char *title, const struct app_crumb *crumbs, int ncrumbs);
+/* Close <main>, the footer and the document. */
+void app_frame_end(struct app_page *p);
+/* The 404 (and other error) page in the frame. */
+void app_error_page(struct app_page *p, int status, const char *title, const char *text);
+/* The stylesheet and its URL (/~app/app.css?v=<hash>). */
+extern const char app_css[];
+extern const size_t app_css_len;
+const char *app_css_url(void);
+
+/* ---- small writers (html.c) ---- */
+/* Escaped text. */
+void app_text(struct jw *b, const char *s);
+/* A path for an href: prefix (trusted, ASCII) then each byte of rest
+ * percent-encoded as url_path_enc does ('/' kept), then escaped. */
+void app_href(struct jw *b, const char *prefix, const char *rest);
+/* "YYYY-MM-DD HH:MM UTC" of a millisecond timestamp. */
+void app_date(struct jw *b, int64_t ms);
+/* A space's or page's emoji (or nothing), then a space. */
+void app_emoji(struct jw *b, const char *emoji);
+/* Percent-encode s for a query value (everything but unreserved and '/'). */
+const char *app_query_enc(struct arena *a, const char *s);
+
+/* ---- pages (pages_*.c): 0, or an err.h code ---- */
+int page_home(struct app_page *p);
+int page_org(struct app_page *p);
+int page_collection(struct app_page *p);
+int page_space(struct app_page *p);
+int page_space_path(struct app_page *p);
+int page_crs(struct app_page *p);
+int page_cr(struct app_page *p);
+int page_history(struct app_page *p);
+
+#endif

@@ -1,0 +1,266 @@
+/*
+ * pages_space.c - a space (/s/{spaceId}) and its pages
+ * (/s/{spaceId}/{page path}: a page's `urls.app`, serialize_content.c):
+ * the page tree in a sidebar and the page rendered by the published site's
+ * markdown renderer (site/md_html.c).
+ *
+ * The content is read through getPageByPath's domain function
+ * (dom_page_get), so the access check, the computed pages' markdown and
+ * the revision cache are the API's. The space's root shows its first page,
+ * as the published site does.
+ *
+ * The space's own screens sit under "~/" (GitBook's reserved prefix, which
+ * no page path takes): ~/changes (change requests, pages_cr.c) and
+ * ~/history. /s/{id}/change-requests[/...] and /s/{id}/history, when no
+ * page has that path, redirect there.
+ */
+#include "app/pages.h"
+#include "domain/content.h"
+#include "domain/orgs.h"
+#include "domain/spaces.h"
+#include "site/site.h"
+#include "util/err.h"
+
+#include <string.h>
+
+/* Sidebar nesting shown (deeper pages are reached from their parent). */
+#define SIDEBAR_MAX_DEPTH 12
+
+static const char *space_href(struct app_page *p, const char *space_id, const char *tail)
+{
+	struct jw h;
+	const char *out;
+
+	jw_init(&h);
+	app_href(&h, "/s/", space_id);
+	html_raw(&h, tail);
+	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
+	jw_free(&h);
+	return out;
+}
+
+/* The href of a page (already escaped for an attribute). */
+static void page_href(struct jw *b, const char *space_id, const struct rev_page *pg)
+{
+	app_href(b, "/s/", space_id);
+	html_raw(b, "/");
+	url_path_enc(b, pg->path ? pg->path : pg->slug);
+}
+
+static void sidebar_level(struct jw *b, const char *space_id, const struct revision *rv, int first,
+			  const struct rev_page *current, int depth)
+{
+	if (first < 0)
+		return;
+	html_raw(b, "<ul>");
+	for (int i = first; i >= 0; i = rv->pages[i].next_sibling) {
+		const struct rev_page *pg = &rv->pages[i];
+		if (pg->hidden)
+			continue;
+		html_raw(b, "<li>");
+		if (pg->type == PAGE_GROUP) {
+			html_raw(b, "<div class=\"group\">");
+			app_text(b, pg->title);
+			html_raw(b, "</div>");
+		} else if (pg->type == PAGE_LINK) {
+			html_raw(b, "<a href=\"");
+			html_url(b, pg->href);
+			html_raw(b, "\" rel=\"noopener\">");
+			app_emoji(b, pg->emoji);
+			app_text(b, pg->title);
+			html_raw(b, " ↗</a>");
+		} else {
+			html_raw(b, "<a href=\"");
+			page_href(b, space_id, pg);
+			html_raw(b, "\"");
+			if (pg == current)
+				html_raw(b, " aria-current=\"page\"");
+			html_raw(b, ">");
+			app_emoji(b, pg->emoji);
+			app_text(b, pg->title && *pg->title ? pg->title : "Untitled");
+			html_raw(b, "</a>");
+		}
+		if (depth < SIDEBAR_MAX_DEPTH)
+			sidebar_level(b, space_id, rv, pg->first_child, current, depth + 1);
+		html_raw(b, "</li>");
+	}
+	html_raw(b, "</ul>");
+}
+
+/* The frame, the breadcrumbs (organization, space) and the space's
+ * actions. */
+static int space_head(struct app_page *p, const struct space *s, const char *title)
+{
+	struct jw h;
+	const char *org_href;
+	struct dom_org o;
+	int rc;
+
+	/* The organization's title for the trail (the actor reads the space,
+	 * so it is a member or a guest there). */
+	if ((rc = dom_org_get(p->d, s->org_id, &o)))
+		return rc;
+	jw_init(&h);
+	app_href(&h, "/o/", s->org_id);
+	org_href = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
+	jw_free(&h);
+	struct app_crumb crumbs[] = {
+		{ "Home", "/" },
+		{ o.org.title && *o.org.title ? o.org.title : "Organization", org_href },
+		{ s->title && *s->title ? s->title : "Untitled space", title ? space_href(p, s->id, "") : NULL },
+	};
+	app_frame_begin(p, title ? title : crumbs[2].label, crumbs, 3);
+	return 0;
+}
+
+static void space_actions(struct app_page *p, const struct space *s)
+{
+	struct jw *b = p->out;
+	char num[32];
+
+	html_raw(b, "<nav class=\"actions\" aria-label=\"Space\"><a href=\"");
+	app_href(b, "/s/", s->id);
+	html_raw(b, "/~/changes\">Change requests");
+	if (s->change_requests_open > 0) {
+		snprintf(num, sizeof(num), " (%lld open)", (long long)s->change_requests_open);
+		html_raw(b, num);
+	}
+	html_raw(b, "</a><a href=\"");
+	app_href(b, "/s/", s->id);
+	html_raw(b, "/~/history\">History</a></nav>");
+}
+
+/* The page, or for a group the list of its pages. */
+static int page_body(struct app_page *p, const struct dom_page *dp)
+{
+	struct jw *b = p->out;
+	const struct rev_page *pg = dp->page;
+	const struct revision *rv = dp->src.rv;
+	struct md_headings h = { .skip_title = pg->title };
+
+	html_raw(b, "<h1>");
+	app_emoji(b, pg->emoji);
+	app_text(b, pg->title && *pg->title ? pg->title : "Untitled");
+	html_raw(b, "</h1>");
+	if (pg->description && *pg->description) {
+		html_raw(b, "<p class=\"mute\">");
+		app_text(b, pg->description);
+		html_raw(b, "</p>");
+	}
+	if (pg->type == PAGE_GROUP || !dp->markdown) {
+		int shown = 0;
+		for (int i = pg->first_child; i >= 0; i = rv->pages[i].next_sibling) {
+			if (rv->pages[i].type == PAGE_LINK)
+				continue;
+			if (!shown++)
+				html_raw(b, "<ul class=\"list\">");
+			html_raw(b, "<li><a href=\"");
+			page_href(b, rv->space_id, &rv->pages[i]);
+			html_raw(b, "\">");
+			app_text(b, rv->pages[i].title);
+			html_raw(b, "</a></li>");
+		}
+		html_raw(b, shown ? "</ul>" : "<p class=\"empty\">This page is empty.</p>");
+		return 0;
+	}
+	if (!*dp->markdown) {
+		html_raw(b, "<p class=\"empty\">This page is empty.</p>");
+		return 0;
+	}
+	/* The published site's renderer: the same HTML (and the same
+	 * allowlist for raw HTML) as the reader sees once published. */
+	if (md_to_html_toc(b, &p->r->arena, dp->markdown, strlen(dp->markdown), NULL, NULL, &h) < 0)
+		return err_set(ERR_INTERNAL, "markdown rendering failed");
+	return 0;
+}
+
+static bool reserved(const char *path, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(path, name, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* /s/{id}/change-requests[/x] and /s/{id}/history: the ~/ screens. */
+static const char *alias(struct app_page *p, const char *space_id, const char *path)
+{
+	struct jw h;
+	const char *out = NULL;
+
+	jw_init(&h);
+	if (reserved(path, "change-requests")) {
+		html_raw(&h, "/s/");
+		url_path_enc(&h, space_id);
+		html_raw(&h, "/~/changes");
+		url_path_enc(&h, path + strlen("change-requests"));
+	} else if (strcmp(path, "history") == 0) {
+		html_raw(&h, "/s/");
+		url_path_enc(&h, space_id);
+		html_raw(&h, "/~/history");
+	}
+	if (h.len && jw_ok(&h))
+		out = arena_strndup(&p->r->arena, h.buf, h.len);
+	jw_free(&h);
+	return out;
+}
+
+static int show(struct app_page *p, const char *path)
+{
+	const char *id = req_param(p->r, "spaceId");
+	struct content_src src;
+	struct dom_page dp;
+	const struct rev_page *first;
+	struct jw *b = p->out;
+	int rc;
+
+	if (path) {
+		rc = dom_page_get(p->d, id, NULL, NULL, NULL, path, true, true, &dp);
+		if (rc == ERR_NOT_FOUND && (p->location = alias(p, id, path)))
+			return 0;
+		if (rc)
+			return rc;
+	} else {
+		/* The root: the first page, as the published site shows it. */
+		if ((rc = dom_content_source(p->d, id, NULL, NULL, ROLE_READ, &src)))
+			return rc;
+		first = src.rv ? sv_first_page(src.rv) : NULL;
+		if (!first) {
+			if ((rc = space_head(p, &src.space, NULL)))
+				return rc;
+			html_raw(b, "<h1>");
+			app_emoji(b, src.space.emoji);
+			app_text(b, src.space.title && *src.space.title ? src.space.title : "Untitled space");
+			html_raw(b, "</h1>");
+			space_actions(p, &src.space);
+			html_raw(b, "<p class=\"empty\">This space has no pages yet.</p>");
+			app_frame_end(p);
+			return 0;
+		}
+		if ((rc = dom_page_get(p->d, id, NULL, NULL, first->id, NULL, true, true, &dp)))
+			return rc;
+	}
+	if ((rc = space_head(p, &dp.src.space, dp.page->title)))
+		return rc;
+	html_raw(b, "<div class=\"cols\"><aside class=\"tree\" aria-label=\"Pages\"><p><strong>");
+	app_emoji(b, dp.src.space.emoji);
+	app_text(b, dp.src.space.title && *dp.src.space.title ? dp.src.space.title : "Untitled space");
+	html_raw(b, "</strong></p>");
+	sidebar_level(b, id, dp.src.rv, dp.src.rv->first_root, dp.page, 0);
+	html_raw(b, "</aside><article class=\"page\">");
+	space_actions(p, &dp.src.space);
+	if ((rc = page_body(p, &dp)))
+		return rc;
+	html_raw(b, "</article></div>");
+	app_frame_end(p);
+	return 0;
+}
+
+int page_space(struct app_page *p)
+{
+	return show(p, NULL);
+}
+
+int page_space_path(struct app_page *p)
+{
+	return show(p, req_param(p->r, "path"));
+}
