@@ -18,6 +18,7 @@
 #include "domain/content.h"
 #include "domain/orgs.h"
 #include "domain/spaces.h"
+#include "json/serialize_cr.h"
 #include "site/site.h"
 #include "util/err.h"
 
@@ -130,6 +131,45 @@ static void space_actions(struct app_page *p, const struct space *s)
 	html_raw(b, "/~/history\">History</a></nav>");
 }
 
+/* Links of a page, as the published site rewrites them (site/render.c's
+ * content_link): a link to another page of the revision goes to that
+ * page's app URL, a file to its signed download URL (dom_file_url, the
+ * API's downloadURL); anything else is left as written. */
+struct app_link {
+	struct app_page *p;
+	const struct revision *rv;
+	const struct rev_page *from;
+};
+
+static const char *app_content_link(void *ctx, const char *target)
+{
+	struct app_link *l = ctx;
+	struct arena *a = &l->p->r->arena;
+	struct link_target t;
+	const char *hash, *url = NULL;
+	struct jw h;
+
+	link_resolve("", l->rv, l->from, target, &t);
+	if (t.kind == LINK_FILE) {
+		if (!t.file || dom_file_url(l->p->d, l->rv->space_id, l->rv->id, t.file->id, &url))
+			return NULL;
+		return url;
+	}
+	if (!t.page || t.kind == LINK_URL)
+		return NULL;
+	hash = t.kind == LINK_PAGE ? strchr(target, '#') : NULL;
+	jw_init(&h);
+	html_raw(&h, "/s/");
+	url_path_enc(&h, l->rv->space_id);
+	html_raw(&h, "/");
+	url_path_enc(&h, t.page->path ? t.page->path : t.page->slug);
+	if (hash)
+		html_raw(&h, hash);
+	url = jw_ok(&h) ? arena_strndup(a, h.buf, h.len) : NULL;
+	jw_free(&h);
+	return url;
+}
+
 /* The page, or for a group the list of its pages. */
 static int page_body(struct app_page *p, const struct dom_page *dp)
 {
@@ -137,6 +177,7 @@ static int page_body(struct app_page *p, const struct dom_page *dp)
 	const struct rev_page *pg = dp->page;
 	const struct revision *rv = dp->src.rv;
 	struct md_headings h = { .skip_title = pg->title };
+	struct app_link lc = { p, rv, pg };
 
 	html_raw(b, "<h1>");
 	app_emoji(b, pg->emoji);
@@ -169,7 +210,7 @@ static int page_body(struct app_page *p, const struct dom_page *dp)
 	}
 	/* The published site's renderer: the same HTML (and the same
 	 * allowlist for raw HTML) as the reader sees once published. */
-	if (md_to_html_toc(b, &p->r->arena, dp->markdown, strlen(dp->markdown), NULL, NULL, &h) < 0)
+	if (md_to_html_toc(b, &p->r->arena, dp->markdown, strlen(dp->markdown), app_content_link, &lc, &h) < 0)
 		return err_set(ERR_INTERNAL, "markdown rendering failed");
 	return 0;
 }
