@@ -1,7 +1,7 @@
 # docsd build. `make` builds build/docsd; `make asan` the ASan+UBSan build in
 # build-asan/; `make unit` builds and runs the C unit tests.
 CC      ?= cc
-PKGS    := libmicrohttpd jansson sqlite3 libpq libcrypto libcmark-gfm pangocairo cairo-pdf libcurl yaml-0.1 libxml-2.0 libgit2 libsodium
+PKGS    := libmicrohttpd jansson sqlite3 libpq libcrypto libcmark-gfm pangocairo cairo-pdf libcurl yaml-0.1 libxml-2.0 libgit2 libsodium xmlsec1-openssl zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 VERSION := 0.1.0

@@ -45,6 +45,7 @@ purpose=${1:-run}
 run_pkgs=(build-essential pkg-config curl jq libmicrohttpd-dev libjansson-dev
           libsqlite3-dev libpq-dev libssl-dev libcmark-gfm-dev
           libcmark-gfm-extensions-dev libcairo2-dev libpango1.0-dev libcurl4-openssl-dev libyaml-dev libxml2-dev libgit2-dev libsodium-dev
+          libxmlsec1-dev zlib1g-dev # SAML sign-in: XML signatures (app/saml.c), the AuthnRequest's deflate
           fonts-dejavu-core
           libjs-katex libjs-highlight.js) # published sites: math and code (optional, ~3 MB: site/vendor.c)
 node_pkgs=(nodejs npm)
@@ -66,7 +67,7 @@ esac
 
 case "$purpose" in
   run)   wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}") ;;
-  test)  wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk sqlite3 poppler-utils chromium git) ;;
+  test)  wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk sqlite3 poppler-utils chromium git xmlsec1) ;;
   bench) wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}" nginx-light wrk sqlite3 git) ;;
   -h|--help) usage ;;
   *) echo "deps.sh: unknown purpose '$purpose'" >&2; usage ;;

@@ -821,6 +821,25 @@ static const char m0018_sessions[] =
 	"  at BIGINT NOT NULL);"
 	"CREATE INDEX signin_attempts_bucket ON signin_attempts (bucket, at);";
 
+/* SAML sign-in (app/saml.c): the AuthnRequests docsd issued (single use,
+ * ten minutes) and the assertions it accepted (refused again until they
+ * expire). Both go with their provider. */
+static const char m0019_saml_sso[] =
+	"CREATE TABLE saml_requests ("
+	"  id TEXT PRIMARY KEY,"
+	"  provider_id TEXT NOT NULL REFERENCES saml_providers(id) ON DELETE CASCADE,"
+	"  next TEXT,"
+	"  created_at BIGINT NOT NULL,"
+	"  expires_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX saml_requests_expires ON saml_requests (expires_at);"
+	"CREATE INDEX saml_requests_provider ON saml_requests (provider_id);"
+	"CREATE TABLE saml_assertions ("
+	"  provider_id TEXT NOT NULL REFERENCES saml_providers(id) ON DELETE CASCADE,"
+	"  assertion_id TEXT NOT NULL,"
+	"  expires_at BIGINT NOT NULL,"
+	"  PRIMARY KEY (provider_id, assertion_id)) " WITHOUT_ROWID ";"
+	"CREATE INDEX saml_assertions_expires ON saml_assertions (expires_at);";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -840,5 +859,6 @@ const struct migration migrations[] = {
 	{ 16, "site redirects and old page paths", m0016_site_redirects, NULL, NULL },
 	{ 17, "integrations", m0017_integrations, NULL, NULL },
 	{ 18, "web interface sessions and passwords", m0018_sessions, NULL, NULL },
+	{ 19, "SAML requests and used assertions", m0019_saml_sso, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -62,6 +62,14 @@ int store_saml_get(struct store_tx *tx, const char *org_id, const char *id, stru
 	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "SAML provider not found") : rc;
 }
 
+int store_saml_get_by_id(struct store_tx *tx, const char *id, struct saml_provider *out)
+{
+	struct db_param p[] = { P_TEXT(id) };
+	int rc = st_one(tx, "SELECT " SAML_COLS TEAM_COLS SAML_FROM "WHERE s.id = $1", p, NP(p), fill_saml, out);
+
+	return rc == ERR_NOT_FOUND ? err_set(ERR_NOT_FOUND, "SAML provider not found") : rc;
+}
+
 int store_saml_get_locked(struct store_tx *tx, const char *org_id, const char *id, struct saml_provider *out)
 {
 	struct db_param p[] = { P_TEXT(org_id), P_TEXT(id) };

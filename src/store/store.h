@@ -302,6 +302,20 @@ int store_saml_get(struct store_tx *tx, const char *org_id, const char *id, stru
 int store_saml_get_locked(struct store_tx *tx, const char *org_id, const char *id, struct saml_provider *out);
 /* Writes every column from sp (read, change, write back). */
 int store_saml_update(struct store_tx *tx, const struct saml_provider *sp);
+/* SAML sign-in (store/saml_sso.c, app/saml.c): a provider by its id alone
+ * (its start and ACS URLs name no organization). */
+int store_saml_get_by_id(struct store_tx *tx, const char *id, struct saml_provider *out);
+/* Record an AuthnRequest docsd issued (expired ones are purged first). */
+int store_saml_request_add(struct store_tx *tx, const char *id, const char *provider_id, const char *next,
+			   int64_t now, int64_t expires_at);
+/* Consume request id of provider_id, still valid at now: 0 with *next (or
+ * NULL), ERR_NOT_FOUND when unknown, used, expired or another provider's. */
+int store_saml_request_take(struct store_tx *tx, const char *id, const char *provider_id, int64_t now,
+			    const char **next);
+/* Remember an accepted assertion until expires_at: ERR_CONFLICT when it was
+ * accepted before (a replay). */
+int store_saml_assertion_use(struct store_tx *tx, const char *provider_id, const char *assertion_id,
+			     int64_t now, int64_t expires_at);
 int store_saml_delete(struct store_tx *tx, const char *org_id, const char *id, bool *removed);
 /* Oldest first (created_at, id). */
 int store_saml_list(struct store_tx *tx, const char *org_id, const struct list_req *lr,

@@ -1,0 +1,287 @@
+// SAML sign-in through the web interface (issue 25): docsd as a service provider against an
+// identity provider this test plays itself (an RSA key and self-signed certificate from
+// openssl, responses signed with the xmlsec1 command, Debian's package xmlsec1). The start URL's
+// AuthnRequest, a valid response signing in (session cookie, then a page that needs a session),
+// and each refusal: unsigned, tampered, another certificate, audience, recipient, time window,
+// replay, unknown InResponseTo, signature wrapping, another email domain. Joining with the
+// provider's default role and team; an existing member signing in.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+import { setup, uniq } from './lib/fixtures.mjs';
+import { ok, raw, createOrg, addMember } from './lib/api.mjs';
+
+const NS = 'xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"';
+const IDP = 'https://idp.test.invalid/entity';
+const SSO_URL = 'https://idp.test.invalid/sso';
+
+const iso = (ms) => new Date(ms).toISOString();
+const xid = () => '_' + randomBytes(16).toString('hex');
+
+function sigTemplate(ref) {
+    return (
+        '<ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignedInfo>' +
+        '<ds:CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/>' +
+        '<ds:SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"/>' +
+        `<ds:Reference URI="#${ref}"><ds:Transforms>` +
+        '<ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/>' +
+        '<ds:Transform Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/></ds:Transforms>' +
+        '<ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/><ds:DigestValue/></ds:Reference>' +
+        '</ds:SignedInfo><ds:SignatureValue/></ds:Signature>'
+    );
+}
+
+/** A SAML Response (unsigned XML with signature templates where `sign` asks). */
+function responseXml(o) {
+    const now = Date.now();
+    const assertionId = o.assertionId ?? xid();
+    const respId = xid();
+    const nb = o.notBefore ?? now - 60_000;
+    const na = o.notOnOrAfter ?? now + 5 * 60_000;
+    const assertion =
+        `<saml:Assertion ID="${assertionId}" Version="2.0" IssueInstant="${iso(now)}">` +
+        `<saml:Issuer>${o.issuer ?? IDP}</saml:Issuer>` +
+        (o.sign === 'assertion' ? sigTemplate(assertionId) : '') +
+        `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${o.email}</saml:NameID>` +
+        '<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">' +
+        `<saml:SubjectConfirmationData InResponseTo="${o.inResponseTo}" NotOnOrAfter="${iso(na)}" Recipient="${o.recipient}"/>` +
+        '</saml:SubjectConfirmation></saml:Subject>' +
+        `<saml:Conditions NotBefore="${iso(nb)}" NotOnOrAfter="${iso(na)}">` +
+        `<saml:AudienceRestriction><saml:Audience>${o.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+        `<saml:AuthnStatement AuthnInstant="${iso(now)}"><saml:AuthnContext><saml:AuthnContextClassRef>` +
+        'urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>' +
+        (o.displayName
+            ? `<saml:AttributeStatement><saml:Attribute Name="displayName"><saml:AttributeValue>${o.displayName}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>`
+            : '') +
+        '</saml:Assertion>';
+    return (
+        `<samlp:Response ${NS} ID="${respId}" Version="2.0" IssueInstant="${iso(now)}" Destination="${o.destination ?? o.recipient}" InResponseTo="${o.inResponseTo}">` +
+        `<saml:Issuer>${o.issuer ?? IDP}</saml:Issuer>` +
+        (o.sign === 'response' ? sigTemplate(respId) : '') +
+        '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
+        assertion +
+        '</samlp:Response>'
+    );
+}
+
+describe('app-saml', () => {
+    let ctx, alice, bob, dir, key, cert, otherKey, org, team, provider, acs, audience;
+    const outsider = `eve-${uniq(6)}@elsewhere-${uniq(6)}.example.org`;
+
+    before(async () => {
+        ctx = await setup();
+        alice = await ctx.user('alice');
+        bob = await ctx.user('bob');
+        dir = mkdtempSync(join(tmpdir(), 'docsd-saml-'));
+        key = join(dir, 'key.pem');
+        otherKey = join(dir, 'other.pem');
+        for (const [k, c] of [
+            [key, join(dir, 'cert.pem')],
+            [otherKey, join(dir, 'other-cert.pem')],
+        ])
+            execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=test-idp', '-days', '2', '-keyout', k, '-out', c], {
+                stdio: 'ignore',
+            });
+        cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+        ({ org } = await createOrg(ctx.url, alice.token, `SAML app ${ctx.run}`));
+        await addMember(alice.api, org.id, bob.email, 'read');
+        await ok(alice.api.orgs.updateOrganizationById(org.id, { emailDomains: [ctx.domain] }), 'updateOrganizationById');
+        team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'From SSO' }), 'createOrganizationTeam', 201);
+        provider = await ok(
+            alice.api.orgs.createOrganizationSamlProvider(org.id, {
+                label: 'Test IdP',
+                entityID: IDP,
+                ssoURL: SSO_URL,
+                certificate: cert,
+                defaultTeam: team.id,
+                defaultRole: 'edit',
+            }),
+            'createOrganizationSAMLProvider',
+            201,
+        );
+        assert.equal(provider.status, 'active');
+        acs = provider.service.acsURL;
+        audience = provider.service.entityID;
+    });
+    after(async () => {
+        if (dir) rmSync(dir, { recursive: true, force: true });
+        if (ctx) await ctx.server.stop();
+    });
+
+    /** GET the start URL: the AuthnRequest's ID (asserting its shape). */
+    async function start(next) {
+        const r = await raw(ctx.url, 'GET', new URL(provider.service.startURL).pathname + (next ? `?next=${encodeURIComponent(next)}` : ''));
+        assert.equal(r.status, 302, r.text);
+        const loc = new URL(r.headers.location);
+        assert.equal(`${loc.origin}${loc.pathname}`, SSO_URL);
+        if (next) assert.equal(loc.searchParams.get('RelayState'), next);
+        const xml = inflateRawSync(Buffer.from(loc.searchParams.get('SAMLRequest'), 'base64')).toString('utf8');
+        assert.match(xml, /^<samlp:AuthnRequest /);
+        assert.ok(xml.includes(`AssertionConsumerServiceURL="${acs}"`), xml);
+        assert.ok(xml.includes(`<saml:Issuer>${audience}</saml:Issuer>`), xml);
+        assert.ok(xml.includes(`Destination="${SSO_URL}"`), xml);
+        return /ID="([^"]+)"/.exec(xml)[1];
+    }
+
+    function sign(xml, { keyFile = key, what = 'assertion' } = {}) {
+        const f = join(dir, `${uniq(8)}.xml`);
+        writeFileSync(f, xml);
+        const out = execFileSync(
+            'xmlsec1',
+            [
+                '--sign',
+                '--privkey-pem',
+                keyFile,
+                '--id-attr:ID',
+                what === 'assertion' ? 'urn:oasis:names:tc:SAML:2.0:assertion:Assertion' : 'urn:oasis:names:tc:SAML:2.0:protocol:Response',
+                f,
+            ],
+            { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        rmSync(f);
+        return out;
+    }
+
+    async function post(xml) {
+        const body = new URLSearchParams({ SAMLResponse: Buffer.from(xml).toString('base64'), RelayState: '/' }).toString();
+        return raw(ctx.url, 'POST', new URL(acs).pathname, {
+            body,
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://idp.test.invalid' },
+        });
+    }
+
+    /** A refusal: a 4xx HTML page naming the reason, no internals, no cookie. */
+    function refused(r, status, re) {
+        assert.equal(r.status, status, r.text);
+        assert.match(r.headers['content-type'], /^text\/html/);
+        assert.equal(r.headers['set-cookie'], undefined);
+        assert.match(r.text, re);
+        assert.doesNotMatch(r.text, /xmlsec|libxml|\/work\/|\.c:\d/i);
+    }
+
+    async function valid(o = {}) {
+        const id = await start();
+        return { id, xml: sign(responseXml({ email: bob.email, inResponseTo: id, recipient: acs, audience, sign: 'assertion', ...o }), o) };
+    }
+
+    it('a valid response signs an existing member in; the session opens a page that needs one', async () => {
+        const id = await start('/o/' + org.id);
+        const r = await post(sign(responseXml({ email: bob.email.toUpperCase(), inResponseTo: id, recipient: acs, audience, sign: 'assertion' })));
+        assert.equal(r.status, 303, r.text);
+        assert.equal(r.headers.location, '/o/' + org.id);
+        const c = r.headers['set-cookie'];
+        assert.ok(c && c.length === 1, 'one cookie');
+        assert.match(c[0], /^docsd_session=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/);
+        const cookie = c[0].split(';')[0];
+        // Without the cookie the home page does not know bob; with it, it names him.
+        const anon = await raw(ctx.url, 'GET', '/', { headers: { Accept: 'text/html' } });
+        assert.ok(!anon.text.includes(bob.name), 'not signed in without the cookie');
+        const home = await raw(ctx.url, 'GET', '/', { headers: { Cookie: cookie, Accept: 'text/html' } });
+        assert.equal(home.status, 200, home.text);
+        assert.ok(home.text.includes(bob.name), 'the signed-in user is named');
+    });
+
+    it('a response signed on the Response element is accepted too', async () => {
+        const id = await start();
+        const r = await post(sign(responseXml({ email: bob.email, inResponseTo: id, recipient: acs, audience, sign: 'response' }), { what: 'response' }));
+        assert.equal(r.status, 303, r.text);
+        assert.equal(r.headers.location, '/');
+    });
+
+    it('the same response again is refused (request used), and so is the same assertion for a new request', async () => {
+        const assertionId = xid();
+        const { xml } = await valid({ assertionId });
+        assert.equal((await post(xml)).status, 303);
+        refused(await post(xml), 403, /answers no sign-in docsd started/);
+        const id2 = await start();
+        const again = sign(responseXml({ email: bob.email, inResponseTo: id2, recipient: acs, audience, sign: 'assertion', assertionId }));
+        refused(await post(again), 403, /used already/);
+    });
+
+    it('an unknown InResponseTo is refused, and none at all', async () => {
+        refused(await post(sign(responseXml({ email: bob.email, inResponseTo: xid(), recipient: acs, audience, sign: 'assertion' }))), 403, /answers no sign-in/);
+        const noIrt = sign(responseXml({ email: bob.email, inResponseTo: 'X', recipient: acs, audience, sign: 'assertion' }).replaceAll(' InResponseTo="X"', ''));
+        refused(await post(noIrt), 403, /InResponseTo/);
+    });
+
+    it('unsigned, tampered and other-certificate responses are refused', async () => {
+        const id = await start();
+        refused(await post(responseXml({ email: bob.email, inResponseTo: id, recipient: acs, audience })), 403, /not signed/);
+        const { xml } = await valid();
+        refused(await post(xml.replace(bob.email, alice.email)), 403, /signature .* not valid/);
+        const other = await valid({ keyFile: otherKey });
+        refused(await post(other.xml), 403, /signature .* not valid/);
+        // The request of a refused response is still usable once (a refusal writes nothing)...
+        const { xml: good, id: gid } = other;
+        const fixed = sign(responseXml({ email: bob.email, inResponseTo: gid, recipient: acs, audience, sign: 'assertion' }));
+        assert.equal((await post(fixed)).status, 303);
+        void good;
+    });
+
+    it('wrong audience, wrong recipient, another destination, expired and not yet valid are refused', async () => {
+        refused(await post((await valid({ audience: 'https://other-sp.example/metadata' })).xml), 403, /another audience/);
+        refused(await post((await valid({ recipient: acs.replace('/acs', '/other'), destination: acs })).xml), 403, /Recipient/);
+        refused(await post((await valid({ destination: 'https://elsewhere.example/acs' })).xml), 403, /Destination/);
+        const now = Date.now();
+        refused(await post((await valid({ notBefore: now - 3_600_000, notOnOrAfter: now - 600_000 })).xml), 403, /expired/);
+        refused(await post((await valid({ notBefore: now + 600_000, notOnOrAfter: now + 3_600_000 })).xml), 403, /not valid yet/);
+        refused(await post((await valid({ issuer: 'https://someone-else.example' })).xml), 403, /Issuer/);
+    });
+
+    it('signature wrapping: a second, unsigned assertion is refused', async () => {
+        const { xml } = await valid();
+        // The signed assertion stays intact; an attacker's assertion naming the admin goes first.
+        const evil = xml.match(/<saml:Assertion[\s\S]*<\/saml:Assertion>/)[0]
+            .replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '')
+            .replace(/ID="[^"]+"/, `ID="${xid()}"`)
+            .replaceAll(bob.email, alice.email);
+        const wrapped = xml.replace('<saml:Assertion', evil + '<saml:Assertion');
+        refused(await post(wrapped), 403, /exactly one assertion/);
+        // The signed assertion moved into Extensions and a forged one in its place, same ID.
+        const signed = xml.match(/<saml:Assertion[\s\S]*<\/saml:Assertion>/)[0];
+        const forged = signed.replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '').replaceAll(bob.email, alice.email);
+        const moved = xml.replace(signed, forged).replace('<samlp:Status>', `<samlp:Extensions>${signed}</samlp:Extensions><samlp:Status>`);
+        refused(await post(moved), 403, /exactly one assertion|not signed|ID of its/);
+    });
+
+    it('a new user of a verified domain joins with the default role and team; another domain is refused', async () => {
+        const email = `newbie-${uniq(6)}@${ctx.domain}`;
+        const { xml } = await valid({ email, displayName: 'New Bie' });
+        const r = await post(xml);
+        assert.equal(r.status, 303, r.text);
+        assert.match(r.headers['set-cookie'][0], /^docsd_session=/);
+        const members = await ok(alice.api.orgs.listMembersInOrganizationById(org.id, { limit: 1000 }), 'listMembersInOrganizationById');
+        const m = members.items.find((x) => x.user.email === email);
+        assert.ok(m, 'the new user is a member');
+        assert.equal(m.role, 'edit');
+        assert.equal(m.sso, true);
+        assert.equal(m.user.displayName, 'New Bie');
+        const teams = await ok(alice.api.orgs.listTeamsForOrganizationMember(org.id, m.user.id), 'listTeamsForOrganizationMember').catch(() => null);
+        if (teams) assert.ok(teams.items.some((t) => t.team.id === team.id), 'in the default team');
+        refused(await post((await valid({ email: outsider })).xml), 403, /not a member of this organization/);
+    });
+
+    it('malformed posts: no SAMLResponse, not base64, not XML, a DOCTYPE', async () => {
+        const p = new URL(acs).pathname;
+        const form = (v) => raw(ctx.url, 'POST', p, { body: v, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+        refused(await form('RelayState=%2F'), 400, /SAMLResponse/);
+        refused(await form('SAMLResponse=%%%'), 400, /SAMLResponse/);
+        refused(await form('SAMLResponse=' + encodeURIComponent(Buffer.from('not xml').toString('base64'))), 400, /not XML/);
+        const dtd = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x "y">]><samlp:Response ' + NS + '/>';
+        refused(await form('SAMLResponse=' + encodeURIComponent(Buffer.from(dtd).toString('base64'))), 400, /DOCTYPE/);
+        refused(await raw(ctx.url, 'GET', p), 405, /HTTP-POST/);
+        refused(await raw(ctx.url, 'GET', '/sso/saml/nosuchprovider/start'), 404, /not found/);
+    });
+
+    it('the SP metadata names the entity ID and the ACS URL', async () => {
+        const r = await raw(ctx.url, 'GET', new URL(audience).pathname);
+        assert.equal(r.status, 200);
+        assert.ok(r.text.includes(`entityID="${audience}"`));
+        assert.ok(r.text.includes(`Location="${acs}"`));
+    });
+});
