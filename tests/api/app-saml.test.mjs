@@ -249,6 +249,30 @@ describe('app-saml', () => {
         refused(await post(moved), 403, /exactly one assertion|not signed|ID of its/);
     });
 
+    it('duplicate or shadowed IDs are refused', async () => {
+        // The Response and the Assertion share one ID: a reference to it would be ambiguous.
+        const id = await start();
+        const aid = xid();
+        const same = responseXml({ email: bob.email, inResponseTo: id, recipient: acs, audience, sign: 'assertion', assertionId: aid }).replace(
+            /(<samlp:Response [^>]*?)ID="[^"]+"/,
+            `$1ID="${aid}"`,
+        );
+        refused(await post(sign(same)), 403, /ID of its/);
+        // An xml:id elsewhere holding the signed assertion's ID.
+        const { xml } = await valid();
+        const asId = /<saml:Assertion ID="([^"]+)"/.exec(xml)[1];
+        const shadow = xml.replace('<samlp:Status>', `<samlp:Extensions><x xmlns="urn:x" xml:id="${asId}"/></samlp:Extensions><samlp:Status>`);
+        refused(await post(shadow), 403, /ID of its/);
+    });
+
+    it('next: only a path of docsd is kept; a pending provider has no start URL', async () => {
+        const r = await raw(ctx.url, 'GET', new URL(provider.service.startURL).pathname + '?next=' + encodeURIComponent('//evil.example/x'));
+        assert.equal(r.status, 302);
+        assert.equal(new URL(r.headers.location).searchParams.get('RelayState'), null);
+        const pending = await ok(alice.api.orgs.createOrganizationSamlProvider(org.id, { label: 'Pending' }), 'createOrganizationSAMLProvider', 201);
+        refused(await raw(ctx.url, 'GET', new URL(pending.service.startURL).pathname), 404, /not set up yet/);
+    });
+
     it('a new user of a verified domain joins with the default role and team; another domain is refused', async () => {
         const email = `newbie-${uniq(6)}@${ctx.domain}`;
         const { xml } = await valid({ email, displayName: 'New Bie' });
