@@ -1,0 +1,125 @@
+/*
+ * domain/sessions.c: password hashes and sessions, in-process. The hash and
+ * check need no store; sessions run on both engines: create, look up,
+ * revocation by a new password and by leaving the last organization, sign
+ * out, expiry, and the failure counts behind the rate limit.
+ */
+#include "domain/sessions.h"
+#include "store/sessions.h"
+#include "unit.h"
+#include "util/err.h"
+#include "util/util.h"
+
+UNIT_TEST(password_hash_is_argon2id_and_checks)
+{
+	char h[DOM_PASSWORD_HASH_MAX], h2[DOM_PASSWORD_HASH_MAX];
+
+	CHECK(dom_password_hash("correct horse battery", h) == 0);
+	CHECK(strncmp(h, "$argon2id$v=19$m=65536,t=2,p=1$", 31) == 0);
+	CHECK(dom_password_check(h, "correct horse battery"));
+	CHECK(!dom_password_check(h, "correct horse batterY"));
+	CHECK(!dom_password_check(h, ""));
+	CHECK(!dom_password_check(h, NULL));
+	/* salted: the same password hashes differently */
+	CHECK(dom_password_hash("correct horse battery", h2) == 0);
+	CHECK(strcmp(h, h2) != 0);
+	CHECK(dom_password_check(h2, "correct horse battery"));
+	/* no user: the dummy hash is checked and nothing matches */
+	CHECK(!dom_password_check(NULL, "correct horse battery"));
+	CHECK(!dom_password_check(NULL, ""));
+	/* limits and encoding */
+	CHECK(dom_password_hash("short", h) == ERR_INVALID);
+	CHECK(strstr(err_message(), "password") != NULL);
+	CHECK(dom_password_hash("\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8", h) == ERR_INVALID);
+	CHECK(dom_password_hash(NULL, h) == ERR_INVALID);
+	{
+		char big[DOM_PASSWORD_MAX + 2];
+		memset(big, 'x', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		CHECK(dom_password_hash(big, h) == ERR_INVALID);
+		big[DOM_PASSWORD_MAX] = '\0';
+		CHECK(dom_password_hash(big, h) == 0);
+	}
+}
+
+static void sessions_suite(struct store *s)
+{
+	struct arena a;
+	struct store_tx tx;
+	struct dom d;
+	struct user u, v;
+	struct org org = { .title = "Sessions", .email_domains = "[]", .default_role = ROLE_READ };
+	const char *token, *csrf, *uid, *c2, *hash, *t2, *c3;
+	char h[DOM_PASSWORD_HASH_MAX];
+	int64_t exp;
+	bool added;
+
+	arena_init(&a);
+	CHECK(dom_password_hash("a good password", h) == 0);
+	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
+	dom_init(&d, NULL, &tx, &a, NULL);
+	unit_new_user(&tx, "sess", NULL, &u);
+	unit_new_user(&tx, "lone", NULL, &v);
+	CHECK(store_org_create(&tx, &org, u.id) == 0);
+
+	/* a session: token and csrf are 64 hex, the lookup finds its user */
+	CHECK(dom_session_create(&d, u.id, &token, &csrf, &exp) == 0);
+	CHECK(strlen(token) == 64 && strlen(csrf) == 64 && strcmp(token, csrf) != 0);
+	CHECK(exp > clock_now_ms() + DOM_SESSION_TTL_MS - 60000);
+	CHECK(dom_session_lookup(&d, token, &uid, &c2) == 0);
+	CHECK_STR(uid, u.id);
+	CHECK_STR(c2, csrf);
+	CHECK(dom_session_lookup(&d, "0000000000000000000000000000000000000000000000000000000000000000", &uid, &c2) ==
+	      ERR_UNAUTHORIZED);
+	CHECK(dom_session_lookup(&d, "short", &uid, &c2) == ERR_UNAUTHORIZED);
+	CHECK(dom_session_lookup(&d, NULL, &uid, &c2) == ERR_UNAUTHORIZED);
+
+	/* a new password ends it; the stored hash is the one given */
+	CHECK(dom_password_set(&d, u.id, h) == 0);
+	CHECK(dom_session_lookup(&d, token, &uid, &c2) == ERR_UNAUTHORIZED);
+	CHECK(dom_signin_lookup(&d, u.email, "10.0.0.1", &uid, &hash) == 0);
+	CHECK_STR(uid, u.id);
+	CHECK_STR(hash, h);
+	/* only the user (or docsd) sets it, and only an argon2id hash */
+	dom_init(&d, NULL, &tx, &a, v.id);
+	CHECK(dom_password_set(&d, u.id, h) == ERR_FORBIDDEN);
+	dom_init(&d, NULL, &tx, &a, NULL);
+	CHECK(dom_password_set(&d, u.id, "plain") == ERR_INVALID);
+
+	/* an unknown email and a user without a password: no user, no hash, no error */
+	CHECK(dom_signin_lookup(&d, "nobody@nowhere.example", "10.0.0.1", &uid, &hash) == 0);
+	CHECK(uid == NULL && hash == NULL);
+	CHECK(dom_signin_lookup(&d, v.email, "10.0.0.1", &uid, &hash) == 0);
+	CHECK(uid == NULL && hash == NULL);
+
+	/* leaving the last organization ends a member's session; a user of no
+	 * organization keeps theirs */
+	CHECK(dom_session_create(&d, u.id, &token, &csrf, &exp) == 0);
+	CHECK(dom_session_create(&d, v.id, &t2, &c3, &exp) == 0);
+	CHECK(store_member_remove(&tx, org.id, u.id, &added) == 0 && added);
+	CHECK(dom_session_lookup(&d, token, &uid, &c2) == ERR_UNAUTHORIZED);
+	CHECK(dom_session_lookup(&d, t2, &uid, &c2) == 0);
+	CHECK_STR(uid, v.id);
+	/* sign-out */
+	CHECK(dom_session_end(&d, t2) == 0);
+	CHECK(dom_session_lookup(&d, t2, &uid, &c2) == ERR_UNAUTHORIZED);
+	CHECK(dom_session_end(&d, "not a token") == 0);
+
+	/* the failure counts: per account (any spelling) and per address */
+	{
+		const char *email = arena_printf(&a, "Limit-%s@example.com", u.id);
+		const char *addr = arena_printf(&a, "10.%d.0.9", (int)(clock_now_ms() % 200));
+		for (int i = 0; i < DOM_SIGNIN_MAX - 1; i++)
+			CHECK(dom_signin_failed(&d, email, i == 0 ? addr : "192.0.2.1") == 0);
+		CHECK(dom_signin_lookup(&d, email, "198.51.100.7", &uid, &hash) == 0);
+		CHECK(dom_signin_failed(&d, email, "192.0.2.2") == 0);
+		CHECK(dom_signin_lookup(&d, email, "198.51.100.7", &uid, &hash) == ERR_RATE_LIMITED);
+		CHECK(dom_signin_lookup(&d, arena_printf(&a, "limit-%s@EXAMPLE.com", u.id), "198.51.100.7", &uid, &hash) ==
+		      ERR_RATE_LIMITED);
+		CHECK(dom_signin_lookup(&d, v.email, addr, &uid, &hash) == 0); /* addr has one */
+	}
+	store_tx_rollback(&tx);
+	arena_free(&a);
+}
+
+UNIT_TEST_ON_ENGINES(sessions, sessions_suite)
