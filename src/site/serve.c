@@ -19,6 +19,7 @@
 #include "format/gitbook_tags.h"
 #include "json/serialize_sites.h"
 #include "domain/content.h"
+#include "domain/integrations.h"
 #include "domain/openapi.h"
 #include "domain/site_redirects.h"
 #include "domain/sites.h"
@@ -182,6 +183,7 @@ struct visit {
 	json_t *claims;
 	bool shared;           /* the request came through an active share key */
 	struct jw key;         /* what the rendering depends on */
+	const char *csp;       /* the page's CSP when integration scripts load; NULL: CSP */
 };
 
 static const char *cookie_value(struct req *r, const char *name)
@@ -310,6 +312,37 @@ static bool has_computed(const struct revision *rv)
 	return false;
 }
 
+/* The site's integration scripts (an active installation on the site of an
+ * integration with site:script:inject): their URLs load after docsd's own
+ * script, and they and their integrations' policies go into the key (a new
+ * installation shows at once) and the page's CSP. */
+static int integration_scripts(struct visit *vi)
+{
+	struct site_script *ss;
+	int n, rc = dom_site_integration_scripts(vi->d, vi->site.id, &ss, &n);
+	const char **urls, **policies;
+	char origin[512];
+
+	if (rc || n == 0)
+		return rc;
+	urls = arena_alloc(vi->a, sizeof(*urls) * (size_t)n);
+	policies = arena_alloc(vi->a, sizeof(*policies) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		urls[i] = ss[i].script;
+		policies[i] = ss[i].csp ? ss[i].csp : "";
+		key_add(&vi->key, urls[i]);
+		key_add(&vi->key, policies[i]);
+	}
+	vi->v.scripts = urls;
+	vi->v.nscripts = n;
+	/* The scripts are served under the API's public URL: its origin. */
+	const char *base = dom_base_url(vi->d), *h = strstr(base, "://");
+	size_t ol = h ? (size_t)(h + 3 - base) + strcspn(h + 3, "/") : 0;
+	snprintf(origin, sizeof(origin), "%.*s", (int)ol, base);
+	vi->csp = site_csp_with_scripts(vi->a, origin, policies, n);
+	return 0;
+}
+
 /* The visible structure with each site space's revision; its ids and
  * revisions go into the key, and, when a revision has computed pages (API
  * references), the latest version of each of the organization's OpenAPI
@@ -327,13 +360,11 @@ static int build_view(struct visit *vi)
 	int ns = vi->st.nsections ? vi->st.nsections : 1, rc;
 
 	v->visitor = visitor_json; /* freed with the visit */
-	/* Integration scripts: where the integrations' domain function (a site
-	 * installation with site:script:inject) fills v->scripts / v->nscripts
-	 * and their URLs go into the key and the CSP's script-src. Not wired
-	 * yet: no site loads an integration script today. */
 	if (!vkey)
 		return err_set(ERR_INTERNAL, "cannot key the visitor's claims");
 	key_add(&vi->key, vkey);
+	if ((rc = integration_scripts(vi)))
+		return rc;
 	v->sections = arena_alloc(vi->a, sizeof(*v->sections) * (size_t)ns);
 	v->nsections = 0;
 	v->def = 0;
@@ -978,7 +1009,7 @@ static int respond(struct visit *vi, bool public_site)
 						: "private, no-cache");
 	if (!public_site)
 		resp_header(r, "X-Robots-Tag", "noindex");
-	resp_header(r, "Content-Security-Policy", CSP);
+	resp_header(r, "Content-Security-Policy", vi->csp ? vi->csp : CSP);
 	/* The visitor's claims (the cookie) decide what conditions show. */
 	resp_header(r, "Vary", "Cookie");
 	if (etag_matches(req_header(r, MHD_HTTP_HEADER_IF_NONE_MATCH), etag))

@@ -139,9 +139,8 @@ struct site_view {
 	const char *here;             /* the path asked for, under the root (the theme links come back to it) */
 	const char *js_url;           /* docsd's script (seo.c); NULL: none */
 	/* Integration scripts (their URLs) that a site installation with
-	 * site:script:inject allows: loaded after docsd's own (seo.c). serve.c
-	 * leaves them empty until the integrations' domain function is wired
-	 * in (see build_view); the CSP must then allow their origins. */
+	 * site:script:inject allows: loaded after docsd's own (seo.c); the
+	 * page's CSP then comes from site_csp_with_scripts (csp.c). */
 	const char *const *scripts;
 	int nscripts;
 	const json_t *visitor;        /* {"claims": {...}} or NULL */
@@ -309,5 +308,12 @@ struct req;
 bool site_request(struct req *r);
 /* Answer a published-site request (always responds; returns 0). */
 int site_serve(struct req *r);
+
+/* The CSP of a page loading integration scripts (csp.c): the base policy
+ * plus script_origin (where docsd serves the scripts) in script-src, plus
+ * the plain host and scheme sources of each integration's declared policy
+ * in the fetch directives it names (keywords, nonces, hashes and a bare *
+ * in script-src dropped); into a. */
+const char *site_csp_with_scripts(struct arena *a, const char *script_origin, const char *const *policies, int n);
 
 #endif

@@ -475,11 +475,42 @@ describe('integrations', () => {
         assert.equal(s[0].cookies, true);
         assert.equal(s[0].contentSecurityPolicy, "script-src 'self' https://cdn.example.com");
         assert.deepEqual(await published(), s);
+        // The published site's pages load it (after docsd's own script), and their CSP allows
+        // the script's origin and the plain sources of the integration's policy, nothing looser.
+        await ok(api.orgs.addSpaceToSite(org.id, site.id, { spaceId: space.id }), 'addSpaceToSite', 201);
+        await ok(api.orgs.updateSiteById(org.id, site.id, { basename: `intg-site-${ctx.run}` }), 'updateSiteById');
+        await ok(api.orgs.publishSite(org.id, site.id), 'publishSite');
+        const page = async () => {
+            const res = await fetch(`${ctx.url}/sites/intg-site-${ctx.run}`, { redirect: 'manual' });
+            return { status: res.status, csp: res.headers.get('content-security-policy'), text: await res.text() };
+        };
+        let p = await page();
+        assert.equal(p.status, 200, p.text.slice(0, 300));
+        const tags = [...p.text.matchAll(/<script defer src="([^"]+)"><\/script>/g)].map((m) => m[1]);
+        assert.equal(tags.length, 2, p.text);
+        assert.equal(tags[1], s[0].script);
+        const origin = new URL(ctx.url).origin;
+        assert.match(p.csp, new RegExp(`script-src 'self' ${origin.replace(/[.]/g, '\\.')} https://cdn\\.example\\.com;`));
+        assert.doesNotMatch(p.csp, /unsafe-eval|'unsafe-inline'[^;]*script|script-src[^;]* \*( |;)/);
+        assert.match(p.csp, /default-src 'none'/);
+        assert.match(p.csp, /frame-ancestors 'self'/);
+        // A hostile policy loosens nothing: keywords and a bare * are dropped, other directives ignored.
+        await publish(inject, { scopes: ['site:script:inject', 'site:script:cookies'], target: 'site', contentSecurityPolicy: "script-src * 'unsafe-inline' 'unsafe-eval' https://ok.example.com; base-uri *; connect-src https://api.example.com, evil; frame-ancestors *" });
+        p = await page();
+        assert.equal(p.status, 200);
+        assert.match(p.csp, /script-src 'self' \S+ https:\/\/ok\.example\.com;/);
+        assert.doesNotMatch(p.csp, /unsafe-eval|base-uri \*|frame-ancestors \*|script-src[^;]* \*[ ;]|,/);
+        assert.match(p.csp, /connect-src 'self' evil;/); // a bare host is a host source; the comma's token is dropped
+        assert.match(p.csp, /base-uri 'none'/);
         await expectError(eve.api.orgs.getPublishedContentSite(org.id, site.id), 404);
         await expectError(raw(ctx.url, 'GET', `/v1/orgs/${other.id}/sites/${site.id}/integration-scripts`, { token: carol.token }), 404);
         // Uninstalling from the site removes it at once.
         await empty(api.integrations.uninstallIntegrationFromSite(inject, i1.id, site.id), 205, 'uninstallIntegrationFromSite');
         assert.deepEqual(await scripts(), []);
         assert.deepEqual(await published(), []);
+        p = await page();
+        assert.equal(p.status, 200);
+        assert.equal([...p.text.matchAll(/<script defer src=/g)].length, 1, 'only docsd\'s own script is left');
+        assert.doesNotMatch(p.csp, /ok\.example\.com/);
     });
 });
