@@ -198,36 +198,46 @@ static int metadata(struct req *r, const char *provider_id)
 	return rc;
 }
 
-int app_saml_serve(struct req *r)
+/* Which SAML URL r asks for and its answer; what is not one of the three is a 404 page. */
+static int serve(struct req *r, const char *rest)
 {
-	const char *pre = public_path(r->srv->public_url), *p = r->url, *slash;
-	size_t plen = strlen(pre);
+	const char *slash = strchr(rest, '/');
 	char id[65];
 
-	if (strncmp(p, pre, plen) != 0 || strncmp(p + plen, "/sso/saml/", 10) != 0)
-		return 1;
-	p += plen + 10;
-	slash = strchr(p, '/');
-	err_clear();
-	if (!slash || (size_t)(slash - p) >= sizeof(id))
-		return refuse(r, err_set(ERR_NOT_FOUND, "no such SAML URL")), 0;
-	memcpy(id, p, (size_t)(slash - p));
-	id[slash - p] = '\0';
-	p = slash + 1;
-	if (strcmp(p, "start") == 0 || strcmp(p, "metadata") == 0) {
+	if (!slash || (size_t)(slash - rest) >= sizeof(id))
+		return refuse(r, err_set(ERR_NOT_FOUND, "no such SAML URL"));
+	memcpy(id, rest, (size_t)(slash - rest));
+	id[slash - rest] = '\0';
+	rest = slash + 1;
+	if (strcmp(rest, "start") == 0 || strcmp(rest, "metadata") == 0) {
 		if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0) {
 			resp_header(r, "Allow", "GET, HEAD");
-			return refuse(r, err_set(ERR_METHOD, "this URL is read with GET")), 0;
+			return refuse(r, err_set(ERR_METHOD, "this URL is read with GET"));
 		}
-		return (*p == 's' ? start(r, id) : metadata(r, id)), 0;
+		return *rest == 's' ? start(r, id) : metadata(r, id);
 	}
-	if (strcmp(p, "acs") == 0) {
+	if (strcmp(rest, "acs") == 0) {
 		if (strcmp(r->method, "POST") != 0) {
 			resp_header(r, "Allow", "POST");
-			return refuse(r, err_set(ERR_METHOD, "this URL receives the identity provider's HTTP-POST response")),
-			       0;
+			return refuse(r, err_set(ERR_METHOD, "this URL receives the identity provider's HTTP-POST response"));
 		}
-		return acs(r, id), 0;
+		return acs(r, id);
 	}
-	return refuse(r, err_set(ERR_NOT_FOUND, "no such SAML URL")), 0;
+	return refuse(r, err_set(ERR_NOT_FOUND, "no such SAML URL"));
+}
+
+int app_saml_serve(struct req *r)
+{
+	const char *pre = public_path(r->srv->public_url);
+	size_t plen = strlen(pre);
+	int rc;
+
+	if (strncmp(r->url, pre, plen) != 0 || strncmp(r->url + plen, "/sso/saml/", 10) != 0)
+		return 1;
+	err_clear();
+	/* serve() answers every outcome itself; what it returns is whether writing
+	 * that answer failed, which the listener cannot improve on. */
+	if ((rc = serve(r, r->url + plen + 10)))
+		log_error("request %ld %s: the SAML answer could not be written (%d)", r->id, r->url, rc);
+	return 0;
 }

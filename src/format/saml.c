@@ -71,7 +71,7 @@ static void init_xmlsec(void)
 	init_rc = 0;
 }
 
-static int saml_init(void)
+int saml_init(void)
 {
 	pthread_once(&init_once, init_xmlsec);
 	return init_rc == 0 ? 0 : err_set(ERR_INTERNAL, "libxmlsec1 could not be initialized");

@@ -55,6 +55,10 @@ struct saml_assertion {
 	const char *display_name; /* or NULL */
 };
 
+/* Initialize libxml2 and libxmlsec1 once per process (the functions below
+ * call it): 0, or ERR_INTERNAL. Tests that sign with libxmlsec1 call it. */
+int saml_init(void);
+
 /* Verify the decoded XML of a SAMLResponse: 0 with *out filled, or
  * ERR_FORBIDDEN (a message saying what did not match) / ERR_INVALID (not a
  * SAML Response) / ERR_INTERNAL. Thread-safe. */
