@@ -76,6 +76,7 @@ static const struct app_route app_routes[] = {
 	{ "GET", "/s/{spaceId}", page_space, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/changes", page_crs, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/changes/{number}", page_cr, APP_SESSION },
+	{ "GET", "/s/{spaceId}/~/changes/{number}/{path*}", page_cr_page, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/history", page_history, APP_SESSION },
 	{ "GET", "/s/{spaceId}/{path*}", page_space_path, APP_SESSION },
 };

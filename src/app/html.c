@@ -95,6 +95,8 @@ const char app_css[] =
 	"margin:1rem 0}\n"
 	".hint-warning{border-color:var(--warn)}.hint-danger{border-color:var(--bad)}.hint-success{border-color:var(--ok)}\n"
 	".pager{margin-top:1rem}\n"
+	".banner{background:var(--soft);border:1px solid var(--line);border-radius:8px;padding:.5rem .9rem;"
+	"font-size:.92rem}\n"
 	"footer.bottom{border-top:1px solid var(--line);color:var(--mute);font-size:.85rem;padding:1rem 1.25rem;"
 	"text-align:center}\n"
 	"@media (max-width:760px){.cols{grid-template-columns:1fr}aside.tree{position:static;max-height:none;"

@@ -72,6 +72,7 @@ int page_space(struct app_page *p);
 int page_space_path(struct app_page *p);
 int page_crs(struct app_page *p);
 int page_cr(struct app_page *p);
+int page_cr_page(struct app_page *p);
 int page_history(struct app_page *p);
 
 #endif

@@ -187,7 +187,21 @@ int page_cr(struct app_page *p)
 		for (int i = 0; i < ch.n; i++) {
 			const struct cr_change *c = &ch.items[i];
 			html_raw(b, "<tr><td>");
-			if (c->page) {
+			if (c->page && c->kind != CR_PAGE_DELETED && c->page->type != PAGE_LINK) {
+				/* The page as the change request has it. */
+				html_raw(b, "<a href=\"");
+				app_href(b, "/s/", s.id);
+				html_raw(b, "/~/changes/");
+				html_raw(b, num + 1);
+				html_raw(b, "/");
+				url_path_enc(b, c->page->path ? c->page->path : c->page->slug);
+				html_raw(b, "\">");
+				app_text(b, c->page->title && *c->page->title ? c->page->title : "Untitled");
+				html_raw(b, "</a>");
+				html_raw(b, " <span class=\"mute\">");
+				app_text(b, c->page->path ? c->page->path : c->page->slug);
+				html_raw(b, "</span>");
+			} else if (c->page) {
 				app_text(b, c->page->title && *c->page->title ? c->page->title : "Untitled");
 				html_raw(b, " <span class=\"mute\">");
 				app_text(b, c->page->path ? c->page->path : c->page->slug);

@@ -9,6 +9,10 @@
  * the revision cache are the API's. The space's root shows its first page,
  * as the published site does.
  *
+ * A change request's head is read the same way under its own URL,
+ * /s/{spaceId}/~/changes/{number}/{page path} (dom_page_get with the change
+ * request: its access rules are the API's too).
+ *
  * The space's own screens sit under "~/" (GitBook's reserved prefix, which
  * no page path takes): ~/changes (change requests, pages_cr.c) and
  * ~/history. /s/{id}/change-requests[/...] and /s/{id}/history, when no
@@ -22,6 +26,7 @@
 #include "site/site.h"
 #include "util/err.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Sidebar nesting shown (deeper pages are reached from their parent). */
@@ -40,15 +45,49 @@ static const char *space_href(struct app_page *p, const char *space_id, const ch
 	return out;
 }
 
-/* The href of a page (already escaped for an attribute). */
-static void page_href(struct jw *b, const char *space_id, const struct rev_page *pg)
+/* Where the pages of the content shown live: "/s/{id}" for the space,
+ * "/s/{id}/~/changes/{number}" for a change request's head (GitBook's
+ * form), percent-encoded. */
+static const char *content_base(struct app_page *p, const char *space_id, const char *cr)
 {
-	app_href(b, "/s/", space_id);
+	struct jw h;
+	const char *out;
+
+	jw_init(&h);
+	html_raw(&h, "/s/");
+	url_path_enc(&h, space_id);
+	if (cr) {
+		html_raw(&h, "/~/changes/");
+		url_path_enc(&h, cr);
+	}
+	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
+	jw_free(&h);
+	return out;
+}
+
+/* The URL path of a page under base (content_base). */
+static void page_url(struct jw *b, const char *base, const struct rev_page *pg)
+{
+	html_raw(b, base);
 	html_raw(b, "/");
 	url_path_enc(b, pg->path ? pg->path : pg->slug);
 }
 
-static void sidebar_level(struct jw *b, const char *space_id, const struct revision *rv, int first,
+/* The same, escaped for an attribute. */
+static void page_href(struct jw *b, const char *base, const struct rev_page *pg)
+{
+	struct jw t;
+
+	jw_init(&t);
+	page_url(&t, base, pg);
+	if (t.len)
+		html_escn(b, t.buf, t.len);
+	if (!jw_ok(&t))
+		b->oom = true;
+	jw_free(&t);
+}
+
+static void sidebar_level(struct jw *b, const char *base, const struct revision *rv, int first,
 			  const struct rev_page *current, int depth)
 {
 	if (first < 0)
@@ -72,7 +111,7 @@ static void sidebar_level(struct jw *b, const char *space_id, const struct revis
 			html_raw(b, " ↗</a>");
 		} else {
 			html_raw(b, "<a href=\"");
-			page_href(b, space_id, pg);
+			page_href(b, base, pg);
 			html_raw(b, "\"");
 			if (pg == current)
 				html_raw(b, " aria-current=\"page\"");
@@ -82,7 +121,7 @@ static void sidebar_level(struct jw *b, const char *space_id, const struct revis
 			html_raw(b, "</a>");
 		}
 		if (depth < SIDEBAR_MAX_DEPTH)
-			sidebar_level(b, space_id, rv, pg->first_child, current, depth + 1);
+			sidebar_level(b, base, rv, pg->first_child, current, depth + 1);
 		html_raw(b, "</li>");
 	}
 	html_raw(b, "</ul>");
@@ -139,6 +178,7 @@ struct app_link {
 	struct app_page *p;
 	const struct revision *rv;
 	const struct rev_page *from;
+	const char *base; /* content_base */
 };
 
 static const char *app_content_link(void *ctx, const char *target)
@@ -159,10 +199,7 @@ static const char *app_content_link(void *ctx, const char *target)
 		return NULL;
 	hash = t.kind == LINK_PAGE ? strchr(target, '#') : NULL;
 	jw_init(&h);
-	html_raw(&h, "/s/");
-	url_path_enc(&h, l->rv->space_id);
-	html_raw(&h, "/");
-	url_path_enc(&h, t.page->path ? t.page->path : t.page->slug);
+	page_url(&h, l->base, t.page);
 	if (hash)
 		html_raw(&h, hash);
 	url = jw_ok(&h) ? arena_strndup(a, h.buf, h.len) : NULL;
@@ -171,13 +208,13 @@ static const char *app_content_link(void *ctx, const char *target)
 }
 
 /* The page, or for a group the list of its pages. */
-static int page_body(struct app_page *p, const struct dom_page *dp)
+static int page_body(struct app_page *p, const struct dom_page *dp, const char *base)
 {
 	struct jw *b = p->out;
 	const struct rev_page *pg = dp->page;
 	const struct revision *rv = dp->src.rv;
 	struct md_headings h = { .skip_title = pg->title };
-	struct app_link lc = { p, rv, pg };
+	struct app_link lc = { p, rv, pg, base };
 
 	html_raw(b, "<h1>");
 	app_emoji(b, pg->emoji);
@@ -196,7 +233,7 @@ static int page_body(struct app_page *p, const struct dom_page *dp)
 			if (!shown++)
 				html_raw(b, "<ul class=\"list\">");
 			html_raw(b, "<li><a href=\"");
-			page_href(b, rv->space_id, &rv->pages[i]);
+			page_href(b, base, &rv->pages[i]);
 			html_raw(b, "\">");
 			app_text(b, rv->pages[i].title);
 			html_raw(b, "</a></li>");
@@ -245,24 +282,55 @@ static const char *alias(struct app_page *p, const char *space_id, const char *p
 	return out;
 }
 
-static int show(struct app_page *p, const char *path)
+/* A change request's head is shown under a banner naming it, with a link
+ * back to the change request. */
+static void cr_banner(struct app_page *p, const struct content_src *src)
 {
-	const char *id = req_param(p->r, "spaceId");
+	struct jw *b = p->out;
+	char num[32];
+
+	snprintf(num, sizeof(num), "%lld", (long long)src->cr.number);
+	html_raw(b, "<p class=\"banner\" role=\"note\">You are reading change request <a href=\"");
+	app_href(b, "/s/", src->space.id);
+	html_raw(b, "/~/changes/");
+	html_raw(b, num);
+	html_raw(b, "\">#");
+	html_raw(b, num);
+	html_raw(b, " ");
+	app_text(b, src->cr.subject && *src->cr.subject ? src->cr.subject : "Untitled change request");
+	html_raw(b, "</a> <span class=\"badge st-");
+	app_text(b, src->cr.status);
+	html_raw(b, "\">");
+	app_text(b, src->cr.status);
+	html_raw(b, "</span>, not the space as it is.</p>");
+}
+
+/* The space's content (cr NULL) or a change request's head (cr: its
+ * number), at path (NULL: the first page). */
+static int show(struct app_page *p, const char *path, const char *cr)
+{
+	const char *id = req_param(p->r, "spaceId"), *base = content_base(p, id, cr);
 	struct content_src src;
 	struct dom_page dp;
 	const struct rev_page *first;
 	struct jw *b = p->out;
 	int rc;
 
+	if (!base)
+		return err_set(ERR_INTERNAL, "out of memory");
+	/* Only a number names a change request in these URLs (its urls.app). */
+	for (const char *c = cr; c && *c; c++)
+		if (*c < '0' || *c > '9')
+			return err_set(ERR_NOT_FOUND, "not found");
 	if (path) {
-		rc = dom_page_get(p->d, id, NULL, NULL, NULL, path, true, true, &dp);
-		if (rc == ERR_NOT_FOUND && (p->location = alias(p, id, path)))
+		rc = dom_page_get(p->d, id, cr, NULL, NULL, path, true, true, &dp);
+		if (rc == ERR_NOT_FOUND && !cr && (p->location = alias(p, id, path)))
 			return 0;
 		if (rc)
 			return rc;
 	} else {
 		/* The root: the first page, as the published site shows it. */
-		if ((rc = dom_content_source(p->d, id, NULL, NULL, ROLE_READ, &src)))
+		if ((rc = dom_content_source(p->d, id, cr, NULL, ROLE_READ, &src)))
 			return rc;
 		first = src.rv ? sv_first_page(src.rv) : NULL;
 		if (!first) {
@@ -272,12 +340,14 @@ static int show(struct app_page *p, const char *path)
 			app_emoji(b, src.space.emoji);
 			app_text(b, src.space.title && *src.space.title ? src.space.title : "Untitled space");
 			html_raw(b, "</h1>");
+			if (cr)
+				cr_banner(p, &src);
 			space_actions(p, &src.space);
 			html_raw(b, "<p class=\"empty\">This space has no pages yet.</p>");
 			app_frame_end(p);
 			return 0;
 		}
-		if ((rc = dom_page_get(p->d, id, NULL, NULL, first->id, NULL, true, true, &dp)))
+		if ((rc = dom_page_get(p->d, id, cr, NULL, first->id, NULL, true, true, &dp)))
 			return rc;
 	}
 	if ((rc = space_head(p, &dp.src.space, dp.page->title)))
@@ -286,10 +356,12 @@ static int show(struct app_page *p, const char *path)
 	app_emoji(b, dp.src.space.emoji);
 	app_text(b, dp.src.space.title && *dp.src.space.title ? dp.src.space.title : "Untitled space");
 	html_raw(b, "</strong></p>");
-	sidebar_level(b, id, dp.src.rv, dp.src.rv->first_root, dp.page, 0);
+	sidebar_level(b, base, dp.src.rv, dp.src.rv->first_root, dp.page, 0);
 	html_raw(b, "</aside><article class=\"page\">");
+	if (cr)
+		cr_banner(p, &dp.src);
 	space_actions(p, &dp.src.space);
-	if ((rc = page_body(p, &dp)))
+	if ((rc = page_body(p, &dp, base)))
 		return rc;
 	html_raw(b, "</article></div>");
 	app_frame_end(p);
@@ -298,10 +370,15 @@ static int show(struct app_page *p, const char *path)
 
 int page_space(struct app_page *p)
 {
-	return show(p, NULL);
+	return show(p, NULL, NULL);
 }
 
 int page_space_path(struct app_page *p)
 {
-	return show(p, req_param(p->r, "path"));
+	return show(p, req_param(p->r, "path"), NULL);
+}
+
+int page_cr_page(struct app_page *p)
+{
+	return show(p, req_param(p->r, "path"), req_param(p->r, "number"));
 }

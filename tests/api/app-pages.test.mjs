@@ -189,11 +189,29 @@ describe('web interface: reading pages', () => {
         const one = (await page(aliceS, `/s/${space.id}/~/changes/1`)).text;
         assert.match(one, /<span class="badge st-merged">merged<\/span>/);
         assert.match(one, /<dt>Author<\/dt><dd>Alice &lt;b&gt;bold&lt;\/b&gt;<\/dd>/);
-        assert.match(one, /Authentication <span class="mute">guides\/authentication<\/span><\/td><td>added/);
+        assert.match(one, new RegExp(`<a href="/s/${space.id}/~/changes/1/guides/authentication">Authentication</a> <span class="mute">guides/authentication</span></td><td>added`));
         const d = (await page(aliceS, `/s/${space.id}/~/changes/${crDraft.number}`)).text;
         assert.match(d, /This change request changes nothing yet\./);
         await page(aliceS, `/s/${space.id}/~/changes/999`, 404);
         await page(aliceS, `/s/${space.id}/~/changes/${crDraft.id}`, 404);
+        // a change request's head, read under its own URL; the space is unchanged
+        const intro = pages.find((p) => p.title === 'Introduction');
+        const w = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${crDraft.id}/content`, {
+            token: alice.token,
+            json: { changes: [{ operation: 'update_page', page: intro.id, document: { markdown: 'Welcome to the NEW 1 < 2 & Acme.\n' } }] },
+        });
+        assert.equal(w.status, 200, w.text);
+        const withChange = (await page(aliceS, `/s/${space.id}/~/changes/${crDraft.number}`)).text;
+        const link = `/s/${space.id}/~/changes/${crDraft.number}/introduction`;
+        assert.match(withChange, new RegExp(`<a href="${link}">Introduction</a> <span class="mute">introduction</span></td><td>edited`));
+        const head = (await page(aliceS, link)).text;
+        assert.match(head, /Welcome to the NEW 1 &lt; 2 &amp; Acme\./);
+        assert.match(head, /You are reading change request <a href="[^"]+">#\d+ Draft &lt;b&gt;edits&lt;\/b&gt;<\/a>/);
+        assert.match(head, new RegExp(`<a href="/s/${space.id}/~/changes/${crDraft.number}/guides">Guides</a>`), 'the sidebar stays in the change request');
+        assert.doesNotMatch((await page(aliceS, `/s/${space.id}/introduction`)).text, /NEW/);
+        await page(aliceS, `/s/${space.id}/~/changes/${crDraft.number}/no/such`, 404);
+        await page(aliceS, `/s/${space.id}/~/changes/999/introduction`, 404);
+        await page(eveS, link, 404);
         const h = (await page(aliceS, `/s/${space.id}/~/history`)).text;
         assert.match(h, /#1 First &lt;pages&gt;/);
     });
