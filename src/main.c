@@ -178,7 +178,8 @@ static int read_password(char *buf, size_t size)
 }
 
 /* docsd user password --email E: set the user's web interface password
- * (argon2id), which signs them out everywhere. The hash is computed before
+ * (argon2id), which signs them out everywhere; with --link, print a one-time
+ * link where the user sets it (domain/sessions.h, "Password links"). The hash is computed before
  * the write transaction opens (~100 ms of CPU the server's writers need not
  * wait for). */
 static int cmd_user_password(struct cli *c)
@@ -189,19 +190,23 @@ static int cmd_user_password(struct cli *c)
 	struct user u;
 	struct dom d;
 	char pw[DOM_PASSWORD_MAX + 2], hash[DOM_PASSWORD_HASH_MAX];
+	const char *link = NULL;
+	int64_t expires = 0;
 	int rc, ret = 1;
 
 	if (!c->email || !valid_email(c->email)) {
 		fprintf(stderr, "docsd: --email must be a valid email address\n");
 		return 2;
 	}
-	if (read_password(pw, sizeof(pw)))
-		return 1;
-	rc = dom_password_hash(pw, hash);
-	sodium_memzero(pw, sizeof(pw));
-	if (rc) {
-		fprintf(stderr, "docsd: %s\n", err_message());
-		return rc == ERR_INVALID ? 2 : 1;
+	if (!c->link) {
+		if (read_password(pw, sizeof(pw)))
+			return 1;
+		rc = dom_password_hash(pw, hash);
+		sodium_memzero(pw, sizeof(pw));
+		if (rc) {
+			fprintf(stderr, "docsd: %s\n", err_message());
+			return rc == ERR_INVALID ? 2 : 1;
+		}
 	}
 	arena_init(&a);
 	if (server_open_store(&st, &c->cfg, 1)) {
@@ -211,7 +216,9 @@ static int cmd_user_password(struct cli *c)
 	if ((rc = store_tx_begin(st, &tx, 1, &a)) == 0) {
 		dom_init(&d, NULL, &tx, &a, NULL);
 		rc = store_user_get_by_email(&tx, c->email, &u);
-		if (rc == 0)
+		if (rc == 0 && c->link)
+			rc = dom_password_link(&d, u.id, &link, &expires);
+		else if (rc == 0)
 			rc = dom_password_set(&d, u.id, hash);
 		if (rc == 0)
 			rc = store_tx_commit(&tx);
@@ -222,7 +229,19 @@ static int cmd_user_password(struct cli *c)
 		fprintf(stderr, "docsd: %s\n", err_message());
 		goto out;
 	}
-	printf("{\"user\":\"%s\",\"password\":\"set\"}\n", u.id);
+	if (c->link) {
+		/* The token is ids, digits and hex: nothing to escape. */
+		char base[512];
+		snprintf(base, sizeof(base), "%s", c->cfg.public_url ? c->cfg.public_url : "");
+		if (!*base)
+			snprintf(base, sizeof(base), "http://%s", c->cfg.listen);
+		while (*base && base[strlen(base) - 1] == '/')
+			base[strlen(base) - 1] = '\0';
+		printf("{\"user\":\"%s\",\"link\":\"%s/signin/password?token=%s\",\"expiresAt\":%lld}\n", u.id, base,
+		       link, (long long)expires);
+	} else {
+		printf("{\"user\":\"%s\",\"password\":\"set\"}\n", u.id);
+	}
 	ret = fflush(stdout) == 0 ? 0 : 1;
 out:
 	store_close(st);

@@ -46,9 +46,10 @@ static const char commands[] =
 	"  user create --email E [--name N] [--if-exists]\n"
 	"                             create a user; prints {\"user\": ..., \"token\": ...}; with\n"
 	"                             --if-exists an existing user gets a new token instead of an error\n"
-	"  user password --email E    set the user's password for the web interface (read from the\n"
+	"  user password --email E [--link]\n                             set the user's password for the web interface (read from the\n"
 	"                             terminal without echo, else the first line of stdin); signs\n"
-	"                             the user out of every session\n"
+	"                             the user out of every session; with --link, prints a one-time\n"
+	"                             link (valid 7 days) where the user sets it themselves\n"
 	"  token create --email E     create an API token for an existing user; prints {\"token\": ...}\n"
 	"  migrate                    apply pending database migrations and exit\n"
 	"  job enqueue --kind K [--subject S] [--payload JSON]\n"
@@ -190,6 +191,8 @@ static const struct cli_option options[] = {
 	{ "name", NULL, "NAME", NULL, NULL, "user create: the display name", OPT_STR, CLI(name) },
 	{ "if-exists", NULL, NULL, NULL, NULL, "user create: an existing user gets a new token instead of an error",
 	  OPT_SWITCH, CLI(if_exists) },
+	{ "link", NULL, NULL, NULL, NULL, "user password: print a one-time link (7 days) where the user sets it",
+	  OPT_SWITCH, CLI(link) },
 	{ "kind", NULL, "K", NULL, NULL, "job commands: the job kind", OPT_STR, CLI(kind) },
 	{ "subject", NULL, "S", NULL, NULL, "job enqueue: the job's subject", OPT_STR, CLI(subject) },
 	{ "payload", NULL, "JSON", NULL, NULL, "job enqueue: the job's payload, a JSON object", OPT_STR, CLI(payload) },

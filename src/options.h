@@ -20,6 +20,7 @@ struct cli {
 	const char *email;
 	const char *name;
 	int if_exists;                        /* user create: an existing user gets a new token */
+	int link;                             /* user password: print a password link instead */
 	const char *kind, *subject, *payload; /* job enqueue, job list */
 };
 

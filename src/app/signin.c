@@ -112,28 +112,38 @@ static int page(struct req *r, int status, const char *title, struct jw *body)
 	return rc;
 }
 
+/* The pre-session token of this browser (its cookie's), or a new one with
+ * its Set-Cookie added to r. */
+static int pre_token(struct req *r, const char **out)
+{
+	const char *pre = app_cookie(r, APP_SIGNIN_COOKIE);
+	unsigned char raw[32];
+	char *hex;
+
+	if (well_formed(pre)) {
+		*out = pre;
+		return 0;
+	}
+	if (!(hex = arena_alloc(&r->arena, 65)) || dom_crypto_init())
+		return err_set(ERR_INTERNAL, "cannot make a token");
+	randombytes_buf(raw, sizeof(raw));
+	hex_encode(hex, raw, sizeof(raw));
+	*out = hex;
+	return resp_header(r, "Set-Cookie",
+			   arena_printf(&r->arena, APP_SIGNIN_COOKIE "=%s; Path=/signin; Max-Age=3600; HttpOnly; SameSite=Strict%s",
+					hex, app_cookie_secure(r)));
+}
+
 /* The sign-in form: message (or NULL) above it, email kept. Sets the
  * pre-session cookie when the browser has none of ours. */
 static int form_page(struct req *r, int status, const char *message, const char *email, const char *next)
 {
-	const char *pre = app_cookie(r, APP_SIGNIN_COOKIE);
+	const char *pre = NULL;
 	struct jw b;
 	int rc;
 
-	if (!well_formed(pre)) {
-		unsigned char raw[32];
-		char *hex = arena_alloc(&r->arena, 65);
-		if (!hex || dom_crypto_init())
-			return err_set(ERR_INTERNAL, "cannot make a token");
-		randombytes_buf(raw, sizeof(raw));
-		hex_encode(hex, raw, sizeof(raw));
-		pre = hex;
-		if ((rc = resp_header(r, "Set-Cookie",
-				      arena_printf(&r->arena,
-						   APP_SIGNIN_COOKIE "=%s; Path=/signin; Max-Age=3600; HttpOnly; SameSite=Strict%s",
-						   pre, app_cookie_secure(r)))))
-			return rc;
-	}
+	if ((rc = pre_token(r, &pre)))
+		return rc;
 	jw_init(&b);
 	html_raw(&b, "<h1>Sign in to docsd</h1>");
 	if (message) {
@@ -315,6 +325,134 @@ static int signout_post(struct req *r)
 	return redirect(r, "/signin");
 }
 
+/* The password form of a link: token kept in a hidden field. */
+static int password_form(struct req *r, int status, const char *message, const char *token, const char *email)
+{
+	const char *pre = NULL;
+	struct jw b;
+	int rc;
+
+	if ((rc = pre_token(r, &pre)))
+		return rc;
+	jw_init(&b);
+	html_raw(&b, "<h1>Set your password</h1>");
+	if (message) {
+		html_raw(&b, "<p class=\"error\" role=\"alert\">");
+		html_esc(&b, message);
+		html_raw(&b, "</p>");
+	}
+	html_raw(&b, "<p>For <strong>");
+	html_esc(&b, email);
+	html_raw(&b, "</strong>. At least 8 characters.</p><form method=\"post\" action=\"/signin/password\">"
+		     "<input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
+	html_esc(&b, pre);
+	html_raw(&b, "\"><input type=\"hidden\" name=\"token\" value=\"");
+	html_esc(&b, token);
+	html_raw(&b, "\"><label for=\"password\">New password</label><input id=\"password\" name=\"password\" "
+		     "type=\"password\" autocomplete=\"new-password\" minlength=\"8\" required autofocus>"
+		     "<label for=\"confirm\">The same again</label><input id=\"confirm\" name=\"confirm\" "
+		     "type=\"password\" autocomplete=\"new-password\" minlength=\"8\" required>"
+		     "<button type=\"submit\">Set password and sign in</button></form>");
+	rc = page(r, status, "Set your password", &b);
+	jw_free(&b);
+	return rc;
+}
+
+/* The user a link is valid for (read in tx), or a 404 page (1). */
+static int link_user(struct req *r, struct store_tx *tx, const char *token, struct user *u)
+{
+	struct dom d;
+	const char *uid;
+	int rc;
+
+	dom_init(&d, r->srv, tx, &r->arena, NULL);
+	rc = dom_password_link_check(&d, token, &uid);
+	if (rc == 0)
+		rc = store_user_get(tx, uid, u);
+	return rc;
+}
+
+/* GET /signin/password?token=: the form of a valid link. */
+static int password_get(struct req *r)
+{
+	const char *token = req_query(r, "token");
+	struct store_tx tx;
+	struct user u;
+	int rc;
+
+	if ((rc = store_tx_begin(r->srv->store, &tx, 0, &r->arena)))
+		return rc;
+	rc = link_user(r, &tx, token, &u);
+	store_tx_rollback(&tx);
+	if (rc == ERR_NOT_FOUND)
+		return message_page(r, 404, "Link not valid",
+				    "This password link is not valid: it was used already, has expired, or is not complete. "
+				    "Ask for a new one.");
+	return rc ? rc : password_form(r, 200, NULL, token, u.email);
+}
+
+/* POST /signin/password: set the password of a valid link, then sign in. */
+static int password_post(struct req *r)
+{
+	const char *pre = app_cookie(r, APP_SIGNIN_COOKIE), *sent = NULL, *token = NULL, *password = NULL, *confirm = NULL;
+	const char *ct = req_header(r, "Content-Type");
+	char hash[DOM_PASSWORD_HASH_MAX];
+	struct store_tx tx;
+	struct user u;
+	struct dom d;
+	int rc;
+
+	if (r->body_too_large)
+		return message_page(r, 413, "Too large", "The form sent more than the server accepts.");
+	if (!ct || strncasecmp(ct, "application/x-www-form-urlencoded", 33) != 0)
+		return message_page(r, 415, "Not a form", "Use the form of your password link.");
+	if (form_field(&r->arena, r->body, r->body_len, APP_CSRF_FIELD, &sent) < 0 ||
+	    form_field(&r->arena, r->body, r->body_len, "token", &token) < 0 ||
+	    form_field(&r->arena, r->body, r->body_len, "password", &password) < 0 ||
+	    form_field(&r->arena, r->body, r->body_len, "confirm", &confirm) < 0)
+		return message_page(r, 400, "Not read", "The form could not be read: open your link again.");
+	if (!well_formed(pre) || !app_token_eq(pre, sent))
+		return message_page(r, 403, "Form expired",
+				    "This form has expired or did not come from this site: open your link again.");
+	/* The link, before the ~100 ms hash. */
+	if ((rc = store_tx_begin(r->srv->store, &tx, 0, &r->arena)))
+		return rc;
+	rc = link_user(r, &tx, token, &u);
+	store_tx_rollback(&tx);
+	if (rc == ERR_NOT_FOUND)
+		return message_page(r, 404, "Link not valid",
+				    "This password link is not valid: it was used already, has expired, or is not complete.");
+	if (rc)
+		return rc;
+	if (!password || !confirm || strcmp(password, confirm) != 0)
+		return password_form(r, 400, "The two passwords are not the same.", token, u.email);
+	rc = dom_password_hash(password, hash);
+	if (rc == ERR_INVALID)
+		return password_form(r, 400, "The password must be 8 to 1024 bytes long.", token, u.email);
+	if (rc)
+		return rc;
+	/* Checked again in the write transaction: a link sets one password. */
+	if ((rc = store_tx_begin(r->srv->store, &tx, 1, &r->arena)))
+		return rc;
+	dom_init(&d, r->srv, &tx, &r->arena, NULL);
+	rc = link_user(r, &tx, token, &u);
+	if (rc == 0)
+		rc = dom_password_set(&d, u.id, hash);
+	if (rc == 0)
+		rc = app_session_start(r, &tx, u.id);
+	if (rc == 0)
+		rc = store_tx_commit(&tx);
+	else
+		store_tx_rollback(&tx);
+	if (rc) {
+		r->nheaders = 0;
+		if (rc == ERR_NOT_FOUND)
+			return message_page(r, 404, "Link not valid", "This password link was used already.");
+		return rc;
+	}
+	return redirect(r, "/");
+}
+
 int app_signin_serve(struct req *r)
 {
 	bool get = strcmp(r->method, "GET") == 0 || strcmp(r->method, "HEAD") == 0;
@@ -324,6 +462,8 @@ int app_signin_serve(struct req *r)
 	err_clear();
 	if (strcmp(r->url, "/signin") == 0 && (get || post))
 		rc = get ? signin_get(r) : signin_post(r);
+	else if (strcmp(r->url, "/signin/password") == 0 && (get || post))
+		rc = get ? password_get(r) : password_post(r);
 	else if (strcmp(r->url, "/signout") == 0 && post)
 		rc = signout_post(r);
 	else if (strcmp(r->url, "/signin") == 0 || strcmp(r->url, "/signout") == 0) {

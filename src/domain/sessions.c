@@ -2,6 +2,7 @@
  * sessions.c - passwords, sessions and the sign-in rate limit (the rules are
  * written in domain/sessions.h).
  */
+#include "domain/secrets.h"
 #include "domain/sessions.h"
 #include "store/sessions.h"
 #include "util/err.h"
@@ -9,6 +10,8 @@
 #include "util/util.h"
 
 #include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <sodium.h>
 #include <string.h>
 
@@ -181,4 +184,64 @@ int dom_session_end(struct dom *d, const char *token)
 	char id[65];
 
 	return token_id(token, id) ? 0 : store_session_delete(d->tx, id);
+}
+
+/* The HMAC of a password link for user_id, expires_at and the user's
+ * current hash, as 64 hex characters into out. */
+static int link_mac(struct dom *d, const char *user_id, int64_t expires_at, char out[65])
+{
+	const char *key, *hash = NULL, *msg;
+	unsigned char mac[32];
+	int rc = dom_secret(d->srv, d->tx, DOM_SECRET_FILES, &key);
+
+	if (rc)
+		return rc;
+	rc = store_password_get(d->tx, user_id, &hash);
+	if (rc == ERR_NOT_FOUND) {
+		err_clear();
+		hash = "-";
+	} else if (rc) {
+		return rc;
+	}
+	msg = arena_printf(d->arena, "password-link\n%s\n%" PRId64 "\n%s", user_id, expires_at, hash);
+	if (hmac_sha256(mac, key, strlen(key), msg, strlen(msg)))
+		return err_set(ERR_INTERNAL, "cannot sign a password link");
+	hex_encode(out, mac, sizeof(mac));
+	return 0;
+}
+
+int dom_password_link(struct dom *d, const char *user_id, const char **token, int64_t *expires_at)
+{
+	char mac[65];
+	int rc;
+
+	if (d->actor.user_id)
+		return err_set(ERR_FORBIDDEN, "password links are made with `docsd user password --link`");
+	*expires_at = clock_now_ms() + DOM_PASSWORD_LINK_TTL_MS;
+	if ((rc = link_mac(d, user_id, *expires_at, mac)))
+		return rc;
+	*token = arena_printf(d->arena, "%s.%" PRId64 ".%s", user_id, *expires_at, mac);
+	return 0;
+}
+
+int dom_password_link_check(struct dom *d, const char *token, const char **user_id)
+{
+	const char *dot1 = token ? strchr(token, '.') : NULL, *dot2 = dot1 ? strchr(dot1 + 1, '.') : NULL;
+	char mac[65], *end = NULL, *uid;
+	long long exp;
+	int rc;
+
+	*user_id = NULL;
+	if (!dot2 || dot1 == token || dot1 - token > 64 || strlen(dot2 + 1) != 64 || dot2 - dot1 < 2 || dot2 - dot1 > 20)
+		return err_set(ERR_NOT_FOUND, "this link is not valid (any more)");
+	exp = strtoll(dot1 + 1, &end, 10);
+	if (end != dot2 || exp <= clock_now_ms())
+		return err_set(ERR_NOT_FOUND, "this link is not valid (any more)");
+	uid = arena_strndup(d->arena, token, (size_t)(dot1 - token));
+	if ((rc = link_mac(d, uid, exp, mac)))
+		return rc;
+	if (sodium_memcmp(mac, dot2 + 1, 64) != 0)
+		return err_set(ERR_NOT_FOUND, "this link is not valid (any more)");
+	*user_id = uid;
+	return 0;
 }

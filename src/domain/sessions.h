@@ -61,6 +61,20 @@ bool dom_password_check(const char *hash, const char *password);
  * the user only), ending the user's sessions. */
 int dom_password_set(struct dom *d, const char *user_id, const char *hash);
 
+/* Password links: how an invited user sets their first password (or anyone
+ * a forgotten one) without an administrator typing it. A link's token is
+ * "<user id>.<expiry ms>.<HMAC-SHA256 hex>", the HMAC (the server's files
+ * secret, with a "password-link" label of its own) over the user, the expiry
+ * and the user's current password hash ("-" for none): no table, and a link
+ * works once, since setting the password changes the hash it signed, and
+ * not past its expiry (DOM_PASSWORD_LINK_TTL_MS from when it was made). */
+#define DOM_PASSWORD_LINK_TTL_MS (7LL * 24 * 3600 * 1000) /* 7 days */
+/* A new link token for user_id (docsd itself only: the CLI). */
+int dom_password_link(struct dom *d, const char *user_id, const char **token, int64_t *expires_at);
+/* The user a link token is valid for now: 0 with *user_id, or ERR_NOT_FOUND
+ * for any invalid one (malformed, expired, used, forged) alike. */
+int dom_password_link_check(struct dom *d, const char *token, const char **user_id);
+
 /* The first step of a sign-in, in a read transaction: ERR_RATE_LIMITED when email's
  * or addr's failures reached DOM_SIGNIN_MAX in the window; else 0 with
  * *user_id and *hash set to the user's and their password hash, or NULL

@@ -2,7 +2,8 @@
 // (stdin), GET/POST /signin and POST /signout over plain HTTP (no browser). Cookie flags, the
 // signed-in state, identical answers for an unknown email and a wrong password, the rate limits
 // per account and per address (requests sent from distinct loopback addresses), CSRF refusals
-// (the session's token on /signout, the pre-session token on /signin), expiry and the rate-limit
+// (the session's token on /signout, the pre-session token on /signin), the one-time password link
+// of an invited user, expiry and the rate-limit
 // window (a server restarted with its clock ahead), revocation by a new password and by removal
 // from the organization, and no session token in the server's log. Runs on both engines.
 import { describe, it, before, after } from 'node:test';
@@ -13,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { setup, uniq } from './lib/fixtures.mjs';
 import { startServer, DOCSD_BIN, DATABASE_URL } from './lib/server.mjs';
-import { empty, createOrg, addMember } from './lib/api.mjs';
+import { ok, empty, createOrg, addMember } from './lib/api.mjs';
 
 const storage = (dataDir) => (DATABASE_URL ? ['--database', DATABASE_URL] : ['--data', dataDir]);
 
@@ -28,6 +29,25 @@ function setPassword(dataDir, email, password) {
         child.on('close', (code) => res({ code, stdout, stderr }));
         child.stdin.end(`${password}\n`);
     });
+}
+
+/** `docsd user password --email EMAIL --link`: the link's path and query (/signin/password?token=...). */
+async function passwordLink(dataDir, email) {
+    const r = await new Promise((res, rej) => {
+        const child = spawn(DOCSD_BIN, ['user', 'password', ...storage(dataDir), '--email', email, '--link'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '', stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('error', rej);
+        child.on('close', (code) => res({ code, stdout, stderr }));
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    const u = new URL(out.link);
+    assert.equal(u.pathname, '/signin/password');
+    assert.match(u.searchParams.get('token'), /^[A-Za-z0-9]+\.\d+\.[0-9a-f]{64}$/);
+    assert.ok(out.expiresAt > Date.now() + 6 * 24 * 3600 * 1000);
+    return { path: u.pathname + u.search, token: u.searchParams.get('token'), user: out.user };
 }
 
 /** A random loopback address other than 127.0.0.1 (Linux routes all of 127/8 to lo). */
@@ -254,6 +274,45 @@ describe('web interface sessions', () => {
         assert.equal(r.status, 405);
     });
 
+    it('an invited user sets their first password through a one-time link (`user password --link`), then is signed in', async () => {
+        const { org } = await createOrg(url, alice.token, `Invited ${ctx.run}`);
+        const email = `invited-${uniq(6)}@${ctx.domain}`;
+        const inv = await ok(alice.api.orgs.inviteUsersToOrganization(org.id, { emails: [{ email, role: 'read' }] }), 'inviteUsersToOrganization');
+        assert.equal(inv.users.length, 1);
+        // no password yet: signing in fails like any wrong password
+        assert.equal((await signIn(email, 'anything at all')).status, 401);
+        const link = await passwordLink(server.dataDir, email);
+        assert.equal(link.user, inv.users[0]);
+        const page = await http(url, 'GET', link.path);
+        assert.equal(page.status, 200);
+        assert.ok(page.text.includes(email));
+        assert.match(page.text, /<label for="password">/);
+        assert.match(page.text, /<label for="confirm">/);
+        const pre = cookieValue(page.cookies.docsd_signin);
+        const post = (form, cookies = { docsd_signin: pre }) => http(url, 'POST', '/signin/password', { cookies, form: { csrf: pre, token: link.token, ...form } });
+        let r = await post({ password: 'a new password', confirm: 'another one' });
+        assert.equal(r.status, 400);
+        r = await post({ password: 'short', confirm: 'short' });
+        assert.equal(r.status, 400);
+        r = await post({ password: 'a new password', confirm: 'a new password' }, {});
+        assert.equal(r.status, 403, 'no pre-session cookie: refused');
+        const forged = link.token.slice(0, -1) + (link.token.endsWith('0') ? '1' : '0');
+        r = await http(url, 'POST', '/signin/password', { cookies: { docsd_signin: pre }, form: { csrf: pre, token: forged, password: 'a new password', confirm: 'a new password' } });
+        assert.equal(r.status, 404);
+        assert.equal((await http(url, 'GET', `/signin/password?token=${encodeURIComponent(forged)}`)).status, 404);
+        r = await post({ password: 'a new password', confirm: 'a new password' });
+        assert.equal(r.status, 303, r.text);
+        assert.equal(r.headers.location, '/');
+        const session = cookieValue(r.cookies.docsd_session);
+        tokensSeen.push(session);
+        assert.equal((await whoami(session)).email, email);
+        // the link worked once
+        assert.equal((await http(url, 'GET', link.path)).status, 404);
+        r = await post({ password: 'a third password', confirm: 'a third password' });
+        assert.equal(r.status, 404);
+        assert.equal((await signIn(email, 'a new password')).status, 303);
+    });
+
     it('rate limit per account: 10 failures (from 10 addresses) block the 11th attempt, even with the right password', async () => {
         const addrs = Array.from({ length: 10 }, someAddress);
         for (const from of addrs) assert.equal((await signIn(carol.email, 'wrong password', { from })).status, 401);
@@ -305,6 +364,8 @@ describe('web interface sessions', () => {
     it('sessions expire after 14 days and the rate-limit window after 15 minutes (a server restarted with its clock ahead)', async () => {
         const s = await signIn(alice.email, pw[alice.email]);
         assert.equal((await whoami(s.session)).email, alice.email);
+        const link = await passwordLink(server.dataDir, carol.email);
+        assert.equal((await http(url, 'GET', link.path)).status, 200);
         const dataDir = server.dataDir;
         await server.stop({ keepData: true });
         server = null;
@@ -318,6 +379,7 @@ describe('web interface sessions', () => {
         server = await startServer({ dataDir, extraArgs: ['--clock-offset-ms', String(14 * 24 * 3600 * 1000 + 60_000)] });
         url = server.url;
         assert.equal(await whoami(s.session), null, 'expired after 14 days');
+        assert.equal((await http(url, 'GET', link.path)).status, 404, 'a password link expires after 7 days');
     });
 
     it('no session token is ever written to the server log', async () => {

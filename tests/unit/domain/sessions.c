@@ -105,6 +105,31 @@ static void sessions_suite(struct store *s)
 	CHECK(dom_session_lookup(&d, t2, &uid, &c2) == ERR_UNAUTHORIZED);
 	CHECK(dom_session_end(&d, "not a token") == 0);
 
+	/* password links: valid until the password changes, not forged, docsd's only */
+	{
+		const char *link, *link2, *who;
+		char *bad;
+		int64_t lexp;
+		CHECK(dom_password_link(&d, v.id, &link, &lexp) == 0);
+		CHECK(lexp > clock_now_ms() + DOM_PASSWORD_LINK_TTL_MS - 60000);
+		CHECK(dom_password_link_check(&d, link, &who) == 0);
+		CHECK_STR(who, v.id);
+		bad = arena_strdup(&a, link);
+		bad[strlen(bad) - 1] = bad[strlen(bad) - 1] == '0' ? '1' : '0';
+		CHECK(dom_password_link_check(&d, bad, &who) == ERR_NOT_FOUND);
+		CHECK(dom_password_link_check(&d, "x.1.y", &who) == ERR_NOT_FOUND);
+		CHECK(dom_password_link_check(&d, NULL, &who) == ERR_NOT_FOUND);
+		/* another user's id with this link's expiry and mac */
+		CHECK(dom_password_link_check(&d, arena_printf(&a, "%s%s", u.id, strchr(link, '.')), &who) == ERR_NOT_FOUND);
+		CHECK(dom_password_set(&d, v.id, h) == 0);
+		CHECK(dom_password_link_check(&d, link, &who) == ERR_NOT_FOUND); /* used */
+		CHECK(dom_password_link(&d, v.id, &link2, &lexp) == 0);
+		CHECK(dom_password_link_check(&d, link2, &who) == 0);
+		dom_init(&d, NULL, &tx, &a, v.id);
+		CHECK(dom_password_link(&d, v.id, &link2, &lexp) == ERR_FORBIDDEN);
+		dom_init(&d, NULL, &tx, &a, NULL);
+	}
+
 	/* the failure counts: per account (any spelling) and per address */
 	{
 		const char *email = arena_printf(&a, "Limit-%s@example.com", u.id);
