@@ -7,67 +7,14 @@
 // provider's default role and team; an existing member signing in.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { randomBytes } from 'node:crypto';
 import { setup, uniq } from './lib/fixtures.mjs';
 import { ok, raw, createOrg, addMember } from './lib/api.mjs';
+import { NS, IDP, SSO_URL, xid, responseXml, keyPair, signXml } from './lib/saml-idp.mjs';
 
-const NS = 'xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"';
-const IDP = 'https://idp.test.invalid/entity';
-const SSO_URL = 'https://idp.test.invalid/sso';
-
-const iso = (ms) => new Date(ms).toISOString();
-const xid = () => '_' + randomBytes(16).toString('hex');
-
-function sigTemplate(ref) {
-    return (
-        '<ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignedInfo>' +
-        '<ds:CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/>' +
-        '<ds:SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"/>' +
-        `<ds:Reference URI="#${ref}"><ds:Transforms>` +
-        '<ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/>' +
-        '<ds:Transform Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/></ds:Transforms>' +
-        '<ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/><ds:DigestValue/></ds:Reference>' +
-        '</ds:SignedInfo><ds:SignatureValue/></ds:Signature>'
-    );
-}
-
-/** A SAML Response (unsigned XML with signature templates where `sign` asks). */
-function responseXml(o) {
-    const now = Date.now();
-    const assertionId = o.assertionId ?? xid();
-    const respId = xid();
-    const nb = o.notBefore ?? now - 60_000;
-    const na = o.notOnOrAfter ?? now + 5 * 60_000;
-    const assertion =
-        `<saml:Assertion ID="${assertionId}" Version="2.0" IssueInstant="${iso(now)}">` +
-        `<saml:Issuer>${o.issuer ?? IDP}</saml:Issuer>` +
-        (o.sign === 'assertion' ? sigTemplate(assertionId) : '') +
-        `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${o.email}</saml:NameID>` +
-        '<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">' +
-        `<saml:SubjectConfirmationData InResponseTo="${o.inResponseTo}" NotOnOrAfter="${iso(na)}" Recipient="${o.recipient}"/>` +
-        '</saml:SubjectConfirmation></saml:Subject>' +
-        `<saml:Conditions NotBefore="${iso(nb)}" NotOnOrAfter="${iso(na)}">` +
-        `<saml:AudienceRestriction><saml:Audience>${o.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-        `<saml:AuthnStatement AuthnInstant="${iso(now)}"><saml:AuthnContext><saml:AuthnContextClassRef>` +
-        'urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>' +
-        (o.displayName
-            ? `<saml:AttributeStatement><saml:Attribute Name="displayName"><saml:AttributeValue>${o.displayName}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>`
-            : '') +
-        '</saml:Assertion>';
-    return (
-        `<samlp:Response ${NS} ID="${respId}" Version="2.0" IssueInstant="${iso(now)}" Destination="${o.destination ?? o.recipient}" InResponseTo="${o.inResponseTo}">` +
-        `<saml:Issuer>${o.issuer ?? IDP}</saml:Issuer>` +
-        (o.sign === 'response' ? sigTemplate(respId) : '') +
-        '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
-        assertion +
-        '</samlp:Response>'
-    );
-}
 
 describe('app-saml', () => {
     let ctx, alice, bob, dir, key, cert, otherKey, org, team, provider, acs, audience;
@@ -78,16 +25,10 @@ describe('app-saml', () => {
         alice = await ctx.user('alice');
         bob = await ctx.user('bob');
         dir = mkdtempSync(join(tmpdir(), 'docsd-saml-'));
-        key = join(dir, 'key.pem');
-        otherKey = join(dir, 'other.pem');
-        for (const [k, c] of [
-            [key, join(dir, 'cert.pem')],
-            [otherKey, join(dir, 'other-cert.pem')],
-        ])
-            execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=test-idp', '-days', '2', '-keyout', k, '-out', c], {
-                stdio: 'ignore',
-            });
-        cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+        const idp = keyPair(dir, 'idp');
+        key = idp.key;
+        cert = idp.cert;
+        otherKey = keyPair(dir, 'other').key;
         ({ org } = await createOrg(ctx.url, alice.token, `SAML app ${ctx.run}`));
         await addMember(alice.api, org.id, bob.email, 'read');
         await ok(alice.api.orgs.updateOrganizationById(org.id, { emailDomains: [ctx.domain] }), 'updateOrganizationById');
@@ -128,24 +69,7 @@ describe('app-saml', () => {
         return /ID="([^"]+)"/.exec(xml)[1];
     }
 
-    function sign(xml, { keyFile = key, what = 'assertion' } = {}) {
-        const f = join(dir, `${uniq(8)}.xml`);
-        writeFileSync(f, xml);
-        const out = execFileSync(
-            'xmlsec1',
-            [
-                '--sign',
-                '--privkey-pem',
-                keyFile,
-                '--id-attr:ID',
-                what === 'assertion' ? 'urn:oasis:names:tc:SAML:2.0:assertion:Assertion' : 'urn:oasis:names:tc:SAML:2.0:protocol:Response',
-                f,
-            ],
-            { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-        );
-        rmSync(f);
-        return out;
-    }
+    const sign = (xml, { keyFile = key, what = 'assertion' } = {}) => signXml(dir, keyFile, xml, what);
 
     async function post(xml) {
         const body = new URLSearchParams({ SAMLResponse: Buffer.from(xml).toString('base64'), RelayState: '/' }).toString();
