@@ -272,7 +272,15 @@ static int signin_post(struct req *r)
 	if ((rc = store_tx_begin(r->srv->store, &tx, 1, &r->arena)))
 		return rc;
 	dom_init(&d, r->srv, &tx, &r->arena, NULL);
-	rc = ok ? app_session_start(r, &tx, user_id) : dom_signin_failed(&d, email, addr);
+	if (ok) {
+		rc = dom_signin_still_valid(&d, user_id, hash);
+		if (rc == ERR_CONFLICT) {
+			err_clear();
+			ok = false;
+		}
+	}
+	if (rc == 0)
+		rc = ok ? app_session_start(r, &tx, user_id) : dom_signin_failed(&d, email, addr);
 	if (rc == 0)
 		rc = store_tx_commit(&tx);
 	else

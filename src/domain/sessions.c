@@ -109,6 +109,16 @@ int dom_signin_lookup(struct dom *d, const char *email, const char *addr, const 
 	return rc;
 }
 
+int dom_signin_still_valid(struct dom *d, const char *user_id, const char *hash)
+{
+	const char *now = NULL;
+	int rc = store_password_get(d->tx, user_id, &now);
+
+	if (rc == ERR_NOT_FOUND || (rc == 0 && (!now || !hash || strcmp(now, hash) != 0)))
+		return err_set(ERR_CONFLICT, "the password changed during the sign-in");
+	return rc;
+}
+
 int dom_signin_failed(struct dom *d, const char *email, const char *addr)
 {
 	int64_t now = clock_now_ms();

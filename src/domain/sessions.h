@@ -80,6 +80,10 @@ int dom_password_link_check(struct dom *d, const char *token, const char **user_
  * *user_id and *hash set to the user's and their password hash, or NULL
  * (unknown email, no password). */
 int dom_signin_lookup(struct dom *d, const char *email, const char *addr, const char **user_id, const char **hash);
+/* In the write transaction that starts a session after a good password:
+ * ERR_CONFLICT when user_id's password hash is no longer `hash` (set again
+ * while it was being checked: the new one alone signs in). */
+int dom_signin_still_valid(struct dom *d, const char *user_id, const char *hash);
 /* Record a failed attempt for email and addr (a write transaction). */
 int dom_signin_failed(struct dom *d, const char *email, const char *addr);
 
