@@ -72,6 +72,8 @@ static const struct app_route app_routes[] = {
 	{ "GET", "/~app/app.css", serve_css, APP_ASSET },
 	{ "GET", "/", page_home, APP_SESSION | APP_HTML },
 	{ "GET", "/o/{organizationId}", page_org, APP_SESSION },
+	{ "GET", "/o/{organizationId}/search", page_search, APP_SESSION },
+	{ "GET", "/o/{organizationId}/sites/{siteId}", page_site, APP_SESSION },
 	{ "GET", "/c/{collectionId}", page_collection, APP_SESSION },
 	{ "GET", "/s/{spaceId}", page_space, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/changes", page_crs, APP_SESSION },

@@ -74,5 +74,9 @@ int page_crs(struct app_page *p);
 int page_cr(struct app_page *p);
 int page_cr_page(struct app_page *p);
 int page_history(struct app_page *p);
+int page_search(struct app_page *p);
+int page_site(struct app_page *p);
+/* The organization's search box (pages_org.c). */
+void app_search_form(struct jw *b, const char *org_id, const char *q);
 
 #endif

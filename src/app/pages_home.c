@@ -128,17 +128,13 @@ static void sites_list(struct jw *b, const struct org_tree *t)
 	html_raw(b, "<h3>Sites</h3><ul class=\"list\">");
 	for (int i = 0; i < t->nsites; i++) {
 		const struct site *s = &t->sites[i];
-		html_raw(b, "<li>");
-		if (s->published) {
-			/* The published site: docsd serves it under /sites/. */
-			html_raw(b, "<a href=\"");
-			app_href(b, "/sites/", s->basename && *s->basename ? s->basename : s->id);
-			html_raw(b, "\">");
-			app_text(b, s->title && *s->title ? s->title : "Untitled site");
-			html_raw(b, "</a>");
-		} else {
-			app_text(b, s->title && *s->title ? s->title : "Untitled site");
-		}
+		html_raw(b, "<li><a href=\"");
+		app_href(b, "/o/", s->org_id);
+		html_raw(b, "/sites/");
+		url_path_enc(b, s->id);
+		html_raw(b, "\">");
+		app_text(b, s->title && *s->title ? s->title : "Untitled site");
+		html_raw(b, "</a>");
 		html_raw(b, "<span class=\"kind\">");
 		html_raw(b, s->published ? "published" : "not published");
 		html_raw(b, "</span> <span class=\"mute\">");
@@ -168,8 +164,10 @@ static int org_block(struct app_page *p, const struct org *o, bool linked, int h
 	if (linked)
 		html_raw(b, "</a>");
 	html_raw(b, heading == 1 ? "</h1>" : "</h2>");
-	if (heading == 1)
+	if (heading == 1) {
+		app_search_form(b, o->id, NULL);
 		html_raw(b, "<h2>Collections and spaces</h2>");
+	}
 	if (t.ncols == 0 && t.nspaces == 0)
 		html_raw(b, "<p class=\"empty\">No spaces you can read yet. Spaces are created through the API "
 			    "(<code>POST /v1/orgs/{organizationId}/spaces</code>) or shared with you by an administrator.</p>");

@@ -125,7 +125,7 @@ describe('web interface: reading pages', () => {
         assert.match(t, /^<!doctype html>/);
         assert.match(t, new RegExp(`<a href="/o/${org.id}">Acme &lt;i&gt;${ctx.run}&lt;/i&gt;</a>`));
         assert.match(t, new RegExp(`<li><a href="/c/${col.id}">Products &amp; &lt;more&gt;</a><span class="kind">collection</span><ul><li><a href="/s/${space.id}">Guide &lt;script&gt;alert\\(1\\)&lt;/script&gt;</a></li></ul></li>`));
-        assert.match(t, /Acme &lt;site&gt;<span class="kind">not published<\/span>/);
+        assert.match(t, new RegExp(`<a href="/o/${org.id}/sites/${site.id}">Acme &lt;site&gt;</a><span class="kind">not published</span>`));
         assert.match(t, /Signed in as <strong>Alice &lt;b&gt;bold&lt;\/b&gt;<\/strong>/);
         assert.doesNotMatch(t, /<script/);
         assert.doesNotMatch(t, new RegExp(otherOrg.id), 'another organization is not listed');
@@ -216,10 +216,39 @@ describe('web interface: reading pages', () => {
         assert.match(h, /#1 First &lt;pages&gt;/);
     });
 
+    it("search across the organization; a site's urls.app", async () => {
+        const o = (await page(aliceS, `/o/${org.id}`)).text;
+        assert.match(o, new RegExp(`<form class="search" role="search" method="get" action="/o/${org.id}/search"><label for="q">`));
+        const r = (await page(aliceS, `/o/${org.id}/search?q=zanzibar`)).text;
+        assert.match(r, new RegExp(`<a href="/s/${space.id}">Guide &lt;script&gt;`));
+        assert.match(r, new RegExp(`<a href="/s/${space.id}/guides/authentication">Authentication</a>`));
+        assert.match(r, /value="zanzibar"/);
+        const none = (await page(aliceS, `/o/${org.id}/search?q=${encodeURIComponent('"><b>nothing')}`)).text;
+        assert.match(none, /No page you can read matches <strong>&quot;&gt;&lt;b&gt;nothing<\/strong>/);
+        assert.doesNotMatch(none, /"><b>nothing/);
+        await page(aliceS, `/o/${org.id}/search?q=${'x'.repeat(5000)}`, 400);
+        const empty = (await page(aliceS, `/o/${org.id}/search`)).text;
+        assert.match(empty, /<h1>Search<\/h1>/);
+        await page(eveS, `/o/${org.id}/search?q=zanzibar`, 404);
+
+        assert.equal(path(site.urls.app), `/o/${org.id}/sites/${site.id}`);
+        const st = (await page(aliceS, path(site.urls.app))).text;
+        assert.match(st, /<h1>Acme &lt;site&gt;<\/h1>/);
+        assert.match(st, /<dt>Published<\/dt><dd>not published<\/dd>/);
+        assert.match(st, /This site shows no space yet\./);
+        await ok(alice.api.orgs.addSpaceToSite(org.id, site.id, { spaceId: space.id }), 'addSpaceToSite', 201);
+        await ok(alice.api.orgs.publishSite(org.id, site.id), 'publishSite');
+        const pub = (await page(aliceS, path(site.urls.app))).text;
+        assert.match(pub, new RegExp(`<a href="/s/${space.id}">Guide &lt;script&gt;alert\\(1\\)&lt;/script&gt;</a><span class="kind">default</span>`));
+        assert.match(pub, new RegExp(`<dt>Published</dt><dd><a href="${ctx.url}/sites/[^"]+">`));
+        await page(eveS, path(site.urls.app), 404);
+        await page(aliceS, `/o/${org.id}/sites/nosuchsite`, 404);
+    });
+
     it("another organization's URLs are the same 404 page as missing ones", async () => {
         const missing = await page(eveS, `/s/nosuchspace`, 404);
         for (const p of [`/o/${org.id}`, `/c/${col.id}`, `/s/${space.id}`, `/s/${space.id}/guides/authentication`,
-            `/s/${space.id}/~/changes`, `/s/${space.id}/~/changes/1`, `/s/${space.id}/~/history`]) {
+            `/s/${space.id}/~/changes`, `/s/${space.id}/~/changes/1`, `/s/${space.id}/~/history`, `/o/${org.id}/sites/${site.id}`]) {
             const r = await page(eveS, p, 404);
             assert.equal(r.text, missing.text, p);
             assert.doesNotMatch(r.text, /Acme|Guide|Products/);
