@@ -382,10 +382,18 @@ describe('web interface sessions', () => {
         assert.equal((await http(url, 'GET', link.path)).status, 404, 'a password link expires after 7 days');
     });
 
-    it('no session token is ever written to the server log', async () => {
+    it('no session token or password is ever written to the server log (nor, as is, to the store)', async () => {
         assert.ok(tokensSeen.length > 10);
         const log = readFileSync(server.logFile, 'utf8');
         for (const t of tokensSeen) assert.ok(!log.includes(t), 'a session token is in the log');
+        for (const p of Object.values(pw)) assert.ok(!log.includes(p), 'a password is in the log');
+        // the store keeps the tokens' SHA-256 only (SQLite: the database file and its WAL)
+        if (!DATABASE_URL) {
+            const db = Buffer.concat(['docsd.db', 'docsd.db-wal'].map((f) => { try { return readFileSync(`${server.dataDir}/${f}`); } catch { return Buffer.alloc(0); } }));
+            assert.ok(db.length > 0);
+            for (const t of tokensSeen) assert.ok(!db.includes(Buffer.from(t)), 'a session token is stored as is');
+            for (const p of Object.values(pw)) assert.ok(!db.includes(Buffer.from(p)), 'a password is stored as is');
+        }
     });
 });
 
