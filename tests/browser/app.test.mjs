@@ -114,7 +114,14 @@ describe('web interface in chromium', { timeout: 240_000 }, () => {
         });
         assert.equal(w.status, 200, w.text);
         await ok(alice.api.spaces.mergeChangeRequest(space.id, cr.id), 'mergeChangeRequest');
-        await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'Rewrite the webhooks page' }), 'createChangeRequest', 201);
+        const draft = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'Rewrite the webhooks page' }), 'createChangeRequest', 201);
+        const pages = (await ok(alice.api.spaces.listPages(space.id), 'listPages')).pages;
+        const webhooks = pages.find((p) => p.title === 'Guides').pages.find((p) => p.title === 'Webhooks');
+        const e = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${draft.id}/content`, {
+            token: alice.token,
+            json: { changes: [{ operation: 'update_page', page: webhooks.id, document: { markdown: 'Receive signed events.\n\n## Verifying\n\nCheck the `X-Signature` header.\n' } }] },
+        });
+        assert.equal(e.status, 200, e.text);
         const open = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'Add rate limits' }), 'createChangeRequest', 201);
         await ok(alice.api.spaces.updateChangeRequestById(space.id, open.id, { status: 'open' }), 'updateChangeRequestById');
         await ok(alice.api.orgs.createSite(org.id, { title: 'Acme Docs' }), 'createSite', 201);
@@ -179,6 +186,34 @@ describe('web interface in chromium', { timeout: 240_000 }, () => {
                 await Promise.all([page.waitForURL(/\/signin/), page.getByRole('button', { name: 'Sign out' }).click()]);
                 await page.goto(`${ctx.url}/`);
                 assert.equal(new URL(page.url()).pathname, '/signin');
+            } finally {
+                await context.close();
+            }
+            assert.deepEqual(violations, [], 'no CSP violation, no dialog');
+        });
+    }
+
+    for (const [viewport, tag] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
+        it(`search across the organization, a site, a change request's page (${tag})`, async () => {
+            const { context, page } = await newPage(viewport, 'light');
+            try {
+                await signIn(page, alice.email);
+                await Promise.all([page.waitForURL(`**/o/${org.id}`), page.getByRole('link', { name: 'Acme', exact: true }).click()]);
+                await page.getByLabel('Search this organization').fill('password');
+                await Promise.all([page.waitForURL(/\/search\?q=password/), page.getByLabel('Search this organization').press('Enter')]);
+                assert.match(await page.locator('main').innerText(), /Platform guide[\s\S]*Authentication/);
+                await noSideScroll(page, 'search');
+                await shot(page, `search-${tag}`);
+                await page.goto(`${ctx.url}/o/${org.id}`);
+                await Promise.all([page.waitForURL(/\/sites\//), page.getByRole('link', { name: 'Acme Docs' }).click()]);
+                await page.getByRole('heading', { level: 1, name: 'Acme Docs' }).waitFor();
+                await shot(page, `site-${tag}`);
+                // the draft's page as the change request has it
+                await page.goto(`${ctx.url}/s/${space.id}/~/changes/2`);
+                await Promise.all([page.waitForURL(/\/~\/changes\/2\/guides\/webhooks$/), page.getByRole('link', { name: 'Webhooks' }).click()]);
+                assert.match(await page.locator('article').innerText(), /You are reading change request #2[\s\S]*Receive signed events/);
+                await noSideScroll(page, 'change request page');
+                await shot(page, `change-request-page-${tag}`);
             } finally {
                 await context.close();
             }
