@@ -11,6 +11,7 @@
  */
 #include "app/saml.h"
 #include "app/app.h"
+#include "app/pages.h"
 #include "domain/saml_sso.h"
 #include "format/saml.h"
 #include "http/form.h"
@@ -55,15 +56,18 @@ static void esc(struct jw *b, const char *s)
 static void security_headers(struct req *r)
 {
 	resp_header(r, "Cache-Control", "no-store");
-	resp_header(r, "Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+	resp_header(r, "Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
 }
 
-/* The refusal page for err.h code rc (its message from err_message()). */
+/* The refusal page for err.h code rc (its message from err_message()), in
+ * the web interface's frame (app/html.c). */
 static int refuse(struct req *r, int rc)
 {
 	int status = err_status(rc);
 	const char *msg = err_message();
 	struct jw b;
+	struct app_page p = { .r = r, .out = &b, .status = status };
+	char *text;
 
 	if (status >= 500) {
 		log_error("request %ld %s %s failed: %s", r->id, r->method, r->url, msg);
@@ -71,16 +75,12 @@ static int refuse(struct req *r, int rc)
 	} else {
 		log_info("SAML sign-in refused (%d): %s", status, msg);
 	}
+	/* err.h messages start in lower case; a page's sentence does not. */
+	text = arena_strdup(&r->arena, msg);
+	if (text && *text >= 'a' && *text <= 'z')
+		*text = (char)(*text - 'a' + 'A');
 	jw_init(&b);
-	put(&b, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-		    "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-		    "<meta name=\"color-scheme\" content=\"light dark\"><title>Single sign-on failed</title>"
-		    "<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem}"
-		    "a:focus-visible{outline:2px solid}</style></head><body><main><h1>Single sign-on failed</h1><p>");
-	esc(&b, msg);
-	put(&b, "</p><p><a href=\"");
-	esc(&b, public_path(r->srv->public_url));
-	put(&b, "/signin\">Back to sign-in</a></p></main></body></html>\n");
+	app_error_page(&p, status, "Single sign-on failed", text);
 	security_headers(r);
 	rc = jw_ok(&b) ? resp_text(r, status, "text/html; charset=utf-8", b.buf, b.len) : ERR_INTERNAL;
 	jw_free(&b);
