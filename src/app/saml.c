@@ -14,7 +14,9 @@
 #include "app/pages.h"
 #include "domain/saml_sso.h"
 #include "format/saml.h"
+#include "app/session.h"
 #include "http/form.h"
+#include "http/services.h"
 #include "http/http.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -198,6 +200,20 @@ static int metadata(struct req *r, const char *provider_id)
 	return rc;
 }
 
+/* The start and ACS URLs are open to anyone and each costs a row or a
+ * signature check: under --rate-limit, each client address gets that many
+ * of them a minute (the API's limiter, keyed apart from tokens). */
+static int rate_limited(struct req *r)
+{
+	int limit, remaining;
+	int64_t reset;
+
+	if (!r->srv->rl)
+		return 0;
+	return ratelimit_take(r->srv->rl, arena_printf(&r->arena, "saml-addr:%s", app_client_addr(r)), &limit,
+			      &remaining, &reset);
+}
+
 /* Which SAML URL r asks for and its answer; what is not one of the three is a 404 page. */
 static int serve(struct req *r, const char *rest)
 {
@@ -209,6 +225,8 @@ static int serve(struct req *r, const char *rest)
 	memcpy(id, rest, (size_t)(slash - rest));
 	id[slash - rest] = '\0';
 	rest = slash + 1;
+	if (strcmp(rest, "metadata") != 0 && rate_limited(r))
+		return refuse(r, err_set(ERR_RATE_LIMITED, "too many sign-in attempts from your address: wait a minute"));
 	if (strcmp(rest, "start") == 0 || strcmp(rest, "metadata") == 0) {
 		if (strcmp(r->method, "GET") != 0 && strcmp(r->method, "HEAD") != 0) {
 			resp_header(r, "Allow", "GET, HEAD");

@@ -233,3 +233,36 @@ describe('app-saml', () => {
         assert.ok(r.text.includes(`Location="${acs}"`));
     });
 });
+
+describe('app-saml rate limit', () => {
+    let ctx;
+    after(async () => {
+        if (ctx) await ctx.server.stop();
+    });
+
+    it('under --rate-limit, an address gets that many start and ACS requests a minute, then a 429 page', async () => {
+        ctx = await setup({ rateLimit: 4 });
+        const alice = await ctx.user('alice');
+        const { org } = await createOrg(ctx.url, alice.token, `SAML rl ${ctx.run}`);
+        const dir = mkdtempSync(join(tmpdir(), 'docsd-saml-rl-'));
+        try {
+            const { cert } = keyPair(dir, 'idp');
+            const p = await ok(
+                alice.api.orgs.createOrganizationSamlProvider(org.id, { label: 'IdP', entityID: IDP, ssoURL: SSO_URL, certificate: cert }),
+                'createOrganizationSAMLProvider',
+                201,
+            );
+            const path = new URL(p.service.startURL).pathname;
+            const codes = [];
+            for (let i = 0; i < 5; i++) codes.push((await raw(ctx.url, 'GET', path)).status);
+            assert.deepEqual(codes, [302, 302, 302, 302, 429]);
+            const r = await raw(ctx.url, 'POST', new URL(p.service.acsURL).pathname, { body: 'SAMLResponse=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+            assert.equal(r.status, 429);
+            assert.match(r.text, /too many sign-in attempts/i);
+            // The metadata is not counted.
+            assert.equal((await raw(ctx.url, 'GET', new URL(p.service.entityID).pathname)).status, 200);
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
+    });
+});
