@@ -169,6 +169,9 @@ static void error_page(struct app_page *p, int rc)
 			       "There is nothing here, or you do not have access to it. Check the address, or ask an "
 			       "administrator of its organization for access.");
 	} else if (rc == ERR_METHOD) {
+		/* Every app page is read with GET (HEAD) today. The fifth
+		 * header of REQ_MAX_HEADERS (six): it cannot fail. */
+		(void)resp_header(p->r, "Allow", "GET, HEAD");
 		app_error_page(p, 405, "Method not allowed", "This page cannot be sent a form that way.");
 	} else if (status >= 400 && status < 500) {
 		app_error_page(p, status, "This request could not be answered", err_message());

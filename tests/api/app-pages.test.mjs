@@ -285,6 +285,10 @@ describe('web interface: reading pages', () => {
         // another method on a page is refused
         const post = await raw(ctx.url, 'POST', `/s/${space.id}`, { headers: { ...HTML, Cookie: aliceS.cookie } });
         assert.equal(post.status, 405);
+        assert.equal(post.headers.allow, 'GET, HEAD');
+        const head = await raw(ctx.url, 'HEAD', `/s/${space.id}`, { headers: { ...HTML, Cookie: aliceS.cookie } });
+        assert.equal(head.status, 200);
+        assert.equal(head.text, '');
     });
 
     it('signing out ends the session: the pages redirect again', async () => {
