@@ -84,6 +84,9 @@ static const struct app_route app_routes[] = {
 };
 #define APP_NROUTES ((int)(sizeof(app_routes) / sizeof(app_routes[0])))
 
+/* The paths that are the app's whether or not a row matches. */
+static const char *const app_prefixes[] = { "/o/", "/s/", "/c/", "/~app/" };
+
 static int serve_css(struct app_page *p)
 {
 	struct req *r = p->r;
@@ -132,7 +135,14 @@ static int app_match(struct req *r, const char *path, const struct app_route **o
 		*out = rt;
 		return 0;
 	}
-	return known ? ERR_METHOD : 1;
+	if (known)
+		return ERR_METHOD;
+	/* Under the app's own prefixes a path it does not know is its 404
+	 * page (a browser followed a link), not the API's JSON. */
+	for (size_t i = 0; i < sizeof(app_prefixes) / sizeof(app_prefixes[0]); i++)
+		if (strncmp(path, app_prefixes[i], strlen(app_prefixes[i])) == 0)
+			return ERR_NOT_FOUND;
+	return 1;
 }
 
 static int send_page(struct app_page *p, struct jw *out)

@@ -168,6 +168,8 @@ describe('web interface: reading pages', () => {
         assert.match(intro, new RegExp(`href="/s/${space.id}/~/changes"`));
         assert.match(intro, new RegExp(`href="/s/${space.id}/~/history"`));
         // a group-like page with children lists nothing extra; a missing page is the 404 page
+        for (const p of [`/o/${org.id}/nothing`, `/c/${col.id}/x/y`, '/~app/other.css', `/s/${space.id}/~/nothing`])
+            assert.match((await page(aliceS, p, 404)).text, /<h1>Not found<\/h1>/, p);
         const miss = await page(aliceS, `/s/${space.id}/no/such/page`, 404);
         assert.match(miss.text, /<h1>Not found<\/h1>/);
         // the old-style paths lead to the ~/ screens
