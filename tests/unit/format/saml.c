@@ -179,6 +179,17 @@ UNIT_TEST(saml_response_valid_tampered_and_time_window)
 	CHECK(verify(bad, T0, &a, &as) == ERR_FORBIDDEN);
 	CHECK(strstr(err_message(), "not valid") != NULL);
 	free(bad);
+	/* A comment inside the signed NameID (c14n without comments: the
+	 * signature still holds) does not cut the address short. */
+	bad = malloc(strlen(signed_xml) + 8);
+	p = strstr(signed_xml, "@Example");
+	CHECK(p != NULL);
+	memcpy(bad, signed_xml, (size_t)(p - signed_xml));
+	strcpy(bad + (p - signed_xml), "<!---->");
+	strcat(bad, p);
+	CHECK(verify(bad, T0, &a, &as) == 0);
+	CHECK_STR(as.email, "alice@example.com");
+	free(bad);
 	/* Unsigned: the template without values does not count. */
 	CHECK(verify(xml, T0, &a, &as) == ERR_FORBIDDEN);
 	free(signed_xml);
