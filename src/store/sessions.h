@@ -24,8 +24,8 @@ struct store_session {
 };
 
 /* A new session; id is the SHA-256 (hex) of the cookie's token. in_org:
- * the user belonged to an organization then. Also drops the user's expired
- * sessions, so rows do not pile up. */
+ * the user belonged to an organization then. Also drops every expired
+ * session, so rows do not pile up. */
 int store_session_create(struct store_tx *tx, const char *id, const char *user_id, const char *csrf, bool in_org,
 			 int64_t now, int64_t expires_at);
 /* The session id if it is still valid at now: not expired, its user still
