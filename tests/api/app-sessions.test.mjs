@@ -195,6 +195,10 @@ describe('web interface sessions', () => {
         const home = await http(url, 'GET', '/', { headers: html, cookies: { docsd_session: session } });
         assert.equal(home.status, 200, home.text.slice(0, 300));
         assert.match(home.headers['content-type'], /^text\/html/);
+        // the pages' own sign-out form carries the session's token and works
+        const m = home.text.match(/action="\/signout"><input type="hidden" name="csrf" value="([0-9a-f]{64})"/);
+        assert.ok(m, 'the page has a sign-out form with the CSRF token');
+        assert.equal(m[1], (await whoami(session)).csrf);
         // a forged or unknown cookie is nobody
         const forged = await http(url, 'GET', '/', { headers: html, cookies: { docsd_session: 'f'.repeat(64) } });
         assert.equal(forged.status, 303);
