@@ -58,7 +58,18 @@ static int load_tree(struct app_page *p, const char *org_id, struct org_tree *t)
 		return rc;
 	t->more |= next != NULL;
 	next = NULL;
-	if ((rc = soft(dom_sites_list(p->d, org_id, &sf, &lr, &t->sites, &t->nsites, &next))))
+	/* Guests have no site role: the domain answers 404 for the list of an
+	 * organization they are in (its collections and spaces were just
+	 * listed), which is an empty list here. */
+	rc = dom_sites_list(p->d, org_id, &sf, &lr, &t->sites, &t->nsites, &next);
+	if (rc == ERR_NOT_FOUND || rc == ERR_FORBIDDEN) {
+		err_clear();
+		t->sites = NULL;
+		t->nsites = 0;
+		next = NULL;
+		rc = 0;
+	}
+	if (rc)
 		return rc;
 	t->more |= next != NULL;
 	return 0;

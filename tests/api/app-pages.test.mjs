@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { setup } from './lib/fixtures.mjs';
 import { DOCSD_BIN } from './lib/server.mjs';
-import { ok, raw, createOrg, addMember } from './lib/api.mjs';
+import { ok, empty, raw, createOrg, addMember } from './lib/api.mjs';
 
 const HTML = { Accept: 'text/html,application/xhtml+xml' };
 const PASSWORD = 'correct horse battery staple';
@@ -53,7 +53,7 @@ async function signIn(url, email, password) {
 }
 
 describe('web interface: reading pages', () => {
-    let ctx, alice, bob, eve, org, otherOrg, col, space, pages, crDraft, crMerged, site;
+    let ctx, alice, bob, eve, carol, carolS, org, otherOrg, col, space, pages, crDraft, crMerged, site;
     let aliceS, bobS, eveS;
 
     const page = async (who, path, status = 200) => {
@@ -69,9 +69,11 @@ describe('web interface: reading pages', () => {
         alice = await ctx.user('alice', { name: 'Alice <b>bold</b>' });
         bob = await ctx.user('bob');
         eve = await ctx.user('eve');
+        carol = await ctx.user('carol');
         ({ org } = await createOrg(ctx.url, alice.token, `Acme <i>${ctx.run}</i>`));
         ({ org: otherOrg } = await createOrg(ctx.url, eve.token, `Eve's ${ctx.run}`));
         await addMember(alice.api, org.id, bob.email, 'read');
+        await addMember(alice.api, org.id, carol.email, null); // a guest
         col = await ok(alice.api.orgs.createCollection(org.id, { title: 'Products & <more>' }), 'createCollection', 201);
         space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Guide <script>alert(1)</script>' }), 'createSpace', 201);
         await ok(alice.api.spaces.moveSpace(space.id, { parent: col.id }), 'moveSpace');
@@ -93,7 +95,8 @@ describe('web interface: reading pages', () => {
         crDraft = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'Draft <b>edits</b>' }), 'createChangeRequest', 201);
         pages = (await ok(alice.api.spaces.listPages(space.id), 'listPages')).pages;
         site = await ok(alice.api.orgs.createSite(org.id, { title: 'Acme <site>' }), 'createSite', 201);
-        for (const u of [alice, bob, eve]) await setPassword(ctx.server, u.email, PASSWORD);
+        for (const u of [alice, bob, eve, carol]) await setPassword(ctx.server, u.email, PASSWORD);
+        carolS = await signIn(ctx.url, carol.email, PASSWORD);
         aliceS = await signIn(ctx.url, alice.email, PASSWORD);
         bobS = await signIn(ctx.url, bob.email, PASSWORD);
         eveS = await signIn(ctx.url, eve.email, PASSWORD);
@@ -255,6 +258,22 @@ describe('web interface: reading pages', () => {
             assert.equal(r.text, missing.text, p);
             assert.doesNotMatch(r.text, /Acme|Guide|Products/);
         }
+    });
+
+    it('a guest sees only the spaces granted to her, no sites', async () => {
+        const other = await ok(alice.api.orgs.createSpace(org.id, { title: 'Granted handbook' }), 'createSpace', 201);
+        const before = (await page(carolS, '/')).text;
+        assert.match(before, /No spaces you can read yet\./);
+        assert.doesNotMatch(before, /Guide &lt;script|Acme &lt;site/);
+        await empty(alice.api.spaces.inviteToSpace(other.id, { role: 'read', users: [carol.id] }), 204, 'inviteToSpace');
+        const t = (await page(carolS, '/')).text;
+        assert.match(t, new RegExp(`<a href="/s/${other.id}">Granted handbook</a>`));
+        assert.doesNotMatch(t, /Guide &lt;script|Products|Acme &lt;site/);
+        assert.match((await page(carolS, `/o/${org.id}`)).text, /Granted handbook/);
+        await page(carolS, `/s/${other.id}`);
+        await page(carolS, `/s/${space.id}`, 404);
+        await page(carolS, `/c/${col.id}`, 404);
+        await page(carolS, `/o/${org.id}/sites/${site.id}`, 404);
     });
 
     it('a reader sees the content and no edit controls', async () => {
