@@ -175,10 +175,9 @@ static int org_block(struct app_page *p, const struct org *o, bool linked, int h
 	if (linked)
 		html_raw(b, "</a>");
 	html_raw(b, heading == 1 ? "</h1>" : "</h2>");
-	if (heading == 1) {
-		app_search_form(b, o->id, NULL);
+	app_search_form(b, o->id, NULL);
+	if (heading == 1)
 		html_raw(b, "<h2>Collections and spaces</h2>");
-	}
 	if (t.ncols == 0 && t.nspaces == 0)
 		html_raw(b, "<p class=\"empty\">No spaces you can read yet. Spaces are created through the API "
 			    "(<code>POST /v1/orgs/{organizationId}/spaces</code>) or shared with you by an administrator.</p>");

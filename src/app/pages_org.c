@@ -34,8 +34,12 @@ void app_search_form(struct jw *b, const char *org_id, const char *q)
 {
 	html_raw(b, "<form class=\"search\" role=\"search\" method=\"get\" action=\"");
 	app_href(b, "/o/", org_id);
-	html_raw(b, "/search\"><label for=\"q\">Search this organization</label><input id=\"q\" name=\"q\" "
-		    "type=\"search\" maxlength=\"512\" value=\"");
+	/* Home has one box per organization: each label names its own input. */
+	html_raw(b, "/search\"><label for=\"q-");
+	app_text(b, org_id);
+	html_raw(b, "\">Search this organization</label><input id=\"q-");
+	app_text(b, org_id);
+	html_raw(b, "\" name=\"q\" type=\"search\" maxlength=\"512\" value=\"");
 	app_text(b, q ? q : "");
 	html_raw(b, "\"><button type=\"submit\">Search</button></form>");
 }

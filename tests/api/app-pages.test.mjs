@@ -223,7 +223,7 @@ describe('web interface: reading pages', () => {
 
     it("search across the organization; a site's urls.app", async () => {
         const o = (await page(aliceS, `/o/${org.id}`)).text;
-        assert.match(o, new RegExp(`<form class="search" role="search" method="get" action="/o/${org.id}/search"><label for="q">`));
+        assert.match(o, new RegExp(`<form class="search" role="search" method="get" action="/o/${org.id}/search"><label for="q-${org.id}">Search this organization</label><input id="q-${org.id}" name="q"`));
         const r = (await page(aliceS, `/o/${org.id}/search?q=zanzibar`)).text;
         assert.match(r, new RegExp(`<a href="/s/${space.id}">Guide &lt;script&gt;`));
         assert.match(r, new RegExp(`<a href="/s/${space.id}/guides/authentication">Authentication</a>`));
@@ -279,8 +279,8 @@ describe('web interface: reading pages', () => {
     it('a reader sees the content and no edit controls', async () => {
         for (const p of ['/', `/s/${space.id}/guides/authentication`, `/s/${space.id}/~/changes?status=draft`, `/s/${space.id}/~/changes/1`]) {
             const t = (await page(bobS, p)).text;
-            const forms = [...t.matchAll(/<form[^>]*action="([^"]+)"/g)].map((m) => m[1]);
-            assert.deepEqual(forms, ['/signout'], `${p}: only the sign-out form`);
+            const forms = [...t.matchAll(/<form[^>]*method="post"[^>]*action="([^"]+)"/g)].map((m) => m[1]);
+            assert.deepEqual(forms, ['/signout'], `${p}: the only form that changes anything is the sign-out`);
             assert.doesNotMatch(t, /<textarea|type="file"|contenteditable/);
         }
         assert.match((await page(bobS, `/s/${space.id}/guides/authentication`)).text, /zanzibar/);

@@ -227,7 +227,7 @@ describe('web interface in chromium', { timeout: 240_000 }, () => {
             await signIn(page, bob.email);
             await page.goto(`${ctx.url}/s/${space.id}/guides/authentication`);
             await page.locator('#tokens').waitFor();
-            const forms = await page.locator('form').evaluateAll((fs) => fs.map((f) => f.getAttribute('action')));
+            const forms = await page.locator('form[method=post]').evaluateAll((fs) => fs.map((f) => f.getAttribute('action')));
             assert.deepEqual(forms, ['/signout']);
             assert.equal(await page.locator('textarea, input[type=file], [contenteditable]').count(), 0);
             const r = await page.goto(`${ctx.url}/s/nosuchspace`);
