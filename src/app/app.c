@@ -26,6 +26,8 @@
  */
 #include "app/app.h"
 #include "app/pages.h"
+#include "app/saml.h"
+#include "app/session.h"
 #include "http/http.h"
 #include "http/router.h"
 #include "site/site.h"
@@ -35,17 +37,6 @@
 
 #include <microhttpd.h>
 #include <string.h>
-
-/* The session functions are "auth"'s (app/session.c). Until that file is in
- * the build, these references stay weak so the server links, and every
- * visitor is signed out (the pages that need a session redirect). */
-#pragma weak app_session_user
-#pragma weak app_csrf_ok
-/* The sign-in pages (app/signin.c, "auth") and SAML's endpoints (app/saml.c,
- * "saml") answer their own paths first: 0 answered, 1 not theirs. Weak for
- * the same reason until both files are in the build. */
-int app_signin_serve(struct req *r) __attribute__((weak));
-int app_saml_serve(struct req *r) __attribute__((weak));
 
 #define APP_CSP                                                                                                        \
 	"default-src 'self'; img-src 'self' data: https:; style-src 'self'; script-src 'self'; object-src 'none'; "   \
@@ -216,18 +207,18 @@ static int run_page(struct app_page *p, const struct app_route *rt, const char *
 	struct req *r = p->r;
 	int rc;
 
-	if (app_session_user) {
-		rc = app_session_user(r, &r->tx, &p->user_id, &p->csrf);
-		if (rc && rc != ERR_UNAUTHORIZED)
-			return rc;
-		if (rc)
-			p->user_id = NULL;
+	rc = app_session_user(r, &r->tx, &p->user_id, &p->csrf);
+	if (rc && rc != ERR_UNAUTHORIZED)
+		return rc;
+	if (rc) {
+		err_clear();
+		p->user_id = NULL;
 	}
 	if (!p->user_id && (rt->flags & APP_SESSION)) {
 		p->location = signin_location(r, path);
 		return 0;
 	}
-	if ((rt->flags & APP_WRITE) && (!app_csrf_ok || !app_csrf_ok(r, p->csrf)))
+	if ((rt->flags & APP_WRITE) && !app_csrf_ok(r, p->csrf))
 		return err_set(ERR_FORBIDDEN, "the form is out of date: reload the page and try again");
 	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
 	p->d = &r->dom;
@@ -246,9 +237,11 @@ int app_serve(struct req *r)
 	struct jw out;
 	int rc;
 
-	if (app_signin_serve && app_signin_serve(r) == 0)
+	/* The sign-in pages (signin.c) and SAML's endpoints (saml.c) answer
+	 * their own paths, with their own transactions: 0 answered. */
+	if (app_signin_serve(r) == 0)
 		return 0;
-	if (app_saml_serve && strncmp(r->url, "/sso/saml/", 10) == 0 && app_saml_serve(r) == 0)
+	if (strncmp(r->url, "/sso/saml/", 10) == 0 && app_saml_serve(r) == 0)
 		return 0;
 	rc = app_match(r, r->url, &rt);
 	if (rc == 1)
