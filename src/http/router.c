@@ -86,11 +86,6 @@ int route_find(const char *method, const char *path, struct arena *a, struct rou
 	}
 	if (path_known)
 		return err_set(ERR_METHOD, "method %s is not allowed on this path", method);
-	/* The `urls.app` links of every object point at GitBook's web app. */
-	if (strncmp(path, "/o/", 3) == 0 || strncmp(path, "/s/", 3) == 0 || strncmp(path, "/c/", 3) == 0)
-		return err_set(ERR_NOT_FOUND,
-			       "docsd has no web interface yet: %s is an urls.app link; read the object through the API (/v1/...) "
-			       "or publish it as a site (/sites/...)", path);
 	return err_set(ERR_NOT_FOUND, "no such endpoint: %s %s", method, path);
 }
 

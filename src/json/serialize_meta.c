@@ -23,7 +23,7 @@ void home_to_json(struct jw *g, const char *base, const char *version)
 	jw_kurl(g, "metrics", base, "/metrics", NULL);
 	jw_kurl(g, "sites", base, "/sites/", NULL);
 	jw_kstr(g, "docs", "the README of the docsd repository (operations, configuration); GitBook's API reference: https://gitbook.com/docs/developers/gitbook-api");
-	jw_kstr(g, "webInterface", "none yet: use the API, or a published site under /sites/");
+	jw_kstr(g, "webInterface", "/ in a browser (sign in at /signin; every object's urls.app opens its page)");
 	jw_obj_close(g);
 }
 

@@ -171,15 +171,21 @@ describe('query integers, UTF-8, newlines and 401 messages', () => {
         assert.equal(home.api, `${ctx.url}/v1`);
         assert.equal(home.health, `${ctx.url}/healthz`);
         assert.match(home.docs, /README/);
-        assert.match(home.webInterface, /none yet/);
+        assert.match(home.webInterface, /signin/);
     });
 
-    it('urls.app links say that there is no web interface yet', async () => {
+    it('urls.app links open the web interface: signed out, they go to the sign-in page', async () => {
         const { org } = await createOrg(ctx.url, alice.token, `App ${ctx.run}`);
         assert.match(org.urls.app, /\/o\//);
-        for (const path of [new URL(org.urls.app).pathname, '/s/abc', '/c/abc/def']) {
-            const e = await expectError(raw(ctx.url, 'GET', path, { token: alice.token }), 404, `GET ${path}`);
-            assert.match(e.error.message, /no web interface yet/, e.error.message);
+        // A path under the app's prefixes that names no page is the app's own HTML 404.
+        const nf = await raw(ctx.url, 'GET', '/c/abc/def', { token: alice.token });
+        assert.equal(nf.status, 404);
+        assert.match(nf.headers['content-type'] || '', /text\/html/);
+        for (const path of [new URL(org.urls.app).pathname, '/s/abc', '/c/abc']) {
+            // An API token is not a session: the app asks to sign in, with the path to come back to.
+            const r = await raw(ctx.url, 'GET', path, { token: alice.token });
+            assert.equal(r.status, 303, `GET ${path}: ${r.text.slice(0, 200)}`);
+            assert.equal(decodeURIComponent(r.headers.location), `/signin?next=${path}`);
         }
         // Any other unknown path keeps the plain answer.
         const e = await expectError(raw(ctx.url, 'GET', '/nope'), 404, 'GET /nope');
