@@ -82,6 +82,9 @@ struct server {
 	 * import's crawl) end at their next fetch instead of using their budget. */
 	atomic_bool stopping;
 	atomic_long request_seq;
+	/* Password hashes and checks running now (app/signin.c): each holds
+	 * 64 MiB for ~100 ms, so at most APP_PASSWORD_WORK_MAX run at once. */
+	atomic_int password_work;
 };
 
 /* Open the store (running migrations), then listen. */

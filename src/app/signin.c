@@ -38,6 +38,28 @@
 	"default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; " \
 	"frame-ancestors 'none'"
 
+
+/* argon2id holds 64 MiB for ~100 ms: at most this many hashes or checks run
+ * at once in the process (the others get a 503 page at once rather than
+ * memory growing with the HTTP threads). */
+#define APP_PASSWORD_WORK_MAX 4
+
+static bool password_work_enter(struct req *r)
+{
+	/* The counter is the server's only mutable state this file touches. */
+	atomic_int *n = (atomic_int *)&r->srv->password_work;
+
+	if (atomic_fetch_add(n, 1) < APP_PASSWORD_WORK_MAX)
+		return true;
+	atomic_fetch_sub(n, 1);
+	return false;
+}
+
+static void password_work_leave(struct req *r)
+{
+	atomic_fetch_sub((atomic_int *)&r->srv->password_work, 1);
+}
+
 static const char style[] =
 	":root{--primary:#346ddb;--bg:#fff;--fg:#1f2328;--muted:#59636e;--border:#d0d7de;--soft:#f6f8fa;"
 	"--danger:#cf222e;color-scheme:light dark}"
@@ -266,8 +288,11 @@ static int signin_post(struct req *r)
 		return form_page(r, 429, "Too many failed attempts. Wait 15 minutes, then try again.", email, next);
 	if (rc)
 		return rc;
-	/* 2: the password, with nothing held. */
+	/* 2: the password, with nothing held; a bounded number at once. */
+	if (!password_work_enter(r))
+		return form_page(r, 503, "Too many sign-ins at this moment. Try again in a few seconds.", email, next);
 	ok = dom_password_check(hash, password) && user_id;
+	password_work_leave(r);
 	/* 3: record the outcome. */
 	if ((rc = store_tx_begin(r->srv->store, &tx, 1, &r->arena)))
 		return rc;
@@ -434,7 +459,11 @@ static int password_post(struct req *r)
 		return rc;
 	if (!password || !confirm || strcmp(password, confirm) != 0)
 		return password_form(r, 400, "The two passwords are not the same.", token, u.email);
+	if (!password_work_enter(r))
+		return password_form(r, 503, "Too many sign-ins at this moment. Try again in a few seconds.", token,
+				     u.email);
 	rc = dom_password_hash(password, hash);
+	password_work_leave(r);
 	if (rc == ERR_INVALID)
 		return password_form(r, 400, "The password must be 8 to 1024 bytes long.", token, u.email);
 	if (rc)
