@@ -30,6 +30,7 @@
 #include "app/session.h"
 #include "http/http.h"
 #include "http/router.h"
+#include "http/services.h"
 #include "site/site.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -72,11 +73,15 @@ static const struct app_route app_routes[] = {
 	{ "GET", "/s/{spaceId}/~/changes/{number}/{path*}", page_cr_page, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/history", page_history, APP_SESSION },
 	{ "GET", "/s/{spaceId}/{path*}", page_space_path, APP_SESSION },
+	/* Administration (pages_admin*.c, pages_tokens.c). */
+	{ "GET", "/settings/tokens", page_tokens, APP_SESSION },
+	{ "POST", "/settings/tokens", page_token_create, APP_SESSION | APP_WRITE },
+	{ "POST", "/settings/tokens/{tokenId}/revoke", page_token_revoke, APP_SESSION | APP_WRITE },
 };
 #define APP_NROUTES ((int)(sizeof(app_routes) / sizeof(app_routes[0])))
 
 /* The paths that are the app's whether or not a row matches. */
-static const char *const app_prefixes[] = { "/o/", "/s/", "/c/", "/~app/" };
+static const char *const app_prefixes[] = { "/o/", "/s/", "/c/", "/~app/", "/settings/" };
 
 static int serve_css(struct app_page *p)
 {
@@ -218,8 +223,14 @@ static int run_page(struct app_page *p, const struct app_route *rt, const char *
 		p->location = signin_location(r, path);
 		return 0;
 	}
-	if ((rt->flags & APP_WRITE) && !app_csrf_ok(r, p->csrf))
-		return err_set(ERR_FORBIDDEN, "the form is out of date: reload the page and try again");
+	if ((rt->flags & APP_WRITE) && !app_csrf_ok(r, p->csrf)) {
+		/* A 403 page, not the 404 that ERR_FORBIDDEN shows: the form
+		 * is the user's own, only its token is missing or stale.
+		 * Nothing ran: the (empty) transaction commits. */
+		app_error_page(p, 403, "This form is out of date",
+			       "The form is out of date: reload the page and try again.");
+		return 0;
+	}
 	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
 	p->d = &r->dom;
 	if (p->user_id) {
@@ -266,6 +277,10 @@ int app_serve(struct req *r)
 				rc = store_tx_commit(&r->tx);
 			else
 				store_tx_rollback(&r->tx);
+			/* A revoked token must fail at its next request, not after
+			 * the token cache's minute (domain/tokens.h). */
+			if (rc == 0 && p.d && p.d->tokens_revoked)
+				token_cache_flush(r->srv->tokens);
 		}
 	}
 	if (rc) {

@@ -97,7 +97,7 @@ const char app_css[] =
 	".pager{margin-top:1rem}\n"
 	"form.search{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:0 0 1.25rem}\n"
 	"form.search label{flex-basis:100%;font-size:.9rem;color:var(--mute)}\n"
-	"input[type=search]{font:inherit;flex:1;min-width:0;max-width:32rem;padding:.35rem .6rem;border:1px solid "
+	"input[type=search],input[type=text]{font:inherit;flex:1;min-width:0;max-width:32rem;padding:.35rem .6rem;border:1px solid "
 	"var(--line);border-radius:6px;background:var(--bg);color:var(--fg)}\n"
 	".hits h2{font-size:1.1rem;margin:1.5rem 0 .25rem}\n"
 	".excerpt{margin:.1rem 0 .6rem;font-size:.9rem}\n"
@@ -205,7 +205,10 @@ void app_frame_begin(struct app_page *p, const char *title, const struct app_cru
 	app_text(b, app_css_url());
 	html_raw(b, "\"></head><body><a class=\"skip\" href=\"#main\">Skip to content</a>"
 		    "<header class=\"top\"><a class=\"brand\" href=\"/\">docsd</a><nav aria-label=\"Main\">"
-		    "<a href=\"/\">Home</a></nav>");
+		    "<a href=\"/\">Home</a>");
+	if (p->user)
+		html_raw(b, "<a href=\"/settings/tokens\">API tokens</a>");
+	html_raw(b, "</nav>");
 	if (p->user) {
 		html_raw(b, "<div class=\"who\"><span>Signed in as <strong>");
 		app_text(b, p->user->display_name && *p->user->display_name ? p->user->display_name : p->user->email);

@@ -76,6 +76,10 @@ int page_cr_page(struct app_page *p);
 int page_history(struct app_page *p);
 int page_search(struct app_page *p);
 int page_site(struct app_page *p);
+/* Personal API tokens (pages_tokens.c). */
+int page_tokens(struct app_page *p);
+int page_token_create(struct app_page *p);
+int page_token_revoke(struct app_page *p);
 /* The organization's search box (pages_org.c). */
 void app_search_form(struct jw *b, const char *org_id, const char *q);
 

@@ -58,6 +58,9 @@ struct dom {
 	/* A job was queued in d->tx (dom_jobs_queued): whoever commits d->tx
 	 * wakes the job workers again after the commit (the router does). */
 	bool jobs_queued;
+	/* A personal token was deleted in d->tx (dom_token_revoke): whoever
+	 * commits d->tx empties the token cache after the commit. */
+	bool tokens_revoked;
 };
 
 /* Start a domain context for user_id (NULL: docsd itself) on an open transaction. */

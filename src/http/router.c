@@ -138,6 +138,7 @@ static int route_request(struct req *r, const char *path)
 static int authenticate(struct req *r)
 {
 	char hash[65], user[ID_LEN + 1];
+	uint64_t epoch;
 	const char *uid;
 	bool cacheable;
 	int rc = token_hash_header(req_header(r, MHD_HTTP_HEADER_AUTHORIZATION), hash);
@@ -145,7 +146,7 @@ static int authenticate(struct req *r)
 	if (rc)
 		return rc;
 	r->token_hash = arena_strdup(&r->arena, hash);
-	if (token_cache_get(r->srv->tokens, hash, user)) {
+	if (token_cache_get(r->srv->tokens, hash, user, &epoch)) {
 		r->caller_id = arena_strdup(&r->arena, user);
 		return 0;
 	}
@@ -155,7 +156,7 @@ static int authenticate(struct req *r)
 	if (rc)
 		return rc;
 	if (cacheable)
-		token_cache_put(r->srv->tokens, hash, uid);
+		token_cache_put(r->srv->tokens, hash, uid, epoch);
 	r->caller_id = uid;
 	return 0;
 }

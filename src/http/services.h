@@ -17,8 +17,14 @@ struct token_cache;
 int token_cache_new(struct token_cache **out);
 void token_cache_free(struct token_cache *tc);
 /* 1 and the user id copied to out when cached; 0 when not. */
-int token_cache_get(struct token_cache *tc, const char *hash, char out[ID_LEN + 1]);
-void token_cache_put(struct token_cache *tc, const char *hash, const char *user_id);
+/* *epoch: the cache's epoch at the lookup, read BEFORE the store is asked;
+ * put stores nothing when a flush came in between (the store's answer may
+ * predate a revocation). */
+int token_cache_get(struct token_cache *tc, const char *hash, char out[ID_LEN + 1], uint64_t *epoch);
+void token_cache_put(struct token_cache *tc, const char *hash, const char *user_id, uint64_t epoch);
+/* Forget every entry: after a revocation is committed (tokens are revoked
+ * rarely; one flush is simpler than finding the entry of a hash). */
+void token_cache_flush(struct token_cache *tc);
 
 /* Create a new API token for user_id: random, returned once in out, stored hashed. */
 struct store_tx;

@@ -6,7 +6,11 @@
  * SHA-256 is stored. The cache maps hashes to user ids for a minute so a hot
  * client does not cost a query per request; tokens are never reassigned to
  * another user, so a cached entry can only be stale by still naming a user
- * who has since lost the token (none can today: there is no revocation yet).
+ * who has since revoked the token (domain/tokens.h). A revocation's
+ * committer flushes the cache by moving its epoch on: entries of an older
+ * epoch are misses, and a lookup whose store read began before the flush
+ * (its epoch, taken before the read, is older) caches nothing, so a revoked
+ * token fails at the next request.
  *
  * Integration and installation tokens (domain/integrations.h) are a second
  * table, looked up after API tokens and never cached: an uninstall revokes
@@ -19,6 +23,7 @@
 #include "util/err.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,11 +36,13 @@ struct tc_slot {
 	char hash[65];
 	char user[ID_LEN + 1];
 	int64_t until;
+	uint64_t epoch;
 };
 
 struct token_cache {
 	pthread_mutex_t mu[TC_STRIPES];
 	struct tc_slot slots[TC_SLOTS];
+	_Atomic uint64_t epoch;
 };
 
 int token_cache_new(struct token_cache **out)
@@ -63,14 +70,16 @@ static unsigned slot_of(const char *hash)
 				 NULL, 16) % TC_SLOTS;
 }
 
-int token_cache_get(struct token_cache *tc, const char *hash, char out[ID_LEN + 1])
+int token_cache_get(struct token_cache *tc, const char *hash, char out[ID_LEN + 1], uint64_t *epoch)
 {
 	unsigned s = slot_of(hash);
 	pthread_mutex_t *mu = &tc->mu[s % TC_STRIPES];
 	int hit = 0;
 
+	*epoch = atomic_load(&tc->epoch);
 	pthread_mutex_lock(mu);
-	if (tc->slots[s].until > clock_now_ms() && strcmp(tc->slots[s].hash, hash) == 0) {
+	if (tc->slots[s].until > clock_now_ms() && tc->slots[s].epoch == *epoch &&
+	    strcmp(tc->slots[s].hash, hash) == 0) {
 		memcpy(out, tc->slots[s].user, ID_LEN + 1);
 		hit = 1;
 	}
@@ -78,7 +87,7 @@ int token_cache_get(struct token_cache *tc, const char *hash, char out[ID_LEN + 
 	return hit;
 }
 
-void token_cache_put(struct token_cache *tc, const char *hash, const char *user_id)
+void token_cache_put(struct token_cache *tc, const char *hash, const char *user_id, uint64_t epoch)
 {
 	unsigned s = slot_of(hash);
 	pthread_mutex_t *mu = &tc->mu[s % TC_STRIPES];
@@ -88,10 +97,21 @@ void token_cache_put(struct token_cache *tc, const char *hash, const char *user_
 	if (n > ID_LEN)
 		return;
 	pthread_mutex_lock(mu);
+	/* Under the lock: a flush after this check makes the entry old. */
+	if (atomic_load(&tc->epoch) != epoch) {
+		pthread_mutex_unlock(mu);
+		return;
+	}
+	tc->slots[s].epoch = epoch;
 	memcpy(tc->slots[s].hash, hash, 65);
 	memcpy(tc->slots[s].user, user_id, n + 1);
 	tc->slots[s].until = clock_now_ms() + TC_TTL_MS;
 	pthread_mutex_unlock(mu);
+}
+
+void token_cache_flush(struct token_cache *tc)
+{
+	atomic_fetch_add(&tc->epoch, 1);
 }
 
 int token_issue(struct store_tx *tx, const char *user_id, char out[TOKEN_LEN + 1])

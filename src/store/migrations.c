@@ -840,6 +840,11 @@ static const char m0019_saml_sso[] =
 	"  PRIMARY KEY (provider_id, assertion_id)) " WITHOUT_ROWID ";"
 	"CREATE INDEX saml_assertions_expires ON saml_assertions (expires_at);";
 
+/* Personal API tokens get a name (the web interface's /settings/tokens lists
+ * them by name and creation date; tokens made before, by `docsd token`, have
+ * none). */
+static const char m0020_token_names[] = "ALTER TABLE tokens ADD COLUMN name TEXT NOT NULL DEFAULT '';";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -860,5 +865,6 @@ const struct migration migrations[] = {
 	{ 17, "integrations", m0017_integrations, NULL, NULL },
 	{ 18, "web interface sessions and passwords", m0018_sessions, NULL, NULL },
 	{ 19, "SAML requests and used assertions", m0019_saml_sso, NULL, NULL },
+	{ 20, "token names", m0020_token_names, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

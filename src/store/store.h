@@ -111,6 +111,19 @@ int store_user_get_by_email(struct store_tx *tx, const char *email, struct user 
 /* token_hash: sha256 hex of the token; the token itself is never stored. */
 int store_token_create(struct store_tx *tx, const char *user_id, const char *token_hash);
 int store_token_user(struct store_tx *tx, const char *token_hash, const char **user_id_out);
+/* Personal tokens (the web interface's /settings/tokens): a token is named by
+ * the first 16 hex digits of its hash (never the token, and not enough of the
+ * hash to matter); its name is set once after store_token_create. */
+struct user_token {
+	const char *id; /* the hash's first 16 hex digits */
+	const char *name;
+	int64_t created_at;
+};
+int store_token_set_name(struct store_tx *tx, const char *token_hash, const char *name);
+/* user_id's tokens, newest first (bounded by the caller's limit). */
+int store_token_list(struct store_tx *tx, const char *user_id, int limit, struct user_token **out, int *n);
+/* Delete user_id's token named id: ERR_NOT_FOUND when user_id has none so named. */
+int store_token_delete(struct store_tx *tx, const char *user_id, const char *id);
 int store_users_share_org(struct store_tx *tx, const char *a, const char *b, bool *out);
 
 /* ---- organizations ---- */

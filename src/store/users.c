@@ -89,6 +89,45 @@ int store_token_user(struct store_tx *tx, const char *token_hash, const char **u
 	return st_one(tx, "SELECT user_id FROM tokens WHERE hash = $1", p, 1, fill_str0, user_id_out);
 }
 
+int store_token_set_name(struct store_tx *tx, const char *token_hash, const char *name)
+{
+	struct db_param p[] = { P_TEXT(name), P_TEXT(token_hash) };
+
+	return st_exec(tx, "UPDATE tokens SET name = $1 WHERE hash = $2", p, NP(p), NULL);
+}
+
+static int fill_token_row(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct user_token *t = out;
+
+	t->id = st_str(tx, r, 0);
+	t->name = st_str(tx, r, 1);
+	t->created_at = st_int(tx, r, 2);
+	return 0;
+}
+
+int store_token_list(struct store_tx *tx, const char *user_id, int limit, struct user_token **out, int *n)
+{
+	struct db_param p[] = { P_TEXT(user_id), P_INT(limit) };
+
+	/* tokens_user narrows to the user's rows; substr() is in both engines. */
+	return st_all(tx,
+		      "SELECT substr(hash, 1, 16), name, created_at FROM tokens WHERE user_id = $1 "
+		      "ORDER BY created_at DESC, hash LIMIT $2",
+		      p, NP(p), fill_token_row, sizeof(**out), (void **)out, n);
+}
+
+int store_token_delete(struct store_tx *tx, const char *user_id, const char *id)
+{
+	struct db_param p[] = { P_TEXT(user_id), P_TEXT(id) };
+	int64_t changes = 0;
+	int rc = st_exec(tx, "DELETE FROM tokens WHERE user_id = $1 AND substr(hash, 1, 16) = $2", p, NP(p), &changes);
+
+	if (rc)
+		return rc;
+	return changes ? 0 : err_set(ERR_NOT_FOUND, "no such token");
+}
+
 int store_users_share_org(struct store_tx *tx, const char *a, const char *b, bool *out)
 {
 	struct db_param p[] = { P_TEXT(a), P_TEXT(b) };

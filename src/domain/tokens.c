@@ -1,0 +1,89 @@
+/*
+ * tokens.c - personal API tokens managed by their owner (tokens.h).
+ */
+#include "domain/tokens.h"
+#include "http/services.h"
+#include "util/err.h"
+#include "util/text.h"
+#include "util/util.h"
+
+#include <string.h>
+
+static int need_user(struct dom *d)
+{
+	if (!d->actor.user_id)
+		return err_set(ERR_UNAUTHORIZED, "not signed in");
+	return 0;
+}
+
+int dom_token_create(struct dom *d, const char *name, const char **token, struct user_token *row)
+{
+	char secret[TOKEN_LEN + 1], hash[65];
+	struct user_token *rows;
+	const char *s, *e;
+	char *trimmed;
+	long len;
+	int n, rc;
+
+	if ((rc = need_user(d)))
+		return rc;
+	if (!name)
+		return err_set(ERR_INVALID, "name: a token needs a name");
+	for (s = name; *s == ' ' || *s == '\t'; s++)
+		;
+	for (e = s + strlen(s); e > s && (e[-1] == ' ' || e[-1] == '\t'); e--)
+		;
+	trimmed = arena_alloc(d->arena, (size_t)(e - s) + 1);
+	if (!trimmed)
+		return err_set(ERR_INTERNAL, "out of memory");
+	memcpy(trimmed, s, (size_t)(e - s));
+	trimmed[e - s] = '\0';
+	len = utf8_len(trimmed);
+	if (len < 1 || len > DOM_TOKEN_NAME_MAX)
+		return err_set(ERR_INVALID, "name: a token's name is 1 to %d characters", DOM_TOKEN_NAME_MAX);
+	for (const char *c = trimmed; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return err_set(ERR_INVALID, "name: a token's name has no control characters");
+	/* Bounded so the list is one page; checked before anything is written. */
+	if ((rc = store_token_list(d->tx, d->actor.user_id, DOM_TOKENS_MAX + 1, &rows, &n)))
+		return rc;
+	if (n >= DOM_TOKENS_MAX)
+		return err_set(ERR_CONFLICT, "you have %d tokens: revoke one first", DOM_TOKENS_MAX);
+	if ((rc = token_issue(d->tx, d->actor.user_id, secret)))
+		return rc;
+	if (sha256_hex(hash, secret, strlen(secret)))
+		return err_set(ERR_INTERNAL, "sha256 failed");
+	if ((rc = store_token_set_name(d->tx, hash, trimmed)))
+		return rc;
+	*token = arena_strdup(d->arena, secret);
+	hash[16] = '\0';
+	row->id = arena_strdup(d->arena, hash);
+	row->name = trimmed;
+	row->created_at = clock_now_ms();
+	/* The secret leaves this frame only through *token. */
+	memset(secret, 0, sizeof(secret));
+	if (!*token || !row->id)
+		return err_set(ERR_INTERNAL, "out of memory");
+	return 0;
+}
+
+int dom_token_list(struct dom *d, struct user_token **out, int *n)
+{
+	int rc = need_user(d);
+
+	return rc ? rc : store_token_list(d->tx, d->actor.user_id, DOM_TOKENS_MAX, out, n);
+}
+
+int dom_token_revoke(struct dom *d, const char *id)
+{
+	int rc = need_user(d);
+
+	if (rc)
+		return rc;
+	if (!id || strlen(id) != 16 || strspn(id, "0123456789abcdef") != 16)
+		return err_set(ERR_NOT_FOUND, "no such token");
+	if ((rc = store_token_delete(d->tx, d->actor.user_id, id)))
+		return rc;
+	d->tokens_revoked = true;
+	return 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * tokens.h - personal API tokens managed by their owner (issue 25: the web
+ * interface's /settings/tokens creates, lists and revokes them; the CLI's
+ * `docsd token` still issues them too).
+ *
+ * DESIGN
+ * A token is shown once, in the answer to its creation, and only its
+ * SHA-256 is stored (http/tokens.c). The list names a token by its name and
+ * the first 16 hex digits of that hash; nobody but its owner sees or revokes
+ * it (every function takes the actor as the owner: there is no rule to check
+ * beyond that). A revocation sets d->tokens_revoked: whoever commits d->tx
+ * then empties the token cache (token_cache_flush) so the token stops
+ * working at the next request, not after the cache's minute.
+ */
+#ifndef DOCSD_DOMAIN_TOKENS_H
+#define DOCSD_DOMAIN_TOKENS_H
+
+#include "domain/domain.h"
+#include "store/store.h"
+
+#define DOM_TOKEN_NAME_MAX 64 /* characters */
+#define DOM_TOKENS_MAX 100    /* per user */
+
+/* A new token for the actor named name (1..64 characters, trimmed):
+ * *token (the secret, in d->arena: show it once) and *row. ERR_INVALID
+ * naming the field; ERR_CONFLICT past DOM_TOKENS_MAX tokens. */
+int dom_token_create(struct dom *d, const char *name, const char **token, struct user_token *row);
+/* The actor's tokens, newest first. */
+int dom_token_list(struct dom *d, struct user_token **out, int *n);
+/* Revoke the actor's token id (16 hex digits): ERR_NOT_FOUND when the actor
+ * has no such token (another user's looks the same). */
+int dom_token_revoke(struct dom *d, const char *id);
+
+#endif
