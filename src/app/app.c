@@ -26,6 +26,7 @@
  */
 #include "app/app.h"
 #include "app/pages.h"
+#include "app/pages_review.h"
 #include "app/saml.h"
 #include "app/session.h"
 #include "http/http.h"
@@ -73,6 +74,14 @@ static const struct app_route app_routes[] = {
 	{ "GET", "/s/{spaceId}/~/changes/{number}/{path*}", page_cr_page, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/history", page_history, APP_SESSION },
 	{ "GET", "/s/{spaceId}/{path*}", page_space_path, APP_SESSION },
+	/* Review (pages_review.c): a change request's forms, each back to its page. */
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comment", page_review_comment, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comments/{commentId}/reply", page_review_reply, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comments/{commentId}/resolve", page_review_resolve, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/reviewers", page_review_reviewers, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/review", page_review_submit, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/merge", page_review_merge, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/update", page_review_update, APP_SESSION | APP_WRITE },
 	/* Administration (pages_admin*.c, pages_tokens.c). */
 	{ "GET", "/settings/tokens", page_tokens, APP_SESSION },
 	{ "POST", "/settings/tokens", page_token_create, APP_SESSION | APP_WRITE },

@@ -9,6 +9,7 @@
  * getChangeRequestChanges' (dom_cr_list, dom_cr_get, dom_cr_changes).
  */
 #include "app/pages.h"
+#include "app/pages_review.h"
 #include "domain/content.h"
 #include "json/serialize_cr.h"
 #include "site/site.h"
@@ -223,6 +224,9 @@ int page_cr(struct app_page *p)
 		if (ch.more > 0)
 			html_raw(b, "<p class=\"mute\">More changes are not listed here; the API lists them all.</p>");
 	}
+	/* Differences, merge, reviews and comments (pages_review.c). */
+	if ((rc = review_sections(p, &s, &cr, &ch)))
+		return rc;
 	app_frame_end(p);
 	return 0;
 }

@@ -1,0 +1,769 @@
+/*
+ * pages_review.c - reviewing a change request in the web interface
+ * (pages_review.h): differences, comments, reviews, reviewers, merge and
+ * update, on the domain functions the API's handlers call
+ * (api/comments.c, api/reviews.c, api/change_requests.c).
+ */
+#include "app/pages_review.h"
+#include "app/app.h"
+#include "domain/comments.h"
+#include "domain/content.h"
+#include "domain/members.h"
+#include "domain/merge_rules.h"
+#include "domain/reviews.h"
+#include "http/form.h"
+#include "json/serialize_cr.h"
+#include "model/access.h"
+#include "site/site.h"
+#include "util/err.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Bounds of what one change request's page shows (the API has the rest). */
+#define REVIEW_DIFF_PAGES 20      /* pages whose differences are shown */
+#define REVIEW_DIFF_LINES 2000    /* lines one page's difference shows */
+#define REVIEW_LCS_CELLS 1000000  /* the exact line diff's table; above, a plain replace */
+#define REVIEW_CONTEXT 3          /* unchanged lines around a change */
+#define REVIEW_LIST 100           /* comments, replies, reviews, members listed */
+
+/* ---- small helpers ---- */
+
+/* The change request's page: /s/{space}/~/changes/{number}. */
+static const char *cr_href(struct app_page *p, const char *space_id, int64_t number)
+{
+	struct jw h;
+	const char *out;
+	char num[32];
+
+	snprintf(num, sizeof(num), "/~/changes/%lld", (long long)number);
+	jw_init(&h);
+	app_href(&h, "/s/", space_id);
+	html_raw(&h, num);
+	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
+	jw_free(&h);
+	return out;
+}
+
+/* A form's start: POST to the change request's action, with the token. */
+static void form_open(struct app_page *p, const char *href, const char *action, const char *cls)
+{
+	struct jw *b = p->out;
+
+	html_raw(b, "<form method=\"post\" class=\"");
+	html_raw(b, cls);
+	html_raw(b, "\" action=\"");
+	html_raw(b, href);
+	html_raw(b, "/~/");
+	html_raw(b, action);
+	html_raw(b, "\"><input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
+	app_text(b, p->csrf ? p->csrf : "");
+	html_raw(b, "\">");
+}
+
+/* The {number} of a form's route: digits only, as page_cr requires. */
+static int cr_number(struct app_page *p, const char **out)
+{
+	const char *n = req_param(p->r, "number");
+
+	if (!n || !*n || strlen(n) > 18)
+		return err_set(ERR_NOT_FOUND, "not found");
+	for (const char *c = n; *c; c++)
+		if (*c < '0' || *c > '9')
+			return err_set(ERR_NOT_FOUND, "not found");
+	*out = n;
+	return 0;
+}
+
+/* A form field: 1 present, 0 absent, or ERR_INVALID (malformed) naming it. */
+static int field(struct app_page *p, const char *name, const char **out)
+{
+	int rc;
+
+	*out = NULL;
+	if (!p->r->body)
+		return 0;
+	rc = form_field(&p->r->arena, p->r->body, p->r->body_len, name, out);
+	if (rc < 0)
+		return err_set(ERR_INVALID, "%s: malformed form field", name);
+	return rc;
+}
+
+static int required(struct app_page *p, const char *name, const char **out)
+{
+	int rc = field(p, name, out);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return err_set(ERR_INVALID, "%s: required", name);
+	return 0;
+}
+
+/* After a form: back to the change request's page, at anchor. */
+static int back_to(struct app_page *p, const char *space_id, const char *number, const char *anchor)
+{
+	struct jw h;
+
+	jw_init(&h);
+	app_href(&h, "/s/", space_id);
+	html_raw(&h, "/~/changes/");
+	html_raw(&h, number);
+	html_raw(&h, anchor);
+	if (!jw_ok(&h)) {
+		jw_free(&h);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	/* app_href escapes for HTML; a space id has no '&' or quotes. */
+	p->location = arena_strndup(&p->r->arena, h.buf, h.len);
+	jw_free(&h);
+	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
+/* Markdown as text, its line breaks kept (the CSS's pre-wrap). */
+static void body_text(struct jw *b, const char *md)
+{
+	html_raw(b, "<div class=\"cbody\">");
+	app_text(b, md ? md : "");
+	html_raw(b, "</div>");
+}
+
+/* ---- line differences ---- */
+
+struct lines {
+	const char **s; /* each line without its "\n" */
+	size_t *len;
+	int n;
+};
+
+static int split_lines(struct arena *a, const char *text, struct lines *out)
+{
+	size_t cap = 1;
+
+	memset(out, 0, sizeof(*out));
+	if (!text)
+		text = "";
+	for (const char *c = text; *c; c++)
+		if (*c == '\n')
+			cap++;
+	out->s = arena_alloc(a, cap * sizeof(*out->s));
+	out->len = arena_alloc(a, cap * sizeof(*out->len));
+	if (!out->s || !out->len)
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (const char *c = text; *c;) {
+		const char *e = strchr(c, '\n');
+		size_t l = e ? (size_t)(e - c) : strlen(c);
+		out->s[out->n] = c;
+		out->len[out->n++] = l;
+		c += l + (e ? 1 : 0);
+	}
+	return 0;
+}
+
+static bool line_eq(const struct lines *x, int i, const struct lines *y, int j)
+{
+	return x->len[i] == y->len[j] && memcmp(x->s[i], y->s[j], x->len[i]) == 0;
+}
+
+/* One line of the edit script: ' ' kept, '-' only in the old text, '+'
+ * only in the new one. */
+struct dline {
+	char op;
+	int line; /* in the old text for ' ' and '-', the new one for '+' */
+};
+
+/* The edit script turning old into new: the common prefix and suffix, and
+ * between them a longest common subsequence of lines when the table fits
+ * REVIEW_LCS_CELLS, else every old line removed then every new one added
+ * (still a correct difference, only longer). */
+static int line_diff(struct arena *a, const struct lines *o, const struct lines *n, struct dline **out, int *nout)
+{
+	int pre = 0, suf = 0, mo, mn, k = 0;
+	struct dline *d = arena_alloc(a, ((size_t)o->n + (size_t)n->n + 1) * sizeof(*d));
+
+	if (!d)
+		return err_set(ERR_INTERNAL, "out of memory");
+	while (pre < o->n && pre < n->n && line_eq(o, pre, n, pre))
+		pre++;
+	while (suf < o->n - pre && suf < n->n - pre && line_eq(o, o->n - 1 - suf, n, n->n - 1 - suf))
+		suf++;
+	mo = o->n - pre - suf;
+	mn = n->n - pre - suf;
+	for (int i = 0; i < pre; i++)
+		d[k++] = (struct dline){ ' ', i };
+	if ((int64_t)(mo + 1) * (mn + 1) <= REVIEW_LCS_CELLS) {
+		/* t[i][j]: the LCS length of old[pre+i..] and new[pre+j..]. */
+		size_t w = (size_t)mn + 1;
+		uint32_t *t = arena_alloc(a, ((size_t)mo + 1) * w * sizeof(*t));
+		int i = 0, j = 0;
+		if (!t)
+			return err_set(ERR_INTERNAL, "out of memory");
+		for (int x = mo; x >= 0; x--)
+			for (int y = mn; y >= 0; y--) {
+				if (x == mo || y == mn)
+					t[(size_t)x * w + (size_t)y] = 0;
+				else if (line_eq(o, pre + x, n, pre + y))
+					t[(size_t)x * w + (size_t)y] = t[(size_t)(x + 1) * w + (size_t)(y + 1)] + 1;
+				else {
+					uint32_t down = t[(size_t)(x + 1) * w + (size_t)y], right = t[(size_t)x * w + (size_t)(y + 1)];
+					t[(size_t)x * w + (size_t)y] = down >= right ? down : right;
+				}
+			}
+		while (i < mo || j < mn) {
+			if (i < mo && j < mn && line_eq(o, pre + i, n, pre + j)) {
+				d[k++] = (struct dline){ ' ', pre + i };
+				i++, j++;
+			} else if (i < mo && (j == mn || t[(size_t)(i + 1) * w + (size_t)j] >= t[(size_t)i * w + (size_t)(j + 1)])) {
+				/* Removed lines before added ones, as diff(1) shows them. */
+				d[k++] = (struct dline){ '-', pre + i };
+				i++;
+			} else {
+				d[k++] = (struct dline){ '+', pre + j };
+				j++;
+			}
+		}
+	} else {
+		for (int i = 0; i < mo; i++)
+			d[k++] = (struct dline){ '-', pre + i };
+		for (int j = 0; j < mn; j++)
+			d[k++] = (struct dline){ '+', pre + j };
+	}
+	for (int i = 0; i < suf; i++)
+		d[k++] = (struct dline){ ' ', o->n - suf + i };
+	*out = d;
+	*nout = k;
+	return 0;
+}
+
+/* The inline difference of two markdown texts: changed lines with
+ * REVIEW_CONTEXT unchanged ones around them, "..." for the rest. */
+static int diff_block(struct app_page *p, const char *was, const char *now)
+{
+	struct arena *a = &p->r->arena;
+	struct jw *b = p->out;
+	struct lines o, n;
+	struct dline *d = NULL;
+	int nd = 0, shown = 0, last = -1, rc;
+	bool any = false;
+
+	if ((rc = split_lines(a, was, &o)) || (rc = split_lines(a, now, &n)) || (rc = line_diff(a, &o, &n, &d, &nd)))
+		return rc;
+	for (int i = 0; i < nd; i++)
+		if (d[i].op != ' ')
+			any = true;
+	if (!any) {
+		html_raw(b, "<p class=\"mute\">The text is unchanged.</p>");
+		return 0;
+	}
+	html_raw(b, "<pre class=\"diff\"><code>");
+	for (int i = 0; i < nd && shown < REVIEW_DIFF_LINES; i++) {
+		bool near = false;
+		for (int j = i - REVIEW_CONTEXT; j <= i + REVIEW_CONTEXT && !near; j++)
+			if (j >= 0 && j < nd && d[j].op != ' ')
+				near = true;
+		if (!near)
+			continue;
+		if (last >= 0 && i != last + 1)
+			html_raw(b, "<span class=\"gap\">\xe2\x80\xa6</span>\n");
+		last = i;
+		shown++;
+		if (d[i].op == ' ') {
+			html_raw(b, "<span class=\"ctx\">  ");
+			app_text(b, arena_strndup(a, o.s[d[i].line], o.len[d[i].line]));
+			html_raw(b, "</span>\n");
+		} else if (d[i].op == '-') {
+			html_raw(b, "<del>- ");
+			app_text(b, arena_strndup(a, o.s[d[i].line], o.len[d[i].line]));
+			html_raw(b, "</del>\n");
+		} else {
+			html_raw(b, "<ins>+ ");
+			app_text(b, arena_strndup(a, n.s[d[i].line], n.len[d[i].line]));
+			html_raw(b, "</ins>\n");
+		}
+	}
+	html_raw(b, "</code></pre>");
+	if (shown >= REVIEW_DIFF_LINES)
+		html_raw(b, "<p class=\"mute\">The difference is longer than shown here.</p>");
+	return 0;
+}
+
+static const char *page_label(const struct rev_page *pg)
+{
+	return pg->title && *pg->title ? pg->title : "Untitled";
+}
+
+/* "Differences": each added, edited or deleted document page's markdown,
+ * base against head (the bodies dom_cr_changes' pages point at). */
+static int diff_section(struct app_page *p, const struct cr_changes *ch)
+{
+	struct jw *b = p->out;
+	int shown = 0, rc;
+
+	html_raw(b, "<h2 id=\"differences\">Differences</h2>");
+	for (int i = 0; i < ch->n; i++) {
+		const struct cr_change *c = &ch->items[i];
+		const struct rev_page *pg = c->kind == CR_PAGE_DELETED ? (c->was ? c->was : c->page) : c->page;
+		const char *was = NULL, *now = NULL;
+
+		if (!pg || pg->type != PAGE_DOCUMENT)
+			continue;
+		if (c->kind != CR_PAGE_CREATED && c->kind != CR_PAGE_EDITED && c->kind != CR_PAGE_DELETED)
+			continue;
+		if (shown == REVIEW_DIFF_PAGES) {
+			html_raw(b, "<p class=\"mute\">More pages changed; their differences are not shown here.</p>");
+			break;
+		}
+		if (c->kind == CR_PAGE_EDITED && c->was && (rc = dom_page_body(p->d, c->was->body, &was)))
+			return rc;
+		if (c->kind == CR_PAGE_DELETED && (rc = dom_page_body(p->d, pg->body, &was)))
+			return rc;
+		if (c->kind != CR_PAGE_DELETED && (rc = dom_page_body(p->d, c->page->body, &now)))
+			return rc;
+		html_raw(b, "<section class=\"pdiff\"><h3>");
+		app_text(b, page_label(pg));
+		html_raw(b, " <span class=\"mute\">");
+		app_text(b, pg->path ? pg->path : pg->slug);
+		html_raw(b, c->kind == CR_PAGE_CREATED ? " \xc2\xb7 added" : c->kind == CR_PAGE_DELETED ? " \xc2\xb7 deleted" : "");
+		html_raw(b, "</span></h3>");
+		if ((rc = diff_block(p, was ? was : "", now ? now : "")))
+			return rc;
+		html_raw(b, "</section>");
+		shown++;
+	}
+	if (shown == 0)
+		html_raw(b, "<p class=\"empty\">No page's text differs.</p>");
+	return 0;
+}
+
+/* ---- merge, update ---- */
+
+static void merge_section(struct app_page *p, const struct space *s, const struct change_request *cr,
+			  const struct space_permissions *perm, const char *href)
+{
+	struct jw *b = p->out;
+	bool active = strcmp(cr->status, "open") == 0 || strcmp(cr->status, "draft") == 0;
+	bool outdated = strcmp(change_request_base(cr), s->revision ? s->revision : "") != 0;
+
+	html_raw(b, "<h2 id=\"merge\">Merge</h2>");
+	if (!active) {
+		html_raw(b, "<p class=\"mute\">This change request is ");
+		app_text(b, cr->status);
+		html_raw(b, ": nothing to merge.</p>");
+		return;
+	}
+	if (outdated) {
+		html_raw(b, "<p class=\"banner\">The space changed since this change request began: update it to "
+			    "bring those changes in and see conflicts before merging.</p>");
+		if (perm->edit) {
+			form_open(p, href, "update", "inline");
+			html_raw(b, "<button type=\"submit\">Update from the space</button></form> ");
+		}
+	}
+	if (!perm->merge) {
+		html_raw(b, "<p class=\"mute\">Your role on this space does not allow merging.</p>");
+		return;
+	}
+	/* The merge rules as the merge itself will evaluate them (read only). */
+	if (dom_merge_rules_check(p->d, s, cr) != 0) {
+		html_raw(b, "<div class=\"banner blocked\" role=\"status\"><strong>Merging is blocked.</strong> ");
+		app_text(b, err_message());
+		html_raw(b, "</div>");
+		err_clear();
+	}
+	form_open(p, href, "merge", "inline");
+	html_raw(b, "<button type=\"submit\" class=\"primary\">Merge into the space</button></form>");
+}
+
+/* ---- reviews and reviewers ---- */
+
+static int reviews_section(struct app_page *p, const struct space *s, const struct change_request *cr,
+			   const struct space_permissions *perm, const char *href, const char *number)
+{
+	struct jw *b = p->out;
+	struct list_req lr = { .limit = REVIEW_LIST };
+	struct dom_review *rv = NULL;
+	struct cr_requested_reviewer *rq = NULL;
+	char *next = NULL;
+	int nrv = 0, nrq = 0, rc;
+	bool active = strcmp(cr->status, "open") == 0 || strcmp(cr->status, "draft") == 0;
+
+	if ((rc = dom_reviews_list(p->d, s->id, number, 0, &lr, COMMENT_MARKDOWN, &rv, &nrv, &next)) ||
+	    (rc = dom_reviewers_list(p->d, s->id, number, &lr, &rq, &nrq, &next)))
+		return rc;
+	html_raw(b, "<h2 id=\"reviews\">Reviews</h2>");
+	if (nrv == 0) {
+		html_raw(b, "<p class=\"empty\">No current reviews.</p>");
+	} else {
+		html_raw(b, "<ul class=\"list reviews\">");
+		for (int i = 0; i < nrv; i++) {
+			bool ok = strcmp(rv[i].r.status, "approved") == 0;
+			html_raw(b, "<li><span class=\"badge ");
+			html_raw(b, ok ? "st-open\">Approved" : "st-archived\">Changes requested");
+			html_raw(b, "</span> ");
+			app_text(b, rv[i].r.reviewer.display_name);
+			html_raw(b, " <span class=\"mute\">");
+			app_date(b, rv[i].r.created_at);
+			html_raw(b, "</span>");
+			if (rv[i].comment)
+				body_text(b, rv[i].comment->c.markdown);
+			html_raw(b, "</li>");
+		}
+		html_raw(b, "</ul>");
+	}
+	html_raw(b, "<h3>Requested reviewers</h3>");
+	if (nrq == 0) {
+		html_raw(b, "<p class=\"mute\">Nobody has been asked to review.</p>");
+	} else {
+		html_raw(b, "<ul class=\"list\">");
+		for (int i = 0; i < nrq; i++) {
+			html_raw(b, "<li>");
+			app_text(b, rq[i].user.display_name);
+			html_raw(b, " <span class=\"mute\">asked by ");
+			app_text(b, rq[i].requested_by.display_name);
+			html_raw(b, "</span></li>");
+		}
+		html_raw(b, "</ul>");
+	}
+	if (!active)
+		return 0;
+	if (perm->edit) {
+		/* Members of the organization; the domain refuses one who may
+		 * not read the space. A member list the actor may not read
+		 * (a guest) leaves the form out. */
+		struct member_filter f = { 0 };
+		struct member *m = NULL;
+		int nm = 0;
+		if (dom_members_list(p->d, s->org_id, &f, &lr, &m, &nm, &next) != 0) {
+			err_clear();
+			nm = 0;
+		}
+		if (nm > 0) {
+			form_open(p, href, "reviewers", "stack");
+			html_raw(b, "<label for=\"rv-user\">Ask a member to review</label><div class=\"row\">"
+				    "<select id=\"rv-user\" name=\"user\">");
+			for (int i = 0; i < nm; i++) {
+				if (p->user_id && strcmp(m[i].user.id, p->user_id) == 0)
+					continue;
+				html_raw(b, "<option value=\"");
+				app_text(b, m[i].user.id);
+				html_raw(b, "\">");
+				app_text(b, m[i].user.display_name);
+				html_raw(b, "</option>");
+			}
+			html_raw(b, "</select><button type=\"submit\">Request review</button></div></form>");
+		}
+	}
+	if (perm->review && !(p->user_id && cr->created_by.id && strcmp(cr->created_by.id, p->user_id) == 0)) {
+		form_open(p, href, "review", "stack");
+		html_raw(b, "<fieldset><legend>Your review</legend>"
+			    "<label><input type=\"radio\" name=\"status\" value=\"approved\" checked> Approve</label> "
+			    "<label><input type=\"radio\" name=\"status\" value=\"changes-requested\"> Request changes</label>"
+			    "<label for=\"rv-comment\">Comment (optional)</label>"
+			    "<textarea id=\"rv-comment\" name=\"comment\" rows=\"3\" maxlength=\"10000\"></textarea>"
+			    "<button type=\"submit\">Submit review</button></fieldset></form>");
+	}
+	return 0;
+}
+
+/* ---- comments ---- */
+
+static int comments_section(struct app_page *p, const struct space *s, const struct space_permissions *perm,
+			    const char *href, const char *number)
+{
+	struct jw *b = p->out;
+	struct comment_at at = { s->id, number };
+	struct comment_filter f = { 0 };
+	struct list_req lr = { .limit = REVIEW_LIST };
+	struct dom_comment *items = NULL;
+	char *next = NULL;
+	int n = 0, rc;
+
+	if ((rc = dom_comments_list(p->d, &at, &f, &lr, COMMENT_MARKDOWN, &items, &n, &next)))
+		return rc;
+	html_raw(b, "<h2 id=\"comments\">Comments</h2>");
+	if (n == 0)
+		html_raw(b, "<p class=\"empty\">No comments yet.</p>");
+	for (int i = 0; i < n; i++) {
+		const struct comment *c = &items[i].c;
+		bool resolved = c->status && strcmp(c->status, "resolved") == 0;
+		struct dom_comment *rp = NULL;
+		int nrp = 0;
+		char *rnext = NULL;
+
+		html_raw(b, "<article class=\"comment");
+		html_raw(b, resolved ? " resolved" : "");
+		html_raw(b, "\" id=\"c-");
+		app_text(b, c->id);
+		html_raw(b, "\"><p class=\"chead\"><strong>");
+		app_text(b, c->posted_by.display_name);
+		html_raw(b, "</strong> <span class=\"mute\">");
+		app_date(b, c->posted_at);
+		if (items[i].view.page) {
+			html_raw(b, " \xc2\xb7 on ");
+			app_text(b, items[i].view.page->title);
+		}
+		html_raw(b, "</span>");
+		if (resolved) {
+			html_raw(b, " <span class=\"badge st-merged\">Resolved</span>");
+		}
+		html_raw(b, "</p>");
+		body_text(b, c->markdown);
+		if (c->replies > 0) {
+			if ((rc = dom_replies_list(p->d, &at, c->id, &lr, COMMENT_MARKDOWN, &rp, &nrp, &rnext)))
+				return rc;
+			html_raw(b, "<ul class=\"replies\">");
+			for (int j = 0; j < nrp; j++) {
+				html_raw(b, "<li><p class=\"chead\"><strong>");
+				app_text(b, rp[j].c.posted_by.display_name);
+				html_raw(b, "</strong> <span class=\"mute\">");
+				app_date(b, rp[j].c.posted_at);
+				html_raw(b, "</span></p>");
+				body_text(b, rp[j].c.markdown);
+				html_raw(b, "</li>");
+			}
+			html_raw(b, "</ul>");
+		}
+		if (items[i].view.perms.reply) {
+			char *act = arena_printf(&p->r->arena, "comments/%s/", c->id);
+			if (!act)
+				return err_set(ERR_INTERNAL, "out of memory");
+			/* A comment id is the store's (letters and digits): safe in a path. */
+			form_open(p, href, arena_printf(&p->r->arena, "%sreply", act), "stack reply");
+			html_raw(b, "<label for=\"r-");
+			app_text(b, c->id);
+			html_raw(b, "\">Reply</label><textarea rows=\"2\" maxlength=\"10000\" name=\"markdown\" id=\"r-");
+			app_text(b, c->id);
+			html_raw(b, "\" required></textarea><button type=\"submit\">Reply</button></form>");
+			form_open(p, href, arena_printf(&p->r->arena, "%sresolve", act), "inline");
+			html_raw(b, resolved ? "<input type=\"hidden\" name=\"resolved\" value=\"0\">"
+					       "<button type=\"submit\">Reopen</button></form>"
+					     : "<input type=\"hidden\" name=\"resolved\" value=\"1\">"
+					       "<button type=\"submit\">Resolve</button></form>");
+		}
+		html_raw(b, "</article>");
+	}
+	if (next)
+		html_raw(b, "<p class=\"mute\">Older comments are not listed here; the API lists them all.</p>");
+	if (perm->comment) {
+		form_open(p, href, "comment", "stack");
+		html_raw(b, "<label for=\"new-comment\">Add a comment</label>"
+			    "<textarea id=\"new-comment\" name=\"markdown\" rows=\"4\" maxlength=\"10000\" required></textarea>"
+			    "<button type=\"submit\">Comment</button></form>");
+	}
+	return 0;
+}
+
+int review_sections(struct app_page *p, const struct space *s, const struct change_request *cr,
+		    const struct cr_changes *ch)
+{
+	struct space_permissions perm;
+	const char *href = cr_href(p, s->id, cr->number);
+	char *number = arena_printf(&p->r->arena, "%lld", (long long)cr->number);
+	int rc;
+
+	if (!number)
+		return err_set(ERR_INTERNAL, "out of memory");
+	/* What the API's space serializer says this member may do. */
+	space_permissions(&perm, s->access, s->edit_mode && strcmp(s->edit_mode, "locked") == 0);
+	if ((rc = diff_section(p, ch)))
+		return rc;
+	merge_section(p, s, cr, &perm, href);
+	if ((rc = reviews_section(p, s, cr, &perm, href, number)))
+		return rc;
+	return comments_section(p, s, &perm, href, number);
+}
+
+/* ---- the forms ---- */
+
+int page_review_comment(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *num, *md;
+	struct comment_at at;
+	struct comment_new in = { 0 };
+	struct dom_comment out;
+	int rc;
+
+	if ((rc = cr_number(p, &num)) || (rc = required(p, "markdown", &md)))
+		return rc;
+	at = (struct comment_at){ sid, num };
+	in.markdown = md;
+	if ((rc = dom_comment_post(p->d, &at, &in, &out)))
+		return rc;
+	return back_to(p, sid, num, "#comments");
+}
+
+int page_review_reply(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *cid = req_param(p->r, "commentId"), *num, *md;
+	struct comment_at at;
+	struct dom_comment out;
+	int rc;
+
+	if ((rc = cr_number(p, &num)) || (rc = required(p, "markdown", &md)))
+		return rc;
+	at = (struct comment_at){ sid, num };
+	if ((rc = dom_reply_post(p->d, &at, cid, md, &out)))
+		return rc;
+	return back_to(p, sid, num, "#comments");
+}
+
+int page_review_resolve(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *cid = req_param(p->r, "commentId"), *num, *v;
+	struct comment_at at;
+	struct comment_edit e = { .resolved = -1 };
+	struct dom_comment out;
+	int rc;
+
+	if ((rc = cr_number(p, &num)) || (rc = required(p, "resolved", &v)))
+		return rc;
+	if (strcmp(v, "1") == 0)
+		e.resolved = 1;
+	else if (strcmp(v, "0") == 0)
+		e.resolved = 0;
+	else
+		return err_set(ERR_INVALID, "resolved: must be 1 or 0");
+	at = (struct comment_at){ sid, num };
+	if ((rc = dom_comment_update(p->d, &at, cid, NULL, &e, &out)))
+		return rc;
+	return back_to(p, sid, num, "#comments");
+}
+
+int page_review_reviewers(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *num, *user;
+	struct cr_requested_reviewer *out = NULL;
+	int nout = 0, rc;
+
+	if ((rc = cr_number(p, &num)) || (rc = required(p, "user", &user)))
+		return rc;
+	if ((rc = dom_reviewers_request(p->d, sid, num, &user, 1, NULL, NULL, &out, &nout)))
+		return rc;
+	return back_to(p, sid, num, "#reviews");
+}
+
+int page_review_submit(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *num, *status, *comment = NULL;
+	struct space s;
+	struct change_request cr;
+	struct dom_review out;
+	int rc;
+
+	if ((rc = cr_number(p, &num)) || (rc = required(p, "status", &status)))
+		return rc;
+	if ((rc = field(p, "comment", &comment)) < 0)
+		return rc;
+	/* An empty comment box is no comment (the domain refuses a blank one). */
+	if (comment) {
+		const char *c = comment;
+		while (*c == ' ' || *c == '\n' || *c == '\r' || *c == '\t')
+			c++;
+		if (!*c)
+			comment = NULL;
+	}
+	if ((rc = dom_review_submit(p->d, sid, num, status, comment, &s, &cr, &out)))
+		return rc;
+	return back_to(p, sid, num, "#reviews");
+}
+
+/* A merge or an update that conflicts: each page with the change request's
+ * and the space's markdown (nothing was written). */
+static int conflicts_page(struct app_page *p, const char *sid, const char *num, const char *what,
+			  const struct cr_merge_result *m)
+{
+	struct jw *b = p->out;
+	struct space s;
+	struct change_request cr;
+	int rc;
+
+	if ((rc = dom_cr_get(p->d, sid, num, &s, &cr)))
+		return rc;
+	p->status = 409;
+	{
+		const char *href = cr_href(p, s.id, cr.number);
+		struct app_crumb crumbs[] = {
+			{ "Home", "/" },
+			{ cr.subject && *cr.subject ? cr.subject : "Change request", href },
+			{ "Conflicts", NULL },
+		};
+		app_frame_begin(p, "Conflicts", crumbs, 3);
+		html_raw(b, "<h1>Conflicts</h1><p>The ");
+		html_raw(b, what);
+		html_raw(b, " was not made: these pages were changed both in the change request and in the space. "
+			    "Edit the change request so each reads as it should, then try again.</p>");
+		for (int i = 0; i < m->nconflicts; i++) {
+			const struct merge_conflict *c = &m->conflicts[i];
+			struct dom_page ours = { 0 }, theirs = { 0 };
+			bool have_ours, have_theirs;
+
+			html_raw(b, "<section class=\"conflict\"><h2>");
+			if (c->file) {
+				html_raw(b, "File ");
+				app_text(b, c->page_id);
+				html_raw(b, "</h2><p>");
+				app_text(b, c->reason);
+				html_raw(b, "</p></section>");
+				continue;
+			}
+			have_ours = dom_page_get(p->d, sid, num, NULL, c->page_id, NULL, false, true, &ours) == 0;
+			if (!have_ours)
+				err_clear();
+			have_theirs = dom_page_get(p->d, sid, NULL, NULL, c->page_id, NULL, false, true, &theirs) == 0;
+			if (!have_theirs)
+				err_clear();
+			app_text(b, have_ours ? page_label(ours.page) : have_theirs ? page_label(theirs.page) : c->page_id);
+			html_raw(b, "</h2><p class=\"mute\">");
+			app_text(b, c->reason);
+			html_raw(b, "</p><div class=\"sides\"><div><h3>In this change request</h3>");
+			if (have_ours) {
+				html_raw(b, "<pre>");
+				app_text(b, ours.markdown ? ours.markdown : "");
+				html_raw(b, "</pre>");
+			} else {
+				html_raw(b, "<p class=\"mute\">Deleted.</p>");
+			}
+			html_raw(b, "</div><div><h3>In the space</h3>");
+			if (have_theirs) {
+				html_raw(b, "<pre>");
+				app_text(b, theirs.markdown ? theirs.markdown : "");
+				html_raw(b, "</pre>");
+			} else {
+				html_raw(b, "<p class=\"mute\">Deleted.</p>");
+			}
+			html_raw(b, "</div></div></section>");
+		}
+		html_raw(b, "<p><a href=\"");
+		html_raw(b, href);
+		html_raw(b, "\">Back to the change request</a></p>");
+		app_frame_end(p);
+	}
+	return 0;
+}
+
+int page_review_merge(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *num;
+	struct cr_merge_result m;
+	int rc;
+
+	if ((rc = cr_number(p, &num)) || (rc = dom_cr_merge(p->d, sid, num, &m)))
+		return rc;
+	if (m.nconflicts > 0)
+		return conflicts_page(p, sid, num, "merge", &m);
+	return back_to(p, sid, num, "");
+}
+
+int page_review_update(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *num;
+	struct cr_merge_result m;
+	int rc;
+
+	if ((rc = cr_number(p, &num)) || (rc = dom_cr_update_from_space(p->d, sid, num, &m)))
+		return rc;
+	if (m.nconflicts > 0)
+		return conflicts_page(p, sid, num, "update", &m);
+	return back_to(p, sid, num, "#merge");
+}

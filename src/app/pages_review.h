@@ -1,0 +1,48 @@
+/*
+ * pages_review.h - reviewing a change request in the web interface (issue
+ * 25, "Review"): the sections page_cr (pages_cr.c) adds to a change
+ * request's page, and the forms they post.
+ *
+ * Sections (review_sections): the markdown differences of its edited,
+ * added and deleted pages (inline, by lines), merge and update-from-space
+ * buttons with the merge rules' verdict, reviews and requested reviewers
+ * with the forms to approve, request changes and request a reviewer, the
+ * comments with their replies and the forms to comment, reply, resolve and
+ * reopen. Controls the member's role does not allow are not shown
+ * (space_permissions / comment_permissions, as the API's serializers); the
+ * domain decides either way.
+ *
+ * Forms (POST, APP_WRITE: CSRF checked, one write transaction, one domain
+ * function, then 303 back to the change request's page):
+ *   .../~/changes/{number}/~/comment                   dom_comment_post
+ *   .../~/changes/{number}/~/comments/{id}/reply       dom_reply_post
+ *   .../~/changes/{number}/~/comments/{id}/resolve     dom_comment_update
+ *   .../~/changes/{number}/~/reviewers                 dom_reviewers_request
+ *   .../~/changes/{number}/~/review                    dom_review_submit
+ *   .../~/changes/{number}/~/merge                     dom_cr_merge
+ *   .../~/changes/{number}/~/update                    dom_cr_update_from_space
+ * A merge or update that reports conflicts writes nothing: its answer is a
+ * 409 page listing each conflicting page with both sides' markdown.
+ */
+#ifndef DOCSD_APP_PAGES_REVIEW_H
+#define DOCSD_APP_PAGES_REVIEW_H
+
+#include "app/pages.h"
+
+struct space;
+struct change_request;
+struct cr_changes;
+
+/* Write the review sections of cr's page into p->out (inside the frame). */
+int review_sections(struct app_page *p, const struct space *s, const struct change_request *cr,
+		    const struct cr_changes *ch);
+
+int page_review_comment(struct app_page *p);
+int page_review_reply(struct app_page *p);
+int page_review_resolve(struct app_page *p);
+int page_review_reviewers(struct app_page *p);
+int page_review_submit(struct app_page *p);
+int page_review_merge(struct app_page *p);
+int page_review_update(struct app_page *p);
+
+#endif

@@ -1,0 +1,242 @@
+// The web interface's review of a change request (issue 25, src/app/pages_review.c): on the
+// change request's page, the pages' markdown differences (inline, by lines); reviewers requested
+// with a form; a second user comments, the author replies and resolves; approve / request changes;
+// merge, blocked by a merge rule with the domain's reasons shown, then merged; update from the
+// space when outdated, and the conflicts listed with both sides. Every form is a POST checked
+// against the session's CSRF token, runs one domain function and answers 303 back to the page; the
+// API then sees the same state. Hostile: no or a wrong token (403), another organization's member
+// (404 page), a reader (no controls, 404 page for the forms), oversized and malformed fields (400).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { setup } from './lib/fixtures.mjs';
+import { DOCSD_BIN } from './lib/server.mjs';
+import { ok, raw, createOrg, addMember } from './lib/api.mjs';
+
+const HTML = { Accept: 'text/html,application/xhtml+xml' };
+const FORM = { ...HTML, 'Content-Type': 'application/x-www-form-urlencoded' };
+const PASSWORD = 'correct horse battery staple';
+
+function setPassword(server, email, password) {
+    return new Promise((resolve, reject) => {
+        const child = execFile(DOCSD_BIN, ['user', 'password', ...server.storageArgs(), '--email', email], { timeout: 20_000 },
+            (err, stdout, stderr) => (err ? reject(new Error(`user password: ${err.message}: ${stderr}`)) : resolve(stdout)));
+        child.stdin.end(`${password}\n`);
+    });
+}
+
+function cookiesOf(res) {
+    const set = res.headers['set-cookie'] ?? [];
+    return Object.fromEntries(set.map((c) => c.split(';')[0].split('=')).map(([k, ...v]) => [k, v.join('=')]));
+}
+
+async function signIn(url, email, password) {
+    const form = await raw(url, 'GET', '/signin', { headers: HTML });
+    const pre = cookiesOf(form).docsd_signin;
+    const csrf = form.text.match(/name="csrf" value="([0-9a-f]+)"/)?.[1];
+    const body = new URLSearchParams({ csrf, email, password, next: '/' }).toString();
+    const r = await raw(url, 'POST', '/signin', { body, headers: { ...FORM, Cookie: `docsd_signin=${pre}` } });
+    assert.equal(r.status, 303, r.text.slice(0, 300));
+    const cookie = `docsd_session=${cookiesOf(r).docsd_session}`;
+    const home = await raw(url, 'GET', '/', { headers: { ...HTML, Cookie: cookie } });
+    assert.equal(home.status, 200);
+    return { cookie, csrf: home.text.match(/name="csrf" value="([^"]+)"/)?.[1] };
+}
+
+describe('web interface: review and merge', () => {
+    let ctx, alice, bob, dan, eve, org, space, pageId, cr, crHref;
+    let aliceS, bobS, danS, eveS;
+
+    const get = async (who, path, status = 200) => {
+        const r = await raw(ctx.url, 'GET', path, { headers: { ...HTML, Cookie: who.cookie } });
+        assert.equal(r.status, status, `GET ${path}: ${r.status}: ${r.text.slice(0, 400)}`);
+        return r;
+    };
+    /** POST a form as `who` (the session's token unless fields.csrf is given). */
+    const post = async (who, path, fields, status = 303) => {
+        const body = typeof fields === 'string' ? fields : new URLSearchParams({ csrf: who.csrf, ...fields }).toString();
+        const r = await raw(ctx.url, 'POST', path, { body, headers: { ...FORM, Cookie: who.cookie } });
+        assert.equal(r.status, status, `POST ${path}: ${r.status}: ${r.text.slice(0, 600)}`);
+        if (status !== 303) assert.match(r.headers['content-type'], /^text\/html; charset=utf-8/);
+        return r;
+    };
+    const batch = async (who, s, c, changes) => {
+        const w = await raw(ctx.url, 'POST', `/v1/spaces/${s}/change-requests/${c}/content`, { token: who.token, json: { changes } });
+        assert.equal(w.status, 200, w.text);
+    };
+    const newCR = async (subject, markdown) => {
+        const c = await ok(alice.api.spaces.createChangeRequest(space.id, { subject }), 'createChangeRequest', 201);
+        await batch(alice, space.id, c.id, [{ operation: 'update_page', page: pageId, document: { markdown } }]);
+        return c;
+    };
+
+    before(async () => {
+        ctx = await setup();
+        alice = await ctx.user('alice');
+        bob = await ctx.user('bob', { name: 'Bob <b>Reviewer</b>' });
+        dan = await ctx.user('dan');
+        eve = await ctx.user('eve');
+        ({ org } = await createOrg(ctx.url, alice.token, `Review ${ctx.run}`));
+        await createOrg(ctx.url, eve.token, `Eve ${ctx.run}`);
+        await addMember(alice.api, org.id, bob.email, 'review');
+        await addMember(alice.api, org.id, dan.email, 'read');
+        space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Handbook' }), 'createSpace', 201);
+        const first = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'Start' }), 'createChangeRequest', 201);
+        await batch(alice, space.id, first.id, [{ operation: 'insert_page', title: 'Intro', document: { markdown: 'line one\nline two\nline three\nline four\n' } }]);
+        await ok(alice.api.spaces.mergeChangeRequest(space.id, first.id), 'mergeChangeRequest');
+        pageId = (await ok(alice.api.spaces.listPages(space.id), 'listPages')).pages[0].id;
+        cr = await newCR('Edit <the> intro', 'line one\nline 2 <b>changed</b>\nline three\nline four\nline five\n');
+        crHref = `/s/${space.id}/~/changes/${cr.number}`;
+        for (const u of [alice, bob, dan, eve]) await setPassword(ctx.server, u.email, PASSWORD);
+        aliceS = await signIn(ctx.url, alice.email, PASSWORD);
+        bobS = await signIn(ctx.url, bob.email, PASSWORD);
+        danS = await signIn(ctx.url, dan.email, PASSWORD);
+        eveS = await signIn(ctx.url, eve.email, PASSWORD);
+    });
+    after(() => ctx?.server.stop());
+
+    it('the change request page shows the markdown differences, escaped, and the author\'s controls', async () => {
+        const t = (await get(aliceS, crHref)).text;
+        assert.match(t, /<h2 id="differences">Differences<\/h2>/);
+        assert.match(t, /<del>- line two<\/del>\n<ins>\+ line 2 &lt;b&gt;changed&lt;\/b&gt;<\/ins>\n/);
+        assert.match(t, /<span class="ctx">  line one<\/span>/);
+        assert.match(t, /<ins>\+ line five<\/ins>/);
+        assert.doesNotMatch(t, /<b>changed/);
+        assert.match(t, new RegExp(`action="${crHref}/~/merge"`));
+        assert.match(t, new RegExp(`action="${crHref}/~/reviewers"`));
+        assert.match(t, new RegExp(`action="${crHref}/~/comment"`));
+        // the author does not review her own change request
+        assert.doesNotMatch(t, new RegExp(`action="${crHref}/~/review"`));
+        assert.match(t, /<option value="[^"]+">Bob &lt;b&gt;Reviewer&lt;\/b&gt;<\/option>/);
+        assert.match(t, /No comments yet\./);
+    });
+
+    it('request a reviewer; a second user comments, the author replies and resolves, the reviewer approves', async () => {
+        const r = await post(aliceS, `${crHref}/~/reviewers`, { user: bob.id });
+        assert.equal(r.headers.location, `${crHref}#reviews`);
+        const rq = await ok(alice.api.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id), 'getRequestedReviewersByChangeRequestId');
+        assert.deepEqual(rq.items.map((x) => x.user?.id ?? x.id), [bob.id]);
+
+        // bob sees the review form; he comments
+        const tb = (await get(bobS, crHref)).text;
+        assert.match(tb, new RegExp(`action="${crHref}/~/review"`));
+        await post(bobS, `${crHref}/~/comment`, { markdown: 'Why "2" <and> not two?' });
+        const list = await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, cr.id), 'listCommentsInChangeRequest');
+        assert.equal(list.items.length, 1);
+        const c = list.items[0];
+        assert.equal(c.postedBy.id, bob.id);
+        assert.equal(c.body.markdown, 'Why "2" <and> not two?');
+
+        await post(aliceS, `${crHref}/~/comments/${c.id}/reply`, { markdown: 'Shorter.' });
+        const replies = await ok(alice.api.spaces.listCommentRepliesInChangeRequest(space.id, cr.id, c.id), 'listCommentRepliesInChangeRequest');
+        assert.deepEqual(replies.items.map((x) => x.body.markdown), ['Shorter.']);
+        await post(aliceS, `${crHref}/~/comments/${c.id}/resolve`, { resolved: '1' });
+        assert.equal((await ok(alice.api.spaces.getCommentInChangeRequest(space.id, cr.id, c.id), 'getCommentInChangeRequest')).status, 'resolved');
+
+        const t = (await get(aliceS, crHref)).text;
+        assert.match(t, /Why &quot;2&quot; &lt;and&gt; not two\?|Why "2" &lt;and&gt; not two\?/);
+        assert.match(t, /Shorter\./);
+        assert.match(t, /Resolved<\/span>/);
+        assert.match(t, />Reopen<\/button>/);
+
+        // bob requests changes, then approves (his newer review supersedes)
+        await post(bobS, `${crHref}/~/review`, { status: 'changes-requested', comment: '' });
+        await post(bobS, `${crHref}/~/review`, { status: 'approved', comment: 'Good now.' });
+        const rv = await ok(alice.api.spaces.getReviewsByChangeRequestId(space.id, cr.id, { outdated: false }), 'getReviewsByChangeRequestId');
+        assert.deepEqual(rv.items.map((x) => x.status), ['approved']);
+        const t2 = (await get(aliceS, crHref)).text;
+        assert.match(t2, /Approved<\/span> Bob &lt;b&gt;Reviewer&lt;\/b&gt;/);
+        assert.match(t2, /Good now\./);
+        // the author's own review is the domain's 403: the 404 page
+        await post(aliceS, `${crHref}/~/review`, { status: 'approved' }, 404);
+        // an unknown status is the domain's 400, with its message
+        const bad = await post(bobS, `${crHref}/~/review`, { status: 'maybe' }, 400);
+        assert.match(bad.text, /status/);
+    });
+
+    it('hostile forms: no or a wrong token, another organization, a reader, oversized and malformed fields', async () => {
+        const before = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, cr.id), 'listCommentsInChangeRequest')).items.length;
+        await post(bobS, `${crHref}/~/comment`, 'markdown=hi', 403);
+        await post(bobS, `${crHref}/~/comment`, { csrf: 'f'.repeat(64), markdown: 'hi' }, 403);
+        await post(bobS, `${crHref}/~/comment`, { csrf: aliceS.csrf, markdown: 'hi' }, 403); // another session's token
+        // eve, of another organization, with her own valid token: the same 404 page as a missing one
+        const e = await post(eveS, `${crHref}/~/comment`, { markdown: 'hi' }, 404);
+        assert.match(e.text, /Not found/);
+        await post(eveS, `${crHref}/~/merge`, {}, 404);
+        await post(aliceS, `/s/${space.id}/~/changes/9999/~/comment`, { markdown: 'hi' }, 404);
+        await post(aliceS, `/s/${space.id}/~/changes/x1/~/comment`, { markdown: 'hi' }, 404);
+        // dan reads: no controls, and the forms are refused
+        const td = (await get(danS, crHref)).text;
+        assert.match(td, /Differences/);
+        for (const a of ['merge', 'reviewers', 'review', 'comment', 'update']) assert.doesNotMatch(td, new RegExp(`/~/${a}"`));
+        assert.doesNotMatch(td, /\/reply"|\/resolve"/);
+        await post(danS, `${crHref}/~/comment`, { markdown: 'hi' }, 404);
+        await post(danS, `${crHref}/~/merge`, {}, 404);
+        await post(danS, `${crHref}/~/reviewers`, { user: dan.id }, 404);
+        // oversized, missing, malformed, blank
+        const big = await post(bobS, `${crHref}/~/comment`, { markdown: 'x'.repeat(10_001) }, 400);
+        assert.match(big.text, /markdown/);
+        const miss = await post(bobS, `${crHref}/~/comment`, {}, 400);
+        assert.match(miss.text, /markdown: required/);
+        const mal = await post(bobS, `${crHref}/~/comment`, `csrf=${bobS.csrf}&markdown=%ZZ`, 400);
+        assert.match(mal.text, /markdown: malformed/);
+        await post(bobS, `${crHref}/~/comment`, { markdown: '   ' }, 400);
+        const resolveBad = await post(aliceS, `${crHref}/~/comments/nope/resolve`, { resolved: 'yes' }, 400);
+        assert.match(resolveBad.text, /resolved/);
+        const after = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, cr.id), 'listCommentsInChangeRequest')).items.length;
+        assert.equal(after, before, 'no refused form wrote a comment');
+    });
+
+    it('merge blocked by a rule shows the domain\'s reasons; merged once the rule is met', async () => {
+        await ok(alice.api.spaces.updateSpaceById(space.id, {
+            mergeRules: { type: 'rules', rules: [{ rule: 'require_all_reviews_approved' }, { rule: 'require_change_request_subject' }] },
+        }), 'updateSpaceById');
+        const blockedCR = await newCR('', 'line one\nline two\nline three\nline 4\n');
+        const href = `/s/${space.id}/~/changes/${blockedCR.number}`;
+        const t = (await get(aliceS, href)).text;
+        assert.match(t, /Merging is blocked\.<\/strong> merge blocked by merge rules: [^<]*require_change_request_subject/);
+        const r = await post(aliceS, `${href}/~/merge`, {}, 409);
+        assert.match(r.text, /require_change_request_subject/);
+        assert.equal((await ok(alice.api.spaces.getChangeRequestById(space.id, blockedCR.id), 'getChangeRequestById')).status, 'draft');
+
+        // the first change request has its subject and bob's approval: it merges
+        const m = await post(aliceS, `${crHref}/~/merge`, {});
+        assert.equal(m.headers.location, crHref);
+        const merged = await ok(alice.api.spaces.getChangeRequestById(space.id, cr.id), 'getChangeRequestById');
+        assert.equal(merged.status, 'merged');
+        const page = await ok(alice.api.spaces.getPageById(space.id, pageId, { format: 'markdown' }), 'getPageById');
+        assert.match(page.markdown, /line 2 <b>changed<\/b>/);
+        const t2 = (await get(aliceS, crHref)).text;
+        assert.match(t2, /This change request is merged: nothing to merge\./);
+        await ok(alice.api.spaces.updateSpaceById(space.id, { mergeRules: { type: 'none' } }), 'updateSpaceById');
+    });
+
+    it('an outdated change request offers the update; conflicts are listed with both sides', async () => {
+        // two change requests from the same base change the same line
+        const a = await newCR('A', 'line one\nline 2 by A\nline three\nline four\nline five\n');
+        const b = await newCR('B', 'line one\nline 2 by B\nline three\nline four\nline five\n');
+        await ok(alice.api.spaces.mergeChangeRequest(space.id, a.id), 'mergeChangeRequest');
+        const href = `/s/${space.id}/~/changes/${b.number}`;
+        const t = (await get(aliceS, href)).text;
+        assert.match(t, /The space changed since this change request began/);
+        assert.match(t, new RegExp(`action="${href}/~/update"`));
+        const u = await post(aliceS, `${href}/~/update`, {}, 409);
+        assert.match(u.text, /<h1>Conflicts<\/h1>/);
+        assert.match(u.text, /<h3>In this change request<\/h3><pre>[^<]*line 2 by B/);
+        assert.match(u.text, /<h3>In the space<\/h3><pre>[^<]*line 2 by A/);
+        const m = await post(aliceS, `${href}/~/merge`, {}, 409);
+        assert.match(m.text, /The merge was not made/);
+        assert.equal((await ok(alice.api.spaces.getChangeRequestById(space.id, b.id), 'getChangeRequestById')).status, 'draft');
+
+        // a change request that does not conflict updates (303 back) and is no longer outdated
+        const c = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'C' }), 'createChangeRequest', 201);
+        await batch(alice, space.id, c.id, [{ operation: 'insert_page', title: 'Other', document: { markdown: 'other\n' } }]);
+        const d = await newCR('D', 'line one\nline 2 by A\nline three\nline four\nline five\nline six\n');
+        await ok(alice.api.spaces.mergeChangeRequest(space.id, c.id), 'mergeChangeRequest');
+        const dh = `/s/${space.id}/~/changes/${d.number}`;
+        const up = await post(aliceS, `${dh}/~/update`, {});
+        assert.equal(up.headers.location, `${dh}#merge`);
+        const t2 = (await get(aliceS, dh)).text;
+        assert.doesNotMatch(t2, /The space changed since/);
+    });
+});
