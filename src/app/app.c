@@ -26,6 +26,7 @@
  */
 #include "app/app.h"
 #include "app/pages.h"
+#include "app/pages_write.h"
 #include "app/pages_review.h"
 #include "app/saml.h"
 #include "app/session.h"
@@ -71,6 +72,18 @@ static const struct app_route app_routes[] = {
 	{ "GET", "/s/{spaceId}", page_space, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/changes", page_crs, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/changes/{number}", page_cr, APP_SESSION },
+	/* Writing through change requests (pages_write.c, "write"): before the
+	 * change request's {path*} (no page path starts with "~"). */
+	{ "GET", "/~app/edit.js", write_serve_js, APP_ASSET },
+	{ "GET", "/~app/edit.css", write_serve_css, APP_ASSET },
+	{ "POST", "/s/{spaceId}/~/changes/new", write_cr_new, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/preview", write_preview, APP_SESSION }, /* reads: checks the token itself */
+	{ "GET", "/s/{spaceId}/~/changes/{number}/~/edit", write_edit_index, APP_SESSION },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/pages", write_page_new, APP_SESSION | APP_WRITE },
+	{ "GET", "/s/{spaceId}/~/changes/{number}/~/edit/{pageId}", write_edit, APP_SESSION },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/edit/{pageId}", write_save, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/move/{pageId}", write_move, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/delete/{pageId}", write_delete, APP_SESSION | APP_WRITE },
 	{ "GET", "/s/{spaceId}/~/changes/{number}/{path*}", page_cr_page, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/history", page_history, APP_SESSION },
 	{ "GET", "/s/{spaceId}/{path*}", page_space_path, APP_SESSION },

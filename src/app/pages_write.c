@@ -1,0 +1,656 @@
+/*
+ * pages_write.c - writing through change requests in the web interface
+ * (issue 25, "Writing"): start a change request from a space, edit a page's
+ * markdown and title with a preview, create, move and delete pages.
+ *
+ * DESIGN
+ * Every save is ONE updateChangeRequestContent batch built here and given
+ * to the same domain function the API's handler calls
+ * (dom_cr_content_apply, api/change_requests.c's cr_content_update), in the
+ * dispatcher's one write transaction (APP_WRITE: the CSRF token is checked
+ * before the handler runs). So the API and the interface see the same
+ * revisions and the same refusals: access, a locked space, a merged or
+ * archived change request, a bad title are the domain's errors, shown on
+ * the form's page with their message and status (never a 500), never a
+ * rule of this file. Starting a change request is createChangeRequest's
+ * dom_cr_create.
+ *
+ * The controls are hidden from a member whose role does not allow editing
+ * (space_permissions(...).edit, the `permissions.edit` the API serializes);
+ * hiding is a courtesy only: the domain refuses anyway.
+ *
+ * URLs (under a change request's urls.app, /s/{id}/~/changes/{number}; "~"
+ * is GitBook's reserved prefix, which no page path takes):
+ *   POST /s/{id}/~/changes/new                      start one (303 to its editor)
+ *   GET  /s/{id}/~/changes/{n}/~/edit               its pages, a new-page form
+ *   POST /s/{id}/~/changes/{n}/~/pages              create a page
+ *   GET  /s/{id}/~/changes/{n}/~/edit/{pageId}      the editor
+ *   POST /s/{id}/~/changes/{n}/~/edit/{pageId}      save (or, action=preview, render)
+ *   POST /s/{id}/~/changes/{n}/~/move/{pageId}      move (parent, position)
+ *   POST /s/{id}/~/changes/{n}/~/delete/{pageId}    delete
+ *   POST /s/{id}/~/preview                          markdown -> HTML fragment (edit.js)
+ *
+ * The preview renders with the published site's renderer (md_to_html_toc),
+ * so what the writer sees is what readers get; links are left as written.
+ * Without script the editor's "Preview" button posts the form and the same
+ * page comes back with the preview filled in (nothing is saved).
+ */
+#include "app/app.h"
+#include "app/pages.h"
+#include "app/pages_write.h"
+#include "app/session.h"
+#include "domain/content.h"
+#include "domain/spaces.h"
+#include "http/form.h"
+#include "model/access.h"
+#include "site/site.h"
+#include "util/err.h"
+#include "util/text.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Form field limits (the domain's own limits are checked again there; these
+ * only bound what this file copies and echoes back). */
+#define TITLE_MAX 256
+#define MD_MAX (1024 * 1024)
+
+/* ---- small helpers ---- */
+
+static bool all_digits(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/* "/s/{id}/~/changes/{n}" + tail, percent-encoded (not escaped). */
+static const char *cr_url(struct app_page *p, const char *space_id, const char *num, const char *tail,
+			  const char *page_id)
+{
+	struct jw h;
+	const char *out;
+
+	jw_init(&h);
+	html_raw(&h, "/s/");
+	url_path_enc(&h, space_id);
+	html_raw(&h, "/~/changes/");
+	url_path_enc(&h, num);
+	html_raw(&h, tail);
+	if (page_id)
+		url_path_enc(&h, page_id);
+	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
+	jw_free(&h);
+	return out;
+}
+
+static void hidden_csrf(struct app_page *p)
+{
+	html_raw(p->out, "<input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
+	app_text(p->out, p->csrf ? p->csrf : "");
+	html_raw(p->out, "\">");
+}
+
+/* A form field: 1 found, 0 absent, ERR_INVALID (naming it) when malformed
+ * or longer than max bytes. */
+static int field(struct app_page *p, const char *name, size_t max, const char **out)
+{
+	struct req *r = p->r;
+	int rc;
+
+	*out = NULL;
+	if (r->body_too_large)
+		return err_set(ERR_INVALID, "the form is too large");
+	rc = form_field(&r->arena, r->body ? r->body : "", r->body ? r->body_len : 0, name, out);
+	if (rc < 0)
+		return err_set(ERR_INVALID, "%s: not valid form data (bad escape, NUL or invalid UTF-8)", name);
+	if (rc == 1 && strlen(*out) > max)
+		return err_set(ERR_INVALID, "%s: longer than %zu bytes", name, max);
+	return rc;
+}
+
+/* The form's body is urlencoded (the dispatcher's CSRF check read it so). */
+static int form_body(struct app_page *p)
+{
+	const char *ct = req_header(p->r, "Content-Type");
+
+	if (!ct || strncmp(ct, "application/x-www-form-urlencoded", 33) != 0)
+		return err_set(ERR_INVALID, "the form must be sent as application/x-www-form-urlencoded");
+	return 0;
+}
+
+/* Whether the actor may edit the space (permissions.edit, as the API
+ * serializes it). */
+static bool may_edit(struct app_page *p, const struct space *s)
+{
+	struct space_permissions perm;
+	enum role role;
+
+	if (!p->d || dom_space_role(p->d, s, &role))
+		return false;
+	space_permissions(&perm, role, s->edit_mode && strcmp(s->edit_mode, "locked") == 0);
+	return perm.edit;
+}
+
+/* The trail: Home, the space, the change request, then title. */
+static void frame(struct app_page *p, const struct content_src *src, const char *num, const char *title)
+{
+	struct jw h;
+	const char *space_href, *cr_href;
+	char label[64];
+
+	jw_init(&h);
+	app_href(&h, "/s/", src->space.id);
+	space_href = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
+	jw_free(&h);
+	cr_href = cr_url(p, src->space.id, num, "", NULL);
+	snprintf(label, sizeof(label), "Change request #%s", num);
+	struct app_crumb crumbs[] = {
+		{ "Home", "/" },
+		{ src->space.title && *src->space.title ? src->space.title : "Untitled space", space_href },
+		{ arena_strdup(&p->r->arena, label), cr_href ? cr_href : "/" },
+		{ title, NULL },
+	};
+	app_frame_begin(p, title, crumbs, 4);
+	html_raw(p->out, "<link rel=\"stylesheet\" href=\"");
+	app_text(p->out, app_write_css_url());
+	html_raw(p->out, "\">");
+}
+
+static void script_tag(struct app_page *p)
+{
+	html_raw(p->out, "<script src=\"");
+	app_text(p->out, app_edit_js_url());
+	html_raw(p->out, "\" defer></script>");
+}
+
+static void error_note(struct app_page *p, const char *msg)
+{
+	if (!msg)
+		return;
+	html_raw(p->out, "<p class=\"form-error\" role=\"alert\">");
+	app_text(p->out, msg);
+	html_raw(p->out, "</p>");
+}
+
+/* A domain error shown on the form's page: its status and message. A 404
+ * keeps the dispatcher's one 404 page (another organization's ids look
+ * missing); a 403 is shown (the member reads the change request, only the
+ * role is short, and the page then shows no controls). */
+static int form_error(int rc, int *status, const char **msg, struct app_page *p)
+{
+	if (rc == ERR_NOT_FOUND || err_status(rc) >= 500 || err_status(rc) < 400)
+		return rc;
+	*status = err_status(rc);
+	*msg = arena_strdup(&p->r->arena, err_message());
+	err_clear();
+	return 0;
+}
+
+/* ---- the markdown preview ---- */
+
+static int preview_html(struct app_page *p, const char *md)
+{
+	struct md_headings h = { 0 };
+
+	if (md_to_html_toc(p->out, &p->r->arena, md, strlen(md), NULL, NULL, &h) < 0)
+		return err_set(ERR_INTERNAL, "markdown rendering failed");
+	return 0;
+}
+
+int write_preview(struct app_page *p)
+{
+	const char *md;
+	int rc;
+
+	/* Not state-changing, so a read transaction; the token still keeps
+	 * other sites from using a member's session to render. */
+	if (!app_csrf_ok(p->r, p->csrf)) {
+		/* The dispatcher's answer for a stale token (app.c), as a page. */
+		app_error_page(p, 403, "This form is out of date", "The form is out of date: reload the page and try again.");
+		return 0;
+	}
+	if ((rc = form_body(p)) || (rc = field(p, "markdown", MD_MAX, &md)) < 0)
+		return rc;
+	if (!md)
+		md = "";
+	/* A fragment (no frame): edit.js puts it in the preview's box. */
+	return preview_html(p, md);
+}
+
+/* ---- starting a change request ---- */
+
+int write_cr_new(struct app_page *p)
+{
+	const char *id = req_param(p->r, "spaceId"), *subject;
+	struct cr_new in = { 0 };
+	struct change_request cr;
+	struct space s;
+	char num[32];
+	int rc;
+
+	if ((rc = form_body(p)) || (rc = field(p, "subject", 100, &subject)) < 0)
+		return rc;
+	in.subject = subject && *subject ? subject : NULL;
+	if ((rc = dom_cr_create(p->d, id, &in, &s, &cr)))
+		return rc;
+	snprintf(num, sizeof(num), "%lld", (long long)cr.number);
+	p->location = cr_url(p, s.id, num, "/~/edit", NULL);
+	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
+/* ---- the change request's pages ---- */
+
+static void tree_rows(struct app_page *p, const struct revision *rv, int first, const char *num, int depth)
+{
+	struct jw *b = p->out;
+
+	if (first < 0 || depth > 12)
+		return;
+	html_raw(b, "<ul class=\"write-tree\">");
+	for (int i = first; i >= 0; i = rv->pages[i].next_sibling) {
+		const struct rev_page *pg = &rv->pages[i];
+		html_raw(b, "<li><span>");
+		app_emoji(b, pg->emoji);
+		app_text(b, pg->title && *pg->title ? pg->title : "Untitled");
+		html_raw(b, "</span>");
+		if (pg->type == PAGE_DOCUMENT) {
+			const char *u = cr_url(p, rv->space_id, num, "/~/edit/", pg->id);
+			html_raw(b, " <a href=\"");
+			app_text(b, u ? u : "/");
+			html_raw(b, "\">Edit<span class=\"sr\"> ");
+			app_text(b, pg->title);
+			html_raw(b, "</span></a>");
+		}
+		tree_rows(p, rv, pg->first_child, num, depth + 1);
+		html_raw(b, "</li>");
+	}
+	html_raw(b, "</ul>");
+}
+
+/* <option>s for a parent: the top level and every document or group page
+ * that is not `self` or below it. */
+static void parent_options(struct app_page *p, const struct revision *rv, int first, const char *self,
+			   const char *selected, int depth)
+{
+	struct jw *b = p->out;
+
+	if (depth > 12)
+		return;
+	for (int i = first; i >= 0; i = rv->pages[i].next_sibling) {
+		const struct rev_page *pg = &rv->pages[i];
+		if (self && strcmp(pg->id, self) == 0)
+			continue;
+		if (pg->type != PAGE_DOCUMENT && pg->type != PAGE_GROUP)
+			continue;
+		html_raw(b, "<option value=\"");
+		app_text(b, pg->id);
+		html_raw(b, "\"");
+		if (selected && strcmp(selected, pg->id) == 0)
+			html_raw(b, " selected");
+		html_raw(b, ">");
+		for (int k = 0; k < depth; k++)
+			html_raw(b, "— ");
+		app_text(b, pg->title && *pg->title ? pg->title : "Untitled");
+		html_raw(b, "</option>");
+		parent_options(p, rv, pg->first_child, self, selected, depth + 1);
+	}
+}
+
+static int show_index(struct app_page *p, const char *msg, int status)
+{
+	const char *id = req_param(p->r, "spaceId"), *num = req_param(p->r, "number"), *u;
+	struct content_src src;
+	struct jw *b = p->out;
+	int rc;
+
+	if (!all_digits(num))
+		return err_set(ERR_NOT_FOUND, "not found");
+	if ((rc = dom_content_source(p->d, id, num, NULL, ROLE_READ, &src)))
+		return rc;
+	p->out->len = 0;
+	p->status = status;
+	frame(p, &src, num, "Edit pages");
+	html_raw(b, "<h1>Edit pages</h1><p class=\"banner\" role=\"note\">Change request <a href=\"");
+	app_text(b, (u = cr_url(p, id, num, "", NULL)) ? u : "/");
+	html_raw(b, "\">#");
+	app_text(b, num);
+	html_raw(b, " ");
+	app_text(b, src.cr.subject && *src.cr.subject ? src.cr.subject : "Untitled change request");
+	html_raw(b, "</a> <span class=\"badge st-");
+	app_text(b, src.cr.status);
+	html_raw(b, "\">");
+	app_text(b, src.cr.status);
+	html_raw(b, "</span>: every save is one revision of this change request; the space changes when it is "
+		    "merged.</p>");
+	error_note(p, msg);
+	if (!may_edit(p, &src.space)) {
+		html_raw(b, "<p class=\"empty\">You may read this change request but not edit it.</p>");
+		app_frame_end(p);
+		return 0;
+	}
+	if (!src.rv || src.rv->first_root < 0)
+		html_raw(b, "<p class=\"empty\">No pages yet: create the first one below.</p>");
+	else
+		tree_rows(p, src.rv, src.rv->first_root, num, 0);
+	html_raw(b, "<h2 id=\"new\">New page</h2><form class=\"write\" method=\"post\" action=\"");
+	app_text(b, (u = cr_url(p, id, num, "/~/pages", NULL)) ? u : "/");
+	html_raw(b, "\">");
+	hidden_csrf(p);
+	html_raw(b, "<label for=\"new-title\">Title</label><input id=\"new-title\" name=\"title\" required "
+		    "maxlength=\"256\"><label for=\"new-parent\">Inside</label><select id=\"new-parent\" "
+		    "name=\"parent\"><option value=\"\">(top level)</option>");
+	if (src.rv)
+		parent_options(p, src.rv, src.rv->first_root, NULL, NULL, 0);
+	html_raw(b, "</select><div><button type=\"submit\">Create page</button></div></form>");
+	app_frame_end(p);
+	return 0;
+}
+
+int write_edit_index(struct app_page *p)
+{
+	return show_index(p, NULL, 200);
+}
+
+/* One change of `op` applied to the change request: ERR_* from the domain. */
+static int apply(struct app_page *p, json_t *change, struct content_outcome **outcome)
+{
+	const char *id = req_param(p->r, "spaceId"), *num = req_param(p->r, "number");
+	struct space s;
+	struct change_request cr;
+	json_t *changes;
+	int rc;
+
+	if (!change)
+		return err_set(ERR_INTERNAL, "out of memory");
+	changes = json_array();
+	if (!changes || json_array_append_new(changes, change)) {
+		json_decref(changes);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	*outcome = arena_alloc(&p->r->arena, sizeof(**outcome));
+	if (!*outcome) {
+		json_decref(changes);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	memset(*outcome, 0, sizeof(**outcome));
+	/* updateChangeRequestContent's domain function, as the API calls it. */
+	rc = dom_cr_content_apply(p->d, id, num, changes, NULL, false, &s, &cr, *outcome);
+	json_decref(changes);
+	return rc;
+}
+
+int write_page_new(struct app_page *p)
+{
+	const char *num = req_param(p->r, "number"), *title, *parent, *msg = NULL;
+	struct content_outcome *o;
+	json_t *c;
+	int rc, status = 200;
+
+	if (!all_digits(num))
+		return err_set(ERR_NOT_FOUND, "not found");
+	if ((rc = form_body(p)) || (rc = field(p, "title", TITLE_MAX, &title)) < 0 ||
+	    (rc = field(p, "parent", 64, &parent)) < 0)
+		return rc;
+	if (!title || !*title)
+		return show_index(p, "title: required", 400);
+	c = json_pack("{s:s,s:s,s:{s:s}}", "operation", "insert_page", "title", title, "document", "markdown", "");
+	if (c && parent && *parent && json_object_set_new(c, "into", json_string(parent))) {
+		json_decref(c);
+		c = NULL;
+	}
+	rc = apply(p, c, &o);
+	if (rc && (rc = form_error(rc, &status, &msg, p)) == 0)
+		return show_index(p, msg, status);
+	if (rc)
+		return rc;
+	if (o->n < 1 || !o->items[0].page_id)
+		return err_set(ERR_INTERNAL, "the new page was not reported");
+	p->location = cr_url(p, req_param(p->r, "spaceId"), num, "/~/edit/", o->items[0].page_id);
+	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
+/* ---- the editor ---- */
+
+/* The editor of page_id: title and md (NULL: the page's own), a preview
+ * (rendered from md when preview is set, else from the page), msg shown
+ * above the form with status. */
+static int show_editor(struct app_page *p, const char *title, const char *md, bool preview, const char *msg,
+		       int status)
+{
+	const char *id = req_param(p->r, "spaceId"), *num = req_param(p->r, "number");
+	const char *pid = req_param(p->r, "pageId"), *u;
+	struct dom_page dp;
+	struct jw *b = p->out;
+	const struct rev_page *pg;
+	int rc, at = 0;
+
+	if (!all_digits(num))
+		return err_set(ERR_NOT_FOUND, "not found");
+	if ((rc = dom_page_get(p->d, id, num, NULL, pid, NULL, false, true, &dp)))
+		return rc;
+	pg = dp.page;
+	if (!title)
+		title = pg->title ? pg->title : "";
+	if (!md)
+		md = dp.markdown ? dp.markdown : "";
+	p->out->len = 0;
+	p->status = status;
+	frame(p, &dp.src, num, pg->title && *pg->title ? pg->title : "Untitled");
+	html_raw(b, "<h1>Edit “");
+	app_text(b, pg->title && *pg->title ? pg->title : "Untitled");
+	html_raw(b, "”</h1><nav class=\"actions\" aria-label=\"Change request\"><a href=\"");
+	app_text(b, (u = cr_url(p, id, num, "/~/edit", NULL)) ? u : "/");
+	html_raw(b, "\">All pages of #");
+	app_text(b, num);
+	html_raw(b, "</a><a href=\"");
+	app_text(b, (u = cr_url(p, id, num, "", NULL)) ? u : "/");
+	html_raw(b, "\">The change request</a></nav>");
+	error_note(p, msg);
+	if (!may_edit(p, &dp.src.space) || pg->type != PAGE_DOCUMENT) {
+		html_raw(b, pg->type != PAGE_DOCUMENT ? "<p class=\"empty\">Only document pages are edited here.</p>"
+						      : "<p class=\"empty\">You may read this change request but not "
+							"edit it.</p>");
+		app_frame_end(p);
+		return 0;
+	}
+	/* Save and preview: one form, the button says which. */
+	html_raw(b, "<form class=\"write editor\" method=\"post\" action=\"");
+	app_text(b, (u = cr_url(p, id, num, "/~/edit/", pid)) ? u : "/");
+	html_raw(b, "\" data-preview=\"");
+	app_href(b, "/s/", id);
+	html_raw(b, "/~/preview\">");
+	hidden_csrf(p);
+	html_raw(b, "<label for=\"title\">Title</label><input id=\"title\" name=\"title\" required maxlength=\"256\" "
+		    "value=\"");
+	app_text(b, title);
+	html_raw(b, "\"><div class=\"split\"><div><label for=\"markdown\">Markdown</label>"
+		    "<textarea id=\"markdown\" name=\"markdown\" rows=\"22\" spellcheck=\"true\">");
+	app_text(b, md);
+	html_raw(b, "</textarea></div><section aria-labelledby=\"pv-h\"><h2 id=\"pv-h\" class=\"pv-h\">Preview</h2>"
+		    "<div id=\"preview\" class=\"page preview\" aria-live=\"polite\">");
+	(void)preview;
+	if ((rc = preview_html(p, md)))
+		return rc;
+	html_raw(b, "</div></section></div><div class=\"buttons\"><button type=\"submit\" name=\"action\" "
+		    "value=\"save\" class=\"primary\">Save</button> <button type=\"submit\" name=\"action\" "
+		    "value=\"preview\" class=\"pv-button\">Preview</button></div></form>");
+	/* Move: a parent and a position among its pages. */
+	for (int i = pg->parent ? -1 : dp.src.rv->first_root, k = 0; i >= 0; i = dp.src.rv->pages[i].next_sibling, k++)
+		if (&dp.src.rv->pages[i] == pg)
+			at = k;
+	if (pg->parent) {
+		for (int i = 0; i < dp.src.rv->npages; i++)
+			if (strcmp(dp.src.rv->pages[i].id, pg->parent) == 0) {
+				int k = 0;
+				for (int j = dp.src.rv->pages[i].first_child; j >= 0; j = dp.src.rv->pages[j].next_sibling, k++)
+					if (&dp.src.rv->pages[j] == pg)
+						at = k;
+			}
+	}
+	html_raw(b, "<h2>Move</h2><form class=\"write row\" method=\"post\" action=\"");
+	app_text(b, (u = cr_url(p, id, num, "/~/move/", pid)) ? u : "/");
+	html_raw(b, "\">");
+	hidden_csrf(p);
+	html_raw(b, "<label for=\"parent\">Inside</label><select id=\"parent\" name=\"parent\">"
+		    "<option value=\"\">(top level)</option>");
+	parent_options(p, dp.src.rv, dp.src.rv->first_root, pg->id, pg->parent, 0);
+	char pos[32];
+	snprintf(pos, sizeof(pos), "%d", at + 1);
+	html_raw(b, "</select><label for=\"position\">Position (1 is first)</label><input id=\"position\" "
+		    "name=\"position\" type=\"number\" min=\"1\" max=\"100000\" value=\"");
+	html_raw(b, pos);
+	html_raw(b, "\"><button type=\"submit\">Move page</button></form>");
+	html_raw(b, "<h2>Delete</h2><form class=\"write row\" method=\"post\" action=\"");
+	app_text(b, (u = cr_url(p, id, num, "/~/delete/", pid)) ? u : "/");
+	html_raw(b, "\">");
+	hidden_csrf(p);
+	html_raw(b, "<p class=\"mute\">Deletes this page and the pages inside it from the change request.</p>"
+		    "<button type=\"submit\" class=\"danger\">Delete page</button></form>");
+	script_tag(p);
+	app_frame_end(p);
+	return 0;
+}
+
+int write_edit(struct app_page *p)
+{
+	return show_editor(p, NULL, NULL, false, NULL, 200);
+}
+
+/* Where a page of the change request is read after a change. */
+static int to_page(struct app_page *p, const char *page_id)
+{
+	const char *id = req_param(p->r, "spaceId"), *num = req_param(p->r, "number");
+	struct dom_page dp;
+	struct jw h;
+	int rc;
+
+	if ((rc = dom_page_get(p->d, id, num, NULL, page_id, NULL, false, false, &dp)))
+		return rc;
+	jw_init(&h);
+	html_raw(&h, "/s/");
+	url_path_enc(&h, id);
+	html_raw(&h, "/~/changes/");
+	url_path_enc(&h, num);
+	html_raw(&h, "/");
+	url_path_enc(&h, dp.page->path ? dp.page->path : dp.page->slug);
+	p->location = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
+	jw_free(&h);
+	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
+int write_save(struct app_page *p)
+{
+	const char *pid = req_param(p->r, "pageId"), *title, *md, *action, *msg = NULL;
+	struct content_outcome *o;
+	json_t *c;
+	int rc, status = 200;
+
+	if ((rc = form_body(p)) || (rc = field(p, "title", TITLE_MAX, &title)) < 0 ||
+	    (rc = field(p, "markdown", MD_MAX, &md)) < 0 || (rc = field(p, "action", 16, &action)) < 0)
+		return rc;
+	if (!md)
+		return show_editor(p, title, NULL, false, "markdown: required", 400);
+	if (action && strcmp(action, "preview") == 0)
+		return show_editor(p, title, md, true, NULL, 200);
+	c = json_pack("{s:s,s:s,s:{s:s}}", "operation", "update_page", "page", pid, "document", "markdown", md);
+	/* An empty title keeps the page's (the domain refuses ""). */
+	if (c && title && *title && json_object_set_new(c, "title", json_string(title))) {
+		json_decref(c);
+		c = NULL;
+	}
+	rc = apply(p, c, &o);
+	if (rc && (rc = form_error(rc, &status, &msg, p)) == 0)
+		return show_editor(p, title, md, true, msg, status);
+	if (rc)
+		return rc;
+	return to_page(p, pid);
+}
+
+int write_move(struct app_page *p)
+{
+	const char *pid = req_param(p->r, "pageId"), *parent, *pos, *msg = NULL;
+	struct content_outcome *o;
+	json_t *c;
+	long at = 0;
+	int rc, status = 200;
+
+	if ((rc = form_body(p)) || (rc = field(p, "parent", 64, &parent)) < 0 ||
+	    (rc = field(p, "position", 16, &pos)) < 0)
+		return rc;
+	if (pos && *pos) {
+		char *end;
+		at = strtol(pos, &end, 10);
+		if (*end || at < 1 || at > 100000)
+			return show_editor(p, NULL, NULL, false, "position: a number from 1", 400);
+	}
+	c = json_pack("{s:s,s:s}", "operation", "update_page", "page", pid);
+	if (c && json_object_set_new(c, "into", parent && *parent ? json_string(parent) : json_null())) {
+		json_decref(c);
+		c = NULL;
+	}
+	if (c && at > 0 && json_object_set_new(c, "at", json_integer(at - 1))) {
+		json_decref(c);
+		c = NULL;
+	}
+	rc = apply(p, c, &o);
+	if (rc && (rc = form_error(rc, &status, &msg, p)) == 0)
+		return show_editor(p, NULL, NULL, false, msg, status);
+	if (rc)
+		return rc;
+	return to_page(p, pid);
+}
+
+int write_delete(struct app_page *p)
+{
+	const char *pid = req_param(p->r, "pageId"), *num = req_param(p->r, "number"), *msg = NULL;
+	struct content_outcome *o;
+	int rc, status = 200;
+
+	if (!all_digits(num))
+		return err_set(ERR_NOT_FOUND, "not found");
+	if ((rc = form_body(p)))
+		return rc;
+	rc = apply(p, json_pack("{s:s,s:s}", "operation", "delete_page", "page", pid), &o);
+	if (rc && (rc = form_error(rc, &status, &msg, p)) == 0)
+		return show_editor(p, NULL, NULL, false, msg, status);
+	if (rc)
+		return rc;
+	p->location = cr_url(p, req_param(p->r, "spaceId"), num, "/~/edit", NULL);
+	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
+/* ---- controls other pages show ---- */
+
+void app_write_space_form(struct app_page *p, const struct space *s)
+{
+	struct jw *b = p->out;
+
+	if (!may_edit(p, s))
+		return;
+	html_raw(b, "<form class=\"write row\" method=\"post\" action=\"");
+	app_href(b, "/s/", s->id);
+	html_raw(b, "/~/changes/new\">");
+	hidden_csrf(p);
+	html_raw(b, "<label for=\"cr-subject\">New change request</label><input id=\"cr-subject\" name=\"subject\" "
+		    "maxlength=\"100\" placeholder=\"What it changes\"><button type=\"submit\">Start</button></form>");
+}
+
+void app_write_cr_link(struct app_page *p, const struct space *s, const struct change_request *cr)
+{
+	char num[32];
+	const char *u;
+
+	if (strcmp(cr->status, "open") != 0 && strcmp(cr->status, "draft") != 0)
+		return;
+	if (!may_edit(p, s))
+		return;
+	snprintf(num, sizeof(num), "%lld", (long long)cr->number);
+	html_raw(p->out, "<a class=\"button\" href=\"");
+	app_text(p->out, (u = cr_url(p, s->id, num, "/~/edit", NULL)) ? u : "/");
+	html_raw(p->out, "\">Edit pages</a>");
+}
