@@ -9,6 +9,7 @@
  * getChangeRequestChanges' (dom_cr_list, dom_cr_get, dom_cr_changes).
  */
 #include "app/pages.h"
+#include "app/pages_write.h"
 #include "app/pages_review.h"
 #include "domain/content.h"
 #include "json/serialize_cr.h"
@@ -179,7 +180,9 @@ int page_cr(struct app_page *p)
 		html_raw(b, c);
 		html_raw(b, "</dd>");
 	}
-	html_raw(b, "</dl><h2>Changes</h2>");
+	html_raw(b, "</dl>");
+	app_write_cr_link(p, &s, &cr); /* members who may edit (pages_write.c) */
+	html_raw(b, "<h2>Changes</h2>");
 	if (ch.n == 0) {
 		html_raw(b, "<p class=\"empty\">This change request changes nothing yet.</p>");
 	} else {

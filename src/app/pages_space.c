@@ -19,6 +19,7 @@
  * page has that path, redirect there.
  */
 #include "app/pages.h"
+#include "app/pages_write.h"
 #include "domain/content.h"
 #include "domain/orgs.h"
 #include "domain/spaces.h"
@@ -343,6 +344,8 @@ static int show(struct app_page *p, const char *path, const char *cr)
 			if (cr)
 				cr_banner(p, &src);
 			space_actions(p, &src.space);
+			if (!cr)
+				app_write_space_form(p, &src.space); /* editors only (pages_write.c) */
 			html_raw(b, "<p class=\"empty\">This space has no pages yet.</p>");
 			app_frame_end(p);
 			return 0;
@@ -361,6 +364,8 @@ static int show(struct app_page *p, const char *path, const char *cr)
 	if (cr)
 		cr_banner(p, &dp.src);
 	space_actions(p, &dp.src.space);
+	if (!cr)
+		app_write_space_form(p, &dp.src.space); /* editors only (pages_write.c) */
 	if ((rc = page_body(p, &dp, base)))
 		return rc;
 	html_raw(b, "</article></div>");

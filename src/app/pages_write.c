@@ -650,7 +650,7 @@ void app_write_cr_link(struct app_page *p, const struct space *s, const struct c
 	if (!may_edit(p, s))
 		return;
 	snprintf(num, sizeof(num), "%lld", (long long)cr->number);
-	html_raw(p->out, "<a class=\"button\" href=\"");
+	html_raw(p->out, "<p class=\"actions\"><a class=\"button\" href=\"");
 	app_text(p->out, (u = cr_url(p, s->id, num, "/~/edit", NULL)) ? u : "/");
-	html_raw(p->out, "\">Edit pages</a>");
+	html_raw(p->out, "\">Edit pages</a></p>");
 }

@@ -84,6 +84,11 @@ describe('web interface: writing through change requests', () => {
     after(() => ctx?.server.stop());
 
     it('starts a change request from a space (POST, 303 to its pages), the API sees it', async () => {
+        // the space page has the form for an editor only
+        const sp = (await get(aliceS, `/s/${space.id}`)).text;
+        assert.match(sp, new RegExp(`<form class="write row" method="post" action="/s/${space.id}/~/changes/new">`));
+        assert.match(sp, /<label for="cr-subject">New change request<\/label>/);
+        assert.doesNotMatch((await get(bobS, `/s/${space.id}`)).text, /changes\/new/);
         await post(aliceS, `/s/${space.id}/~/changes/new`, { subject: 'Write <docs>' }, 403, { csrf: 'nope' });
         await post(aliceS, `/s/${space.id}/~/changes/new`, { subject: 'Write <docs>' }, 403, { csrf: null });
         let list = await allCrs();
@@ -102,6 +107,10 @@ describe('web interface: writing through change requests', () => {
         assert.match(t, /Write &lt;docs&gt;/);
         assert.match(t, new RegExp(`action="${base()}/~/pages"`));
         assert.match(t, /<label for="new-title">Title<\/label>/);
+        // the change request's page links its editor for an editor only
+        const crp = (await get(aliceS, base())).text;
+        assert.match(crp, new RegExp(`<a class="button" href="${base()}/~/edit">Edit pages</a>`));
+        assert.doesNotMatch((await get(bobS, base())).text, /Edit pages/);
         // a reader cannot start one: the domain's refusal, shown as a page
         const b = await post(bobS, `/s/${space.id}/~/changes/new`, { subject: 'x' }, 404);
         assert.match(b.text, /<h1>Not found<\/h1>/);
