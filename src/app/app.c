@@ -99,6 +99,15 @@ static const struct app_route app_routes[] = {
 	{ "GET", "/settings/tokens", page_tokens, APP_SESSION },
 	{ "POST", "/settings/tokens", page_token_create, APP_SESSION | APP_WRITE },
 	{ "POST", "/settings/tokens/{tokenId}/revoke", page_token_revoke, APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/members", page_members, APP_SESSION },
+	{ "POST", "/o/{organizationId}/members/{userId}/role", page_member_role, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/members/{userId}/remove", page_member_remove, APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/teams", page_teams, APP_SESSION },
+	{ "POST", "/o/{organizationId}/teams", page_team_create, APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/teams/{teamId}", page_team, APP_SESSION },
+	{ "POST", "/o/{organizationId}/teams/{teamId}/members", page_team_member_add, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/teams/{teamId}/members/{userId}/remove", page_team_member_remove,
+	  APP_SESSION | APP_WRITE },
 };
 #define APP_NROUTES ((int)(sizeof(app_routes) / sizeof(app_routes[0])))
 

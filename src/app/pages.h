@@ -80,6 +80,15 @@ int page_site(struct app_page *p);
 int page_tokens(struct app_page *p);
 int page_token_create(struct app_page *p);
 int page_token_revoke(struct app_page *p);
+/* An organization's members and teams (pages_admin.c). */
+int page_members(struct app_page *p);
+int page_member_role(struct app_page *p);
+int page_member_remove(struct app_page *p);
+int page_teams(struct app_page *p);
+int page_team_create(struct app_page *p);
+int page_team(struct app_page *p);
+int page_team_member_add(struct app_page *p);
+int page_team_member_remove(struct app_page *p);
 /* The organization's search box (pages_org.c). */
 void app_search_form(struct jw *b, const char *org_id, const char *q);
 

@@ -226,6 +226,26 @@ int page_org(struct app_page *p)
 	app_frame_begin(p, o.org.title && *o.org.title ? o.org.title : "Organization", crumbs, 2);
 	if ((rc = org_block(p, &o.org, false, 1)))
 		return rc;
+	{
+		/* Administration (pages_admin.c): shown as the API's
+		 * permissions.listMembers / listTeams say. */
+		struct org_permissions perm;
+		org_permissions(&perm, o.actor.role, o.actor.owns_team);
+		if (perm.list_members || perm.list_teams) {
+			html_raw(p->out, "<h2>People</h2><p class=\"actions\">");
+			if (perm.list_members) {
+				html_raw(p->out, "<a href=\"");
+				app_href(p->out, "/o/", o.org.id);
+				html_raw(p->out, "/members\">Members</a>");
+			}
+			if (perm.list_teams) {
+				html_raw(p->out, "<a href=\"");
+				app_href(p->out, "/o/", o.org.id);
+				html_raw(p->out, "/teams\">Teams</a>");
+			}
+			html_raw(p->out, "</p>");
+		}
+	}
 	app_frame_end(p);
 	return 0;
 }

@@ -7,12 +7,17 @@
 // another user's token id (404, still working), a malformed id, an empty, oversized or
 // control-character name and malformed form data (400 page naming the field), signed out (303 to
 // /signin).
+// Then an organization's members (/o/{id}/members: change a role, remove) and teams
+// (/o/{id}/teams, /o/{id}/teams/{teamId}: create, add and remove members) through the API's domain
+// functions: a reader sees the lists without a form and is refused (403 page, nothing changed) when
+// posting anyway; the last admin cannot demote herself (400 page with the domain's message, rolled
+// back); another organization's ids are the 404 page; bad roles and malformed fields are 400.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { setup } from './lib/fixtures.mjs';
 import { DOCSD_BIN } from './lib/server.mjs';
-import { raw, validate } from './lib/api.mjs';
+import { raw, validate, ok, createOrg, addMember } from './lib/api.mjs';
 
 const HTML = { Accept: 'text/html,application/xhtml+xml' };
 const FORM = { ...HTML, 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -183,5 +188,146 @@ describe('web interface: personal API tokens', () => {
         // exactly 64 characters is fine
         await create(aliceS, 'é'.repeat(64));
         assert.equal(ids((await get(aliceS)).text).length, n + 1);
+    });
+});
+
+describe('web interface: members and teams', () => {
+    let ctx, alice, bob, carol, eve, org, otherOrg, aliceS, bobS, eveS;
+
+    const page = async (who, path, status = 200) => {
+        const r = await raw(ctx.url, 'GET', path, { headers: { ...HTML, Cookie: who.cookie } });
+        assert.equal(r.status, status, `GET ${path}: ${r.status}: ${r.text.slice(0, 400)}`);
+        return r;
+    };
+    const post = (who, path, fields, csrf = who.csrf) => raw(ctx.url, 'POST', path, {
+        body: typeof fields === 'string' ? fields : new URLSearchParams(csrf === null ? fields : { csrf, ...fields }).toString(),
+        headers: { ...FORM, Cookie: who.cookie },
+    });
+    const roleOf = async (userId) => {
+        const r = await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/members/${userId}`, { token: alice.token });
+        if (r.status === 404) return null;
+        assert.equal(r.status, 200, r.text);
+        validate('getMemberInOrganizationById', 200, r.json);
+        return r.json.role;
+    };
+
+    before(async () => {
+        ctx = await setup();
+        alice = await ctx.user('alice');
+        bob = await ctx.user('bob', { name: 'Bob <b>' });
+        carol = await ctx.user('carol');
+        eve = await ctx.user('eve');
+        ({ org } = await createOrg(ctx.url, alice.token, `Acme ${ctx.run}`));
+        ({ org: otherOrg } = await createOrg(ctx.url, eve.token, `Eve ${ctx.run}`));
+        await addMember(alice.api, org.id, bob.email, 'read');
+        await addMember(alice.api, org.id, carol.email, 'edit');
+        for (const u of [alice, bob, eve]) await setPassword(ctx.server, u.email, PASSWORD);
+        aliceS = await signIn(ctx.url, alice.email, PASSWORD);
+        bobS = await signIn(ctx.url, bob.email, PASSWORD);
+        eveS = await signIn(ctx.url, eve.email, PASSWORD);
+    });
+    after(() => ctx?.server.stop());
+
+    it('the organization page links members and teams; the lists escape names; a reader sees no form', async () => {
+        const o = await page(aliceS, `/o/${org.id}`);
+        assert.match(o.text, new RegExp(`href="/o/${org.id}/members"`));
+        assert.match(o.text, new RegExp(`href="/o/${org.id}/teams"`));
+        const a = await page(aliceS, `/o/${org.id}/members`);
+        assert.match(a.text, /Bob &lt;b&gt;/);
+        assert.match(a.text, new RegExp(`action="/o/${org.id}/members/${bob.id}/role"`));
+        assert.match(a.text, new RegExp(`action="/o/${org.id}/members/${bob.id}/remove"`));
+        assert.match(a.text, /<label[^>]*for="role-/);
+        const b = await page(bobS, `/o/${org.id}/members`);
+        assert.match(b.text, /Bob &lt;b&gt;/);
+        assert.doesNotMatch(b.text, /method="post" action="\/o\//, 'no admin forms for a reader');
+        const t = await page(bobS, `/o/${org.id}/teams`);
+        assert.doesNotMatch(t.text, /name="title"/);
+        assert.match(t.text, /no teams yet/);
+    });
+
+    it('an admin changes a role and removes a member; the API sees it', async () => {
+        const r = await post(aliceS, `/o/${org.id}/members/${carol.id}/role`, { role: 'review' });
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        assert.equal(r.headers.location, `/o/${org.id}/members`);
+        assert.equal(await roleOf(carol.id), 'review');
+        const g = await post(aliceS, `/o/${org.id}/members/${carol.id}/role`, { role: 'guest' });
+        assert.equal(g.status, 303);
+        assert.equal(await roleOf(carol.id), null, 'a guest has no role');
+        assert.equal((await post(aliceS, `/o/${org.id}/members/${carol.id}/role`, { role: 'edit' })).status, 303);
+        assert.equal(await roleOf(carol.id), 'edit');
+    });
+
+    it('refusals: the last admin, a reader, bad roles, CSRF, another organization', async () => {
+        const last = await post(aliceS, `/o/${org.id}/members/${alice.id}/role`, { role: 'read' });
+        assert.equal(last.status, 400, last.text.slice(0, 300));
+        assert.match(last.text, /role="alert"><p>[^<]*at least one admin/);
+        assert.equal(await roleOf(alice.id), 'admin', 'rolled back');
+        const byReader = await post(bobS, `/o/${org.id}/members/${carol.id}/role`, { role: 'admin' });
+        assert.equal(byReader.status, 403, byReader.text.slice(0, 300));
+        assert.equal(await roleOf(carol.id), 'edit');
+        assert.equal((await post(bobS, `/o/${org.id}/members/${carol.id}/remove`, {})).status, 403);
+        assert.equal(await roleOf(carol.id), 'edit');
+        for (const role of ['owner', '', 'ADMIN']) {
+            const r = await post(aliceS, `/o/${org.id}/members/${carol.id}/role`, { role });
+            assert.equal(r.status, 400, `${role}: ${r.status}`);
+            assert.match(r.text, /role: /);
+        }
+        assert.equal((await post(aliceS, `/o/${org.id}/members/${carol.id}/role`, `csrf=${aliceS.csrf}&role=%zz`)).status, 400);
+        assert.equal((await post(aliceS, `/o/${org.id}/members/${carol.id}/role`, { role: 'read' }, null)).status, 403);
+        assert.equal(await roleOf(carol.id), 'edit');
+        // eve, admin of her own organization, at alice's: the 404 page
+        assert.equal((await page(eveS, `/o/${org.id}/members`, 404)).status, 404);
+        assert.equal((await post(eveS, `/o/${org.id}/members/${carol.id}/role`, { role: 'read' })).status, 404);
+        assert.equal((await post(eveS, `/o/${org.id}/members/${carol.id}/remove`, {})).status, 404);
+        // alice with a member of eve's organization, in her own and in eve's
+        assert.equal((await post(aliceS, `/o/${otherOrg.id}/members/${eve.id}/remove`, {})).status, 404);
+        assert.equal((await post(aliceS, `/o/${org.id}/members/${eve.id}/remove`, {})).status, 404);
+        assert.equal(await roleOf(carol.id), 'edit');
+    });
+
+    it('teams: create, add by email, remove; non-members and readers refused; other organization 404', async () => {
+        const c = await post(aliceS, `/o/${org.id}/teams`, { title: 'Writers <x>' });
+        assert.equal(c.status, 303, c.text.slice(0, 300));
+        const teamPath = c.headers.location;
+        assert.match(teamPath, new RegExp(`^/o/${org.id}/teams/[A-Za-z0-9]+$`));
+        const teamId = teamPath.split('/').pop();
+        const t = await page(aliceS, teamPath);
+        assert.match(t.text, /<h1>Writers &lt;x&gt;<\/h1>/);
+        assert.match(t.text, /no members yet/);
+        const add = await post(aliceS, `${teamPath}/members`, { user: carol.email, role: 'owner' });
+        assert.equal(add.status, 303, add.text.slice(0, 300));
+        const api = await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/teams/${teamId}/members`, { token: alice.token });
+        assert.equal(api.status, 200, api.text);
+        assert.deepEqual(api.json.items.map((m) => m.organization.user.id), [carol.id]);
+        assert.equal(api.json.items[0].team.role, 'owner');
+        assert.match((await page(aliceS, teamPath)).text, new RegExp(`${teamPath}/members/${carol.id}/remove`));
+        // a reader reads the team but has no form, and is refused when posting
+        const bt = await page(bobS, teamPath);
+        assert.doesNotMatch(bt.text, /name="user"/);
+        assert.equal((await post(bobS, `${teamPath}/members`, { user: bob.email })).status, 403);
+        assert.equal((await post(bobS, `/o/${org.id}/teams`, { title: 'Mine' })).status, 403);
+        // hostile input
+        const stranger = await post(aliceS, `${teamPath}/members`, { user: eve.email });
+        assert.equal(stranger.status, 400);
+        assert.match(stranger.text, /user: no member/);
+        assert.equal((await post(aliceS, `${teamPath}/members`, { user: carol.email, role: 'boss' })).status, 400);
+        assert.equal((await post(aliceS, `/o/${org.id}/teams`, { title: '' })).status, 400);
+        assert.equal((await post(aliceS, `/o/${org.id}/teams`, {})).status, 400);
+        assert.equal((await post(aliceS, `/o/${org.id}/teams`, { title: 't'.repeat(5000) })).status, 400);
+        // another organization
+        await page(eveS, teamPath, 404);
+        assert.equal((await post(eveS, `${teamPath}/members`, { user: eve.email })).status, 404);
+        assert.equal((await post(eveS, `${teamPath}/members/${carol.id}/remove`, {})).status, 404);
+        await page(aliceS, `/o/${otherOrg.id}/teams`, 404);
+        // remove
+        const rm = await post(aliceS, `${teamPath}/members/${carol.id}/remove`, {});
+        assert.equal(rm.status, 303);
+        assert.equal(rm.headers.location, teamPath);
+        assert.equal((await post(aliceS, `${teamPath}/members/${carol.id}/remove`, {})).status, 404, 'not in the team any more');
+        // finally removing a member of the organization
+        const out = await post(aliceS, `/o/${org.id}/members/${bob.id}/remove`, {});
+        assert.equal(out.status, 303);
+        assert.equal(await roleOf(bob.id), null);
+        assert.equal((await post(aliceS, `/o/${org.id}/members/${bob.id}/remove`, {})).status, 404);
     });
 });
