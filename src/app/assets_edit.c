@@ -64,6 +64,7 @@ static const char edit_css[] =
 	"ul.write-tree{list-style:none;padding-left:1.25rem;margin:.25rem 0}\n"
 	"main>ul.write-tree{padding-left:0}\n"
 	"ul.write-tree li{margin:.3rem 0}\n"
+	"form.write>div{margin-top:.75rem}\n"
 	"@media (max-width:760px){.split{grid-template-columns:1fr}}\n";
 
 static pthread_once_t url_once = PTHREAD_ONCE_INIT;

@@ -632,6 +632,9 @@ void app_write_space_form(struct app_page *p, const struct space *s)
 
 	if (!may_edit(p, s))
 		return;
+	html_raw(b, "<link rel=\"stylesheet\" href=\"");
+	app_text(b, app_write_css_url());
+	html_raw(b, "\">");
 	html_raw(b, "<form class=\"write row\" method=\"post\" action=\"");
 	app_href(b, "/s/", s->id);
 	html_raw(b, "/~/changes/new\">");

@@ -1,0 +1,198 @@
+// Writing through change requests in Debian's chromium (issue 25, "Writing"; src/app/pages_write.c):
+// an editor signs in, starts a change request from the space page, creates two pages, types
+// markdown and sees the live preview follow (edit.js: a debounced POST to /s/{id}/~/preview),
+// saves (one updateChangeRequestContent batch: the API sees the page), renames, moves and deletes a
+// page; without script the Preview button renders server-side. A reader sees no edit controls.
+// Desktop and phone, light and dark; screenshots in artifacts/app-write-*.png; no CSP violation.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { setup } from '../api/lib/fixtures.mjs';
+import { DOCSD_BIN } from '../api/lib/server.mjs';
+import { ok, createOrg, addMember } from '../api/lib/api.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ARTIFACTS = join(here, 'artifacts');
+const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const NAV_MS = 30_000;
+const ACTION_MS = 10_000;
+const PASSWORD = 'correct horse battery staple';
+
+function setPassword(server, email, password) {
+    return new Promise((resolve, reject) => {
+        const child = execFile(DOCSD_BIN, ['user', 'password', ...server.storageArgs(), '--email', email], { timeout: 20_000 },
+            (err, stdout, stderr) => (err ? reject(new Error(`user password: ${err.message}: ${stderr}`)) : resolve(stdout)));
+        child.stdin.end(`${password}\n`);
+    });
+}
+
+describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
+    let ctx, alice, bob, org, space, browser;
+    const violations = [];
+
+    const shot = async (page, name) => {
+        await page.screenshot({ path: join(ARTIFACTS, `app-write-${name}.png`), fullPage: true, timeout: ACTION_MS });
+    };
+    const noSideScroll = async (page, what) => {
+        const o = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth }));
+        assert.ok(o.scroll <= o.viewport + 1, `${what}: scrolls sideways (${o.scroll} > ${o.viewport})`);
+    };
+
+    async function newPage(viewport, colorScheme, javaScriptEnabled = true) {
+        const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce', javaScriptEnabled });
+        context.setDefaultTimeout(ACTION_MS);
+        context.setDefaultNavigationTimeout(NAV_MS);
+        const page = await context.newPage();
+        page.on('console', (m) => {
+            if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
+        });
+        return { context, page };
+    }
+
+    async function signIn(page, email) {
+        await page.goto(`${ctx.url}/`);
+        await page.getByLabel('Email').fill(email);
+        await page.getByLabel('Password').fill(PASSWORD);
+        await Promise.all([page.waitForURL(`${ctx.url}/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    }
+
+    before(async () => {
+        assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists`);
+        mkdirSync(ARTIFACTS, { recursive: true });
+        ctx = await setup();
+        alice = await ctx.user('alice', { name: 'Alice Martin' });
+        bob = await ctx.user('bob', { name: 'Bob Reader' });
+        ({ org } = await createOrg(ctx.url, alice.token, 'Acme'));
+        await addMember(alice.api, org.id, bob.email, 'read');
+        space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Platform guide' }), 'createSpace', 201);
+        await setPassword(ctx.server, alice.email, PASSWORD);
+        await setPassword(ctx.server, bob.email, PASSWORD);
+        browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    });
+
+    after(async () => {
+        if (browser) await browser.close().catch(() => {});
+        if (ctx) await ctx.server.stop();
+    });
+
+    let crPath;
+
+    it('start a change request, create two pages, edit with a live preview, save, rename, move, delete (desktop)', async () => {
+        const { context, page } = await newPage(DESKTOP, 'light');
+        try {
+            await signIn(page, alice.email);
+            await page.goto(`${ctx.url}/s/${space.id}`);
+            await page.getByLabel('New change request').fill('Write the first pages');
+            await Promise.all([page.waitForURL(/\/~\/changes\/\d+\/~\/edit$/), page.getByRole('button', { name: 'Start' }).click()]);
+            crPath = new URL(page.url()).pathname.replace(/\/~\/edit$/, '');
+            await shot(page, 'pages-empty');
+            // two pages, the second inside the first
+            await page.getByLabel('Title').fill('Getting started');
+            await Promise.all([page.waitForURL(/\/~\/edit\/[^/]+$/), page.getByRole('button', { name: 'Create page' }).click()]);
+            const firstEditor = page.url();
+            await page.goto(`${ctx.url}${crPath}/~/edit`);
+            await page.getByLabel('Title').fill('Install');
+            await page.getByLabel('Inside').selectOption({ label: 'Getting started' });
+            await Promise.all([page.waitForURL(/\/~\/edit\/[^/]+$/), page.getByRole('button', { name: 'Create page' }).click()]);
+            // the editor: type, the preview follows without a reload
+            await page.goto(firstEditor);
+            assert.equal(await page.getByRole('button', { name: 'Preview' }).isHidden(), true, 'the Preview button is for no-script only');
+            await page.getByLabel('Markdown').fill('Welcome to **Acme**.\n\n## Install\n\nRun `acme login`.\n\n{% hint style="info" %}\nAlso through the API.\n{% endhint %}\n');
+            await page.locator('#preview strong', { hasText: 'Acme' }).waitFor();
+            await page.locator('#preview code', { hasText: 'acme login' }).waitFor();
+            await page.getByLabel('Title', { exact: true }).fill('Start here');
+            await page.getByLabel('Markdown').focus();
+            await shot(page, 'editor');
+            await Promise.all([page.waitForURL(new RegExp(`${crPath}/getting-started$`)), page.getByRole('button', { name: 'Save' }).click()]);
+            await page.getByRole('heading', { name: 'Start here' }).waitFor();
+            await shot(page, 'saved');
+            // the API sees the same page in the change request
+            const crNumber = crPath.split('/').pop();
+            const crs = await ok(alice.api.spaces.listChangeRequestsForSpace(space.id, { status: 'draft' }), 'listChangeRequestsForSpace');
+            const cr = crs.items.find((c) => String(c.number) === crNumber);
+            const pages = (await ok(alice.api.spaces.listPagesInChangeRequest(space.id, cr.id), 'listPagesInChangeRequest')).pages;
+            assert.equal(pages[0].title, 'Start here');
+            assert.equal(pages[0].pages[0].title, 'Install');
+            // move Install to the top level, first
+            await page.goto(`${ctx.url}${crPath}/~/edit`);
+            await Promise.all([page.waitForURL(/\/~\/edit\/[^/]+$/), page.getByRole('link', { name: 'Edit Install' }).click()]);
+            await page.getByLabel('Inside').selectOption('');
+            await page.getByLabel('Position (1 is first)').fill('1');
+            await Promise.all([page.waitForURL(new RegExp(`${crPath}/install$`)), page.getByRole('button', { name: 'Move page' }).click()]);
+            let after = (await ok(alice.api.spaces.listPagesInChangeRequest(space.id, cr.id), 'listPagesInChangeRequest')).pages;
+            assert.deepEqual(after.map((p) => p.title), ['Install', 'Start here']);
+            // delete it
+            await page.goto(`${ctx.url}${crPath}/~/edit`);
+            await Promise.all([page.waitForURL(/\/~\/edit\/[^/]+$/), page.getByRole('link', { name: 'Edit Install' }).click()]);
+            await Promise.all([page.waitForURL(new RegExp(`${crPath}/~/edit$`)), page.getByRole('button', { name: 'Delete page' }).click()]);
+            after = (await ok(alice.api.spaces.listPagesInChangeRequest(space.id, cr.id), 'listPagesInChangeRequest')).pages;
+            assert.deepEqual(after.map((p) => p.title), ['Start here']);
+            await shot(page, 'pages');
+            // the change request's page links the editor
+            await page.goto(`${ctx.url}${crPath}`);
+            await page.getByRole('link', { name: 'Edit pages' }).waitFor();
+            assert.deepEqual(violations, []);
+        } finally {
+            await context.close();
+        }
+    });
+
+    for (const [scheme, viewport, tag] of [['dark', DESKTOP, 'desktop-dark'], ['light', PHONE, 'phone'], ['dark', PHONE, 'phone-dark']]) {
+        it(`the editor at ${tag}`, async () => {
+            const { context, page } = await newPage(viewport, scheme);
+            try {
+                await signIn(page, alice.email);
+                await page.goto(`${ctx.url}${crPath}/~/edit`);
+                await Promise.all([page.waitForURL(/\/~\/edit\/[^/]+$/), page.getByRole('link', { name: 'Edit Start here' }).click()]);
+                await page.locator('#preview strong').waitFor();
+                await noSideScroll(page, `editor ${tag}`);
+                await page.keyboard.press('Tab');
+                await shot(page, `editor-${tag}`);
+                assert.deepEqual(violations, []);
+            } finally {
+                await context.close();
+            }
+        });
+    }
+
+    it('without script: Preview renders on the server, nothing saved', async () => {
+        const { context, page } = await newPage(DESKTOP, 'light', false);
+        try {
+            await signIn(page, alice.email);
+            await page.goto(`${ctx.url}${crPath}/~/edit`);
+            await Promise.all([page.waitForURL(/\/~\/edit\/[^/]+$/), page.getByRole('link', { name: 'Edit Start here' }).click()]);
+            const editor = page.url();
+            await page.getByLabel('Markdown').fill('Only a *preview*.\n');
+            await Promise.all([page.waitForURL(editor), page.getByRole('button', { name: 'Preview' }).click()]);
+            await page.locator('#preview em', { hasText: 'preview' }).waitFor();
+            await shot(page, 'preview-noscript');
+            await page.goto(editor);
+            assert.match(await page.getByLabel('Markdown').inputValue(), /Welcome to \*\*Acme\*\*/, 'the preview saved nothing');
+        } finally {
+            await context.close();
+        }
+    });
+
+    it('a reader sees no edit controls', async () => {
+        const { context, page } = await newPage(DESKTOP, 'light');
+        try {
+            await signIn(page, bob.email);
+            await page.goto(`${ctx.url}/s/${space.id}`);
+            assert.equal(await page.getByLabel('New change request').count(), 0);
+            await page.goto(`${ctx.url}${crPath}`);
+            assert.equal(await page.getByRole('link', { name: 'Edit pages' }).count(), 0);
+            await page.goto(`${ctx.url}${crPath}/~/edit`);
+            await page.getByText('You may read this change request but not edit it.').waitFor();
+            assert.equal(await page.locator('textarea, form.write').count(), 0);
+            await shot(page, 'reader');
+        } finally {
+            await context.close();
+        }
+    });
+});
