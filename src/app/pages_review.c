@@ -256,6 +256,8 @@ static int diff_block(struct app_page *p, const char *was, const char *now)
 		html_raw(b, "<p class=\"mute\">The text is unchanged.</p>");
 		return 0;
 	}
+	/* Each line is a block (its background spans the width) holding its
+	 * own "\n": a newline between blocks would render as an empty line. */
 	html_raw(b, "<pre class=\"diff\"><code>");
 	for (int i = 0; i < nd && shown < REVIEW_DIFF_LINES; i++) {
 		bool near = false;
@@ -265,21 +267,21 @@ static int diff_block(struct app_page *p, const char *was, const char *now)
 		if (!near)
 			continue;
 		if (last >= 0 && i != last + 1)
-			html_raw(b, "<span class=\"gap\">\xe2\x80\xa6</span>\n");
+			html_raw(b, "<span class=\"gap\">\xe2\x80\xa6\n</span>");
 		last = i;
 		shown++;
 		if (d[i].op == ' ') {
 			html_raw(b, "<span class=\"ctx\">  ");
 			app_text(b, arena_strndup(a, o.s[d[i].line], o.len[d[i].line]));
-			html_raw(b, "</span>\n");
+			html_raw(b, "\n</span>");
 		} else if (d[i].op == '-') {
 			html_raw(b, "<del>- ");
 			app_text(b, arena_strndup(a, o.s[d[i].line], o.len[d[i].line]));
-			html_raw(b, "</del>\n");
+			html_raw(b, "\n</del>");
 		} else {
 			html_raw(b, "<ins>+ ");
 			app_text(b, arena_strndup(a, n.s[d[i].line], n.len[d[i].line]));
-			html_raw(b, "</ins>\n");
+			html_raw(b, "\n</ins>");
 		}
 	}
 	html_raw(b, "</code></pre>");

@@ -98,9 +98,9 @@ describe('web interface: review and merge', () => {
     it('the change request page shows the markdown differences, escaped, and the author\'s controls', async () => {
         const t = (await get(aliceS, crHref)).text;
         assert.match(t, /<h2 id="differences">Differences<\/h2>/);
-        assert.match(t, /<del>- line two<\/del>\n<ins>\+ line 2 &lt;b&gt;changed&lt;\/b&gt;<\/ins>\n/);
-        assert.match(t, /<span class="ctx">  line one<\/span>/);
-        assert.match(t, /<ins>\+ line five<\/ins>/);
+        assert.match(t, /<del>- line two\n<\/del><ins>\+ line 2 &lt;b&gt;changed&lt;\/b&gt;\n<\/ins>/);
+        assert.match(t, /<span class="ctx">  line one\n<\/span>/);
+        assert.match(t, /<ins>\+ line five\n<\/ins>/);
         assert.doesNotMatch(t, /<b>changed/);
         assert.match(t, new RegExp(`action="${crHref}/~/merge"`));
         assert.match(t, new RegExp(`action="${crHref}/~/reviewers"`));

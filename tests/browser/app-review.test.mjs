@@ -1,0 +1,204 @@
+// Reviewing in the web interface (issue 25, src/app/pages_review.c) in Debian's chromium: the
+// author asks a reviewer with the form; the reviewer signs in, reads the differences, comments
+// and approves; the author replies, resolves and merges. A merge blocked by a merge rule shows the
+// domain's reasons; an update that conflicts lists both sides; a reader sees no controls.
+// Screenshots artifacts/app-review-*.png (desktop light, phone dark); no sideways scroll on a phone;
+// no CSP violation.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { setup } from '../api/lib/fixtures.mjs';
+import { DOCSD_BIN } from '../api/lib/server.mjs';
+import { ok, raw, createOrg, addMember } from '../api/lib/api.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ARTIFACTS = join(here, 'artifacts');
+const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const NAV_MS = 30_000;
+const ACTION_MS = 10_000;
+const PASSWORD = 'correct horse battery staple';
+
+function setPassword(server, email, password) {
+    return new Promise((resolve, reject) => {
+        const child = execFile(DOCSD_BIN, ['user', 'password', ...server.storageArgs(), '--email', email], { timeout: 20_000 },
+            (err, stdout, stderr) => (err ? reject(new Error(`user password: ${err.message}: ${stderr}`)) : resolve(stdout)));
+        child.stdin.end(`${password}\n`);
+    });
+}
+
+const BASE = `# Webhooks
+
+Receive events from Acme.
+
+## Delivery
+
+Events are sent once.
+Failures are dropped.
+
+## Security
+
+Use HTTPS.
+`;
+const EDITED = `# Webhooks
+
+Receive signed events from Acme.
+
+## Delivery
+
+Events are sent once.
+Failures are retried three times, then dropped.
+
+## Security
+
+Use HTTPS.
+Check the \`X-Signature\` header.
+`;
+
+describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
+    let ctx, alice, bob, dan, org, space, pageId, cr, browser;
+    const violations = [];
+
+    const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `app-review-${name}.png`), fullPage: true, timeout: ACTION_MS });
+    const noSideScroll = async (page, what) => {
+        const o = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth }));
+        assert.ok(o.scroll <= o.viewport + 1, `${what}: scrolls sideways (${o.scroll} > ${o.viewport})`);
+    };
+    const batch = async (c, changes) => {
+        const w = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${c}/content`, { token: alice.token, json: { changes } });
+        assert.equal(w.status, 200, w.text);
+    };
+    const newCR = async (subject, markdown) => {
+        const c = await ok(alice.api.spaces.createChangeRequest(space.id, { subject }), 'createChangeRequest', 201);
+        await batch(c.id, [{ operation: 'update_page', page: pageId, document: { markdown } }]);
+        return c;
+    };
+
+    async function session(email, viewport = DESKTOP, colorScheme = 'light') {
+        const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
+        context.setDefaultTimeout(ACTION_MS);
+        context.setDefaultNavigationTimeout(NAV_MS);
+        const page = await context.newPage();
+        page.on('console', (m) => {
+            if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
+        });
+        await page.goto(`${ctx.url}/signin`);
+        await page.getByLabel('Email').fill(email);
+        await page.getByLabel('Password').fill(PASSWORD);
+        await Promise.all([page.waitForURL(`${ctx.url}/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+        return { context, page };
+    }
+
+    before(async () => {
+        assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists`);
+        mkdirSync(ARTIFACTS, { recursive: true });
+        ctx = await setup();
+        alice = await ctx.user('alice', { name: 'Alice Martin' });
+        bob = await ctx.user('bob', { name: 'Bob Stone' });
+        dan = await ctx.user('dan', { name: 'Dan Reader' });
+        ({ org } = await createOrg(ctx.url, alice.token, 'Acme'));
+        await addMember(alice.api, org.id, bob.email, 'review');
+        await addMember(alice.api, org.id, dan.email, 'read');
+        space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Platform guide' }), 'createSpace', 201);
+        const first = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'First page' }), 'createChangeRequest', 201);
+        await batch(first.id, [{ operation: 'insert_page', title: 'Webhooks', document: { markdown: BASE } }]);
+        await ok(alice.api.spaces.mergeChangeRequest(space.id, first.id), 'mergeChangeRequest');
+        pageId = (await ok(alice.api.spaces.listPages(space.id), 'listPages')).pages[0].id;
+        cr = await newCR('Sign and retry webhooks', EDITED);
+        for (const u of [alice, bob, dan]) await setPassword(ctx.server, u.email, PASSWORD);
+        browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    });
+    after(async () => {
+        if (browser) await browser.close().catch(() => {});
+        if (ctx) await ctx.server.stop();
+    });
+
+    it('request a review, comment and approve as a second user, reply, resolve, merge', async () => {
+        const href = `${ctx.url}/s/${space.id}/~/changes/${cr.number}`;
+        const a = await session(alice.email);
+        try {
+            await a.page.goto(href);
+            assert.match(await a.page.locator('pre.diff').textContent(), /- Failures are dropped\.\n\+ Failures are retried three times, then dropped\./);
+            await a.page.getByLabel('Ask a member to review').selectOption({ label: 'Bob Stone' });
+            await Promise.all([a.page.waitForURL(/#reviews$/), a.page.getByRole('button', { name: 'Request review' }).click()]);
+            assert.match(await a.page.locator('main').innerText(), /Requested reviewers\s+Bob Stone asked by Alice Martin/);
+        } finally {
+            await a.context.close();
+        }
+        const b = await session(bob.email);
+        try {
+            await b.page.goto(href);
+            await b.page.getByLabel('Add a comment').fill('Should the retries back off?');
+            await Promise.all([b.page.waitForURL(/#comments$/), b.page.getByRole('button', { name: 'Comment', exact: true }).click()]);
+            await b.page.getByLabel('Approve').check();
+            await b.page.getByLabel('Comment (optional)').fill('Looks right.');
+            await Promise.all([b.page.waitForURL(/#reviews$/), b.page.getByRole('button', { name: 'Submit review' }).click()]);
+            assert.match(await b.page.locator('ul.reviews').innerText(), /Approved\s+Bob Stone[\s\S]*Looks right\./);
+            await shot(b.page, 'reviewer-desktop');
+        } finally {
+            await b.context.close();
+        }
+        const a2 = await session(alice.email);
+        try {
+            await a2.page.goto(href);
+            // the review's comment is a comment too; answer bob's question
+            const q = a2.page.locator('article.comment', { hasText: 'Should the retries back off?' });
+            await q.getByLabel('Reply').fill('Yes: 1, 5 and 25 minutes.');
+            await Promise.all([a2.page.waitForURL(/#comments$/), q.getByRole('button', { name: 'Reply', exact: true }).click()]);
+            await Promise.all([a2.page.waitForURL(/#comments$/), q.getByRole('button', { name: 'Resolve' }).click()]);
+            assert.match(await q.innerText(), /Resolved/);
+            assert.match(await q.locator('ul.replies').innerText(), /1, 5 and 25 minutes/);
+            await a2.page.getByRole('button', { name: 'Merge into the space' }).focus();
+            assert.equal(await a2.page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle), 'solid');
+            await shot(a2.page, 'cr-desktop');
+            await Promise.all([a2.page.waitForURL(href), a2.page.getByRole('button', { name: 'Merge into the space' }).click()]);
+            assert.match(await a2.page.locator('main').innerText(), /merged[\s\S]*This change request is merged/);
+        } finally {
+            await a2.context.close();
+        }
+        const page = await ok(alice.api.spaces.getPageById(space.id, pageId, { format: 'markdown' }), 'getPageById');
+        assert.match(page.markdown, /retried three times/);
+        assert.deepEqual(violations, []);
+    });
+
+    it('a merge blocked by a rule shows why; a conflicting update lists both sides (phone, dark)', async () => {
+        await ok(alice.api.spaces.updateSpaceById(space.id, { mergeRules: { type: 'rules', rules: [{ rule: 'require_change_request_subject' }] } }), 'updateSpaceById');
+        const blocked = await newCR('', EDITED.replace('Use HTTPS.', 'Use HTTPS only.'));
+        const other = await newCR('Other wording', EDITED.replace('Use HTTPS.', 'Always use HTTPS.'));
+        const a = await session(alice.email, PHONE, 'dark');
+        try {
+            await a.page.goto(`${ctx.url}/s/${space.id}/~/changes/${blocked.number}`);
+            assert.match(await a.page.locator('.banner.blocked').innerText(), /Merging is blocked\.[\s\S]*require_change_request_subject/);
+            await noSideScroll(a.page, 'blocked change request');
+            await shot(a.page, 'blocked-phone-dark');
+            await a.page.getByRole('button', { name: 'Merge into the space' }).click();
+            await a.page.getByRole('heading', { name: 'This request could not be answered' }).waitFor();
+            assert.match(await a.page.locator('main').innerText(), /merge blocked by merge rules/);
+            await ok(alice.api.spaces.updateSpaceById(space.id, { mergeRules: { type: 'none' } }), 'updateSpaceById');
+            await ok(alice.api.spaces.mergeChangeRequest(space.id, other.id), 'mergeChangeRequest');
+            await a.page.goto(`${ctx.url}/s/${space.id}/~/changes/${blocked.number}`);
+            await a.page.getByRole('button', { name: 'Update from the space' }).click();
+            await a.page.getByRole('heading', { level: 1, name: 'Conflicts' }).waitFor();
+            assert.match(await a.page.locator('.sides').first().innerText(), /In this change request[\s\S]*Use HTTPS only\.[\s\S]*In the space[\s\S]*Always use HTTPS\./);
+            await noSideScroll(a.page, 'conflicts');
+            await shot(a.page, 'conflicts-phone-dark');
+        } finally {
+            await a.context.close();
+        }
+        const d = await session(dan.email, PHONE, 'light');
+        try {
+            await d.page.goto(`${ctx.url}/s/${space.id}/~/changes/${blocked.number}`);
+            await d.page.getByRole('heading', { name: 'Differences' }).waitFor();
+            assert.equal(await d.page.locator('main form').count(), 0, 'a reader sees no review controls');
+            await shot(d.page, 'reader-phone');
+        } finally {
+            await d.context.close();
+        }
+        assert.deepEqual(violations, []);
+    });
+});
