@@ -121,6 +121,43 @@ static int back_to(struct app_page *p, const char *space_id, const char *number,
 	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
 }
 
+/* The message of a refused form while its page is drawn again (refused()).
+ * A request runs on one thread from its handler to its answer, so a
+ * thread-local carries it into review_sections without a field in the
+ * shared struct app_page. */
+static _Thread_local const char *refusal;
+
+/* A form the domain (or the form's own parsing) refused with a 4xx other
+ * than 404: roll the write transaction back (nothing the call wrote is
+ * kept), continue in a read transaction and answer the change request's
+ * page with the status and the message above the review sections. A 404
+ * stays the dispatcher's one 404 page (another organization's ids look
+ * missing); 5xx its error page. */
+static int refused(struct app_page *p, int rc)
+{
+	struct req *r = p->r;
+	int status = err_status(rc);
+
+	if (rc == ERR_NOT_FOUND || status < 400 || status >= 500)
+		return rc;
+	refusal = arena_strdup(&r->arena, err_message());
+	err_clear();
+	store_tx_rollback(&r->tx);
+	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena))) {
+		refusal = NULL;
+		return rc;
+	}
+	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
+	p->d = &r->dom;
+	p->status = status;
+	p->location = NULL;
+	p->out->len = 0;
+	p->out->oom = false;
+	rc = page_cr(p);
+	refusal = NULL;
+	return rc;
+}
+
 /* Markdown as text, its line breaks kept (the CSS's pre-wrap). */
 static void body_text(struct jw *b, const char *md)
 {
@@ -566,6 +603,11 @@ int review_sections(struct app_page *p, const struct space *s, const struct chan
 
 	if (!number)
 		return err_set(ERR_INTERNAL, "out of memory");
+	if (refusal) {
+		html_raw(p->out, "<div class=\"hint hint-danger\" role=\"alert\" id=\"refusal\"><p><strong>Not done.</strong> ");
+		app_text(p->out, refusal);
+		html_raw(p->out, "</p></div>");
+	}
 	/* What the API's space serializer says this member may do. */
 	space_permissions(&perm, s->access, s->edit_mode && strcmp(s->edit_mode, "locked") == 0);
 	if ((rc = diff_section(p, ch)))
@@ -587,11 +629,11 @@ int page_review_comment(struct app_page *p)
 	int rc;
 
 	if ((rc = cr_number(p, &num)) || (rc = required(p, "markdown", &md)))
-		return rc;
+		return refused(p, rc);
 	at = (struct comment_at){ sid, num };
 	in.markdown = md;
 	if ((rc = dom_comment_post(p->d, &at, &in, &out)))
-		return rc;
+		return refused(p, rc);
 	return back_to(p, sid, num, "#comments");
 }
 
@@ -603,10 +645,10 @@ int page_review_reply(struct app_page *p)
 	int rc;
 
 	if ((rc = cr_number(p, &num)) || (rc = required(p, "markdown", &md)))
-		return rc;
+		return refused(p, rc);
 	at = (struct comment_at){ sid, num };
 	if ((rc = dom_reply_post(p->d, &at, cid, md, &out)))
-		return rc;
+		return refused(p, rc);
 	return back_to(p, sid, num, "#comments");
 }
 
@@ -619,16 +661,16 @@ int page_review_resolve(struct app_page *p)
 	int rc;
 
 	if ((rc = cr_number(p, &num)) || (rc = required(p, "resolved", &v)))
-		return rc;
+		return refused(p, rc);
 	if (strcmp(v, "1") == 0)
 		e.resolved = 1;
 	else if (strcmp(v, "0") == 0)
 		e.resolved = 0;
 	else
-		return err_set(ERR_INVALID, "resolved: must be 1 or 0");
+		return refused(p, err_set(ERR_INVALID, "resolved: must be 1 or 0"));
 	at = (struct comment_at){ sid, num };
 	if ((rc = dom_comment_update(p->d, &at, cid, NULL, &e, &out)))
-		return rc;
+		return refused(p, rc);
 	return back_to(p, sid, num, "#comments");
 }
 
@@ -639,9 +681,9 @@ int page_review_reviewers(struct app_page *p)
 	int nout = 0, rc;
 
 	if ((rc = cr_number(p, &num)) || (rc = required(p, "user", &user)))
-		return rc;
+		return refused(p, rc);
 	if ((rc = dom_reviewers_request(p->d, sid, num, &user, 1, NULL, NULL, &out, &nout)))
-		return rc;
+		return refused(p, rc);
 	return back_to(p, sid, num, "#reviews");
 }
 
@@ -654,9 +696,9 @@ int page_review_submit(struct app_page *p)
 	int rc;
 
 	if ((rc = cr_number(p, &num)) || (rc = required(p, "status", &status)))
-		return rc;
+		return refused(p, rc);
 	if ((rc = field(p, "comment", &comment)) < 0)
-		return rc;
+		return refused(p, rc);
 	/* An empty comment box is no comment (the domain refuses a blank one). */
 	if (comment) {
 		const char *c = comment;
@@ -666,7 +708,7 @@ int page_review_submit(struct app_page *p)
 			comment = NULL;
 	}
 	if ((rc = dom_review_submit(p->d, sid, num, status, comment, &s, &cr, &out)))
-		return rc;
+		return refused(p, rc);
 	return back_to(p, sid, num, "#reviews");
 }
 
@@ -751,7 +793,7 @@ int page_review_merge(struct app_page *p)
 	int rc;
 
 	if ((rc = cr_number(p, &num)) || (rc = dom_cr_merge(p->d, sid, num, &m)))
-		return rc;
+		return refused(p, rc);
 	if (m.nconflicts > 0)
 		return conflicts_page(p, sid, num, "merge", &m);
 	return back_to(p, sid, num, "");
@@ -764,7 +806,7 @@ int page_review_update(struct app_page *p)
 	int rc;
 
 	if ((rc = cr_number(p, &num)) || (rc = dom_cr_update_from_space(p->d, sid, num, &m)))
-		return rc;
+		return refused(p, rc);
 	if (m.nconflicts > 0)
 		return conflicts_page(p, sid, num, "update", &m);
 	return back_to(p, sid, num, "#merge");

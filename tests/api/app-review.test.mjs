@@ -147,8 +147,10 @@ describe('web interface: review and merge', () => {
         const t2 = (await get(aliceS, crHref)).text;
         assert.match(t2, /Approved<\/span> Bob &lt;b&gt;Reviewer&lt;\/b&gt;/);
         assert.match(t2, /Good now\./);
-        // the author's own review is the domain's 403: the 404 page
-        await post(aliceS, `${crHref}/~/review`, { status: 'approved' }, 404);
+        // the author's own review is the domain's 403, shown on the change request's page
+        const own = await post(aliceS, `${crHref}/~/review`, { status: 'approved' }, 403);
+        assert.match(own.text, /<div class="hint hint-danger" role="alert" id="refusal"><p><strong>Not done\.<\/strong> /);
+        assert.match(own.text, /<h2 id="differences">/);
         // an unknown status is the domain's 400, with its message
         const bad = await post(bobS, `${crHref}/~/review`, { status: 'maybe' }, 400);
         assert.match(bad.text, /status/);
@@ -170,9 +172,12 @@ describe('web interface: review and merge', () => {
         assert.match(td, /Differences/);
         for (const a of ['merge', 'reviewers', 'review', 'comment', 'update']) assert.doesNotMatch(td, new RegExp(`/~/${a}"`));
         assert.doesNotMatch(td, /\/reply"|\/resolve"/);
-        await post(danS, `${crHref}/~/comment`, { markdown: 'hi' }, 404);
-        await post(danS, `${crHref}/~/merge`, {}, 404);
-        await post(danS, `${crHref}/~/reviewers`, { user: dan.id }, 404);
+        // his role is short: 403 on the page he reads (still without controls), nothing written
+        for (const [a, f] of [['comment', { markdown: 'hi' }], ['merge', {}], ['reviewers', { user: dan.id }], ['update', {}]]) {
+            const r = await post(danS, `${crHref}/~/${a}`, f, 403);
+            assert.match(r.text, /id="refusal"/);
+            assert.doesNotMatch(r.text, /\/~\/(merge|comment|reviewers)"/);
+        }
         // oversized, missing, malformed, blank
         const big = await post(bobS, `${crHref}/~/comment`, { markdown: 'x'.repeat(10_001) }, 400);
         assert.match(big.text, /markdown/);

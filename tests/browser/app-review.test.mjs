@@ -177,8 +177,9 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
             await noSideScroll(a.page, 'blocked change request');
             await shot(a.page, 'blocked-phone-dark');
             await a.page.getByRole('button', { name: 'Merge into the space' }).click();
-            await a.page.getByRole('heading', { name: 'This request could not be answered' }).waitFor();
-            assert.match(await a.page.locator('main').innerText(), /merge blocked by merge rules/);
+            // refused: the change request's page again, with the domain's message
+            assert.match(await a.page.getByRole('alert').innerText(), /Not done\. merge blocked by merge rules: require_change_request_subject/);
+            await shot(a.page, 'refused-phone-dark');
             await ok(alice.api.spaces.updateSpaceById(space.id, { mergeRules: { type: 'none' } }), 'updateSpaceById');
             await ok(alice.api.spaces.mergeChangeRequest(space.id, other.id), 'mergeChangeRequest');
             await a.page.goto(`${ctx.url}/s/${space.id}/~/changes/${blocked.number}`);
