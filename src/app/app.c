@@ -108,6 +108,13 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/o/{organizationId}/teams/{teamId}/members", page_team_member_add, APP_SESSION | APP_WRITE },
 	{ "POST", "/o/{organizationId}/teams/{teamId}/members/{userId}/remove", page_team_member_remove,
 	  APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/invites", page_invites, APP_SESSION },
+	{ "POST", "/o/{organizationId}/invites", page_invite_emails, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/invites/links", page_invite_link_create, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/invites/links/{inviteId}/delete", page_invite_link_delete,
+	  APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/join/{inviteId}", page_join, APP_SESSION },
+	{ "POST", "/o/{organizationId}/join/{inviteId}", page_join_post, APP_SESSION | APP_WRITE },
 };
 #define APP_NROUTES ((int)(sizeof(app_routes) / sizeof(app_routes[0])))
 

@@ -89,6 +89,12 @@ int page_team_create(struct app_page *p);
 int page_team(struct app_page *p);
 int page_team_member_add(struct app_page *p);
 int page_team_member_remove(struct app_page *p);
+int page_invites(struct app_page *p);
+int page_invite_emails(struct app_page *p);
+int page_invite_link_create(struct app_page *p);
+int page_invite_link_delete(struct app_page *p);
+int page_join(struct app_page *p);
+int page_join_post(struct app_page *p);
 /* The organization's search box (pages_org.c). */
 void app_search_form(struct jw *b, const char *org_id, const char *q);
 

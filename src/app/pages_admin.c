@@ -13,7 +13,10 @@
  * the domain (400, 403, 409: "the organization must keep at least one
  * admin") is shown on the form's page with its message, after the write
  * transaction is rolled back (form_failed): nothing a refused change did is
- * kept.
+ * kept. Invitations (/o/{organizationId}/invites, admins): invite by email
+ * (dom_org_invite_users), invite links (dom_invite_create, dom_invite_delete)
+ * and the page a link opens, /o/{organizationId}/join/{inviteId}
+ * (dom_invite_join).
  */
 #include "app/app.h"
 #include "app/pages.h"
@@ -85,6 +88,18 @@ static const char *who(const struct user *u)
 	return u->display_name && *u->display_name ? u->display_name : u->email ? u->email : u->id;
 }
 
+/* The actor is an admin of org_id (org_permissions' admin: the tab of the
+ * invitations page, which only admins may read). */
+static bool org_admin(struct app_page *p, const char *org_id)
+{
+	struct org_permissions perm;
+
+	if (dom_enter_org(p->d, org_id))
+		return false;
+	org_permissions(&perm, p->d->actor.org.role, p->d->actor.org.owns_team);
+	return perm.admin;
+}
+
 static void org_tabs(struct app_page *p, const char *org_id, int current)
 {
 	struct jw *b = p->out;
@@ -97,7 +112,15 @@ static void org_tabs(struct app_page *p, const char *org_id, int current)
 	app_href(b, "/o/", org_id);
 	html_raw(b, "/teams\"");
 	html_raw(b, current == 1 ? " aria-current=\"page\">" : ">");
-	html_raw(b, "Teams</a></li></ul>");
+	html_raw(b, "Teams</a></li>");
+	if (current == 2 || org_admin(p, org_id)) {
+		html_raw(b, "<li><a href=\"");
+		app_href(b, "/o/", org_id);
+		html_raw(b, "/invites\"");
+		html_raw(b, current == 2 ? " aria-current=\"page\">" : ">");
+		html_raw(b, "Invitations</a></li>");
+	}
+	html_raw(b, "</ul>");
 }
 
 /* ---- members ---- */
@@ -523,5 +546,237 @@ int page_team_member_remove(struct app_page *p)
 	if (!removed)
 		return err_set(ERR_NOT_FOUND, "not in the team");
 	p->location = team_path(p);
+	return 0;
+}
+
+/* ---- invitations: by email and invite links (domain/orgs.h) ---- */
+
+/* A role field: "admin".."read", or "guest" (the API's null). 1 with *out,
+ * 0 absent or empty, -1 malformed or unknown. */
+static int role_field(struct app_page *p, const char *name, enum role *out)
+{
+	const char *v = NULL;
+	int f = form_field(&p->r->arena, p->r->body, p->r->body_len, name, &v);
+
+	if (f <= 0 || !*v)
+		return f < 0 ? -1 : 0;
+	*out = strcmp(v, "guest") == 0 ? ROLE_GUEST : role_parse(v);
+	return *out == ROLE_NONE ? -1 : 1;
+}
+
+static void role_select(struct jw *b, const char *id, const char *label)
+{
+	html_raw(b, "<label for=\"");
+	html_raw(b, id);
+	html_raw(b, "\">");
+	html_raw(b, label);
+	html_raw(b, "</label><select name=\"role\" id=\"");
+	html_raw(b, id);
+	html_raw(b, "\"><option value=\"\">the organization's default</option>");
+	for (size_t k = 0; k < sizeof(role_names) / sizeof(role_names[0]); k++) {
+		html_raw(b, "<option value=\"");
+		html_raw(b, role_names[k]);
+		html_raw(b, "\">");
+		html_raw(b, role_names[k]);
+		html_raw(b, "</option>");
+	}
+	html_raw(b, "</select>");
+}
+
+static int render_invites(struct app_page *p, const char *error)
+{
+	const char *org_id = req_param(p->r, "organizationId");
+	struct list_req lr;
+	struct cursor cur;
+	struct invite *items = NULL;
+	struct dom_org o;
+	char *next = NULL;
+	int n = 0, rc;
+	struct jw *b = p->out;
+
+	/* dom_invites_list is for admins: anyone else gets the 404 page. */
+	if ((rc = dom_org_get(p->d, org_id, &o)) || (rc = req_list(p->r, &lr, &cur, NULL, 0)) ||
+	    (rc = dom_invites_list(p->d, org_id, &lr, &items, &n, &next)))
+		return rc;
+	{
+		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, path_of(p, "/o/", org_id, "") },
+					      { "Invitations", NULL } };
+		app_frame_begin(p, "Invitations", crumbs, 3);
+	}
+	html_raw(b, "<h1>Invitations</h1>");
+	org_tabs(p, org_id, 2);
+	error_box(b, error);
+	html_raw(b, "<h2>Invite by email</h2><form class=\"search\" method=\"post\" action=\"");
+	app_href(b, "/o/", org_id);
+	html_raw(b, "/invites\">");
+	hidden_csrf(p);
+	html_raw(b, "<label for=\"invite-emails\">Email addresses, separated by commas (they become members at "
+		    "once; a new address gets an account)</label><input id=\"invite-emails\" name=\"emails\" "
+		    "type=\"text\" required maxlength=\"4000\" autocomplete=\"off\" value=\"\">");
+	role_select(b, "invite-role", "Role");
+	html_raw(b, "<button type=\"submit\">Invite</button></form>");
+	html_raw(b, "<h2>Invite links</h2>");
+	if (!o.org.invite_links)
+		html_raw(b, "<p class=\"mute\">Invite links are turned off for this organization (its "
+			    "<code>inviteLinks</code> setting).</p>");
+	else {
+		html_raw(b, "<form class=\"search\" method=\"post\" action=\"");
+		app_href(b, "/o/", org_id);
+		html_raw(b, "/invites/links\">");
+		hidden_csrf(p);
+		role_select(b, "link-role", "Role of those who join with the new link");
+		html_raw(b, "<button type=\"submit\">Create link</button></form>");
+	}
+	if (n == 0) {
+		html_raw(b, "<p class=\"empty\">No invite links.</p>");
+	} else {
+		html_raw(b, "<table><thead><tr><th scope=\"col\">Link to share</th><th scope=\"col\">Role</th>"
+			    "<th scope=\"col\">Created</th><th scope=\"col\"><span class=\"mute\">Actions</span></th>"
+			    "</tr></thead><tbody>");
+		for (int i = 0; i < n; i++) {
+			const struct invite *inv = &items[i];
+			const char *role = role_name(inv->role);
+			html_raw(b, "<tr><td><code>");
+			app_text(b, dom_base_url(p->d));
+			app_href(b, "/o/", org_id);
+			app_href(b, "/join/", inv->id);
+			html_raw(b, "</code></td><td>");
+			app_text(b, role ? role : "guest");
+			html_raw(b, "</td><td>");
+			app_date(b, inv->created_at);
+			html_raw(b, "</td><td><form class=\"inline\" method=\"post\" action=\"");
+			app_href(b, "/o/", org_id);
+			app_href(b, "/invites/links/", inv->id);
+			html_raw(b, "/delete\">");
+			hidden_csrf(p);
+			html_raw(b, "<button type=\"submit\">Delete link</button></form></td></tr>");
+		}
+		html_raw(b, "</tbody></table>");
+	}
+	if (next) {
+		html_raw(b, "<p class=\"pager\"><a href=\"");
+		app_href(b, "/o/", org_id);
+		html_raw(b, "/invites?page=");
+		app_text(b, app_query_enc(&p->r->arena, next));
+		html_raw(b, "\">More links</a></p>");
+	}
+	app_frame_end(p);
+	return 0;
+}
+
+int page_invites(struct app_page *p)
+{
+	return render_invites(p, NULL);
+}
+
+static const char *invites_path(struct app_page *p)
+{
+	return path_of(p, "/o/", req_param(p->r, "organizationId"), "/invites");
+}
+
+int page_invite_emails(struct app_page *p)
+{
+	struct req *r = p->r;
+	const char *emails = NULL, *msg = NULL, **added = NULL;
+	struct org_invitee list[50];
+	struct org_invite_input in = { .emails = list };
+	enum role role = ROLE_GUEST;
+	int nadded = 0, rc, f = form_field(&r->arena, r->body, r->body_len, "emails", &emails), fr;
+
+	if ((fr = role_field(p, "role", &role)) < 0) {
+		p->status = 400;
+		return render_invites(p, "role: must be admin, create, review, edit, comment, read or guest");
+	}
+	in.has_role = fr == 1;
+	in.role = role;
+	if (f <= 0) {
+		p->status = 400;
+		return render_invites(p, "emails: give one or more email addresses");
+	}
+	/* Split on commas, blanks and newlines; each address is the domain's to check. */
+	for (char *s = arena_strdup(&r->arena, emails), *tok, *save = NULL; (tok = strtok_r(s, ", \t\r\n", &save));
+	     s = NULL) {
+		if (in.n == (int)(sizeof(list) / sizeof(list[0]))) {
+			p->status = 400;
+			return render_invites(p, "emails: at most 50 addresses at once");
+		}
+		list[in.n++] = (struct org_invitee){ .email = tok };
+	}
+	if (in.n == 0) {
+		p->status = 400;
+		return render_invites(p, "emails: give one or more email addresses");
+	}
+	rc = dom_org_invite_users(p->d, req_param(r, "organizationId"), &in, &added, &nadded);
+	if (rc) {
+		if ((rc = form_failed(p, rc, &msg)))
+			return rc;
+		return render_invites(p, msg);
+	}
+	p->location = path_of(p, "/o/", req_param(r, "organizationId"), "/members");
+	return 0;
+}
+
+int page_invite_link_create(struct app_page *p)
+{
+	const char *msg = NULL;
+	enum role role = ROLE_GUEST;
+	struct invite inv;
+	int rc, fr = role_field(p, "role", &role);
+
+	if (fr < 0) {
+		p->status = 400;
+		return render_invites(p, "role: must be admin, create, review, edit, comment, read or guest");
+	}
+	rc = dom_invite_create(p->d, req_param(p->r, "organizationId"), fr == 1, role, &inv);
+	if (rc) {
+		if ((rc = form_failed(p, rc, &msg)))
+			return rc;
+		return render_invites(p, msg);
+	}
+	p->location = invites_path(p);
+	return 0;
+}
+
+int page_invite_link_delete(struct app_page *p)
+{
+	bool removed = false;
+	int rc = dom_invite_delete(p->d, req_param(p->r, "organizationId"), req_param(p->r, "inviteId"), &removed);
+
+	if (rc)
+		return rc;
+	if (!removed)
+		return err_set(ERR_NOT_FOUND, "no such invite link");
+	p->location = invites_path(p);
+	return 0;
+}
+
+/* The page an invite link opens: a button that joins (dom_invite_join); the
+ * GET reads nothing of the link (only its organization's admins may), so a
+ * wrong link is found out by the POST, as the same 404 page. */
+int page_join(struct app_page *p)
+{
+	struct jw *b = p->out;
+	struct app_crumb crumbs[] = { { "Home", "/" }, { "Join an organization", NULL } };
+
+	app_frame_begin(p, "Join an organization", crumbs, 2);
+	html_raw(b, "<h1>Join an organization</h1><p>You were sent a link to join an organization on this docsd. "
+		    "Join it as the signed-in user?</p><form method=\"post\" action=\"");
+	app_href(b, "/o/", req_param(p->r, "organizationId"));
+	app_href(b, "/join/", req_param(p->r, "inviteId"));
+	html_raw(b, "\">");
+	hidden_csrf(p);
+	html_raw(b, "<button type=\"submit\">Join</button></form>");
+	app_frame_end(p);
+	return 0;
+}
+
+int page_join_post(struct app_page *p)
+{
+	bool joined = false;
+	int rc = dom_invite_join(p->d, req_param(p->r, "organizationId"), req_param(p->r, "inviteId"), &joined);
+
+	if (rc)
+		return rc;
+	p->location = path_of(p, "/o/", req_param(p->r, "organizationId"), "");
 	return 0;
 }

@@ -285,6 +285,59 @@ describe('web interface: members and teams', () => {
         assert.equal(await roleOf(carol.id), 'edit');
     });
 
+    it('invitations: by email, invite links created, joined through their page and deleted; admins only', async () => {
+        const inv = await page(aliceS, `/o/${org.id}/invites`);
+        assert.match(inv.text, /Invite by email/);
+        assert.match((await page(aliceS, `/o/${org.id}/members`)).text, new RegExp(`href="/o/${org.id}/invites"`));
+        assert.doesNotMatch((await page(bobS, `/o/${org.id}/members`)).text, /\/invites"/, 'no tab for a reader');
+        await page(bobS, `/o/${org.id}/invites`, 404);
+        await page(eveS, `/o/${org.id}/invites`, 404);
+        // by email: two addresses, one new
+        const dave = `dave-${ctx.run}@example.com`;
+        const r = await post(aliceS, `/o/${org.id}/invites`, { emails: `${dave}, ${carol.email}`, role: 'comment' });
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        const m = await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/members?search=dave-${ctx.run}`, { token: alice.token });
+        assert.equal(m.json.items.length, 1);
+        assert.equal(m.json.items[0].role, 'comment');
+        const bad = await post(aliceS, `/o/${org.id}/invites`, { emails: 'not-an-email', role: 'read' });
+        assert.equal(bad.status, 400);
+        assert.match(bad.text, /role="alert"><p>emails/);
+        assert.equal((await post(aliceS, `/o/${org.id}/invites`, { emails: 'x@example.com', role: 'king' })).status, 400);
+        assert.equal((await post(aliceS, `/o/${org.id}/invites`, { emails: ' , ' })).status, 400);
+        const many = Array.from({ length: 51 }, (_, i) => `u${i}@example.com`).join(',');
+        assert.equal((await post(aliceS, `/o/${org.id}/invites`, { emails: many })).status, 400);
+        assert.equal((await post(bobS, `/o/${org.id}/invites`, { emails: 'z@example.com' })).status, 404, 'the page is not there for a reader');
+        assert.equal((await post(eveS, `/o/${org.id}/invites`, { emails: 'z@example.com' })).status, 404);
+        // links
+        const c = await post(aliceS, `/o/${org.id}/invites/links`, { role: 'read' });
+        assert.equal(c.status, 303, c.text.slice(0, 300));
+        const list = await page(aliceS, `/o/${org.id}/invites`);
+        const link = list.text.match(new RegExp(`/o/${org.id}/join/([A-Za-z0-9]+)</code>`));
+        assert.ok(link, 'the link to share is shown');
+        const api = await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/link-invites`, { token: alice.token });
+        assert.equal(api.status, 200, api.text);
+        validate('listOrganizationInviteLinks', 200, api.json);
+        assert.deepEqual(api.json.items.map((i) => [i.id, i.role]), [[link[1], 'read']]);
+        // eve joins through the link's page
+        const j = await page(eveS, `/o/${org.id}/join/${link[1]}`);
+        assert.match(j.text, /<button type="submit">Join<\/button>/);
+        const joined = await post(eveS, `/o/${org.id}/join/${link[1]}`, {});
+        assert.equal(joined.status, 303, joined.text.slice(0, 300));
+        assert.equal(joined.headers.location, `/o/${org.id}`);
+        assert.equal(await roleOf(eve.id), 'read');
+        assert.equal((await post(eveS, `/o/${org.id}/join/nope`, {})).status, 404);
+        assert.equal((await post(eveS, `/o/${org.id}/join/${link[1]}`, {}, null)).status, 403);
+        // delete: bob (a reader) cannot, another organization's path is 404, alice can
+        assert.equal((await post(bobS, `/o/${org.id}/invites/links/${link[1]}/delete`, {})).status, 404);
+        assert.equal((await post(aliceS, `/o/${otherOrg.id}/invites/links/${link[1]}/delete`, {})).status, 404);
+        const d = await post(aliceS, `/o/${org.id}/invites/links/${link[1]}/delete`, {});
+        assert.equal(d.status, 303);
+        assert.equal((await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/link-invites`, { token: alice.token })).json.items.length, 0);
+        assert.equal((await post(aliceS, `/o/${org.id}/invites/links/${link[1]}/delete`, {})).status, 404);
+        // eve leaves again (removed by alice) for the tests that follow
+        assert.equal((await post(aliceS, `/o/${org.id}/members/${eve.id}/remove`, {})).status, 303);
+    });
+
     it('teams: create, add by email, remove; non-members and readers refused; other organization 404', async () => {
         const c = await post(aliceS, `/o/${org.id}/teams`, { title: 'Writers <x>' });
         assert.equal(c.status, 303, c.text.slice(0, 300));
