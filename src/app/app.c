@@ -50,6 +50,7 @@ enum {
 	APP_WRITE = 1 << 1,   /* changes state: a write transaction and the CSRF token */
 	APP_ASSET = 1 << 2,   /* a static asset: no transaction, no session */
 	APP_HTML = 1 << 3,    /* answered only to a browser (Accept: text/html); else the API's */
+	APP_CSRF_SELF = 1 << 4, /* with APP_WRITE: a multipart form, whose handler checks its token part itself */
 };
 
 struct app_route {
@@ -84,6 +85,7 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/edit/{pageId}", write_save, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/move/{pageId}", write_move, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/delete/{pageId}", write_delete, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/upload", write_upload, APP_SESSION | APP_WRITE | APP_CSRF_SELF },
 	{ "GET", "/s/{spaceId}/~/changes/{number}/{path*}", page_cr_page, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/history", page_history, APP_SESSION },
 	{ "GET", "/s/{spaceId}/{path*}", page_space_path, APP_SESSION },
@@ -261,7 +263,7 @@ static int run_page(struct app_page *p, const struct app_route *rt, const char *
 		p->location = signin_location(r, path);
 		return 0;
 	}
-	if ((rt->flags & APP_WRITE) && !app_csrf_ok(r, p->csrf)) {
+	if ((rt->flags & APP_WRITE) && !(rt->flags & APP_CSRF_SELF) && !app_csrf_ok(r, p->csrf)) {
 		/* A 403 page, not the 404 that ERR_FORBIDDEN shows: the form
 		 * is the user's own, only its token is missing or stale.
 		 * Nothing ran: the (empty) transaction commits. */

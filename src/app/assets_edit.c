@@ -8,8 +8,9 @@
  * (its Preview button posts the form). With it, the preview follows the
  * textarea: 300 ms after the last keystroke the markdown is POSTed
  * (urlencoded, the session's CSRF token in X-CSRF-Token) to
- * /s/{id}/~/preview, which answers the site renderer's HTML fragment; an
- * older answer never replaces a newer one.
+ * /s/{id}/~/preview (with the change request's number, so its files
+ * resolve), which answers the site renderer's HTML fragment; an older
+ * answer never replaces a newer one.
  */
 #include "app/pages_write.h"
 #include "site/site.h"
@@ -27,7 +28,9 @@ static const char edit_js[] =
 	"var tok=form.querySelector('input[name=csrf]'),url=form.getAttribute('data-preview');\n"
 	"if(!ta||!box||!tok||!url||!window.fetch)return;\n"
 	"var timer=null,seq=0,dirty=false;\n"
+	"var crf=form.querySelector('input[name=cr]');\n"
 	"function run(){var n=++seq,body=new URLSearchParams();body.set('markdown',ta.value);\n"
+	"if(crf)body.set('cr',crf.value);\n"
 	"box.setAttribute('aria-busy','true');\n"
 	"fetch(url,{method:'POST',credentials:'same-origin',headers:{'X-CSRF-Token':tok.value,"
 	"'Content-Type':'application/x-www-form-urlencoded'},body:body.toString()})\n"
@@ -65,6 +68,7 @@ static const char edit_css[] =
 	"main>ul.write-tree{padding-left:0}\n"
 	"ul.write-tree li{margin:.3rem 0}\n"
 	"form.write>div{margin-top:.75rem}\n"
+	"ul.files code{font-size:.85rem;word-break:break-all}\n"
 	"@media (max-width:760px){.split{grid-template-columns:1fr}}\n";
 
 static pthread_once_t url_once = PTHREAD_ONCE_INIT;

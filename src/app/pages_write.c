@@ -45,11 +45,13 @@
 #include "model/access.h"
 #include "site/site.h"
 #include "util/err.h"
+#include "util/base64.h"
 #include "util/text.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* Form field limits (the domain's own limits are checked again there; these
  * only bound what this file copies and echoes back). */
@@ -193,18 +195,42 @@ static int form_error(int rc, int *status, const char **msg, struct app_page *p)
 
 /* ---- the markdown preview ---- */
 
-static int preview_html(struct app_page *p, const char *md)
+/* Links of a preview: a file of the content shown (/files/{id}, what an
+ * upload's snippet writes) becomes its signed download URL, as the page's
+ * own view does; anything else is left as written. */
+struct preview_links {
+	struct app_page *p;
+	const struct revision *rv;
+};
+
+static const char *preview_link(void *ctx, const char *target)
+{
+	struct preview_links *l = ctx;
+	struct link_target t;
+	const char *url = NULL;
+
+	if (!l->rv)
+		return NULL;
+	link_resolve("", l->rv, NULL, target, &t);
+	if (t.kind != LINK_FILE || !t.file || dom_file_url(l->p->d, l->rv->space_id, l->rv->id, t.file->id, &url))
+		return NULL;
+	return url;
+}
+
+static int preview_html(struct app_page *p, const char *md, const struct revision *rv)
 {
 	struct md_headings h = { 0 };
+	struct preview_links l = { p, rv };
 
-	if (md_to_html_toc(p->out, &p->r->arena, md, strlen(md), NULL, NULL, &h) < 0)
+	if (md_to_html_toc(p->out, &p->r->arena, md, strlen(md), preview_link, &l, &h) < 0)
 		return err_set(ERR_INTERNAL, "markdown rendering failed");
 	return 0;
 }
 
 int write_preview(struct app_page *p)
 {
-	const char *md;
+	const char *md, *cr;
+	struct content_src src;
 	int rc;
 
 	/* Not state-changing, so a read transaction; the token still keeps
@@ -214,12 +240,19 @@ int write_preview(struct app_page *p)
 		app_error_page(p, 403, "This form is out of date", "The form is out of date: reload the page and try again.");
 		return 0;
 	}
-	if ((rc = form_body(p)) || (rc = field(p, "markdown", MD_MAX, &md)) < 0)
+	if ((rc = form_body(p)) || (rc = field(p, "markdown", MD_MAX, &md)) < 0 ||
+	    (rc = field(p, "cr", 20, &cr)) < 0)
 		return rc;
 	if (!md)
 		md = "";
+	if (cr && !all_digits(cr))
+		return err_set(ERR_NOT_FOUND, "not found");
+	/* The reader's access to the space (or the change request) first:
+	 * its files resolve the preview's images. */
+	if ((rc = dom_content_source(p->d, req_param(p->r, "spaceId"), cr, NULL, ROLE_READ, &src)))
+		return rc;
 	/* A fragment (no frame): edit.js puts it in the preview's box. */
-	return preview_html(p, md);
+	return preview_html(p, md, src.rv);
 }
 
 /* ---- starting a change request ---- */
@@ -347,6 +380,36 @@ static int show_index(struct app_page *p, const char *msg, int status)
 	if (src.rv)
 		parent_options(p, src.rv, src.rv->first_root, NULL, NULL, 0);
 	html_raw(b, "</select><div><button type=\"submit\">Create page</button></div></form>");
+	/* Files: what the change request holds, the markdown that shows each,
+	 * and the upload form (multipart; the token is its first part). */
+	html_raw(b, "<h2 id=\"files\">Images and files</h2>");
+	if (!src.rv || src.rv->nfiles == 0) {
+		html_raw(b, "<p class=\"empty\">No files yet.</p>");
+	} else {
+		html_raw(b, "<ul class=\"files list\">");
+		for (int i = 0; i < src.rv->nfiles; i++) {
+			const struct rev_file *f = &src.rv->files[i];
+			bool image = f->content_type && strncmp(f->content_type, "image/", 6) == 0;
+			html_raw(b, "<li>");
+			app_text(b, f->name);
+			html_raw(b, " <span class=\"mute\">");
+			app_text(b, f->content_type);
+			html_raw(b, "</span><br><code>");
+			html_raw(b, image ? "![" : "[");
+			app_text(b, f->name);
+			html_raw(b, "](/files/");
+			app_text(b, f->id);
+			html_raw(b, ")</code></li>");
+		}
+		html_raw(b, "</ul>");
+	}
+	html_raw(b, "<form class=\"write\" method=\"post\" enctype=\"multipart/form-data\" action=\"");
+	app_text(b, (u = cr_url(p, id, num, "/~/upload", NULL)) ? u : "/");
+	html_raw(b, "\">");
+	hidden_csrf(p);
+	html_raw(b, "<label for=\"upload\">Upload images or files (1 MB each, up to 20)</label>"
+		    "<input id=\"upload\" name=\"file\" type=\"file\" multiple required>"
+		    "<div><button type=\"submit\">Upload</button></div></form>");
 	app_frame_end(p);
 	return 0;
 }
@@ -465,6 +528,9 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	app_href(b, "/s/", id);
 	html_raw(b, "/~/preview\">");
 	hidden_csrf(p);
+	html_raw(b, "<input type=\"hidden\" name=\"cr\" value=\"");
+	app_text(b, num);
+	html_raw(b, "\">");
 	html_raw(b, "<label for=\"title\">Title</label><input id=\"title\" name=\"title\" required maxlength=\"256\" "
 		    "value=\"");
 	app_text(b, title);
@@ -474,7 +540,7 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	html_raw(b, "</textarea></div><section aria-labelledby=\"pv-h\"><h2 id=\"pv-h\" class=\"pv-h\">Preview</h2>"
 		    "<div id=\"preview\" class=\"page preview\" aria-live=\"polite\">");
 	(void)preview;
-	if ((rc = preview_html(p, md)))
+	if ((rc = preview_html(p, md, dp.src.rv)))
 		return rc;
 	html_raw(b, "</div></section></div><div class=\"buttons\"><button type=\"submit\" name=\"action\" "
 		    "value=\"save\" class=\"primary\">Save</button> <button type=\"submit\" name=\"action\" "
@@ -621,6 +687,185 @@ int write_delete(struct app_page *p)
 	if (rc)
 		return rc;
 	p->location = cr_url(p, req_param(p->r, "spaceId"), num, "/~/edit", NULL);
+	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
+
+/* ---- uploads (multipart/form-data) ---- */
+
+/* The most files one upload form sends (the batch's insert_files takes 1
+ * to 20; the domain checks each one's size, 1 MB, and type). */
+#define UPLOAD_MAX_FILES 20
+
+struct part {
+	const char *name;     /* the field's name */
+	const char *filename; /* NULL for a plain field */
+	const char *type;     /* the part's Content-Type, NULL when none */
+	const char *data;
+	size_t len;
+};
+
+/* A quoted or bare parameter value of a header line (name="x" or name=x),
+ * ASCII-case-insensitive name; NULL when absent. The value may not hold a
+ * quote or a backslash (browsers percent-encode those). */
+static const char *header_param(struct arena *a, const char *h, size_t hl, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (size_t i = 0; i + nl + 1 <= hl; i++) {
+		if ((i > 0 && h[i - 1] != ';' && h[i - 1] != ' ') || strncasecmp(h + i, name, nl) != 0 || h[i + nl] != '=')
+			continue;
+		const char *v = h + i + nl + 1, *end = h + hl, *e;
+		if (v < end && *v == '"') {
+			v++;
+			for (e = v; e < end && *e != '"'; e++)
+				if (*e == '\\')
+					return NULL;
+			if (e >= end)
+				return NULL;
+		} else {
+			for (e = v; e < end && *e != ';' && *e != ' '; e++)
+				;
+		}
+		return arena_strndup(a, v, (size_t)(e - v));
+	}
+	return NULL;
+}
+
+/* Split a multipart/form-data body into at most max parts: 0, or
+ * ERR_INVALID when it is not one. */
+static int multipart(struct app_page *p, struct part *parts, int max, int *n)
+{
+	struct req *r = p->r;
+	struct arena *a = &r->arena;
+	const char *ct = req_header(r, "Content-Type"), *bnd, *body = r->body, *end, *cur;
+	char delim[80];
+	size_t dl;
+
+	*n = 0;
+	if (r->body_too_large)
+		return err_set(ERR_INVALID, "the upload is too large");
+	if (!ct || strncasecmp(ct, "multipart/form-data", 19) != 0 ||
+	    !(bnd = header_param(a, ct, strlen(ct), "boundary")) || !*bnd || strlen(bnd) > 70)
+		return err_set(ERR_INVALID, "the form must be sent as multipart/form-data");
+	if (!body)
+		return err_set(ERR_INVALID, "file: required");
+	dl = (size_t)snprintf(delim, sizeof(delim), "--%s", bnd);
+	end = body + r->body_len;
+	if ((size_t)(end - body) < dl || memcmp(body, delim, dl) != 0)
+		return err_set(ERR_INVALID, "the upload is not valid multipart/form-data");
+	cur = body + dl;
+	for (;;) {
+		if (end - cur >= 2 && cur[0] == '-' && cur[1] == '-')
+			return 0; /* the closing delimiter */
+		if (end - cur < 2 || cur[0] != '\r' || cur[1] != '\n')
+			return err_set(ERR_INVALID, "the upload is not valid multipart/form-data");
+		cur += 2;
+		const char *hend = memmem(cur, (size_t)(end - cur), "\r\n\r\n", 4);
+		if (!hend)
+			return err_set(ERR_INVALID, "the upload is not valid multipart/form-data");
+		struct part pt = { 0 };
+		for (const char *l = cur; l < hend;) {
+			const char *le = memmem(l, (size_t)(hend - l), "\r\n", 2);
+			size_t ll = le ? (size_t)(le - l) : (size_t)(hend - l);
+			if (ll > 20 && strncasecmp(l, "Content-Disposition:", 20) == 0) {
+				pt.name = header_param(a, l, ll, "name");
+				pt.filename = header_param(a, l, ll, "filename");
+			} else if (ll > 13 && strncasecmp(l, "Content-Type:", 13) == 0) {
+				const char *v = l + 13;
+				while (v < l + ll && *v == ' ')
+					v++;
+				pt.type = arena_strndup(a, v, (size_t)(l + ll - v));
+			}
+			l += ll + 2;
+		}
+		const char *data = hend + 4;
+		/* The part ends at CRLF + delimiter. */
+		const char *next = NULL;
+		for (const char *s = data; s + dl + 2 <= end; s++) {
+			s = memmem(s, (size_t)(end - s), "\r\n", 2);
+			if (!s || (size_t)(end - s) < dl + 2)
+				break;
+			if (memcmp(s + 2, delim, dl) == 0) {
+				next = s;
+				break;
+			}
+		}
+		if (!next || !pt.name)
+			return err_set(ERR_INVALID, "the upload is not valid multipart/form-data");
+		pt.data = data;
+		pt.len = (size_t)(next - data);
+		if (*n >= max)
+			return err_set(ERR_INVALID, "file: at most %d files at once", UPLOAD_MAX_FILES);
+		parts[(*n)++] = pt;
+		cur = next + 2 + dl;
+	}
+}
+
+int write_upload(struct app_page *p)
+{
+	const char *num = req_param(p->r, "number"), *sent = NULL, *msg = NULL;
+	struct part parts[UPLOAD_MAX_FILES + 4];
+	struct content_outcome *o;
+	json_t *files, *c;
+	int n = 0, rc, status = 200;
+
+	if (!all_digits(num))
+		return err_set(ERR_NOT_FOUND, "not found");
+	/* A multipart form: the dispatcher's CSRF check reads urlencoded
+	 * bodies only (APP_CSRF_SELF), so the token is the form's own "csrf"
+	 * part, checked here before anything else. */
+	rc = multipart(p, parts, UPLOAD_MAX_FILES + 4, &n);
+	for (int i = 0; rc == 0 && i < n; i++)
+		if (!parts[i].filename && strcmp(parts[i].name, APP_CSRF_FIELD) == 0 && !sent)
+			sent = arena_strndup(&p->r->arena, parts[i].data, parts[i].len);
+	if (!sent)
+		sent = req_header(p->r, "X-CSRF-Token");
+	if (!app_token_eq(p->csrf, sent)) {
+		err_clear();
+		app_error_page(p, 403, "This form is out of date", "The form is out of date: reload the page and try again.");
+		return 0;
+	}
+	if (rc) {
+		/* Copied: the page's own reads reuse the error buffer. */
+		const char *why = arena_strdup(&p->r->arena, err_message());
+		err_clear();
+		return show_index(p, why, 400);
+	}
+	if (!(files = json_array()))
+		return err_set(ERR_INTERNAL, "out of memory");
+	for (int i = 0; i < n; i++) {
+		const struct part *pt = &parts[i];
+		if (!pt->filename || strcmp(pt->name, "file") != 0)
+			continue;
+		if (!*pt->filename && pt->len == 0)
+			continue; /* the browser's "no file chosen" */
+		char *b64 = arena_alloc(&p->r->arena, base64_encoded_len(pt->len) + 1);
+		if (!b64) {
+			json_decref(files);
+			return err_set(ERR_INTERNAL, "out of memory");
+		}
+		base64_encode(b64, pt->data, pt->len);
+		/* The type the browser named; the domain sniffs images itself and
+		 * refuses a malformed media type with a 400 naming it. */
+		json_t *f = json_pack("{s:s,s:s,s:s}", "name", *pt->filename ? pt->filename : "file", "base64", b64,
+				      "contentType", pt->type && *pt->type ? pt->type : "application/octet-stream");
+		if (!f || json_array_append_new(files, f)) {
+			json_decref(files);
+			return err_set(ERR_INTERNAL, "out of memory");
+		}
+	}
+	if (json_array_size(files) == 0) {
+		json_decref(files);
+		return show_index(p, "file: choose a file to upload", 400);
+	}
+	c = json_pack("{s:s,s:o}", "operation", "insert_files", "files", files);
+	rc = apply(p, c, &o);
+	if (rc && (rc = form_error(rc, &status, &msg, p)) == 0)
+		return show_index(p, msg, status);
+	if (rc)
+		return rc;
+	p->location = cr_url(p, req_param(p->r, "spaceId"), num, "/~/edit#files", NULL);
 	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
 }
 

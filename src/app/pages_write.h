@@ -20,6 +20,7 @@ int write_save(struct app_page *p);
 int write_move(struct app_page *p);
 int write_delete(struct app_page *p);
 int write_preview(struct app_page *p);
+int write_upload(struct app_page *p); /* multipart: checks its own CSRF part */
 int write_serve_js(struct app_page *p);
 int write_serve_css(struct app_page *p);
 

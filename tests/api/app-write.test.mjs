@@ -199,6 +199,70 @@ describe('web interface: writing through change requests', () => {
         await post(aliceS, `${base()}/~/delete/${childId}`, {}, 404);
     });
 
+
+    it('uploads images and files (multipart, one insert_files batch); the preview resolves them', async () => {
+        // a 1x1 PNG
+        const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+        const multipart = (parts, boundary = 'XbOuNdArY42') => {
+            const chunks = [];
+            for (const p of parts) {
+                chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`));
+                chunks.push(Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data));
+                chunks.push(Buffer.from('\r\n'));
+            }
+            chunks.push(Buffer.from(`--${boundary}--\r\n`));
+            return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
+        };
+        const send = async (who, m, status, extra = {}) => {
+            const r = await raw(ctx.url, 'POST', `${base()}/~/upload`, { body: m.body, headers: { ...HTML, 'Content-Type': m.type, Cookie: who.cookie, ...extra } });
+            assert.equal(r.status, status, `upload: expected ${status}, got ${r.status}: ${r.text.slice(0, 400)}`);
+            return r;
+        };
+        const rev = await revisionOf();
+        const files = [
+            { name: 'file', filename: 'logo.png', type: 'image/png', data: png },
+            { name: 'file', filename: 'notes.txt', type: 'text/plain', data: 'line 1\r\n--not a boundary\r\nline 3' },
+        ];
+        // CSRF: none, wrong, then in a part
+        await send(aliceS, multipart(files), 403);
+        await send(aliceS, multipart([{ name: 'csrf', data: 'x'.repeat(64) }, ...files]), 403);
+        assert.equal(await revisionOf(), rev);
+        // malformed multipart (the token in the header so the parser's refusal shows): 400 page
+        const bad = await send(aliceS, { body: Buffer.from('--XbOuNdArY42\r\nno headers end'), type: 'multipart/form-data; boundary=XbOuNdArY42' }, 400, { 'X-CSRF-Token': aliceS.csrf });
+        assert.match(bad.text, /role="alert">the upload is not valid multipart\/form-data/);
+        const none = await send(aliceS, multipart([{ name: 'csrf', data: aliceS.csrf }, { name: 'file', filename: '', type: 'application/octet-stream', data: '' }]), 400);
+        assert.match(none.text, /file: choose a file/);
+        // too large for the domain (over 1 MB): its 400 naming the field
+        const big = await send(aliceS, multipart([{ name: 'csrf', data: aliceS.csrf }, { name: 'file', filename: 'big.bin', type: 'application/octet-stream', data: Buffer.alloc(1024 * 1024 + 1) }]), 400);
+        assert.match(big.text, /files\[0\][^<]*larger than 1 MB/);
+        // a bad media type: the domain's 400
+        const mt = await send(aliceS, multipart([{ name: 'csrf', data: aliceS.csrf }, { name: 'file', filename: 'x', type: 'not a media type', data: 'x' }]), 400);
+        assert.match(mt.text, /files\[0\]\.contentType/);
+        assert.equal(await revisionOf(), rev, 'nothing written by the refused uploads');
+        // the real one: one batch, both files, 303 to the files section
+        const r = await send(aliceS, multipart([{ name: 'csrf', data: aliceS.csrf }, ...files]), 303);
+        assert.equal(r.headers.location, `${base()}/~/edit#files`);
+        const list = await ok(alice.api.spaces.listFilesInChangeRequestById(space.id, crId), 'listFilesInChangeRequestById');
+        const logo = list.items.find((f) => f.name === 'logo.png');
+        const notes = list.items.find((f) => f.name === 'notes.txt');
+        assert.ok(logo && notes, JSON.stringify(list.items));
+        assert.equal(logo.contentType, 'image/png');
+        assert.equal(notes.size, 'line 1\r\n--not a boundary\r\nline 3'.length, 'a CRLF and dashes inside a part are data');
+        const dl = await raw(ctx.url, 'GET', new URL(logo.downloadURL).pathname + new URL(logo.downloadURL).search);
+        assert.equal(dl.status, 200);
+        // the pages list shows each file with the markdown that shows it
+        const idx = (await get(aliceS, `${base()}/~/edit`)).text;
+        assert.match(idx, new RegExp(`<code>!\\[logo.png\\]\\(/files/${logo.id}\\)</code>`));
+        assert.match(idx, /enctype="multipart\/form-data"/);
+        // the preview (with the change request) shows the image through its signed URL
+        const frag = await post(aliceS, `/s/${space.id}/~/preview`, { markdown: `![logo](/files/${logo.id})`, cr: crNumber }, 200);
+        assert.match(frag.text, /<img src="[^"]*\/files\/[^"]+"/);
+        assert.doesNotMatch(frag.text, new RegExp(`src="/files/${logo.id}"`));
+        // another organization's user cannot upload here, nor preview this space
+        await send(eveS, multipart([{ name: 'csrf', data: eveS.csrf }, ...files]), 404);
+        await post(eveS, `/s/${space.id}/~/preview`, { markdown: 'x' }, 404);
+    });
+
     it('hostile: CSRF, a reader, another organization, malformed and oversized fields', async () => {
         const rev = await revisionOf();
         await post(aliceS, `${base()}/~/edit/${pageId}`, { markdown: 'evil' }, 403, { csrf: 'x'.repeat(64) });
