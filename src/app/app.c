@@ -93,6 +93,7 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comment", page_review_comment, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comments/{commentId}/reply", page_review_reply, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comments/{commentId}/resolve", page_review_resolve, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comments/{commentId}/react", page_review_react, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/reviewers", page_review_reviewers, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/review", page_review_submit, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/merge", page_review_merge, APP_SESSION | APP_WRITE },

@@ -507,6 +507,94 @@ static int reviews_section(struct app_page *p, const struct space *s, const stru
 
 /* ---- comments ---- */
 
+/* Reactions offered besides those a comment already has. */
+static const char *const preset_emojis[] = { "\xf0\x9f\x91\x8d", "\xf0\x9f\x8e\x89", "\xe2\x9d\xa4\xef\xb8\x8f",
+					     "\xf0\x9f\x91\x80" };
+
+/* How many reacted with emoji, and whether the signed-in user did. */
+static int reaction_count(const struct comment *c, const char *emoji, const char *me, bool *mine)
+{
+	int n = 0;
+
+	*mine = false;
+	for (int i = 0; i < c->nreactions; i++)
+		if (strcmp(c->reactions[i].emoji, emoji) == 0) {
+			n++;
+			if (me && c->reactions[i].user.id && strcmp(c->reactions[i].user.id, me) == 0)
+				*mine = true;
+		}
+	return n;
+}
+
+static void reaction_button(struct app_page *p, const struct comment *c, const char *emoji, bool can)
+{
+	struct jw *b = p->out;
+	bool mine;
+	int n = reaction_count(c, emoji, p->user_id, &mine);
+	char num[16];
+
+	if (!can && n == 0)
+		return;
+	snprintf(num, sizeof(num), "%d", n);
+	if (can) {
+		/* The button says what pressing it does: take back a reaction
+		 * of one's own, else add it (the domain's added/removed lists). */
+		html_raw(b, "<button type=\"submit\" name=\"");
+		html_raw(b, mine ? "remove" : "add");
+		html_raw(b, "\" value=\"");
+		app_text(b, emoji);
+		html_raw(b, "\" aria-pressed=\"");
+		html_raw(b, mine ? "true" : "false");
+		html_raw(b, "\" aria-label=\"");
+		app_text(b, emoji);
+		html_raw(b, " reactions: ");
+		html_raw(b, num);
+		html_raw(b, mine ? " (yours: press to take it back)" : "");
+		html_raw(b, "\">");
+	} else {
+		html_raw(b, "<span class=\"react\">");
+	}
+	app_text(b, emoji);
+	if (n > 0) {
+		html_raw(b, " ");
+		html_raw(b, num);
+	}
+	html_raw(b, can ? "</button>" : "</span>");
+}
+
+/* A comment's reactions: buttons for a member who may react (the comment
+ * role, permissions.reply), counts for the others. */
+static void reactions_row(struct app_page *p, const struct comment *c, bool can, const char *href)
+{
+	struct jw *b = p->out;
+	bool any = c->nreactions > 0;
+
+	if (!can && !any)
+		return;
+	if (can) {
+		char *act = arena_printf(&p->r->arena, "comments/%s/react", c->id);
+		if (!act)
+			return;
+		form_open(p, href, act, "reacts");
+	} else {
+		html_raw(b, "<p class=\"reacts\">");
+	}
+	for (size_t i = 0; i < sizeof(preset_emojis) / sizeof(preset_emojis[0]); i++)
+		reaction_button(p, c, preset_emojis[i], can);
+	/* Others' emojis beyond the presets, each once. */
+	for (int i = 0; i < c->nreactions; i++) {
+		const char *e = c->reactions[i].emoji;
+		bool seen = false;
+		for (size_t j = 0; j < sizeof(preset_emojis) / sizeof(preset_emojis[0]) && !seen; j++)
+			seen = strcmp(preset_emojis[j], e) == 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = strcmp(c->reactions[j].emoji, e) == 0;
+		if (!seen)
+			reaction_button(p, c, e, can);
+	}
+	html_raw(b, can ? "</form>" : "</p>");
+}
+
 static int comments_section(struct app_page *p, const struct space *s, const struct space_permissions *perm,
 			    const char *href, const char *number)
 {
@@ -548,6 +636,7 @@ static int comments_section(struct app_page *p, const struct space *s, const str
 		}
 		html_raw(b, "</p>");
 		body_text(b, c->markdown);
+		reactions_row(p, c, items[i].view.perms.reply, href);
 		if (c->replies > 0) {
 			if ((rc = dom_replies_list(p->d, &at, c->id, &lr, COMMENT_MARKDOWN, &rp, &nrp, &rnext)))
 				return rc;
@@ -810,4 +899,33 @@ int page_review_update(struct app_page *p)
 	if (m.nconflicts > 0)
 		return conflicts_page(p, sid, num, "update", &m);
 	return back_to(p, sid, num, "#merge");
+}
+
+int page_review_react(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *cid = req_param(p->r, "commentId"), *num, *add, *rm;
+	struct comment_at at;
+	struct comment_edit e = { .resolved = -1 };
+	struct dom_comment out;
+	int rc, has_add, has_rm;
+
+	if ((rc = cr_number(p, &num)))
+		return rc;
+	if ((has_add = field(p, "add", &add)) < 0)
+		return refused(p, has_add);
+	if ((has_rm = field(p, "remove", &rm)) < 0)
+		return refused(p, has_rm);
+	if (has_add == has_rm)
+		return refused(p, err_set(ERR_INVALID, "add: one emoji to add or to remove"));
+	if (has_add) {
+		e.added = &add;
+		e.nadded = 1;
+	} else {
+		e.removed = &rm;
+		e.nremoved = 1;
+	}
+	at = (struct comment_at){ sid, num };
+	if ((rc = dom_comment_update(p->d, &at, cid, NULL, &e, &out)))
+		return refused(p, rc);
+	return back_to(p, sid, num, "#comments");
 }

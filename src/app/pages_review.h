@@ -17,6 +17,7 @@
  *   .../~/changes/{number}/~/comment                   dom_comment_post
  *   .../~/changes/{number}/~/comments/{id}/reply       dom_reply_post
  *   .../~/changes/{number}/~/comments/{id}/resolve     dom_comment_update
+ *   .../~/changes/{number}/~/comments/{id}/react       dom_comment_update
  *   .../~/changes/{number}/~/reviewers                 dom_reviewers_request
  *   .../~/changes/{number}/~/review                    dom_review_submit
  *   .../~/changes/{number}/~/merge                     dom_cr_merge
@@ -40,6 +41,7 @@ int review_sections(struct app_page *p, const struct space *s, const struct chan
 int page_review_comment(struct app_page *p);
 int page_review_reply(struct app_page *p);
 int page_review_resolve(struct app_page *p);
+int page_review_react(struct app_page *p);
 int page_review_reviewers(struct app_page *p);
 int page_review_submit(struct app_page *p);
 int page_review_merge(struct app_page *p);

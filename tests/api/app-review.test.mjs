@@ -156,6 +156,26 @@ describe('web interface: review and merge', () => {
         assert.match(bad.text, /status/);
     });
 
+    it('reactions: add and take back with the buttons; a reader sees the counts only', async () => {
+        const c = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, cr.id), 'listCommentsInChangeRequest')).items
+            .find((x) => x.body.markdown.startsWith('Why'));
+        const action = `${crHref}/~/comments/${c.id}/react`;
+        await post(bobS, action, { add: '\u{1F44D}' });
+        let got = await ok(alice.api.spaces.getCommentInChangeRequest(space.id, cr.id, c.id), 'getCommentInChangeRequest');
+        assert.deepEqual(got.reactions.map((r) => [r.emoji, r.count]), [['\u{1F44D}', 1]]);
+        const tb = (await get(bobS, crHref)).text;
+        assert.match(tb, /<button type="submit" name="remove" value="\u{1F44D}" aria-pressed="true"/u);
+        const td = (await get(danS, crHref)).text;
+        assert.match(td, /<span class="react">\u{1F44D} 1<\/span>/u);
+        assert.doesNotMatch(td, /\/react"/);
+        await post(danS, action, { add: '\u{1F389}' }, 403);
+        await post(bobS, action, { add: 'not an emoji at all, far too long to be one' }, 400);
+        await post(bobS, action, {}, 400);
+        await post(bobS, action, { remove: '\u{1F44D}' });
+        got = await ok(alice.api.spaces.getCommentInChangeRequest(space.id, cr.id, c.id), 'getCommentInChangeRequest');
+        assert.deepEqual(got.reactions, []);
+    });
+
     it('hostile forms: no or a wrong token, another organization, a reader, oversized and malformed fields', async () => {
         const before = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, cr.id), 'listCommentsInChangeRequest')).items.length;
         await post(bobS, `${crHref}/~/comment`, 'markdown=hi', 403);
