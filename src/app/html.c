@@ -80,6 +80,7 @@ const char app_css[] =
 	".tabs a[aria-current=page]{color:var(--fg);border-color:var(--accent);font-weight:600}\n"
 	".empty{border:1px dashed var(--line);border-radius:10px;padding:1.25rem;color:var(--mute);text-align:center}\n"
 	"table{border-collapse:collapse;width:100%;font-size:.95rem}\n"
+	".scroll-x{overflow-x:auto}\n"
 	"th,td{text-align:left;border-bottom:1px solid var(--line);padding:.45rem .5rem;vertical-align:top}\n"
 	"dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0 0 1.5rem}\n"
 	"dl.meta dt{color:var(--mute)}dl.meta dd{margin:0}\n"

@@ -162,7 +162,7 @@ static int render_members(struct app_page *p, const char *error)
 		app_frame_end(p);
 		return 0;
 	}
-	html_raw(b, "<table><thead><tr><th scope=\"col\">Member</th><th scope=\"col\">Role</th>"
+	html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Member</th><th scope=\"col\">Role</th>"
 		    "<th scope=\"col\">Joined</th>");
 	if (perm.admin)
 		html_raw(b, "<th scope=\"col\"><span class=\"mute\">Actions</span></th>");
@@ -218,7 +218,7 @@ static int render_members(struct app_page *p, const char *error)
 		}
 		html_raw(b, "</tr>");
 	}
-	html_raw(b, "</tbody></table>");
+	html_raw(b, "</tbody></table></div>");
 	if (next) {
 		html_raw(b, "<p class=\"pager\"><a href=\"");
 		app_href(b, "/o/", org_id);
@@ -322,7 +322,7 @@ static int render_teams(struct app_page *p, const char *error, const char *title
 	if (n == 0) {
 		html_raw(b, "<p class=\"empty\">This organization has no teams yet.</p>");
 	} else {
-		html_raw(b, "<table><thead><tr><th scope=\"col\">Team</th><th scope=\"col\">Members</th>"
+		html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Team</th><th scope=\"col\">Members</th>"
 			    "<th scope=\"col\">Created</th></tr></thead><tbody>");
 		for (int i = 0; i < n; i++) {
 			const struct team *t = &items[i].team;
@@ -341,7 +341,7 @@ static int render_teams(struct app_page *p, const char *error, const char *title
 			app_date(b, t->created_at);
 			html_raw(b, "</td></tr>");
 		}
-		html_raw(b, "</tbody></table>");
+		html_raw(b, "</tbody></table></div>");
 	}
 	if (next) {
 		html_raw(b, "<p class=\"pager\"><a href=\"");
@@ -440,7 +440,7 @@ static int render_team(struct app_page *p, const char *error)
 	if (n == 0) {
 		html_raw(b, "<p class=\"empty\">This team has no members yet.</p>");
 	} else {
-		html_raw(b, "<table><thead><tr><th scope=\"col\">Member</th><th scope=\"col\">Team role</th>");
+		html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Member</th><th scope=\"col\">Team role</th>");
 		if (manage)
 			html_raw(b, "<th scope=\"col\"><span class=\"mute\">Actions</span></th>");
 		html_raw(b, "</tr></thead><tbody>");
@@ -463,7 +463,7 @@ static int render_team(struct app_page *p, const char *error)
 			}
 			html_raw(b, "</tr>");
 		}
-		html_raw(b, "</tbody></table>");
+		html_raw(b, "</tbody></table></div>");
 	}
 	(void)perm;
 	if (next) {
@@ -630,7 +630,7 @@ static int render_invites(struct app_page *p, const char *error)
 	if (n == 0) {
 		html_raw(b, "<p class=\"empty\">No invite links.</p>");
 	} else {
-		html_raw(b, "<table><thead><tr><th scope=\"col\">Link to share</th><th scope=\"col\">Role</th>"
+		html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Link to share</th><th scope=\"col\">Role</th>"
 			    "<th scope=\"col\">Created</th><th scope=\"col\"><span class=\"mute\">Actions</span></th>"
 			    "</tr></thead><tbody>");
 		for (int i = 0; i < n; i++) {
@@ -651,7 +651,7 @@ static int render_invites(struct app_page *p, const char *error)
 			hidden_csrf(p);
 			html_raw(b, "<button type=\"submit\">Delete link</button></form></td></tr>");
 		}
-		html_raw(b, "</tbody></table>");
+		html_raw(b, "</tbody></table></div>");
 	}
 	if (next) {
 		html_raw(b, "<p class=\"pager\"><a href=\"");

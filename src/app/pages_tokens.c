@@ -62,7 +62,7 @@ static int render(struct app_page *p, const char *secret, const char *error, con
 		app_frame_end(p);
 		return 0;
 	}
-	html_raw(b, "<table><thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Created</th>"
+	html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Name</th><th scope=\"col\">Created</th>"
 		    "<th scope=\"col\">Identifier</th><th scope=\"col\"><span class=\"mute\">Action</span></th></tr>"
 		    "</thead><tbody>");
 	for (int i = 0; i < n; i++) {
@@ -84,7 +84,7 @@ static int render(struct app_page *p, const char *secret, const char *error, con
 		app_text(b, t->name && *t->name ? t->name : t->id);
 		html_raw(b, "\">Revoke</button></form></td></tr>");
 	}
-	html_raw(b, "</tbody></table>");
+	html_raw(b, "</tbody></table></div>");
 	app_frame_end(p);
 	return 0;
 }

@@ -1,0 +1,161 @@
+// The web interface's administration pages (issue 25) in Debian's chromium: an admin signs in,
+// creates a personal API token from the header's "API tokens" link (shown once, it works against
+// the API), revokes it (the next API request is refused), changes a member's role from the
+// members page, creates a team and adds a member to it by email, creates an invite link; a reader
+// sees the member list without any form. Desktop and phone, light and dark; screenshots in
+// artifacts/app-admin-*.png; no sideways scroll on a phone; no CSP violation.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { setup } from '../api/lib/fixtures.mjs';
+import { DOCSD_BIN } from '../api/lib/server.mjs';
+import { raw, createOrg, addMember } from '../api/lib/api.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ARTIFACTS = join(here, 'artifacts');
+const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const NAV_MS = 30_000;
+const ACTION_MS = 10_000;
+const PASSWORD = 'correct horse battery staple';
+
+function setPassword(server, email, password) {
+    return new Promise((resolve, reject) => {
+        const child = execFile(DOCSD_BIN, ['user', 'password', ...server.storageArgs(), '--email', email], { timeout: 20_000 },
+            (err, stdout, stderr) => (err ? reject(new Error(`user password: ${err.message}: ${stderr}`)) : resolve(stdout)));
+        child.stdin.end(`${password}\n`);
+    });
+}
+
+describe('web interface administration in chromium', { timeout: 240_000 }, () => {
+    let ctx, alice, bob, carol, org, browser;
+    const violations = [];
+
+    const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `app-admin-${name}.png`), fullPage: true, timeout: ACTION_MS });
+    const noSideScroll = async (page, what) => {
+        const o = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth }));
+        assert.ok(o.scroll <= o.viewport + 1, `${what}: scrolls sideways (${o.scroll} > ${o.viewport})`);
+    };
+    async function newPage(viewport, colorScheme) {
+        const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
+        context.setDefaultTimeout(ACTION_MS);
+        context.setDefaultNavigationTimeout(NAV_MS);
+        const page = await context.newPage();
+        page.on('console', (m) => {
+            if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
+        });
+        return { context, page };
+    }
+    async function signIn(page, email) {
+        await page.goto(`${ctx.url}/signin`);
+        await page.getByLabel('Email').fill(email);
+        await page.getByLabel('Password').fill(PASSWORD);
+        await Promise.all([page.waitForURL(`${ctx.url}/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    }
+
+    before(async () => {
+        assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists`);
+        mkdirSync(ARTIFACTS, { recursive: true });
+        ctx = await setup();
+        alice = await ctx.user('alice', { name: 'Alice Martin' });
+        bob = await ctx.user('bob', { name: 'Bob Reader' });
+        carol = await ctx.user('carol', { name: 'Carol Writer' });
+        ({ org } = await createOrg(ctx.url, alice.token, 'Acme'));
+        await addMember(alice.api, org.id, bob.email, 'read');
+        await addMember(alice.api, org.id, carol.email, 'edit');
+        await setPassword(ctx.server, alice.email, PASSWORD);
+        await setPassword(ctx.server, bob.email, PASSWORD);
+        browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    });
+    after(async () => {
+        if (browser) await browser.close().catch(() => {});
+        if (ctx) await ctx.server.stop();
+    });
+
+    it('tokens: create from the header link, shown once, works; revoke, refused at once', async () => {
+        const { context, page } = await newPage(DESKTOP, 'light');
+        await signIn(page, alice.email);
+        await page.getByRole('link', { name: 'API tokens' }).click();
+        await page.waitForURL(`${ctx.url}/settings/tokens`);
+        await page.getByLabel(/^Name/).fill('CI publishing');
+        await page.getByRole('button', { name: 'Create token' }).click();
+        const token = await page.getByLabel('Token').inputValue();
+        assert.match(token, /^gb_api_[A-Za-z0-9]+$/);
+        await shot(page, 'token-created');
+        const me = await raw(ctx.url, 'GET', '/v1/user', { token });
+        assert.equal(me.status, 200);
+        await page.goto(`${ctx.url}/settings/tokens`);
+        assert.ok(!(await page.content()).includes(token), 'the list never shows it');
+        await shot(page, 'tokens');
+        await page.getByRole('button', { name: 'Revoke CI publishing' }).click();
+        await page.waitForURL(`${ctx.url}/settings/tokens`);
+        assert.equal((await raw(ctx.url, 'GET', '/v1/user', { token })).status, 401);
+        await context.close();
+    });
+
+    it('members, teams and invitations as an admin', async () => {
+        const { context, page } = await newPage(DESKTOP, 'light');
+        await signIn(page, alice.email);
+        await page.goto(`${ctx.url}/o/${org.id}`);
+        await page.getByRole('link', { name: 'Members' }).click();
+        await page.getByLabel('Role of Carol Writer').selectOption('review');
+        await Promise.all([page.waitForURL(`${ctx.url}/o/${org.id}/members`), page.locator('form', { has: page.getByLabel('Role of Carol Writer') }).getByRole('button', { name: 'Change' }).click()]);
+        assert.equal(await page.getByLabel('Role of Carol Writer').inputValue(), 'review');
+        await shot(page, 'members');
+        // the last admin cannot demote herself: the message on the page
+        await page.getByLabel('Role of Alice Martin').selectOption('read');
+        await page.locator('form', { has: page.getByLabel('Role of Alice Martin') }).getByRole('button', { name: 'Change' }).click();
+        await page.getByRole('alert').waitFor();
+        assert.match(await page.getByRole('alert').innerText(), /admin/);
+        await shot(page, 'members-refused');
+        await page.getByRole('link', { name: 'Teams' }).click();
+        await page.getByLabel("New team's name").fill('Writers');
+        await page.getByRole('button', { name: 'Create team' }).click();
+        await page.getByRole('heading', { name: 'Writers' }).waitFor();
+        await page.getByLabel(/^Add a member/).fill(carol.email);
+        await page.getByRole('button', { name: 'Add' }).click();
+        await page.getByRole('cell', { name: 'Carol Writer', exact: true }).waitFor();
+        await shot(page, 'team');
+        await page.goto(`${ctx.url}/o/${org.id}/invites`);
+        await page.getByLabel('Role of those who join with the new link').selectOption('read');
+        await page.getByRole('button', { name: 'Create link' }).click();
+        await page.getByRole('button', { name: 'Delete link' }).waitFor();
+        await shot(page, 'invites');
+        await context.close();
+    });
+
+    for (const [scheme, viewport, tag] of [['dark', DESKTOP, 'desktop-dark'], ['light', PHONE, 'phone'], ['dark', PHONE, 'phone-dark']]) {
+        it(`the pages at ${tag}`, async () => {
+            const { context, page } = await newPage(viewport, scheme);
+            await signIn(page, alice.email);
+            for (const [path, name] of [['/settings/tokens', 'tokens'], [`/o/${org.id}/members`, 'members'], [`/o/${org.id}/invites`, 'invites']]) {
+                await page.goto(`${ctx.url}${path}`);
+                await noSideScroll(page, `${path} (${tag})`);
+                await shot(page, `${name}-${tag}`);
+            }
+            await context.close();
+        });
+    }
+
+    it('a reader sees the members without any form; keyboard focus is visible', async () => {
+        const { context, page } = await newPage(DESKTOP, 'light');
+        await signIn(page, bob.email);
+        await page.goto(`${ctx.url}/o/${org.id}/members`);
+        assert.equal(await page.locator('main form').count(), 0);
+        assert.equal(await page.locator('main select').count(), 0);
+        await page.goto(`${ctx.url}/o/${org.id}/invites`);
+        assert.match(await page.locator('h1').innerText(), /Not found/);
+        await page.goto(`${ctx.url}/settings/tokens`);
+        await page.getByLabel(/^Name/).focus();
+        const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+        assert.notEqual(outline, 'none');
+        await shot(page, 'reader-members');
+        await context.close();
+        assert.deepEqual(violations, []);
+    });
+});
