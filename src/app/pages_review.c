@@ -327,6 +327,39 @@ static int diff_block(struct app_page *p, const char *was, const char *now)
 	return 0;
 }
 
+/* One side of the rendered comparison: the published site's renderer (its
+ * allowlist of HTML, GitBook's blocks); links are left as written. */
+static int rendered_side(struct app_page *p, const char *label, const char *md)
+{
+	struct jw *b = p->out;
+
+	html_raw(b, "<div><h4>");
+	html_raw(b, label);
+	html_raw(b, "</h4>");
+	if (!md) {
+		html_raw(b, "<p class=\"mute\">No page.</p></div>");
+		return 0;
+	}
+	html_raw(b, "<article class=\"page\">");
+	if (md_to_html(b, &p->r->arena, md, strlen(md), NULL, NULL) < 0)
+		return err_set(ERR_INTERNAL, "markdown rendering failed");
+	html_raw(b, "</article></div>");
+	return 0;
+}
+
+/* Both versions rendered side by side, folded (<details>: no script). */
+static int rendered_block(struct app_page *p, const char *was, const char *now)
+{
+	struct jw *b = p->out;
+	int rc;
+
+	html_raw(b, "<details class=\"rendered\"><summary>Rendered, side by side</summary><div class=\"sides\">");
+	if ((rc = rendered_side(p, "Before", was)) || (rc = rendered_side(p, "After", now)))
+		return rc;
+	html_raw(b, "</div></details>");
+	return 0;
+}
+
 static const char *page_label(const struct rev_page *pg)
 {
 	return pg->title && *pg->title ? pg->title : "Untitled";
@@ -365,7 +398,7 @@ static int diff_section(struct app_page *p, const struct cr_changes *ch)
 		app_text(b, pg->path ? pg->path : pg->slug);
 		html_raw(b, c->kind == CR_PAGE_CREATED ? " \xc2\xb7 added" : c->kind == CR_PAGE_DELETED ? " \xc2\xb7 deleted" : "");
 		html_raw(b, "</span></h3>");
-		if ((rc = diff_block(p, was ? was : "", now ? now : "")))
+		if ((rc = diff_block(p, was ? was : "", now ? now : "")) || (rc = rendered_block(p, was, now)))
 			return rc;
 		html_raw(b, "</section>");
 		shown++;

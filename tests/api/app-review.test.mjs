@@ -101,7 +101,10 @@ describe('web interface: review and merge', () => {
         assert.match(t, /<del>- line two\n<\/del><ins>\+ line 2 &lt;b&gt;changed&lt;\/b&gt;\n<\/ins>/);
         assert.match(t, /<span class="ctx">  line one\n<\/span>/);
         assert.match(t, /<ins>\+ line five\n<\/ins>/);
-        assert.doesNotMatch(t, /<b>changed/);
+        assert.doesNotMatch(t, /<del>[^<]*<b>changed/);
+        // both versions rendered by the site's renderer, folded in a <details>
+        assert.match(t, /<details class="rendered"><summary>Rendered, side by side<\/summary><div class="sides"><div><h4>Before<\/h4><article class="page"><p>line one\s*line two/);
+        assert.match(t, /<h4>After<\/h4><article class="page"><p>line one\s*line 2 /);
         assert.match(t, new RegExp(`action="${crHref}/~/merge"`));
         assert.match(t, new RegExp(`action="${crHref}/~/reviewers"`));
         assert.match(t, new RegExp(`action="${crHref}/~/comment"`));

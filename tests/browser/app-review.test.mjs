@@ -124,6 +124,10 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
         try {
             await a.page.goto(href);
             assert.match(await a.page.locator('pre.diff').textContent(), /- Failures are dropped\.\n\+ Failures are retried three times, then dropped\./);
+            // the rendered comparison opens without script
+            await a.page.getByText('Rendered, side by side').click();
+            assert.match(await a.page.locator('details.rendered .sides > div').nth(1).innerText(), /Receive signed events from Acme\./);
+            await shot(a.page, 'rendered-desktop');
             await a.page.getByLabel('Ask a member to review').selectOption({ label: 'Bob Stone' });
             await Promise.all([a.page.waitForURL(/#reviews$/), a.page.getByRole('button', { name: 'Request review' }).click()]);
             assert.match(await a.page.locator('main').innerText(), /Requested reviewers\s+Bob Stone asked by Alice Martin/);
