@@ -364,6 +364,8 @@ static int show(struct app_page *p, const char *path, const char *cr)
 	if (cr)
 		cr_banner(p, &dp.src);
 	space_actions(p, &dp.src.space);
+	if (cr)
+		app_write_page_link(p, &dp.src, dp.page); /* editors only (pages_write.c) */
 	if (!cr)
 		app_write_space_form(p, &dp.src.space); /* editors only (pages_write.c) */
 	if ((rc = page_body(p, &dp, base)))

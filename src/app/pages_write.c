@@ -902,3 +902,17 @@ void app_write_cr_link(struct app_page *p, const struct space *s, const struct c
 	app_text(p->out, (u = cr_url(p, s->id, num, "/~/edit", NULL)) ? u : "/");
 	html_raw(p->out, "\">Edit pages</a></p>");
 }
+
+void app_write_page_link(struct app_page *p, const struct content_src *src, const struct rev_page *pg)
+{
+	char num[32];
+	const char *u;
+
+	if (!src->has_cr || pg->type != PAGE_DOCUMENT ||
+	    (strcmp(src->cr.status, "open") != 0 && strcmp(src->cr.status, "draft") != 0) || !may_edit(p, &src->space))
+		return;
+	snprintf(num, sizeof(num), "%lld", (long long)src->cr.number);
+	html_raw(p->out, "<p class=\"actions\"><a class=\"button\" href=\"");
+	app_text(p->out, (u = cr_url(p, src->space.id, num, "/~/edit/", pg->id)) ? u : "/");
+	html_raw(p->out, "\">Edit this page</a></p>");
+}

@@ -33,5 +33,9 @@ const char *app_write_css_url(void);
  * "Edit pages" link of an open or draft change request. */
 void app_write_space_form(struct app_page *p, const struct space *s);
 void app_write_cr_link(struct app_page *p, const struct space *s, const struct change_request *cr);
+/* "Edit this page" on a page of an open or draft change request. */
+struct content_src;
+struct rev_page;
+void app_write_page_link(struct app_page *p, const struct content_src *src, const struct rev_page *pg);
 
 #endif

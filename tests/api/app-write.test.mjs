@@ -174,6 +174,8 @@ describe('web interface: writing through change requests', () => {
         assert.notEqual(await revisionOf(), rev, 'the save made a revision');
         const shown = (await get(aliceS, s.headers.location)).text;
         assert.match(shown, /Install <strong>docsd<\/strong>/);
+        assert.match(shown, new RegExp(`<a class="button" href="${base()}/~/edit/${pageId}">Edit this page</a>`));
+        assert.doesNotMatch((await get(bobS, s.headers.location)).text, /Edit this page/);
         // an empty title keeps the page's; a title too long is the domain's 400
         const long = await post(aliceS, `${base()}/~/edit/${pageId}`, { title: 'x'.repeat(257), markdown: 'y' }, 400);
         assert.match(long.text, /title/);

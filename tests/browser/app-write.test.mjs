@@ -1,7 +1,8 @@
 // Writing through change requests in Debian's chromium (issue 25, "Writing"; src/app/pages_write.c):
 // an editor signs in, starts a change request from the space page, creates two pages, types
 // markdown and sees the live preview follow (edit.js: a debounced POST to /s/{id}/~/preview),
-// saves (one updateChangeRequestContent batch: the API sees the page), renames, moves and deletes a
+// saves (one updateChangeRequestContent batch: the API sees the page), uploads an image and shows it
+// in the page, renames, moves and deletes a
 // page; without script the Preview button renders server-side. A reader sees no edit controls.
 // Desktop and phone, light and dark; screenshots in artifacts/app-write-*.png; no CSP violation.
 import { describe, it, before, after } from 'node:test';
@@ -23,6 +24,8 @@ const PHONE = { width: 390, height: 844 };
 const NAV_MS = 30_000;
 const ACTION_MS = 10_000;
 const PASSWORD = 'correct horse battery staple';
+// a 240x80 PNG (a checkerboard)
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAPAAAABQCAIAAACoK28rAAABNElEQVR42u3boQ0AIAxFQTxbMjQzIPEYJqhpgqGX4C/5fZbWx0y/tU/6cbkv3GZorqANzRW0A3MFzeUKmitoQ3MFbWiuoB2YK2guV9BcQRuaK2hDcwXN5QqayxU0V9CG5gra0FxBc7mC5nLDoI3F/ckVNFfQhuYK2oG5guZyBc0VtKG5gjY0V9AOzBU0lytorqANzRW0obmCdmCuoLlcQXMFbWiuoA3NFTSXK2guNw7aWFy/vg3NFbQDcwXN5QqaK2hDcwVtaK6gHZgraC5X0FxBG5oraENzBc3lCprLFTRX0IbmCtrQXEFzuYLmcgXNrRG0sbh+fRuaK2gH5gqayxU0V9CG5gra0FxBOzBX0FyuoLmCNjRX0IbmCprLFTSXK2iuoA3NFbShuYLmcgXN5QqaW8K9aA9B+IkeYMUAAAAASUVORK5CYII=', 'base64');
 
 function setPassword(server, email, password) {
     return new Promise((resolve, reject) => {
@@ -119,6 +122,21 @@ describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
             const pages = (await ok(alice.api.spaces.listPagesInChangeRequest(space.id, cr.id), 'listPagesInChangeRequest')).pages;
             assert.equal(pages[0].title, 'Start here');
             assert.equal(pages[0].pages[0].title, 'Install');
+            // upload an image, put it in the page: the preview and the saved page show it
+            await page.goto(`${ctx.url}${crPath}/~/edit`);
+            await page.getByLabel(/Upload images or files/).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+            await Promise.all([page.waitForURL(/\/~\/edit#files$/), page.getByRole('button', { name: 'Upload', exact: true }).click()]);
+            const snippet = await page.locator('ul.files code').first().textContent();
+            assert.match(snippet, /^!\[logo\.png\]\(\/files\/[A-Za-z0-9_-]+\)$/);
+            await shot(page, 'files');
+            await page.goto(firstEditor);
+            await page.getByLabel('Markdown').fill(`Welcome to **Acme**.\n\n${snippet}\n`);
+            await page.waitForFunction(() => { const i = document.querySelector('#preview img'); return i && i.complete && i.naturalWidth > 0; });
+            await Promise.all([page.waitForURL(new RegExp(`${crPath}/getting-started$`)), page.getByRole('button', { name: 'Save' }).click()]);
+            await page.waitForFunction(() => { const i = document.querySelector('article img'); return i && i.complete && i.naturalWidth > 0; });
+            await shot(page, 'saved-image');
+            // the page in the change request links back to its editor
+            await Promise.all([page.waitForURL(firstEditor), page.getByRole('link', { name: 'Edit this page' }).click()]);
             // move Install to the top level, first
             await page.goto(`${ctx.url}${crPath}/~/edit`);
             await Promise.all([page.waitForURL(/\/~\/edit\/[^/]+$/), page.getByRole('link', { name: 'Edit Install' }).click()]);
