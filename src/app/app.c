@@ -95,6 +95,7 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comments/{commentId}/resolve", page_review_resolve, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comments/{commentId}/react", page_review_react, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/reviewers", page_review_reviewers, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/changes/{number}/~/reviewers/{userId}/remove", page_review_reviewer_remove, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/review", page_review_submit, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/merge", page_review_merge, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/update", page_review_update, APP_SESSION | APP_WRITE },

@@ -493,7 +493,19 @@ static int reviews_section(struct app_page *p, const struct space *s, const stru
 			app_text(b, rq[i].user.display_name);
 			html_raw(b, " <span class=\"mute\">asked by ");
 			app_text(b, rq[i].requested_by.display_name);
-			html_raw(b, "</span></li>");
+			html_raw(b, "</span>");
+			if (active && perm->edit) {
+				/* A user id is the store's (letters and digits): safe in a path. */
+				char *act = arena_printf(&p->r->arena, "reviewers/%s/remove", rq[i].user.id);
+				if (!act)
+					return err_set(ERR_INTERNAL, "out of memory");
+				html_raw(b, " ");
+				form_open(p, href, act, "inline");
+				html_raw(b, "<button type=\"submit\" aria-label=\"Stop asking ");
+				app_text(b, rq[i].user.display_name);
+				html_raw(b, "\">Remove</button></form>");
+			}
+			html_raw(b, "</li>");
 		}
 		html_raw(b, "</ul>");
 	}
@@ -629,7 +641,7 @@ static void reactions_row(struct app_page *p, const struct comment *c, bool can,
 }
 
 static int comments_section(struct app_page *p, const struct space *s, const struct space_permissions *perm,
-			    const char *href, const char *number)
+			    const char *href, const char *number, const struct cr_changes *ch)
 {
 	struct jw *b = p->out;
 	struct comment_at at = { s->id, number };
@@ -710,7 +722,21 @@ static int comments_section(struct app_page *p, const struct space *s, const str
 		form_open(p, href, "comment", "stack");
 		html_raw(b, "<label for=\"new-comment\">Add a comment</label>"
 			    "<textarea id=\"new-comment\" name=\"markdown\" rows=\"4\" maxlength=\"10000\" required></textarea>"
-			    "<button type=\"submit\">Comment</button></form>");
+			    "<label for=\"comment-on\">On</label><select id=\"comment-on\" name=\"page\">"
+			    "<option value=\"\">the whole change request</option>");
+		/* The pages the change request has (a deleted one is not in
+		 * its content: the domain would refuse it). */
+		for (int i = 0; ch && i < ch->n; i++) {
+			const struct cr_change *c = &ch->items[i];
+			if (!c->page || c->kind == CR_PAGE_DELETED)
+				continue;
+			html_raw(b, "<option value=\"");
+			app_text(b, c->page->id);
+			html_raw(b, "\">the page ");
+			app_text(b, page_label(c->page));
+			html_raw(b, "</option>");
+		}
+		html_raw(b, "</select><button type=\"submit\">Comment</button></form>");
 	}
 	return 0;
 }
@@ -737,23 +763,24 @@ int review_sections(struct app_page *p, const struct space *s, const struct chan
 	merge_section(p, s, cr, &perm, href);
 	if ((rc = reviews_section(p, s, cr, &perm, href, number)))
 		return rc;
-	return comments_section(p, s, &perm, href, number);
+	return comments_section(p, s, &perm, href, number, ch);
 }
 
 /* ---- the forms ---- */
 
 int page_review_comment(struct app_page *p)
 {
-	const char *sid = req_param(p->r, "spaceId"), *num, *md;
+	const char *sid = req_param(p->r, "spaceId"), *num, *md, *pg = NULL;
 	struct comment_at at;
 	struct comment_new in = { 0 };
 	struct dom_comment out;
 	int rc;
 
-	if ((rc = cr_number(p, &num)) || (rc = required(p, "markdown", &md)))
+	if ((rc = cr_number(p, &num)) || (rc = required(p, "markdown", &md)) || (rc = field(p, "page", &pg)) < 0)
 		return refused(p, rc);
 	at = (struct comment_at){ sid, num };
 	in.markdown = md;
+	in.page = pg && *pg ? pg : NULL; /* "": the whole change request */
 	if ((rc = dom_comment_post(p->d, &at, &in, &out)))
 		return refused(p, rc);
 	return back_to(p, sid, num, "#comments");
@@ -961,4 +988,17 @@ int page_review_react(struct app_page *p)
 	if ((rc = dom_comment_update(p->d, &at, cid, NULL, &e, &out)))
 		return refused(p, rc);
 	return back_to(p, sid, num, "#comments");
+}
+
+int page_review_reviewer_remove(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *uid = req_param(p->r, "userId"), *num;
+	bool removed = false;
+	int rc;
+
+	if ((rc = cr_number(p, &num)))
+		return rc;
+	if ((rc = dom_reviewer_remove(p->d, sid, num, uid, &removed)))
+		return refused(p, rc);
+	return back_to(p, sid, num, "#reviews");
 }

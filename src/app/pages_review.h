@@ -19,6 +19,7 @@
  *   .../~/changes/{number}/~/comments/{id}/resolve     dom_comment_update
  *   .../~/changes/{number}/~/comments/{id}/react       dom_comment_update
  *   .../~/changes/{number}/~/reviewers                 dom_reviewers_request
+ *   .../~/changes/{number}/~/reviewers/{id}/remove     dom_reviewer_remove
  *   .../~/changes/{number}/~/review                    dom_review_submit
  *   .../~/changes/{number}/~/merge                     dom_cr_merge
  *   .../~/changes/{number}/~/update                    dom_cr_update_from_space
@@ -43,6 +44,7 @@ int page_review_reply(struct app_page *p);
 int page_review_resolve(struct app_page *p);
 int page_review_react(struct app_page *p);
 int page_review_reviewers(struct app_page *p);
+int page_review_reviewer_remove(struct app_page *p);
 int page_review_submit(struct app_page *p);
 int page_review_merge(struct app_page *p);
 int page_review_update(struct app_page *p);

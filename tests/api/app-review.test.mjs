@@ -179,6 +179,28 @@ describe('web interface: review and merge', () => {
         assert.deepEqual(got.reactions, []);
     });
 
+    it('a comment on one of the pages; a requested reviewer removed', async () => {
+        const other = await newCR('Page comment', 'line one\nline two, again\nline three\nline four\n');
+        const href = `/s/${space.id}/~/changes/${other.number}`;
+        const t = (await get(bobS, href)).text;
+        assert.match(t, new RegExp(`<option value="${pageId}">the page Intro</option>`));
+        await post(bobS, `${href}/~/comment`, { markdown: 'On the intro.', page: pageId });
+        const items = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, other.id), 'listCommentsInChangeRequest')).items;
+        assert.equal(items.length, 1);
+        assert.equal(items[0].target?.page?.id, pageId);
+        assert.match((await get(aliceS, href)).text, /\u00b7 on Intro/u);
+        await post(bobS, `${href}/~/comment`, { markdown: 'x', page: 'nosuchpage' }, 400);
+
+        await post(aliceS, `${href}/~/reviewers`, { user: bob.id });
+        const ta = (await get(aliceS, href)).text;
+        assert.match(ta, new RegExp(`action="${href}/~/reviewers/${bob.id}/remove"`));
+        assert.doesNotMatch((await get(danS, href)).text, /\/remove"/);
+        await post(danS, `${href}/~/reviewers/${bob.id}/remove`, {}, 403);
+        await post(aliceS, `${href}/~/reviewers/${bob.id}/remove`, {});
+        const rq = await ok(alice.api.spaces.getRequestedReviewersByChangeRequestId(space.id, other.id), 'getRequestedReviewersByChangeRequestId');
+        assert.deepEqual(rq.items, []);
+    });
+
     it('hostile forms: no or a wrong token, another organization, a reader, oversized and malformed fields', async () => {
         const before = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, cr.id), 'listCommentsInChangeRequest')).items.length;
         await post(bobS, `${crHref}/~/comment`, 'markdown=hi', 403);
