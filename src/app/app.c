@@ -88,6 +88,9 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/upload", write_upload, APP_SESSION | APP_WRITE | APP_CSRF_SELF },
 	{ "GET", "/s/{spaceId}/~/changes/{number}/{path*}", page_cr_page, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/history", page_history, APP_SESSION },
+	/* A space's settings (pages_admin_space.c, "admin"): before {path*}. */
+	{ "GET", "/s/{spaceId}/~/settings", page_space_settings, APP_SESSION },
+	{ "POST", "/s/{spaceId}/~/settings", page_space_settings_save, APP_SESSION | APP_WRITE },
 	{ "GET", "/s/{spaceId}/{path*}", page_space_path, APP_SESSION },
 	/* Review (pages_review.c): a change request's forms, each back to its page. */
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comment", page_review_comment, APP_SESSION | APP_WRITE },

@@ -168,7 +168,9 @@ static void space_actions(struct app_page *p, const struct space *s)
 	}
 	html_raw(b, "</a><a href=\"");
 	app_href(b, "/s/", s->id);
-	html_raw(b, "/~/history\">History</a></nav>");
+	html_raw(b, "/~/history\">History</a><a href=\"");
+	app_href(b, "/s/", s->id);
+	html_raw(b, "/~/settings\">Settings</a></nav>"); /* pages_admin_space.c */
 }
 
 /* Links of a page, as the published site rewrites them (site/render.c's

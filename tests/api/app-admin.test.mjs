@@ -384,3 +384,80 @@ describe('web interface: members and teams', () => {
         assert.equal((await post(aliceS, `/o/${org.id}/members/${bob.id}/remove`, {})).status, 404);
     });
 });
+
+describe('web interface: space settings', () => {
+    let ctx, alice, bob, eve, org, space, aliceS, bobS, eveS;
+
+    const page = async (who, path, status = 200) => {
+        const r = await raw(ctx.url, 'GET', path, { headers: { ...HTML, Cookie: who.cookie } });
+        assert.equal(r.status, status, `GET ${path}: ${r.status}: ${r.text.slice(0, 400)}`);
+        return r;
+    };
+    const post = (who, path, fields, csrf = who.csrf) => raw(ctx.url, 'POST', path, {
+        body: typeof fields === 'string' ? fields : new URLSearchParams(csrf === null ? fields : { csrf, ...fields }).toString(),
+        headers: { ...FORM, Cookie: who.cookie },
+    });
+    const apiSpace = async () => {
+        const r = await raw(ctx.url, 'GET', `/v1/spaces/${space.id}`, { token: alice.token });
+        assert.equal(r.status, 200, r.text);
+        validate('getSpaceById', 200, r.json);
+        return r.json;
+    };
+
+    before(async () => {
+        ctx = await setup();
+        alice = await ctx.user('alice');
+        bob = await ctx.user('bob');
+        eve = await ctx.user('eve');
+        ({ org } = await createOrg(ctx.url, alice.token, `Acme ${ctx.run}`));
+        await createOrg(ctx.url, eve.token, `Eve ${ctx.run}`);
+        await addMember(alice.api, org.id, bob.email, 'edit');
+        space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Guide' }), 'createSpace', 201);
+        for (const u of [alice, bob, eve]) await setPassword(ctx.server, u.email, PASSWORD);
+        aliceS = await signIn(ctx.url, alice.email, PASSWORD);
+        bobS = await signIn(ctx.url, bob.email, PASSWORD);
+        eveS = await signIn(ctx.url, eve.email, PASSWORD);
+    });
+    after(() => ctx?.server.stop());
+
+    it('an admin changes title, emoji, visibility and edit mode; the API sees them', async () => {
+        const sp = await page(aliceS, `/s/${space.id}`);
+        assert.match(sp.text, new RegExp(`href="/s/${space.id}/~/settings"`));
+        const f = await page(aliceS, `/s/${space.id}/~/settings`);
+        assert.match(f.text, /<label for="set-title">/);
+        const r = await post(aliceS, `/s/${space.id}/~/settings`, { title: 'Guide <v2>', emoji: '1f4d8', visibility: 'unlisted', editMode: 'locked' });
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        assert.equal(r.headers.location, `/s/${space.id}/~/settings`);
+        let s = await apiSpace();
+        assert.equal(s.title, 'Guide <v2>');
+        assert.equal(s.emoji, '1f4d8');
+        assert.equal(s.visibility, 'unlisted');
+        assert.equal(s.editMode, 'locked');
+        assert.match((await page(aliceS, `/s/${space.id}/~/settings`)).text, /value="Guide &lt;v2&gt;"/);
+        // an empty emoji removes it; absent fields stay
+        assert.equal((await post(aliceS, `/s/${space.id}/~/settings`, { emoji: '', editMode: 'live' })).status, 303);
+        s = await apiSpace();
+        assert.ok(!s.emoji, 'no emoji');
+        assert.equal(s.title, 'Guide <v2>');
+        assert.equal(s.editMode, 'live');
+    });
+
+    it('refusals: an editor sees no form and gets 403; bad fields 400; CSRF 403; another organization 404', async () => {
+        const b = await page(bobS, `/s/${space.id}/~/settings`);
+        assert.doesNotMatch(b.text, /name="title"/);
+        assert.match(b.text, /Only an administrator/);
+        const byEditor = await post(bobS, `/s/${space.id}/~/settings`, { title: 'Mine' });
+        assert.equal(byEditor.status, 403, byEditor.text.slice(0, 300));
+        assert.match(byEditor.text, /role="alert"/);
+        for (const fields of [{ title: 'x'.repeat(51) }, { visibility: 'everyone' }, { editMode: 'frozen' }, { emoji: 'e'.repeat(51) }]) {
+            const r = await post(aliceS, `/s/${space.id}/~/settings`, fields);
+            assert.equal(r.status, 400, `${JSON.stringify(fields)}: ${r.status}`);
+            assert.match(r.text, new RegExp(`role="alert"><p>${Object.keys(fields)[0]}: `));
+        }
+        assert.equal((await post(aliceS, `/s/${space.id}/~/settings`, `csrf=${aliceS.csrf}&title=%ff`)).status, 400);
+        assert.equal((await post(aliceS, `/s/${space.id}/~/settings`, { title: 'x' }, null)).status, 403);
+        await page(eveS, `/s/${space.id}/~/settings`, 404);
+        assert.equal((await post(eveS, `/s/${space.id}/~/settings`, { title: 'Eve' })).status, 404);
+        assert.equal((await apiSpace()).title, 'Guide <v2>', 'nothing changed');
+    });
+});
