@@ -44,6 +44,7 @@
 #include "http/form.h"
 #include "model/access.h"
 #include "site/site.h"
+#include "store/store.h"
 #include "util/err.h"
 #include "util/base64.h"
 #include "util/text.h"
@@ -185,11 +186,21 @@ static void error_note(struct app_page *p, const char *msg)
  * role is short, and the page then shows no controls). */
 static int form_error(int rc, int *status, const char **msg, struct app_page *p)
 {
+	struct req *r = p->r;
+
 	if (rc == ERR_NOT_FOUND || err_status(rc) >= 500 || err_status(rc) < 400)
 		return rc;
 	*status = err_status(rc);
-	*msg = arena_strdup(&p->r->arena, err_message());
+	*msg = arena_strdup(&r->arena, err_message());
 	err_clear();
+	/* Nothing a refused batch wrote is kept (its content-addressed page
+	 * bodies and blobs included): roll the write transaction back and draw
+	 * the form again in a read transaction (as pages_admin.c does). */
+	store_tx_rollback(&r->tx);
+	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
+		return rc;
+	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
+	p->d = &r->dom;
 	return 0;
 }
 
