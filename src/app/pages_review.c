@@ -24,7 +24,8 @@
 /* Bounds of what one change request's page shows (the API has the rest). */
 #define REVIEW_DIFF_PAGES 20      /* pages whose differences are shown */
 #define REVIEW_DIFF_LINES 2000    /* lines one page's difference shows */
-#define REVIEW_LCS_CELLS 1000000  /* the exact line diff's table; above, a plain replace */
+#define REVIEW_LCS_CELLS 1000000  /* one page's exact line diff table (2 bytes a cell); above, a plain replace */
+#define REVIEW_LCS_BUDGET 2000000 /* the cells of all a page's tables: at most 4 MB of the request's arena */
 #define REVIEW_CONTEXT 3          /* unchanged lines around a change */
 #define REVIEW_LIST 100           /* comments, replies, reviews, members listed */
 
@@ -214,7 +215,8 @@ struct dline {
  * between them a longest common subsequence of lines when the table fits
  * REVIEW_LCS_CELLS, else every old line removed then every new one added
  * (still a correct difference, only longer). */
-static int line_diff(struct arena *a, const struct lines *o, const struct lines *n, struct dline **out, int *nout)
+static int line_diff(struct arena *a, const struct lines *o, const struct lines *n, int64_t *budget, struct dline **out,
+		     int *nout)
 {
 	int pre = 0, suf = 0, mo, mn, k = 0;
 	struct dline *d = arena_alloc(a, ((size_t)o->n + (size_t)n->n + 1) * sizeof(*d));
@@ -229,10 +231,13 @@ static int line_diff(struct arena *a, const struct lines *o, const struct lines 
 	mn = n->n - pre - suf;
 	for (int i = 0; i < pre; i++)
 		d[k++] = (struct dline){ ' ', i };
-	if ((int64_t)(mo + 1) * (mn + 1) <= REVIEW_LCS_CELLS) {
-		/* t[i][j]: the LCS length of old[pre+i..] and new[pre+j..]. */
+	int64_t cells = (int64_t)(mo + 1) * (mn + 1);
+	if (cells <= REVIEW_LCS_CELLS && cells <= *budget) {
+		/* t[i][j]: the LCS length of old[pre+i..] and new[pre+j..]; it is
+		 * at most min(mo, mn) <= sqrt(REVIEW_LCS_CELLS): 16 bits hold it. */
 		size_t w = (size_t)mn + 1;
-		uint32_t *t = arena_alloc(a, ((size_t)mo + 1) * w * sizeof(*t));
+		uint16_t *t = arena_alloc(a, ((size_t)mo + 1) * w * sizeof(*t));
+		*budget -= cells;
 		int i = 0, j = 0;
 		if (!t)
 			return err_set(ERR_INTERNAL, "out of memory");
@@ -241,9 +246,9 @@ static int line_diff(struct arena *a, const struct lines *o, const struct lines 
 				if (x == mo || y == mn)
 					t[(size_t)x * w + (size_t)y] = 0;
 				else if (line_eq(o, pre + x, n, pre + y))
-					t[(size_t)x * w + (size_t)y] = t[(size_t)(x + 1) * w + (size_t)(y + 1)] + 1;
+					t[(size_t)x * w + (size_t)y] = (uint16_t)(t[(size_t)(x + 1) * w + (size_t)(y + 1)] + 1);
 				else {
-					uint32_t down = t[(size_t)(x + 1) * w + (size_t)y], right = t[(size_t)x * w + (size_t)(y + 1)];
+					uint16_t down = t[(size_t)(x + 1) * w + (size_t)y], right = t[(size_t)x * w + (size_t)(y + 1)];
 					t[(size_t)x * w + (size_t)y] = down >= right ? down : right;
 				}
 			}
@@ -275,7 +280,7 @@ static int line_diff(struct arena *a, const struct lines *o, const struct lines 
 
 /* The inline difference of two markdown texts: changed lines with
  * REVIEW_CONTEXT unchanged ones around them, "..." for the rest. */
-static int diff_block(struct app_page *p, const char *was, const char *now)
+static int diff_block(struct app_page *p, const char *was, const char *now, int64_t *budget)
 {
 	struct arena *a = &p->r->arena;
 	struct jw *b = p->out;
@@ -284,7 +289,7 @@ static int diff_block(struct app_page *p, const char *was, const char *now)
 	int nd = 0, shown = 0, last = -1, rc;
 	bool any = false;
 
-	if ((rc = split_lines(a, was, &o)) || (rc = split_lines(a, now, &n)) || (rc = line_diff(a, &o, &n, &d, &nd)))
+	if ((rc = split_lines(a, was, &o)) || (rc = split_lines(a, now, &n)) || (rc = line_diff(a, &o, &n, budget, &d, &nd)))
 		return rc;
 	for (int i = 0; i < nd; i++)
 		if (d[i].op != ' ')
@@ -371,6 +376,7 @@ static int diff_section(struct app_page *p, const struct cr_changes *ch)
 {
 	struct jw *b = p->out;
 	int shown = 0, rc;
+	int64_t budget = REVIEW_LCS_BUDGET;
 
 	html_raw(b, "<h2 id=\"differences\">Differences</h2>");
 	for (int i = 0; i < ch->n; i++) {
@@ -398,7 +404,7 @@ static int diff_section(struct app_page *p, const struct cr_changes *ch)
 		app_text(b, pg->path ? pg->path : pg->slug);
 		html_raw(b, c->kind == CR_PAGE_CREATED ? " \xc2\xb7 added" : c->kind == CR_PAGE_DELETED ? " \xc2\xb7 deleted" : "");
 		html_raw(b, "</span></h3>");
-		if ((rc = diff_block(p, was ? was : "", now ? now : "")) || (rc = rendered_block(p, was, now)))
+		if ((rc = diff_block(p, was ? was : "", now ? now : "", &budget)) || (rc = rendered_block(p, was, now)))
 			return rc;
 		html_raw(b, "</section>");
 		shown++;

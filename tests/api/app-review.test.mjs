@@ -289,4 +289,18 @@ describe('web interface: review and merge', () => {
         const t2 = (await get(aliceS, dh)).text;
         assert.doesNotMatch(t2, /The space changed since/);
     });
+    it('large pages: the difference is bounded (a plain replace past the table, lines capped), last: it merges', async () => {
+        const lines = (w, n) => Array.from({ length: n }, (_, i) => `${w} line ${i} <x>`).join('\n') + '\n';
+        const base = await newCR('Big base', lines('old', 1500));
+        await ok(alice.api.spaces.mergeChangeRequest(space.id, base.id), 'mergeChangeRequest');
+        const c = await newCR('Big', lines('new', 1500));
+        const started = Date.now();
+        const t = (await get(aliceS, `/s/${space.id}/~/changes/${c.number}`)).text;
+        assert.ok(Date.now() - started < 5000, 'rendered in time');
+        // 1501 x 1501 cells is past the exact table: every old line removed, then every new one added
+        assert.match(t, /<del>- old line 0 &lt;x&gt;\n<\/del><del>- old line 1 &lt;x&gt;\n<\/del>/);
+        assert.match(t, /The difference is longer than shown here\./);
+        assert.equal((t.match(/<ins>/g) ?? []).length, 500, 'the first 2000 lines of the difference');
+        assert.equal((t.match(/<del>/g) ?? []).length, 1500);
+    });
 });
