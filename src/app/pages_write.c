@@ -525,6 +525,9 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	app_text(b, (u = cr_url(p, id, num, "", NULL)) ? u : "/");
 	html_raw(b, "\">The change request</a></nav>");
 	error_note(p, msg);
+	if (preview && !msg)
+		html_raw(b, "<p class=\"banner\" role=\"status\">This preview is not saved yet: press Save to keep "
+			    "it.</p>");
 	if (!may_edit(p, &dp.src.space) || pg->type != PAGE_DOCUMENT) {
 		html_raw(b, pg->type != PAGE_DOCUMENT ? "<p class=\"empty\">Only document pages are edited here.</p>"
 						      : "<p class=\"empty\">You may read this change request but not "
@@ -550,7 +553,6 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	app_text(b, md);
 	html_raw(b, "</textarea></div><section aria-labelledby=\"pv-h\"><h2 id=\"pv-h\" class=\"pv-h\">Preview</h2>"
 		    "<div id=\"preview\" class=\"page preview\" aria-live=\"polite\">");
-	(void)preview;
 	if ((rc = preview_html(p, md, dp.src.rv)))
 		return rc;
 	html_raw(b, "</div></section></div><div class=\"buttons\"><button type=\"submit\" name=\"action\" "

@@ -157,6 +157,7 @@ describe('web interface: writing through change requests', () => {
         assert.match(pv.text, /Install <strong>docsd<\/strong>/);
         assert.doesNotMatch(pv.text, /<script>alert/);
         assert.match(pv.text, /value="Start here"/, 'the form keeps what was typed');
+        assert.match(pv.text, /role="status">This preview is not saved yet/);
         assert.equal(await revisionOf(), rev, 'a preview writes nothing');
         // the POST preview fragment (edit.js): token required, a fragment without the frame
         const frag = await post(aliceS, `/s/${space.id}/~/preview`, { markdown: 'Hello *there*' }, 200);
