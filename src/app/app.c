@@ -91,6 +91,9 @@ static const struct app_route app_routes[] = {
 	/* A space's settings (pages_admin_space.c, "admin"): before {path*}. */
 	{ "GET", "/s/{spaceId}/~/settings", page_space_settings, APP_SESSION },
 	{ "POST", "/s/{spaceId}/~/settings", page_space_settings_save, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/permissions", page_space_grant, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/permissions/{kind}/{principalId}/remove", page_space_grant_remove,
+	  APP_SESSION | APP_WRITE },
 	{ "GET", "/s/{spaceId}/{path*}", page_space_path, APP_SESSION },
 	/* Review (pages_review.c): a change request's forms, each back to its page. */
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comment", page_review_comment, APP_SESSION | APP_WRITE },

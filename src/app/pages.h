@@ -98,6 +98,8 @@ int page_join_post(struct app_page *p);
 /* A space's settings (pages_admin_space.c). */
 int page_space_settings(struct app_page *p);
 int page_space_settings_save(struct app_page *p);
+int page_space_grant(struct app_page *p);
+int page_space_grant_remove(struct app_page *p);
 /* The organization's search box (pages_org.c). */
 void app_search_form(struct jw *b, const char *org_id, const char *q);
 

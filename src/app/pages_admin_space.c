@@ -10,9 +10,16 @@
  * lists) and calls dom_space_update, the same domain function, which decides
  * access and the rest. 303 back on success; a refusal is rolled back and
  * the form shown again with the status and message.
+ *
+ * Below, the space's permissions: the grants to users and to teams
+ * (dom_grants_list), and for the space's admins a form to grant a role to a
+ * member or a team of the organization (dom_grants_invite; the menu lists
+ * the first 100 members and teams, dom_members_list / dom_teams_list) and a
+ * Remove button per grant (dom_grant_remove).
  */
 #include "app/app.h"
 #include "app/pages.h"
+#include "domain/members.h"
 #include "domain/spaces.h"
 #include "http/form.h"
 #include "model/access.h"
@@ -68,6 +75,109 @@ static void select_of(struct jw *b, const char *name, const char *label, const c
 	html_raw(b, "</select></p>");
 }
 
+static const char *const grant_roles[] = { "admin", "create", "review", "edit", "comment", "read", NULL };
+
+static void hidden_csrf(struct app_page *p)
+{
+	html_raw(p->out, "<input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
+	app_text(p->out, p->csrf ? p->csrf : "");
+	html_raw(p->out, "\">");
+}
+
+/* The grants of the space, and (admins) the forms to grant and remove. */
+static int permissions(struct app_page *p, const struct space *s)
+{
+	struct list_req lr = { .limit = 100 };
+	struct grant_row *users = NULL, *teams = NULL;
+	struct member *members = NULL;
+	struct dom_team *orgteams = NULL;
+	struct team_filter tf = { 0 };
+	struct member_filter mf = { 0 };
+	char *next = NULL;
+	int nu = 0, nt = 0, nm = 0, not = 0, rc;
+	struct jw *b = p->out;
+	const char *base = space_path(p, s->id, "/~/permissions");
+
+	if ((rc = dom_grants_list(p->d, DOM_SPACE, s->id, GRANT_USER, &lr, &users, &nu, &next)) ||
+	    (rc = dom_grants_list(p->d, DOM_SPACE, s->id, GRANT_TEAM, &lr, &teams, &nt, &next)))
+		return rc;
+	/* A guest who administers the space may not list the organization's
+	 * members or teams (the domain's 403): the menu is then empty. */
+	if ((rc = dom_members_list(p->d, s->org_id, &mf, &lr, &members, &nm, &next)) == ERR_FORBIDDEN) {
+		err_clear();
+		nm = 0;
+	} else if (rc) {
+		return rc;
+	}
+	if ((rc = dom_teams_list(p->d, s->org_id, &tf, &lr, &orgteams, &not, &next)) == ERR_FORBIDDEN) {
+		err_clear();
+		not = 0;
+	} else if (rc) {
+		return rc;
+	}
+	html_raw(b, "<h2>Permissions</h2><p class=\"mute\">Roles given on this space to members and teams, on top "
+		    "of what the organization gives them.</p><form class=\"search\" method=\"post\" action=\"");
+	app_text(b, base);
+	html_raw(b, "\">");
+	hidden_csrf(p);
+	html_raw(b, "<label for=\"grant-who\">Give a role to</label><select id=\"grant-who\" name=\"principal\">");
+	for (int i = 0; i < nm; i++) {
+		html_raw(b, "<option value=\"user:");
+		app_text(b, members[i].user.id);
+		html_raw(b, "\">");
+		app_text(b, members[i].user.display_name && *members[i].user.display_name ? members[i].user.display_name
+											   : members[i].user.email);
+		html_raw(b, "</option>");
+	}
+	for (int i = 0; i < not; i++) {
+		html_raw(b, "<option value=\"team:");
+		app_text(b, orgteams[i].team.id);
+		html_raw(b, "\">Team: ");
+		app_text(b, orgteams[i].team.title);
+		html_raw(b, "</option>");
+	}
+	html_raw(b, "</select><label class=\"mute\" for=\"grant-role\">Role</label><select id=\"grant-role\" "
+		    "name=\"role\">");
+	for (int k = 0; grant_roles[k]; k++) {
+		html_raw(b, "<option value=\"");
+		html_raw(b, grant_roles[k]);
+		html_raw(b, strcmp(grant_roles[k], "read") == 0 ? "\" selected>" : "\">");
+		html_raw(b, grant_roles[k]);
+		html_raw(b, "</option>");
+	}
+	html_raw(b, "</select><button type=\"submit\">Grant</button></form>");
+	if (nu + nt == 0) {
+		html_raw(b, "<p class=\"empty\">No member or team has a role on this space of its own.</p>");
+		return 0;
+	}
+	html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Who</th><th scope=\"col\">Role</th>"
+		    "<th scope=\"col\"><span class=\"mute\">Actions</span></th></tr></thead><tbody>");
+	for (int i = 0; i < nu + nt; i++) {
+		const struct grant_row *g = i < nu ? &users[i] : &teams[i - nu];
+		const char *id = i < nu ? g->user.id : g->team.id;
+		const char *name = i < nu ? (g->user.display_name && *g->user.display_name ? g->user.display_name
+											: g->user.email)
+					  : g->team.title;
+		html_raw(b, "<tr><td>");
+		if (i >= nu)
+			html_raw(b, "Team: ");
+		app_text(b, name);
+		html_raw(b, "</td><td>");
+		app_text(b, role_name(g->role));
+		html_raw(b, "</td><td><form class=\"inline\" method=\"post\" action=\"");
+		app_text(b, base);
+		html_raw(b, i < nu ? "/user/" : "/team/");
+		app_href(b, "", id);
+		html_raw(b, "/remove\">");
+		hidden_csrf(p);
+		html_raw(b, "<button type=\"submit\" aria-label=\"Remove the role of ");
+		app_text(b, name);
+		html_raw(b, "\">Remove</button></form></td></tr>");
+	}
+	html_raw(b, "</tbody></table></div>");
+	return 0;
+}
+
 static int render(struct app_page *p, const char *error)
 {
 	const char *id = req_param(p->r, "spaceId");
@@ -117,6 +227,8 @@ static int render(struct app_page *p, const char *error)
 	select_of(b, "editMode", "Edit mode (locked: changes only through change requests' merges)", edit_modes,
 		  s.edit_mode);
 	html_raw(b, "<p><button type=\"submit\">Save settings</button></p></form>");
+	if ((rc = permissions(p, &s)))
+		return rc;
 	app_frame_end(p);
 	return 0;
 }
@@ -180,5 +292,67 @@ int page_space_settings_save(struct app_page *p)
 		return render(p, msg);
 	}
 	p->location = space_path(p, s.id, "/~/settings");
+	return 0;
+}
+
+/* A refused form: roll back, continue in a read transaction, show why. */
+static int refused(struct app_page *p, int rc)
+{
+	struct req *r = p->r;
+	int status = err_status(rc);
+	const char *msg;
+
+	if (status < 400 || status >= 500 || rc == ERR_NOT_FOUND)
+		return rc;
+	msg = arena_strdup(&r->arena, err_message());
+	err_clear();
+	store_tx_rollback(&r->tx);
+	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
+		return rc;
+	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
+	p->status = status;
+	return render(p, msg);
+}
+
+int page_space_grant(struct app_page *p)
+{
+	const char *id = req_param(p->r, "spaceId"), *who = NULL, *role = NULL;
+	enum role rl;
+	int rc, fw = field(p, "principal", &who), fr = field(p, "role", &role);
+	bool team;
+
+	if (fw <= 0 || (strncmp(who, "user:", 5) != 0 && strncmp(who, "team:", 5) != 0) || !who[5]) {
+		p->status = 400;
+		return render(p, "principal: choose a member or a team");
+	}
+	if (fr <= 0 || (rl = role_parse(role)) < ROLE_READ) {
+		p->status = 400;
+		return render(p, "role: must be one of admin, create, review, edit, comment, read");
+	}
+	team = who[0] == 't';
+	who += 5;
+	rc = dom_grants_invite(p->d, DOM_SPACE, id, rl, team ? NULL : &who, team ? 0 : 1, team ? &who : NULL,
+			       team ? 1 : 0);
+	if (rc)
+		return refused(p, rc);
+	p->location = space_path(p, id, "/~/settings");
+	return 0;
+}
+
+int page_space_grant_remove(struct app_page *p)
+{
+	const char *id = req_param(p->r, "spaceId"), *kind = req_param(p->r, "kind");
+	bool removed = false;
+	int rc;
+
+	if (strcmp(kind, "user") != 0 && strcmp(kind, "team") != 0)
+		return err_set(ERR_NOT_FOUND, "no such grant");
+	rc = dom_grant_remove(p->d, DOM_SPACE, id, kind[0] == 't' ? GRANT_TEAM : GRANT_USER,
+			      req_param(p->r, "principalId"), &removed);
+	if (rc)
+		return refused(p, rc);
+	if (!removed)
+		return err_set(ERR_NOT_FOUND, "no such grant");
+	p->location = space_path(p, id, "/~/settings");
 	return 0;
 }

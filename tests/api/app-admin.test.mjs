@@ -460,4 +460,36 @@ describe('web interface: space settings', () => {
         assert.equal((await post(eveS, `/s/${space.id}/~/settings`, { title: 'Eve' })).status, 404);
         assert.equal((await apiSpace()).title, 'Guide <v2>', 'nothing changed');
     });
+
+    it('permissions: an admin grants a member and a team a role and removes it; others refused', async () => {
+        const team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Docs team' }), 'createOrganizationTeam', 201);
+        assert.equal((await post(bobS, `/s/${space.id}/~/permissions`, { principal: `user:${bob.id}`, role: 'admin' })).status, 403);
+        const f = await page(aliceS, `/s/${space.id}/~/settings`);
+        assert.match(f.text, new RegExp(`<option value="user:${bob.id}">`));
+        assert.match(f.text, new RegExp(`<option value="team:${team.id}">Team: Docs team`));
+        assert.match(f.text, /No member or team has a role on this space/);
+        const g = await post(aliceS, `/s/${space.id}/~/permissions`, { principal: `user:${bob.id}`, role: 'admin' });
+        assert.equal(g.status, 303, g.text.slice(0, 300));
+        const t = await post(aliceS, `/s/${space.id}/~/permissions`, { principal: `team:${team.id}`, role: 'comment' });
+        assert.equal(t.status, 303, t.text.slice(0, 300));
+        const users = await raw(ctx.url, 'GET', `/v1/spaces/${space.id}/permissions/users`, { token: alice.token });
+        assert.equal(users.status, 200, users.text);
+        assert.ok(users.json.items.some((u) => u.user?.id === bob.id && u.permission === 'admin'), users.text);
+        // bob, admin of the space now, has the form
+        assert.match((await page(bobS, `/s/${space.id}/~/settings`)).text, /name="title"/);
+        for (const fields of [{ principal: 'user:', role: 'read' }, { principal: bob.id, role: 'read' }, { principal: `user:${bob.id}`, role: 'guest' }, { principal: `user:${bob.id}` }]) {
+            assert.equal((await post(aliceS, `/s/${space.id}/~/permissions`, fields)).status, 400, JSON.stringify(fields));
+        }
+        const unknown = await post(aliceS, `/s/${space.id}/~/permissions`, { principal: 'user:nobody', role: 'read' });
+        assert.equal(unknown.status, 400);
+        assert.match(unknown.text, /role="alert"><p>users\[0\]/);
+        assert.equal((await post(eveS, `/s/${space.id}/~/permissions`, { principal: `user:${eve.id}`, role: 'admin' })).status, 404);
+        assert.equal((await post(eveS, `/s/${space.id}/~/permissions/user/${bob.id}/remove`, {})).status, 404);
+        assert.equal((await post(aliceS, `/s/${space.id}/~/permissions/robot/${bob.id}/remove`, {})).status, 404);
+        assert.equal((await post(aliceS, `/s/${space.id}/~/permissions/team/${team.id}/remove`, {}, null)).status, 403);
+        assert.equal((await post(aliceS, `/s/${space.id}/~/permissions/team/${team.id}/remove`, {})).status, 303);
+        assert.equal((await post(aliceS, `/s/${space.id}/~/permissions/user/${bob.id}/remove`, {})).status, 303);
+        assert.equal((await post(aliceS, `/s/${space.id}/~/permissions/user/${bob.id}/remove`, {})).status, 404);
+        assert.match((await page(aliceS, `/s/${space.id}/~/settings`)).text, /No member or team has a role/);
+    });
 });
