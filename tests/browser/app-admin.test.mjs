@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { setup } from '../api/lib/fixtures.mjs';
 import { DOCSD_BIN } from '../api/lib/server.mjs';
-import { raw, createOrg, addMember } from '../api/lib/api.mjs';
+import { ok, raw, createOrg, addMember } from '../api/lib/api.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = join(here, 'artifacts');
@@ -33,7 +33,7 @@ function setPassword(server, email, password) {
 }
 
 describe('web interface administration in chromium', { timeout: 240_000 }, () => {
-    let ctx, alice, bob, carol, org, browser;
+    let ctx, alice, bob, carol, org, space, browser;
     const violations = [];
 
     const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `app-admin-${name}.png`), fullPage: true, timeout: ACTION_MS });
@@ -68,6 +68,7 @@ describe('web interface administration in chromium', { timeout: 240_000 }, () =>
         ({ org } = await createOrg(ctx.url, alice.token, 'Acme'));
         await addMember(alice.api, org.id, bob.email, 'read');
         await addMember(alice.api, org.id, carol.email, 'edit');
+        space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Platform guide' }), 'createSpace', 201);
         await setPassword(ctx.server, alice.email, PASSWORD);
         await setPassword(ctx.server, bob.email, PASSWORD);
         browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
@@ -126,6 +127,22 @@ describe('web interface administration in chromium', { timeout: 240_000 }, () =>
         await page.getByRole('button', { name: 'Create link' }).click();
         await page.getByRole('button', { name: 'Delete link' }).waitFor();
         await shot(page, 'invites');
+        // the space's settings and permissions, from the space's Settings link
+        await page.goto(`${ctx.url}/s/${space.id}`);
+        await page.getByRole('navigation', { name: 'Space' }).getByRole('link', { name: 'Settings' }).click();
+        await page.getByLabel('Title').fill('Platform handbook');
+        await page.getByLabel(/^Emoji/).fill('1f4d8');
+        await page.getByLabel(/^Edit mode/).selectOption('locked');
+        await Promise.all([page.waitForURL(`${ctx.url}/s/${space.id}/~/settings`), page.getByRole('button', { name: 'Save settings' }).click()]);
+        assert.equal(await page.getByLabel('Title').inputValue(), 'Platform handbook');
+        await page.getByLabel('Give a role to').selectOption({ label: 'Carol Writer' });
+        await page.getByLabel('Role', { exact: true }).selectOption('admin');
+        await page.getByRole('button', { name: 'Grant' }).click();
+        await page.getByRole('cell', { name: 'Carol Writer', exact: true }).waitFor();
+        await shot(page, 'space-settings');
+        const api = await raw(ctx.url, 'GET', `/v1/spaces/${space.id}`, { token: alice.token });
+        assert.equal(api.json.title, 'Platform handbook');
+        assert.equal(api.json.editMode, 'locked');
         await context.close();
     });
 
@@ -133,7 +150,7 @@ describe('web interface administration in chromium', { timeout: 240_000 }, () =>
         it(`the pages at ${tag}`, async () => {
             const { context, page } = await newPage(viewport, scheme);
             await signIn(page, alice.email);
-            for (const [path, name] of [['/settings/tokens', 'tokens'], [`/o/${org.id}/members`, 'members'], [`/o/${org.id}/invites`, 'invites']]) {
+            for (const [path, name] of [['/settings/tokens', 'tokens'], [`/o/${org.id}/members`, 'members'], [`/o/${org.id}/invites`, 'invites'], [`/s/${space.id}/~/settings`, 'space-settings']]) {
                 await page.goto(`${ctx.url}${path}`);
                 await noSideScroll(page, `${path} (${tag})`);
                 await shot(page, `${name}-${tag}`);
