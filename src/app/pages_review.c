@@ -57,7 +57,7 @@ static void form_open(struct app_page *p, const char *href, const char *action, 
 	html_raw(b, "\" action=\"");
 	html_raw(b, href);
 	html_raw(b, "/~/");
-	html_raw(b, action);
+	app_text(b, action); /* ids are the store's letters and digits; escaped all the same */
 	html_raw(b, "\"><input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
 	app_text(b, p->csrf ? p->csrf : "");
 	html_raw(b, "\">");
