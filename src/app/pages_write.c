@@ -139,6 +139,13 @@ static bool may_edit(struct app_page *p, const struct space *s)
 	return perm.edit;
 }
 
+/* An open or draft change request takes edits (the domain's rule for
+ * updateChangeRequestContent; this only decides what to show). */
+static bool cr_active(const struct change_request *cr)
+{
+	return strcmp(cr->status, "open") == 0 || strcmp(cr->status, "draft") == 0;
+}
+
 /* The trail: Home, the space, the change request, then title. */
 static void frame(struct app_page *p, const struct content_src *src, const char *num, const char *title)
 {
@@ -372,6 +379,13 @@ static int show_index(struct app_page *p, const char *msg, int status)
 	html_raw(b, "</span>: every save is one revision of this change request; the space changes when it is "
 		    "merged.</p>");
 	error_note(p, msg);
+	if (!cr_active(&src.cr)) {
+		html_raw(b, "<p class=\"empty\">This change request is ");
+		app_text(b, src.cr.status);
+		html_raw(b, ": it takes no more edits.</p>");
+		app_frame_end(p);
+		return 0;
+	}
 	if (!may_edit(p, &src.space)) {
 		html_raw(b, "<p class=\"empty\">You may read this change request but not edit it.</p>");
 		app_frame_end(p);
@@ -528,10 +542,13 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	if (preview && !msg)
 		html_raw(b, "<p class=\"banner\" role=\"status\">This preview is not saved yet: press Save to keep "
 			    "it.</p>");
-	if (!may_edit(p, &dp.src.space) || pg->type != PAGE_DOCUMENT) {
-		html_raw(b, pg->type != PAGE_DOCUMENT ? "<p class=\"empty\">Only document pages are edited here.</p>"
-						      : "<p class=\"empty\">You may read this change request but not "
-							"edit it.</p>");
+	if (!cr_active(&dp.src.cr) || !may_edit(p, &dp.src.space) || pg->type != PAGE_DOCUMENT) {
+		const char *why = "<p class=\"empty\">You may read this change request but not edit it.</p>";
+		if (!cr_active(&dp.src.cr))
+			why = "<p class=\"empty\">This change request takes no more edits.</p>";
+		else if (pg->type != PAGE_DOCUMENT)
+			why = "<p class=\"empty\">Only document pages are edited here.</p>";
+		html_raw(b, why);
 		app_frame_end(p);
 		return 0;
 	}
@@ -906,9 +923,7 @@ void app_write_cr_link(struct app_page *p, const struct space *s, const struct c
 	char num[32];
 	const char *u;
 
-	if (strcmp(cr->status, "open") != 0 && strcmp(cr->status, "draft") != 0)
-		return;
-	if (!may_edit(p, s))
+	if (!cr_active(cr) || !may_edit(p, s))
 		return;
 	snprintf(num, sizeof(num), "%lld", (long long)cr->number);
 	html_raw(p->out, "<p class=\"actions\"><a class=\"button\" href=\"");
@@ -921,8 +936,7 @@ void app_write_page_link(struct app_page *p, const struct content_src *src, cons
 	char num[32];
 	const char *u;
 
-	if (!src->has_cr || pg->type != PAGE_DOCUMENT ||
-	    (strcmp(src->cr.status, "open") != 0 && strcmp(src->cr.status, "draft") != 0) || !may_edit(p, &src->space))
+	if (!src->has_cr || pg->type != PAGE_DOCUMENT || !cr_active(&src->cr) || !may_edit(p, &src->space))
 		return;
 	snprintf(num, sizeof(num), "%lld", (long long)src->cr.number);
 	html_raw(p->out, "<p class=\"actions\"><a class=\"button\" href=\"");

@@ -310,9 +310,17 @@ describe('web interface: writing through change requests', () => {
         assert.equal(sp.pages[0].title, 'Start here', 'the UI\'s saves merged like any API batch');
         const r = await post(aliceS, `${base()}/~/edit/${pageId}`, { title: 'Late', markdown: 'late' }, 409);
         assert.match(r.text, /role="alert">/);
+        assert.doesNotMatch(r.text, /<textarea/);
         const t = (await get(aliceS, `${base()}/~/edit/${pageId}`)).text;
         assert.match(t, /<h1>Edit/);
-        const js = await raw(ctx.url, 'GET', t.match(/src="(\/~app\/edit\.js\?v=[0-9a-f]+)"/)[1]);
+        assert.match(t, /This change request takes no more edits/);
+        assert.doesNotMatch(t, /<form class="write/);
+        const idx = (await get(aliceS, `${base()}/~/edit`)).text;
+        assert.match(idx, /This change request is merged: it takes no more edits/);
+        assert.doesNotMatch(idx, /<form class="write/);
+        assert.doesNotMatch((await get(aliceS, base())).text, /Edit pages/);
+        assert.doesNotMatch((await get(aliceS, `${base()}/getting-started`)).text, /Edit this page/);
+        const js = await raw(ctx.url, 'GET', '/~app/edit.js?v=0123456789abcdef');
         assert.equal(js.status, 200);
         assert.match(js.headers['content-type'], /^text\/javascript/);
         assert.match(js.headers['cache-control'], /immutable/);
