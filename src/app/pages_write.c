@@ -309,7 +309,7 @@ static void tree_rows(struct app_page *p, const struct revision *rv, int first, 
 		app_emoji(b, pg->emoji);
 		app_text(b, pg->title && *pg->title ? pg->title : "Untitled");
 		html_raw(b, "</span>");
-		if (pg->type == PAGE_DOCUMENT) {
+		if (pg->type == PAGE_DOCUMENT || pg->type == PAGE_GROUP) {
 			const char *u = cr_url(p, rv->space_id, num, "/~/edit/", pg->id);
 			html_raw(b, " <a href=\"");
 			app_text(b, u ? u : "/");
@@ -542,12 +542,13 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	if (preview && !msg)
 		html_raw(b, "<p class=\"banner\" role=\"status\">This preview is not saved yet: press Save to keep "
 			    "it.</p>");
-	if (!cr_active(&dp.src.cr) || !may_edit(p, &dp.src.space) || pg->type != PAGE_DOCUMENT) {
+	if (!cr_active(&dp.src.cr) || !may_edit(p, &dp.src.space) ||
+	    (pg->type != PAGE_DOCUMENT && pg->type != PAGE_GROUP)) {
 		const char *why = "<p class=\"empty\">You may read this change request but not edit it.</p>";
 		if (!cr_active(&dp.src.cr))
 			why = "<p class=\"empty\">This change request takes no more edits.</p>";
-		else if (pg->type != PAGE_DOCUMENT)
-			why = "<p class=\"empty\">Only document pages are edited here.</p>";
+		else
+			why = "<p class=\"empty\">Only document pages and groups are edited here.</p>";
 		html_raw(b, why);
 		app_frame_end(p);
 		return 0;
@@ -565,7 +566,14 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	html_raw(b, "<label for=\"title\">Title</label><input id=\"title\" name=\"title\" required maxlength=\"256\" "
 		    "value=\"");
 	app_text(b, title);
-	html_raw(b, "\"><div class=\"split\"><div><label for=\"markdown\">Markdown</label>"
+	html_raw(b, "\">");
+	if (pg->type == PAGE_GROUP) {
+		/* A group has a title and pages, no document. */
+		html_raw(b, "<div class=\"buttons\"><button type=\"submit\" name=\"action\" value=\"save\" "
+			    "class=\"primary\">Save</button></div></form>");
+		goto move;
+	}
+	html_raw(b, "<div class=\"split\"><div><label for=\"markdown\">Markdown</label>"
 		    "<textarea id=\"markdown\" name=\"markdown\" rows=\"22\" spellcheck=\"true\">");
 	app_text(b, md);
 	html_raw(b, "</textarea></div><section aria-labelledby=\"pv-h\"><h2 id=\"pv-h\" class=\"pv-h\">Preview</h2>"
@@ -575,6 +583,7 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	html_raw(b, "</div></section></div><div class=\"buttons\"><button type=\"submit\" name=\"action\" "
 		    "value=\"save\" class=\"primary\">Save</button> <button type=\"submit\" name=\"action\" "
 		    "value=\"preview\" class=\"pv-button\">Preview</button></div></form>");
+move:
 	/* Move: a parent and a position among its pages. */
 	for (int i = pg->parent ? -1 : dp.src.rv->first_root, k = 0; i >= 0; i = dp.src.rv->pages[i].next_sibling, k++)
 		if (&dp.src.rv->pages[i] == pg)
@@ -649,11 +658,17 @@ int write_save(struct app_page *p)
 	if ((rc = form_body(p)) || (rc = field(p, "title", TITLE_MAX, &title)) < 0 ||
 	    (rc = field(p, "markdown", MD_MAX, &md)) < 0 || (rc = field(p, "action", 16, &action)) < 0)
 		return rc;
-	if (!md)
-		return show_editor(p, title, NULL, false, "markdown: required", 400);
-	if (action && strcmp(action, "preview") == 0)
+	if (md && action && strcmp(action, "preview") == 0)
 		return show_editor(p, title, md, true, NULL, 200);
-	c = json_pack("{s:s,s:s,s:{s:s}}", "operation", "update_page", "page", pid, "document", "markdown", md);
+	/* A group's form has no markdown (the domain refuses a document on
+	 * anything but a document page, and a save with neither changes
+	 * nothing but the title). */
+	if (md)
+		c = json_pack("{s:s,s:s,s:{s:s}}", "operation", "update_page", "page", pid, "document", "markdown", md);
+	else if (title && *title)
+		c = json_pack("{s:s,s:s}", "operation", "update_page", "page", pid);
+	else
+		return show_editor(p, title, NULL, false, "markdown: required", 400);
 	/* An empty title keeps the page's (the domain refuses ""). */
 	if (c && title && *title && json_object_set_new(c, "title", json_string(title))) {
 		json_decref(c);

@@ -177,6 +177,14 @@ describe('web interface: writing through change requests', () => {
         assert.match(shown, /Install <strong>docsd<\/strong>/);
         assert.match(shown, new RegExp(`<a class="button" href="${base()}/~/edit/${pageId}">Edit this page</a>`));
         assert.doesNotMatch((await get(bobS, s.headers.location)).text, /Edit this page/);
+        // a title alone (a group's form): a rename, the markdown kept
+        const before = (await crPage(pageId)).markdown;
+        await post(aliceS, `${base()}/~/edit/${pageId}`, { title: 'Start here!' }, 303);
+        assert.equal((await crPage(pageId)).title, 'Start here!');
+        assert.equal((await crPage(pageId)).markdown, before);
+        await post(aliceS, `${base()}/~/edit/${pageId}`, { title: 'Start here' }, 303);
+        const neither = await post(aliceS, `${base()}/~/edit/${pageId}`, {}, 400);
+        assert.match(neither.text, /role="alert">markdown: required/);
         // an empty title keeps the page's; a title too long is the domain's 400
         const long = await post(aliceS, `${base()}/~/edit/${pageId}`, { title: 'x'.repeat(257), markdown: 'y' }, 400);
         assert.match(long.text, /title/);
