@@ -125,6 +125,12 @@ static const struct app_route app_routes[] = {
 	  APP_SESSION | APP_WRITE },
 	{ "GET", "/o/{organizationId}/join/{inviteId}", page_join, APP_SESSION },
 	{ "POST", "/o/{organizationId}/join/{inviteId}", page_join_post, APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/sites/{siteId}/settings", page_site_publishing, APP_SESSION },
+	{ "POST", "/o/{organizationId}/sites/{siteId}/publish", page_site_publish, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/sites/{siteId}/unpublish", page_site_unpublish, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/sites/{siteId}/share-links", page_site_share_link_create, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/sites/{siteId}/share-links/{shareLinkId}/delete", page_site_share_link_delete,
+	  APP_SESSION | APP_WRITE },
 };
 #define APP_NROUTES ((int)(sizeof(app_routes) / sizeof(app_routes[0])))
 

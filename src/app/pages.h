@@ -100,6 +100,12 @@ int page_space_settings(struct app_page *p);
 int page_space_settings_save(struct app_page *p);
 int page_space_grant(struct app_page *p);
 int page_space_grant_remove(struct app_page *p);
+/* A site's publishing and share links (pages_admin_site.c). */
+int page_site_publishing(struct app_page *p);
+int page_site_publish(struct app_page *p);
+int page_site_unpublish(struct app_page *p);
+int page_site_share_link_create(struct app_page *p);
+int page_site_share_link_delete(struct app_page *p);
 /* The organization's search box (pages_org.c). */
 void app_search_form(struct jw *b, const char *org_id, const char *q);
 

@@ -151,7 +151,11 @@ int page_site(struct app_page *p)
 	}
 	html_raw(b, "</dd><dt>Visibility</dt><dd>");
 	app_text(b, s.visibility);
-	html_raw(b, "</dd></dl><h2>Content</h2>");
+	html_raw(b, "</dd></dl><p class=\"actions\"><a href=\"");
+	app_href(b, "/o/", org_id);
+	app_href(b, "/sites/", req_param(p->r, "siteId"));
+	html_raw(b, "/settings\">Publishing and share links</a></p>"); /* pages_admin_site.c */
+	html_raw(b, "<h2>Content</h2>");
 	if (st.nsections == 0 && st.nroot == 0)
 		html_raw(b, "<p class=\"empty\">This site shows no space yet.</p>");
 	if (st.nroot > 0) {

@@ -493,3 +493,76 @@ describe('web interface: space settings', () => {
         assert.match((await page(aliceS, `/s/${space.id}/~/settings`)).text, /No member or team has a role/);
     });
 });
+
+describe('web interface: a site\'s publishing and share links', () => {
+    let ctx, alice, bob, eve, org, site, aliceS, bobS, eveS;
+
+    const page = async (who, path, status = 200) => {
+        const r = await raw(ctx.url, 'GET', path, { headers: { ...HTML, Cookie: who.cookie } });
+        assert.equal(r.status, status, `GET ${path}: ${r.status}: ${r.text.slice(0, 400)}`);
+        return r;
+    };
+    const post = (who, path, fields, csrf = who.csrf) => raw(ctx.url, 'POST', path, {
+        body: typeof fields === 'string' ? fields : new URLSearchParams(csrf === null ? fields : { csrf, ...fields }).toString(),
+        headers: { ...FORM, Cookie: who.cookie },
+    });
+    const apiSite = async () => {
+        const r = await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/sites/${site.id}`, { token: alice.token });
+        assert.equal(r.status, 200, r.text);
+        validate('getSiteById', 200, r.json);
+        return r.json;
+    };
+
+    before(async () => {
+        ctx = await setup();
+        alice = await ctx.user('alice');
+        bob = await ctx.user('bob');
+        eve = await ctx.user('eve');
+        ({ org } = await createOrg(ctx.url, alice.token, `Acme ${ctx.run}`));
+        await createOrg(ctx.url, eve.token, `Eve ${ctx.run}`);
+        await addMember(alice.api, org.id, bob.email, 'edit');
+        site = await ok(alice.api.orgs.createSite(org.id, { title: 'Docs <site>' }), 'createSite', 201);
+        for (const u of [alice, bob, eve]) await setPassword(ctx.server, u.email, PASSWORD);
+        aliceS = await signIn(ctx.url, alice.email, PASSWORD);
+        bobS = await signIn(ctx.url, bob.email, PASSWORD);
+        eveS = await signIn(ctx.url, eve.email, PASSWORD);
+    });
+    after(() => ctx?.server.stop());
+
+    it('an admin publishes and unpublishes; share links are created and deleted; the API sees it', async () => {
+        const base = `/o/${org.id}/sites/${site.id}`;
+        assert.match((await page(aliceS, base)).text, new RegExp(`href="${base}/settings"`));
+        const before = await page(aliceS, `${base}/settings`);
+        assert.match(before.text, /not published/);
+        assert.match(before.text, /No share links/);
+        const pub = await post(aliceS, `${base}/publish`, {});
+        assert.equal(pub.status, 303, pub.text.slice(0, 300));
+        assert.equal(pub.headers.location, `${base}/settings`);
+        assert.equal((await apiSite()).published, true);
+        const sl = await post(aliceS, `${base}/share-links`, { name: 'Partners <x>' });
+        assert.equal(sl.status, 303, sl.text.slice(0, 300));
+        const list = await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/sites/${site.id}/share-links`, { token: alice.token });
+        assert.equal(list.status, 200, list.text);
+        assert.equal(list.json.items.length, 1);
+        const link = list.json.items[0];
+        const shown = await page(aliceS, `${base}/settings`);
+        assert.match(shown.text, /Partners &lt;x&gt;/);
+        assert.match(link.urls.published, /\/~share\/[A-Za-z0-9]+$/);
+        assert.ok(shown.text.includes(`<code>${link.urls.published}</code>`), 'the link to share is the API\'s urls.published');
+        assert.equal((await post(aliceS, `${base}/share-links`, { name: 'n'.repeat(51) })).status, 400);
+        assert.equal((await post(aliceS, `${base}/share-links`, `csrf=${aliceS.csrf}&name=%zz`)).status, 400);
+        // others
+        assert.doesNotMatch((await page(bobS, `${base}/settings`)).text, /name="name"|Unpublish/);
+        assert.equal((await post(bobS, `${base}/unpublish`, {})).status, 403);
+        assert.equal((await post(bobS, `${base}/share-links/${link.id}/delete`, {})).status, 403);
+        await page(eveS, `${base}/settings`, 404);
+        assert.equal((await post(eveS, `${base}/unpublish`, {})).status, 404);
+        assert.equal((await post(aliceS, `${base}/unpublish`, {}, null)).status, 403);
+        assert.equal((await apiSite()).published, true, 'nothing changed');
+        // delete and unpublish
+        assert.equal((await post(aliceS, `${base}/share-links/${link.id}/delete`, {})).status, 303);
+        assert.equal((await post(aliceS, `${base}/share-links/${link.id}/delete`, {})).status, 404);
+        assert.equal((await post(aliceS, `${base}/unpublish`, {})).status, 303);
+        assert.equal((await apiSite()).published, false);
+    });
+});
