@@ -19,6 +19,7 @@
  */
 #include "app/app.h"
 #include "app/pages.h"
+#include "domain/git_sync.h"
 #include "domain/members.h"
 #include "domain/spaces.h"
 #include "http/form.h"
@@ -27,6 +28,7 @@
 #include "util/err.h"
 #include "util/text.h"
 
+#include <jansson.h>
 #include <string.h>
 
 static const char *const edit_modes[] = { "live", "locked", NULL };
@@ -178,6 +180,68 @@ static int permissions(struct app_page *p, const struct space *s)
 	return 0;
 }
 
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *v = json_string_value(json_object_get(o, k));
+
+	return v && *v ? v : NULL;
+}
+
+/* Git sync's link and last operation (dom_git_info, getGitInfo's domain
+ * function: GitSyncState JSON), read-only: the job's state as the page is
+ * loaded (reload to follow it). */
+static int git_status(struct app_page *p, const struct space *s)
+{
+	const char *text = NULL;
+	json_t *root, *op;
+	struct jw *b = p->out;
+	int rc = dom_git_info(p->d, s->id, &text);
+
+	html_raw(b, "<h2>Git sync</h2>");
+	if (rc == ERR_NOT_FOUND) {
+		err_clear();
+		html_raw(b, "<p class=\"empty\">This space is not linked to a Git repository. Link it with the API "
+			    "(<code>POST /v1/spaces/{spaceId}/git/import</code> or <code>/git/export</code>).</p>");
+		return 0;
+	}
+	if (rc)
+		return rc;
+	root = json_loads(text, 0, NULL);
+	if (!root)
+		return err_set(ERR_INTERNAL, "unreadable Git sync state");
+	html_raw(b, "<dl class=\"meta\"><dt>Repository</dt><dd>");
+	app_text(b, jstr(root, "url") ? jstr(root, "url") : jstr(root, "repoName") ? jstr(root, "repoName") : "?");
+	html_raw(b, "</dd>");
+	op = json_object_get(root, "operation");
+	if (json_is_object(op)) {
+		const char *state = jstr(op, "state"), *err = jstr(op, "error");
+		html_raw(b, "<dt>Last operation</dt><dd>");
+		app_text(b, jstr(op, "direction") ? jstr(op, "direction") : "sync");
+		html_raw(b, ": <strong>");
+		app_text(b, state ? state : "?");
+		html_raw(b, "</strong>");
+		if (state && strcmp(state, "running") == 0 && jstr(op, "stage")) {
+			html_raw(b, " (");
+			app_text(b, jstr(op, "stage"));
+			html_raw(b, "; reload to follow it)");
+		}
+		html_raw(b, "</dd>");
+		if (jstr(op, "updatedAt")) {
+			html_raw(b, "<dt>Updated</dt><dd>");
+			app_text(b, jstr(op, "updatedAt"));
+			html_raw(b, "</dd>");
+		}
+		if (err) {
+			html_raw(b, "<dt>Error</dt><dd class=\"hint hint-danger\">");
+			app_text(b, err);
+			html_raw(b, "</dd>");
+		}
+	}
+	html_raw(b, "</dl>");
+	json_decref(root);
+	return 0;
+}
+
 static int render(struct app_page *p, const char *error)
 {
 	const char *id = req_param(p->r, "spaceId");
@@ -209,6 +273,8 @@ static int render(struct app_page *p, const char *error)
 		html_raw(b, "</dd><dt>Edit mode</dt><dd>");
 		app_text(b, s.edit_mode);
 		html_raw(b, "</dd></dl><p class=\"mute\">Only an administrator of this space can change its settings.</p>");
+		if ((rc = git_status(p, &s)))
+			return rc;
 		app_frame_end(p);
 		return 0;
 	}
@@ -227,7 +293,7 @@ static int render(struct app_page *p, const char *error)
 	select_of(b, "editMode", "Edit mode (locked: changes only through change requests' merges)", edit_modes,
 		  s.edit_mode);
 	html_raw(b, "<p><button type=\"submit\">Save settings</button></p></form>");
-	if ((rc = permissions(p, &s)))
+	if ((rc = permissions(p, &s)) || (rc = git_status(p, &s)))
 		return rc;
 	app_frame_end(p);
 	return 0;

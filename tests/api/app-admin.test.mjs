@@ -492,6 +492,23 @@ describe('web interface: space settings', () => {
         assert.equal((await post(aliceS, `/s/${space.id}/~/permissions/user/${bob.id}/remove`, {})).status, 404);
         assert.match((await page(aliceS, `/s/${space.id}/~/settings`)).text, /No member or team has a role/);
     });
+
+    it('Git sync: not linked, then a failed import\'s state and error, for readers too', async () => {
+        assert.match((await page(bobS, `/s/${space.id}/~/settings`)).text, /not linked to a Git repository/);
+        const r = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/git/import`, {
+            token: alice.token, json: { url: `https://nonexistent-${ctx.run}.invalid/repo.git`, ref: 'refs/heads/main' },
+        });
+        assert.ok([200, 204].includes(r.status), `${r.status} ${r.text}`);
+        let text = '';
+        for (let i = 0; i < 100; i++) {
+            text = (await page(bobS, `/s/${space.id}/~/settings`)).text;
+            if (/<strong>failure<\/strong>/.test(text)) break;
+            await new Promise((res) => setTimeout(res, 100));
+        }
+        assert.match(text, /import: <strong>failure<\/strong>/);
+        assert.match(text, /<dt>Error<\/dt><dd class="hint hint-danger">[^<]+</);
+        assert.ok(text.includes(`nonexistent-${ctx.run}`), 'the repository is named');
+    });
 });
 
 describe('web interface: a site\'s publishing and share links', () => {
