@@ -154,6 +154,21 @@ static bool wants_html(struct req *r)
 	return acc && strstr(acc, "text/html") != NULL;
 }
 
+/* The methods the app's routes take on path, for a 405's Allow header
+ * (into r's arena). */
+static const char *allowed_methods(struct req *r, const char *path)
+{
+	bool get = false, post = false;
+
+	for (int i = 0; i < APP_NROUTES; i++) {
+		if (!route_template_match(app_routes[i].path, path, NULL, NULL))
+			continue;
+		get |= strcmp(app_routes[i].method, "GET") == 0;
+		post |= strcmp(app_routes[i].method, "POST") == 0;
+	}
+	return arena_printf(&r->arena, "%s%s%s", get ? "GET, HEAD" : "", get && post ? ", " : "", post ? "POST" : "");
+}
+
 /* The route of method + path: 0 with *out, ERR_METHOD when the path is the
  * app's under another method, 1 when it is not the app's. */
 static int app_match(struct req *r, const char *path, const struct app_route **out)
@@ -229,9 +244,10 @@ static void error_page(struct app_page *p, int rc)
 			       "There is nothing here, or you do not have access to it. Check the address, or ask an "
 			       "administrator of its organization for access.");
 	} else if (rc == ERR_METHOD) {
-		/* Every app page is read with GET (HEAD) today. The fifth
-		 * header of REQ_MAX_HEADERS (six): it cannot fail. */
-		(void)resp_header(p->r, "Allow", "GET, HEAD");
+		/* The fifth header of REQ_MAX_HEADERS (six): it cannot fail. */
+		const char *url = p->r->url;
+		(void)resp_header(p->r, "Allow",
+				  allowed_methods(p->r, arena_strndup(&p->r->arena, url, strcspn(url, "?"))));
 		app_error_page(p, 405, "Method not allowed", "This page cannot be sent a form that way.");
 	} else if (status >= 400 && status < 500) {
 		app_error_page(p, status, "This request could not be answered", err_message());
