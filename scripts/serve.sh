@@ -20,7 +20,9 @@ Get an API token (in another terminal, from any folder):
   TOKEN=\$($root/build/docsd user create --data $root/data --email you@example.com --name "You" --if-exists | sed 's/.*"token":"\([^"]*\)".*/\1/')
 then call the API with it:
   curl -H "Authorization: Bearer \$TOKEN" http://$listen/v1/user
-(README.md, "First requests" and "A walk-through", goes on from here.)
+Use it in a browser: set that user's password, then open http://$listen/ and sign in:
+  $root/build/docsd user password --data $root/data --email you@example.com
+(README.md, "First requests" and "A walk-through", goes on from here; "Web interface" for the browser.)
 EOF
 
 exec "$root/build/docsd" serve --data "$root/data" --listen "$listen" "$@"
