@@ -24,23 +24,6 @@
 #include <string.h>
 #include <strings.h>
 
-const char *app_cookie(struct req *r, const char *name)
-{
-	const char *c = req_header(r, "Cookie");
-	size_t nl = strlen(name);
-
-	while (c && *c) {
-		while (*c == ' ' || *c == ';')
-			c++;
-		if (strncmp(c, name, nl) == 0 && c[nl] == '=') {
-			c += nl + 1;
-			return arena_strndup(&r->arena, c, strcspn(c, "; "));
-		}
-		c += strcspn(c, ";");
-	}
-	return NULL;
-}
-
 const char *app_client_addr(struct req *r)
 {
 	const union MHD_ConnectionInfo *ci =
@@ -79,7 +62,7 @@ int app_token_eq(const char *a, const char *b)
 
 int app_session_user(struct req *r, struct store_tx *tx, const char **user_id, const char **csrf)
 {
-	const char *token = app_cookie(r, APP_SESSION_COOKIE);
+	const char *token = req_cookie(r, APP_SESSION_COOKIE);
 	struct dom d;
 
 	*user_id = NULL;
@@ -92,7 +75,7 @@ int app_session_user(struct req *r, struct store_tx *tx, const char **user_id, c
 
 int app_session_start(struct req *r, struct store_tx *tx, const char *user_id)
 {
-	const char *old = app_cookie(r, APP_SESSION_COOKIE), *token, *csrf;
+	const char *old = req_cookie(r, APP_SESSION_COOKIE), *token, *csrf;
 	int64_t expires;
 	struct dom d;
 	int rc;

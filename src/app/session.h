@@ -19,8 +19,6 @@ struct req;
  * on). Opens and commits its own transactions. */
 int app_signin_serve(struct req *r);
 
-/* The value of cookie `name` in r's Cookie header (into r's arena), or NULL. */
-const char *app_cookie(struct req *r, const char *name);
 /* The client's address as text ("127.0.0.1", "::1") into r's arena; "?"
  * when unknown. The peer of the TCP connection: docsd does not trust
  * X-Forwarded-For. */

@@ -138,7 +138,7 @@ static int page(struct req *r, int status, const char *title, struct jw *body)
  * its Set-Cookie added to r. */
 static int pre_token(struct req *r, const char **out)
 {
-	const char *pre = app_cookie(r, APP_SIGNIN_COOKIE);
+	const char *pre = req_cookie(r, APP_SIGNIN_COOKIE);
 	unsigned char raw[32];
 	char *hex;
 
@@ -255,7 +255,7 @@ static int signin_get(struct req *r)
 static int signin_post(struct req *r)
 {
 	struct store_tx tx;
-	const char *pre = app_cookie(r, APP_SIGNIN_COOKIE), *sent = NULL, *email = NULL, *password = NULL, *next = NULL;
+	const char *pre = req_cookie(r, APP_SIGNIN_COOKIE), *sent = NULL, *email = NULL, *password = NULL, *next = NULL;
 	const char *user_id = NULL, *hash = NULL, *addr = app_client_addr(r), *ct = req_header(r, "Content-Type");
 	struct dom d;
 	bool ok;
@@ -328,7 +328,7 @@ static int signin_post(struct req *r)
 static int signout_post(struct req *r)
 {
 	struct store_tx tx;
-	const char *user_id = NULL, *csrf = NULL, *token = app_cookie(r, APP_SESSION_COOKIE);
+	const char *user_id = NULL, *csrf = NULL, *token = req_cookie(r, APP_SESSION_COOKIE);
 	struct dom d;
 	int rc;
 
@@ -427,7 +427,7 @@ static int password_get(struct req *r)
 /* POST /signin/password: set the password of a valid link, then sign in. */
 static int password_post(struct req *r)
 {
-	const char *pre = app_cookie(r, APP_SIGNIN_COOKIE), *sent = NULL, *token = NULL, *password = NULL, *confirm = NULL;
+	const char *pre = req_cookie(r, APP_SIGNIN_COOKIE), *sent = NULL, *token = NULL, *password = NULL, *confirm = NULL;
 	const char *ct = req_header(r, "Content-Type");
 	char hash[DOM_PASSWORD_HASH_MAX];
 	struct store_tx tx;

@@ -117,6 +117,9 @@ struct req {
 const char *req_param(const struct req *r, const char *name);
 const char *req_query(struct req *r, const char *name);
 const char *req_header(const struct req *r, const char *name);
+/* The value of cookie `name` in the request's Cookie header (into r's
+ * arena, without surrounding spaces), or NULL. */
+const char *req_cookie(struct req *r, const char *name);
 
 /* An integer written in decimal digits only (no sign, space, exponent, hex or
  * fraction), at most max: 0 with *out set, or -1. Every integer read from a

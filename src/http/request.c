@@ -45,6 +45,27 @@ const char *req_header(const struct req *r, const char *name)
 	return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
 }
 
+const char *req_cookie(struct req *r, const char *name)
+{
+	const char *c = req_header(r, "Cookie");
+	size_t nl = strlen(name);
+
+	while (c && *c) {
+		while (*c == ' ' || *c == ';')
+			c++;
+		if (strncmp(c, name, nl) == 0 && c[nl] == '=') {
+			size_t n;
+			c += nl + 1;
+			n = strcspn(c, ";");
+			while (n && c[n - 1] == ' ')
+				n--;
+			return arena_strndup(&r->arena, c, n);
+		}
+		c += strcspn(c, ";");
+	}
+	return NULL;
+}
+
 int req_query_enum(struct req *r, const char *name, const char *const *allowed, int *out)
 {
 	const char *v = req_query(r, name);

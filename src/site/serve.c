@@ -186,23 +186,6 @@ struct visit {
 	const char *csp;       /* the page's CSP when integration scripts load; NULL: CSP */
 };
 
-static const char *cookie_value(struct req *r, const char *name)
-{
-	const char *c = req_header(r, "Cookie");
-	size_t nl = strlen(name);
-
-	while (c && *c) {
-		while (*c == ' ' || *c == ';')
-			c++;
-		if (strncmp(c, name, nl) == 0 && c[nl] == '=') {
-			c += nl + 1;
-			return arena_strndup(&r->arena, c, strcspn(c, ";"));
-		}
-		c += strcspn(c, ";");
-	}
-	return NULL;
-}
-
 /* A visitor-auth site without a valid token sends the visitor to its
  * publishing auth's fallbackURL, as GitBook does, with the page asked for
  * in ?location= (the path under the site root) so the backend can sign
@@ -265,9 +248,9 @@ static int visitor(struct visit *vi, bool required)
 		return redirect(r, loc, cookie), 1;
 	}
 from_cookie:
-	tok = cookie_value(r, VISITOR_COOKIE);
+	tok = req_cookie(r, VISITOR_COOKIE);
 	if (!tok) /* GitBook's signed cookie, set by the product on its domain */
-		tok = cookie_value(r, "gitbook-visitor-token");
+		tok = req_cookie(r, "gitbook-visitor-token");
 	if (tok && visitor_jwt_verify(tok, vi->site.visitor_key, now, &vi->claims) == 0)
 		return 0;
 	if (required && fallback_redirect(vi))
@@ -355,7 +338,7 @@ static int build_view(struct visit *vi)
 	/* Conditions read the JWT's claims and GitBook's unsigned ones (the
 	 * public cookie, ?visitor.* parameters); visitors with different claims
 	 * never share a render (the key). */
-	json_t *visitor_json = visitor_json_of(vi->claims, visitor_unsigned_claims(vi->r, cookie_value(vi->r, "gitbook-visitor-public")));
+	json_t *visitor_json = visitor_json_of(vi->claims, visitor_unsigned_claims(vi->r, req_cookie(vi->r, "gitbook-visitor-public")));
 	const char *vkey = visitor_cache_key(vi->a, visitor_json);
 	int ns = vi->st.nsections ? vi->st.nsections : 1, rc;
 
@@ -614,7 +597,7 @@ static bool etag_matches(const char *inm, const char *etag)
 /* The visitor's theme from the cookie: light, dark, system, or NULL. */
 static const char *theme_of(struct req *r)
 {
-	const char *t = cookie_value(r, THEME_COOKIE);
+	const char *t = req_cookie(r, THEME_COOKIE);
 
 	if (t && (strcmp(t, "light") == 0 || strcmp(t, "dark") == 0 || strcmp(t, "system") == 0))
 		return t;
