@@ -14,41 +14,9 @@
 // back); another organization's ids are the 404 page; bad roles and malformed fields are 400.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { setup } from './lib/fixtures.mjs';
-import { DOCSD_BIN } from './lib/server.mjs';
 import { raw, validate, ok, createOrg, addMember } from './lib/api.mjs';
-
-const HTML = { Accept: 'text/html,application/xhtml+xml' };
-const FORM = { ...HTML, 'Content-Type': 'application/x-www-form-urlencoded' };
-const PASSWORD = 'correct horse battery staple';
-
-function setPassword(server, email, password) {
-    return new Promise((resolve, reject) => {
-        const child = execFile(DOCSD_BIN, ['user', 'password', ...server.storageArgs(), '--email', email], { timeout: 20_000 },
-            (err, stdout, stderr) => (err ? reject(new Error(`user password: ${err.message}: ${stderr}`)) : resolve(stdout)));
-        child.stdin.end(`${password}\n`);
-    });
-}
-
-function cookiesOf(res) {
-    const set = res.headers['set-cookie'] ?? [];
-    return Object.fromEntries(set.map((c) => c.split(';')[0].split('=')).map(([k, ...v]) => [k, v.join('=')]));
-}
-
-async function signIn(url, email, password) {
-    const form = await raw(url, 'GET', '/signin', { headers: HTML });
-    assert.equal(form.status, 200, form.text);
-    const pre = cookiesOf(form).docsd_signin;
-    const csrf = form.text.match(/name="csrf" value="([0-9a-f]+)"/)?.[1];
-    const body = new URLSearchParams({ csrf, email, password, next: '/' }).toString();
-    const r = await raw(url, 'POST', '/signin', { body, headers: { ...FORM, Cookie: `docsd_signin=${pre}` } });
-    assert.equal(r.status, 303, `POST /signin: ${r.status} ${r.text.slice(0, 300)}`);
-    const cookie = `docsd_session=${cookiesOf(r).docsd_session}`;
-    const home = await raw(url, 'GET', '/', { headers: { ...HTML, Cookie: cookie } });
-    assert.equal(home.status, 200, home.text.slice(0, 300));
-    return { cookie, csrf: home.text.match(/name="csrf" value="([^"]+)"/)?.[1] };
-}
+import { HTML, FORM, PASSWORD, setPassword, signIn } from './lib/app.mjs';
 
 describe('web interface: personal API tokens', () => {
     let ctx, alice, bob, aliceS, bobS;

@@ -8,49 +8,9 @@
 // JSON for API clients.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { setup } from './lib/fixtures.mjs';
-import { DOCSD_BIN } from './lib/server.mjs';
 import { ok, empty, raw, createOrg, addMember } from './lib/api.mjs';
-
-const HTML = { Accept: 'text/html,application/xhtml+xml' };
-const PASSWORD = 'correct horse battery staple';
-
-/** `docsd user password --email E` with the password on stdin. */
-function setPassword(server, email, password) {
-    return new Promise((resolve, reject) => {
-        const child = execFile(DOCSD_BIN, ['user', 'password', ...server.storageArgs(), '--email', email], { timeout: 20_000 },
-            (err, stdout, stderr) => (err ? reject(new Error(`user password: ${err.message}: ${stderr}`)) : resolve(stdout)));
-        child.stdin.end(`${password}\n`);
-    });
-}
-
-/** Cookie "name=value" pairs of a response's Set-Cookie headers. */
-function cookiesOf(res) {
-    const set = res.headers['set-cookie'] ?? [];
-    return Object.fromEntries(set.map((c) => c.split(';')[0].split('=')).map(([k, ...v]) => [k, v.join('=')]));
-}
-
-/** Signs `user` in through the form; returns {cookie, csrf}. */
-async function signIn(url, email, password) {
-    const form = await raw(url, 'GET', '/signin', { headers: HTML });
-    assert.equal(form.status, 200, form.text);
-    const pre = cookiesOf(form).docsd_signin;
-    const csrf = form.text.match(/name="csrf" value="([0-9a-f]+)"/)?.[1];
-    assert.ok(pre && csrf, 'the sign-in form has its token');
-    const body = new URLSearchParams({ csrf, email, password, next: '/' }).toString();
-    const r = await raw(url, 'POST', '/signin', {
-        body,
-        headers: { ...HTML, 'Content-Type': 'application/x-www-form-urlencoded', Cookie: `docsd_signin=${pre}` },
-    });
-    assert.equal(r.status, 303, `POST /signin: ${r.status} ${r.text.slice(0, 300)}`);
-    const session = cookiesOf(r).docsd_session;
-    assert.match(session ?? '', /^[0-9a-f]{64}$/);
-    const cookie = `docsd_session=${session}`;
-    const home = await raw(url, 'GET', '/', { headers: { ...HTML, Cookie: cookie } });
-    assert.equal(home.status, 200, home.text.slice(0, 300));
-    return { cookie, csrf: home.text.match(/name="csrf" value="([^"]+)"/)?.[1] };
-}
+import { HTML, PASSWORD, setPassword, signIn } from './lib/app.mjs';
 
 describe('web interface: reading pages', () => {
     let ctx, alice, bob, eve, carol, carolS, org, otherOrg, col, space, pages, crDraft, crMerged, site;

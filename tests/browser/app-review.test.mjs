@@ -7,13 +7,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, existsSync } from 'node:fs';
-import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { setup } from '../api/lib/fixtures.mjs';
-import { DOCSD_BIN } from '../api/lib/server.mjs';
 import { ok, raw, createOrg, addMember } from '../api/lib/api.mjs';
+import { PASSWORD, setPassword } from '../api/lib/app.mjs';
+import { submitSignIn } from './lib-app.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = join(here, 'artifacts');
@@ -22,15 +22,6 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const NAV_MS = 30_000;
 const ACTION_MS = 10_000;
-const PASSWORD = 'correct horse battery staple';
-
-function setPassword(server, email, password) {
-    return new Promise((resolve, reject) => {
-        const child = execFile(DOCSD_BIN, ['user', 'password', ...server.storageArgs(), '--email', email], { timeout: 20_000 },
-            (err, stdout, stderr) => (err ? reject(new Error(`user password: ${err.message}: ${stderr}`)) : resolve(stdout)));
-        child.stdin.end(`${password}\n`);
-    });
-}
 
 const BASE = `# Webhooks
 
@@ -88,9 +79,7 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
             if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
         });
         await page.goto(`${ctx.url}/signin`);
-        await page.getByLabel('Email').fill(email);
-        await page.getByLabel('Password').fill(PASSWORD);
-        await Promise.all([page.waitForURL(`${ctx.url}/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+        await submitSignIn(page, ctx.url, email);
         return { context, page };
     }
 

@@ -8,13 +8,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, existsSync } from 'node:fs';
-import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { setup } from '../api/lib/fixtures.mjs';
-import { DOCSD_BIN } from '../api/lib/server.mjs';
 import { ok, createOrg, addMember } from '../api/lib/api.mjs';
+import { PASSWORD, setPassword } from '../api/lib/app.mjs';
+import { submitSignIn } from './lib-app.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = join(here, 'artifacts');
@@ -23,17 +23,8 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const NAV_MS = 30_000;
 const ACTION_MS = 10_000;
-const PASSWORD = 'correct horse battery staple';
 // a 240x80 PNG (a checkerboard)
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAPAAAABQCAIAAACoK28rAAABNElEQVR42u3boQ0AIAxFQTxbMjQzIPEYJqhpgqGX4C/5fZbWx0y/tU/6cbkv3GZorqANzRW0A3MFzeUKmitoQ3MFbWiuoB2YK2guV9BcQRuaK2hDcwXN5QqayxU0V9CG5gra0FxBc7mC5nLDoI3F/ckVNFfQhuYK2oG5guZyBc0VtKG5gjY0V9AOzBU0lytorqANzRW0obmCdmCuoLlcQXMFbWiuoA3NFTSXK2guNw7aWFy/vg3NFbQDcwXN5QqaK2hDcwVtaK6gHZgraC5X0FxBG5oraENzBc3lCprLFTRX0IbmCtrQXEFzuYLmcgXNrRG0sbh+fRuaK2gH5gqayxU0V9CG5gra0FxBOzBX0FyuoLmCNjRX0IbmCprLFTSXK2iuoA3NFbShuYLmcgXN5QqaW8K9aA9B+IkeYMUAAAAASUVORK5CYII=', 'base64');
-
-function setPassword(server, email, password) {
-    return new Promise((resolve, reject) => {
-        const child = execFile(DOCSD_BIN, ['user', 'password', ...server.storageArgs(), '--email', email], { timeout: 20_000 },
-            (err, stdout, stderr) => (err ? reject(new Error(`user password: ${err.message}: ${stderr}`)) : resolve(stdout)));
-        child.stdin.end(`${password}\n`);
-    });
-}
 
 describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
     let ctx, alice, bob, org, space, browser;
@@ -60,9 +51,7 @@ describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
 
     async function signIn(page, email) {
         await page.goto(`${ctx.url}/`);
-        await page.getByLabel('Email').fill(email);
-        await page.getByLabel('Password').fill(PASSWORD);
-        await Promise.all([page.waitForURL(`${ctx.url}/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+        await submitSignIn(page, ctx.url, email);
     }
 
     before(async () => {

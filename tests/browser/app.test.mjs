@@ -8,13 +8,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, existsSync } from 'node:fs';
-import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { setup } from '../api/lib/fixtures.mjs';
-import { DOCSD_BIN } from '../api/lib/server.mjs';
 import { ok, raw, createOrg, addMember } from '../api/lib/api.mjs';
+import { PASSWORD, setPassword } from '../api/lib/app.mjs';
+import { submitSignIn } from './lib-app.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = join(here, 'artifacts');
@@ -23,15 +23,6 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const NAV_MS = 30_000;
 const ACTION_MS = 10_000;
-const PASSWORD = 'correct horse battery staple';
-
-function setPassword(server, email, password) {
-    return new Promise((resolve, reject) => {
-        const child = execFile(DOCSD_BIN, ['user', 'password', ...server.storageArgs(), '--email', email], { timeout: 20_000 },
-            (err, stdout, stderr) => (err ? reject(new Error(`user password: ${err.message}: ${stderr}`)) : resolve(stdout)));
-        child.stdin.end(`${password}\n`);
-    });
-}
 
 const INTRO = `Welcome to **Acme**, the docs of the Acme platform. Start with [authentication](./guides/authentication.md).
 
@@ -83,9 +74,7 @@ describe('web interface in chromium', { timeout: 240_000 }, () => {
         await page.goto(`${ctx.url}/`);
         assert.match(new URL(page.url()).pathname, /^\/signin$/);
         assert.equal(new URL(page.url()).searchParams.get('next'), '/');
-        await page.getByLabel('Email').fill(email);
-        await page.getByLabel('Password').fill(PASSWORD);
-        await Promise.all([page.waitForURL(`${ctx.url}/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+        await submitSignIn(page, ctx.url, email);
     }
 
     before(async () => {
