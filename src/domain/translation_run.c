@@ -531,7 +531,7 @@ const char *tr_glossary_protect(struct arena *a, const struct tr_glossary *g, co
 			}
 			at = hit + k;
 		}
-		strcpy(out + len, at);
+		memcpy(out + len, at, strlen(at) + 1); /* the rest and its NUL: cap counted them */
 		cur = out;
 	}
 	return cur;

@@ -29,6 +29,7 @@
 #include "util/err.h"
 #include "util/log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,18 +124,15 @@ bool tr_route_find(const struct tr_pair *p, int n, const char *from, const char 
 
 const char *tr_route_text(struct arena *a, const struct tr_route *r)
 {
-	size_t len = 1;
+	size_t len = 1, at = 0;
 	char *s;
 
 	for (int i = 0; i <= r->steps; i++)
 		len += strlen(r->lang[i]) + 3;
 	s = arena_alloc(a, len);
 	s[0] = '\0';
-	for (int i = 0; i <= r->steps; i++) {
-		if (i)
-			strcat(s, "\xe2\x86\x92"); /* → */
-		strcat(s, r->lang[i]);
-	}
+	for (int i = 0; i <= r->steps; i++)
+		at += (size_t)snprintf(s + at, len - at, "%s%s", i ? "\xe2\x86\x92" : "", r->lang[i]); /* → */
 	return s;
 }
 
