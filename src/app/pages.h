@@ -64,6 +64,23 @@ void app_emoji(struct jw *b, const char *emoji);
 /* Percent-encode s for a query value (everything but unreserved and '/'). */
 const char *app_query_enc(struct arena *a, const char *s);
 
+/* ---- forms (forms.c) ---- */
+/* The hidden CSRF field of the session's token: in every POST form. */
+void app_hidden_csrf(struct app_page *p);
+/* A refusal's message in an alert box (nothing when msg is NULL). */
+void app_error_box(struct jw *b, const char *msg);
+/* prefix + id percent-encoded (app_href) [+ prefix2 + id2] + suffix, in the
+ * request's arena, HTML-escaped (for an href or a form's action; a Location
+ * as well: ids are ASCII). "/" when out of memory. */
+const char *app_path(struct app_page *p, const char *prefix, const char *id, const char *suffix);
+const char *app_path2(struct app_page *p, const char *prefix, const char *id, const char *prefix2, const char *id2,
+		      const char *suffix);
+/* rc from a form's write: a refusal (4xx but 404) rolls the write
+ * transaction back, continues in a read transaction, sets p->status, clears
+ * p->out and p->location, and returns 0 with *msg (the page then draws the
+ * form again with app_error_box); any other rc is returned as is. */
+int app_form_refused(struct app_page *p, int rc, const char **msg);
+
 /* ---- pages (pages_*.c): 0, or an err.h code ---- */
 int page_home(struct app_page *p);
 int page_org(struct app_page *p);

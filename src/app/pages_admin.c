@@ -12,7 +12,7 @@
  * use for `permissions`. A POST answers 303 back to its page; a refusal of
  * the domain (400, 403, 409: "the organization must keep at least one
  * admin") is shown on the form's page with its message, after the write
- * transaction is rolled back (form_failed): nothing a refused change did is
+ * transaction is rolled back (app_form_refused): nothing a refused change did is
  * kept. Invitations (/o/{organizationId}/invites, admins): invite by email
  * (dom_org_invite_users), invite links (dom_invite_create, dom_invite_delete)
  * and the page a link opens, /o/{organizationId}/join/{inviteId}
@@ -33,55 +33,6 @@
 #include <string.h>
 
 static const char *const role_names[] = { "admin", "create", "review", "edit", "comment", "read", "guest" };
-
-static const char *path_of(struct app_page *p, const char *prefix, const char *id, const char *suffix)
-{
-	struct jw h;
-	const char *out;
-
-	jw_init(&h);
-	app_href(&h, prefix, id);
-	html_raw(&h, suffix);
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
-	return out;
-}
-
-/* The domain refused a form (rc, err_message()): roll the write transaction
- * back and continue in a new read transaction, so the page can show the form
- * again with why and nothing the refused call wrote is kept. */
-static int form_failed(struct app_page *p, int rc, const char **msg)
-{
-	struct req *r = p->r;
-	int status = err_status(rc);
-
-	if (status < 400 || status >= 500 || rc == ERR_NOT_FOUND)
-		return rc; /* 404 stays the 404 page; 5xx the error page */
-	*msg = arena_strdup(&r->arena, err_message());
-	err_clear();
-	store_tx_rollback(&r->tx);
-	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
-		return rc;
-	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
-	p->status = status;
-	return 0;
-}
-
-static void hidden_csrf(struct app_page *p)
-{
-	html_raw(p->out, "<input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
-	app_text(p->out, p->csrf ? p->csrf : "");
-	html_raw(p->out, "\">");
-}
-
-static void error_box(struct jw *b, const char *error)
-{
-	if (!error)
-		return;
-	html_raw(b, "<div class=\"hint hint-danger\" role=\"alert\"><p>");
-	app_text(b, error);
-	html_raw(b, "</p></div>");
-}
 
 static const char *who(const struct user *u)
 {
@@ -147,13 +98,13 @@ static int render_members(struct app_page *p, const char *error)
 		return rc;
 	org_permissions(&perm, o.actor.role, o.actor.owns_team);
 	{
-		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, path_of(p, "/o/", org_id, "") },
+		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, app_path(p, "/o/", org_id, "") },
 					      { "Members", NULL } };
 		app_frame_begin(p, "Members", crumbs, 3);
 	}
 	html_raw(b, "<h1>Members</h1>");
 	org_tabs(p, org_id, 0);
-	error_box(b, error);
+	app_error_box(b, error);
 	if (!perm.admin)
 		html_raw(b, "<p class=\"mute\">Only an administrator of this organization can change roles or remove "
 			    "members.</p>");
@@ -170,7 +121,7 @@ static int render_members(struct app_page *p, const char *error)
 	for (int i = 0; i < n; i++) {
 		const struct member *m = &items[i];
 		const char *role = m->role == ROLE_GUEST ? "guest" : role_name(m->role);
-		const char *base = path_of(p, "/o/", org_id, "");
+		const char *base = app_path(p, "/o/", org_id, "");
 		html_raw(b, "<tr><td>");
 		app_text(b, who(&m->user));
 		if (m->user.email && o.actor.role >= ROLE_READ) { /* api_sees_emails' rule */
@@ -184,7 +135,7 @@ static int render_members(struct app_page *p, const char *error)
 			app_text(b, base);
 			app_href(b, "/members/", m->user.id);
 			html_raw(b, "/role\">");
-			hidden_csrf(p);
+			app_hidden_csrf(p);
 			html_raw(b, "<label class=\"mute\" for=\"role-");
 			app_text(b, m->user.id);
 			html_raw(b, "\">Role of ");
@@ -211,7 +162,7 @@ static int render_members(struct app_page *p, const char *error)
 			app_text(b, base);
 			app_href(b, "/members/", m->user.id);
 			html_raw(b, "/remove\">");
-			hidden_csrf(p);
+			app_hidden_csrf(p);
 			html_raw(b, "<button type=\"submit\" aria-label=\"Remove ");
 			app_text(b, who(&m->user));
 			html_raw(b, " from the organization\">Remove</button></form></td>");
@@ -254,11 +205,11 @@ int page_member_role(struct app_page *p)
 	}
 	rc = dom_member_update(p->d, org_id, req_param(r, "userId"), &in, &m);
 	if (rc) {
-		if ((rc = form_failed(p, rc, &msg)))
+		if ((rc = app_form_refused(p, rc, &msg)))
 			return rc;
 		return render_members(p, msg);
 	}
-	p->location = path_of(p, "/o/", org_id, "/members");
+	p->location = app_path(p, "/o/", org_id, "/members");
 	return 0;
 }
 
@@ -270,7 +221,7 @@ int page_member_remove(struct app_page *p)
 	int rc = dom_member_remove(p->d, org_id, req_param(r, "userId"), &removed);
 
 	if (rc) {
-		if ((rc = form_failed(p, rc, &msg)))
+		if ((rc = app_form_refused(p, rc, &msg)))
 			return rc;
 		return render_members(p, msg);
 	}
@@ -278,7 +229,7 @@ int page_member_remove(struct app_page *p)
 		return err_set(ERR_NOT_FOUND, "not a member");
 	/* Removing oneself leaves nothing to see here. */
 	p->location = p->user_id && strcmp(p->user_id, req_param(r, "userId")) == 0 ? "/"
-										  : path_of(p, "/o/", org_id, "/members");
+										  : app_path(p, "/o/", org_id, "/members");
 	return 0;
 }
 
@@ -302,18 +253,18 @@ static int render_teams(struct app_page *p, const char *error, const char *title
 		return rc;
 	org_permissions(&perm, o.actor.role, o.actor.owns_team);
 	{
-		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, path_of(p, "/o/", org_id, "") },
+		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, app_path(p, "/o/", org_id, "") },
 					      { "Teams", NULL } };
 		app_frame_begin(p, "Teams", crumbs, 3);
 	}
 	html_raw(b, "<h1>Teams</h1>");
 	org_tabs(p, org_id, 1);
-	error_box(b, error);
+	app_error_box(b, error);
 	if (perm.admin) {
 		html_raw(b, "<form class=\"search\" method=\"post\" action=\"");
 		app_href(b, "/o/", org_id);
 		html_raw(b, "/teams\">");
-		hidden_csrf(p);
+		app_hidden_csrf(p);
 		html_raw(b, "<label for=\"team-title\">New team's name</label><input id=\"team-title\" name=\"title\" "
 			    "type=\"text\" required maxlength=\"64\" value=\"");
 		app_text(b, error && title ? title : "");
@@ -373,7 +324,7 @@ int page_team_create(struct app_page *p)
 	}
 	rc = dom_team_create(p->d, org_id, title, NULL, 0, &t);
 	if (rc) {
-		if ((rc = form_failed(p, rc, &msg)))
+		if ((rc = app_form_refused(p, rc, &msg)))
 			return rc;
 		return render_teams(p, msg, title);
 	}
@@ -417,20 +368,20 @@ static int render_team(struct app_page *p, const char *error)
 		base = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
 		jw_free(&h);
 		struct app_crumb crumbs[] = { { "Home", "/" },
-					      { o.org.title, path_of(p, "/o/", org_id, "") },
-					      { "Teams", path_of(p, "/o/", org_id, "/teams") },
+					      { o.org.title, app_path(p, "/o/", org_id, "") },
+					      { "Teams", app_path(p, "/o/", org_id, "/teams") },
 					      { t.team.title, NULL } };
 		app_frame_begin(p, t.team.title && *t.team.title ? t.team.title : "Team", crumbs, 4);
 	}
 	html_raw(b, "<h1>");
 	app_text(b, t.team.title && *t.team.title ? t.team.title : "Untitled team");
 	html_raw(b, "</h1>");
-	error_box(b, error);
+	app_error_box(b, error);
 	if (manage) {
 		html_raw(b, "<form class=\"search\" method=\"post\" action=\"");
 		app_text(b, base);
 		html_raw(b, "/members\">");
-		hidden_csrf(p);
+		app_hidden_csrf(p);
 		html_raw(b, "<label for=\"team-add\">Add a member of the organization (email)</label>"
 			    "<input id=\"team-add\" name=\"user\" type=\"text\" required maxlength=\"320\" "
 			    "autocomplete=\"off\"><label class=\"mute\" for=\"team-role\">Team role</label>"
@@ -456,7 +407,7 @@ static int render_team(struct app_page *p, const char *error)
 				app_text(b, base);
 				app_href(b, "/members/", m->user.id);
 				html_raw(b, "/remove\">");
-				hidden_csrf(p);
+				app_hidden_csrf(p);
 				html_raw(b, "<button type=\"submit\" aria-label=\"Remove ");
 				app_text(b, who(&m->user));
 				html_raw(b, " from the team\">Remove</button></form></td>");
@@ -484,15 +435,7 @@ int page_team(struct app_page *p)
 
 static const char *team_path(struct app_page *p)
 {
-	struct jw h;
-	const char *out;
-
-	jw_init(&h);
-	app_href(&h, "/o/", req_param(p->r, "organizationId"));
-	app_href(&h, "/teams/", req_param(p->r, "teamId"));
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
-	return out;
+	return app_path2(p, "/o/", req_param(p->r, "organizationId"), "/teams/", req_param(p->r, "teamId"), NULL);
 }
 
 int page_team_member_add(struct app_page *p)
@@ -522,7 +465,7 @@ int page_team_member_add(struct app_page *p)
 		rc = err_set(ERR_INVALID, "user: no member of this organization has that email or id");
 	}
 	if (rc) {
-		if ((rc = form_failed(p, rc, &msg)))
+		if ((rc = app_form_refused(p, rc, &msg)))
 			return rc;
 		return render_team(p, msg);
 	}
@@ -539,7 +482,7 @@ int page_team_member_remove(struct app_page *p)
 					req_param(r, "userId"), &removed);
 
 	if (rc) {
-		if ((rc = form_failed(p, rc, &msg)))
+		if ((rc = app_form_refused(p, rc, &msg)))
 			return rc;
 		return render_team(p, msg);
 	}
@@ -599,17 +542,17 @@ static int render_invites(struct app_page *p, const char *error)
 	    (rc = dom_invites_list(p->d, org_id, &lr, &items, &n, &next)))
 		return rc;
 	{
-		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, path_of(p, "/o/", org_id, "") },
+		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, app_path(p, "/o/", org_id, "") },
 					      { "Invitations", NULL } };
 		app_frame_begin(p, "Invitations", crumbs, 3);
 	}
 	html_raw(b, "<h1>Invitations</h1>");
 	org_tabs(p, org_id, 2);
-	error_box(b, error);
+	app_error_box(b, error);
 	html_raw(b, "<h2>Invite by email</h2><form class=\"search\" method=\"post\" action=\"");
 	app_href(b, "/o/", org_id);
 	html_raw(b, "/invites\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, "<label for=\"invite-emails\">Email addresses, separated by commas (they become members at "
 		    "once; a new address gets an account)</label><input id=\"invite-emails\" name=\"emails\" "
 		    "type=\"text\" required maxlength=\"4000\" autocomplete=\"off\" value=\"\">");
@@ -623,7 +566,7 @@ static int render_invites(struct app_page *p, const char *error)
 		html_raw(b, "<form class=\"search\" method=\"post\" action=\"");
 		app_href(b, "/o/", org_id);
 		html_raw(b, "/invites/links\">");
-		hidden_csrf(p);
+		app_hidden_csrf(p);
 		role_select(b, "link-role", "Role of those who join with the new link");
 		html_raw(b, "<button type=\"submit\">Create link</button></form>");
 	}
@@ -648,7 +591,7 @@ static int render_invites(struct app_page *p, const char *error)
 			app_href(b, "/o/", org_id);
 			app_href(b, "/invites/links/", inv->id);
 			html_raw(b, "/delete\">");
-			hidden_csrf(p);
+			app_hidden_csrf(p);
 			html_raw(b, "<button type=\"submit\">Delete link</button></form></td></tr>");
 		}
 		html_raw(b, "</tbody></table></div>");
@@ -671,7 +614,7 @@ int page_invites(struct app_page *p)
 
 static const char *invites_path(struct app_page *p)
 {
-	return path_of(p, "/o/", req_param(p->r, "organizationId"), "/invites");
+	return app_path(p, "/o/", req_param(p->r, "organizationId"), "/invites");
 }
 
 int page_invite_emails(struct app_page *p)
@@ -708,11 +651,11 @@ int page_invite_emails(struct app_page *p)
 	}
 	rc = dom_org_invite_users(p->d, req_param(r, "organizationId"), &in, &added, &nadded);
 	if (rc) {
-		if ((rc = form_failed(p, rc, &msg)))
+		if ((rc = app_form_refused(p, rc, &msg)))
 			return rc;
 		return render_invites(p, msg);
 	}
-	p->location = path_of(p, "/o/", req_param(r, "organizationId"), "/members");
+	p->location = app_path(p, "/o/", req_param(r, "organizationId"), "/members");
 	return 0;
 }
 
@@ -729,7 +672,7 @@ int page_invite_link_create(struct app_page *p)
 	}
 	rc = dom_invite_create(p->d, req_param(p->r, "organizationId"), fr == 1, role, &inv);
 	if (rc) {
-		if ((rc = form_failed(p, rc, &msg)))
+		if ((rc = app_form_refused(p, rc, &msg)))
 			return rc;
 		return render_invites(p, msg);
 	}
@@ -764,7 +707,7 @@ int page_join(struct app_page *p)
 	app_href(b, "/o/", req_param(p->r, "organizationId"));
 	app_href(b, "/join/", req_param(p->r, "inviteId"));
 	html_raw(b, "\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, "<button type=\"submit\">Join</button></form>");
 	app_frame_end(p);
 	return 0;
@@ -777,6 +720,6 @@ int page_join_post(struct app_page *p)
 
 	if (rc)
 		return rc;
-	p->location = path_of(p, "/o/", req_param(p->r, "organizationId"), "");
+	p->location = app_path(p, "/o/", req_param(p->r, "organizationId"), "");
 	return 0;
 }

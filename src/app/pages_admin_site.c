@@ -26,23 +26,7 @@
 
 static const char *site_path(struct app_page *p, const char *suffix)
 {
-	struct jw h;
-	const char *out;
-
-	jw_init(&h);
-	app_href(&h, "/o/", req_param(p->r, "organizationId"));
-	app_href(&h, "/sites/", req_param(p->r, "siteId"));
-	html_raw(&h, suffix);
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
-	return out;
-}
-
-static void hidden_csrf(struct app_page *p)
-{
-	html_raw(p->out, "<input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
-	app_text(p->out, p->csrf ? p->csrf : "");
-	html_raw(p->out, "\">");
+	return app_path2(p, "/o/", req_param(p->r, "organizationId"), "/sites/", req_param(p->r, "siteId"), suffix);
 }
 
 static int render(struct app_page *p, const char *error)
@@ -95,13 +79,13 @@ static int render(struct app_page *p, const char *error)
 	html_raw(b, "<form method=\"post\" action=\"");
 	app_text(b, site_path(p, s.published ? "/unpublish" : "/publish"));
 	html_raw(b, "\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, s.published ? "<button type=\"submit\">Unpublish</button>" : "<button type=\"submit\">Publish</button>");
 	html_raw(b, "</form><h2>Share links</h2><p class=\"mute\">A share link lets anyone who has it read the site "
 		    "while its visibility is share-link.</p><form class=\"search\" method=\"post\" action=\"");
 	app_text(b, site_path(p, "/share-links"));
 	html_raw(b, "\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, "<label for=\"share-name\">New share link's name</label><input id=\"share-name\" name=\"name\" "
 		    "type=\"text\" maxlength=\"50\"><button type=\"submit\">Create share link</button></form>");
 	if (n == 0) {
@@ -129,7 +113,7 @@ static int render(struct app_page *p, const char *error)
 		app_text(b, site_path(p, "/share-links/"));
 		app_href(b, "", l->id);
 		html_raw(b, "/delete\">");
-		hidden_csrf(p);
+		app_hidden_csrf(p);
 		html_raw(b, "<button type=\"submit\">Delete</button></form></td></tr>");
 	}
 	html_raw(b, "</tbody></table></div>");
@@ -144,19 +128,10 @@ int page_site_publishing(struct app_page *p)
 
 static int refused(struct app_page *p, int rc)
 {
-	struct req *r = p->r;
-	int status = err_status(rc);
-	const char *msg;
+	const char *msg = NULL;
 
-	if (status < 400 || status >= 500 || rc == ERR_NOT_FOUND)
+	if ((rc = app_form_refused(p, rc, &msg)))
 		return rc;
-	msg = arena_strdup(&r->arena, err_message());
-	err_clear();
-	store_tx_rollback(&r->tx);
-	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
-		return rc;
-	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
-	p->status = status;
 	return render(p, msg);
 }
 

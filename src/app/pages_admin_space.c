@@ -43,19 +43,6 @@ static int one_of(const char *v, const char *const *allowed)
 	return 0;
 }
 
-static const char *space_path(struct app_page *p, const char *id, const char *suffix)
-{
-	struct jw h;
-	const char *out;
-
-	jw_init(&h);
-	app_href(&h, "/s/", id);
-	html_raw(&h, suffix);
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
-	return out;
-}
-
 static void select_of(struct jw *b, const char *name, const char *label, const char *const *list, const char *cur)
 {
 	html_raw(b, "<p><label for=\"set-");
@@ -79,13 +66,6 @@ static void select_of(struct jw *b, const char *name, const char *label, const c
 
 static const char *const grant_roles[] = { "admin", "create", "review", "edit", "comment", "read", NULL };
 
-static void hidden_csrf(struct app_page *p)
-{
-	html_raw(p->out, "<input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
-	app_text(p->out, p->csrf ? p->csrf : "");
-	html_raw(p->out, "\">");
-}
-
 /* The grants of the space, and (admins) the forms to grant and remove. */
 static int permissions(struct app_page *p, const struct space *s)
 {
@@ -98,7 +78,7 @@ static int permissions(struct app_page *p, const struct space *s)
 	char *next = NULL;
 	int nu = 0, nt = 0, nm = 0, not = 0, rc;
 	struct jw *b = p->out;
-	const char *base = space_path(p, s->id, "/~/permissions");
+	const char *base = app_path(p, "/s/", s->id, "/~/permissions");
 
 	if ((rc = dom_grants_list(p->d, DOM_SPACE, s->id, GRANT_USER, &lr, &users, &nu, &next)) ||
 	    (rc = dom_grants_list(p->d, DOM_SPACE, s->id, GRANT_TEAM, &lr, &teams, &nt, &next)))
@@ -121,7 +101,7 @@ static int permissions(struct app_page *p, const struct space *s)
 		    "of what the organization gives them.</p><form class=\"search\" method=\"post\" action=\"");
 	app_text(b, base);
 	html_raw(b, "\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, "<label for=\"grant-who\">Give a role to</label><select id=\"grant-who\" name=\"principal\">");
 	for (int i = 0; i < nm; i++) {
 		html_raw(b, "<option value=\"user:");
@@ -171,7 +151,7 @@ static int permissions(struct app_page *p, const struct space *s)
 		html_raw(b, i < nu ? "/user/" : "/team/");
 		app_href(b, "", id);
 		html_raw(b, "/remove\">");
-		hidden_csrf(p);
+		app_hidden_csrf(p);
 		html_raw(b, "<button type=\"submit\" aria-label=\"Remove the role of ");
 		app_text(b, name);
 		html_raw(b, "\">Remove</button></form></td></tr>");
@@ -255,7 +235,7 @@ static int render(struct app_page *p, const char *error)
 	space_permissions(&perm, s.access, s.edit_mode && strcmp(s.edit_mode, "locked") == 0);
 	{
 		struct app_crumb crumbs[] = { { "Home", "/" },
-					      { s.title && *s.title ? s.title : "Untitled space", space_path(p, s.id, "") },
+					      { s.title && *s.title ? s.title : "Untitled space", app_path(p, "/s/", s.id, "") },
 					      { "Settings", NULL } };
 		app_frame_begin(p, "Space settings", crumbs, 3);
 	}
@@ -279,7 +259,7 @@ static int render(struct app_page *p, const char *error)
 		return 0;
 	}
 	html_raw(b, "<form method=\"post\" action=\"");
-	app_text(b, space_path(p, s.id, "/~/settings"));
+	app_text(b, app_path(p, "/s/", s.id, "/~/settings"));
 	html_raw(b, "\"><input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
 	app_text(b, p->csrf ? p->csrf : "");
 	html_raw(b, "\"><p><label for=\"set-title\">Title</label><br><input id=\"set-title\" name=\"title\" "
@@ -357,26 +337,17 @@ int page_space_settings_save(struct app_page *p)
 		p->status = status;
 		return render(p, msg);
 	}
-	p->location = space_path(p, s.id, "/~/settings");
+	p->location = app_path(p, "/s/", s.id, "/~/settings");
 	return 0;
 }
 
 /* A refused form: roll back, continue in a read transaction, show why. */
 static int refused(struct app_page *p, int rc)
 {
-	struct req *r = p->r;
-	int status = err_status(rc);
-	const char *msg;
+	const char *msg = NULL;
 
-	if (status < 400 || status >= 500 || rc == ERR_NOT_FOUND)
+	if ((rc = app_form_refused(p, rc, &msg)))
 		return rc;
-	msg = arena_strdup(&r->arena, err_message());
-	err_clear();
-	store_tx_rollback(&r->tx);
-	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
-		return rc;
-	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
-	p->status = status;
 	return render(p, msg);
 }
 
@@ -401,7 +372,7 @@ int page_space_grant(struct app_page *p)
 			       team ? 1 : 0);
 	if (rc)
 		return refused(p, rc);
-	p->location = space_path(p, id, "/~/settings");
+	p->location = app_path(p, "/s/", id, "/~/settings");
 	return 0;
 }
 
@@ -419,6 +390,6 @@ int page_space_grant_remove(struct app_page *p)
 		return refused(p, rc);
 	if (!removed)
 		return err_set(ERR_NOT_FOUND, "no such grant");
-	p->location = space_path(p, id, "/~/settings");
+	p->location = app_path(p, "/s/", id, "/~/settings");
 	return 0;
 }

@@ -136,24 +136,11 @@ static _Thread_local const char *refusal;
  * missing); 5xx its error page. */
 static int refused(struct app_page *p, int rc)
 {
-	struct req *r = p->r;
-	int status = err_status(rc);
+	const char *msg = NULL;
 
-	if (rc == ERR_NOT_FOUND || status < 400 || status >= 500)
+	if ((rc = app_form_refused(p, rc, &msg)))
 		return rc;
-	refusal = arena_strdup(&r->arena, err_message());
-	err_clear();
-	store_tx_rollback(&r->tx);
-	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena))) {
-		refusal = NULL;
-		return rc;
-	}
-	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
-	p->d = &r->dom;
-	p->status = status;
-	p->location = NULL;
-	p->out->len = 0;
-	p->out->oom = false;
+	refusal = msg;
 	rc = page_cr(p);
 	refusal = NULL;
 	return rc;

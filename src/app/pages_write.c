@@ -91,13 +91,6 @@ static const char *cr_url(struct app_page *p, const char *space_id, const char *
 	return out;
 }
 
-static void hidden_csrf(struct app_page *p)
-{
-	html_raw(p->out, "<input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
-	app_text(p->out, p->csrf ? p->csrf : "");
-	html_raw(p->out, "\">");
-}
-
 /* A form field: 1 found, 0 absent, ERR_INVALID (naming it) when malformed
  * or longer than max bytes. */
 static int field(struct app_page *p, const char *name, size_t max, const char **out)
@@ -193,21 +186,9 @@ static void error_note(struct app_page *p, const char *msg)
  * role is short, and the page then shows no controls). */
 static int form_error(int rc, int *status, const char **msg, struct app_page *p)
 {
-	struct req *r = p->r;
-
-	if (rc == ERR_NOT_FOUND || err_status(rc) >= 500 || err_status(rc) < 400)
+	if ((rc = app_form_refused(p, rc, msg)))
 		return rc;
-	*status = err_status(rc);
-	*msg = arena_strdup(&r->arena, err_message());
-	err_clear();
-	/* Nothing a refused batch wrote is kept (its content-addressed page
-	 * bodies and blobs included): roll the write transaction back and draw
-	 * the form again in a read transaction (as pages_admin.c does). */
-	store_tx_rollback(&r->tx);
-	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
-		return rc;
-	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
-	p->d = &r->dom;
+	*status = p->status;
 	return 0;
 }
 
@@ -398,7 +379,7 @@ static int show_index(struct app_page *p, const char *msg, int status)
 	html_raw(b, "<h2 id=\"new\">New page</h2><form class=\"write\" method=\"post\" action=\"");
 	app_text(b, (u = cr_url(p, id, num, "/~/pages", NULL)) ? u : "/");
 	html_raw(b, "\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, "<label for=\"new-title\">Title</label><input id=\"new-title\" name=\"title\" required "
 		    "maxlength=\"256\"><label for=\"new-parent\">Inside</label><select id=\"new-parent\" "
 		    "name=\"parent\"><option value=\"\">(top level)</option>");
@@ -431,7 +412,7 @@ static int show_index(struct app_page *p, const char *msg, int status)
 	html_raw(b, "<form class=\"write\" method=\"post\" enctype=\"multipart/form-data\" action=\"");
 	app_text(b, (u = cr_url(p, id, num, "/~/upload", NULL)) ? u : "/");
 	html_raw(b, "\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, "<label for=\"upload\">Upload images or files (1 MB each, up to 20)</label>"
 		    "<input id=\"upload\" name=\"file\" type=\"file\" multiple required>"
 		    "<div><button type=\"submit\">Upload</button></div></form>");
@@ -559,7 +540,7 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	html_raw(b, "\" data-preview=\"");
 	app_href(b, "/s/", id);
 	html_raw(b, "/~/preview\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, "<input type=\"hidden\" name=\"cr\" value=\"");
 	app_text(b, num);
 	html_raw(b, "\">");
@@ -600,7 +581,7 @@ move:
 	html_raw(b, "<h2>Move</h2><form class=\"write row\" method=\"post\" action=\"");
 	app_text(b, (u = cr_url(p, id, num, "/~/move/", pid)) ? u : "/");
 	html_raw(b, "\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, "<label for=\"parent\">Inside</label><select id=\"parent\" name=\"parent\">"
 		    "<option value=\"\">(top level)</option>");
 	parent_options(p, dp.src.rv, dp.src.rv->first_root, pg->id, pg->parent, 0);
@@ -613,7 +594,7 @@ move:
 	html_raw(b, "<h2>Delete</h2><form class=\"write row\" method=\"post\" action=\"");
 	app_text(b, (u = cr_url(p, id, num, "/~/delete/", pid)) ? u : "/");
 	html_raw(b, "\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, "<p class=\"mute\">Deletes this page and the pages inside it from the change request.</p>"
 		    "<button type=\"submit\" class=\"danger\">Delete page</button></form>");
 	script_tag(p);
@@ -928,7 +909,7 @@ void app_write_space_form(struct app_page *p, const struct space *s)
 	html_raw(b, "<form class=\"write row\" method=\"post\" action=\"");
 	app_href(b, "/s/", s->id);
 	html_raw(b, "/~/changes/new\">");
-	hidden_csrf(p);
+	app_hidden_csrf(p);
 	html_raw(b, "<label for=\"cr-subject\">New change request</label><input id=\"cr-subject\" name=\"subject\" "
 		    "maxlength=\"100\" placeholder=\"What it changes\"><button type=\"submit\">Start</button></form>");
 }

@@ -1,0 +1,78 @@
+/*
+ * forms.c - what every form page of the web interface shares (pages.h):
+ * the CSRF field, the refusal box, building a path from ids, and turning a
+ * refused write into the form shown again with why.
+ *
+ * A refusal (app_form_refused) is a 4xx other than 404 from the domain or
+ * from the form's own parsing: the write transaction is rolled back, so
+ * nothing the refused call wrote is kept, and the page continues in a new
+ * read transaction with the status and the message. A 404 stays the
+ * dispatcher's one 404 page (another organization's ids look missing); a
+ * 5xx stays its error page.
+ */
+#include "app/app.h"
+#include "app/pages.h"
+#include "domain/domain.h"
+#include "http/services.h"
+#include "site/site.h"
+#include "store/store.h"
+#include "util/err.h"
+
+void app_hidden_csrf(struct app_page *p)
+{
+	html_raw(p->out, "<input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
+	app_text(p->out, p->csrf ? p->csrf : "");
+	html_raw(p->out, "\">");
+}
+
+void app_error_box(struct jw *b, const char *msg)
+{
+	if (!msg)
+		return;
+	html_raw(b, "<div class=\"hint hint-danger\" role=\"alert\"><p>");
+	app_text(b, msg);
+	html_raw(b, "</p></div>");
+}
+
+const char *app_path(struct app_page *p, const char *prefix, const char *id, const char *suffix)
+{
+	return app_path2(p, prefix, id, NULL, NULL, suffix);
+}
+
+const char *app_path2(struct app_page *p, const char *prefix, const char *id, const char *prefix2, const char *id2,
+		      const char *suffix)
+{
+	struct jw h;
+	const char *out;
+
+	jw_init(&h);
+	app_href(&h, prefix, id ? id : "");
+	if (prefix2)
+		app_href(&h, prefix2, id2 ? id2 : "");
+	if (suffix)
+		html_raw(&h, suffix);
+	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
+	jw_free(&h);
+	return out;
+}
+
+int app_form_refused(struct app_page *p, int rc, const char **msg)
+{
+	struct req *r = p->r;
+	int status = err_status(rc);
+
+	if (rc == ERR_NOT_FOUND || status < 400 || status >= 500)
+		return rc;
+	*msg = arena_strdup(&r->arena, err_message());
+	err_clear();
+	store_tx_rollback(&r->tx);
+	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
+		return rc;
+	dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
+	p->d = &r->dom;
+	p->status = status;
+	p->location = NULL;
+	p->out->len = 0;
+	p->out->oom = false;
+	return 0;
+}
