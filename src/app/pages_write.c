@@ -723,14 +723,6 @@ int write_delete(struct app_page *p)
  * to 20; the domain checks each one's size, 1 MB, and type). */
 #define UPLOAD_MAX_FILES 20
 
-struct part {
-	const char *name;     /* the field's name */
-	const char *filename; /* NULL for a plain field */
-	const char *type;     /* the part's Content-Type, NULL when none */
-	const char *data;
-	size_t len;
-};
-
 /* A quoted or bare parameter value of a header line (name="x" or name=x),
  * ASCII-case-insensitive name; NULL when absent. The value may not hold a
  * quote or a backslash (browsers percent-encode those). */
@@ -759,8 +751,8 @@ static const char *header_param(struct arena *a, const char *h, size_t hl, const
 }
 
 /* Split a multipart/form-data body into at most max parts: 0, or
- * ERR_INVALID when it is not one. */
-static int multipart(struct app_page *p, struct part *parts, int max, int *n)
+ * ERR_INVALID when it is not one (pages_write.h: the OpenAPI upload uses it too). */
+int app_multipart(struct app_page *p, struct app_part *parts, int max, int *n)
 {
 	struct req *r = p->r;
 	struct arena *a = &r->arena;
@@ -790,7 +782,7 @@ static int multipart(struct app_page *p, struct part *parts, int max, int *n)
 		const char *hend = memmem(cur, (size_t)(end - cur), "\r\n\r\n", 4);
 		if (!hend)
 			return err_set(ERR_INVALID, "the upload is not valid multipart/form-data");
-		struct part pt = { 0 };
+		struct app_part pt = { 0 };
 		for (const char *l = cur; l < hend;) {
 			const char *le = memmem(l, (size_t)(hend - l), "\r\n", 2);
 			size_t ll = le ? (size_t)(le - l) : (size_t)(hend - l);
@@ -831,7 +823,7 @@ static int multipart(struct app_page *p, struct part *parts, int max, int *n)
 int write_upload(struct app_page *p)
 {
 	const char *num = req_param(p->r, "number"), *sent = NULL, *msg = NULL;
-	struct part parts[UPLOAD_MAX_FILES + 4];
+	struct app_part parts[UPLOAD_MAX_FILES + 4];
 	struct content_outcome *o;
 	json_t *files, *c;
 	int n = 0, rc, status = 200;
@@ -841,7 +833,7 @@ int write_upload(struct app_page *p)
 	/* A multipart form: the dispatcher's CSRF check reads urlencoded
 	 * bodies only (APP_CSRF_SELF), so the token is the form's own "csrf"
 	 * part, checked here before anything else. */
-	rc = multipart(p, parts, UPLOAD_MAX_FILES + 4, &n);
+	rc = app_multipart(p, parts, UPLOAD_MAX_FILES + 4, &n);
 	for (int i = 0; rc == 0 && i < n; i++)
 		if (!parts[i].filename && strcmp(parts[i].name, APP_CSRF_FIELD) == 0 && !sent)
 			sent = arena_strndup(&p->r->arena, parts[i].data, parts[i].len);
@@ -861,7 +853,7 @@ int write_upload(struct app_page *p)
 	if (!(files = json_array()))
 		return err_set(ERR_INTERNAL, "out of memory");
 	for (int i = 0; i < n; i++) {
-		const struct part *pt = &parts[i];
+		const struct app_part *pt = &parts[i];
 		if (!pt->filename || strcmp(pt->name, "file") != 0)
 			continue;
 		if (!*pt->filename && pt->len == 0)

@@ -24,6 +24,20 @@ int write_upload(struct app_page *p); /* multipart: checks its own CSRF part */
 int write_serve_js(struct app_page *p);
 int write_serve_css(struct app_page *p);
 
+/* A part of a multipart/form-data body, pointing into the request's body. */
+struct app_part {
+	const char *name;     /* the field's name */
+	const char *filename; /* NULL for a plain field */
+	const char *type;     /* the part's Content-Type, NULL when none */
+	const char *data;
+	size_t len;
+};
+/* Split r's multipart/form-data body into at most max parts: 0 with *n, or
+ * ERR_INVALID (a message for the form) when it is not one, is too large
+ * (r->body_too_large) or has more parts. Used by write_upload and the
+ * OpenAPI upload (pages_openapi.c), each checking its own "csrf" part. */
+int app_multipart(struct app_page *p, struct app_part *parts, int max, int *n);
+
 /* The assets' URLs, with a hash of their bytes (cached for a year). */
 const char *app_edit_js_url(void);
 const char *app_write_css_url(void);
