@@ -77,6 +77,8 @@ static const struct app_route app_routes[] = {
 	 * change request's {path*} (no page path starts with "~"). */
 	{ "GET", "/~app/edit.js", write_serve_js, APP_ASSET },
 	{ "GET", "/~app/edit.css", write_serve_css, APP_ASSET },
+	/* Asked by a published page's site.js: no sign-in redirect (JSON). */
+	{ "GET", "/~app/edit-link", page_edit_link, 0 },
 	{ "POST", "/s/{spaceId}/~/changes/new", write_cr_new, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/preview", write_preview, APP_SESSION }, /* reads: checks the token itself */
 	{ "GET", "/s/{spaceId}/~/changes/{number}/~/edit", write_edit_index, APP_SESSION },
@@ -229,7 +231,8 @@ static int send_page(struct app_page *p, struct jw *out)
 	if (out->len)
 		memcpy(body, out->buf, out->len);
 	body[out->len] = '\0';
-	return resp_bytes(r, p->status, "text/html; charset=utf-8", body, out->len);
+	return resp_bytes(r, p->status, p->content_type ? p->content_type : "text/html; charset=utf-8", body,
+			  out->len);
 }
 
 /* The error page for rc (an err.h code): the 404 for what the user may not
@@ -355,6 +358,7 @@ int app_serve(struct req *r)
 	}
 	if (rc) {
 		p.location = NULL;
+		p.content_type = NULL;
 		error_page(&p, rc);
 	}
 	rc = send_page(&p, &out);

@@ -29,6 +29,7 @@ struct app_page {
 	struct jw *out;          /* the HTML body */
 	int status;              /* 200 unless a page says otherwise */
 	const char *location;    /* set: answer a 303 redirect there instead */
+	const char *content_type; /* NULL: text/html; else p->out is a body of that type */
 };
 
 /* A link above the page's title (the breadcrumb trail). */
@@ -123,6 +124,8 @@ int page_site_publish(struct app_page *p);
 int page_site_unpublish(struct app_page *p);
 int page_site_share_link_create(struct app_page *p);
 int page_site_share_link_delete(struct app_page *p);
+/* The published site's "Edit" link (edit_link.c): JSON for site.js. */
+int page_edit_link(struct app_page *p);
 /* The organization's search box (pages_org.c). */
 void app_search_form(struct jw *b, const char *org_id, const char *q);
 

@@ -1070,6 +1070,7 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	vi->v.css_url = arena_printf(vi->a, "%s/~assets/site.css?v=%s", root, site_css_version());
 	vi->v.js_url = arena_printf(vi->a, "%s/~assets/site.js?v=%s", root, site_js_version());
 	vi->v.base = origin(vi, hostname);
+	vi->v.edit_url = hostname ? NULL : "/~app/edit-link";
 	vi->v.here = rest;
 	if (strncmp(rest, "~theme/", 7) == 0)
 		return theme_set(vi, rest + 7);

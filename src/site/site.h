@@ -138,6 +138,12 @@ struct site_view {
 	const char *theme;            /* the visitor's theme (cookie): light, dark, system; NULL: the site's */
 	const char *here;             /* the path asked for, under the root (the theme links come back to it) */
 	const char *js_url;           /* docsd's script (seo.c); NULL: none */
+	/* The web interface's "may this visitor edit the page?" endpoint
+	 * (app/edit_link.c), a path on docsd's own origin: set only when the
+	 * site is served under docsd's public URL (not its own hostname, where
+	 * the session cookie is not sent). The page names it in a meta tag and
+	 * site.js asks it, so the cached HTML is the same for every visitor. */
+	const char *edit_url;
 	/* Integration scripts (their URLs) that a site installation with
 	 * site:script:inject allows: loaded after docsd's own (seo.c); the
 	 * page's CSP then comes from site_csp_with_scripts (csp.c). */
