@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test run (the README's second command; CI runs it through .ci/run):
 #   deps -> make -> throwaway PostgreSQL -> C unit tests (SQLite + PostgreSQL)
-#   -> API tests on SQLite -> GitBook's CLI (`gitbook openapi publish`, SQLite)
-#   -> browser test of a published site (chromium, SQLite)
-#   -> API tests on PostgreSQL -> keep-alive stall check
+#   -> API tests on SQLite, and beside them on PostgreSQL -> GitBook's CLI (SQLite)
+#   -> browser tests of published sites and the web interface (chromium, SQLite)
+#   -> keep-alive stall check
 #   -> ASan/UBSan build -> API tests on SQLite under the sanitizers.
 # Setup steps (deps, builds, PostgreSQL, npm ci) stop the run at once. A failing test stage
 # is reported and the remaining stages still run, so one run shows every failure; set
@@ -21,7 +21,7 @@ export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=f
 jobs=$(nproc 2>/dev/null || echo 2)
 # Stage time limits (seconds); a normal run takes a fraction of these.
 t_unit=${TEST_TIMEOUT_UNIT:-300}
-t_api=${TEST_TIMEOUT_API:-360}
+t_api=${TEST_TIMEOUT_API:-600}
 t_asan=${TEST_TIMEOUT_ASAN:-540}
 t_conns=${TEST_TIMEOUT_CONNS:-90}
 t_browser=${TEST_TIMEOUT_BROWSER:-300}
@@ -58,6 +58,7 @@ on_exit() {
   set +e
   trap - EXIT INT TERM
   step_done
+  for pid in "${bg_pids[@]}"; do pkill -TERM -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; done
   if [ -n "$pg_dir" ]; then scripts/pg-cluster.sh stop "$pg_dir" >/dev/null 2>&1; fi
   if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
   if [ "$failed" -ne 0 ]; then
@@ -89,7 +90,7 @@ die() { # STAGE MESSAGE
 # add its counts. KIND node: node's runner ("# pass N"/"# fail N", or "ℹ pass N" from the
 # spec reporter); KIND plain: the last "N passed, N failed" line.
 stage() {
-  local name=$1 kind=$2 limit=$3 log rc p f c
+  local name=$1 kind=$2 limit=$3 log rc
   shift 3
   log="$log_dir/$name.log"
   say "$name"
@@ -97,6 +98,40 @@ stage() {
   timeout -k 15 "$limit" "$@" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   set -e
+  stage_count "$name" "$kind" "$limit" "$rc"
+  step_done
+}
+
+# stage_bg NAME KIND TIMEOUT CMD...: the same stage in the background (its output only in its
+# log until stage_join prints it); stage_join NAME KIND TIMEOUT waits for it and counts. The
+# two cores are otherwise half idle while one API stage runs (a test waits on its server).
+bg_pids=()
+declare -A bg_pid bg_start
+stage_bg() {
+  local name=$1 kind=$2 limit=$3
+  shift 3
+  printf '\n==> %s (in the background)\n' "$name"
+  bg_start[$name]=$(date +%s)
+  ( set +e; timeout -k 15 "$limit" "$@" >"$log_dir/$name.log" 2>&1; echo $? >"$log_dir/$name.rc" ) &
+  bg_pid[$name]=$!
+  bg_pids+=("$!")
+}
+stage_join() {
+  local name=$1 kind=$2 limit=$3 rc
+  step_done
+  wait "${bg_pid[$name]}" || true
+  printf '\n==> %s (ran in the background; its output)\n' "$name"
+  cat "$log_dir/$name.log"
+  rc=$(cat "$log_dir/$name.rc" 2>/dev/null || echo 1)
+  stage_count "$name" "$kind" "$limit" "$rc"
+  local secs=$(( $(date +%s) - ${bg_start[$name]} ))
+  times+=("$name ${secs} s (parallel)")
+  printf -- '--- %s: %d s (parallel)\n' "$name" "$secs"
+}
+
+# stage_count NAME KIND TIMEOUT RC: add the counts of $log_dir/NAME.log.
+stage_count() {
+  local name=$1 kind=$2 limit=$3 rc=$4 log="$log_dir/$1.log" p f c
   if [ "$kind" = node ]; then
     p=$(sed -n 's/^\(# \|ℹ \)pass \([0-9][0-9]*\)$/\2/p' "$log" | tail -n 1)
     f=$(sed -n 's/^\(# \|ℹ \)fail \([0-9][0-9]*\)$/\2/p' "$log" | tail -n 1)
@@ -120,7 +155,6 @@ stage() {
   fi
   passed=$(( passed + p ))
   failed=$(( failed + f ))
-  step_done
   echo "--> $name: $p passed, $f failed"
   if [ "$f" -ne 0 ]; then
     failed_stages+=("$name")
@@ -165,7 +199,14 @@ stage unit plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" DOCSD_TEST_REQUIRE_PG
 say "npm ci (tests/api)" npm-api
 timeout -k 15 300 npm --prefix tests/api ci --no-audit --no-fund || die npm "npm ci in tests/api"
 
+# The API tests on PostgreSQL run beside those on SQLite (their own database; every test file
+# its own server on its own port and only looks at data it created).
+pg_api_url=$(scripts/pg-cluster.sh createdb "$pg_dir" "docsd_api_$(date +%s)_$$") \
+  || die postgres "CREATE DATABASE for the API tests"
+stage_bg api-postgres node "$t_api" env DOCSD_BIN="$root/build/docsd" \
+  DOCSD_TEST_DATABASE="$pg_api_url" npm --prefix tests/api test
 stage api-sqlite node "$t_api" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/api test
+stage_join api-postgres node "$t_api"
 
 # GitBook's own CLI, unchanged, against docsd: OpenAPI specs, and integrations published,
 # installed and run in workerd (tests/cli was installed before the unit stage; its server
@@ -179,11 +220,6 @@ timeout -k 15 300 npm --prefix tests/browser ci --no-audit --no-fund || die npm 
 # Debian's chromium, headless, against a site published through the API (SQLite build);
 # full-page screenshots in tests/browser/artifacts/.
 stage browser node "$t_browser" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/browser test
-
-pg_api_url=$(scripts/pg-cluster.sh createdb "$pg_dir" "docsd_api_$(date +%s)_$$") \
-  || die postgres "CREATE DATABASE for the API tests"
-stage api-postgres node "$t_api" env DOCSD_BIN="$root/build/docsd" \
-  DOCSD_TEST_DATABASE="$pg_api_url" npm --prefix tests/api test
 
 stage keepalive-conns plain "$t_conns" env DOCSD_BIN="$root/build/docsd" bench/conns.sh
 
