@@ -11,6 +11,15 @@
  * Every one of those needs the site's admin role, which the domain checks;
  * the forms are shown only when the site's `access` (the actor's role on the
  * site, from dom_site_get) is admin. A refusal is rolled back and shown.
+ *
+ * The same page has the site's general settings (title and visibility,
+ * updateSiteById's fields as api/sites.c parses them: title 2..128
+ * characters, visibility one of GitBook's four) saved with dom_site_update;
+ * and creating a site (createSite's dom_site_create: the create role in the
+ * organization, which the domain checks): the form on the organization's
+ * page (app_site_create_form) and /o/{organizationId}/sites/new, POST
+ * /o/{organizationId}/sites, then the new site's settings. The structure
+ * and the customization are pages_site_structure.c's.
  */
 #include "app/app.h"
 #include "app/pages.h"
@@ -23,6 +32,11 @@
 #include "util/text.h"
 
 #include <string.h>
+
+/* createSite's and updateSiteById's lists and bounds (api/sites.c). */
+static const char *const site_visibilities[] = { "public", "unlisted", "share-link", "visitor-auth", NULL };
+#define SITE_TITLE_MIN 2
+#define SITE_TITLE_MAX 128
 
 static const char *site_path(struct app_page *p, const char *suffix)
 {
@@ -55,15 +69,11 @@ static int render(struct app_page *p, const char *error)
 		jw_free(&h);
 		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, org_href },
 					      { s.title && *s.title ? s.title : "Site", site_path(p, "") },
-					      { "Publishing", NULL } };
-		app_frame_begin(p, "Publishing", crumbs, 4);
+					      { "Settings", NULL } };
+		app_frame_begin(p, "Site settings", crumbs, 4);
 	}
-	html_raw(b, "<h1>Publishing</h1>");
-	if (error) {
-		html_raw(b, "<div class=\"hint hint-danger\" role=\"alert\"><p>");
-		app_text(b, error);
-		html_raw(b, "</p></div>");
-	}
+	html_raw(b, "<h1>Site settings</h1>");
+	app_error_box(b, error);
 	html_raw(b, "<dl class=\"meta\"><dt>Status</dt><dd>");
 	html_raw(b, s.published ? "<span class=\"badge st-open\">published</span>"
 				: "<span class=\"badge st-draft\">not published</span>");
@@ -71,12 +81,38 @@ static int render(struct app_page *p, const char *error)
 	app_text(b, s.visibility);
 	html_raw(b, "</dd></dl>");
 	if (!admin) {
-		html_raw(b, "<p class=\"mute\">Only an administrator of this site can publish it or manage its share "
-			    "links.</p>");
+		html_raw(b, "<p class=\"mute\">Only an administrator of this site can change its settings, publish it or "
+			    "manage its share links.</p><p class=\"actions\"><a href=\"");
+		app_text(b, site_path(p, "/structure"));
+		html_raw(b, "\">Spaces and sections</a><a href=\"");
+		app_text(b, site_path(p, "/customization"));
+		html_raw(b, "\">Customization</a></p>");
 		app_frame_end(p);
 		return 0;
 	}
-	html_raw(b, "<form method=\"post\" action=\"");
+	html_raw(b, "<p class=\"actions\"><a href=\"");
+	app_text(b, site_path(p, "/structure"));
+	html_raw(b, "\">Spaces and sections</a><a href=\"");
+	app_text(b, site_path(p, "/customization"));
+	html_raw(b, "\">Customization</a></p><h2>General</h2><form method=\"post\" action=\"");
+	app_text(b, site_path(p, "/settings"));
+	html_raw(b, "\">");
+	app_hidden_csrf(p);
+	html_raw(b, "<p><label for=\"site-title\">Title</label><br><input id=\"site-title\" name=\"title\" type=\"text\" "
+		    "minlength=\"2\" maxlength=\"128\" value=\"");
+	app_text(b, s.title ? s.title : "");
+	html_raw(b, "\"></p><p><label for=\"site-visibility\">Visibility</label><br><select id=\"site-visibility\" "
+		    "name=\"visibility\">");
+	for (int i = 0; site_visibilities[i]; i++) {
+		html_raw(b, "<option value=\"");
+		html_raw(b, site_visibilities[i]);
+		html_raw(b, s.visibility && strcmp(s.visibility, site_visibilities[i]) == 0 ? "\" selected>" : "\">");
+		html_raw(b, site_visibilities[i]);
+		html_raw(b, "</option>");
+	}
+	html_raw(b, "</select></p><p class=\"mute\">share-link: readers need a share link below; visitor-auth: a "
+		    "signed token from your own sign-in (the API's publishing auth).</p><p><button type=\"submit\">Save"
+		    "</button></p></form><h2>Publishing</h2><form method=\"post\" action=\"");
 	app_text(b, site_path(p, s.published ? "/unpublish" : "/publish"));
 	html_raw(b, "\">");
 	app_hidden_csrf(p);
@@ -187,5 +223,120 @@ int page_site_share_link_delete(struct app_page *p)
 	if (!deleted)
 		return err_set(ERR_NOT_FOUND, "no such share link");
 	p->location = site_path(p, "/settings");
+	return 0;
+}
+
+/* A text field of a form with createSite's / updateSiteById's bounds: 1
+ * with *out, 0 absent; else the 400 with the API's message (*bad). */
+static int form_text(struct app_page *p, const char *name, long min, long max, const char **out, const char **bad)
+{
+	struct req *r = p->r;
+	int f = form_field(&r->arena, r->body, r->body_len, name, out);
+	long n;
+
+	if (f < 0) {
+		*bad = arena_printf(&r->arena, "%s: must be valid text", name);
+		return -1;
+	}
+	if (f == 0)
+		return 0;
+	n = utf8_len(*out);
+	if (n < min || n > max) {
+		*bad = arena_printf(&r->arena, "%s: must be %ld to %ld characters long", name, min, max);
+		return -1;
+	}
+	return 1;
+}
+
+int page_site_settings_save(struct app_page *p)
+{
+	struct req *r = p->r;
+	struct site_update in;
+	const char *bad = NULL, *vis = NULL;
+	struct site s;
+	int rc, i;
+
+	memset(&in, 0, sizeof(in));
+	if (form_text(p, "title", SITE_TITLE_MIN, SITE_TITLE_MAX, &in.title, &bad) < 0 ||
+	    form_text(p, "visibility", 1, 64, &vis, &bad) < 0) {
+		p->status = 400;
+		return render(p, bad);
+	}
+	for (i = 0; vis && site_visibilities[i]; i++)
+		if (strcmp(vis, site_visibilities[i]) == 0)
+			break;
+	if (vis && !site_visibilities[i]) {
+		p->status = 400;
+		return render(p, arena_printf(&r->arena, "visibility: '%s' is not one of the allowed values", vis));
+	}
+	in.visibility = vis;
+	if ((rc = dom_site_update(p->d, req_param(r, "organizationId"), req_param(r, "siteId"), &in, &s)))
+		return refused(p, rc);
+	p->location = site_path(p, "/settings");
+	return 0;
+}
+
+/* ---- creating a site ---- */
+
+void app_site_create_form(struct app_page *p, const char *org_id, const char *title)
+{
+	struct jw *b = p->out;
+
+	html_raw(b, "<form class=\"search\" method=\"post\" action=\"");
+	app_text(b, app_path(p, "/o/", org_id, "/sites"));
+	html_raw(b, "\">");
+	app_hidden_csrf(p);
+	html_raw(b, "<label for=\"new-site-title\">New site's title</label><input id=\"new-site-title\" name=\"title\" "
+		    "type=\"text\" required minlength=\"2\" maxlength=\"128\" value=\"");
+	app_text(b, title ? title : "");
+	html_raw(b, "\"><button type=\"submit\">Create site</button></form>");
+}
+
+static int render_new(struct app_page *p, const char *title, const char *error)
+{
+	const char *org_id = req_param(p->r, "organizationId");
+	struct dom_org o;
+	int rc;
+
+	if ((rc = dom_org_get(p->d, org_id, &o)))
+		return rc;
+	{
+		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, app_path(p, "/o/", org_id, "") },
+					      { "New site", NULL } };
+		app_frame_begin(p, "New site", crumbs, 3);
+	}
+	html_raw(p->out, "<h1>New site</h1>");
+	app_error_box(p->out, error);
+	html_raw(p->out, "<p class=\"mute\">A site publishes spaces of this organization. Add its spaces and "
+			 "publish it from its settings once it is created.</p>");
+	app_site_create_form(p, org_id, title);
+	app_frame_end(p);
+	return 0;
+}
+
+int page_site_new(struct app_page *p)
+{
+	return render_new(p, NULL, NULL);
+}
+
+int page_site_create(struct app_page *p)
+{
+	struct req *r = p->r;
+	const char *org_id = req_param(r, "organizationId"), *bad = NULL, *msg = NULL;
+	struct site_input in;
+	struct site s;
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	if (form_text(p, "title", SITE_TITLE_MIN, SITE_TITLE_MAX, &in.title, &bad) < 0) {
+		p->status = 400;
+		return render_new(p, NULL, bad);
+	}
+	if ((rc = dom_site_create(p->d, org_id, &in, &s))) {
+		if ((rc = app_form_refused(p, rc, &msg)))
+			return rc;
+		return render_new(p, in.title, msg);
+	}
+	p->location = app_path2(p, "/o/", org_id, "/sites/", s.id, "/settings");
 	return 0;
 }

@@ -231,6 +231,12 @@ int page_org(struct app_page *p)
 		 * permissions.listMembers / listTeams say. */
 		struct org_permissions perm;
 		org_permissions(&perm, o.actor.role, o.actor.owns_team);
+		/* A new site (pages_admin_site.c): for members who may create
+		 * content; dom_site_create decides. */
+		if (perm.create_content) {
+			html_raw(p->out, "<h2>New site</h2>");
+			app_site_create_form(p, o.org.id, NULL);
+		}
 		if (perm.list_members || perm.list_teams) {
 			html_raw(p->out, "<h2>People</h2><p class=\"actions\">");
 			if (perm.list_members) {

@@ -154,7 +154,13 @@ int page_site(struct app_page *p)
 	html_raw(b, "</dd></dl><p class=\"actions\"><a href=\"");
 	app_href(b, "/o/", org_id);
 	app_href(b, "/sites/", req_param(p->r, "siteId"));
-	html_raw(b, "/settings\">Publishing and share links</a></p>"); /* pages_admin_site.c */
+	html_raw(b, "/settings\">Settings and publishing</a><a href=\""); /* pages_admin_site.c */
+	app_href(b, "/o/", org_id);
+	app_href(b, "/sites/", req_param(p->r, "siteId"));
+	html_raw(b, "/structure\">Spaces and sections</a><a href=\""); /* pages_site_structure.c */
+	app_href(b, "/o/", org_id);
+	app_href(b, "/sites/", req_param(p->r, "siteId"));
+	html_raw(b, "/customization\">Customization</a></p>");
 	html_raw(b, "<h2>Content</h2>");
 	if (st.nsections == 0 && st.nroot == 0)
 		html_raw(b, "<p class=\"empty\">This site shows no space yet.</p>");
