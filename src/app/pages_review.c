@@ -111,7 +111,7 @@ static int back_to(struct app_page *p, const char *space_id, const char *number,
 	app_href(&h, "/s/", space_id);
 	html_raw(&h, "/~/changes/");
 	html_raw(&h, number);
-	html_raw(&h, anchor);
+	html_raw(&h, anchor ? anchor : "");
 	if (!jw_ok(&h)) {
 		jw_free(&h);
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -195,7 +195,8 @@ static bool line_eq(const struct lines *x, int i, const struct lines *y, int j)
  * only in the new one. */
 struct dline {
 	char op;
-	int line; /* in the old text for ' ' and '-', the new one for '+' */
+	int line;  /* in the old text for ' ' and '-', the new one for '+' */
+	int nline; /* in the new text for ' ' and '+' (comments on a line), -1 for '-' */
 };
 
 /* The edit script turning old into new: the common prefix and suffix, and
@@ -217,7 +218,7 @@ static int line_diff(struct arena *a, const struct lines *o, const struct lines 
 	mo = o->n - pre - suf;
 	mn = n->n - pre - suf;
 	for (int i = 0; i < pre; i++)
-		d[k++] = (struct dline){ ' ', i };
+		d[k++] = (struct dline){ ' ', i, i };
 	int64_t cells = (int64_t)(mo + 1) * (mn + 1);
 	if (cells <= REVIEW_LCS_CELLS && cells <= *budget) {
 		/* t[i][j]: the LCS length of old[pre+i..] and new[pre+j..]; it is
@@ -241,40 +242,193 @@ static int line_diff(struct arena *a, const struct lines *o, const struct lines 
 			}
 		while (i < mo || j < mn) {
 			if (i < mo && j < mn && line_eq(o, pre + i, n, pre + j)) {
-				d[k++] = (struct dline){ ' ', pre + i };
+				d[k++] = (struct dline){ ' ', pre + i, pre + j };
 				i++, j++;
 			} else if (i < mo && (j == mn || t[(size_t)(i + 1) * w + (size_t)j] >= t[(size_t)i * w + (size_t)(j + 1)])) {
 				/* Removed lines before added ones, as diff(1) shows them. */
-				d[k++] = (struct dline){ '-', pre + i };
+				d[k++] = (struct dline){ '-', pre + i, -1 };
 				i++;
 			} else {
-				d[k++] = (struct dline){ '+', pre + j };
+				d[k++] = (struct dline){ '+', pre + j, pre + j };
 				j++;
 			}
 		}
 	} else {
 		for (int i = 0; i < mo; i++)
-			d[k++] = (struct dline){ '-', pre + i };
+			d[k++] = (struct dline){ '-', pre + i, -1 };
 		for (int j = 0; j < mn; j++)
-			d[k++] = (struct dline){ '+', pre + j };
+			d[k++] = (struct dline){ '+', pre + j, pre + j };
 	}
 	for (int i = 0; i < suf; i++)
-		d[k++] = (struct dline){ ' ', o->n - suf + i };
+		d[k++] = (struct dline){ ' ', o->n - suf + i, n->n - suf + i };
 	*out = d;
 	*nout = k;
 	return 0;
 }
 
+static const char *page_label(const struct rev_page *pg)
+{
+	return pg->title && *pg->title ? pg->title : "Untitled";
+}
+
+/* ---- comments on a line ----
+ *
+ * GitBook's comment target has a page, a document node ({id, preview}) and
+ * a table cell: no line. docsd's node ids are not lines either (the JSON
+ * document's keys are numbered per rendering), so a comment on line N of a
+ * page's markdown is a comment on that page (target.page, which the domain
+ * checks) whose body starts with the line quoted:
+ *
+ *   > Line N: <the line as the change request had it, at most 200 characters>
+ *
+ *   <what the member wrote>
+ *
+ * The API's clients see an ordinary page comment with a quote; this page
+ * finds the quote again and shows the comment beside line N of the page's
+ * difference (the line numbers of the change request's current text). */
+
+#define LINE_QUOTE "> Line "
+#define LINE_QUOTE_CHARS 200 /* characters of the line a comment quotes */
+
+/* The line a comment's body quotes (1-based), 0 when it quotes none. */
+static long quoted_line(const struct comment *c)
+{
+	const char *s = c->markdown;
+	long n = 0;
+
+	if (!c->target_page || !s || strncmp(s, LINE_QUOTE, sizeof(LINE_QUOTE) - 1) != 0)
+		return 0;
+	s += sizeof(LINE_QUOTE) - 1;
+	if (*s < '1' || *s > '9')
+		return 0;
+	for (; *s >= '0' && *s <= '9' && n < 100000000; s++)
+		n = n * 10 + (*s - '0');
+	return *s == ':' ? n : 0;
+}
+
+/* What the diff needs to show comments on lines and the form for one. */
+struct line_ctx {
+	const char *href;              /* the change request's page (escaped) */
+	bool can;                      /* the member may comment (links, the form) */
+	const char *form_page;         /* ?page=: the page whose line the form is for */
+	long form_line;                /* ?line=: 1-based, 0 for no form */
+	const struct dom_comment *items; /* the change request's comments */
+	int n;
+};
+
+/* The line's number in the gutter: a link opening the comment form for it
+ * (?page=&line=, the form at #lc) for a member who may comment. */
+static void gutter(struct app_page *p, const struct line_ctx *lc, const char *page_id, int nline)
+{
+	struct jw *b = p->out;
+	char num[16];
+
+	if (nline < 0 || !page_id) {
+		html_raw(b, "<span class=\"ln\"></span>");
+		return;
+	}
+	snprintf(num, sizeof(num), "%d", nline + 1);
+	if (!lc->can) {
+		html_raw(b, "<span class=\"ln\">");
+		html_raw(b, num);
+		html_raw(b, "</span>");
+		return;
+	}
+	html_raw(b, "<a class=\"ln\" href=\"");
+	html_raw(b, lc->href);
+	html_raw(b, "?page=");
+	app_text(b, app_query_enc(&p->r->arena, page_id));
+	html_raw(b, "&amp;line=");
+	html_raw(b, num);
+	html_raw(b, "#lc\" aria-label=\"Comment on line ");
+	html_raw(b, num);
+	html_raw(b, "\">");
+	html_raw(b, num);
+	html_raw(b, "</a>");
+}
+
+/* A comment on a line, beside it: who, when, what (the quote left out when
+ * it is the line shown above), and a link to it in the comments below
+ * (replies, reactions, edits). */
+static void line_comment(struct app_page *p, const struct dom_comment *dc, long line, const char *text, size_t len)
+{
+	struct jw *b = p->out;
+	const struct comment *c = &dc->c;
+	const char *body = c->markdown, *nl = strchr(body, '\n');
+	const char *q = strchr(body, ':');
+	char num[24];
+
+	/* "> Line N: " then the line: the same text, not cut, as the line now. */
+	if (q && q[1] == ' ' && nl && (size_t)(nl - (q + 2)) == len && memcmp(q + 2, text, len) == 0) {
+		body = nl + 1;
+		while (*body == '\n')
+			body++;
+	}
+	snprintf(num, sizeof(num), "%ld", line);
+	html_raw(b, "<aside class=\"linec\" id=\"lc-");
+	app_text(b, c->id);
+	html_raw(b, "\" aria-label=\"Comment on line ");
+	html_raw(b, num);
+	html_raw(b, "\"><p class=\"chead\"><strong>");
+	app_text(b, c->posted_by.display_name);
+	html_raw(b, "</strong> <span class=\"mute\">on line ");
+	html_raw(b, num);
+	html_raw(b, " \xc2\xb7 ");
+	app_date(b, c->posted_at);
+	html_raw(b, c->edited_at ? " (edited)" : "");
+	html_raw(b, "</span></p>");
+	body_text(b, body);
+	html_raw(b, "<p class=\"mute\"><a href=\"#c-");
+	app_text(b, c->id);
+	html_raw(b, "\">");
+	html_raw(b, c->replies > 0 ? "Replies and more below" : "Reply below");
+	html_raw(b, "</a></p></aside>");
+}
+
+/* The form for a comment on line `line` of page pg (opened by its gutter
+ * link): the page and the line go with it; the POST quotes the line. */
+static void line_form(struct app_page *p, const struct line_ctx *lc, const struct rev_page *pg, long line)
+{
+	struct jw *b = p->out;
+	char num[24];
+
+	snprintf(num, sizeof(num), "%ld", line);
+	html_raw(b, "<details class=\"linec\" id=\"lc\" open><summary>Comment on line ");
+	html_raw(b, num);
+	html_raw(b, "</summary>");
+	form_open(p, lc->href, "comment", "stack");
+	html_raw(b, "<input type=\"hidden\" name=\"page\" value=\"");
+	app_text(b, pg->id);
+	html_raw(b, "\"><input type=\"hidden\" name=\"line\" value=\"");
+	html_raw(b, num);
+	html_raw(b, "\"><label for=\"lc-text\">Your comment on line ");
+	html_raw(b, num);
+	html_raw(b, " of ");
+	app_text(b, page_label(pg));
+	html_raw(b, "</label><textarea id=\"lc-text\" name=\"markdown\" rows=\"3\" maxlength=\"9000\" required>"
+		    "</textarea><div class=\"row\"><button type=\"submit\">Comment on line ");
+	html_raw(b, num);
+	html_raw(b, "</button> <a href=\"");
+	html_raw(b, lc->href);
+	html_raw(b, "#differences\">Cancel</a></div></form></details>");
+}
+
 /* The inline difference of two markdown texts: changed lines with
- * REVIEW_CONTEXT unchanged ones around them, "..." for the rest. */
-static int diff_block(struct app_page *p, const char *was, const char *now, int64_t *budget)
+ * REVIEW_CONTEXT unchanged ones around them, "..." for the rest. pg (NULL
+ * for a deleted page) is the page in the change request: its lines are
+ * numbered, take comments (lc) and show those posted on them. */
+static int diff_block(struct app_page *p, const char *was, const char *now, int64_t *budget,
+		      const struct rev_page *pg, const struct line_ctx *lc)
 {
 	struct arena *a = &p->r->arena;
 	struct jw *b = p->out;
 	struct lines o, n;
 	struct dline *d = NULL;
-	int nd = 0, shown = 0, last = -1, rc;
-	bool any = false;
+	int nd = 0, shown = 0, last = -1, rc, nmine = 0;
+	int *mine = NULL;  /* indexes into lc->items of this page's line comments */
+	bool *done = NULL; /* shown beside their line */
+	bool any = false, form = false, form_done = false;
+	const char *page_id = pg ? pg->id : NULL;
 
 	if ((rc = split_lines(a, was, &o)) || (rc = split_lines(a, now, &n)) || (rc = line_diff(a, &o, &n, budget, &d, &nd)))
 		return rc;
@@ -285,37 +439,97 @@ static int diff_block(struct app_page *p, const char *was, const char *now, int6
 		html_raw(b, "<p class=\"mute\">The text is unchanged.</p>");
 		return 0;
 	}
+	if (page_id) {
+		for (int i = 0; i < lc->n; i++)
+			if (quoted_line(&lc->items[i].c) && strcmp(lc->items[i].c.target_page, page_id) == 0)
+				nmine++;
+		if (nmine) {
+			mine = arena_alloc(a, (size_t)nmine * sizeof(*mine));
+			done = arena_alloc(a, (size_t)nmine * sizeof(*done));
+			if (!mine || !done)
+				return err_set(ERR_INTERNAL, "out of memory");
+			nmine = 0;
+			for (int i = 0; i < lc->n; i++)
+				if (quoted_line(&lc->items[i].c) && strcmp(lc->items[i].c.target_page, page_id) == 0) {
+					done[nmine] = false;
+					mine[nmine++] = i;
+				}
+		}
+		form = lc->can && lc->form_line > 0 && lc->form_line <= n.n && lc->form_page &&
+		       strcmp(lc->form_page, page_id) == 0;
+	}
 	/* Each line is a block (its background spans the width) holding its
 	 * own "\n": a newline between blocks would render as an empty line. */
 	html_raw(b, "<pre class=\"diff\"><code>");
 	for (int i = 0; i < nd && shown < REVIEW_DIFF_LINES; i++) {
-		bool near = false;
+		bool near = false, extra = false;
 		for (int j = i - REVIEW_CONTEXT; j <= i + REVIEW_CONTEXT && !near; j++)
 			if (j >= 0 && j < nd && d[j].op != ' ')
 				near = true;
 		if (!near)
 			continue;
 		if (last >= 0 && i != last + 1)
-			html_raw(b, "<span class=\"gap\">\xe2\x80\xa6\n</span>");
+			html_raw(b, "<span class=\"gap\"><span class=\"ln\"></span>\xe2\x80\xa6\n</span>");
 		last = i;
 		shown++;
 		if (d[i].op == ' ') {
-			html_raw(b, "<span class=\"ctx\">  ");
+			html_raw(b, "<span class=\"ctx\">");
+			gutter(p, lc, page_id, d[i].nline);
+			html_raw(b, "  ");
 			app_text(b, arena_strndup(a, o.s[d[i].line], o.len[d[i].line]));
 			html_raw(b, "\n</span>");
 		} else if (d[i].op == '-') {
-			html_raw(b, "<del>- ");
+			html_raw(b, "<del>");
+			gutter(p, lc, page_id, -1);
+			html_raw(b, "- ");
 			app_text(b, arena_strndup(a, o.s[d[i].line], o.len[d[i].line]));
 			html_raw(b, "\n</del>");
 		} else {
-			html_raw(b, "<ins>+ ");
+			html_raw(b, "<ins>");
+			gutter(p, lc, page_id, d[i].nline);
+			html_raw(b, "+ ");
 			app_text(b, arena_strndup(a, n.s[d[i].line], n.len[d[i].line]));
 			html_raw(b, "\n</ins>");
 		}
+		if (d[i].nline < 0 || !page_id)
+			continue;
+		/* What is posted on this line, and the form when it is for it:
+		 * between two pieces of the <pre>. */
+		long ln = d[i].nline + 1;
+		for (int k = 0; k < nmine && !extra; k++)
+			extra = quoted_line(&lc->items[mine[k]].c) == ln;
+		if (form && ln == lc->form_line)
+			extra = true;
+		if (!extra)
+			continue;
+		html_raw(b, "</code></pre>");
+		for (int k = 0; k < nmine; k++)
+			if (quoted_line(&lc->items[mine[k]].c) == ln) {
+				line_comment(p, &lc->items[mine[k]], ln, n.s[d[i].nline], n.len[d[i].nline]);
+				done[k] = true;
+			}
+		if (form && ln == lc->form_line) {
+			line_form(p, lc, pg, ln);
+			form_done = true;
+		}
+		html_raw(b, "<pre class=\"diff\"><code>");
 	}
 	html_raw(b, "</code></pre>");
 	if (shown >= REVIEW_DIFF_LINES)
 		html_raw(b, "<p class=\"mute\">The difference is longer than shown here.</p>");
+	/* Lines the difference does not show (unchanged, far from a change,
+	 * or no longer in the page): their comments and form after it. */
+	for (int k = 0; k < nmine; k++) {
+		long ln = quoted_line(&lc->items[mine[k]].c);
+		if (done[k])
+			continue;
+		if (ln <= n.n)
+			line_comment(p, &lc->items[mine[k]], ln, n.s[ln - 1], n.len[ln - 1]);
+		else
+			line_comment(p, &lc->items[mine[k]], ln, "", 0);
+	}
+	if (form && !form_done)
+		line_form(p, lc, pg, lc->form_line);
 	return 0;
 }
 
@@ -352,14 +566,9 @@ static int rendered_block(struct app_page *p, const char *was, const char *now)
 	return 0;
 }
 
-static const char *page_label(const struct rev_page *pg)
-{
-	return pg->title && *pg->title ? pg->title : "Untitled";
-}
-
 /* "Differences": each added, edited or deleted document page's markdown,
  * base against head (the bodies dom_cr_changes' pages point at). */
-static int diff_section(struct app_page *p, const struct cr_changes *ch)
+static int diff_section(struct app_page *p, const struct cr_changes *ch, const struct line_ctx *lc)
 {
 	struct jw *b = p->out;
 	int shown = 0, rc;
@@ -391,7 +600,8 @@ static int diff_section(struct app_page *p, const struct cr_changes *ch)
 		app_text(b, pg->path ? pg->path : pg->slug);
 		html_raw(b, c->kind == CR_PAGE_CREATED ? " \xc2\xb7 added" : c->kind == CR_PAGE_DELETED ? " \xc2\xb7 deleted" : "");
 		html_raw(b, "</span></h3>");
-		if ((rc = diff_block(p, was ? was : "", now ? now : "", &budget)) || (rc = rendered_block(p, was, now)))
+		if ((rc = diff_block(p, was ? was : "", now ? now : "", &budget, c->kind == CR_PAGE_DELETED ? NULL : c->page, lc)) ||
+		    (rc = rendered_block(p, was, now)))
 			return rc;
 		html_raw(b, "</section>");
 		shown++;
@@ -633,25 +843,83 @@ static void reactions_row(struct app_page *p, const struct comment *c, bool can,
 	html_raw(b, can ? "</form>" : "</p>");
 }
 
+/* The Edit (a <details> with the body in a textarea: no script needed) and
+ * Delete controls of a comment (reply_id NULL) or a reply, each shown only
+ * when the comment's permissions allow it (comment_permissions: the
+ * author edits; the author or the create role deletes); the domain decides
+ * either way. */
+static int change_controls(struct app_page *p, const char *href, const char *comment_id, const struct dom_comment *dc)
+{
+	struct jw *b = p->out;
+	const struct comment *c = &dc->c;
+	const char *what = c->parent_id ? "reply" : "comment";
+	/* Ids are the store's (letters and digits): safe in a path. */
+	const char *base = c->parent_id ? arena_printf(&p->r->arena, "comments/%s/replies/%s/", comment_id, c->id)
+					: arena_printf(&p->r->arena, "comments/%s/", c->id);
+
+	if (!dc->view.perms.edit && !dc->view.perms.del)
+		return 0;
+	if (!base)
+		return err_set(ERR_INTERNAL, "out of memory");
+	html_raw(b, "<div class=\"cctl\">");
+	if (dc->view.perms.edit) {
+		const char *act = arena_printf(&p->r->arena, "%sedit", base);
+		if (!act)
+			return err_set(ERR_INTERNAL, "out of memory");
+		html_raw(b, "<details class=\"cedit\"><summary>Edit<span class=\"sr\"> this ");
+		html_raw(b, what);
+		html_raw(b, "</span></summary>");
+		form_open(p, href, act, "stack");
+		html_raw(b, "<label for=\"e-");
+		app_text(b, c->id);
+		html_raw(b, "\">Your ");
+		html_raw(b, what);
+		html_raw(b, "</label><textarea id=\"e-");
+		app_text(b, c->id);
+		html_raw(b, "\" name=\"markdown\" rows=\"3\" maxlength=\"10000\" required>");
+		app_text(b, c->markdown ? c->markdown : "");
+		html_raw(b, "</textarea><button type=\"submit\">Save</button></form></details>");
+	}
+	if (dc->view.perms.del) {
+		const char *act = arena_printf(&p->r->arena, "%sdelete", base);
+		if (!act)
+			return err_set(ERR_INTERNAL, "out of memory");
+		form_open(p, href, act, "inline");
+		html_raw(b, "<button type=\"submit\" class=\"danger\">Delete<span class=\"sr\"> this ");
+		html_raw(b, c->parent_id ? "reply" : "comment and its replies");
+		html_raw(b, "</span></button></form>");
+	}
+	html_raw(b, "</div>");
+	return 0;
+}
+
+/* Who posted, when, and "(edited)" when the body changed since. */
+static void comment_head(struct jw *b, const struct comment *c)
+{
+	html_raw(b, "<p class=\"chead\"><strong>");
+	app_text(b, c->posted_by.display_name);
+	html_raw(b, "</strong> <span class=\"mute\">");
+	app_date(b, c->posted_at);
+	if (c->edited_at)
+		html_raw(b, " (edited)");
+}
+
 static int comments_section(struct app_page *p, const struct space *s, const struct space_permissions *perm,
-			    const char *href, const char *number, const struct cr_changes *ch)
+			    const char *href, const char *number, const struct cr_changes *ch,
+			    const struct dom_comment *items, int n, const char *next)
 {
 	struct jw *b = p->out;
 	struct comment_at at = { s->id, number };
-	struct comment_filter f = { 0 };
 	struct list_req lr = { .limit = REVIEW_LIST };
-	struct dom_comment *items = NULL;
-	char *next = NULL;
-	int n = 0, rc;
+	int rc;
 
-	if ((rc = dom_comments_list(p->d, &at, &f, &lr, COMMENT_MARKDOWN, &items, &n, &next)))
-		return rc;
 	html_raw(b, "<h2 id=\"comments\">Comments</h2>");
 	if (n == 0)
 		html_raw(b, "<p class=\"empty\">No comments yet.</p>");
 	for (int i = 0; i < n; i++) {
 		const struct comment *c = &items[i].c;
 		bool resolved = c->status && strcmp(c->status, "resolved") == 0;
+		long line = quoted_line(c);
 		struct dom_comment *rp = NULL;
 		int nrp = 0;
 		char *rnext = NULL;
@@ -660,13 +928,20 @@ static int comments_section(struct app_page *p, const struct space *s, const str
 		html_raw(b, resolved ? " resolved" : "");
 		html_raw(b, "\" id=\"c-");
 		app_text(b, c->id);
-		html_raw(b, "\"><p class=\"chead\"><strong>");
-		app_text(b, c->posted_by.display_name);
-		html_raw(b, "</strong> <span class=\"mute\">");
-		app_date(b, c->posted_at);
+		html_raw(b, "\">");
+		comment_head(b, c);
 		if (items[i].view.page) {
 			html_raw(b, " \xc2\xb7 on ");
 			app_text(b, items[i].view.page->title);
+			if (line) {
+				char num[24];
+				snprintf(num, sizeof(num), "%ld", line);
+				html_raw(b, ", <a href=\"#lc-");
+				app_text(b, c->id);
+				html_raw(b, "\">line ");
+				html_raw(b, num);
+				html_raw(b, "</a>");
+			}
 		}
 		html_raw(b, "</span>");
 		if (resolved) {
@@ -675,17 +950,21 @@ static int comments_section(struct app_page *p, const struct space *s, const str
 		html_raw(b, "</p>");
 		body_text(b, c->markdown);
 		reactions_row(p, c, items[i].view.perms.reply, href);
+		if ((rc = change_controls(p, href, c->id, &items[i])))
+			return rc;
 		if (c->replies > 0) {
 			if ((rc = dom_replies_list(p->d, &at, c->id, &lr, COMMENT_MARKDOWN, &rp, &nrp, &rnext)))
 				return rc;
 			html_raw(b, "<ul class=\"replies\">");
 			for (int j = 0; j < nrp; j++) {
-				html_raw(b, "<li><p class=\"chead\"><strong>");
-				app_text(b, rp[j].c.posted_by.display_name);
-				html_raw(b, "</strong> <span class=\"mute\">");
-				app_date(b, rp[j].c.posted_at);
+				html_raw(b, "<li id=\"rp-");
+				app_text(b, rp[j].c.id);
+				html_raw(b, "\">");
+				comment_head(b, &rp[j].c);
 				html_raw(b, "</span></p>");
 				body_text(b, rp[j].c.markdown);
+				if ((rc = change_controls(p, href, c->id, &rp[j])))
+					return rc;
 				html_raw(b, "</li>");
 			}
 			html_raw(b, "</ul>");
@@ -740,10 +1019,19 @@ int review_sections(struct app_page *p, const struct space *s, const struct chan
 	struct space_permissions perm;
 	const char *href = cr_href(p, s->id, cr->number);
 	char *number = arena_printf(&p->r->arena, "%lld", (long long)cr->number);
-	int rc;
+	struct comment_at at = { s->id, number };
+	struct comment_filter f = { 0 };
+	struct list_req lr = { .limit = REVIEW_LIST };
+	struct dom_comment *items = NULL;
+	char *next = NULL;
+	int n = 0, rc;
+	long line = 0;
 
 	if (!number)
 		return err_set(ERR_INTERNAL, "out of memory");
+	/* The comments first: those on a line are shown beside it. */
+	if ((rc = dom_comments_list(p->d, &at, &f, &lr, COMMENT_MARKDOWN, &items, &n, &next)))
+		return rc;
 	if (refusal) {
 		html_raw(p->out, "<div class=\"hint hint-danger\" role=\"alert\" id=\"refusal\"><p><strong>Not done.</strong> ");
 		app_text(p->out, refusal);
@@ -751,25 +1039,80 @@ int review_sections(struct app_page *p, const struct space *s, const struct chan
 	}
 	/* What the API's space serializer says this member may do. */
 	space_permissions(&perm, s->access, s->edit_mode && strcmp(s->edit_mode, "locked") == 0);
-	if ((rc = diff_section(p, ch)))
+	/* ?page=&line=: the form for a comment on that line (its gutter
+	 * link); anything else there is ignored. */
+	if (req_query_int(p->r, "line", 1, 10000000, &line) != 1) {
+		err_clear();
+		line = 0;
+	}
+	struct line_ctx lc = { href, perm.comment, req_query(p->r, "page"), line, items, n };
+	if ((rc = diff_section(p, ch, &lc)))
 		return rc;
 	merge_section(p, s, cr, &perm, href);
 	if ((rc = reviews_section(p, s, cr, &perm, href, number)))
 		return rc;
-	return comments_section(p, s, &perm, href, number, ch);
+	return comments_section(p, s, &perm, href, number, ch, items, n, next);
 }
 
 /* ---- the forms ---- */
 
+/* The body of a comment on line `line` (the form's text) of page pg of the
+ * change request: "> Line N: <the line>" (at most LINE_QUOTE_CHARS
+ * characters of it), a blank line, then md. The line is read from the
+ * change request's current text, never taken from the form. A change
+ * request the member does not read stays the 404 page; a page or a line it
+ * does not have is a 400 naming the field. */
+static int quote_line(struct app_page *p, const char *sid, const char *num, const char *pg, const char *line,
+		      const char *md, const char **out)
+{
+	struct space s;
+	struct change_request cr;
+	struct dom_page dp;
+	struct lines ls;
+	const char *body = NULL;
+	uint64_t n;
+	size_t len, cut = 0;
+	long chars = 0;
+	int rc;
+
+	if (parse_decimal(line, 10000000, &n) || n < 1)
+		return err_set(ERR_INVALID, "line: a line number from 1");
+	if (!pg || !*pg)
+		return err_set(ERR_INVALID, "page: required with a line");
+	if ((rc = dom_cr_get(p->d, sid, num, &s, &cr)))
+		return rc;
+	rc = dom_page_get(p->d, sid, num, NULL, pg, NULL, false, false, &dp);
+	if (rc == ERR_NOT_FOUND || (rc == 0 && dp.page->type != PAGE_DOCUMENT))
+		return err_set(ERR_INVALID, "page: no such document page in the change request");
+	if (rc || (rc = dom_page_body(p->d, dp.page->body, &body)) || (rc = split_lines(&p->r->arena, body, &ls)))
+		return rc;
+	if (n > (uint64_t)ls.n)
+		return err_set(ERR_INVALID, "line: the page has %d lines", ls.n);
+	len = ls.len[n - 1];
+	/* At most LINE_QUOTE_CHARS characters, cut between two of them. */
+	for (cut = 0; cut < len && chars < LINE_QUOTE_CHARS; chars++) {
+		cut++;
+		while (cut < len && ((unsigned char)ls.s[n - 1][cut] & 0xc0) == 0x80)
+			cut++;
+	}
+	*out = arena_printf(&p->r->arena, LINE_QUOTE "%llu: %.*s%s\n\n%s", (unsigned long long)n, (int)cut,
+			    ls.s[n - 1], cut < len ? "\xe2\x80\xa6" : "", md);
+	return *out ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
 int page_review_comment(struct app_page *p)
 {
-	const char *sid = req_param(p->r, "spaceId"), *num, *md, *pg = NULL;
+	const char *sid = req_param(p->r, "spaceId"), *num, *md, *pg = NULL, *line = NULL;
 	struct comment_at at;
 	struct comment_new in = { 0 };
 	struct dom_comment out;
 	int rc;
 
-	if ((rc = cr_number(p, &num)) || (rc = required(p, "markdown", &md)) || (rc = field(p, "page", &pg)) < 0)
+	if ((rc = cr_number(p, &num)) || (rc = required(p, "markdown", &md)) || (rc = field(p, "page", &pg)) < 0 ||
+	    (rc = field(p, "line", &line)) < 0)
+		return refused(p, rc);
+	/* A comment on a line: the line quoted above what was written. */
+	if (line && (rc = quote_line(p, sid, num, pg, line, md, &md)))
 		return refused(p, rc);
 	at = (struct comment_at){ sid, num };
 	in.markdown = md;
@@ -994,4 +1337,46 @@ int page_review_reviewer_remove(struct app_page *p)
 	if ((rc = dom_reviewer_remove(p->d, sid, num, uid, &removed)))
 		return refused(p, rc);
 	return back_to(p, sid, num, "#reviews");
+}
+
+/* Edit the body of a comment, or of a reply (.../replies/{replyId}/edit):
+ * updateCommentInChangeRequest's / updateCommentReplyInChangeRequest's
+ * dom_comment_update, which lets the author only. */
+int page_review_comment_edit(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *cid = req_param(p->r, "commentId"),
+		   *rid = req_param(p->r, "replyId"), *num, *md;
+	struct comment_at at;
+	struct comment_edit e = { .resolved = -1 };
+	struct dom_comment out;
+	int rc;
+
+	if ((rc = cr_number(p, &num)))
+		return rc;
+	if ((rc = required(p, "markdown", &md)))
+		return refused(p, rc);
+	e.markdown = md;
+	at = (struct comment_at){ sid, num };
+	if ((rc = dom_comment_update(p->d, &at, cid, rid, &e, &out)))
+		return refused(p, rc);
+	return back_to(p, sid, num, arena_printf(&p->r->arena, "#%s-%s", rid ? "rp" : "c", rid ? rid : cid));
+}
+
+/* Delete a comment with its replies, or a reply: deleteCommentInChangeRequest's
+ * / deleteCommentReplyInChangeRequest's dom_comment_delete (the author, or
+ * the create role on the space). One already gone is no error (the domain's
+ * answer, as the API's 204). */
+int page_review_comment_delete(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *cid = req_param(p->r, "commentId"),
+		   *rid = req_param(p->r, "replyId"), *num;
+	struct comment_at at;
+	int rc;
+
+	if ((rc = cr_number(p, &num)))
+		return rc;
+	at = (struct comment_at){ sid, num };
+	if ((rc = dom_comment_delete(p->d, &at, cid, rid, NULL)))
+		return refused(p, rc);
+	return back_to(p, sid, num, rid ? arena_printf(&p->r->arena, "#c-%s", cid) : "#comments");
 }

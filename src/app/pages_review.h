@@ -18,6 +18,9 @@
  *   .../~/changes/{number}/~/comments/{id}/reply       dom_reply_post
  *   .../~/changes/{number}/~/comments/{id}/resolve     dom_comment_update
  *   .../~/changes/{number}/~/comments/{id}/react       dom_comment_update
+ *   .../~/changes/{number}/~/comments/{id}/edit        dom_comment_update (the body)
+ *   .../~/changes/{number}/~/comments/{id}/delete      dom_comment_delete
+ *   .../~/changes/{number}/~/comments/{id}/replies/{replyId}/edit, /delete  the same, on a reply
  *   .../~/changes/{number}/~/reviewers                 dom_reviewers_request
  *   .../~/changes/{number}/~/reviewers/{id}/remove     dom_reviewer_remove
  *   .../~/changes/{number}/~/review                    dom_review_submit
@@ -25,6 +28,13 @@
  *   .../~/changes/{number}/~/update                    dom_cr_update_from_space
  * A merge or update that reports conflicts writes nothing: its answer is a
  * 409 page listing each conflicting page with both sides' markdown.
+ *
+ * Comments on a line: each line of an added or edited page's difference
+ * has its number in a gutter, a link to the page itself with
+ * ?page={pageId}&line={N}#lc, which shows the comment form under that line
+ * (no script, one form on the page). GitBook's comment target has no line,
+ * so the comment targets the page and its body starts with the line quoted
+ * ("> Line N: ..."); the page shows such comments beside line N.
  */
 #ifndef DOCSD_APP_PAGES_REVIEW_H
 #define DOCSD_APP_PAGES_REVIEW_H
@@ -43,6 +53,8 @@ int page_review_comment(struct app_page *p);
 int page_review_reply(struct app_page *p);
 int page_review_resolve(struct app_page *p);
 int page_review_react(struct app_page *p);
+int page_review_comment_edit(struct app_page *p);   /* a comment's or a reply's (replyId) body */
+int page_review_comment_delete(struct app_page *p); /* a comment with its replies, or a reply */
 int page_review_reviewers(struct app_page *p);
 int page_review_reviewer_remove(struct app_page *p);
 int page_review_submit(struct app_page *p);

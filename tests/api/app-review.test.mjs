@@ -67,9 +67,10 @@ describe('web interface: review and merge', () => {
     it('the change request page shows the markdown differences, escaped, and the author\'s controls', async () => {
         const t = (await get(aliceS, crHref)).text;
         assert.match(t, /<h2 id="differences">Differences<\/h2>/);
-        assert.match(t, /<del>- line two\n<\/del><ins>\+ line 2 &lt;b&gt;changed&lt;\/b&gt;\n<\/ins>/);
-        assert.match(t, /<span class="ctx">  line one\n<\/span>/);
-        assert.match(t, /<ins>\+ line five\n<\/ins>/);
+        const gut = (n) => `<a class="ln" href="${crHref}\\?page=${pageId}&amp;line=${n}#lc" aria-label="Comment on line ${n}">${n}</a>`;
+        assert.match(t, new RegExp(`<del><span class="ln"></span>- line two\n</del><ins>${gut(2)}\\+ line 2 &lt;b&gt;changed&lt;/b&gt;\n</ins>`));
+        assert.match(t, new RegExp(`<span class="ctx">${gut(1)}  line one\n</span>`));
+        assert.match(t, new RegExp(`<ins>${gut(5)}\\+ line five\n</ins>`));
         assert.doesNotMatch(t, /<del>[^<]*<b>changed/);
         // both versions rendered by the site's renderer, folded in a <details>
         assert.match(t, /<details class="rendered"><summary>Rendered, side by side<\/summary><div class="sides"><div><h4>Before<\/h4><article class="page"><p>line one\s*line two/);
@@ -206,6 +207,116 @@ describe('web interface: review and merge', () => {
         assert.equal(after, before, 'no refused form wrote a comment');
     });
 
+    it('own comments and replies are edited and deleted; another user\'s show no controls and are refused', async () => {
+        const other = await newCR('Edit comments', 'line one\nline two\nline three, edited\nline four\n');
+        const href = `/s/${space.id}/~/changes/${other.number}`;
+        await post(bobS, `${href}/~/comment`, { markdown: 'First <try>.' });
+        const c = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, other.id), 'listCommentsInChangeRequest')).items[0];
+        await post(aliceS, `${href}/~/comments/${c.id}/reply`, { markdown: 'Alice replies.' });
+        const r = (await ok(alice.api.spaces.listCommentRepliesInChangeRequest(space.id, other.id, c.id), 'listCommentRepliesInChangeRequest')).items[0];
+        const cEdit = `${href}/~/comments/${c.id}/edit`, cDel = `${href}/~/comments/${c.id}/delete`;
+        const rEdit = `${href}/~/comments/${c.id}/replies/${r.id}/edit`, rDel = `${href}/~/comments/${c.id}/replies/${r.id}/delete`;
+
+        // bob (review role) edits and deletes his comment, not alice's reply; dan (read) nothing
+        const tb = (await get(bobS, href)).text;
+        assert.match(tb, new RegExp(`<details class="cedit"><summary>Edit<span class="sr"> this comment</span></summary><form method="post" class="stack" action="${cEdit}">`));
+        assert.match(tb, new RegExp(`<textarea id="e-${c.id}" name="markdown" rows="3" maxlength="10000" required>First &lt;try&gt;\\.</textarea>`));
+        assert.match(tb, new RegExp(`action="${cDel}"`));
+        assert.doesNotMatch(tb, new RegExp(`/replies/${r.id}/(edit|delete)"`));
+        const td = (await get(danS, href)).text;
+        assert.doesNotMatch(td, /\/(edit|delete)"/);
+        assert.doesNotMatch(td, /class="cedit"/);
+        // alice (admin) deletes anyone's, edits only her own
+        const ta = (await get(aliceS, href)).text;
+        assert.match(ta, new RegExp(`action="${cDel}"`));
+        assert.doesNotMatch(ta, new RegExp(`action="${cEdit}"`));
+        assert.match(ta, new RegExp(`action="${rEdit}"`));
+
+        // bob edits his comment: the API reads the new body, the page says (edited)
+        const e = await post(bobS, cEdit, { markdown: 'Second "try".' });
+        assert.equal(e.headers.location, `${href}#c-${c.id}`);
+        const got = await ok(alice.api.spaces.getCommentInChangeRequest(space.id, other.id, c.id), 'getCommentInChangeRequest');
+        assert.equal(got.body.markdown, 'Second "try".');
+        assert.ok(got.editedAt, 'editedAt is set');
+        assert.match((await get(aliceS, href)).text, /\(edited\)<\/span>/);
+
+        // refused: bob on alice's reply (403 shown, unchanged), dan, no or a wrong token, eve, a blank or oversized body
+        const x = await post(bobS, rEdit, { markdown: 'Hijacked.' }, 403);
+        assert.match(x.text, /id="refusal"><p><strong>Not done\.<\/strong> only the author of a reply can edit its body/);
+        await post(bobS, rDel, {}, 403);
+        await post(danS, cEdit, { markdown: 'Dan.' }, 403);
+        await post(danS, cDel, {}, 403);
+        await post(bobS, cEdit, 'markdown=Tokenless', 403);
+        await post(bobS, cDel, { csrf: aliceS.csrf }, 403);
+        await post(eveS, cEdit, { markdown: 'Eve.' }, 404);
+        await post(eveS, cDel, {}, 404);
+        await post(bobS, cEdit, { markdown: '  ' }, 400);
+        const big = await post(bobS, cEdit, { markdown: 'x'.repeat(10_001) }, 400);
+        assert.match(big.text, /body\.markdown: must be at most 10000 characters/);
+        await post(bobS, cEdit, {}, 400);
+        assert.equal((await ok(alice.api.spaces.getCommentInChangeRequest(space.id, other.id, c.id), 'getCommentInChangeRequest')).body.markdown, 'Second "try".');
+        assert.equal((await ok(alice.api.spaces.getCommentReplyInChangeRequest(space.id, other.id, c.id, r.id), 'getCommentReplyInChangeRequest')).body.markdown, 'Alice replies.');
+
+        // alice edits, then deletes her reply; bob deletes his comment
+        await post(aliceS, rEdit, { markdown: 'Alice, edited.' });
+        assert.equal((await ok(alice.api.spaces.getCommentReplyInChangeRequest(space.id, other.id, c.id, r.id), 'getCommentReplyInChangeRequest')).body.markdown, 'Alice, edited.');
+        const d = await post(aliceS, rDel, {});
+        assert.equal(d.headers.location, `${href}#c-${c.id}`);
+        assert.deepEqual((await ok(alice.api.spaces.listCommentRepliesInChangeRequest(space.id, other.id, c.id), 'listCommentRepliesInChangeRequest')).items, []);
+        await post(bobS, cDel, {});
+        assert.deepEqual((await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, other.id), 'listCommentsInChangeRequest')).items, []);
+        await post(bobS, cDel, {}); // already gone: nothing to do, as the API's delete
+    });
+
+    it('a comment on a line: its number opens the form under it; posted, it quotes the line and shows beside it', async () => {
+        const other = await newCR('Line comments', 'line one\nline two, <again>\nline three\nline four\n');
+        const href = `/s/${space.id}/~/changes/${other.number}`;
+        const t = (await get(bobS, href)).text;
+        const link = `${href}?page=${pageId}&amp;line=2#lc`;
+        assert.ok(t.includes(`<ins><a class="ln" href="${link}" aria-label="Comment on line 2">2</a>+ line two, &lt;again&gt;\n</ins>`), 'line 2 has its link');
+        assert.doesNotMatch(t, /id="lc"/, 'no form until a line is chosen');
+        // a reader sees the numbers, no links
+        const td = (await get(danS, href)).text;
+        assert.match(td, /<ins><span class="ln">2<\/span>\+ line two/);
+        assert.doesNotMatch(td, /<a class="ln"/);
+        assert.doesNotMatch((await get(danS, `${href}?page=${pageId}&line=2`)).text, /id="lc"/);
+
+        // the link's page: the form right under line 2, before line 3
+        const f = (await get(bobS, `${href}?page=${pageId}&line=2`)).text;
+        const at2 = f.indexOf('+ line two, &lt;again&gt;'), form = f.indexOf('<details class="linec" id="lc" open>'), at3 = f.indexOf('  line three\n');
+        assert.ok(at2 > 0 && form > at2 && at3 > form, `the form is under line 2 (${at2} < ${form} < ${at3})`);
+        assert.match(f, new RegExp(`<input type="hidden" name="page" value="${pageId}"><input type="hidden" name="line" value="2"><label for="lc-text">Your comment on line 2 of Intro</label>`));
+        // nonsense in the query is ignored
+        for (const q of ['?page=nosuch&line=2', `?page=${pageId}&line=99`, `?page=${pageId}&line=x`]) {
+            assert.doesNotMatch((await get(bobS, `${href}${q}`)).text, /id="lc"/, q);
+        }
+
+        await post(bobS, `${href}/~/comment`, { markdown: 'Why <again>?', page: pageId, line: '2' });
+        const items = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, other.id), 'listCommentsInChangeRequest')).items;
+        assert.equal(items.length, 1);
+        assert.equal(items[0].body.markdown, '> Line 2: line two, <again>\n\nWhy <again>?');
+        assert.equal(items[0].target?.page?.id, pageId);
+        const cid = items[0].id;
+        const s = (await get(aliceS, href)).text;
+        const aside = s.indexOf(`<aside class="linec" id="lc-${cid}" aria-label="Comment on line 2">`);
+        assert.ok(aside > s.indexOf('+ line two, &lt;again&gt;') && aside < s.indexOf('  line three\n'), 'beside line 2');
+        assert.match(s.slice(aside, aside + 600), /on line 2 \u00b7 [^<]*<\/span><\/p><div class="cbody">Why &lt;again&gt;\?<\/div>/u);
+        assert.match(s, new RegExp(`\u00b7 on Intro, <a href="#lc-${cid}">line 2</a>`, 'u'));
+
+        // refused: a line past the page's end, not a number, without a page, a page it does not have, dan, eve, no token
+        const bad = await post(bobS, `${href}/~/comment`, { markdown: 'x', page: pageId, line: '99' }, 400);
+        assert.match(bad.text, /line: the page has 4 lines/);
+        await post(bobS, `${href}/~/comment`, { markdown: 'x', page: pageId, line: '0' }, 400);
+        await post(bobS, `${href}/~/comment`, { markdown: 'x', page: pageId, line: '2x' }, 400);
+        await post(bobS, `${href}/~/comment`, { markdown: 'x', line: '2' }, 400);
+        const np = await post(bobS, `${href}/~/comment`, { markdown: 'x', page: 'nosuch', line: '2' }, 400);
+        assert.match(np.text, /page: no such document page/);
+        await post(danS, `${href}/~/comment`, { markdown: 'x', page: pageId, line: '2' }, 403);
+        await post(eveS, `${href}/~/comment`, { markdown: 'x', page: pageId, line: '2' }, 404);
+        await post(bobS, `${href}/~/comment`, `markdown=x&page=${pageId}&line=2`, 403);
+        assert.equal((await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, other.id), 'listCommentsInChangeRequest')).items.length, 1);
+    });
+
     it('merge blocked by a rule shows the domain\'s reasons; merged once the rule is met', async () => {
         await ok(alice.api.spaces.updateSpaceById(space.id, {
             mergeRules: { type: 'rules', rules: [{ rule: 'require_all_reviews_approved' }, { rule: 'require_change_request_subject' }] },
@@ -267,7 +378,7 @@ describe('web interface: review and merge', () => {
         const t = (await get(aliceS, `/s/${space.id}/~/changes/${c.number}`)).text;
         assert.ok(Date.now() - started < 5000, 'rendered in time');
         // 1501 x 1501 cells is past the exact table: every old line removed, then every new one added
-        assert.match(t, /<del>- old line 0 &lt;x&gt;\n<\/del><del>- old line 1 &lt;x&gt;\n<\/del>/);
+        assert.match(t, /<del><span class="ln"><\/span>- old line 0 &lt;x&gt;\n<\/del><del><span class="ln"><\/span>- old line 1 &lt;x&gt;\n<\/del>/);
         assert.match(t, /The difference is longer than shown here\./);
         assert.equal((t.match(/<ins>/g) ?? []).length, 500, 'the first 2000 lines of the difference');
         assert.equal((t.match(/<del>/g) ?? []).length, 1500);
