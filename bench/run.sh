@@ -200,6 +200,18 @@ site_blocks_path=$(sj j.blocksPath)
 site_claims_path=$(sj j.claimsPath)
 site_claims_cookie=$(sj j.claimsCookie)
 
+# The web interface: the bench user signs in with a password (docsd user password, stdin) and
+# reads a page of the site's space and its change requests with the session cookie.
+app_password="bench password $(date +%s)"
+"$bin" user password --data "$data" --email admin@bench.example.com <<<"$app_password" >/dev/null \
+  || die "docsd user password failed"
+app_json=$(node bench/seed-app.mjs "$docsd" admin@bench.example.com "$app_password" "$(sj j.spaceId)" \
+  "$(sj j.spacePagePath)" "$www") || die "signing in to the web interface failed"
+aj() { node -p "const j=JSON.parse(process.argv[1]); String($1)" "$app_json"; }
+app_cookie=$(aj j.cookie)
+app_page_path=$(aj j.pagePath)
+app_changes_path=$(aj j.changesPath)
+
 # --- nginx with the same bytes ----------------------------------------------------------
 chmod 755 "$www"; chmod 644 "$www"/*.json "$www"/*.html
 nginx_port=$(free_port)
@@ -248,6 +260,7 @@ run_wrk() {
   opts=(-t"$wrk_threads" -c"$conns" -d"$duration" --latency --timeout 5s -s "$script")
   [ "$use_auth" = 1 ] && opts+=(-H "$auth")
   [ "$use_auth" = cookie ] && opts+=(-H "Cookie: $site_claims_cookie")
+  [ "$use_auth" = app ] && opts+=(-H "Cookie: $app_cookie" -H "Accept: text/html")
   opts+=("$url")
   [ "$#" -ge 5 ] && opts+=(-- "$5")
   timeout $(( dur_s + 60 )) wrk "${opts[@]}" >"$log" 2>&1 || die "wrk failed ($name), see $log"
@@ -306,12 +319,19 @@ measure_site() {
   measure site_blocks docsd-site-blocks "$docsd$site_blocks_path" "$report" 0
   measure nginx_site_claims nginx-site-claims "$ref/site-claims.html" "$report" 0
   measure site_claims docsd-site-claims "$docsd$site_claims_path" "$report" cookie
+  # The web interface (signed in: a session cookie; rendered per request, no page cache).
+  measure nginx_app_page nginx-app-page "$ref/app-page.html" "$report" 0
+  measure app_page docsd-app-page "$docsd$app_page_path" "$report" app
+  measure nginx_app_changes nginx-app-changes "$ref/app-changes.html" "$report" 0
+  measure app_changes docsd-app-changes "$docsd$app_changes_path" "$report" app
 }
 # site_rows / site_render_line: the rows of measure_site and the first-render line, for both reports.
 site_rows() {
   echo "| GET /sites/{site}/{page}, a page of a $site_pages-page published site ($(wc -c <"$www/site-page.html") B HTML) | $(num "${r_rps[site_page]}") | $(ms "${r_p50[site_page]}") | $(ms "${r_p99[site_page]}") | $(num "${r_rps[nginx_site_page]}") (nginx, same bytes) | $(ratio "${r_rps[site_page]}" "${r_rps[nginx_site_page]}") |"
   echo "| GET /sites/{site}, a page with every GitBook block ($(wc -c <"$www/site-blocks.html") B HTML) | $(num "${r_rps[site_blocks]}") | $(ms "${r_p50[site_blocks]}") | $(ms "${r_p99[site_blocks]}") | $(num "${r_rps[nginx_site_blocks]}") (nginx, same bytes) | $(ratio "${r_rps[site_blocks]}" "${r_rps[nginx_site_blocks]}") |"
   echo "| GET /sites/{site}/plans, {% if %} blocks on a visitor-auth site, with a visitor token's cookie ($(wc -c <"$www/site-claims.html") B HTML) | $(num "${r_rps[site_claims]}") | $(ms "${r_p50[site_claims]}") | $(ms "${r_p99[site_claims]}") | $(num "${r_rps[nginx_site_claims]}") (nginx, same bytes) | $(ratio "${r_rps[site_claims]}" "${r_rps[nginx_site_claims]}") |"
+  echo "| GET /s/{spaceId}/{page}, the web interface's page of that space, signed in ($(wc -c <"$www/app-page.html") B HTML) | $(num "${r_rps[app_page]}") | $(ms "${r_p50[app_page]}") | $(ms "${r_p99[app_page]}") | $(num "${r_rps[nginx_app_page]}") (nginx, same bytes) | $(ratio "${r_rps[app_page]}" "${r_rps[nginx_app_page]}") |"
+  echo "| GET /s/{spaceId}/~/changes, its change requests, signed in ($(wc -c <"$www/app-changes.html") B HTML) | $(num "${r_rps[app_changes]}") | $(ms "${r_p50[app_changes]}") | $(ms "${r_p99[app_changes]}") | $(num "${r_rps[nginx_app_changes]}") (nginx, same bytes) | $(ratio "${r_rps[app_changes]}" "${r_rps[nginx_app_changes]}") |"
   echo "| GET /v1/orgs/{id}/sites/{siteId}/published ($(wc -c <"$www/site-published.json") B) | $(num "${r_rps[site_published]}") | $(ms "${r_p50[site_published]}") | $(ms "${r_p99[site_published]}") | $(num "${r_rps[nginx_site_published]}") (nginx, same bytes) | $(ratio "${r_rps[site_published]}" "${r_rps[nginx_site_published]}") |"
 }
 site_render_line() {
@@ -353,7 +373,7 @@ if [ "$only" = sites ]; then
     echo
     site_render_line
     echo
-    echo "Non-2xx responses: site page ${r_non2xx[site_page]}, published ${r_non2xx[site_published]}; socket errors/timeouts: site page ${r_err[site_page]}, published ${r_err[site_published]}, nginx ${r_err[nginx_site_page]}/${r_err[nginx_site_published]}. Raw wrk output: bench/out/wrk-*.txt."
+    echo "Non-2xx responses: site page ${r_non2xx[site_page]}, published ${r_non2xx[site_published]}, app page ${r_non2xx[app_page]}, app change requests ${r_non2xx[app_changes]}; socket errors/timeouts: site page ${r_err[site_page]}, published ${r_err[site_published]}, nginx ${r_err[nginx_site_page]}/${r_err[nginx_site_published]}. Raw wrk output: bench/out/wrk-*.txt."
   } >"$out/results-sites.md"
   echo
   cat "$out/results-sites.md"

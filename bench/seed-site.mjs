@@ -17,7 +17,7 @@
 //       blocks and {{ visitor.claims }}) on a visitor-auth site, read with a visitor token's
 //       cookie (the render cache is keyed by the claims); their HTML bytes are saved as
 //       OUTDIR/site-blocks.html and OUTDIR/site-claims.html for nginx.
-//       Prints {"orgId", "siteId", "pages", "pagePath", "publishedPath", "pageBytes",
+//       Prints {"orgId", "siteId", "spaceId", "spacePagePath", "pages", "pagePath", "publishedPath", "pageBytes",
 //       "publishedBytes", "renders", "firstRender": {p50, p99}, "warm": {p50, p99},
 //       "blocksPath", "blocksBytes", "claimsPath", "claimsCookie", "claimsBytes"} (ms).
 import { createHmac } from 'node:crypto';
@@ -307,7 +307,7 @@ async function seedSite(base, token, outdir, pages, renders) {
     }
     const extra = await seedBlocks(base, token, orgPath, outdir);
     process.stdout.write(JSON.stringify({
-        orgId: org.id, siteId: site.id, pages: made, pagePath, publishedPath,
+        orgId: org.id, siteId: site.id, spaceId: space.id, spacePagePath: target.path, pages: made, pagePath, publishedPath,
         pageBytes: first.bytes.length, publishedBytes: publishedBody.length,
         renders, firstRender: ms(firstRender), warm: ms(warm), ...extra,
     }) + '\n');

@@ -99,6 +99,11 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/s/{spaceId}/~/permissions", page_space_grant, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/permissions/{kind}/{principalId}/remove", page_space_grant_remove,
 	  APP_SESSION | APP_WRITE },
+	/* A space's Git sync (pages_git.c): before {path*}. */
+	{ "GET", "/s/{spaceId}/~/git", page_git, APP_SESSION },
+	{ "POST", "/s/{spaceId}/~/git/import", page_git_import, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/git/export", page_git_export, APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/git/unlink", page_git_unlink, APP_SESSION | APP_WRITE },
 	{ "GET", "/s/{spaceId}/{path*}", page_space_path, APP_SESSION },
 	/* Review (pages_review.c): a change request's forms, each back to its page. */
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/comment", page_review_comment, APP_SESSION | APP_WRITE },
@@ -136,6 +141,13 @@ static const struct app_route app_routes[] = {
 	  APP_SESSION | APP_WRITE },
 	{ "GET", "/o/{organizationId}/join/{inviteId}", page_join, APP_SESSION },
 	{ "POST", "/o/{organizationId}/join/{inviteId}", page_join_post, APP_SESSION | APP_WRITE },
+	/* An organization's translations (pages_translations.c). */
+	{ "GET", "/o/{organizationId}/translations", page_translations, APP_SESSION },
+	{ "POST", "/o/{organizationId}/translations", page_translation_create, APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/translations/{translationId}", page_translation, APP_SESSION },
+	{ "POST", "/o/{organizationId}/translations/{translationId}/run", page_translation_run, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/translations/{translationId}/delete", page_translation_delete,
+	  APP_SESSION | APP_WRITE },
 	{ "GET", "/o/{organizationId}/sites/{siteId}/settings", page_site_publishing, APP_SESSION },
 	{ "POST", "/o/{organizationId}/sites/{siteId}/settings", page_site_settings_save, APP_SESSION | APP_WRITE },
 	/* A site's structure and customization (pages_site_structure.c). */

@@ -242,7 +242,14 @@ void app_frame_begin(struct app_page *p, const char *title, const struct app_cru
 
 	html_raw(b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		    "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-		    "<meta name=\"robots\" content=\"noindex\"><title>");
+		    "<meta name=\"robots\" content=\"noindex\">");
+	/* A page following a job (pages_git.c, pages_translations.c): no script. */
+	if (p->refresh > 0) {
+		char meta[64];
+		snprintf(meta, sizeof(meta), "<meta http-equiv=\"refresh\" content=\"%d\">", p->refresh);
+		html_raw(b, meta);
+	}
+	html_raw(b, "<title>");
 	app_text(b, title);
 	html_raw(b, " · docsd</title><link rel=\"stylesheet\" href=\"");
 	app_text(b, app_css_url());

@@ -29,6 +29,7 @@ struct app_page {
 	struct jw *out;          /* the HTML body */
 	int status;              /* 200 unless a page says otherwise */
 	const char *location;    /* set: answer a 303 redirect there instead */
+	int refresh;             /* > 0: the page reloads itself every that many seconds (meta refresh) */
 	const char *content_type; /* NULL: text/html; else p->out is a body of that type */
 };
 
@@ -142,6 +143,17 @@ int page_site_customization(struct app_page *p);
 int page_site_customization_save(struct app_page *p);
 /* The published site's "Edit" link (edit_link.c): JSON for site.js. */
 int page_edit_link(struct app_page *p);
+/* A space's Git sync (pages_git.c). */
+int page_git(struct app_page *p);
+int page_git_import(struct app_page *p);
+int page_git_export(struct app_page *p);
+int page_git_unlink(struct app_page *p);
+/* An organization's translations (pages_translations.c). */
+int page_translations(struct app_page *p);
+int page_translation_create(struct app_page *p);
+int page_translation(struct app_page *p);
+int page_translation_run(struct app_page *p);
+int page_translation_delete(struct app_page *p);
 /* The organization's search box (pages_org.c). */
 void app_search_form(struct jw *b, const char *org_id, const char *q);
 

@@ -177,11 +177,12 @@ static int git_status(struct app_page *p, const struct space *s)
 	struct jw *b = p->out;
 	int rc = dom_git_info(p->d, s->id, &text);
 
-	html_raw(b, "<h2>Git sync</h2>");
+	html_raw(b, "<h2>Git sync</h2><p class=\"actions\"><a href=\"");
+	app_text(b, app_path(p, "/s/", s->id, "/~/git"));
+	html_raw(b, "\">Git sync: link, import, export</a></p>"); /* pages_git.c */
 	if (rc == ERR_NOT_FOUND) {
 		err_clear();
-		html_raw(b, "<p class=\"empty\">This space is not linked to a Git repository. Link it with the API "
-			    "(<code>POST /v1/spaces/{spaceId}/git/import</code> or <code>/git/export</code>).</p>");
+		html_raw(b, "<p class=\"empty\">This space is not linked to a Git repository.</p>");
 		return 0;
 	}
 	if (rc)

@@ -251,6 +251,12 @@ int page_org(struct app_page *p)
 			}
 			html_raw(p->out, "</p>");
 		}
+		/* Translations (pages_translations.c): for members, not guests. */
+		if (o.actor.role >= ROLE_READ) {
+			html_raw(p->out, "<h2>Translations</h2><p class=\"actions\"><a href=\"");
+			app_href(p->out, "/o/", o.org.id);
+			html_raw(p->out, "/translations\">Translations of spaces</a></p>");
+		}
 	}
 	app_frame_end(p);
 	return 0;
