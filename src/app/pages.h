@@ -119,6 +119,12 @@ int page_space_settings(struct app_page *p);
 int page_space_settings_save(struct app_page *p);
 int page_space_grant(struct app_page *p);
 int page_space_grant_remove(struct app_page *p);
+int page_space_merge_rules_save(struct app_page *p);
+/* A collection's settings and permissions (pages_admin_collection.c). */
+int page_collection_settings(struct app_page *p);
+int page_collection_settings_save(struct app_page *p);
+int page_collection_grant(struct app_page *p);
+int page_collection_grant_remove(struct app_page *p);
 /* A site's publishing and share links (pages_admin_site.c). */
 int page_site_publishing(struct app_page *p);
 int page_site_publish(struct app_page *p);

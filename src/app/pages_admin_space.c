@@ -11,13 +11,23 @@
  * access and the rest. 303 back on success; a refusal is rolled back and
  * the form shown again with the status and message.
  *
- * Below, the space's permissions: the grants to users and to teams
- * (dom_grants_list), and for the space's admins a form to grant a role to a
- * member or a team of the organization (dom_grants_invite; the menu lists
- * the first 100 members and teams, dom_members_list / dom_teams_list) and a
- * Remove button per grant (dom_grant_remove).
+ * Merge rules (issue 25, "space settings (... merge rules)"): the rules in
+ * force in words for everyone who reads the settings, and for the space's
+ * admins a form posted to /s/{spaceId}/~/merge-rules: inherit (the
+ * organization's), none, or rules ticked from the ones docsd evaluates, the
+ * three rules with users listing members ticked from the first 100 (and any
+ * other id the rule lists, kept unless unticked). The form builds GitBook's
+ * MergeRulesSpaceConfiguration (the JSON updateSpaceById's mergeRules
+ * carries; api/orgs.c body_merge_rules) and calls dom_space_update, as the
+ * API does. Rules only the API sets (require_agent_review, custom) are shown
+ * and kept as they are while the type stays "rules".
+ *
+ * Below, the space's permissions (app/grants_form.c, shared with a
+ * collection's settings): the grants to users and to teams, and for the
+ * space's admins a Grant form and a Remove button per grant.
  */
 #include "app/app.h"
+#include "app/grants_form.h"
 #include "app/pages.h"
 #include "domain/git_sync.h"
 #include "domain/members.h"
@@ -29,6 +39,8 @@
 #include "util/text.h"
 
 #include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const edit_modes[] = { "live", "locked", NULL };
@@ -62,102 +74,6 @@ static void select_of(struct jw *b, const char *name, const char *label, const c
 		html_raw(b, "</option>");
 	}
 	html_raw(b, "</select></p>");
-}
-
-static const char *const grant_roles[] = { "admin", "create", "review", "edit", "comment", "read", NULL };
-
-/* The grants of the space, and (admins) the forms to grant and remove. */
-static int permissions(struct app_page *p, const struct space *s)
-{
-	struct list_req lr = { .limit = 100 };
-	struct grant_row *users = NULL, *teams = NULL;
-	struct member *members = NULL;
-	struct dom_team *orgteams = NULL;
-	struct team_filter tf = { 0 };
-	struct member_filter mf = { 0 };
-	char *next = NULL;
-	int nu = 0, nt = 0, nm = 0, not = 0, rc;
-	struct jw *b = p->out;
-	const char *base = app_path(p, "/s/", s->id, "/~/permissions");
-
-	if ((rc = dom_grants_list(p->d, DOM_SPACE, s->id, GRANT_USER, &lr, &users, &nu, &next)) ||
-	    (rc = dom_grants_list(p->d, DOM_SPACE, s->id, GRANT_TEAM, &lr, &teams, &nt, &next)))
-		return rc;
-	/* A guest who administers the space may not list the organization's
-	 * members or teams (the domain's 403): the menu is then empty. */
-	if ((rc = dom_members_list(p->d, s->org_id, &mf, &lr, &members, &nm, &next)) == ERR_FORBIDDEN) {
-		err_clear();
-		nm = 0;
-	} else if (rc) {
-		return rc;
-	}
-	if ((rc = dom_teams_list(p->d, s->org_id, &tf, &lr, &orgteams, &not, &next)) == ERR_FORBIDDEN) {
-		err_clear();
-		not = 0;
-	} else if (rc) {
-		return rc;
-	}
-	html_raw(b, "<h2>Permissions</h2><p class=\"mute\">Roles given on this space to members and teams, on top "
-		    "of what the organization gives them.</p><form class=\"search\" method=\"post\" action=\"");
-	app_text(b, base);
-	html_raw(b, "\">");
-	app_hidden_csrf(p);
-	html_raw(b, "<label for=\"grant-who\">Give a role to</label><select id=\"grant-who\" name=\"principal\">");
-	for (int i = 0; i < nm; i++) {
-		html_raw(b, "<option value=\"user:");
-		app_text(b, members[i].user.id);
-		html_raw(b, "\">");
-		app_text(b, members[i].user.display_name && *members[i].user.display_name ? members[i].user.display_name
-											   : members[i].user.email);
-		html_raw(b, "</option>");
-	}
-	for (int i = 0; i < not; i++) {
-		html_raw(b, "<option value=\"team:");
-		app_text(b, orgteams[i].team.id);
-		html_raw(b, "\">Team: ");
-		app_text(b, orgteams[i].team.title);
-		html_raw(b, "</option>");
-	}
-	html_raw(b, "</select><label class=\"mute\" for=\"grant-role\">Role</label><select id=\"grant-role\" "
-		    "name=\"role\">");
-	for (int k = 0; grant_roles[k]; k++) {
-		html_raw(b, "<option value=\"");
-		html_raw(b, grant_roles[k]);
-		html_raw(b, strcmp(grant_roles[k], "read") == 0 ? "\" selected>" : "\">");
-		html_raw(b, grant_roles[k]);
-		html_raw(b, "</option>");
-	}
-	html_raw(b, "</select><button type=\"submit\">Grant</button></form>");
-	if (nu + nt == 0) {
-		html_raw(b, "<p class=\"empty\">No member or team has a role on this space of its own.</p>");
-		return 0;
-	}
-	html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Who</th><th scope=\"col\">Role</th>"
-		    "<th scope=\"col\"><span class=\"mute\">Actions</span></th></tr></thead><tbody>");
-	for (int i = 0; i < nu + nt; i++) {
-		const struct grant_row *g = i < nu ? &users[i] : &teams[i - nu];
-		const char *id = i < nu ? g->user.id : g->team.id;
-		const char *name = i < nu ? (g->user.display_name && *g->user.display_name ? g->user.display_name
-											: g->user.email)
-					  : g->team.title;
-		html_raw(b, "<tr><td>");
-		if (i >= nu)
-			html_raw(b, "Team: ");
-		app_text(b, name);
-		html_raw(b, "</td><td>");
-		app_text(b, role_name(g->role));
-		html_raw(b, "</td><td><form class=\"inline\" method=\"post\" action=\"");
-		app_text(b, base);
-		html_raw(b, i < nu ? "/user/" : "/team/");
-		app_href(b, "", id);
-		html_raw(b, "/remove\">");
-		app_hidden_csrf(p);
-		html_raw(b, "<button type=\"submit\" aria-label=\"Remove the role of ");
-		app_text(b, name);
-		html_raw(b, "\">Remove</button></form></td></tr>");
-	}
-	html_raw(b, "</tbody></table></div>");
-	return 0;
 }
 
 static const char *jstr(json_t *o, const char *k)
@@ -223,6 +139,259 @@ static int git_status(struct app_page *p, const struct space *s)
 	return 0;
 }
 
+/* ---- merge rules (updateSpaceById's mergeRules) ---- */
+
+struct mr_def {
+	const char *rule;
+	const char *label;
+};
+/* The rules the form offers; require_agent_review and custom (which docsd
+ * cannot evaluate: a merge under them is refused) are only set through the
+ * API, shown here and kept as they are when the form is saved. */
+static const struct mr_def mr_simple[] = {
+	{ "require_at_least_one_review", "At least one current review approves" },
+	{ "require_all_reviews_approved", "Every current review approves" },
+	{ "require_up_to_date_change_request", "The change request is up to date with the space" },
+	{ "require_change_request_subject", "The change request has a subject" },
+	{ "require_change_request_description", "The change request has a description" },
+	{ NULL, NULL },
+};
+static const struct mr_def mr_users[] = {
+	{ "require_specific_reviewers", "Every one of these members approves" },
+	{ "require_one_of_specific_reviewers", "One of these members approves" },
+	{ "allow_bypass", "These members may merge whatever the other rules say" },
+	{ NULL, NULL },
+};
+/* Per rule with users, how many user boxes a form may send. */
+#define MR_MAX_USERS 1000
+
+static bool mr_kept(const char *rule)
+{
+	for (int k = 0; mr_simple[k].rule; k++)
+		if (strcmp(rule, mr_simple[k].rule) == 0)
+			return false;
+	for (int k = 0; mr_users[k].rule; k++)
+		if (strcmp(rule, mr_users[k].rule) == 0)
+			return false;
+	return true;
+}
+
+/* The rule object named `rule` in a configuration (NULL when absent). */
+static json_t *mr_find(json_t *config, const char *rule)
+{
+	json_t *rules = json_object_get(config, "rules"), *r;
+	size_t i;
+
+	json_array_foreach(rules, i, r) {
+		const char *name = json_string_value(json_object_get(r, "rule"));
+		if (name && strcmp(name, rule) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+static bool mr_lists(json_t *rule, const char *user_id)
+{
+	json_t *u;
+	size_t i;
+
+	json_array_foreach(json_object_get(rule, "users"), i, u) {
+		if (json_is_string(u) && strcmp(json_string_value(u), user_id) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* One configuration in words: the type, then each rule (its users, a
+ * custom rule's expression). */
+static void mr_describe(struct app_page *p, json_t *config, const struct member *members, int nm)
+{
+	struct jw *b = p->out;
+	const char *type = json_string_value(json_object_get(config, "type"));
+	json_t *rules = json_object_get(config, "rules"), *r, *u;
+	size_t i, j;
+
+	if (!type || strcmp(type, "inherit") == 0) {
+		html_raw(b, "<p>The organization's merge rules.</p>");
+		return;
+	}
+	if (strcmp(type, "rules") != 0 || json_array_size(rules) == 0) {
+		html_raw(b, "<p>No merge rules: whoever may merge merges.</p>");
+		return;
+	}
+	html_raw(b, "<ul class=\"list\">");
+	json_array_foreach(rules, i, r) {
+		const char *name = json_string_value(json_object_get(r, "rule"));
+		html_raw(b, "<li><code>");
+		app_text(b, name ? name : "?");
+		html_raw(b, "</code>");
+		if (json_is_string(json_object_get(r, "expression"))) {
+			html_raw(b, ": <code>");
+			app_text(b, json_string_value(json_object_get(r, "expression")));
+			html_raw(b, "</code>");
+		}
+		json_array_foreach(json_object_get(r, "users"), j, u) {
+			const char *id = json_string_value(u), *shown = id;
+			if (!id)
+				continue;
+			for (int k = 0; k < nm; k++)
+				if (strcmp(members[k].user.id, id) == 0)
+					shown = members[k].user.display_name && *members[k].user.display_name
+							? members[k].user.display_name
+							: members[k].user.email;
+			html_raw(b, j ? ", " : ": ");
+			app_text(b, shown);
+		}
+		if (name && strcmp(name, "require_agent_review") == 0)
+			html_raw(b, " <span class=\"mute\">(not evaluated by this server: merges are refused)</span>");
+		else if (name && strcmp(name, "custom") == 0)
+			html_raw(b, " <span class=\"mute\">(not evaluated by this server: merges are refused)</span>");
+		html_raw(b, "</li>");
+	}
+	html_raw(b, "</ul>");
+}
+
+static void mr_radio(struct jw *b, const char *value, const char *label, const char *cur)
+{
+	html_raw(b, "<p><input type=\"radio\" name=\"type\" id=\"mr-type-");
+	html_raw(b, value);
+	html_raw(b, "\" value=\"");
+	html_raw(b, value);
+	html_raw(b, strcmp(cur, value) == 0 ? "\" checked>" : "\">");
+	html_raw(b, "<label for=\"mr-type-");
+	html_raw(b, value);
+	html_raw(b, "\">");
+	html_raw(b, label);
+	html_raw(b, "</label></p>");
+}
+
+static void mr_user_box(struct app_page *p, const char *rule, int i, const char *user_id, const char *name, bool on)
+{
+	struct jw *b = p->out;
+	char idx[16];
+
+	snprintf(idx, sizeof(idx), "%d", i);
+	html_raw(b, "<li><input type=\"checkbox\" id=\"mr-");
+	html_raw(b, rule);
+	html_raw(b, "-");
+	html_raw(b, idx);
+	html_raw(b, "\" name=\"");
+	html_raw(b, rule);
+	html_raw(b, ".");
+	html_raw(b, idx);
+	html_raw(b, "\" value=\"");
+	app_text(b, user_id);
+	html_raw(b, on ? "\" checked><label for=\"mr-" : "\"><label for=\"mr-");
+	html_raw(b, rule);
+	html_raw(b, "-");
+	html_raw(b, idx);
+	html_raw(b, "\">");
+	app_text(b, name);
+	html_raw(b, "</label></li>");
+}
+
+/* The space's merge rules: in words for everyone who reads the settings,
+ * and for its admins the form (POST /s/{spaceId}/~/merge-rules). */
+static int merge_rules_form(struct app_page *p, const struct space *s, bool admin)
+{
+	struct list_req lr = { .limit = 100 };
+	struct member_filter mf = { 0 };
+	struct member *members = NULL;
+	char *next = NULL;
+	int nm = 0, rc;
+	struct jw *b = p->out;
+	json_t *config = json_loads(s->merge_rules ? s->merge_rules : "{\"type\":\"inherit\"}", 0, NULL), *r;
+	const char *type;
+	size_t i;
+	bool kept = false;
+
+	if (!config)
+		return err_set(ERR_INTERNAL, "unreadable merge rules");
+	type = json_string_value(json_object_get(config, "type"));
+	if (!type)
+		type = "inherit";
+	/* Names for the users the rules list; a guest may not list members
+	 * (the domain's 403): ids are shown then. */
+	if ((rc = dom_members_list(p->d, s->org_id, &mf, &lr, &members, &nm, &next)) == ERR_FORBIDDEN) {
+		err_clear();
+		nm = 0;
+	} else if (rc) {
+		json_decref(config);
+		return rc;
+	}
+	html_raw(b, "<h2 id=\"merge-rules\">Merge rules</h2><p class=\"mute\">What a change request needs before it "
+		    "is merged into this space.</p><h3>In force</h3>");
+	mr_describe(p, config, members, nm);
+	if (!admin) {
+		json_decref(config);
+		return 0;
+	}
+	html_raw(b, "<form method=\"post\" action=\"");
+	app_text(b, app_path(p, "/s/", s->id, "/~/merge-rules"));
+	html_raw(b, "\">");
+	app_hidden_csrf(p);
+	html_raw(b, "<fieldset><legend>Rules</legend>");
+	mr_radio(b, "inherit", "The organization's rules", type);
+	mr_radio(b, "none", "No rules", type);
+	mr_radio(b, "rules", "These rules:", type);
+	html_raw(b, "<ul class=\"list\">");
+	for (int k = 0; mr_simple[k].rule; k++) {
+		html_raw(b, "<li><input type=\"checkbox\" id=\"mr-");
+		html_raw(b, mr_simple[k].rule);
+		html_raw(b, "\" name=\"");
+		html_raw(b, mr_simple[k].rule);
+		html_raw(b, mr_find(config, mr_simple[k].rule) ? "\" value=\"on\" checked>" : "\" value=\"on\">");
+		html_raw(b, "<label for=\"mr-");
+		html_raw(b, mr_simple[k].rule);
+		html_raw(b, "\">");
+		html_raw(b, mr_simple[k].label);
+		html_raw(b, "</label></li>");
+	}
+	html_raw(b, "</ul>");
+	for (int k = 0; mr_users[k].rule; k++) {
+		json_t *cur = mr_find(config, mr_users[k].rule), *u;
+		int n = 0;
+		char count[16];
+		html_raw(b, "<fieldset><legend>");
+		html_raw(b, mr_users[k].label);
+		html_raw(b, "</legend><ul class=\"list\">");
+		for (int m = 0; m < nm; m++, n++)
+			mr_user_box(p, mr_users[k].rule, n, members[m].user.id,
+				    members[m].user.display_name && *members[m].user.display_name
+					    ? members[m].user.display_name
+					    : members[m].user.email,
+				    cur && mr_lists(cur, members[m].user.id));
+		/* Users the rule lists beyond the members shown: by id, kept
+		 * unless unticked. */
+		json_array_foreach(cur ? json_object_get(cur, "users") : NULL, i, u) {
+			const char *id = json_string_value(u);
+			bool shown = false;
+			for (int m = 0; id && m < nm && !shown; m++)
+				shown = strcmp(members[m].user.id, id) == 0;
+			if (id && !shown && n < MR_MAX_USERS)
+				mr_user_box(p, mr_users[k].rule, n++, id, id, true);
+		}
+		if (n == 0)
+			html_raw(b, "<li class=\"mute\">No member to list.</li>");
+		snprintf(count, sizeof(count), "%d", n);
+		html_raw(b, "</ul><input type=\"hidden\" name=\"");
+		html_raw(b, mr_users[k].rule);
+		html_raw(b, ".n\" value=\"");
+		html_raw(b, count);
+		html_raw(b, "\"></fieldset>");
+	}
+	json_array_foreach(json_object_get(config, "rules"), i, r) {
+		const char *name = json_string_value(json_object_get(r, "rule"));
+		kept |= name && mr_kept(name);
+	}
+	if (kept)
+		html_raw(b, "<p class=\"hint\">Rules set through the API that this form does not offer (listed above) "
+			    "are kept as they are while the rules are in force.</p>");
+	html_raw(b, "</fieldset><p><button type=\"submit\">Save merge rules</button></p></form>");
+	json_decref(config);
+	return 0;
+}
+
 static int render(struct app_page *p, const char *error)
 {
 	const char *id = req_param(p->r, "spaceId");
@@ -254,7 +423,7 @@ static int render(struct app_page *p, const char *error)
 		html_raw(b, "</dd><dt>Edit mode</dt><dd>");
 		app_text(b, s.edit_mode);
 		html_raw(b, "</dd></dl><p class=\"mute\">Only an administrator of this space can change its settings.</p>");
-		if ((rc = git_status(p, &s)))
+		if ((rc = merge_rules_form(p, &s, false)) || (rc = git_status(p, &s)))
 			return rc;
 		app_frame_end(p);
 		return 0;
@@ -274,11 +443,15 @@ static int render(struct app_page *p, const char *error)
 	select_of(b, "editMode", "Edit mode (locked: changes only through change requests' merges)", edit_modes,
 		  s.edit_mode);
 	html_raw(b, "<p><button type=\"submit\">Save settings</button></p></form>");
-	if ((rc = permissions(p, &s)) || (rc = git_status(p, &s)))
+	if ((rc = merge_rules_form(p, &s, true)) ||
+	    (rc = app_grants_section(p, DOM_SPACE, s.id, s.org_id, "space", app_path(p, "/s/", s.id, "/~/permissions"))) ||
+	    (rc = git_status(p, &s)))
 		return rc;
 	app_frame_end(p);
 	return 0;
 }
+
+static int refused(struct app_page *p, int rc);
 
 int page_space_settings(struct app_page *p)
 {
@@ -321,23 +494,8 @@ int page_space_settings_save(struct app_page *p)
 	}
 	in.visibility = fv == 1 ? vis : NULL;
 	in.edit_mode = fm == 1 ? mode : NULL;
-	rc = dom_space_update(p->d, id, &in, &s);
-	if (rc) {
-		int status = err_status(rc);
-		const char *msg;
-		if (status < 400 || status >= 500 || rc == ERR_NOT_FOUND)
-			return rc;
-		/* Refused: nothing is kept; the form again with why, in a new
-		 * read transaction. */
-		msg = arena_strdup(&r->arena, err_message());
-		err_clear();
-		store_tx_rollback(&r->tx);
-		if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
-			return rc;
-		dom_init(&r->dom, r->srv, &r->tx, &r->arena, p->user_id);
-		p->status = status;
-		return render(p, msg);
-	}
+	if ((rc = dom_space_update(p->d, id, &in, &s)))
+		return refused(p, rc);
 	p->location = app_path(p, "/s/", s.id, "/~/settings");
 	return 0;
 }
@@ -354,23 +512,9 @@ static int refused(struct app_page *p, int rc)
 
 int page_space_grant(struct app_page *p)
 {
-	const char *id = req_param(p->r, "spaceId"), *who = NULL, *role = NULL;
-	enum role rl;
-	int rc, fw = field(p, "principal", &who), fr = field(p, "role", &role);
-	bool team;
+	const char *id = req_param(p->r, "spaceId");
+	int rc = app_grant_submit(p, DOM_SPACE, id);
 
-	if (fw <= 0 || (strncmp(who, "user:", 5) != 0 && strncmp(who, "team:", 5) != 0) || !who[5]) {
-		p->status = 400;
-		return render(p, "principal: choose a member or a team");
-	}
-	if (fr <= 0 || (rl = role_parse(role)) < ROLE_READ) {
-		p->status = 400;
-		return render(p, "role: must be one of admin, create, review, edit, comment, read");
-	}
-	team = who[0] == 't';
-	who += 5;
-	rc = dom_grants_invite(p->d, DOM_SPACE, id, rl, team ? NULL : &who, team ? 0 : 1, team ? &who : NULL,
-			       team ? 1 : 0);
 	if (rc)
 		return refused(p, rc);
 	p->location = app_path(p, "/s/", id, "/~/settings");
@@ -379,18 +523,121 @@ int page_space_grant(struct app_page *p)
 
 int page_space_grant_remove(struct app_page *p)
 {
-	const char *id = req_param(p->r, "spaceId"), *kind = req_param(p->r, "kind");
-	bool removed = false;
-	int rc;
+	const char *id = req_param(p->r, "spaceId");
+	int rc = app_grant_remove_submit(p, DOM_SPACE, id);
 
-	if (strcmp(kind, "user") != 0 && strcmp(kind, "team") != 0)
-		return err_set(ERR_NOT_FOUND, "no such grant");
-	rc = dom_grant_remove(p->d, DOM_SPACE, id, kind[0] == 't' ? GRANT_TEAM : GRANT_USER,
-			      req_param(p->r, "principalId"), &removed);
 	if (rc)
 		return refused(p, rc);
-	if (!removed)
-		return err_set(ERR_NOT_FOUND, "no such grant");
 	p->location = app_path(p, "/s/", id, "/~/settings");
+	return 0;
+}
+
+/* The merge-rules form's configuration (compact JSON text into the
+ * request's arena), as updateSpaceById's mergeRules would carry it: type
+ * inherit or none alone, or rules with the rules ticked, each rule with
+ * users listing the ids ticked (none ticked: the rule is left out), then the
+ * rules of `current` the form does not offer. 0, or ERR_INVALID naming the
+ * field. */
+static int mr_parse(struct app_page *p, const char *current, const char **out)
+{
+	const char *type = NULL, *v = NULL;
+	json_t *config = NULL, *rules = NULL, *cur = NULL, *r;
+	char *text = NULL;
+	size_t i;
+	int rc = 0, f;
+
+	f = field(p, "type", &type);
+	if (f <= 0 || (strcmp(type, "inherit") != 0 && strcmp(type, "none") != 0 && strcmp(type, "rules") != 0))
+		return err_set(ERR_INVALID, "mergeRules.type: must be 'inherit', 'none' or 'rules'");
+	if (strcmp(type, "rules") != 0) {
+		*out = type[0] == 'i' ? "{\"type\":\"inherit\"}" : "{\"type\":\"none\"}";
+		return 0;
+	}
+	if (!(config = json_pack("{s:s}", "type", "rules")) || !(rules = json_array()) ||
+	    json_object_set_new(config, "rules", rules)) {
+		json_decref(rules);
+		rc = err_set(ERR_INTERNAL, "out of memory");
+		goto cleanup;
+	}
+	for (int k = 0; mr_simple[k].rule; k++) {
+		if ((f = field(p, mr_simple[k].rule, &v)) < 0) {
+			rc = err_set(ERR_INVALID, "mergeRules.%s: malformed", mr_simple[k].rule);
+			goto cleanup;
+		}
+		if (f == 1 && json_array_append_new(rules, json_pack("{s:s}", "rule", mr_simple[k].rule))) {
+			rc = err_set(ERR_INTERNAL, "out of memory");
+			goto cleanup;
+		}
+	}
+	for (int k = 0; mr_users[k].rule; k++) {
+		const char *rule = mr_users[k].rule, *count = NULL;
+		json_t *users = NULL;
+		long n = 0;
+		char name[64], *end;
+		snprintf(name, sizeof(name), "%s.n", rule);
+		if ((f = field(p, name, &count)) < 0 ||
+		    (f == 1 && ((n = strtol(count, &end, 10)) < 0 || n > MR_MAX_USERS || *end || end == count))) {
+			rc = err_set(ERR_INVALID, "mergeRules.%s: the form's count of users is not one", rule);
+			goto cleanup;
+		}
+		for (long j = 0; j < n; j++) {
+			snprintf(name, sizeof(name), "%s.%ld", rule, j);
+			if ((f = field(p, name, &v)) == 0)
+				continue;
+			if (f < 0 || !*v || strlen(v) > 64) {
+				rc = err_set(ERR_INVALID, "mergeRules.%s: a user id of 1 to 64 characters", rule);
+				json_decref(users);
+				goto cleanup;
+			}
+			if ((!users && !(users = json_array())) || json_array_append_new(users, json_string(v))) {
+				rc = err_set(ERR_INTERNAL, "out of memory");
+				json_decref(users);
+				goto cleanup;
+			}
+		}
+		if (users && json_array_append_new(rules, json_pack("{s:s,s:o}", "rule", rule, "users", users))) {
+			rc = err_set(ERR_INTERNAL, "out of memory");
+			goto cleanup;
+		}
+	}
+	/* What the form does not offer stays as it was. */
+	cur = current ? json_loads(current, 0, NULL) : NULL;
+	if (cur && json_is_string(json_object_get(cur, "type")) &&
+	    strcmp(json_string_value(json_object_get(cur, "type")), "rules") == 0) {
+		json_array_foreach(json_object_get(cur, "rules"), i, r) {
+			const char *name = json_string_value(json_object_get(r, "rule"));
+			if (name && mr_kept(name) && json_array_append(rules, r)) {
+				rc = err_set(ERR_INTERNAL, "out of memory");
+				goto cleanup;
+			}
+		}
+	}
+	if (json_array_size(rules) > 50) {
+		rc = err_set(ERR_INVALID, "mergeRules.rules: at most 50 rules");
+		goto cleanup;
+	}
+	if (!(text = json_dumps(config, JSON_COMPACT)) || !(*out = arena_strdup(&p->r->arena, text)))
+		rc = err_set(ERR_INTERNAL, "out of memory");
+cleanup:
+	free(text);
+	json_decref(cur);
+	json_decref(config);
+	return rc;
+}
+
+int page_space_merge_rules_save(struct app_page *p)
+{
+	const char *id = req_param(p->r, "spaceId");
+	struct space_input in = { 0 };
+	struct space s;
+	int rc;
+
+	/* The current rules, for those the form does not offer (the update
+	 * below decides who may change them). */
+	if ((rc = dom_space_get(p->d, id, ROLE_READ, &s)))
+		return rc;
+	if ((rc = mr_parse(p, s.merge_rules, &in.merge_rules)) || (rc = dom_space_update(p->d, id, &in, &s)))
+		return refused(p, rc);
+	p->location = app_path(p, "/s/", s.id, "/~/settings#merge-rules");
 	return 0;
 }

@@ -296,6 +296,9 @@ int page_collection(struct app_page *p)
 		app_text(b, c.description);
 		html_raw(b, "</p>");
 	}
+	html_raw(b, "<nav class=\"actions\" aria-label=\"Collection\"><a href=\"");
+	app_href(b, "/c/", c.id);
+	html_raw(b, "/settings\">Settings and permissions</a></nav>"); /* pages_admin_collection.c */
 	for (int i = 0; i < ncols; i++) {
 		if (!cols[i].parent_id || strcmp(cols[i].parent_id, c.id) != 0)
 			continue;
