@@ -176,6 +176,25 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/o/{organizationId}/sites/{siteId}/share-links", page_site_share_link_create, APP_SESSION | APP_WRITE },
 	{ "POST", "/o/{organizationId}/sites/{siteId}/share-links/{shareLinkId}/delete", page_site_share_link_delete,
 	  APP_SESSION | APP_WRITE },
+	/* OpenAPI specs (pages_openapi.c): the source forms take multipart
+	 * uploads too, so they check their token themselves. */
+	{ "GET", "/o/{organizationId}/openapi", page_openapi_list, APP_SESSION },
+	{ "POST", "/o/{organizationId}/openapi", page_openapi_create, APP_SESSION | APP_WRITE | APP_CSRF_SELF },
+	{ "GET", "/o/{organizationId}/openapi/{specSlug}", page_openapi_spec, APP_SESSION },
+	{ "POST", "/o/{organizationId}/openapi/{specSlug}/source", page_openapi_source,
+	  APP_SESSION | APP_WRITE | APP_CSRF_SELF },
+	{ "POST", "/o/{organizationId}/openapi/{specSlug}/visibility", page_openapi_visibility, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/openapi/{specSlug}/delete", page_openapi_delete, APP_SESSION | APP_WRITE },
+	/* Integrations (pages_integrations.c). */
+	{ "GET", "/o/{organizationId}/integrations", page_integrations, APP_SESSION },
+	{ "POST", "/o/{organizationId}/integrations/{integrationName}/install", page_integration_install,
+	  APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}", page_installation,
+	  APP_SESSION },
+	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/spaces",
+	  page_installation_space_install, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/uninstall",
+	  page_installation_space_uninstall, APP_SESSION | APP_WRITE },
 };
 #define APP_NROUTES ((int)(sizeof(app_routes) / sizeof(app_routes[0])))
 

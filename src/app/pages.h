@@ -160,6 +160,19 @@ int page_translation_create(struct app_page *p);
 int page_translation(struct app_page *p);
 int page_translation_run(struct app_page *p);
 int page_translation_delete(struct app_page *p);
+/* An organization's OpenAPI specs (pages_openapi.c). */
+int page_openapi_list(struct app_page *p);
+int page_openapi_create(struct app_page *p);
+int page_openapi_spec(struct app_page *p);
+int page_openapi_source(struct app_page *p);
+int page_openapi_visibility(struct app_page *p);
+int page_openapi_delete(struct app_page *p);
+/* An organization's integrations and an installation (pages_integrations.c). */
+int page_integrations(struct app_page *p);
+int page_integration_install(struct app_page *p);
+int page_installation(struct app_page *p);
+int page_installation_space_install(struct app_page *p);
+int page_installation_space_uninstall(struct app_page *p);
 /* The organization's search box (pages_org.c). */
 void app_search_form(struct jw *b, const char *org_id, const char *q);
 

@@ -251,6 +251,16 @@ int page_org(struct app_page *p)
 			}
 			html_raw(p->out, "</p>");
 		}
+		/* OpenAPI specs and integrations (pages_openapi.c,
+		 * pages_integrations.c): for members, as listOpenAPISpecs and
+		 * listIntegrations allow. */
+		if (perm.list_integrations) {
+			html_raw(p->out, "<h2>APIs and integrations</h2><p class=\"actions\"><a href=\"");
+			app_href(p->out, "/o/", o.org.id);
+			html_raw(p->out, "/openapi\">OpenAPI specifications</a><a href=\"");
+			app_href(p->out, "/o/", o.org.id);
+			html_raw(p->out, "/integrations\">Integrations</a></p>");
+		}
 		/* Translations (pages_translations.c): for members, not guests. */
 		if (o.actor.role >= ROLE_READ) {
 			html_raw(p->out, "<h2>Translations</h2><p class=\"actions\"><a href=\"");
