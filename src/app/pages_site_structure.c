@@ -418,8 +418,15 @@ static const char *at(json_t *j, ...)
 	return json_is_string(j) ? json_string_value(j) : "";
 }
 
-static void text_input(struct jw *b, const char *name, const char *label, const char *value, int maxlen)
+static const char *shown(struct app_page *p, const char *name, const char *current);
+
+/* A labelled input / select of the customization form (value: the current
+ * one, or what a refused POST sent). */
+static void text_input(struct app_page *p, const char *name, const char *label, const char *value, int maxlen)
 {
+	struct jw *b = p->out;
+
+	value = shown(p, name, value);
 	html_raw(b, "<p><label for=\"cz-");
 	html_raw(b, name);
 	html_raw(b, "\">");
@@ -439,8 +446,12 @@ static void text_input(struct jw *b, const char *name, const char *label, const 
 	html_raw(b, "\"></p>");
 }
 
-static void select_input(struct jw *b, const char *name, const char *label, const char *const *list, const char *cur)
+static void select_input(struct app_page *p, const char *name, const char *label, const char *const *list,
+			 const char *cur)
 {
+	struct jw *b = p->out;
+
+	cur = shown(p, name, cur);
 	html_raw(b, "<p><label for=\"cz-");
 	html_raw(b, name);
 	html_raw(b, "\">");
@@ -469,9 +480,22 @@ static void show(struct jw *b, const char *label, const char *value)
 	html_raw(b, "</dd>");
 }
 
+/* What a field shows: on a refused POST, what was sent (so nothing typed
+ * is lost); else the current value. */
+static const char *shown(struct app_page *p, const char *name, const char *current)
+{
+	const char *v = NULL;
+
+	if (strcmp(p->r->method, "POST") == 0 &&
+	    form_field(&p->r->arena, p->r->body, p->r->body_len, name, &v) == 1)
+		return v;
+	return current;
+}
+
 static int render_customization(struct app_page *p, const char *error)
 {
 	const char *org_id = req_param(p->r, "organizationId"), *site_id = req_param(p->r, "siteId");
+	const char *toggle;
 	struct site s;
 	struct jw g;
 	json_t *c = NULL;
@@ -511,25 +535,26 @@ static int render_customization(struct app_page *p, const char *error)
 	app_text(b, site_path(p, "/customization"));
 	html_raw(b, "\">");
 	app_hidden_csrf(p);
-	text_input(b, "title", "Title in the site's header (empty: the site's title)", at(c, "title", NULL), 128);
-	select_input(b, "theme", "Theme", themes, at(c, "styling", "theme", NULL));
+	text_input(p, "title", "Title in the site's header (empty: the site's title)", at(c, "title", NULL), 128);
+	select_input(p, "theme", "Theme", themes, at(c, "styling", "theme", NULL));
 	html_raw(b, "<fieldset><legend>Colors (#RGB or #RRGGBB)</legend>");
-	text_input(b, "primaryLight", "Primary color, light mode", at(c, "styling", "primaryColor", "light", NULL), 16);
-	text_input(b, "primaryDark", "Primary color, dark mode", at(c, "styling", "primaryColor", "dark", NULL), 16);
-	text_input(b, "tintLight", "Tint, light mode (empty: no tint)", at(c, "styling", "tint", "color", "light", NULL),
+	text_input(p, "primaryLight", "Primary color, light mode", at(c, "styling", "primaryColor", "light", NULL), 16);
+	text_input(p, "primaryDark", "Primary color, dark mode", at(c, "styling", "primaryColor", "dark", NULL), 16);
+	text_input(p, "tintLight", "Tint, light mode (empty: no tint)", at(c, "styling", "tint", "color", "light", NULL),
 		   16);
-	text_input(b, "tintDark", "Tint, dark mode", at(c, "styling", "tint", "color", "dark", NULL), 16);
+	text_input(p, "tintDark", "Tint, dark mode", at(c, "styling", "tint", "color", "dark", NULL), 16);
 	html_raw(b, "</fieldset>");
-	select_input(b, "mode", "Default mode", modes, at(c, "themes", "default", NULL));
+	select_input(p, "mode", "Default mode", modes, at(c, "themes", "default", NULL));
 	/* The checkbox first: the first occurrence of a name wins, so an
 	 * unchecked box sends the hidden "off". */
+	toggle = json_is_true(json_object_get(json_object_get(c, "themes"), "toggeable")) ? "on" : "off";
 	html_raw(b, "<p><input id=\"cz-toggle\" name=\"toggeable\" type=\"checkbox\" value=\"on\"");
-	if (json_is_true(json_object_get(json_object_get(c, "themes"), "toggeable")))
+	if (strcmp(shown(p, "toggeable", toggle), "on") == 0)
 		html_raw(b, " checked");
 	html_raw(b, "><label for=\"cz-toggle\"> Readers may switch between light and dark</label><input type=\"hidden\" "
 		    "name=\"toggeable\" value=\"off\"></p>");
-	text_input(b, "favicon", "Favicon URL (empty: none)", at(c, "favicon", "icon", "light", NULL), 2048);
-	text_input(b, "logo", "Logo URL in the header (empty: none)", at(c, "header", "logo", "light", NULL), 2048);
+	text_input(p, "favicon", "Favicon URL (empty: none)", at(c, "favicon", "icon", "light", NULL), 2048);
+	text_input(p, "logo", "Logo URL in the header (empty: none)", at(c, "header", "logo", "light", NULL), 2048);
 	html_raw(b, "<p><button type=\"submit\">Save customization</button></p></form>");
 	json_decref(c);
 	app_frame_end(p);

@@ -199,8 +199,9 @@ describe('web interface: a site\'s administration', () => {
         assert.match(shown.text, /value="Acme &lt;Docs&gt;"/);
         assert.match(shown.text, /id="cz-toggle"[^>]*value="on">/, 'unchecked');
         // refused: bad color, bad URL, unknown mode, malformed; nothing changes
-        await posted(aliceS, `${base}/customization`, { primaryLight: 'red', primaryDark: '#000' }, 400,
+        const bad = await posted(aliceS, `${base}/customization`, { primaryLight: 'red', primaryDark: '#000' }, 400,
             'styling.primaryColor.light: must be a color #RGB or #RRGGBB');
+        assert.match(bad.text, /name="primaryLight"[^>]*value="red"/, 'the form shows what was sent');
         await posted(aliceS, `${base}/customization`, { favicon: 'not a url' }, 400, 'favicon');
         await posted(aliceS, `${base}/customization`, { mode: 'system' }, 400, 'themes.default');
         await posted(aliceS, `${base}/customization`, `csrf=${aliceS.csrf}&title=%zz`, 400, 'title: must be valid text');
