@@ -77,7 +77,7 @@ static int render_list(struct app_page *p, const char *error)
 {
 	const char *org_id = req_param(p->r, "organizationId");
 	struct list_req lr = { .limit = 100 }, lr2 = { .limit = 100 };
-	struct integration_filter f = { .blocks = -1, .content_sources = -1 };
+	struct integration_filter f = { .blocks = -1, .content_sources = -1, .search = req_query(p->r, "q") };
 	struct org_installation *ins = NULL;
 	struct integration_view *all = NULL;
 	struct dom_org o;
@@ -86,6 +86,10 @@ static int render_list(struct app_page *p, const char *error)
 	bool admin;
 	struct jw *b = p->out;
 
+	if (f.search && !*f.search)
+		f.search = NULL;
+	if (f.search && utf8_len(f.search) > 256)
+		return err_set(ERR_INVALID, "q: at most 256 characters");
 	/* The organization last: dom_integrations_list enters each owner's
 	 * organization, and o.actor is the role in this one. */
 	if ((rc = dom_org_installations_list(p->d, org_id, &lr, &ins, &nins, &next)) ||
@@ -131,9 +135,15 @@ static int render_list(struct app_page *p, const char *error)
 		if (next)
 			html_raw(b, "<p class=\"mute\">Only the first 100 installations are shown.</p>");
 	}
-	html_raw(b, "<h2>Available</h2>");
+	html_raw(b, "<h2>Available</h2><form class=\"search\" role=\"search\" method=\"get\" action=\"");
+	app_text(b, org_path(p, "/integrations"));
+	html_raw(b, "\"><label for=\"q\">Find an integration by its name or title</label><input id=\"q\" name=\"q\" "
+		    "type=\"search\" maxlength=\"256\" value=\"");
+	app_text(b, f.search ? f.search : "");
+	html_raw(b, "\"><button type=\"submit\">Find</button></form>");
 	if (nall == 0) {
-		html_raw(b, "<p class=\"empty\">No integration has been published that you can see.</p>");
+		html_raw(b, f.search ? "<p class=\"empty\">No integration you can see matches.</p>"
+				     : "<p class=\"empty\">No integration has been published that you can see.</p>");
 		app_frame_end(p);
 		return 0;
 	}
@@ -181,7 +191,7 @@ static int render_list(struct app_page *p, const char *error)
 	}
 	html_raw(b, "</tbody></table></div>");
 	if (next2)
-		html_raw(b, "<p class=\"mute\">Only the first 100 integrations are shown.</p>");
+		html_raw(b, "<p class=\"mute\">Only the first 100 integrations are shown: find one by its name.</p>");
 	app_frame_end(p);
 	return 0;
 }
