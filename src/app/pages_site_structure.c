@@ -233,13 +233,13 @@ static int render_structure(struct app_page *p, const char *error)
 			html_raw(b, " <span class=\"badge st-open\">default section</span>");
 		html_raw(b, "</p>");
 		if (write) {
-			html_raw(b, "<p>");
+			html_raw(b, "<div class=\"actions\">");
 			if (admin && !sec->is_default)
 				button(p, "/sections/", sec->id, "/default", NULL, NULL, "Make default section",
 				       arena_printf(&p->r->arena, "Make %s the default section", t));
 			button(p, "/sections/", sec->id, "/delete", NULL, NULL, "Delete section",
 			       arena_printf(&p->r->arena, "Delete the section %s", t));
-			html_raw(b, "</p>");
+			html_raw(b, "</div>");
 		}
 		spaces_table(p, &s, sec, sec->spaces, sec->nspaces);
 		html_raw(b, "</section>");
