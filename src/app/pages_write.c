@@ -286,11 +286,21 @@ static void tree_rows(struct app_page *p, const struct revision *rv, int first, 
 	html_raw(b, "<ul class=\"write-tree\">");
 	for (int i = first; i >= 0; i = rv->pages[i].next_sibling) {
 		const struct rev_page *pg = &rv->pages[i];
-		html_raw(b, "<li><span>");
+		bool movable = pg->type == PAGE_DOCUMENT || pg->type == PAGE_GROUP;
+		/* edit.js: drag a page (data-move: its move form's action) onto
+		 * another (data-page) to move it there. */
+		html_raw(b, "<li data-page=\"");
+		app_text(b, pg->id);
+		if (movable) {
+			const char *m = cr_url(p, rv->space_id, num, "/~/move/", pg->id);
+			html_raw(b, "\" data-move=\"");
+			app_text(b, m ? m : "/");
+		}
+		html_raw(b, "\"><span>");
 		app_emoji(b, pg->emoji);
 		app_text(b, pg->title && *pg->title ? pg->title : "Untitled");
 		html_raw(b, "</span>");
-		if (pg->type == PAGE_DOCUMENT || pg->type == PAGE_GROUP) {
+		if (movable) {
 			const char *u = cr_url(p, rv->space_id, num, "/~/edit/", pg->id);
 			html_raw(b, " <a href=\"");
 			app_text(b, u ? u : "/");
@@ -372,10 +382,16 @@ static int show_index(struct app_page *p, const char *msg, int status)
 		app_frame_end(p);
 		return 0;
 	}
-	if (!src.rv || src.rv->first_root < 0)
+	if (!src.rv || src.rv->first_root < 0) {
 		html_raw(b, "<p class=\"empty\">No pages yet: create the first one below.</p>");
-	else
+	} else {
+		/* Shown by edit.js, which makes the rows draggable; without it
+		 * (and from the keyboard) each editor's Move form moves a page. */
+		html_raw(b, "<p class=\"mute\" id=\"dnd-hint\" hidden>Drag a page onto another to put it inside, or onto "
+			    "the top or bottom edge of one to put it before or after. From the keyboard, use Move in a "
+			    "page's editor.</p>");
 		tree_rows(p, src.rv, src.rv->first_root, num, 0);
+	}
 	html_raw(b, "<h2 id=\"new\">New page</h2><form class=\"write\" method=\"post\" action=\"");
 	app_text(b, (u = cr_url(p, id, num, "/~/pages", NULL)) ? u : "/");
 	html_raw(b, "\">");
@@ -416,6 +432,7 @@ static int show_index(struct app_page *p, const char *msg, int status)
 	html_raw(b, "<label for=\"upload\">Upload images or files (1 MB each, up to 20)</label>"
 		    "<input id=\"upload\" name=\"file\" type=\"file\" multiple required>"
 		    "<div><button type=\"submit\">Upload</button></div></form>");
+	script_tag(p);
 	app_frame_end(p);
 	return 0;
 }
@@ -554,10 +571,15 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 			    "class=\"primary\">Save</button></div></form>");
 		goto move;
 	}
+	/* The keys edit.js adds (shown by it; without script the textarea is
+	 * a plain one and Tab leaves it). */
 	html_raw(b, "<div class=\"split\"><div><label for=\"markdown\">Markdown</label>"
-		    "<textarea id=\"markdown\" name=\"markdown\" rows=\"22\" spellcheck=\"true\">");
+		    "<textarea id=\"markdown\" name=\"markdown\" rows=\"22\" spellcheck=\"true\" "
+		    "aria-describedby=\"md-keys\">");
 	app_text(b, md);
-	html_raw(b, "</textarea></div><section aria-labelledby=\"pv-h\"><h2 id=\"pv-h\" class=\"pv-h\">Preview</h2>"
+	html_raw(b, "</textarea><p class=\"keys mute\" id=\"md-keys\" hidden>Tab and Shift+Tab indent and outdent "
+		    "the selected lines; Escape then Tab leaves the text. Enter continues a list. Ctrl+S "
+		    "(\xe2\x8c\x98S) saves.</p></div><section aria-labelledby=\"pv-h\"><h2 id=\"pv-h\" class=\"pv-h\">Preview</h2>"
 		    "<div id=\"preview\" class=\"page preview\" aria-live=\"polite\">");
 	if ((rc = preview_html(p, md, dp.src.rv)))
 		return rc;
@@ -639,6 +661,18 @@ int write_save(struct app_page *p)
 	if ((rc = form_body(p)) || (rc = field(p, "title", TITLE_MAX, &title)) < 0 ||
 	    (rc = field(p, "markdown", MD_MAX, &md)) < 0 || (rc = field(p, "action", 16, &action)) < 0)
 		return rc;
+	/* A browser sends a textarea's line breaks as CRLF (HTML's form
+	 * encoding): the page keeps the LF its markdown has everywhere else. */
+	if (md && strchr(md, '\r')) {
+		char *lf = arena_strdup(&p->r->arena, md), *w = lf;
+		if (!lf)
+			return err_set(ERR_INTERNAL, "out of memory");
+		for (const char *k = md; *k; k++)
+			if (!(k[0] == '\r' && k[1] == '\n'))
+				*w++ = *k;
+		*w = '\0';
+		md = lf;
+	}
 	if (md && action && strcmp(action, "preview") == 0)
 		return show_editor(p, title, md, true, NULL, 200);
 	/* A group's form has no markdown (the domain refuses a document on
@@ -665,20 +699,25 @@ int write_save(struct app_page *p)
 
 int write_move(struct app_page *p)
 {
-	const char *pid = req_param(p->r, "pageId"), *parent, *pos, *msg = NULL;
+	const char *pid = req_param(p->r, "pageId"), *parent, *pos, *back, *msg = NULL;
 	struct content_outcome *o;
 	json_t *c;
 	long at = 0;
 	int rc, status = 200;
+	bool to_index;
 
 	if ((rc = form_body(p)) || (rc = field(p, "parent", 64, &parent)) < 0 ||
-	    (rc = field(p, "position", 16, &pos)) < 0)
+	    (rc = field(p, "position", 16, &pos)) < 0 || (rc = field(p, "back", 16, &back)) < 0)
 		return rc;
+	/* back=index: the move came from the pages list (edit.js's drag and
+	 * drop), which it returns to, refusals included. */
+	to_index = back && strcmp(back, "index") == 0;
 	if (pos && *pos) {
 		char *end;
 		at = strtol(pos, &end, 10);
 		if (*end || at < 1 || at > 100000)
-			return show_editor(p, NULL, NULL, false, "position: a number from 1", 400);
+			return to_index ? show_index(p, "position: a number from 1", 400)
+					: show_editor(p, NULL, NULL, false, "position: a number from 1", 400);
 	}
 	c = json_pack("{s:s,s:s}", "operation", "update_page", "page", pid);
 	if (c && json_object_set_new(c, "into", parent && *parent ? json_string(parent) : json_null())) {
@@ -691,9 +730,13 @@ int write_move(struct app_page *p)
 	}
 	rc = apply(p, c, &o);
 	if (rc && (rc = form_error(rc, &status, &msg, p)) == 0)
-		return show_editor(p, NULL, NULL, false, msg, status);
+		return to_index ? show_index(p, msg, status) : show_editor(p, NULL, NULL, false, msg, status);
 	if (rc)
 		return rc;
+	if (to_index) {
+		p->location = cr_url(p, req_param(p->r, "spaceId"), req_param(p->r, "number"), "/~/edit", NULL);
+		return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	}
 	return to_page(p, pid);
 }
 

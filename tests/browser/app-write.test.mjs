@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { setup } from '../api/lib/fixtures.mjs';
-import { ok, createOrg, addMember } from '../api/lib/api.mjs';
+import { ok, raw, createOrg, addMember } from '../api/lib/api.mjs';
 import { PASSWORD, setPassword } from '../api/lib/app.mjs';
 import { submitSignIn } from './lib-app.mjs';
 
@@ -144,6 +144,84 @@ describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
             // the change request's page links the editor
             await page.goto(`${ctx.url}${crPath}`);
             await page.getByRole('link', { name: 'Edit pages' }).waitFor();
+            assert.deepEqual(violations, []);
+        } finally {
+            await context.close();
+        }
+    });
+
+    it('drag a page onto another in the pages list (edit.js submits the move form); the editor\'s keys', async () => {
+        const { context, page } = await newPage(DESKTOP, 'light');
+        try {
+            const crNumber = crPath.split('/').pop();
+            const cr = (await ok(alice.api.spaces.listChangeRequestsForSpace(space.id, { status: 'draft' }), 'listChangeRequestsForSpace'))
+                .items.find((c) => String(c.number) === crNumber);
+            const w = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { token: alice.token, json: { changes: [
+                { operation: 'insert_page', title: 'Alpha', document: { markdown: 'Alpha.\n' } },
+                { operation: 'insert_page', title: 'Beta', document: { markdown: 'Beta.\n' } },
+            ] } });
+            assert.equal(w.status, 200, w.text);
+            const tops = async () => (await ok(alice.api.spaces.listPagesInChangeRequest(space.id, cr.id), 'listPagesInChangeRequest')).pages;
+            const byTitle = (ps, t) => ps.find((x) => x.title === t);
+            let ps = await tops();
+            assert.deepEqual(ps.map((x) => x.title), ['Start here', 'Alpha', 'Beta']);
+            const [start, alpha, beta] = ['Start here', 'Alpha', 'Beta'].map((t) => byTitle(ps, t).id);
+
+            await signIn(page, alice.email);
+            await page.goto(`${ctx.url}${crPath}/~/edit`);
+            await page.locator('#dnd-hint').waitFor({ state: 'visible' });
+            const row = (id) => page.locator(`main > ul.write-tree li[data-page="${id}"] > span`);
+            assert.equal(await row(alpha).getAttribute('draggable'), 'true');
+            const moved = () => page.waitForResponse((r) => r.url().includes('/~/move/') && r.request().method() === 'POST');
+            // Alpha onto the middle of "Start here": inside it
+            await Promise.all([moved(), row(alpha).dragTo(row(start))]);
+            await page.waitForLoadState('load');
+            assert.equal(new URL(page.url()).pathname, `${crPath}/~/edit`);
+            await page.locator(`li[data-page="${start}"] li[data-page="${alpha}"]`).waitFor();
+            ps = await tops();
+            assert.deepEqual(ps.map((x) => x.title), ['Start here', 'Beta']);
+            assert.deepEqual(byTitle(ps, 'Start here').pages.map((x) => x.title), ['Alpha']);
+            // Beta onto the top edge of "Start here": before it
+            const box = await row(start).boundingBox();
+            await Promise.all([moved(), row(beta).dragTo(row(start), { targetPosition: { x: 8, y: 1 } })]);
+            await page.waitForLoadState('load');
+            await page.locator('#dnd-hint').waitFor({ state: 'visible' });
+            assert.ok(box.height > 0);
+            ps = await tops();
+            assert.deepEqual(ps.map((x) => x.title), ['Beta', 'Start here']);
+            assert.deepEqual(await page.locator('main > ul.write-tree > li > span').allTextContents(), ['Beta', 'Start here']);
+            await shot(page, 'dnd');
+
+            // the editor: Tab and Shift+Tab indent and outdent the selected lines, Enter continues a list,
+            // Escape then Tab leaves the text, Ctrl+S saves
+            await Promise.all([page.waitForURL(/\/~\/edit\/[^/]+$/), page.getByRole('link', { name: 'Edit Alpha' }).click()]);
+            await page.locator('#md-keys').waitFor({ state: 'visible' });
+            const md = page.getByLabel('Markdown');
+            await md.fill('- one\n- two');
+            await md.press('Control+a');
+            await md.press('Tab');
+            assert.equal(await md.inputValue(), '  - one\n  - two');
+            assert.equal(await page.evaluate(() => document.activeElement.id), 'markdown', 'Tab stays in the text');
+            await md.press('Shift+Tab');
+            assert.equal(await md.inputValue(), '- one\n- two');
+            await md.press('Control+End');
+            await md.press('Enter');
+            await md.pressSequentially('three');
+            assert.equal(await md.inputValue(), '- one\n- two\n- three');
+            await md.press('Enter');
+            await md.press('Enter'); // an empty item ends the list
+            assert.equal(await md.inputValue(), '- one\n- two\n- three\n');
+            await md.press('Control+z'); // undo keeps working (execCommand)
+            assert.equal(await md.inputValue(), '- one\n- two\n- three\n- ');
+            await page.locator('#preview li', { hasText: 'three' }).waitFor();
+            await shot(page, 'editor-keys');
+            await md.press('Escape');
+            await md.press('Tab');
+            assert.notEqual(await page.evaluate(() => document.activeElement.id), 'markdown', 'Escape then Tab leaves the text');
+            await md.focus();
+            await Promise.all([page.waitForURL(/\/alpha$/), md.press('Control+s')]);
+            const saved = await ok(alice.api.spaces.getPageInChangeRequestById(space.id, cr.id, alpha, { format: 'markdown' }), 'getPageInChangeRequestById');
+            assert.equal(saved.markdown, "- one\n- two\n- three\n- ", "LF line breaks, as typed");
             assert.deepEqual(violations, []);
         } finally {
             await context.close();
