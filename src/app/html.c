@@ -83,7 +83,7 @@ const char app_css[] =
 	".scroll-x{overflow-x:auto}\n"
 	"th,td{text-align:left;border-bottom:1px solid var(--line);padding:.45rem .5rem;vertical-align:top}\n"
 	"dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0 0 1.5rem}\n"
-	"dl.meta dt{color:var(--mute)}dl.meta dd{margin:0}\n"
+	"dl.meta dt{color:var(--mute)}dl.meta dd{margin:0;min-width:0;overflow-wrap:anywhere}\n"
 	"article.page{min-width:0}\n"
 	"article.page img{max-width:100%;height:auto}\n"
 	"article.page pre{background:var(--soft);border:1px solid var(--line);border-radius:8px;padding:.8rem 1rem;"

@@ -127,31 +127,38 @@ static void button_form(struct app_page *p, const char *id, const char *suffix, 
 	html_raw(b, "</button></form>");
 }
 
-/* The distinct sources (from) or targets (!from) of the engine's pairs, in
- * GitBook's order of languages; n 0 without an engine or when it fails. */
-static int engine_languages(struct app_page *p, bool from, const char ***out, int *n)
+/* The distinct sources and targets of the engine's pairs (one pairs() call),
+ * each in GitBook's order of languages; none without an engine or when its
+ * pairs() fails (the create form then says so). */
+static int engine_languages(struct app_page *p, const char ***froms, int *nf, const char ***tos, int *nt)
 {
 	const struct tr_engine *e = p->d->srv ? p->d->srv->translator : NULL;
 	struct tr_pair *pairs = NULL;
-	int np = 0, k = 0, nl = 0;
+	int np = 0, nl = 0;
 
-	*out = NULL;
-	*n = 0;
+	*froms = *tos = NULL;
+	*nf = *nt = 0;
 	if (!e || e->ops->pairs(e, p->d->arena, &pairs, &np)) {
 		err_clear();
 		return 0;
 	}
 	while (translation_languages[nl])
 		nl++;
-	if (!(*out = arena_alloc(p->d->arena, sizeof(**out) * (size_t)(nl + 1))))
+	*froms = arena_alloc(p->d->arena, sizeof(**froms) * (size_t)(nl + 1));
+	*tos = arena_alloc(p->d->arena, sizeof(**tos) * (size_t)(nl + 1));
+	if (!*froms || !*tos)
 		return err_set(ERR_INTERNAL, "out of memory");
-	for (int i = 0; i < nl; i++)
-		for (int j = 0; j < np; j++)
-			if (strcmp(from ? pairs[j].from : pairs[j].to, translation_languages[i]) == 0) {
-				(*out)[k++] = translation_languages[i];
-				break;
-			}
-	*n = k;
+	for (int i = 0; i < nl; i++) {
+		bool from = false, to = false;
+		for (int j = 0; j < np; j++) {
+			from |= strcmp(pairs[j].from, translation_languages[i]) == 0;
+			to |= strcmp(pairs[j].to, translation_languages[i]) == 0;
+		}
+		if (from)
+			(*froms)[(*nf)++] = translation_languages[i];
+		if (to)
+			(*tos)[(*nt)++] = translation_languages[i];
+	}
 	return 0;
 }
 
@@ -195,7 +202,7 @@ static int create_form(struct app_page *p, const struct tr_form *f)
 	struct jw *b = p->out;
 
 	if ((rc = dom_spaces_list(p->d, org_id_of(p), NULL, &lr, &spaces, &n, &next)) ||
-	    (rc = engine_languages(p, true, &froms, &nf)) || (rc = engine_languages(p, false, &tos, &nt)))
+	    (rc = engine_languages(p, &froms, &nf, &tos, &nt)))
 		return rc;
 	html_raw(b, "<h2 id=\"new\">New translation</h2>");
 	if (n == 0 || nf == 0) {
