@@ -23,6 +23,7 @@
 #include "domain/content.h"
 #include "domain/orgs.h"
 #include "domain/spaces.h"
+#include "http/services.h"
 #include "json/serialize_cr.h"
 #include "site/site.h"
 #include "util/err.h"
@@ -88,8 +89,7 @@ static void page_href(struct jw *b, const char *base, const struct rev_page *pg)
 	jw_free(&t);
 }
 
-static void sidebar_level(struct jw *b, const char *base, const struct revision *rv, int first,
-			  const struct rev_page *current, int depth)
+static void sidebar_level(struct jw *b, const char *base, const struct revision *rv, int first, int depth)
 {
 	if (first < 0)
 		return;
@@ -113,19 +113,75 @@ static void sidebar_level(struct jw *b, const char *base, const struct revision 
 		} else {
 			html_raw(b, "<a href=\"");
 			page_href(b, base, pg);
-			html_raw(b, "\"");
-			if (pg == current)
-				html_raw(b, " aria-current=\"page\"");
-			html_raw(b, ">");
+			html_raw(b, "\">");
 			app_emoji(b, pg->emoji);
 			app_text(b, pg->title && *pg->title ? pg->title : "Untitled");
 			html_raw(b, "</a>");
 		}
 		if (depth < SIDEBAR_MAX_DEPTH)
-			sidebar_level(b, base, rv, pg->first_child, current, depth + 1);
+			sidebar_level(b, base, rv, pg->first_child, depth + 1);
 		html_raw(b, "</li>");
 	}
 	html_raw(b, "</ul>");
+}
+
+/* The page tree of rv under base, the current page marked. The tree of a
+ * revision is the same for every reader of the space (revisions are
+ * immutable; hidden pages are left out for everyone; no per-visitor
+ * condition applies in the interface), and a 1,000-page tree is most of a
+ * page's cost: it is rendered once per (revision, base) without a mark,
+ * kept in the server's bounded render cache (site/cache.c) under a key no
+ * published page uses, and the mark is spliced in after the current page's
+ * unique href. */
+static void sidebar(struct app_page *p, const char *base, const struct revision *rv, const struct rev_page *current)
+{
+	struct jw *b = p->out, t, h;
+	const char *tree = NULL, *ctype, *at = NULL;
+	char *key;
+	size_t len = 0;
+	int status;
+
+	key = rv->id ? arena_printf(&p->r->arena, "app-tree\x1f%s\x1f%s", rv->id, base) : NULL;
+	if (!key || !sitecache_get(p->r->srv->sites, key, &p->r->arena, &tree, &len, &status, &ctype)) {
+		jw_init(&t);
+		sidebar_level(&t, base, rv, rv->first_root, 0);
+		if (!jw_ok(&t)) {
+			b->oom = true;
+			jw_free(&t);
+			return;
+		}
+		if (key)
+			sitecache_put(p->r->srv->sites, key, t.buf, t.len, 200, "text/html");
+		tree = arena_strndup(&p->r->arena, t.buf, t.len);
+		len = t.len;
+		jw_free(&t);
+		if (!tree) {
+			b->oom = true;
+			return;
+		}
+	}
+	/* The current page's link: <a href="URL"> appears once (paths are
+	 * unique within a revision). */
+	if (current) {
+		jw_init(&h);
+		html_raw(&h, "<a href=\"");
+		page_href(&h, base, current);
+		html_raw(&h, "\">");
+		if (jw_ok(&h) && h.len < len) {
+			char *needle = arena_strndup(&p->r->arena, h.buf, h.len);
+			at = needle ? strstr(tree, needle) : NULL;
+			if (at)
+				at += h.len - 1; /* before the '>' */
+		}
+		jw_free(&h);
+	}
+	if (!at) {
+		jw_put(b, tree, len);
+		return;
+	}
+	jw_put(b, tree, (size_t)(at - tree));
+	html_raw(b, " aria-current=\"page\"");
+	jw_put(b, at, len - (size_t)(at - tree));
 }
 
 /* The frame, the breadcrumbs (organization, space) and the space's
@@ -361,7 +417,7 @@ static int show(struct app_page *p, const char *path, const char *cr)
 	app_emoji(b, dp.src.space.emoji);
 	app_text(b, dp.src.space.title && *dp.src.space.title ? dp.src.space.title : "Untitled space");
 	html_raw(b, "</strong></p>");
-	sidebar_level(b, base, dp.src.rv, dp.src.rv->first_root, dp.page, 0);
+	sidebar(p, base, dp.src.rv, dp.page);
 	html_raw(b, "</aside><article class=\"page\">");
 	if (cr)
 		cr_banner(p, &dp.src);
