@@ -64,6 +64,24 @@ static void meta_row(struct jw *b, const char *dt, const char *dd)
 	html_raw(b, "</dd>");
 }
 
+/* A GitSyncState time (RFC 3339) as the app shows dates. */
+static void meta_date(struct jw *b, const char *dt, const char *iso)
+{
+	int64_t ms;
+
+	if (!iso)
+		return;
+	if (gs_timestamp_parse(iso, &ms)) {
+		meta_row(b, dt, iso);
+		return;
+	}
+	html_raw(b, "<dt>");
+	html_raw(b, dt);
+	html_raw(b, "</dt><dd>");
+	app_date(b, ms);
+	html_raw(b, "</dd>");
+}
+
 /* The link and its last operation from GitSyncState's JSON text; sets
  * p->refresh while the operation runs. */
 static int link_state(struct app_page *p, const char *text)
@@ -77,7 +95,7 @@ static int link_state(struct app_page *p, const char *text)
 	meta_row(b, "Repository", jstr(root, "url"));
 	meta_row(b, "Name", jstr(root, "repoName"));
 	meta_row(b, "Provider", jstr(root, "installationProvider"));
-	meta_row(b, "Linked or changed", jstr(root, "updatedAt"));
+	meta_date(b, "Linked or changed", jstr(root, "updatedAt"));
 	html_raw(b, "</dl><h2>Last operation</h2>");
 	op = json_object_get(root, "operation");
 	if (!json_is_object(op)) {
@@ -106,9 +124,9 @@ static int link_state(struct app_page *p, const char *text)
 		if (running)
 			meta_row(b, "Stage", jstr(op, "stage"));
 		meta_row(b, "Steps done", tasks);
-		meta_row(b, "Started", jstr(op, "startedAt"));
-		meta_row(b, "Updated", jstr(op, "updatedAt"));
-		meta_row(b, "Completed", jstr(op, "completedAt"));
+		meta_date(b, "Started", jstr(op, "startedAt"));
+		meta_date(b, "Updated", jstr(op, "updatedAt"));
+		meta_date(b, "Completed", jstr(op, "completedAt"));
 		meta_row(b, "Commit", jstr(op, "commit"));
 		meta_row(b, "Note", jstr(op, "note"));
 		html_raw(b, "</dl>");
