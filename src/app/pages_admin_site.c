@@ -43,6 +43,18 @@ static const char *site_path(struct app_page *p, const char *suffix)
 	return app_path2(p, "/o/", req_param(p->r, "organizationId"), "/sites/", req_param(p->r, "siteId"), suffix);
 }
 
+/* On a refused POST, what the form sent for name (nothing typed is lost);
+ * else current. */
+static const char *sent(struct app_page *p, const char *name, const char *current)
+{
+	const char *v = NULL;
+
+	if (strcmp(p->r->method, "POST") == 0 &&
+	    form_field(&p->r->arena, p->r->body, p->r->body_len, name, &v) == 1)
+		return v;
+	return current;
+}
+
 static int render(struct app_page *p, const char *error)
 {
 	const char *org_id = req_param(p->r, "organizationId"), *site_id = req_param(p->r, "siteId");
@@ -100,7 +112,7 @@ static int render(struct app_page *p, const char *error)
 	app_hidden_csrf(p);
 	html_raw(b, "<p><label for=\"site-title\">Title</label><br><input id=\"site-title\" name=\"title\" type=\"text\" "
 		    "minlength=\"2\" maxlength=\"128\" value=\"");
-	app_text(b, s.title ? s.title : "");
+	app_text(b, sent(p, "title", s.title ? s.title : ""));
 	html_raw(b, "\"></p><p><label for=\"site-visibility\">Visibility</label><br><select id=\"site-visibility\" "
 		    "name=\"visibility\">");
 	for (int i = 0; site_visibilities[i]; i++) {

@@ -531,7 +531,7 @@ static int render_customization(struct app_page *p, const char *error)
 		app_frame_end(p);
 		return 0;
 	}
-	html_raw(b, "<form method=\"post\" action=\"");
+	html_raw(b, "<form class=\"stack\" method=\"post\" action=\"");
 	app_text(b, site_path(p, "/customization"));
 	html_raw(b, "\">");
 	app_hidden_csrf(p);

@@ -94,7 +94,8 @@ describe('web interface: a site\'s administration', () => {
         assert.equal(s.visibility, 'unlisted');
         await posted(aliceS, `${base}/settings`, { title: 'Ok', visibility: 'in-collection' }, 400,
             'visibility: \'in-collection\' is not one of the allowed values');
-        await posted(aliceS, `${base}/settings`, { title: 'y'.repeat(129) }, 400, 'title: must be 2 to 128 characters long');
+        const long = await posted(aliceS, `${base}/settings`, { title: 'y'.repeat(129) }, 400, 'title: must be 2 to 128 characters long');
+        assert.ok(long.text.includes(`value="${'y'.repeat(129)}"`), 'the form shows what was sent');
         await posted(bobS, `${base}/settings`, { visibility: 'public' }, 403);
         await posted(eveS, `${base}/settings`, { visibility: 'public' }, 404);
         assert.equal((await post(aliceS, `${base}/settings`, { visibility: 'public' }, null)).status, 403);
