@@ -32,8 +32,8 @@
 
 /* defaultLevel's choices: value, then words. "none" is the API's null. */
 static const char *const levels[][2] = {
-	{ "inherit", "inherit (from the collection above, or the organization)" },
-	{ "none", "none (only the grants below give access)" },
+	{ "inherit", "inherit (from above)" },
+	{ "none", "none (grants only)" },
 	{ "read", "read" },
 	{ "comment", "comment" },
 	{ "edit", "edit" },
@@ -95,7 +95,8 @@ static int render(struct app_page *p, const char *error)
 		    "id=\"set-description\" name=\"description\" type=\"text\" maxlength=\"100\" value=\"");
 	app_text(b, c.description ? c.description : "");
 	html_raw(b, "\"></p><p><label for=\"set-defaultLevel\">Default level: the role every member has on what this "
-		    "collection holds, unless a grant says otherwise</label><br><select id=\"set-defaultLevel\" "
+		    "collection holds, unless a grant says otherwise (inherit: the collection above's, or the "
+		    "organization role; none: only grants give access)</label><br><select id=\"set-defaultLevel\" "
 		    "name=\"defaultLevel\">");
 	for (int i = 0; i < NLEVELS; i++) {
 		html_raw(b, "<option value=\"");

@@ -31,6 +31,7 @@
 #include "app/pages.h"
 #include "domain/git_sync.h"
 #include "domain/members.h"
+#include "domain/orgs.h"
 #include "domain/spaces.h"
 #include "http/form.h"
 #include "model/access.h"
@@ -162,18 +163,27 @@ static const struct mr_def mr_users[] = {
 	{ "allow_bypass", "These members may merge whatever the other rules say" },
 	{ NULL, NULL },
 };
-/* Per rule with users, how many user boxes a form may send. */
-#define MR_MAX_USERS 1000
+/* Per rule with users, how many user boxes a form shows and may send (the
+ * first 100 members, then ids the rule lists beyond them), and the largest
+ * body the form may be: each box is a lookup in the body. */
+#define MR_MAX_USERS 300
+#define MR_MAX_BODY (128 * 1024)
 
-static bool mr_kept(const char *rule)
+/* The form's words for a rule, or NULL for one it does not offer. */
+static const char *mr_label(const char *rule)
 {
 	for (int k = 0; mr_simple[k].rule; k++)
 		if (strcmp(rule, mr_simple[k].rule) == 0)
-			return false;
+			return mr_simple[k].label;
 	for (int k = 0; mr_users[k].rule; k++)
 		if (strcmp(rule, mr_users[k].rule) == 0)
-			return false;
-	return true;
+			return mr_users[k].label;
+	return NULL;
+}
+
+static bool mr_kept(const char *rule)
+{
+	return mr_label(rule) == NULL;
 }
 
 /* The rule object named `rule` in a configuration (NULL when absent). */
@@ -203,8 +213,10 @@ static bool mr_lists(json_t *rule, const char *user_id)
 }
 
 /* One configuration in words: the type, then each rule (its users, a
- * custom rule's expression). */
-static void mr_describe(struct app_page *p, json_t *config, const struct member *members, int nm)
+ * custom rule's expression). org_rules: the organization's configuration
+ * text, for a space's inherit (NULL: not readable by the actor). */
+static void mr_describe(struct app_page *p, json_t *config, const char *org_rules, const struct member *members,
+			int nm)
 {
 	struct jw *b = p->out;
 	const char *type = json_string_value(json_object_get(config, "type"));
@@ -212,7 +224,12 @@ static void mr_describe(struct app_page *p, json_t *config, const struct member 
 	size_t i, j;
 
 	if (!type || strcmp(type, "inherit") == 0) {
-		html_raw(b, "<p>The organization's merge rules.</p>");
+		json_t *org = org_rules ? json_loads(org_rules, 0, NULL) : NULL;
+		html_raw(b, org ? "<p>The organization's merge rules:</p>" : "<p>The organization's merge rules.</p>");
+		if (org && json_is_string(json_object_get(org, "type")) &&
+		    strcmp(json_string_value(json_object_get(org, "type")), "inherit") != 0)
+			mr_describe(p, org, NULL, members, nm);
+		json_decref(org);
 		return;
 	}
 	if (strcmp(type, "rules") != 0 || json_array_size(rules) == 0) {
@@ -222,14 +239,21 @@ static void mr_describe(struct app_page *p, json_t *config, const struct member 
 	html_raw(b, "<ul class=\"list\">");
 	json_array_foreach(rules, i, r) {
 		const char *name = json_string_value(json_object_get(r, "rule"));
-		html_raw(b, "<li><code>");
-		app_text(b, name ? name : "?");
-		html_raw(b, "</code>");
+		const char *label = name ? mr_label(name) : NULL;
+		html_raw(b, "<li>");
+		if (label) {
+			html_raw(b, label);
+		} else {
+			html_raw(b, "<code>");
+			app_text(b, name ? name : "?");
+			html_raw(b, "</code>");
+		}
 		if (json_is_string(json_object_get(r, "expression"))) {
 			html_raw(b, ": <code>");
 			app_text(b, json_string_value(json_object_get(r, "expression")));
 			html_raw(b, "</code>");
 		}
+		int shown_users = 0;
 		json_array_foreach(json_object_get(r, "users"), j, u) {
 			const char *id = json_string_value(u), *shown = id;
 			if (!id)
@@ -239,12 +263,15 @@ static void mr_describe(struct app_page *p, json_t *config, const struct member 
 					shown = members[k].user.display_name && *members[k].user.display_name
 							? members[k].user.display_name
 							: members[k].user.email;
-			html_raw(b, j ? ", " : ": ");
+			html_raw(b, shown_users++ ? ", " : ": ");
 			app_text(b, shown);
 		}
-		if (name && strcmp(name, "require_agent_review") == 0)
-			html_raw(b, " <span class=\"mute\">(not evaluated by this server: merges are refused)</span>");
-		else if (name && strcmp(name, "custom") == 0)
+		if (label) {
+			html_raw(b, " <span class=\"mute\">(<code>");
+			app_text(b, name);
+			html_raw(b, "</code>)</span>");
+		}
+		if (name && (strcmp(name, "require_agent_review") == 0 || strcmp(name, "custom") == 0))
 			html_raw(b, " <span class=\"mute\">(not evaluated by this server: merges are refused)</span>");
 		html_raw(b, "</li>");
 	}
@@ -257,7 +284,7 @@ static void mr_radio(struct jw *b, const char *value, const char *label, const c
 	html_raw(b, value);
 	html_raw(b, "\" value=\"");
 	html_raw(b, value);
-	html_raw(b, strcmp(cur, value) == 0 ? "\" checked>" : "\">");
+	html_raw(b, strcmp(cur, value) == 0 ? "\" checked> " : "\"> ");
 	html_raw(b, "<label for=\"mr-type-");
 	html_raw(b, value);
 	html_raw(b, "\">");
@@ -297,6 +324,8 @@ static int merge_rules_form(struct app_page *p, const struct space *s, bool admi
 	struct list_req lr = { .limit = 100 };
 	struct member_filter mf = { 0 };
 	struct member *members = NULL;
+	struct dom_org o;
+	const char *org_rules = NULL;
 	char *next = NULL;
 	int nm = 0, rc;
 	struct jw *b = p->out;
@@ -319,9 +348,18 @@ static int merge_rules_form(struct app_page *p, const struct space *s, bool admi
 		json_decref(config);
 		return rc;
 	}
+	if ((rc = dom_org_get(p->d, s->org_id, &o)) == ERR_FORBIDDEN) {
+		err_clear(); /* not the actor's to read: the rules are not shown */
+	} else if (rc) {
+		json_decref(config);
+		return rc;
+	} else {
+		/* The organization's default is none (model/merge_rules.h). */
+		org_rules = o.org.merge_rules ? o.org.merge_rules : "{\"type\":\"none\"}";
+	}
 	html_raw(b, "<h2 id=\"merge-rules\">Merge rules</h2><p class=\"mute\">What a change request needs before it "
 		    "is merged into this space.</p><h3>In force</h3>");
-	mr_describe(p, config, members, nm);
+	mr_describe(p, config, org_rules, members, nm);
 	if (!admin) {
 		json_decref(config);
 		return 0;
@@ -546,6 +584,8 @@ static int mr_parse(struct app_page *p, const char *current, const char **out)
 	size_t i;
 	int rc = 0, f;
 
+	if (p->r->body_len > MR_MAX_BODY)
+		return err_set(ERR_INVALID, "mergeRules: the form is larger than %d bytes", MR_MAX_BODY);
 	f = field(p, "type", &type);
 	if (f <= 0 || (strcmp(type, "inherit") != 0 && strcmp(type, "none") != 0 && strcmp(type, "rules") != 0))
 		return err_set(ERR_INVALID, "mergeRules.type: must be 'inherit', 'none' or 'rules'");

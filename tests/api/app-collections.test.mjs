@@ -53,9 +53,9 @@ describe('web interface: merge rules, a collection\'s settings and permissions',
     it('merge rules: set through the form, read back through the API, a blocked change request says why', async () => {
         const settings = `/s/${space.id}/~/settings`;
         let f = (await page(aliceS, settings)).text;
-        assert.match(f, /<h3>In force<\/h3><p>The organization's merge rules\.<\/p>/);
+        assert.match(f, /<h3>In force<\/h3><p>The organization's merge rules:<\/p><p>No merge rules: whoever may merge merges\.<\/p>/);
         assert.match(f, new RegExp(`<form method="post" action="/s/${space.id}/~/merge-rules">`));
-        assert.match(f, /<input type="radio" name="type" id="mr-type-inherit" value="inherit" checked><label for="mr-type-inherit">/);
+        assert.match(f, /<input type="radio" name="type" id="mr-type-inherit" value="inherit" checked> <label for="mr-type-inherit">/);
         const idx = f.match(new RegExp(`name="require_one_of_specific_reviewers\\.(\\d+)" value="${bob.id}"`))?.[1];
         assert.ok(idx !== undefined, 'bob is offered as a reviewer');
         const r = await post(aliceS, `/s/${space.id}/~/merge-rules`, {
@@ -72,11 +72,11 @@ describe('web interface: merge rules, a collection\'s settings and permissions',
                 { rule: 'require_one_of_specific_reviewers', users: [bob.id] }],
         });
         f = (await page(aliceS, settings)).text;
-        assert.match(f, /id="mr-type-rules" value="rules" checked>/);
+        assert.match(f, /id="mr-type-rules" value="rules" checked> <label/);
         assert.match(f, /name="require_change_request_subject" value="on" checked>/);
         assert.match(f, /name="require_all_reviews_approved" value="on">/);
         assert.match(f, new RegExp(`value="${bob.id}" checked>`));
-        assert.match(f, /<code>require_one_of_specific_reviewers<\/code>: Bob &lt;b&gt;Reader&lt;\/b&gt;/, 'the rule names its users, escaped');
+        assert.match(f, /One of these members approves: Bob &lt;b&gt;Reader&lt;\/b&gt; <span class="mute">\(<code>require_one_of_specific_reviewers<\/code>\)/, 'the rule names its users, escaped');
 
         // a change request without a subject or a review: its page says why merging is blocked
         const cr = await ok(alice.api.spaces.createChangeRequest(space.id, {}), 'createChangeRequest', 201);
@@ -105,6 +105,10 @@ describe('web interface: merge rules, a collection\'s settings and permissions',
         assert.match((await page(aliceS, settings)).text, /No merge rules: whoever may merge merges\./);
         assert.equal((await post(aliceS, `/s/${space.id}/~/merge-rules`, { type: 'inherit' })).status, 303);
         assert.deepEqual(await rules(), { type: 'inherit' });
+        // inherit shows the organization's rules
+        await ok(alice.api.orgs.updateOrganizationById(org.id, { mergeRules: { type: 'rules', rules: [{ rule: 'require_change_request_description' }] } }), 'updateOrganizationById');
+        assert.match((await page(carolS, settings)).text, /The organization's merge rules:<\/p><ul class="list"><li>The change request has a description <span class="mute">\(<code>require_change_request_description<\/code>\)<\/span><\/li><\/ul>/);
+        await ok(alice.api.orgs.updateOrganizationById(org.id, { mergeRules: { type: 'none' } }), 'updateOrganizationById');
     });
 
     it('merge rules refused: bad fields 400, an editor 403 without a form, CSRF 403, another organization 404', async () => {
@@ -113,7 +117,8 @@ describe('web interface: merge rules, a collection\'s settings and permissions',
             [{}, 'mergeRules\\.type: '],
             [{ type: 'all' }, 'mergeRules\\.type: '],
             [{ type: 'rules', 'allow_bypass.n': 'abc' }, 'mergeRules\\.allow_bypass: '],
-            [{ type: 'rules', 'allow_bypass.n': '1001' }, 'mergeRules\\.allow_bypass: '],
+            [{ type: 'rules', 'allow_bypass.n': '301' }, 'mergeRules\\.allow_bypass: '],
+            [{ type: 'rules', filler: 'x'.repeat(130 * 1024) }, 'mergeRules: the form is larger'],
             [{ type: 'rules', 'allow_bypass.n': '1', 'allow_bypass.0': 'x'.repeat(65) }, 'mergeRules\\.allow_bypass: '],
             [`csrf=${aliceS.csrf}&type=rules&require_at_least_one_review=%ff`, 'mergeRules\\.require_at_least_one_review: '],
         ];
