@@ -167,6 +167,7 @@ describe('web interface: a site\'s administration', () => {
         await posted(eveS, `${base}/sections/${sec1.id}/delete`, {}, 404);
         await posted(eveS, `${base}/site-spaces/${guideIn2.id}/remove`, {}, 404);
         await posted(aliceS, `/o/${eveOrg.id}/sites/${eveSite.id}/site-spaces`, { spaceId: guide.id }, 404);
+        assert.equal((await ok(eve.api.orgs.listSiteSpaces(eveOrg.id, eveSite.id), 'listSiteSpaces')).items.length, 0, 'Eve\'s site is unchanged');
         assert.equal((await post(aliceS, `${base}/sections/${sec1.id}/delete`, {}, null)).status, 403);
         assert.equal((await structure()).structure.length, 2, 'nothing changed');
         // delete the first section, remove a site space
