@@ -12,7 +12,7 @@
  * replace the source (dom_openapi_put on a spec that exists), change the
  * visibility (dom_openapi_set_visibility) or delete it (dom_openapi_delete).
  * While a run is pending or in progress the page refreshes itself every two
- * seconds (a meta refresh: no script).
+ * seconds (p->refresh: a meta refresh in the head, no script).
  *
  * Rules for the input: the domain checks the slug, the source (exactly one
  * of a URL and a text; the URL's length and scheme; the text's size) and
@@ -91,7 +91,7 @@ static void source_forms(struct app_page *p, const char *action, bool replace, c
 	struct jw *b = p->out;
 	const char *id = replace ? "r" : "n";
 
-	html_raw(b, "<form class=\"stack\" method=\"post\" action=\"");
+	html_raw(b, "<h3>From a URL or a pasted text</h3><form class=\"stack\" method=\"post\" action=\"");
 	app_text(b, action);
 	html_raw(b, "\">");
 	app_hidden_csrf(p);
@@ -118,7 +118,8 @@ static void source_forms(struct app_page *p, const char *action, bool replace, c
 	html_raw(b, replace ? "Replace the source" : "Add specification");
 	html_raw(b, "</button></form>");
 
-	html_raw(b, "<form class=\"stack\" method=\"post\" enctype=\"multipart/form-data\" action=\"");
+	html_raw(b, "<h3>From a file</h3><form class=\"stack\" method=\"post\" enctype=\"multipart/form-data\" "
+		    "action=\"");
 	app_text(b, action);
 	html_raw(b, "\">");
 	app_hidden_csrf(p);
@@ -130,7 +131,7 @@ static void source_forms(struct app_page *p, const char *action, bool replace, c
 	}
 	html_raw(b, "<label for=\"file-");
 	html_raw(b, id);
-	html_raw(b, "\">Or upload its file (.yaml, .yml or .json)</label><input id=\"file-");
+	html_raw(b, "\">The specification's file (.yaml, .yml or .json)</label><input id=\"file-");
 	html_raw(b, id);
 	html_raw(b, "\" name=\"file\" type=\"file\" required accept=\".yaml,.yml,.json,application/json,application/yaml,"
 		    "text/yaml\"><button type=\"submit\">Upload</button></form>");
@@ -254,6 +255,11 @@ static int render_spec(struct app_page *p, const char *error, const struct src_f
 	    (rc = dom_openapi_versions(p->d, org_id, slug, &lr, &s, &vs, &n, &next)))
 		return rc;
 	busy = strcmp(s.processing_state, "complete") != 0;
+	/* Processed by a job: the page looks again in two seconds. Not on a
+	 * refused form's answer, whose URL is the form's (a reload would GET
+	 * it) and whose message is being read. */
+	if (busy && !error)
+		p->refresh = 2;
 	{
 		struct app_crumb crumbs[] = { { "Home", "/" },
 					      { o.org.title, org_path(p, "") },
@@ -261,8 +267,6 @@ static int render_spec(struct app_page *p, const char *error, const struct src_f
 					      { s.slug, NULL } };
 		app_frame_begin(p, s.slug, crumbs, 4);
 	}
-	if (busy) /* processed by a job: look again in two seconds */
-		html_raw(b, "<meta http-equiv=\"refresh\" content=\"2\">");
 	html_raw(b, "<h1>");
 	app_text(b, s.slug);
 	html_raw(b, "</h1>");

@@ -143,6 +143,10 @@ describe('web interface: OpenAPI specifications', () => {
         assert.match(busy, /<meta http-equiv="refresh" content="2">/);
         assert.match(busy, /processing/);
         assert.ok(busy.includes(`${filesUrl}/remote.yaml`), 'the source URL is shown');
+        // A refused form's answer (its URL is the form's) does not reload itself.
+        const bad = await post(aliceS, `${base()}/remote/visibility`, { visibility: 'secret' });
+        refused(bad, 400, /visibility/);
+        assert.doesNotMatch(bad.text, /http-equiv="refresh"/);
         const s = await processed('remote');
         assert.equal(s.sourceURL, `${filesUrl}/remote.yaml`);
         const done = await page(aliceS, `${base()}/remote`);
