@@ -448,11 +448,7 @@ static int render(struct app_page *p, const char *error)
 		app_frame_begin(p, "Space settings", crumbs, 3);
 	}
 	html_raw(b, "<h1>Space settings</h1>");
-	if (error) {
-		html_raw(b, "<div class=\"hint hint-danger\" role=\"alert\"><p>");
-		app_text(b, error);
-		html_raw(b, "</p></div>");
-	}
+	app_error_box(b, error);
 	if (!perm.admin) {
 		html_raw(b, "<dl class=\"meta\"><dt>Title</dt><dd>");
 		app_text(b, s.title);
@@ -468,9 +464,9 @@ static int render(struct app_page *p, const char *error)
 	}
 	html_raw(b, "<form method=\"post\" action=\"");
 	app_text(b, app_path(p, "/s/", s.id, "/~/settings"));
-	html_raw(b, "\"><input type=\"hidden\" name=\"" APP_CSRF_FIELD "\" value=\"");
-	app_text(b, p->csrf ? p->csrf : "");
-	html_raw(b, "\"><p><label for=\"set-title\">Title</label><br><input id=\"set-title\" name=\"title\" "
+	html_raw(b, "\">");
+	app_hidden_csrf(p);
+	html_raw(b, "<p><label for=\"set-title\">Title</label><br><input id=\"set-title\" name=\"title\" "
 		    "type=\"text\" maxlength=\"50\" value=\"");
 	app_text(b, s.title ? s.title : "");
 	html_raw(b, "\"></p><p><label for=\"set-emoji\">Emoji (a Unicode code point such as 1f4d8; empty for none)"
@@ -672,9 +668,10 @@ int page_space_merge_rules_save(struct app_page *p)
 	struct space s;
 	int rc;
 
-	/* The current rules, for those the form does not offer (the update
-	 * below decides who may change them). */
-	if ((rc = dom_space_get(p->d, id, ROLE_READ, &s)))
+	/* The current rules, for those the form does not offer, read locked
+	 * (PostgreSQL) so that an API update in between cannot be lost; the
+	 * update below decides who may change them. */
+	if ((rc = dom_space_get_locked(p->d, id, ROLE_READ, &s)))
 		return rc;
 	if ((rc = mr_parse(p, s.merge_rules, &in.merge_rules)) || (rc = dom_space_update(p->d, id, &in, &s)))
 		return refused(p, rc);
