@@ -193,6 +193,8 @@ static const struct app_route app_routes[] = {
 	  APP_SESSION },
 	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/spaces",
 	  page_installation_space_install, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/uninstall",
+	  page_installation_uninstall, APP_SESSION | APP_WRITE },
 	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/uninstall",
 	  page_installation_space_uninstall, APP_SESSION | APP_WRITE },
 };

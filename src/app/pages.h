@@ -172,6 +172,7 @@ int page_integrations(struct app_page *p);
 int page_integration_install(struct app_page *p);
 int page_installation(struct app_page *p);
 int page_installation_space_install(struct app_page *p);
+int page_installation_uninstall(struct app_page *p);
 int page_installation_space_uninstall(struct app_page *p);
 /* The organization's search box (pages_org.c). */
 void app_search_form(struct jw *b, const char *org_id, const char *q);

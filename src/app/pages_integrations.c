@@ -14,7 +14,8 @@
  * lists its space and site installations (dom_targets_list) and lets an
  * admin install it on a space or uninstall it from one (dom_target_install
  * and dom_target_uninstall, installIntegrationOnSpace's and
- * uninstallIntegrationFromSpace's).
+ * uninstallIntegrationFromSpace's), or uninstall it from the organization
+ * (dom_installation_delete, uninstallIntegration's).
  *
  * The forms are shown when the organization's permissions say
  * installIntegration (admins); the domain checks every write anyway, and a
@@ -383,6 +384,15 @@ static int render_installation(struct app_page *p, const char *error)
 		}
 		html_raw(b, "</ul>");
 	}
+	if (admin) {
+		html_raw(b, "<h2>Uninstall</h2><p class=\"hint hint-danger\">Uninstalling removes the integration from "
+			    "the organization, its spaces and sites; its tokens stop working at once.</p>"
+			    "<form class=\"inline\" method=\"post\" action=\"");
+		app_text(b, inst_path(p, name, in.id, "/uninstall"));
+		html_raw(b, "\">");
+		app_hidden_csrf(p);
+		html_raw(b, "<button type=\"submit\">Uninstall from the organization</button></form>");
+	}
 	app_frame_end(p);
 	return 0;
 }
@@ -420,6 +430,23 @@ int page_installation_space_install(struct app_page *p)
 	if (rc)
 		return refused(p, rc);
 	p->location = inst_path(p, req_param(r, "integrationName"), in.id, "");
+	return 0;
+}
+
+int page_installation_uninstall(struct app_page *p)
+{
+	struct integration_installation in;
+	bool removed = false;
+	int rc;
+
+	if ((rc = load_installation(p, &in)))
+		return rc;
+	rc = dom_installation_delete(p->d, req_param(p->r, "integrationName"), in.id, &removed);
+	if (rc)
+		return refused(p, rc);
+	if (!removed)
+		return err_set(ERR_NOT_FOUND, "installation not found");
+	p->location = org_path(p, "/integrations");
 	return 0;
 }
 

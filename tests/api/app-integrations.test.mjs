@@ -1,9 +1,9 @@
 // The web interface's integrations (issue 25, src/app/pages_integrations.c): /o/{org}/integrations
 // lists the organization's installations and the integrations the member can see (found by name
 // with ?q=), with an Install button for admins (installIntegration's domain function); an
-// installation's page lists its spaces and sites and lets an admin install it on a space and
-// uninstall it from one. Every change is read back through the official client. No page ever
-// carries the integration's secrets, its script or a token. Hostile: a reader (no forms; POSTs
+// installation's page lists its spaces and sites and lets an admin install it on a space,
+// uninstall it from one and uninstall it from the organization. Every change is read back through
+// the official client. No page ever carries the integration's secrets, its script or a token. Hostile: a reader (no forms; POSTs
 // refused with 403, nothing installed), another organization's installation, organization or
 // space (404 page, nothing changed), a missing CSRF token (403), a malformed space field (400).
 import { describe, it, before, after } from 'node:test';
@@ -192,5 +192,27 @@ describe('web interface: integrations', () => {
         assert.equal(r.status, 404);
         const theirs = await ok(carol.api.integrations.listIntegrationInstallationSpaces(name, otherInst.id), 'listIntegrationInstallationSpaces');
         assert.deepEqual(theirs.items.map((t) => t.space), [otherSpace.id]);
+        r = await post(aliceS, `${instPath(otherInst.id)}/uninstall`);
+        assert.equal(r.status, 404);
+        assert.equal((await installations(other.id, carol.api)).length, 1);
+    });
+
+    it('uninstall from the organization: refused to a reader and without a token, then gone', async () => {
+        assert.ok((await page(aliceS, instPath(inst.id))).includes(`action="${instPath(inst.id)}/uninstall"`));
+        let r = await post(bobS, `${instPath(inst.id)}/uninstall`);
+        assert.equal(r.status, 403, r.text.slice(0, 300));
+        r = await post(aliceS, `${instPath(inst.id)}/uninstall`, {}, null);
+        assert.equal(r.status, 403);
+        assert.equal((await installations()).length, 1);
+        r = await post(aliceS, `${instPath(inst.id)}/uninstall`);
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        assert.equal(r.headers.location, base());
+        assert.deepEqual(await installations(), []);
+        await page(aliceS, instPath(inst.id), 404);
+        const html = await page(aliceS, `${base()}?q=${name}`);
+        assert.ok(html.includes(`action="${base()}/${name}/install"`), 'installable again');
+        r = await post(aliceS, `${instPath(inst.id)}/uninstall`);
+        assert.equal(r.status, 404);
+        assert.equal((await installations(other.id, carol.api)).length, 1, "the other organization's stays");
     });
 });
