@@ -88,6 +88,18 @@ static int field(struct app_page *p, const char *name, const char **out)
 	rc = form_field(&p->r->arena, p->r->body, p->r->body_len, name, out);
 	if (rc < 0)
 		return err_set(ERR_INVALID, "%s: malformed form field", name);
+	/* A browser sends a textarea's line breaks as CRLF (HTML's form
+	 * encoding): a comment keeps the LF markdown has everywhere else. */
+	if (rc == 1 && strchr(*out, '\r')) {
+		char *lf = arena_strdup(&p->r->arena, *out), *w = lf;
+		if (!lf)
+			return err_set(ERR_INTERNAL, "out of memory");
+		for (const char *k = *out; *k; k++)
+			if (!(k[0] == '\r' && k[1] == '\n'))
+				*w++ = *k;
+		*w = '\0';
+		*out = lf;
+	}
 	return rc;
 }
 
@@ -358,8 +370,9 @@ static void line_comment(struct app_page *p, const struct dom_comment *dc, long 
 	const char *q = strchr(body, ':');
 	char num[24];
 
-	/* "> Line N: " then the line: the same text, not cut, as the line now. */
-	if (q && q[1] == ' ' && nl && (size_t)(nl - (q + 2)) == len && memcmp(q + 2, text, len) == 0) {
+	/* "> Line N: " then the line: the same text, not cut, as the line shown
+	 * above it (text NULL: the line is not shown, keep the quote). */
+	if (text && q && q[1] == ' ' && nl && (size_t)(nl - (q + 2)) == len && memcmp(q + 2, text, len) == 0) {
 		body = nl + 1;
 		while (*body == '\n')
 			body++;
@@ -386,8 +399,11 @@ static void line_comment(struct app_page *p, const struct dom_comment *dc, long 
 }
 
 /* The form for a comment on line `line` of page pg (opened by its gutter
- * link): the page and the line go with it; the POST quotes the line. */
-static void line_form(struct app_page *p, const struct line_ctx *lc, const struct rev_page *pg, long line)
+ * link): the page and the line go with it; the POST quotes the line. text
+ * (len bytes): the line, shown in the form when the difference does not
+ * show it above; NULL when it does. */
+static void line_form(struct app_page *p, const struct line_ctx *lc, const struct rev_page *pg, long line,
+		      const char *text, size_t len)
 {
 	struct jw *b = p->out;
 	char num[24];
@@ -396,6 +412,13 @@ static void line_form(struct app_page *p, const struct line_ctx *lc, const struc
 	html_raw(b, "<details class=\"linec\" id=\"lc\" open><summary>Comment on line ");
 	html_raw(b, num);
 	html_raw(b, "</summary>");
+	if (text) {
+		html_raw(b, "<pre class=\"diff\"><code><span class=\"ctx\"><span class=\"ln\">");
+		html_raw(b, num);
+		html_raw(b, "</span>  ");
+		app_text(b, arena_strndup(&p->r->arena, text, len));
+		html_raw(b, "\n</span></code></pre>");
+	}
 	form_open(p, lc->href, "comment", "stack");
 	html_raw(b, "<input type=\"hidden\" name=\"page\" value=\"");
 	app_text(b, pg->id);
@@ -509,7 +532,7 @@ static int diff_block(struct app_page *p, const char *was, const char *now, int6
 				done[k] = true;
 			}
 		if (form && ln == lc->form_line) {
-			line_form(p, lc, pg, ln);
+			line_form(p, lc, pg, ln, NULL, 0);
 			form_done = true;
 		}
 		html_raw(b, "<pre class=\"diff\"><code>");
@@ -520,16 +543,11 @@ static int diff_block(struct app_page *p, const char *was, const char *now, int6
 	/* Lines the difference does not show (unchanged, far from a change,
 	 * or no longer in the page): their comments and form after it. */
 	for (int k = 0; k < nmine; k++) {
-		long ln = quoted_line(&lc->items[mine[k]].c);
-		if (done[k])
-			continue;
-		if (ln <= n.n)
-			line_comment(p, &lc->items[mine[k]], ln, n.s[ln - 1], n.len[ln - 1]);
-		else
-			line_comment(p, &lc->items[mine[k]], ln, "", 0);
+		if (!done[k])
+			line_comment(p, &lc->items[mine[k]], quoted_line(&lc->items[mine[k]].c), NULL, 0);
 	}
 	if (form && !form_done)
-		line_form(p, lc, pg, lc->form_line);
+		line_form(p, lc, pg, lc->form_line, n.s[lc->form_line - 1], n.len[lc->form_line - 1]);
 	return 0;
 }
 
@@ -1119,7 +1137,8 @@ int page_review_comment(struct app_page *p)
 	in.page = pg && *pg ? pg : NULL; /* "": the whole change request */
 	if ((rc = dom_comment_post(p->d, &at, &in, &out)))
 		return refused(p, rc);
-	return back_to(p, sid, num, "#comments");
+	/* A comment on a line: back to it, beside its line. */
+	return back_to(p, sid, num, line ? arena_printf(&p->r->arena, "#lc-%s", out.c.id) : "#comments");
 }
 
 int page_review_reply(struct app_page *p)

@@ -233,10 +233,10 @@ describe('web interface: review and merge', () => {
         assert.match(ta, new RegExp(`action="${rEdit}"`));
 
         // bob edits his comment: the API reads the new body, the page says (edited)
-        const e = await post(bobS, cEdit, { markdown: 'Second "try".' });
+        const e = await post(bobS, cEdit, { markdown: 'Second "try".\r\nThanks.' }); // a textarea's CRLF, stored as LF
         assert.equal(e.headers.location, `${href}#c-${c.id}`);
         const got = await ok(alice.api.spaces.getCommentInChangeRequest(space.id, other.id, c.id), 'getCommentInChangeRequest');
-        assert.equal(got.body.markdown, 'Second "try".');
+        assert.equal(got.body.markdown, 'Second "try".\nThanks.');
         assert.ok(got.editedAt, 'editedAt is set');
         assert.match((await get(aliceS, href)).text, /\(edited\)<\/span>/);
 
@@ -254,7 +254,7 @@ describe('web interface: review and merge', () => {
         const big = await post(bobS, cEdit, { markdown: 'x'.repeat(10_001) }, 400);
         assert.match(big.text, /body\.markdown: must be at most 10000 characters/);
         await post(bobS, cEdit, {}, 400);
-        assert.equal((await ok(alice.api.spaces.getCommentInChangeRequest(space.id, other.id, c.id), 'getCommentInChangeRequest')).body.markdown, 'Second "try".');
+        assert.equal((await ok(alice.api.spaces.getCommentInChangeRequest(space.id, other.id, c.id), 'getCommentInChangeRequest')).body.markdown, 'Second "try".\nThanks.');
         assert.equal((await ok(alice.api.spaces.getCommentReplyInChangeRequest(space.id, other.id, c.id, r.id), 'getCommentReplyInChangeRequest')).body.markdown, 'Alice replies.');
 
         // alice edits, then deletes her reply; bob deletes his comment
@@ -285,15 +285,16 @@ describe('web interface: review and merge', () => {
         const f = (await get(bobS, `${href}?page=${pageId}&line=2`)).text;
         const at2 = f.indexOf('+ line two, &lt;again&gt;'), form = f.indexOf('<details class="linec" id="lc" open>'), at3 = f.indexOf('  line three\n');
         assert.ok(at2 > 0 && form > at2 && at3 > form, `the form is under line 2 (${at2} < ${form} < ${at3})`);
-        assert.match(f, new RegExp(`<input type="hidden" name="page" value="${pageId}"><input type="hidden" name="line" value="2"><label for="lc-text">Your comment on line 2 of Intro</label>`));
+        assert.match(f, new RegExp(`<input type="hidden" name="page" value="${pageId}"><input type="hidden" name="line" value="2"><label for="lc-text">Your comment on line 2 of Intro</label><textarea id="lc-text" name="markdown" rows="3" maxlength="9000" required>`));
         // nonsense in the query is ignored
         for (const q of ['?page=nosuch&line=2', `?page=${pageId}&line=99`, `?page=${pageId}&line=x`]) {
             assert.doesNotMatch((await get(bobS, `${href}${q}`)).text, /id="lc"/, q);
         }
 
-        await post(bobS, `${href}/~/comment`, { markdown: 'Why <again>?', page: pageId, line: '2' });
+        const lp = await post(bobS, `${href}/~/comment`, { markdown: 'Why <again>?', page: pageId, line: '2' });
         const items = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, other.id), 'listCommentsInChangeRequest')).items;
         assert.equal(items.length, 1);
+        assert.equal(lp.headers.location, `${href}#lc-${items[0].id}`, 'back to the comment beside its line');
         assert.equal(items[0].body.markdown, '> Line 2: line two, <again>\n\nWhy <again>?');
         assert.equal(items[0].target?.page?.id, pageId);
         const cid = items[0].id;

@@ -112,7 +112,7 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
         const a = await session(alice.email);
         try {
             await a.page.goto(href);
-            assert.match(await a.page.locator('pre.diff').textContent(), /- Failures are dropped\.\n\+ Failures are retried three times, then dropped\./);
+            assert.match(await a.page.locator('pre.diff').textContent(), /- Failures are dropped\.\n\d+\+ Failures are retried three times, then dropped\./);
             // the rendered comparison opens without script
             await a.page.getByText('Rendered, side by side').click();
             assert.match(await a.page.locator('details.rendered .sides > div').nth(1).innerText(), /Receive signed events from Acme\./);
@@ -156,6 +156,67 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
         }
         const page = await ok(alice.api.spaces.getPageById(space.id, pageId, { format: 'markdown' }), 'getPageById');
         assert.match(page.markdown, /retried three times/);
+        assert.deepEqual(violations, []);
+    });
+
+    it('a comment on a line (its number opens the form under it), then edited and deleted by its author', async () => {
+        const lines = await newCR('Line comments', EDITED.replace('Use HTTPS.', 'Use HTTPS, always.'));
+        const href = `${ctx.url}/s/${space.id}/~/changes/${lines.number}`;
+        const b = await session(bob.email);
+        try {
+            await b.page.goto(href);
+            // the line "Use HTTPS, always." is line 12 of the change request's text
+            await Promise.all([b.page.waitForURL(/\?page=[^&]+&line=12#lc$/), b.page.getByRole('link', { name: 'Comment on line 12' }).click()]);
+            const form = b.page.locator('details#lc[open]');
+            await form.waitFor();
+            // the keyboard goes on from the form (#lc): its summary, then its text box
+            await b.page.keyboard.press('Tab');
+            await b.page.keyboard.press('Tab');
+            assert.equal(await b.page.evaluate(() => document.activeElement.id), 'lc-text', 'Tab reaches the text box');
+            await b.page.getByLabel('Your comment on line 12 of Webhooks').fill('Say which TLS versions.');
+            await shot(b.page, 'line-form-desktop');
+            await Promise.all([b.page.waitForURL(/#lc-[A-Za-z0-9]+$/), b.page.getByRole('button', { name: 'Comment on line 12' }).click()]);
+            const aside = b.page.locator('aside.linec');
+            assert.match(await aside.innerText(), /Bob Stone\s+on line 12[\s\S]*Say which TLS versions\./);
+            // beside its line: right after the piece of the difference that ends with it
+            assert.match(await aside.evaluate((el) => el.previousElementSibling.textContent), /Use HTTPS, always\.\n$/);
+            const c = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, lines.id), 'listCommentsInChangeRequest')).items[0];
+            assert.equal(c.body.markdown, '> Line 12: Use HTTPS, always.\n\nSay which TLS versions.');
+            assert.equal(c.target.page.id, pageId);
+            await shot(b.page, 'line-comment-desktop');
+            // edit it (a <details>, no script needed), then delete it
+            const art = b.page.locator(`article#c-${c.id}`);
+            await art.getByText('Edit this comment').click();
+            await art.getByLabel('Your comment').fill('> Line 12: Use HTTPS, always.\n\nSay which TLS versions are accepted.');
+            await Promise.all([b.page.waitForURL(new RegExp(`#c-${c.id}$`)), art.getByRole('button', { name: 'Save' }).click()]);
+            assert.match(await art.innerText(), /\(edited\)[\s\S]*TLS versions are accepted\./);
+            // stored with LF line breaks (a textarea sends CRLF): the quote still matches its line, shown once
+            assert.equal((await ok(alice.api.spaces.getCommentInChangeRequest(space.id, lines.id, c.id), 'getCommentInChangeRequest')).body.markdown,
+                '> Line 12: Use HTTPS, always.\n\nSay which TLS versions are accepted.');
+            assert.doesNotMatch(await aside.innerText(), /> Line 12/);
+            await shot(b.page, 'comment-edited-desktop');
+            await Promise.all([b.page.waitForURL(/#comments$/), art.getByRole('button', { name: 'Delete this comment and its replies' }).click()]);
+            assert.equal(await b.page.locator('aside.linec').count(), 0);
+            assert.deepEqual((await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, lines.id), 'listCommentsInChangeRequest')).items, []);
+        } finally {
+            await b.context.close();
+        }
+        // the phone: a line comment with its gutter, no sideways scroll
+        const posted = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${lines.id}/comments`,
+            { token: bob.token, json: { page: pageId, body: { markdown: '> Line 3: Receive signed events from Acme.\n\nSigned how?' } } });
+        assert.ok(posted.status < 300, posted.text);
+        const p = await session(bob.email, PHONE, 'dark');
+        try {
+            await p.page.goto(`${href}?page=${pageId}&line=8#lc`);
+            await p.page.locator('details#lc[open]').waitFor();
+            // lines the difference does not show: the comment keeps its quote, the form shows the line
+            assert.match(await p.page.locator('aside.linec').innerText(), /on line 3[\s\S]*> Line 3: Receive signed events from Acme\.\s+Signed how\?/);
+            assert.match(await p.page.locator('details#lc pre.diff').innerText(), /8\s+Failures are retried three times, then dropped\./);
+            await noSideScroll(p.page, 'line comments on a phone');
+            await shot(p.page, 'line-comment-phone-dark');
+        } finally {
+            await p.context.close();
+        }
         assert.deepEqual(violations, []);
     });
 
