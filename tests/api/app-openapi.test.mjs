@@ -6,8 +6,9 @@
 // run is pending, and lets an editor replace the source, change the visibility and delete.
 // Every result is read back through the official client. Hostile: another organization's slug
 // (404 page, nothing changed), a missing or wrong CSRF token (403, nothing created), a reader (no
-// forms, a POST refused with 403 and nothing changed), a bad slug, both sources, a taken slug, a
-// NUL byte in an upload (4xx with the message), a paste larger than --max-body (413 shown).
+// forms, a POST refused with 403 and nothing changed), a guest (404 pages), a bad slug, both
+// sources, a taken slug, a NUL byte in an upload (4xx with the message), a paste larger than
+// --max-body (413 shown).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -264,6 +265,19 @@ describe('web interface: OpenAPI specifications', () => {
         const s = await ok(spec('petstore'), 'getOpenAPISpecBySlug');
         assert.equal(s.visibility, 'private');
         assert.equal((await versions('petstore')).length, 2);
+    });
+
+    it('a guest of the organization (no role) sees neither the link nor the specs', async () => {
+        const gina = await ctx.user('gina');
+        await addMember(alice.api, org.id, gina.email, null);
+        await setPassword(ctx.server, gina.email, PASSWORD);
+        const ginaS = await signIn(ctx.url, gina.email, PASSWORD);
+        assert.ok(!(await page(ginaS, `/o/${org.id}`)).includes(`href="${base()}"`));
+        await page(ginaS, base(), 404);
+        await page(ginaS, `${base()}/petstore`, 404);
+        const r = await post(ginaS, base(), { slug: 'ginas', text: PETSTORE });
+        assert.equal(r.status, 404);
+        await missing('ginas');
     });
 
     it("another organization's specs are the 404 page, and its forms change nothing", async () => {
