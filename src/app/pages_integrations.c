@@ -48,7 +48,6 @@ static const char *inst_path(struct app_page *p, const char *name, const char *i
 {
 	const char *head = app_path2(p, "/o/", req_param(p->r, "organizationId"), "/integrations/", name, NULL);
 	const char *tail = app_path(p, "/installations/", id, suffix);
-
 	const char *out = arena_printf(&p->r->arena, "%s%s", head, tail);
 
 	return out ? out : "/"; /* out of memory: as app_path */
