@@ -47,8 +47,8 @@
 /* The fields of an add or replace form: NULL when absent or empty. */
 struct src_form {
 	const char *slug, *url, *text;
-	bool file;          /* the text came from an uploaded file */
-	bool csrf_ok;       /* its token matched the session's */
+	bool file;    /* the text came from an uploaded file */
+	bool csrf_ok; /* its token matched the session's */
 };
 
 /* The most parts the upload form sends (csrf, slug, file; some slack). */
@@ -430,10 +430,13 @@ static int read_form(struct app_page *p, struct src_form *f)
 			return rc;
 		for (int i = 0; i < n; i++) {
 			const struct app_part *pt = &parts[i];
-			const char **to = strcmp(pt->name, "slug") == 0   ? &f->slug
-					  : strcmp(pt->name, "url") == 0  ? &f->url
-					  : strcmp(pt->name, "text") == 0 || strcmp(pt->name, "file") == 0 ? &f->text
-											   : NULL;
+			const char **to = NULL;
+			if (strcmp(pt->name, "slug") == 0)
+				to = &f->slug;
+			else if (strcmp(pt->name, "url") == 0)
+				to = &f->url;
+			else if (strcmp(pt->name, "text") == 0 || strcmp(pt->name, "file") == 0)
+				to = &f->text;
 			if (!to || *to || pt->len == 0)
 				continue; /* unknown, repeated, or empty ("no file chosen") */
 			if ((rc = part_text(p, pt, to)))
