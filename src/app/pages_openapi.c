@@ -161,7 +161,8 @@ static int render_list(struct app_page *p, const char *error, const struct src_f
 		html_raw(b, "<p class=\"empty\">No OpenAPI specification yet.</p>");
 	} else {
 		html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Slug</th><th scope=\"col\">State</th>"
-			    "<th scope=\"col\">Visibility</th><th scope=\"col\">Updated</th></tr></thead><tbody>");
+			    "<th scope=\"col\">Current version</th><th scope=\"col\">Visibility</th>"
+			    "<th scope=\"col\">Updated</th></tr></thead><tbody>");
 		for (int i = 0; i < n; i++) {
 			const struct openapi_spec *s = &items[i];
 			html_raw(b, "<tr><td><a href=\"");
@@ -174,6 +175,14 @@ static int render_list(struct app_page *p, const char *error, const struct src_f
 				html_raw(b, " <span class=\"mute\">");
 				app_text(b, s->last_error_code);
 				html_raw(b, "</span>");
+			}
+			html_raw(b, "</td><td>");
+			if (s->last_version) {
+				html_raw(b, "<code>");
+				app_text(b, s->last_version);
+				html_raw(b, "</code>");
+			} else {
+				html_raw(b, "<span class=\"mute\">none yet</span>");
 			}
 			html_raw(b, "</td><td>");
 			app_text(b, s->visibility);

@@ -135,6 +135,7 @@ describe('web interface: OpenAPI specifications', () => {
         assert.match(html, /action="[^"]*\/petstore\/visibility"/);
         const list = await page(aliceS, base());
         assert.ok(list.includes(`href="${base()}/petstore"`));
+        assert.ok(list.includes(`<code>${s.lastVersion}</code>`), 'the current version is listed');
         assert.match(list, /private/);
     });
 
