@@ -232,7 +232,7 @@ describe('web interface: OpenAPI specifications', () => {
         assert.equal((await ok(spec('petstore'), 'getOpenAPISpecBySlug')).visibility, 'private');
     });
 
-    it('replacing the source processes a second version', async () => {
+    it('replacing the source (pasted, then uploaded) processes new versions', async () => {
         const before = await ok(spec('petstore'), 'getOpenAPISpecBySlug');
         const r = await post(aliceS, `${base()}/petstore/source`, { text: PETSTORE2 });
         assert.equal(r.status, 303, r.text.slice(0, 300));
@@ -240,8 +240,16 @@ describe('web interface: OpenAPI specifications', () => {
         await processed('petstore', before.lastProcessedAt);
         const vs = await versions('petstore');
         assert.equal(vs.length, 2);
-        const html = await page(aliceS, `${base()}/petstore`);
+        let html = await page(aliceS, `${base()}/petstore`);
         for (const v of vs) assert.ok(html.includes(v.id));
+        // The replace form's upload: a third version.
+        const s2 = await ok(spec('petstore'), 'getOpenAPISpecBySlug');
+        const up = await upload(aliceS, `${base()}/petstore/source`, { csrf: aliceS.csrf, file: { filename: 'api.yaml', type: 'application/yaml', data: PETSTORE } });
+        assert.equal(up.status, 303, up.text.slice(0, 300));
+        await processed('petstore', s2.lastProcessedAt);
+        assert.equal((await versions('petstore')).length, 3);
+        html = await page(aliceS, `${base()}/petstore`);
+        assert.equal([...html.matchAll(/<span class="kind">latest<\/span>/g)].length, 1);
         // No source replaces a spec that is not there (PUT would create it).
         const none = await post(aliceS, `${base()}/nothing-here/source`, { text: PETSTORE });
         assert.equal(none.status, 404);
@@ -265,7 +273,7 @@ describe('web interface: OpenAPI specifications', () => {
         assert.equal(r.status, 403);
         const s = await ok(spec('petstore'), 'getOpenAPISpecBySlug');
         assert.equal(s.visibility, 'private');
-        assert.equal((await versions('petstore')).length, 2);
+        assert.equal((await versions('petstore')).length, 3);
     });
 
     it('a guest of the organization (no role) sees neither the link nor the specs', async () => {
