@@ -329,13 +329,14 @@ struct line_ctx {
 };
 
 /* The line's number in the gutter: a link opening the comment form for it
- * (?page=&line=, the form at #lc) for a member who may comment. */
-static void gutter(struct app_page *p, const struct line_ctx *lc, const char *page_id, int nline)
+ * (?page=&line=, the form at #lc) for a member who may comment. page_q: the
+ * page's id encoded for a query (NULL: no number). */
+static void gutter(struct app_page *p, const struct line_ctx *lc, const char *page_q, int nline)
 {
 	struct jw *b = p->out;
 	char num[16];
 
-	if (nline < 0 || !page_id) {
+	if (nline < 0 || !page_q) {
 		html_raw(b, "<span class=\"ln\"></span>");
 		return;
 	}
@@ -349,7 +350,7 @@ static void gutter(struct app_page *p, const struct line_ctx *lc, const char *pa
 	html_raw(b, "<a class=\"ln\" href=\"");
 	html_raw(b, lc->href);
 	html_raw(b, "?page=");
-	app_text(b, app_query_enc(&p->r->arena, page_id));
+	app_text(b, page_q);
 	html_raw(b, "&amp;line=");
 	html_raw(b, num);
 	html_raw(b, "#lc\" aria-label=\"Comment on line ");
@@ -451,7 +452,7 @@ static int diff_block(struct app_page *p, const char *was, const char *now, int6
 	int *mine = NULL;  /* indexes into lc->items of this page's line comments */
 	bool *done = NULL; /* shown beside their line */
 	bool any = false, form = false, form_done = false;
-	const char *page_id = pg ? pg->id : NULL;
+	const char *page_id = pg ? pg->id : NULL, *page_q = NULL;
 
 	if ((rc = split_lines(a, was, &o)) || (rc = split_lines(a, now, &n)) || (rc = line_diff(a, &o, &n, budget, &d, &nd)))
 		return rc;
@@ -463,6 +464,8 @@ static int diff_block(struct app_page *p, const char *was, const char *now, int6
 		return 0;
 	}
 	if (page_id) {
+		if (!(page_q = app_query_enc(a, page_id)))
+			return err_set(ERR_INTERNAL, "out of memory");
 		for (int i = 0; i < lc->n; i++)
 			if (quoted_line(&lc->items[i].c) && strcmp(lc->items[i].c.target_page, page_id) == 0)
 				nmine++;
@@ -497,19 +500,19 @@ static int diff_block(struct app_page *p, const char *was, const char *now, int6
 		shown++;
 		if (d[i].op == ' ') {
 			html_raw(b, "<span class=\"ctx\">");
-			gutter(p, lc, page_id, d[i].nline);
+			gutter(p, lc, page_q, d[i].nline);
 			html_raw(b, "  ");
 			app_text(b, arena_strndup(a, o.s[d[i].line], o.len[d[i].line]));
 			html_raw(b, "\n</span>");
 		} else if (d[i].op == '-') {
 			html_raw(b, "<del>");
-			gutter(p, lc, page_id, -1);
+			gutter(p, lc, page_q, -1);
 			html_raw(b, "- ");
 			app_text(b, arena_strndup(a, o.s[d[i].line], o.len[d[i].line]));
 			html_raw(b, "\n</del>");
 		} else {
 			html_raw(b, "<ins>");
-			gutter(p, lc, page_id, d[i].nline);
+			gutter(p, lc, page_q, d[i].nline);
 			html_raw(b, "+ ");
 			app_text(b, arena_strndup(a, n.s[d[i].line], n.len[d[i].line]));
 			html_raw(b, "\n</ins>");
@@ -1097,6 +1100,9 @@ static int quote_line(struct app_page *p, const char *sid, const char *num, cons
 		return err_set(ERR_INVALID, "line: a line number from 1");
 	if (!pg || !*pg)
 		return err_set(ERR_INVALID, "page: required with a line");
+	/* The quote alone is no comment (the domain would take it). */
+	if (md[strspn(md, " \t\r\n")] == '\0')
+		return err_set(ERR_INVALID, "body.markdown: must not be empty");
 	if ((rc = dom_cr_get(p->d, sid, num, &s, &cr)))
 		return rc;
 	rc = dom_page_get(p->d, sid, num, NULL, pg, NULL, false, false, &dp);

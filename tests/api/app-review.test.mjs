@@ -310,6 +310,8 @@ describe('web interface: review and merge', () => {
         await post(bobS, `${href}/~/comment`, { markdown: 'x', page: pageId, line: '0' }, 400);
         await post(bobS, `${href}/~/comment`, { markdown: 'x', page: pageId, line: '2x' }, 400);
         await post(bobS, `${href}/~/comment`, { markdown: 'x', line: '2' }, 400);
+        const blank = await post(bobS, `${href}/~/comment`, { markdown: ' \n ', page: pageId, line: '2' }, 400);
+        assert.match(blank.text, /body\.markdown: must not be empty/);
         const np = await post(bobS, `${href}/~/comment`, { markdown: 'x', page: 'nosuch', line: '2' }, 400);
         assert.match(np.text, /page: no such document page/);
         await post(danS, `${href}/~/comment`, { markdown: 'x', page: pageId, line: '2' }, 403);
