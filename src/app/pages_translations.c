@@ -22,11 +22,13 @@
  *
  * Progress: a translation's status is the API's (pending, running,
  * completed: model/translation.h). Its page reloads itself every 2 seconds
- * while the run runs, and while a run asked for in the last minutes has not
- * been applied yet (queued, or waiting for a retry). GitBook's status has no
- * "failed": a failed run leaves the translation pending; the domain does not
- * expose the job's reason (it is in the server's log and `docsd job list`),
- * so the page says only that the run has not completed.
+ * while the run runs, and while a run asked for less than a minute ago has
+ * not been applied yet (a worker normally claims it within a second).
+ * GitBook's status has no "failed": a failed run leaves the translation
+ * pending, as does one still queued; the domain does not expose the job's
+ * state or reason (they are in the server's log and `docsd job list`), so
+ * past that minute the page stops reloading and says only that the run has
+ * not completed (failed, or still waiting for a retry or a worker).
  */
 #include "app/app.h"
 #include "app/pages.h"
@@ -45,7 +47,7 @@
 
 #define TR_REFRESH_S 2
 /* A pending run asked for this recently is followed (reloads). */
-#define TR_FOLLOW_MS (5 * 60 * 1000)
+#define TR_FOLLOW_MS (60 * 1000)
 
 static const char *org_id_of(struct app_page *p)
 {
@@ -386,7 +388,7 @@ static int render_one(struct app_page *p, const char *error)
 	if (t.status && strcmp(t.status, "pending") == 0 && t.job_id && !following &&
 	    (!t.applied_run || strcmp(t.applied_run, t.job_id) != 0))
 		html_raw(b, "<div class=\"hint hint-danger\" id=\"tr-error\"><p>The last run has not completed: it "
-			    "failed or still waits to be retried. The reason is in the server's log "
+			    "failed, or still waits for a retry or a free worker. The reason is in the server's log "
 			    "(<code>docsd job list --kind translation.run</code>). Run it again once the cause is "
 			    "fixed.</p></div>");
 	if (!t.editable) {
