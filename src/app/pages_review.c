@@ -139,6 +139,12 @@ static int back_to(struct app_page *p, const char *space_id, const char *number,
  * thread-local carries it into review_sections without a field in the
  * shared struct app_page. */
 static _Thread_local const char *refusal;
+/* A refused comment on a line: its form is drawn again under that line,
+ * with what was typed (the page and line as the form sent them). */
+static _Thread_local struct {
+	const char *page, *text;
+	long line;
+} refused_line;
 
 /* A form the domain (or the form's own parsing) refused with a 4xx other
  * than 404: roll the write transaction back (nothing the call wrote is
@@ -324,6 +330,7 @@ struct line_ctx {
 	bool can;                      /* the member may comment (links, the form) */
 	const char *form_page;         /* ?page=: the page whose line the form is for */
 	long form_line;                /* ?line=: 1-based, 0 for no form */
+	const char *form_text;         /* what the form holds (a refused comment's text), or NULL */
 	const struct dom_comment *items; /* the change request's comments */
 	int n;
 };
@@ -429,8 +436,9 @@ static void line_form(struct app_page *p, const struct line_ctx *lc, const struc
 	html_raw(b, num);
 	html_raw(b, " of ");
 	app_text(b, page_label(pg));
-	html_raw(b, "</label><textarea id=\"lc-text\" name=\"markdown\" rows=\"3\" maxlength=\"9000\" required>"
-		    "</textarea><div class=\"row\"><button type=\"submit\">Comment on line ");
+	html_raw(b, "</label><textarea id=\"lc-text\" name=\"markdown\" rows=\"3\" maxlength=\"9000\" required>");
+	app_text(b, lc->form_text ? lc->form_text : "");
+	html_raw(b, "</textarea><div class=\"row\"><button type=\"submit\">Comment on line ");
 	html_raw(b, num);
 	html_raw(b, "</button> <a href=\"");
 	html_raw(b, lc->href);
@@ -1066,7 +1074,12 @@ int review_sections(struct app_page *p, const struct space *s, const struct chan
 		err_clear();
 		line = 0;
 	}
-	struct line_ctx lc = { href, perm.comment, req_query(p->r, "page"), line, items, n };
+	struct line_ctx lc = { href, perm.comment, req_query(p->r, "page"), line, NULL, items, n };
+	if (!line && refused_line.line) {
+		lc.form_page = refused_line.page;
+		lc.form_line = refused_line.line;
+		lc.form_text = refused_line.text;
+	}
 	if ((rc = diff_section(p, ch, &lc)))
 		return rc;
 	merge_section(p, s, cr, &perm, href);
@@ -1124,9 +1137,25 @@ static int quote_line(struct app_page *p, const char *sid, const char *num, cons
 	return *out ? 0 : err_set(ERR_INTERNAL, "out of memory");
 }
 
+/* refused() for a comment on a line: the change request's page shows its
+ * form again, under the line, with the text that was typed. */
+static int refused_on_line(struct app_page *p, int rc, const char *pg, const char *line, const char *typed)
+{
+	uint64_t n;
+
+	if (pg && *pg && parse_decimal(line, 10000000, &n) == 0 && n >= 1) {
+		refused_line.page = pg;
+		refused_line.line = (long)n;
+		refused_line.text = typed;
+	}
+	rc = refused(p, rc);
+	memset(&refused_line, 0, sizeof(refused_line));
+	return rc;
+}
+
 int page_review_comment(struct app_page *p)
 {
-	const char *sid = req_param(p->r, "spaceId"), *num, *md, *pg = NULL, *line = NULL;
+	const char *sid = req_param(p->r, "spaceId"), *num, *md, *typed, *pg = NULL, *line = NULL;
 	struct comment_at at;
 	struct comment_new in = { 0 };
 	struct dom_comment out;
@@ -1135,14 +1164,15 @@ int page_review_comment(struct app_page *p)
 	if ((rc = cr_number(p, &num)) || (rc = required(p, "markdown", &md)) || (rc = field(p, "page", &pg)) < 0 ||
 	    (rc = field(p, "line", &line)) < 0)
 		return refused(p, rc);
+	typed = md;
 	/* A comment on a line: the line quoted above what was written. */
 	if (line && (rc = quote_line(p, sid, num, pg, line, md, &md)))
-		return refused(p, rc);
+		return refused_on_line(p, rc, pg, line, typed);
 	at = (struct comment_at){ sid, num };
 	in.markdown = md;
 	in.page = pg && *pg ? pg : NULL; /* "": the whole change request */
 	if ((rc = dom_comment_post(p->d, &at, &in, &out)))
-		return refused(p, rc);
+		return line ? refused_on_line(p, rc, pg, line, typed) : refused(p, rc);
 	/* A comment on a line: back to it, beside its line. */
 	return back_to(p, sid, num, line ? arena_printf(&p->r->arena, "#lc-%s", out.c.id) : "#comments");
 }

@@ -312,6 +312,12 @@ describe('web interface: review and merge', () => {
         await post(bobS, `${href}/~/comment`, { markdown: 'x', line: '2' }, 400);
         const blank = await post(bobS, `${href}/~/comment`, { markdown: ' \n ', page: pageId, line: '2' }, 400);
         assert.match(blank.text, /body\.markdown: must not be empty/);
+        // refused, the form is drawn again under its line with what was typed
+        assert.match(blank.text, new RegExp(`<details class="linec" id="lc" open><summary>Comment on line 2</summary>`));
+        const long = await post(bobS, `${href}/~/comment`, { markdown: `<${'y'.repeat(9990)}>`, page: pageId, line: '2' }, 400);
+        assert.match(long.text, /body\.markdown: must be at most 10000 characters/);
+        assert.match(long.text, /<textarea id="lc-text" name="markdown" rows="3" maxlength="9000" required>&lt;y{9990}&gt;<\/textarea>/);
+        assert.doesNotMatch((await post(danS, `${href}/~/comment`, { markdown: 'x', page: pageId, line: '2' }, 403)).text, /id="lc"/);
         const np = await post(bobS, `${href}/~/comment`, { markdown: 'x', page: 'nosuch', line: '2' }, 400);
         assert.match(np.text, /page: no such document page/);
         await post(danS, `${href}/~/comment`, { markdown: 'x', page: pageId, line: '2' }, 403);
