@@ -25,10 +25,12 @@
  * while the run runs, and while a run asked for less than a minute ago has
  * not been applied yet (a worker normally claims it within a second).
  * GitBook's status has no "failed": a failed run leaves the translation
- * pending, as does one still queued; the domain does not expose the job's
- * state or reason (they are in the server's log and `docsd job list`), so
- * past that minute the page stops reloading and says only that the run has
- * not completed (failed, or still waiting for a retry or a worker).
+ * pending, as does one still queued. The run's job state and last error
+ * (model/translation.h job_state, job_error) tell them apart: the page
+ * follows a queued or running job, and shows a failed one's reason (or
+ * the reason of an attempt that will be retried). Without a job row (pruned)
+ * a run asked for less than a minute ago is followed, then the page says
+ * only that it has not completed.
  */
 #include "app/app.h"
 #include "app/pages.h"
@@ -321,17 +323,20 @@ static int render_one(struct app_page *p, const char *error)
 	const char *org_id = org_id_of(p), *id = req_param(p->r, "translationId");
 	struct translation t;
 	struct dom_org o;
-	bool following;
+	bool following, unapplied, failed;
 	struct jw *b = p->out;
 	int rc;
 
 	if ((rc = dom_org_get(p->d, org_id, &o)) || (rc = dom_translation_get(p->d, org_id, id, &t)))
 		return rc;
 	/* Running; or a run asked for lately that has not been applied yet. */
+	unapplied = t.status && strcmp(t.status, "pending") == 0 && t.job_id &&
+		    (!t.applied_run || strcmp(t.applied_run, t.job_id) != 0);
+	failed = unapplied && t.job_state && strcmp(t.job_state, "failed") == 0;
 	following = (t.status && strcmp(t.status, "running") == 0) ||
-		    (t.status && strcmp(t.status, "pending") == 0 && t.job_id &&
-		     (!t.applied_run || strcmp(t.applied_run, t.job_id) != 0) &&
-		     clock_now_ms() - t.updated_at < TR_FOLLOW_MS);
+		    (unapplied && t.job_state &&
+		     (strcmp(t.job_state, "queued") == 0 || strcmp(t.job_state, "running") == 0)) ||
+		    (unapplied && !t.job_state && clock_now_ms() - t.updated_at < TR_FOLLOW_MS);
 	if (following)
 		p->refresh = TR_REFRESH_S;
 	{
@@ -385,12 +390,20 @@ static int render_one(struct app_page *p, const char *error)
 	html_raw(b, "</dd><dt>Updated</dt><dd>");
 	app_date(b, t.updated_at);
 	html_raw(b, "</dd></dl>");
-	if (t.status && strcmp(t.status, "pending") == 0 && t.job_id && !following &&
-	    (!t.applied_run || strcmp(t.applied_run, t.job_id) != 0))
-		html_raw(b, "<div class=\"hint hint-danger\" id=\"tr-error\"><p>The last run has not completed: it "
-			    "failed, or still waits for a retry or a free worker. The reason is in the server's log "
-			    "(<code>docsd job list --kind translation.run</code>). Run it again once the cause is "
-			    "fixed.</p></div>");
+	if (failed) {
+		html_raw(b, "<div class=\"hint hint-danger\" id=\"tr-error\" role=\"alert\"><p><strong>The last run "
+			    "failed.</strong> ");
+		app_text(b, t.job_error && *t.job_error ? t.job_error : "No reason was recorded.");
+		html_raw(b, "</p><p>Run it again once the cause is fixed.</p></div>");
+	} else if (following && t.job_error && *t.job_error) {
+		html_raw(b, "<div class=\"hint hint-warning\" id=\"tr-retry\"><p>An attempt failed and will be "
+			    "retried: ");
+		app_text(b, t.job_error);
+		html_raw(b, "</p></div>");
+	} else if (unapplied && !following) {
+		html_raw(b, "<div class=\"hint hint-danger\" id=\"tr-error\"><p>The last run has not completed. Its "
+			    "job is no longer recorded; see the server's log. Run it again.</p></div>");
+	}
 	if (!t.editable) {
 		html_raw(b, "<p class=\"mute\">Running and deleting translations needs the create role in the "
 			    "organization.</p>");

@@ -46,6 +46,10 @@ struct translation {
 	const char *instructions;    /* a JSONDocument, compact JSON text */
 	const char *status;          /* pending | running | completed: as the API shows it */
 	const char *job_id;          /* the latest run's job; NULL before the first run */
+	/* That job's state (queued, running, done, failed; NULL once pruned
+	 * or before the first run) and its last error (a failed or retried
+	 * run: why), for the web interface: GitBook's status has no failed. */
+	const char *job_state, *job_error;
 	const char *applied_run;     /* the job whose result is written: a run applies once */
 	const char *result_space;    /* NULL until a run wrote a result (or when that space is gone) */
 	const char *result_revision;

@@ -19,8 +19,8 @@
 	"ELSE t.status END, " \
 	"t.job_id, t.applied_run, t.result_space, t.result_revision, t.source_revision, t.created_by, t.runs, " \
 	"t.total_words, t.total_pages, t.total_duration, t.latest_run_duration, t.latest_pages, t.latest_words, " \
-	"t.created_at, t.updated_at, "
-#define TR_NCOLS 22
+	"t.created_at, t.updated_at, j.state, j.last_error, "
+#define TR_NCOLS 24
 #define TR_FROM " FROM translations t JOIN spaces s ON s.id = t.source_space LEFT JOIN jobs j ON j.id = t.job_id "
 
 static int fill_translation(struct store_tx *tx, struct db_rows *r, void *out)
@@ -50,6 +50,8 @@ static int fill_translation(struct store_tx *tx, struct db_rows *r, void *out)
 	t->stats.latest_words = st_int(tx, r, 19);
 	t->created_at = st_int(tx, r, 20);
 	t->updated_at = st_int(tx, r, 21);
+	t->job_state = st_str(tx, r, 22);
+	t->job_error = st_str(tx, r, 23);
 	/* A purged result space took its revisions along (ON DELETE SET NULL). */
 	if (!t->result_space)
 		t->result_revision = NULL;

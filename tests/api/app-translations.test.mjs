@@ -22,7 +22,7 @@ const REFRESH = '<meta http-equiv="refresh" content="2">';
 /** A fake LibreTranslate (GET /languages, POST /translate upper-casing); while `gate` is set,
  * translations wait for it. */
 async function fakeLibre() {
-    const fake = { gate: null, posts: 0 };
+    const fake = { gate: null, posts: 0, refuse: null };
     const srv = http.createServer((req, res) => {
         let data = '';
         req.on('data', (c) => (data += c));
@@ -34,6 +34,11 @@ async function fakeLibre() {
                 fake.posts++;
                 if (fake.gate) await fake.gate;
                 const j = JSON.parse(data);
+                if (fake.refuse) {
+                    res.writeHead(400, { 'content-type': 'application/json' });
+                    res.end(JSON.stringify({ error: fake.refuse }));
+                    return;
+                }
                 answer = j.api_key === KEY ? { status: 200, json: { translatedText: j.q.map((s) => s.toUpperCase()) } } : { status: 403, json: { error: 'key' } };
             }
             res.writeHead(answer.status, { 'content-type': 'application/json' });
@@ -169,6 +174,30 @@ describe('web interface: translations', () => {
         const b = await page(bobS, `${base()}/${tid}`);
         assert.match(b.text, /data-status="completed"/);
         assert.ok(!b.text.includes('/run"') && !b.text.includes('/delete"'));
+    });
+
+    it('a run the engine refuses (a final 4xx) shows that it failed and why, without reloading', async () => {
+        // a translation of its own: a re-run of one already done sends nothing to the engine
+        const t2 = await ok(alice.api.orgs.createTranslation(org.id, { source: { space: space.id, language: 'en' }, language: 'fr' }), 'createTranslation', 201);
+        fake.refuse = 'text <too> odd for this engine';
+        try {
+            const r = await post(aliceS, `${base()}/${t2.id}/run`, {});
+            assert.equal(r.status, 303, r.text.slice(0, 400));
+            let text = '';
+            for (let i = 0; i < 300; i++) {
+                text = (await page(aliceS, `${base()}/${t2.id}`)).text;
+                if (text.includes('id="tr-error"')) break;
+                await sleep(100);
+            }
+            assert.match(text, /The last run failed\./);
+            assert.match(text, /text &lt;too&gt; odd for this engine/, 'the engine\'s answer, escaped');
+            assert.ok(!text.includes(REFRESH), 'a failed run is not followed');
+            assert.ok(!text.includes(KEY), 'the engine key is never shown');
+            assert.equal((await ok(alice.api.orgs.getTranslation(org.id, t2.id), 'getTranslation')).status, 'pending');
+        } finally {
+            fake.refuse = null;
+            await raw(ctx.url, 'DELETE', `/v1/orgs/${org.id}/translations/${t2.id}`, { token: alice.token });
+        }
     });
 
     it('hostile: another organization, no or a wrong CSRF token, a reader: refused, nothing changed', async () => {
