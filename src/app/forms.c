@@ -76,3 +76,48 @@ int app_form_refused(struct app_page *p, int rc, const char **msg)
 	p->out->oom = false;
 	return 0;
 }
+
+int app_list(struct app_page *p, struct list_req *lr, struct cursor *cur, int default_desc)
+{
+	int rc = req_list(p->r, lr, cur, NULL, default_desc);
+
+	if (rc)
+		return rc;
+	if (lr->limit > APP_LIST_MAX)
+		lr->limit = APP_LIST_MAX;
+	return 0;
+}
+
+void app_pager(struct app_page *p, const char *path, const char *const *keep, const char *next, const char *label)
+{
+	struct jw *b = p->out;
+	const char *sep = "?";
+
+	if (!next)
+		return;
+	html_raw(b, "<p class=\"pager\"><a rel=\"next\" href=\"");
+	html_raw(b, path);
+	for (int i = 0; keep && keep[i]; i++) {
+		const char *v = req_query(p->r, keep[i]);
+		if (!v || !*v)
+			continue;
+		html_raw(b, sep);
+		html_raw(b, keep[i]);
+		html_raw(b, "=");
+		app_text(b, app_query_enc(&p->r->arena, v));
+		sep = "&amp;";
+	}
+	/* limit= too: the next page has the size of this one. */
+	if (req_query(p->r, "limit")) {
+		html_raw(b, sep);
+		html_raw(b, "limit=");
+		app_text(b, app_query_enc(&p->r->arena, req_query(p->r, "limit")));
+		sep = "&amp;";
+	}
+	html_raw(b, sep);
+	html_raw(b, "page=");
+	app_text(b, app_query_enc(&p->r->arena, next));
+	html_raw(b, "\">");
+	app_text(b, label);
+	html_raw(b, "</a></p>");
+}

@@ -83,6 +83,20 @@ const char *app_path2(struct app_page *p, const char *prefix, const char *id, co
  * form again with app_error_box); any other rc is returned as is. */
 int app_form_refused(struct app_page *p, int rc, const char **msg);
 
+/* ---- lists (forms.c) ---- */
+/* The most rows a list page shows at once (?limit= may ask for fewer). */
+#define APP_LIST_MAX 100
+struct list_req;
+struct cursor;
+/* A list's page from the request: ?page= (the API's cursor) and ?limit=
+ * (1..APP_LIST_MAX, default the most) as req_list reads them; a bad one is
+ * a 400 page. */
+int app_list(struct app_page *p, struct list_req *lr, struct cursor *cur, int default_desc);
+/* When next is set, a "next page" link: path (an href, escaped) with the
+ * query parameters named in keep (NULL-terminated; their current values),
+ * limit= and page=next. */
+void app_pager(struct app_page *p, const char *path, const char *const *keep, const char *next, const char *label);
+
 /* ---- pages (pages_*.c): 0, or an err.h code ---- */
 int page_home(struct app_page *p);
 int page_org(struct app_page *p);

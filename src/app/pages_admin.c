@@ -91,7 +91,7 @@ static int render_members(struct app_page *p, const char *error)
 
 	if ((rc = dom_org_get(p->d, org_id, &o)))
 		return rc;
-	if ((rc = req_list(p->r, &lr, &cur, NULL, 0)))
+	if ((rc = app_list(p, &lr, &cur, 0)))
 		return rc;
 	f.search = req_query(p->r, "search");
 	if ((rc = dom_members_list(p->d, org_id, &f, &lr, &items, &n, &next)))
@@ -170,12 +170,9 @@ static int render_members(struct app_page *p, const char *error)
 		html_raw(b, "</tr>");
 	}
 	html_raw(b, "</tbody></table></div>");
-	if (next) {
-		html_raw(b, "<p class=\"pager\"><a href=\"");
-		app_href(b, "/o/", org_id);
-		html_raw(b, "/members?page=");
-		app_text(b, app_query_enc(&p->r->arena, next));
-		html_raw(b, "\">More members</a></p>");
+	{
+		static const char *const keep[] = { "search", NULL };
+		app_pager(p, app_path(p, "/o/", org_id, "/members"), keep, next, "More members");
 	}
 	app_frame_end(p);
 	return 0;
@@ -248,7 +245,7 @@ static int render_teams(struct app_page *p, const char *error, const char *title
 	int n = 0, rc;
 	struct jw *b = p->out;
 
-	if ((rc = dom_org_get(p->d, org_id, &o)) || (rc = req_list(p->r, &lr, &cur, NULL, 0)) ||
+	if ((rc = dom_org_get(p->d, org_id, &o)) || (rc = app_list(p, &lr, &cur, 0)) ||
 	    (rc = dom_teams_list(p->d, org_id, &f, &lr, &items, &n, &next)))
 		return rc;
 	org_permissions(&perm, o.actor.role, o.actor.owns_team);
@@ -294,13 +291,7 @@ static int render_teams(struct app_page *p, const char *error, const char *title
 		}
 		html_raw(b, "</tbody></table></div>");
 	}
-	if (next) {
-		html_raw(b, "<p class=\"pager\"><a href=\"");
-		app_href(b, "/o/", org_id);
-		html_raw(b, "/teams?page=");
-		app_text(b, app_query_enc(&p->r->arena, next));
-		html_raw(b, "\">More teams</a></p>");
-	}
+	app_pager(p, app_path(p, "/o/", org_id, "/teams"), NULL, next, "More teams");
 	app_frame_end(p);
 	return 0;
 }
@@ -355,7 +346,7 @@ static int render_team(struct app_page *p, const char *error)
 	struct jw *b = p->out;
 
 	if ((rc = dom_org_get(p->d, org_id, &o)) || (rc = dom_team_get(p->d, org_id, team_id, &t)) ||
-	    (rc = req_list(p->r, &lr, &cur, NULL, 0)) ||
+	    (rc = app_list(p, &lr, &cur, 0)) ||
 	    (rc = dom_team_members(p->d, org_id, team_id, &lr, &items, &n, &next)))
 		return rc;
 	team_permissions(&perm, o.actor.role, t.actor_owns);
@@ -417,13 +408,7 @@ static int render_team(struct app_page *p, const char *error)
 		html_raw(b, "</tbody></table></div>");
 	}
 	(void)perm;
-	if (next) {
-		html_raw(b, "<p class=\"pager\"><a href=\"");
-		app_text(b, base);
-		html_raw(b, "?page=");
-		app_text(b, app_query_enc(&p->r->arena, next));
-		html_raw(b, "\">More members</a></p>");
-	}
+	app_pager(p, base, NULL, next, "More members");
 	app_frame_end(p);
 	return 0;
 }
@@ -538,7 +523,7 @@ static int render_invites(struct app_page *p, const char *error)
 	struct jw *b = p->out;
 
 	/* dom_invites_list is for admins: anyone else gets the 404 page. */
-	if ((rc = dom_org_get(p->d, org_id, &o)) || (rc = req_list(p->r, &lr, &cur, NULL, 0)) ||
+	if ((rc = dom_org_get(p->d, org_id, &o)) || (rc = app_list(p, &lr, &cur, 0)) ||
 	    (rc = dom_invites_list(p->d, org_id, &lr, &items, &n, &next)))
 		return rc;
 	{
@@ -596,13 +581,7 @@ static int render_invites(struct app_page *p, const char *error)
 		}
 		html_raw(b, "</tbody></table></div>");
 	}
-	if (next) {
-		html_raw(b, "<p class=\"pager\"><a href=\"");
-		app_href(b, "/o/", org_id);
-		html_raw(b, "/invites?page=");
-		app_text(b, app_query_enc(&p->r->arena, next));
-		html_raw(b, "\">More links</a></p>");
-	}
+	app_pager(p, app_path(p, "/o/", org_id, "/invites"), NULL, next, "More links");
 	app_frame_end(p);
 	return 0;
 }

@@ -79,7 +79,7 @@ int page_crs(struct app_page *p)
 	int n = 0, st = -1, rc;
 	struct jw *b = p->out;
 
-	if ((rc = req_list(p->r, &lr, &cur, NULL, 1)) || (rc = req_query_enum(p->r, "status", statuses, &st)))
+	if ((rc = app_list(p, &lr, &cur, 1)) || (rc = req_query_enum(p->r, "status", statuses, &st)))
 		return rc;
 	if (st >= 0)
 		f.status = statuses[st];
@@ -111,14 +111,9 @@ int page_crs(struct app_page *p)
 			cr_row(b, &s, &items[i]);
 		html_raw(b, "</tbody></table>");
 	}
-	if (next) {
-		html_raw(b, "<p class=\"pager\"><a href=\"");
-		app_href(b, "/s/", s.id);
-		html_raw(b, "/~/changes?status=");
-		html_raw(b, f.status);
-		html_raw(b, "&amp;page=");
-		app_text(b, app_query_enc(&p->r->arena, next));
-		html_raw(b, "\">Older change requests</a></p>");
+	{
+		static const char *const keep[] = { "status", NULL };
+		app_pager(p, app_path(p, "/s/", s.id, "/~/changes"), keep, next, "Older change requests");
 	}
 	app_frame_end(p);
 	return 0;
@@ -246,7 +241,7 @@ int page_history(struct app_page *p)
 	int n = 0, rc;
 	struct jw *b = p->out;
 
-	if ((rc = req_list(p->r, &lr, &cur, NULL, 1)) || (rc = dom_cr_list(p->d, id, &f, &lr, &s, &items, &n, &next)))
+	if ((rc = app_list(p, &lr, &cur, 1)) || (rc = dom_cr_list(p->d, id, &f, &lr, &s, &items, &n, &next)))
 		return rc;
 	{
 		struct jw h;
@@ -274,13 +269,7 @@ int page_history(struct app_page *p)
 			cr_row(b, &s, &items[i]);
 		html_raw(b, "</tbody></table>");
 	}
-	if (next) {
-		html_raw(b, "<p class=\"pager\"><a href=\"");
-		app_href(b, "/s/", s.id);
-		html_raw(b, "/~/history?page=");
-		app_text(b, app_query_enc(&p->r->arena, next));
-		html_raw(b, "\">Older</a></p>");
-	}
+	app_pager(p, app_path(p, "/s/", s.id, "/~/history"), NULL, next, "Older");
 	app_frame_end(p);
 	return 0;
 }
