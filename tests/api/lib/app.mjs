@@ -46,3 +46,33 @@ export async function signIn(url, email, password) {
     assert.equal(home.status, 200, home.text.slice(0, 300));
     return { cookie, csrf: home.text.match(/name="csrf" value="([^"]+)"/)?.[1] };
 }
+
+/** Sets each user's password (PASSWORD) and signs each in: their sessions, in order. */
+export async function signInAll(ctx, users) {
+    for (const u of users) await setPassword(ctx.server, u.email, PASSWORD);
+    const out = [];
+    for (const u of users) out.push(await signIn(ctx.url, u.email, PASSWORD));
+    return out;
+}
+
+/**
+ * The two requests every app test makes, bound to a server: `page(who, path, status)` GETs an
+ * HTML page with a session (asserting the status) and `post(who, path, fields, csrf)` posts a
+ * form (fields an object, with the session's token unless csrf says otherwise: null for none;
+ * or a raw string body).
+ */
+export function appClient(ctx) {
+    return {
+        async page(who, path, status = 200) {
+            const r = await raw(ctx.url, 'GET', path, { headers: { ...HTML, ...(who?.cookie ? { Cookie: who.cookie } : {}) } });
+            assert.equal(r.status, status, `GET ${path}: expected ${status}, got ${r.status}: ${r.text.slice(0, 400)}`);
+            return r;
+        },
+        post(who, path, fields, csrf = who.csrf) {
+            return raw(ctx.url, 'POST', path, {
+                body: typeof fields === 'string' ? fields : new URLSearchParams(csrf === null ? fields : { csrf, ...fields }).toString(),
+                headers: { ...FORM, Cookie: who.cookie },
+            });
+        },
+    };
+}
