@@ -16,7 +16,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
 import { raw, validate, ok, createOrg, addMember } from './lib/api.mjs';
-import { HTML, FORM, PASSWORD, setPassword, signIn } from './lib/app.mjs';
+import { HTML, FORM, appClient, signInAll } from './lib/app.mjs';
 
 describe('web interface: personal API tokens', () => {
     let ctx, alice, bob, aliceS, bobS;
@@ -26,10 +26,7 @@ describe('web interface: personal API tokens', () => {
         assert.equal(r.status, status, `GET /settings/tokens: ${r.status}: ${r.text.slice(0, 400)}`);
         return r;
     };
-    const post = (who, path, fields, csrf = who.csrf) => raw(ctx.url, 'POST', path, {
-        body: typeof fields === 'string' ? fields : new URLSearchParams(csrf === null ? fields : { csrf, ...fields }).toString(),
-        headers: { ...FORM, Cookie: who.cookie },
-    });
+    const post = (...a) => appClient(ctx).post(...a);
     const create = async (who, name) => {
         const r = await post(who, '/settings/tokens', { name });
         assert.equal(r.status, 201, `create: ${r.status}: ${r.text.slice(0, 400)}`);
@@ -44,9 +41,7 @@ describe('web interface: personal API tokens', () => {
         ctx = await setup();
         alice = await ctx.user('alice');
         bob = await ctx.user('bob');
-        for (const u of [alice, bob]) await setPassword(ctx.server, u.email, PASSWORD);
-        aliceS = await signIn(ctx.url, alice.email, PASSWORD);
-        bobS = await signIn(ctx.url, bob.email, PASSWORD);
+        [aliceS, bobS] = await signInAll(ctx, [alice, bob]);
     });
     after(() => ctx?.server.stop());
 
@@ -162,15 +157,8 @@ describe('web interface: personal API tokens', () => {
 describe('web interface: members and teams', () => {
     let ctx, alice, bob, carol, eve, org, otherOrg, aliceS, bobS, eveS;
 
-    const page = async (who, path, status = 200) => {
-        const r = await raw(ctx.url, 'GET', path, { headers: { ...HTML, Cookie: who.cookie } });
-        assert.equal(r.status, status, `GET ${path}: ${r.status}: ${r.text.slice(0, 400)}`);
-        return r;
-    };
-    const post = (who, path, fields, csrf = who.csrf) => raw(ctx.url, 'POST', path, {
-        body: typeof fields === 'string' ? fields : new URLSearchParams(csrf === null ? fields : { csrf, ...fields }).toString(),
-        headers: { ...FORM, Cookie: who.cookie },
-    });
+    const page = (...a) => appClient(ctx).page(...a);
+    const post = (...a) => appClient(ctx).post(...a);
     const roleOf = async (userId) => {
         const r = await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/members/${userId}`, { token: alice.token });
         if (r.status === 404) return null;
@@ -189,10 +177,7 @@ describe('web interface: members and teams', () => {
         ({ org: otherOrg } = await createOrg(ctx.url, eve.token, `Eve ${ctx.run}`));
         await addMember(alice.api, org.id, bob.email, 'read');
         await addMember(alice.api, org.id, carol.email, 'edit');
-        for (const u of [alice, bob, eve]) await setPassword(ctx.server, u.email, PASSWORD);
-        aliceS = await signIn(ctx.url, alice.email, PASSWORD);
-        bobS = await signIn(ctx.url, bob.email, PASSWORD);
-        eveS = await signIn(ctx.url, eve.email, PASSWORD);
+        [aliceS, bobS, eveS] = await signInAll(ctx, [alice, bob, eve]);
     });
     after(() => ctx?.server.stop());
 
@@ -356,15 +341,8 @@ describe('web interface: members and teams', () => {
 describe('web interface: space settings', () => {
     let ctx, alice, bob, eve, org, space, aliceS, bobS, eveS;
 
-    const page = async (who, path, status = 200) => {
-        const r = await raw(ctx.url, 'GET', path, { headers: { ...HTML, Cookie: who.cookie } });
-        assert.equal(r.status, status, `GET ${path}: ${r.status}: ${r.text.slice(0, 400)}`);
-        return r;
-    };
-    const post = (who, path, fields, csrf = who.csrf) => raw(ctx.url, 'POST', path, {
-        body: typeof fields === 'string' ? fields : new URLSearchParams(csrf === null ? fields : { csrf, ...fields }).toString(),
-        headers: { ...FORM, Cookie: who.cookie },
-    });
+    const page = (...a) => appClient(ctx).page(...a);
+    const post = (...a) => appClient(ctx).post(...a);
     const apiSpace = async () => {
         const r = await raw(ctx.url, 'GET', `/v1/spaces/${space.id}`, { token: alice.token });
         assert.equal(r.status, 200, r.text);
@@ -381,10 +359,7 @@ describe('web interface: space settings', () => {
         await createOrg(ctx.url, eve.token, `Eve ${ctx.run}`);
         await addMember(alice.api, org.id, bob.email, 'edit');
         space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Guide' }), 'createSpace', 201);
-        for (const u of [alice, bob, eve]) await setPassword(ctx.server, u.email, PASSWORD);
-        aliceS = await signIn(ctx.url, alice.email, PASSWORD);
-        bobS = await signIn(ctx.url, bob.email, PASSWORD);
-        eveS = await signIn(ctx.url, eve.email, PASSWORD);
+        [aliceS, bobS, eveS] = await signInAll(ctx, [alice, bob, eve]);
     });
     after(() => ctx?.server.stop());
 
@@ -482,15 +457,8 @@ describe('web interface: space settings', () => {
 describe('web interface: a site\'s publishing and share links', () => {
     let ctx, alice, bob, eve, org, site, aliceS, bobS, eveS;
 
-    const page = async (who, path, status = 200) => {
-        const r = await raw(ctx.url, 'GET', path, { headers: { ...HTML, Cookie: who.cookie } });
-        assert.equal(r.status, status, `GET ${path}: ${r.status}: ${r.text.slice(0, 400)}`);
-        return r;
-    };
-    const post = (who, path, fields, csrf = who.csrf) => raw(ctx.url, 'POST', path, {
-        body: typeof fields === 'string' ? fields : new URLSearchParams(csrf === null ? fields : { csrf, ...fields }).toString(),
-        headers: { ...FORM, Cookie: who.cookie },
-    });
+    const page = (...a) => appClient(ctx).page(...a);
+    const post = (...a) => appClient(ctx).post(...a);
     const apiSite = async () => {
         const r = await raw(ctx.url, 'GET', `/v1/orgs/${org.id}/sites/${site.id}`, { token: alice.token });
         assert.equal(r.status, 200, r.text);
@@ -507,10 +475,7 @@ describe('web interface: a site\'s publishing and share links', () => {
         await createOrg(ctx.url, eve.token, `Eve ${ctx.run}`);
         await addMember(alice.api, org.id, bob.email, 'edit');
         site = await ok(alice.api.orgs.createSite(org.id, { title: 'Docs <site>' }), 'createSite', 201);
-        for (const u of [alice, bob, eve]) await setPassword(ctx.server, u.email, PASSWORD);
-        aliceS = await signIn(ctx.url, alice.email, PASSWORD);
-        bobS = await signIn(ctx.url, bob.email, PASSWORD);
-        eveS = await signIn(ctx.url, eve.email, PASSWORD);
+        [aliceS, bobS, eveS] = await signInAll(ctx, [alice, bob, eve]);
     });
     after(() => ctx?.server.stop());
 

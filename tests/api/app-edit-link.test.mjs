@@ -9,7 +9,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
 import { ok, raw, createOrg, addMember } from './lib/api.mjs';
-import { HTML, PASSWORD, setPassword, signIn } from './lib/app.mjs';
+import { HTML, signInAll } from './lib/app.mjs';
 
 describe('web interface: the published page\'s Edit link', () => {
     let ctx, alice, bob, eve, org, space, site, pageId, aliceS, bobS, eveS, pub;
@@ -42,10 +42,7 @@ describe('web interface: the published page\'s Edit link', () => {
         await ok(alice.api.orgs.addSpaceToSite(org.id, site.id, { spaceId: space.id }), 'addSpaceToSite', 201);
         site = await ok(alice.api.orgs.publishSite(org.id, site.id), 'publishSite');
         pub = new URL(site.urls.published).pathname;
-        for (const u of [alice, bob, eve]) await setPassword(ctx.server, u.email, PASSWORD);
-        aliceS = await signIn(ctx.url, alice.email, PASSWORD);
-        bobS = await signIn(ctx.url, bob.email, PASSWORD);
-        eveS = await signIn(ctx.url, eve.email, PASSWORD);
+        [aliceS, bobS, eveS] = await signInAll(ctx, [alice, bob, eve]);
     });
     after(() => ctx?.server.stop());
 

@@ -10,18 +10,13 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
 import { ok, empty, raw, createOrg, addMember } from './lib/api.mjs';
-import { HTML, PASSWORD, setPassword, signIn } from './lib/app.mjs';
+import { HTML, PASSWORD, signIn, appClient, signInAll } from './lib/app.mjs';
 
 describe('web interface: reading pages', () => {
     let ctx, alice, bob, eve, carol, carolS, org, otherOrg, col, space, pages, crDraft, crMerged, site;
     let aliceS, bobS, eveS;
 
-    const page = async (who, path, status = 200) => {
-        const r = await raw(ctx.url, 'GET', path, { headers: { ...HTML, Cookie: who.cookie } });
-        assert.equal(r.status, status, `GET ${path}: expected ${status}, got ${r.status}: ${r.text.slice(0, 400)}`);
-        if (status !== 303) assert.match(r.headers['content-type'], /^text\/html; charset=utf-8/);
-        return r;
-    };
+    const page = (...a) => appClient(ctx).page(...a);
     const path = (u) => new URL(u).pathname;
 
     before(async () => {
@@ -55,11 +50,7 @@ describe('web interface: reading pages', () => {
         crDraft = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'Draft <b>edits</b>' }), 'createChangeRequest', 201);
         pages = (await ok(alice.api.spaces.listPages(space.id), 'listPages')).pages;
         site = await ok(alice.api.orgs.createSite(org.id, { title: 'Acme <site>' }), 'createSite', 201);
-        for (const u of [alice, bob, eve, carol]) await setPassword(ctx.server, u.email, PASSWORD);
-        carolS = await signIn(ctx.url, carol.email, PASSWORD);
-        aliceS = await signIn(ctx.url, alice.email, PASSWORD);
-        bobS = await signIn(ctx.url, bob.email, PASSWORD);
-        eveS = await signIn(ctx.url, eve.email, PASSWORD);
+        [carolS, aliceS, bobS, eveS] = await signInAll(ctx, [carol, alice, bob, eve]);
     });
     after(() => ctx?.server.stop());
 
