@@ -6,50 +6,17 @@
 // artifacts/app-admin-*.png; no sideways scroll on a phone; no CSP violation.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { setup } from '../api/lib/fixtures.mjs';
 import { ok, raw, createOrg, addMember } from '../api/lib/api.mjs';
 import { PASSWORD, setPassword } from '../api/lib/app.mjs';
-import { submitSignIn } from './lib-app.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const ARTIFACTS = join(here, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const NAV_MS = 30_000;
-const ACTION_MS = 10_000;
+import { DESKTOP, PHONE, journey, launchChromium } from './lib-app.mjs';
 
 describe('web interface administration in chromium', { timeout: 240_000 }, () => {
     let ctx, alice, bob, carol, org, space, browser;
-    const violations = [];
-
-    const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `app-admin-${name}.png`), fullPage: true, timeout: ACTION_MS });
-    const noSideScroll = async (page, what) => {
-        const o = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth }));
-        assert.ok(o.scroll <= o.viewport + 1, `${what}: scrolls sideways (${o.scroll} > ${o.viewport})`);
-    };
-    async function newPage(viewport, colorScheme) {
-        const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
-        context.setDefaultTimeout(ACTION_MS);
-        context.setDefaultNavigationTimeout(NAV_MS);
-        const page = await context.newPage();
-        page.on('console', (m) => {
-            if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
-        });
-        return { context, page };
-    }
-    async function signIn(page, email) {
-        await page.goto(`${ctx.url}/signin`);
-        await submitSignIn(page, ctx.url, email);
-    }
+    const { violations, newPage, shot, noSideScroll, signIn: signInAt } = journey(() => browser, 'app-admin');
+    const signIn = (page, email) => signInAt(page, ctx.url, email);
 
     before(async () => {
-        assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists`);
-        mkdirSync(ARTIFACTS, { recursive: true });
         ctx = await setup();
         alice = await ctx.user('alice', { name: 'Alice Martin' });
         bob = await ctx.user('bob', { name: 'Bob Reader' });
@@ -60,7 +27,7 @@ describe('web interface administration in chromium', { timeout: 240_000 }, () =>
         space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Platform guide' }), 'createSpace', 201);
         await setPassword(ctx.server, alice.email, PASSWORD);
         await setPassword(ctx.server, bob.email, PASSWORD);
-        browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+        browser = await launchChromium();
     });
     after(async () => {
         if (browser) await browser.close().catch(() => {});

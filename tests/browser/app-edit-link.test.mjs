@@ -4,47 +4,31 @@
 // Screenshots: artifacts/app-edit-link-*.png.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { setup } from '../api/lib/fixtures.mjs';
-import { ok, raw, createOrg, addMember } from '../api/lib/api.mjs';
+import { ok, createOrg, addMember } from '../api/lib/api.mjs';
 import { setPassword, PASSWORD } from '../api/lib/app.mjs';
-import { submitSignIn } from './lib-app.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const ARTIFACTS = join(here, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
+import { DESKTOP, journey, launchChromium, seedSpace } from './lib-app.mjs';
 
 describe('the published page\'s Edit link in chromium', { timeout: 120_000 }, () => {
     let ctx, alice, bob, org, space, site, browser;
+    const j = journey(() => browser, 'app-edit-link');
 
     before(async () => {
-        assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists`);
-        mkdirSync(ARTIFACTS, { recursive: true });
         ctx = await setup();
         alice = await ctx.user('alice', { name: 'Alice Martin' });
         bob = await ctx.user('bob', { name: 'Bob Reader' });
         ({ org } = await createOrg(ctx.url, alice.token, 'Acme'));
         await addMember(alice.api, org.id, bob.email, 'read');
-        space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Handbook' }), 'createSpace', 201);
-        const cr = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'pages' }), 'createChangeRequest', 201);
-        const w = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
-            token: alice.token,
-            json: { changes: [
-                { operation: 'insert_page', title: 'Welcome', document: { markdown: 'Welcome to the handbook.\n' } },
-                { operation: 'insert_page', title: 'Holidays', document: { markdown: 'Ask your manager first.\n' } },
-            ] },
-        });
-        assert.equal(w.status, 200, w.text);
-        await ok(alice.api.spaces.mergeChangeRequest(space.id, cr.id), 'mergeChangeRequest');
+        space = await seedSpace(ctx, alice, org.id, 'Handbook', [
+            { title: 'Welcome', markdown: 'Welcome to the handbook.\n' },
+            { title: 'Holidays', markdown: 'Ask your manager first.\n' },
+        ]);
         site = await ok(alice.api.orgs.createSite(org.id, { title: 'Acme handbook' }), 'createSite', 201);
         await ok(alice.api.orgs.addSpaceToSite(org.id, site.id, { spaceId: space.id }), 'addSpaceToSite', 201);
         site = await ok(alice.api.orgs.publishSite(org.id, site.id), 'publishSite');
         await setPassword(ctx.server, alice.email, PASSWORD);
         await setPassword(ctx.server, bob.email, PASSWORD);
-        browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+        browser = await launchChromium();
     });
     after(async () => {
         if (browser) await browser.close().catch(() => {});
@@ -52,18 +36,14 @@ describe('the published page\'s Edit link in chromium', { timeout: 120_000 }, ()
     });
 
     const visit = async (email, shot) => {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-        const page = await context.newPage();
-        if (email) {
-            await page.goto(`${ctx.url}/signin`);
-            await submitSignIn(page, ctx.url, email);
-        }
+        const { context, page } = await j.newPage(DESKTOP);
+        if (email) await j.signIn(page, ctx.url, email);
         const asked = page.waitForResponse((r) => r.url().includes('/~app/edit-link'));
         await page.goto(`${site.urls.published}/holidays`);
         await asked;
         await page.getByText('Ask your manager first.').waitFor();
         await page.waitForTimeout(100); // the answer's handler runs after the response
-        await page.screenshot({ path: join(ARTIFACTS, `app-edit-link-${shot}.png`) });
+        await j.shot(page, shot);
         return { context, page };
     };
 

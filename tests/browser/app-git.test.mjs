@@ -7,25 +7,15 @@
 // scroll on a phone; no CSP violation.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
 import { setup } from '../api/lib/fixtures.mjs';
 import { ok, createOrg } from '../api/lib/api.mjs';
 import { PASSWORD, setPassword } from '../api/lib/app.mjs';
 import { DATABASE_URL } from '../api/lib/server.mjs';
 import { workTree, bare } from '../api/lib/git.mjs';
-import { submitSignIn } from './lib-app.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const ARTIFACTS = join(here, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const NAV_MS = 30_000;
-const ACTION_MS = 10_000;
+import { DESKTOP, PHONE, journey, launchChromium } from './lib-app.mjs';
 
 const FIXTURE = {
     'README.md': '# Welcome\n\nThe house is red.\n',
@@ -35,29 +25,16 @@ const FIXTURE = {
 
 describe('web interface Git sync and translations in chromium', { timeout: 240_000 }, () => {
     let ctx, alice, org, space, browser, root, repo;
-    const violations = [];
-
-    const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `app-git-${name}.png`), fullPage: true, timeout: ACTION_MS });
-    const noSideScroll = async (page, what) => {
-        const o = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth }));
-        assert.ok(o.scroll <= o.viewport + 1, `${what}: scrolls sideways (${o.scroll} > ${o.viewport})`);
-    };
+    const j = journey(() => browser, 'app-git');
+    const { violations, shot, noSideScroll } = j;
+    /** A page signed in as alice. */
     async function newPage(viewport, colorScheme) {
-        const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
-        context.setDefaultTimeout(ACTION_MS);
-        context.setDefaultNavigationTimeout(NAV_MS);
-        const page = await context.newPage();
-        page.on('console', (m) => {
-            if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
-        });
-        await page.goto(`${ctx.url}/signin`);
-        await submitSignIn(page, ctx.url, alice.email);
+        const { context, page } = await j.newPage(viewport, colorScheme);
+        await j.signIn(page, ctx.url, alice.email);
         return { context, page };
     }
 
     before(async () => {
-        assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists`);
-        mkdirSync(ARTIFACTS, { recursive: true });
         root = mkdtempSync(join(tmpdir(), 'docsd-browser-git-'));
         repo = bare(root, 'docs', workTree(root, 'docs-src', FIXTURE));
         ctx = await setup({ extraArgs: ['--allow-private-network', ...(DATABASE_URL ? ['--data', join(root, 'data')] : [])] });
@@ -65,7 +42,7 @@ describe('web interface Git sync and translations in chromium', { timeout: 240_0
         ({ org } = await createOrg(ctx.url, alice.token, 'Acme'));
         space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Platform guide' }), 'createSpace', 201);
         await setPassword(ctx.server, alice.email, PASSWORD);
-        browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+        browser = await launchChromium();
     });
     after(async () => {
         if (browser) await browser.close().catch(() => {});

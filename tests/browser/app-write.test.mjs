@@ -7,47 +7,18 @@
 // Desktop and phone, light and dark; screenshots in artifacts/app-write-*.png; no CSP violation.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { setup } from '../api/lib/fixtures.mjs';
 import { ok, raw, createOrg, addMember } from '../api/lib/api.mjs';
 import { PASSWORD, setPassword } from '../api/lib/app.mjs';
-import { submitSignIn } from './lib-app.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const ARTIFACTS = join(here, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const NAV_MS = 30_000;
-const ACTION_MS = 10_000;
+import { DESKTOP, PHONE, journey, launchChromium, submitSignIn } from './lib-app.mjs';
 // a 240x80 PNG (a checkerboard)
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAPAAAABQCAIAAACoK28rAAABNElEQVR42u3boQ0AIAxFQTxbMjQzIPEYJqhpgqGX4C/5fZbWx0y/tU/6cbkv3GZorqANzRW0A3MFzeUKmitoQ3MFbWiuoB2YK2guV9BcQRuaK2hDcwXN5QqayxU0V9CG5gra0FxBc7mC5nLDoI3F/ckVNFfQhuYK2oG5guZyBc0VtKG5gjY0V9AOzBU0lytorqANzRW0obmCdmCuoLlcQXMFbWiuoA3NFTSXK2guNw7aWFy/vg3NFbQDcwXN5QqaK2hDcwVtaK6gHZgraC5X0FxBG5oraENzBc3lCprLFTRX0IbmCtrQXEFzuYLmcgXNrRG0sbh+fRuaK2gH5gqayxU0V9CG5gra0FxBOzBX0FyuoLmCNjRX0IbmCprLFTSXK2iuoA3NFbShuYLmcgXN5QqaW8K9aA9B+IkeYMUAAAAASUVORK5CYII=', 'base64');
 
 describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
     let ctx, alice, bob, org, space, browser;
-    const violations = [];
-
-    const shot = async (page, name) => {
-        await page.screenshot({ path: join(ARTIFACTS, `app-write-${name}.png`), fullPage: true, timeout: ACTION_MS });
-    };
-    const noSideScroll = async (page, what) => {
-        const o = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth }));
-        assert.ok(o.scroll <= o.viewport + 1, `${what}: scrolls sideways (${o.scroll} > ${o.viewport})`);
-    };
-
-    async function newPage(viewport, colorScheme, javaScriptEnabled = true) {
-        const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce', javaScriptEnabled });
-        context.setDefaultTimeout(ACTION_MS);
-        context.setDefaultNavigationTimeout(NAV_MS);
-        const page = await context.newPage();
-        page.on('console', (m) => {
-            if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
-        });
-        return { context, page };
-    }
+    const j = journey(() => browser, 'app-write');
+    const { violations, shot, noSideScroll } = j;
+    const newPage = (viewport, colorScheme, javaScriptEnabled = true) => j.newPage(viewport, colorScheme, { javaScriptEnabled });
 
     async function signIn(page, email) {
         await page.goto(`${ctx.url}/`);
@@ -55,8 +26,6 @@ describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
     }
 
     before(async () => {
-        assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists`);
-        mkdirSync(ARTIFACTS, { recursive: true });
         ctx = await setup();
         alice = await ctx.user('alice', { name: 'Alice Martin' });
         bob = await ctx.user('bob', { name: 'Bob Reader' });
@@ -65,7 +34,7 @@ describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
         space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Platform guide' }), 'createSpace', 201);
         await setPassword(ctx.server, alice.email, PASSWORD);
         await setPassword(ctx.server, bob.email, PASSWORD);
-        browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+        browser = await launchChromium();
     });
 
     after(async () => {
