@@ -197,6 +197,21 @@ static const struct app_route app_routes[] = {
 	  page_installation_uninstall, APP_SESSION | APP_WRITE },
 	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/uninstall",
 	  page_installation_space_uninstall, APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/integrations/installed", page_integrations_installed, APP_SESSION },
+	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/configuration", page_installation_configure,
+	  APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/spaces", page_installation_spaces, APP_SESSION },
+	{ "GET", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}", page_installation_space, APP_SESSION },
+	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}/configuration",
+	  page_installation_space_configure, APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/sites", page_installation_sites, APP_SESSION },
+	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/sites", page_installation_site_install,
+	  APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/sites/{siteId}", page_installation_site, APP_SESSION },
+	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/configuration",
+	  page_installation_site_configure, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/uninstall",
+	  page_installation_site_uninstall, APP_SESSION | APP_WRITE },
 };
 #define APP_NROUTES ((int)(sizeof(app_routes) / sizeof(app_routes[0])))
 

@@ -188,6 +188,16 @@ int page_installation(struct app_page *p);
 int page_installation_space_install(struct app_page *p);
 int page_installation_uninstall(struct app_page *p);
 int page_installation_space_uninstall(struct app_page *p);
+int page_integrations_installed(struct app_page *p);
+int page_installation_configure(struct app_page *p);
+int page_installation_site_install(struct app_page *p);
+int page_installation_site_uninstall(struct app_page *p);
+int page_installation_spaces(struct app_page *p);
+int page_installation_sites(struct app_page *p);
+int page_installation_space(struct app_page *p);
+int page_installation_site(struct app_page *p);
+int page_installation_space_configure(struct app_page *p);
+int page_installation_site_configure(struct app_page *p);
 /* The organization's search box (pages_org.c). */
 void app_search_form(struct jw *b, const char *org_id, const char *q);
 

@@ -142,14 +142,16 @@ static void source_forms(struct app_page *p, const char *action, bool replace, c
 static int render_list(struct app_page *p, const char *error, const struct src_form *sent)
 {
 	const char *org_id = req_param(p->r, "organizationId");
-	struct list_req lr = { .limit = 100 };
+	struct list_req lr;
+	struct cursor cur;
 	struct openapi_spec *items = NULL;
 	struct dom_org o;
 	char *next = NULL;
 	int n = 0, rc;
 	struct jw *b = p->out;
 
-	if ((rc = dom_org_get(p->d, org_id, &o)) || (rc = dom_openapi_list(p->d, org_id, &lr, &items, &n, &next)))
+	if ((rc = dom_org_get(p->d, org_id, &o)) || (rc = app_list(p, &lr, &cur, 0)) ||
+	    (rc = dom_openapi_list(p->d, org_id, &lr, &items, &n, &next)))
 		return rc;
 	{
 		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, org_path(p, "") }, { "OpenAPI", NULL } };
@@ -201,8 +203,7 @@ static int render_list(struct app_page *p, const char *error, const struct src_f
 			html_raw(b, "</td></tr>");
 		}
 		html_raw(b, "</tbody></table></div>");
-		if (next)
-			html_raw(b, "<p class=\"mute\">Only the first 100 specifications are shown.</p>");
+		app_pager(p, org_path(p, "/openapi"), NULL, next, "More specifications");
 	}
 	if (!may_edit(&o)) {
 		html_raw(b, "<p class=\"mute\">Members with the create role add and change specifications.</p>");
@@ -251,7 +252,8 @@ static void run_errors(struct jw *b, const struct openapi_spec *s)
 static int render_spec(struct app_page *p, const char *error, const struct src_form *sent)
 {
 	const char *org_id = req_param(p->r, "organizationId"), *slug = req_param(p->r, "specSlug");
-	struct list_req lr = { .limit = 100 };
+	struct list_req lr;
+	struct cursor cur;
 	struct openapi_version *vs = NULL;
 	struct openapi_spec s;
 	struct dom_org o;
@@ -260,7 +262,7 @@ static int render_spec(struct app_page *p, const char *error, const struct src_f
 	bool busy;
 	struct jw *b = p->out;
 
-	if ((rc = dom_org_get(p->d, org_id, &o)) ||
+	if ((rc = dom_org_get(p->d, org_id, &o)) || (rc = app_list(p, &lr, &cur, 0)) ||
 	    (rc = dom_openapi_versions(p->d, org_id, slug, &lr, &s, &vs, &n, &next)))
 		return rc;
 	busy = strcmp(s.processing_state, "complete") != 0;
@@ -337,8 +339,7 @@ static int render_spec(struct app_page *p, const char *error, const struct src_f
 			html_raw(b, "</td></tr>");
 		}
 		html_raw(b, "</tbody></table></div>");
-		if (next)
-			html_raw(b, "<p class=\"mute\">Only the newest 100 versions are shown.</p>");
+		app_pager(p, app_path2(p, "/o/", org_id, "/openapi/", slug, ""), NULL, next, "Older versions");
 	}
 	if (!may_edit(&o)) {
 		app_frame_end(p);

@@ -9,14 +9,14 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
-import { raw, ok, createOrg, addMember } from './lib/api.mjs';
+import { raw, ok, expectError, createOrg, addMember } from './lib/api.mjs';
 import { HTML, FORM, PASSWORD, setPassword, signIn } from './lib/app.mjs';
 
 const SCRIPT = 'export default { async fetch() { return new Response("APP-SCRIPT-MARKER"); } };';
 const SECRET = 'app-sekrit-value-do-not-leak-77';
 
 describe('web interface: integrations', () => {
-    let ctx, alice, bob, carol, aliceS, bobS, org, other, space, space2, otherSpace, name, otherInst;
+    let ctx, alice, bob, carol, aliceS, bobS, org, other, space, space2, otherSpace, name, otherInst, name2, site, site2, otherSite;
     const pages = []; // every page text this file received, searched for secrets at the end
 
     const page = async (who, path, status = 200) => {
@@ -39,6 +39,27 @@ describe('web interface: integrations', () => {
     const spacesOf = async (instId) =>
         (await ok(alice.api.integrations.listIntegrationInstallationSpaces(name, instId), 'listIntegrationInstallationSpaces')).items.map((t) => t.space);
     const instPath = (id, orgId = org.id) => `${base(orgId)}/${name}/installations/${id}`;
+    const sitesOf = async (instId) =>
+        (await ok(alice.api.integrations.listIntegrationInstallationSites(name, instId), 'listIntegrationInstallationSites')).items.map((t) => t.site);
+    const configOf = async (instId) =>
+        (await ok(alice.api.integrations.getIntegrationInstallationById(name, instId), 'getIntegrationInstallationById')).configuration;
+    /** The pages from `first` on, following each rel="next" link (the first one after `after`). */
+    const walkPages = async (who, first, after = '') => {
+        const texts = [];
+        for (let path = first; path;) {
+            const html = await page(who, path);
+            texts.push(html);
+            const m = html.slice(html.indexOf(after)).match(/<a rel="next" href="([^"]+)"/);
+            path = m ? m[1].replaceAll('&amp;', '&') : null;
+            assert.ok(texts.length <= 20, 'the next links end');
+        }
+        return texts;
+    };
+    const refusedWith = (r, status, message) => {
+        assert.equal(r.status, status, `${r.status}: ${r.text.slice(0, 400)}`);
+        assert.match(r.headers['content-type'], /^text\/html/);
+        assert.match(r.text, message);
+    };
 
     before(async () => {
         ctx = await setup();
@@ -56,7 +77,19 @@ describe('web interface: integrations', () => {
         await ok(alice.api.integrations.publishIntegration(name, {
             organization: org.id, title: 'App <Helper>', description: 'Helps & more', summary: 'A helper',
             script: SCRIPT, scopes: ['space:content:read'], visibility: 'public', target: 'all', secrets: { KEY: SECRET },
+            configurations: {
+                account: { properties: { channel: { type: 'string' }, count: { type: 'number' } }, required: ['channel'] },
+                space: { properties: { label: { type: 'string' } }, required: ['label'] },
+                site: { properties: { flag: { type: 'boolean' } } },
+            },
         }), 'publishIntegration');
+        name2 = `appint2-${ctx.run}`;
+        await ok(alice.api.integrations.publishIntegration(name2, {
+            organization: org.id, title: 'Second', description: 'The second', script: SCRIPT, scopes: [], visibility: 'public', target: 'all',
+        }), 'publishIntegration');
+        site = await ok(alice.api.orgs.createSite(org.id, { title: 'Docs <site>' }), 'createSite', 201);
+        site2 = await ok(alice.api.orgs.createSite(org.id, { title: 'Site two' }), 'createSite', 201);
+        otherSite = await ok(carol.api.orgs.createSite(other.id, { title: 'Their site' }), 'createSite', 201);
         // The other organization installs it too (a public integration), on its own space.
         const r = await carol.api.integrations.installIntegration(name, { organization: other.id });
         otherInst = r.data;
@@ -166,6 +199,195 @@ describe('web interface: integrations', () => {
         assert.match(html, /Not installed on any space/);
         r = await post(aliceS, `${instPath(inst.id)}/spaces/${space.id}/uninstall`);
         assert.equal(r.status, 404, 'not installed there any more');
+    });
+
+    it('install on a site and uninstall from it, read back through the API', async () => {
+        let html = await page(aliceS, instPath(inst.id));
+        assert.match(html, /Not installed on any site/);
+        assert.ok(html.includes(`<option value="${site.id}">Docs &lt;site&gt;</option>`), 'the site is offered, escaped');
+        assert.ok(!html.includes(otherSite.id), "another organization's site is not offered");
+        let r = await post(aliceS, `${instPath(inst.id)}/sites`, { site: site.id });
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        assert.equal(r.headers.location, instPath(inst.id));
+        assert.deepEqual(await sitesOf(inst.id), [site.id]);
+        html = await page(aliceS, instPath(inst.id));
+        assert.ok(html.includes(`href="/o/${org.id}/sites/${site.id}"`), 'the site is listed');
+        assert.ok(html.includes(`action="${instPath(inst.id)}/sites/${site.id}/uninstall"`));
+        assert.ok(!html.includes(`<option value="${site.id}">`), 'an installed site is not offered again');
+
+        // A reader: no forms, her install and uninstall refused.
+        const bobs = await page(bobS, instPath(inst.id));
+        assert.doesNotMatch(bobs, /name="site"/);
+        r = await post(bobS, `${instPath(inst.id)}/sites`, { site: site2.id });
+        assert.equal(r.status, 403, r.text.slice(0, 300));
+        r = await post(bobS, `${instPath(inst.id)}/sites/${site.id}/uninstall`);
+        assert.equal(r.status, 403);
+        // No token; an empty field; another organization's site; another organization's installation.
+        r = await post(aliceS, `${instPath(inst.id)}/sites`, { site: site2.id }, null);
+        assert.equal(r.status, 403);
+        r = await post(aliceS, `${instPath(inst.id)}/sites/${site.id}/uninstall`, {}, null);
+        assert.equal(r.status, 403);
+        refusedWith(await post(aliceS, `${instPath(inst.id)}/sites`, { site: '' }), 400, /site: choose a site/);
+        r = await post(aliceS, `${instPath(inst.id)}/sites`, { site: otherSite.id });
+        assert.equal(r.status, 404);
+        r = await post(aliceS, `${instPath(otherInst.id)}/sites`, { site: site2.id });
+        assert.equal(r.status, 404);
+        r = await post(aliceS, `${instPath(otherInst.id, other.id)}/sites`, { site: otherSite.id });
+        assert.equal(r.status, 404);
+        assert.deepEqual(await sitesOf(inst.id), [site.id]);
+        assert.deepEqual((await ok(carol.api.integrations.listIntegrationInstallationSites(name, otherInst.id), 'listIntegrationInstallationSites')).items, []);
+
+        // Uninstalled, then installed again (kept for the configuration tests).
+        r = await post(aliceS, `${instPath(inst.id)}/sites/${site.id}/uninstall`);
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        assert.deepEqual(await sitesOf(inst.id), []);
+        r = await post(aliceS, `${instPath(inst.id)}/sites/${site.id}/uninstall`);
+        assert.equal(r.status, 404, 'not installed there any more');
+        r = await post(aliceS, `${instPath(inst.id)}/sites`, { site: site.id });
+        assert.equal(r.status, 303);
+        assert.deepEqual(await sitesOf(inst.id), [site.id]);
+    });
+
+    it("the installation's configuration: edited as JSON by an admin, checked by the integration's schema", async () => {
+        let html = await page(aliceS, instPath(inst.id));
+        assert.match(html, /<textarea id="configuration" name="configuration"[^>]*>\{\}<\/textarea>/);
+        assert.match(html, /<label for="configuration">/);
+        assert.doesNotMatch(await page(bobS, instPath(inst.id)), /name="configuration"/, 'no form for a reader');
+        let r = await post(aliceS, `${instPath(inst.id)}/configuration`, { configuration: '{"channel": "#docs <x>", "count": 3}' });
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        assert.equal(r.headers.location, instPath(inst.id));
+        const want = { channel: '#docs <x>', count: 3 };
+        assert.deepEqual(await configOf(inst.id), want);
+        html = await page(aliceS, instPath(inst.id));
+        assert.ok(html.includes('{\n  &quot;channel&quot;: &quot;#docs &lt;x&gt;&quot;,\n  &quot;count&quot;: 3\n}'), 'pretty-printed and escaped');
+
+        // Refusals: the form comes back with the text as sent, nothing changes.
+        const bad = [
+            ['{"channel": ', 400, /configuration: not valid JSON/],
+            ['[1, 2]', 400, /configuration: must be an object/],
+            ['{"channel": "a", "channel": "b"}', 400, /configuration: not valid JSON/],
+            [`{"channel": "${'x'.repeat(70000)}"}`, 400, /configuration: at most 65536 bytes/],
+        ];
+        for (const [text, status, message] of bad) {
+            r = await post(aliceS, `${instPath(inst.id)}/configuration`, { configuration: text });
+            refusedWith(r, status, message);
+            if (text.length < 100) assert.ok(r.text.includes(text.replaceAll('"', '&quot;')), 'the text as sent');
+        }
+        refusedWith(await post(aliceS, `${instPath(inst.id)}/configuration`, {}), 400, /configuration: is required/);
+        // The schema's refusals are the API's own messages.
+        for (const config of [{ count: 3 }, { channel: 5 }]) {
+            const api = await expectError(alice.api.integrations.updateIntegrationInstallation(name, inst.id, { configuration: config }), 400);
+            r = await post(aliceS, `${instPath(inst.id)}/configuration`, { configuration: JSON.stringify(config) });
+            refusedWith(r, 400, /configuration\.channel: /);
+            assert.ok(r.text.includes(api.error.message), `the API's message: ${api.error.message}`);
+        }
+        // A reader, no token, another organization's installation.
+        r = await post(bobS, `${instPath(inst.id)}/configuration`, { configuration: '{"channel": "bob"}' });
+        assert.equal(r.status, 403, r.text.slice(0, 300));
+        r = await post(aliceS, `${instPath(inst.id)}/configuration`, { configuration: '{"channel": "nocsrf"}' }, null);
+        assert.equal(r.status, 403);
+        r = await post(aliceS, `${instPath(otherInst.id)}/configuration`, { configuration: '{"channel": "theirs"}' });
+        assert.equal(r.status, 404);
+        assert.deepEqual(await configOf(inst.id), want, 'unchanged by every refusal');
+        const theirs = await ok(carol.api.integrations.getIntegrationInstallationById(name, otherInst.id), 'getIntegrationInstallationById');
+        assert.deepEqual(theirs.configuration, {});
+    });
+
+    it("a space's and a site's installation: their own page with the configuration form", async () => {
+        await ok(alice.api.integrations.installIntegrationOnSpace(name, inst.id, { space: space.id }), 'installIntegrationOnSpace', 201);
+        const spacePage = `${instPath(inst.id)}/spaces/${space.id}`, sitePage = `${instPath(inst.id)}/sites/${site.id}`;
+        const list = await page(aliceS, instPath(inst.id));
+        assert.ok(list.includes(`href="${spacePage}"`) && list.includes(`href="${sitePage}"`), 'Configure links');
+        let html = await page(aliceS, spacePage);
+        assert.match(html, /Handbook/);
+        assert.match(html, /<textarea id="configuration" name="configuration"[^>]*>\{\}<\/textarea>/);
+        assert.ok(html.includes(`action="${spacePage}/uninstall"`));
+        // The space schema requires a label.
+        let r = await post(aliceS, `${spacePage}/configuration`, { configuration: '{"other": 1}' });
+        refusedWith(r, 400, /configuration\.label: is required/);
+        assert.ok(r.text.includes('{&quot;other&quot;: 1}'), 'the text as sent');
+        r = await post(aliceS, `${spacePage}/configuration`, { configuration: '{"label": "Docs"}' });
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        assert.equal(r.headers.location, spacePage);
+        assert.deepEqual((await ok(alice.api.integrations.getIntegrationSpaceInstallation(name, inst.id, space.id), 'getIntegrationSpaceInstallation')).configuration, { label: 'Docs' });
+        // The site schema: flag is a boolean.
+        r = await post(aliceS, `${sitePage}/configuration`, { configuration: '{"flag": "yes"}' });
+        refusedWith(r, 400, /configuration\.flag: must be a boolean/);
+        r = await post(aliceS, `${sitePage}/configuration`, { configuration: '{"flag": true}' });
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        const siteConfig = async () => (await ok(alice.api.integrations.getIntegrationSiteInstallation(name, inst.id, site.id), 'getIntegrationSiteInstallation')).configuration;
+        assert.deepEqual(await siteConfig(), { flag: true });
+        assert.match(await page(aliceS, sitePage), /&quot;flag&quot;: true/);
+
+        // A reader sees the page without forms; her save is refused.
+        html = await page(bobS, spacePage);
+        assert.doesNotMatch(html, /name="configuration"|method="post"[^>]*installations/);
+        r = await post(bobS, `${sitePage}/configuration`, { configuration: '{"flag": false}' });
+        assert.equal(r.status, 403, r.text.slice(0, 300));
+        r = await post(aliceS, `${sitePage}/configuration`, { configuration: '{"flag": false}' }, null);
+        assert.equal(r.status, 403);
+        // Not installed there, another organization's space or installation: the 404 page.
+        await page(aliceS, `${instPath(inst.id)}/sites/${site2.id}`, 404);
+        await page(aliceS, `${instPath(inst.id)}/spaces/${otherSpace.id}`, 404);
+        await page(aliceS, `${instPath(otherInst.id)}/spaces/${otherSpace.id}`, 404);
+        r = await post(aliceS, `${instPath(otherInst.id)}/spaces/${otherSpace.id}/configuration`, { configuration: '{"label": "x"}' });
+        assert.equal(r.status, 404);
+        r = await post(aliceS, `${instPath(inst.id)}/sites/${otherSite.id}/configuration`, { configuration: '{"flag": false}' });
+        assert.equal(r.status, 404);
+        assert.deepEqual(await siteConfig(), { flag: true });
+        const theirs = await ok(carol.api.integrations.getIntegrationSpaceInstallation(name, otherInst.id, otherSpace.id), 'getIntegrationSpaceInstallation');
+        assert.deepEqual(theirs.configuration, {});
+    });
+
+    it('every list is paged: ?limit=1 walks installations, integrations, spaces and sites by the next links', async () => {
+        await ok(alice.api.integrations.installIntegrationOnSpace(name, inst.id, { space: space2.id }), 'installIntegrationOnSpace', 201);
+        await ok(alice.api.integrations.installIntegrationOnSite(name, inst.id, { siteId: site2.id }), 'installIntegrationOnSite', 201);
+        const inst2 = (await alice.api.integrations.installIntegration(name2, { organization: org.id })).data; // 0.143.2 documents no 200
+        const one = (texts, ids) => texts.map((html) => {
+            const here = ids.filter((id) => html.includes(id));
+            assert.equal(here.length, 1, `one a page: ${here}`);
+            return here[0];
+        });
+        // The installation's spaces and sites: the first on its page, the next on .../spaces and .../sites.
+        const first = await page(aliceS, `${instPath(inst.id)}?limit=1`);
+        assert.ok(first.includes(`href="${instPath(inst.id)}/spaces?limit=1&amp;page=`), 'More spaces');
+        assert.ok(first.includes(`href="${instPath(inst.id)}/sites?limit=1&amp;page=`), 'More sites');
+        assert.ok(!first.includes(`<option value="${space2.id}">`) && !first.includes(`<option value="${site2.id}">`),
+            'installed targets past the first page are not offered');
+        const spaceIds = await spacesOf(inst.id), siteIds = await sitesOf(inst.id);
+        assert.equal(spaceIds.length, 2);
+        assert.equal(siteIds.length, 2);
+        const spaceTexts = [first.slice(first.indexOf('<h2>Spaces</h2>'), first.indexOf('<h2>Sites</h2>')),
+            ...(await walkPages(aliceS, first.match(/href="([^"]*\/spaces\?[^"]+)"/)[1].replaceAll('&amp;', '&')))];
+        assert.deepEqual(one(spaceTexts, spaceIds), spaceIds);
+        const siteTexts = [first.slice(first.indexOf('<h2>Sites</h2>')), ...(await walkPages(aliceS, first.match(/href="([^"]*\/sites\?[^"]+)"/)[1].replaceAll('&amp;', '&')))];
+        assert.deepEqual(one(siteTexts, siteIds), siteIds);
+        // The organization's installations: the first on the list, the next on /integrations/installed.
+        const insts = [inst.id, inst2.id];
+        const list = await page(aliceS, `${base()}?limit=1&q=${ctx.run}`);
+        const more = list.match(/href="([^"]*\/integrations\/installed\?[^"]+)"/);
+        assert.ok(more, 'More installed integrations');
+        const installed = [list.slice(0, list.indexOf('<h2>Available</h2>')), ...(await walkPages(aliceS, more[1].replaceAll('&amp;', '&')))];
+        assert.equal(new Set(one(installed, insts)).size, 2, 'both installations, once each');
+        // The available integrations, found by ?q= kept in the next link; both show "Installed", whichever page.
+        const avail = await walkPages(aliceS, `${base()}?limit=1&q=${ctx.run}`, '<h2>Available</h2>');
+        assert.equal(avail.length, 2);
+        const names = avail.map((html) => {
+            const part = html.slice(html.indexOf('<h2>Available</h2>'));
+            const n = [name, name2].filter((x) => part.includes(`<span class="mute">${x}</span>`));
+            assert.equal(n.length, 1);
+            assert.doesNotMatch(part, /action="[^"]*\/install"/, 'installed: no Install button');
+            return n[0];
+        });
+        assert.deepEqual(new Set(names), new Set([name, name2]));
+        await page(aliceS, `${base()}?limit=0`, 400);
+        await page(aliceS, `${base()}/installed?page=not-a-cursor`, 400);
+        await page(aliceS, `${instPath(inst.id)}/spaces?limit=1001`, 400);
+        await page(aliceS, `${instPath(otherInst.id)}/sites`, 404);
+        // A reader walks them too, without forms.
+        const bobs = await page(bobS, `${instPath(inst.id)}/spaces?limit=1`);
+        assert.match(bobs, /Runbook|Handbook/);
+        assert.doesNotMatch(bobs, /<form[^>]*method="post"[^>]*action="[^"]*installations/);
     });
 
     it("another organization's installation is the 404 page under either organization, and nothing changes", async () => {

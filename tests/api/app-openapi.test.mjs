@@ -256,6 +256,40 @@ describe('web interface: OpenAPI specifications', () => {
         await missing('nothing-here');
     });
 
+    it("the specs and a spec's versions are paged: ?limit=1 walks them all by the next links", async () => {
+        /** The pages from `first` on, following each rel="next" link. */
+        const walkPages = async (first) => {
+            const texts = [];
+            for (let path = first; path;) {
+                const html = await page(aliceS, path);
+                texts.push(html);
+                const m = html.match(/<a rel="next" href="([^"]+)"/);
+                path = m ? m[1].replaceAll('&amp;', '&') : null;
+                assert.ok(texts.length <= 20, 'the next links end');
+            }
+            return texts;
+        };
+        const all = (await ok(alice.api.orgs.listOpenApiSpecs(org.id), 'listOpenAPISpecs')).items.map((s) => s.slug);
+        assert.ok(all.length >= 3, `specs: ${all}`);
+        const listed = (await walkPages(`${base()}?limit=1`)).map((html) => {
+            const slugs = new Set([...html.matchAll(new RegExp(`href="${base()}/([a-z0-9-]+)"`, 'g'))].map((m) => m[1]));
+            assert.equal(slugs.size, 1, `one spec a page: ${[...slugs]}`);
+            return [...slugs][0];
+        });
+        assert.deepEqual(listed, all, "every spec once, in the API's order");
+
+        const vs = (await versions('petstore')).map((v) => v.id);
+        assert.equal(vs.length, 3);
+        const shown = (await walkPages(`${base()}/petstore?limit=1`)).map((html) => {
+            const here = vs.filter((id) => html.includes(id));
+            assert.equal(here.length, 1, `one version a page: ${here}`);
+            return here[0];
+        });
+        assert.deepEqual(shown, vs, 'every version once, newest first');
+        await page(aliceS, `${base()}?limit=0`, 400);
+        await page(aliceS, `${base()}/petstore?page=not-a-cursor`, 400);
+    });
+
     it('a reader sees the specs without forms; her POSTs are refused and change nothing', async () => {
         const list = await page(bobS, base());
         assert.ok(list.includes(`href="${base()}/petstore"`));
