@@ -68,6 +68,10 @@ static const struct app_route app_routes[] = {
 	{ "GET", "/", page_home, APP_SESSION | APP_HTML },
 	{ "GET", "/o/{organizationId}", page_org, APP_SESSION },
 	{ "GET", "/o/{organizationId}/search", page_search, APP_SESSION },
+	/* An organization's settings and merge rules (pages_admin_org.c). */
+	{ "GET", "/o/{organizationId}/settings", page_org_settings, APP_SESSION },
+	{ "POST", "/o/{organizationId}/settings", page_org_settings_save, APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/merge-rules", page_org_merge_rules_save, APP_SESSION | APP_WRITE },
 	/* Creating a site (pages_admin_site.c): "new" before {siteId}. */
 	{ "GET", "/o/{organizationId}/sites/new", page_site_new, APP_SESSION },
 	{ "POST", "/o/{organizationId}/sites", page_site_create, APP_SESSION | APP_WRITE },
@@ -77,6 +81,8 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/c/{collectionId}/settings", page_collection_settings_save, APP_SESSION | APP_WRITE },
 	{ "POST", "/c/{collectionId}/permissions", page_collection_grant, APP_SESSION | APP_WRITE },
 	{ "POST", "/c/{collectionId}/permissions/{kind}/{principalId}/remove", page_collection_grant_remove,
+	  APP_SESSION | APP_WRITE },
+	{ "POST", "/c/{collectionId}/permissions/{kind}/{principalId}/role", page_collection_grant_role,
 	  APP_SESSION | APP_WRITE },
 	{ "GET", "/s/{spaceId}", page_space, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/changes", page_crs, APP_SESSION },
@@ -103,6 +109,8 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/s/{spaceId}/~/settings", page_space_settings_save, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/permissions", page_space_grant, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/permissions/{kind}/{principalId}/remove", page_space_grant_remove,
+	  APP_SESSION | APP_WRITE },
+	{ "POST", "/s/{spaceId}/~/permissions/{kind}/{principalId}/role", page_space_grant_role,
 	  APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/merge-rules", page_space_merge_rules_save, APP_SESSION | APP_WRITE },
 	/* A space's Git sync (pages_git.c): before {path*}. */
@@ -153,6 +161,8 @@ static const struct app_route app_routes[] = {
 	{ "GET", "/o/{organizationId}/translations/{translationId}", page_translation, APP_SESSION },
 	{ "POST", "/o/{organizationId}/translations/{translationId}/run", page_translation_run, APP_SESSION | APP_WRITE },
 	{ "POST", "/o/{organizationId}/translations/{translationId}/delete", page_translation_delete,
+	  APP_SESSION | APP_WRITE },
+	{ "POST", "/o/{organizationId}/translations/{translationId}/instructions", page_translation_instructions,
 	  APP_SESSION | APP_WRITE },
 	{ "GET", "/o/{organizationId}/sites/{siteId}/settings", page_site_publishing, APP_SESSION },
 	{ "POST", "/o/{organizationId}/sites/{siteId}/settings", page_site_settings_save, APP_SESSION | APP_WRITE },

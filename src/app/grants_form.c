@@ -3,8 +3,10 @@
  * page (app/grants_form.h): the grants to users and to teams
  * (dom_grants_list), a form to grant a role to a member or a team of the
  * organization (dom_grants_invite; the menu lists the first 100 members and
- * teams, dom_members_list / dom_teams_list) and a Remove button per grant
- * (dom_grant_remove). The domain decides who may do each; a page shows the
+ * teams, dom_members_list / dom_teams_list), a role select and Change per
+ * grant (dom_grant_update, the domain function of the API's
+ * updateUser/TeamPermissionIn{Space,Collection}) and a Remove button per
+ * grant (dom_grant_remove). The domain decides who may do each; a page shows the
  * section to the object's admins only.
  */
 #include "app/grants_form.h"
@@ -102,7 +104,32 @@ int app_grants_section(struct app_page *p, enum dom_kind kind, const char *id, c
 			html_raw(b, "Team: ");
 		app_text(b, name);
 		html_raw(b, "</td><td>");
-		app_text(b, role_name(g->role));
+		/* The role, changed in place (dom_grant_update). */
+		html_raw(b, "<form class=\"inline\" method=\"post\" action=\"");
+		app_text(b, base);
+		html_raw(b, i < nu ? "/user/" : "/team/");
+		app_href(b, "", pid);
+		html_raw(b, "/role\">");
+		app_hidden_csrf(p);
+		html_raw(b, "<label class=\"mute\" for=\"grant-role-");
+		html_raw(b, i < nu ? "user-" : "team-");
+		app_text(b, pid);
+		html_raw(b, "\">Role of ");
+		if (i >= nu)
+			html_raw(b, "team ");
+		app_text(b, name);
+		html_raw(b, "</label> <select name=\"role\" id=\"grant-role-");
+		html_raw(b, i < nu ? "user-" : "team-");
+		app_text(b, pid);
+		html_raw(b, "\">");
+		for (int k = 0; grant_roles[k]; k++) {
+			html_raw(b, "<option value=\"");
+			html_raw(b, grant_roles[k]);
+			html_raw(b, g->role == role_parse(grant_roles[k]) ? "\" selected>" : "\">");
+			html_raw(b, grant_roles[k]);
+			html_raw(b, "</option>");
+		}
+		html_raw(b, "</select> <button type=\"submit\">Change</button></form>");
 		html_raw(b, "</td><td><form class=\"inline\" method=\"post\" action=\"");
 		app_text(b, base);
 		html_raw(b, i < nu ? "/user/" : "/team/");
@@ -134,6 +161,22 @@ int app_grant_submit(struct app_page *p, enum dom_kind kind, const char *id)
 	who += 5;
 	return dom_grants_invite(p->d, kind, id, rl, team ? NULL : &who, team ? 0 : 1, team ? &who : NULL,
 				 team ? 1 : 0);
+}
+
+int app_grant_role_submit(struct app_page *p, enum dom_kind kind, const char *id)
+{
+	struct req *r = p->r;
+	const char *gk = req_param(r, "kind"), *role = NULL;
+	enum role rl;
+	int f;
+
+	if (strcmp(gk, "user") != 0 && strcmp(gk, "team") != 0)
+		return err_set(ERR_NOT_FOUND, "no such grant");
+	f = form_field(&r->arena, r->body, r->body_len, "role", &role);
+	/* updateUserPermissionInSpace's parse (api/grants.c): a role name. */
+	if (f <= 0 || (rl = role_parse(role)) < ROLE_READ)
+		return err_set(ERR_INVALID, "role: must be one of admin, create, review, edit, comment, read");
+	return dom_grant_update(p->d, kind, id, gk[0] == 't' ? GRANT_TEAM : GRANT_USER, req_param(r, "principalId"), rl);
 }
 
 int app_grant_remove_submit(struct app_page *p, enum dom_kind kind, const char *id)

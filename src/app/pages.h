@@ -133,12 +133,34 @@ int page_space_settings(struct app_page *p);
 int page_space_settings_save(struct app_page *p);
 int page_space_grant(struct app_page *p);
 int page_space_grant_remove(struct app_page *p);
+int page_space_grant_role(struct app_page *p);
 int page_space_merge_rules_save(struct app_page *p);
+/* Merge rules of a space or of an organization (pages_admin_space.c): in
+ * words for every reader, and for admins the form posted to action. */
+struct app_mr_target {
+	const char *org_id; /* whose members the rules with users list */
+	const char *rules;  /* the configuration in force (JSON text); NULL: the default */
+	bool space;         /* a space's: "inherit" offered (its default) and described */
+	const char *action; /* the form's action, escaped (app_path) */
+};
+int app_merge_rules_section(struct app_page *p, const struct app_mr_target *t, bool admin);
+/* The form's configuration (compact JSON into the request's arena), as
+ * updateSpaceById's or updateOrganizationById's mergeRules carries it: type
+ * inherit (allow_inherit only) or none alone, or rules with the rules
+ * ticked, each rule with users listing the ids ticked (none ticked: left
+ * out), then the rules of `current` the form does not offer. 0, or
+ * ERR_INVALID naming the field. */
+int app_merge_rules_parse(struct app_page *p, const char *current, bool allow_inherit, const char **out);
+/* An organization's settings (pages_admin_org.c). */
+int page_org_settings(struct app_page *p);
+int page_org_settings_save(struct app_page *p);
+int page_org_merge_rules_save(struct app_page *p);
 /* A collection's settings and permissions (pages_admin_collection.c). */
 int page_collection_settings(struct app_page *p);
 int page_collection_settings_save(struct app_page *p);
 int page_collection_grant(struct app_page *p);
 int page_collection_grant_remove(struct app_page *p);
+int page_collection_grant_role(struct app_page *p);
 /* A site's publishing and share links (pages_admin_site.c). */
 int page_site_publishing(struct app_page *p);
 int page_site_publish(struct app_page *p);
@@ -174,6 +196,7 @@ int page_translation_create(struct app_page *p);
 int page_translation(struct app_page *p);
 int page_translation_run(struct app_page *p);
 int page_translation_delete(struct app_page *p);
+int page_translation_instructions(struct app_page *p);
 /* An organization's OpenAPI specs (pages_openapi.c). */
 int page_openapi_list(struct app_page *p);
 int page_openapi_create(struct app_page *p);

@@ -199,3 +199,14 @@ int page_collection_grant_remove(struct app_page *p)
 	p->location = app_path(p, "/c/", id, "/settings");
 	return 0;
 }
+
+int page_collection_grant_role(struct app_page *p)
+{
+	const char *id = req_param(p->r, "collectionId");
+	int rc = app_grant_role_submit(p, DOM_COLLECTION, id);
+
+	if (rc)
+		return refused(p, rc);
+	p->location = app_path(p, "/c/", id, "/settings");
+	return 0;
+}

@@ -20,7 +20,11 @@
  * MergeRulesSpaceConfiguration (the JSON updateSpaceById's mergeRules
  * carries; api/orgs.c body_merge_rules) and calls dom_space_update, as the
  * API does. Rules only the API sets (require_agent_review, custom) are shown
- * and kept as they are while the type stays "rules".
+ * and kept as they are while the type stays "rules". The section and its
+ * parse take a target (pages.h: app_merge_rules_section,
+ * app_merge_rules_parse): the organization's settings page
+ * (pages_admin_org.c) uses the same code for the organization's rules,
+ * without "inherit" and with none as the default.
  *
  * Below, the space's permissions (app/grants_form.c, shared with a
  * collection's settings): the grants to users and to teams, and for the
@@ -317,9 +321,7 @@ static void mr_user_box(struct app_page *p, const char *rule, int i, const char 
 	html_raw(b, "</label></li>");
 }
 
-/* The space's merge rules: in words for everyone who reads the settings,
- * and for its admins the form (POST /s/{spaceId}/~/merge-rules). */
-static int merge_rules_form(struct app_page *p, const struct space *s, bool admin)
+int app_merge_rules_section(struct app_page *p, const struct app_mr_target *t, bool admin)
 {
 	struct list_req lr = { .limit = 100 };
 	struct member_filter mf = { 0 };
@@ -329,7 +331,10 @@ static int merge_rules_form(struct app_page *p, const struct space *s, bool admi
 	char *next = NULL;
 	int nm = 0, rc;
 	struct jw *b = p->out;
-	json_t *config = json_loads(s->merge_rules ? s->merge_rules : "{\"type\":\"inherit\"}", 0, NULL), *r;
+	/* A space without rules inherits; an organization's default is none
+	 * (model/merge_rules.h). */
+	const char *deflt = t->space ? "{\"type\":\"inherit\"}" : "{\"type\":\"none\"}";
+	json_t *config = json_loads(t->rules ? t->rules : deflt, 0, NULL), *r;
 	const char *type;
 	size_t i;
 	bool kept = false;
@@ -338,17 +343,19 @@ static int merge_rules_form(struct app_page *p, const struct space *s, bool admi
 		return err_set(ERR_INTERNAL, "unreadable merge rules");
 	type = json_string_value(json_object_get(config, "type"));
 	if (!type)
-		type = "inherit";
+		type = t->space ? "inherit" : "none";
 	/* Names for the users the rules list; a guest may not list members
 	 * (the domain's 403): ids are shown then. */
-	if ((rc = dom_members_list(p->d, s->org_id, &mf, &lr, &members, &nm, &next)) == ERR_FORBIDDEN) {
+	if ((rc = dom_members_list(p->d, t->org_id, &mf, &lr, &members, &nm, &next)) == ERR_FORBIDDEN) {
 		err_clear();
 		nm = 0;
 	} else if (rc) {
 		json_decref(config);
 		return rc;
 	}
-	if ((rc = dom_org_get(p->d, s->org_id, &o)) == ERR_FORBIDDEN) {
+	if (!t->space) {
+		/* an organization's rules inherit nothing */
+	} else if ((rc = dom_org_get(p->d, t->org_id, &o)) == ERR_FORBIDDEN) {
 		err_clear(); /* not the actor's to read: the rules are not shown */
 	} else if (rc) {
 		json_decref(config);
@@ -357,19 +364,23 @@ static int merge_rules_form(struct app_page *p, const struct space *s, bool admi
 		/* The organization's default is none (model/merge_rules.h). */
 		org_rules = o.org.merge_rules ? o.org.merge_rules : "{\"type\":\"none\"}";
 	}
-	html_raw(b, "<h2 id=\"merge-rules\">Merge rules</h2><p class=\"mute\">What a change request needs before it "
-		    "is merged into this space.</p><h3>In force</h3>");
+	html_raw(b, t->space ? "<h2 id=\"merge-rules\">Merge rules</h2><p class=\"mute\">What a change request needs "
+			       "before it is merged into this space.</p><h3>In force</h3>"
+			     : "<h2 id=\"merge-rules\">Merge rules</h2><p class=\"mute\">What a change request needs "
+			       "before it is merged, in every space of the organization that inherits them (a space "
+			       "may set its own).</p><h3>In force</h3>");
 	mr_describe(p, config, org_rules, members, nm);
 	if (!admin) {
 		json_decref(config);
 		return 0;
 	}
 	html_raw(b, "<form method=\"post\" action=\"");
-	app_text(b, app_path(p, "/s/", s->id, "/~/merge-rules"));
+	app_text(b, t->action);
 	html_raw(b, "\">");
 	app_hidden_csrf(p);
 	html_raw(b, "<fieldset><legend>Rules</legend>");
-	mr_radio(b, "inherit", "The organization's rules", type);
+	if (t->space)
+		mr_radio(b, "inherit", "The organization's rules", type);
 	mr_radio(b, "none", "No rules", type);
 	mr_radio(b, "rules", "These rules:", type);
 	html_raw(b, "<ul class=\"list\">");
@@ -434,6 +445,7 @@ static int render(struct app_page *p, const char *error)
 {
 	const char *id = req_param(p->r, "spaceId");
 	struct space_permissions perm;
+	struct app_mr_target mr = { 0 };
 	struct space s;
 	struct jw *b = p->out;
 	int rc;
@@ -441,6 +453,10 @@ static int render(struct app_page *p, const char *error)
 	if ((rc = dom_space_get(p->d, id, ROLE_READ, &s)))
 		return rc;
 	space_permissions(&perm, s.access, s.edit_mode && strcmp(s.edit_mode, "locked") == 0);
+	mr.org_id = s.org_id;
+	mr.rules = s.merge_rules;
+	mr.space = true;
+	mr.action = app_path(p, "/s/", s.id, "/~/merge-rules");
 	{
 		struct app_crumb crumbs[] = { { "Home", "/" },
 					      { s.title && *s.title ? s.title : "Untitled space", app_path(p, "/s/", s.id, "") },
@@ -457,7 +473,7 @@ static int render(struct app_page *p, const char *error)
 		html_raw(b, "</dd><dt>Edit mode</dt><dd>");
 		app_text(b, s.edit_mode);
 		html_raw(b, "</dd></dl><p class=\"mute\">Only an administrator of this space can change its settings.</p>");
-		if ((rc = merge_rules_form(p, &s, false)) || (rc = git_status(p, &s)))
+		if ((rc = app_merge_rules_section(p, &mr, false)) || (rc = git_status(p, &s)))
 			return rc;
 		app_frame_end(p);
 		return 0;
@@ -477,7 +493,7 @@ static int render(struct app_page *p, const char *error)
 	select_of(b, "editMode", "Edit mode (locked: changes only through change requests' merges)", edit_modes,
 		  s.edit_mode);
 	html_raw(b, "<p><button type=\"submit\">Save settings</button></p></form>");
-	if ((rc = merge_rules_form(p, &s, true)) ||
+	if ((rc = app_merge_rules_section(p, &mr, true)) ||
 	    (rc = app_grants_section(p, DOM_SPACE, s.id, s.org_id, "space", app_path(p, "/s/", s.id, "/~/permissions"))) ||
 	    (rc = git_status(p, &s)))
 		return rc;
@@ -566,13 +582,19 @@ int page_space_grant_remove(struct app_page *p)
 	return 0;
 }
 
-/* The merge-rules form's configuration (compact JSON text into the
- * request's arena), as updateSpaceById's mergeRules would carry it: type
- * inherit or none alone, or rules with the rules ticked, each rule with
- * users listing the ids ticked (none ticked: the rule is left out), then the
- * rules of `current` the form does not offer. 0, or ERR_INVALID naming the
- * field. */
-static int mr_parse(struct app_page *p, const char *current, const char **out)
+int page_space_grant_role(struct app_page *p)
+{
+	const char *id = req_param(p->r, "spaceId");
+	int rc = app_grant_role_submit(p, DOM_SPACE, id);
+
+	if (rc)
+		return refused(p, rc);
+	p->location = app_path(p, "/s/", id, "/~/settings");
+	return 0;
+}
+
+/* The merge-rules form's configuration (pages.h). */
+int app_merge_rules_parse(struct app_page *p, const char *current, bool allow_inherit, const char **out)
 {
 	const char *type = NULL, *v = NULL;
 	json_t *config = NULL, *rules = NULL, *cur = NULL, *r;
@@ -583,8 +605,9 @@ static int mr_parse(struct app_page *p, const char *current, const char **out)
 	if (p->r->body_len > MR_MAX_BODY)
 		return err_set(ERR_INVALID, "mergeRules: the form is larger than %d bytes", MR_MAX_BODY);
 	f = field(p, "type", &type);
-	if (f <= 0 || (strcmp(type, "inherit") != 0 && strcmp(type, "none") != 0 && strcmp(type, "rules") != 0))
-		return err_set(ERR_INVALID, "mergeRules.type: must be 'inherit', 'none' or 'rules'");
+	if (f <= 0 || (!(allow_inherit && strcmp(type, "inherit") == 0) && strcmp(type, "none") != 0 &&
+		       strcmp(type, "rules") != 0))
+		return err_set(ERR_INVALID, "mergeRules.type: must be %s'none' or 'rules'", allow_inherit ? "'inherit', " : "");
 	if (strcmp(type, "rules") != 0) {
 		*out = type[0] == 'i' ? "{\"type\":\"inherit\"}" : "{\"type\":\"none\"}";
 		return 0;
@@ -673,7 +696,8 @@ int page_space_merge_rules_save(struct app_page *p)
 	 * update below decides who may change them. */
 	if ((rc = dom_space_get_locked(p->d, id, ROLE_READ, &s)))
 		return rc;
-	if ((rc = mr_parse(p, s.merge_rules, &in.merge_rules)) || (rc = dom_space_update(p->d, id, &in, &s)))
+	if ((rc = app_merge_rules_parse(p, s.merge_rules, true, &in.merge_rules)) ||
+	    (rc = dom_space_update(p->d, id, &in, &s)))
 		return refused(p, rc);
 	p->location = app_path(p, "/s/", s.id, "/~/settings#merge-rules");
 	return 0;

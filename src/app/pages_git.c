@@ -42,7 +42,7 @@
 
 /* What a refused form had (never its URL), to show it again. */
 struct git_form {
-	const char *ref, *dir, *message;
+	const char *ref, *dir, *message, *tree_url, *commit_url;
 	bool standalone, force;
 };
 
@@ -166,6 +166,32 @@ static void common_fields(struct app_page *p, const char *prefix, const struct g
 	html_raw(b, "-dir\" name=\"dir\" type=\"text\" maxlength=\"1024\" value=\"");
 	app_text(b, f && f->dir ? f->dir : "");
 	html_raw(b, "\"></p>");
+	/* repoTreeURL and repoCommitURL: where people browse the repository
+	 * (getGitInfo's url shows the tree) and, with a commit's id appended,
+	 * one commit (a revision's git.url). The other fields of the API's
+	 * body are a machine's, left out: repoCacheID (GitBook's cache key),
+	 * timestamp (when GitBook's integration saw the push), gitInfo
+	 * (the provider integration's own link). */
+	html_raw(b, "<details");
+	if (f && (f->tree_url || f->commit_url))
+		html_raw(b, " open");
+	html_raw(b, "><summary>Links to the repository's web pages (optional)</summary><p><label for=\"");
+	html_raw(b, prefix);
+	html_raw(b, "-tree\">Tree URL: the branch as the Git host shows it, e.g. https://github.com/o/r/tree/main "
+		    "(empty: none; each sync sets it again)</label><br><input id=\"");
+	html_raw(b, prefix);
+	html_raw(b, "-tree\" name=\"repoTreeURL\" type=\"url\" inputmode=\"url\" spellcheck=\"false\" "
+		    "maxlength=\"2048\" value=\"");
+	app_text(b, f && f->tree_url ? f->tree_url : "");
+	html_raw(b, "\"></p><p><label for=\"");
+	html_raw(b, prefix);
+	html_raw(b, "-commit\">Commit URL: a commit's id is appended to it, e.g. https://github.com/o/r/commit/"
+		    "</label><br><input id=\"");
+	html_raw(b, prefix);
+	html_raw(b, "-commit\" name=\"repoCommitURL\" type=\"url\" inputmode=\"url\" spellcheck=\"false\" "
+		    "maxlength=\"2048\" value=\"");
+	app_text(b, f && f->commit_url ? f->commit_url : "");
+	html_raw(b, "\"></p></details>");
 }
 
 static void check(struct jw *b, const char *id, const char *name, const char *label, bool on)
@@ -301,8 +327,10 @@ static int field(struct app_page *p, const char *name, const char **out)
 static int read_form(struct app_page *p, enum git_direction dir, struct dom_git_request *rq, struct git_form *f)
 {
 	const char *standalone = NULL, *force = NULL;
-	static const char *const names[] = { "url", "ref", "dir", "commitMessage", "standalone", "force" };
-	const char **outs[] = { &rq->url, &f->ref, &f->dir, &f->message, &standalone, &force };
+	static const char *const names[] = { "url", "ref", "dir", "commitMessage", "standalone", "force",
+					     "repoTreeURL", "repoCommitURL" };
+	const char **outs[] = { &rq->url, &f->ref, &f->dir, &f->message, &standalone, &force, &f->tree_url,
+				&f->commit_url };
 
 	memset(rq, 0, sizeof(*rq));
 	memset(f, 0, sizeof(*f));
@@ -322,6 +350,14 @@ static int read_form(struct app_page *p, enum git_direction dir, struct dom_git_
 		return err_set(ERR_INVALID, "ref: at most %d characters", GS_MAX_REF);
 	if (f->dir && strlen(f->dir) > 1024)
 		return err_set(ERR_INVALID, "dir: at most 1024 characters");
+	/* The API's bounds (1..GS_MAX_URL; empty is absent here); the domain
+	 * checks they are http(s) URLs. */
+	if (f->tree_url && strlen(f->tree_url) > GS_MAX_URL)
+		return err_set(ERR_INVALID, "repoTreeURL: at most %d characters", GS_MAX_URL);
+	if (f->commit_url && strlen(f->commit_url) > GS_MAX_URL)
+		return err_set(ERR_INVALID, "repoCommitURL: at most %d characters", GS_MAX_URL);
+	rq->tree_url = f->tree_url && *f->tree_url ? f->tree_url : NULL;
+	rq->commit_url = f->commit_url && *f->commit_url ? f->commit_url : NULL;
 	rq->ref = strncmp(f->ref, "refs/", 5) == 0 ? f->ref : arena_printf(&p->r->arena, "refs/heads/%s", f->ref);
 	if (!rq->ref)
 		return err_set(ERR_INTERNAL, "out of memory");

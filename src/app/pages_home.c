@@ -231,6 +231,11 @@ int page_org(struct app_page *p)
 		 * permissions.listMembers / listTeams say. */
 		struct org_permissions perm;
 		org_permissions(&perm, o.actor.role, o.actor.owns_team);
+		/* The organization's settings (pages_admin_org.c): every
+		 * member reads them, admins change them. */
+		html_raw(p->out, "<p class=\"actions\"><a href=\"");
+		app_href(p->out, "/o/", o.org.id);
+		html_raw(p->out, "/settings\">Organization settings</a></p>");
 		/* A new site (pages_admin_site.c): for members who may create
 		 * content; dom_site_create decides. */
 		if (perm.create_content) {

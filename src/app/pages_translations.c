@@ -20,6 +20,14 @@
  * targets of its installed pairs (a target may be reached through a chain;
  * the domain checks the pair chosen), each a GitBook TranslationLanguage.
  *
+ * Instructions (GitBook's glossary): the translation's page shows the
+ * glossary the next run reads from them and, where the translation is
+ * editable, a textarea of the instructions' JSON document with Save
+ * (dom_translation_update, updateTranslation's domain function, which
+ * checks the document node by node and its 64 KB bound). JSON, not a
+ * friendlier format: docsd has no document-to-markdown writer, and a
+ * document set through the API must come back unchanged when saved.
+ *
  * Progress: a translation's status is the API's (pending, running,
  * completed: model/translation.h). Its page reloads itself every 2 seconds
  * while the run runs, and while a run asked for less than a minute ago has
@@ -45,6 +53,8 @@
 #include "util/text.h"
 #include "util/util.h"
 
+#include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TR_REFRESH_S 2
@@ -318,7 +328,53 @@ static int render_list(struct app_page *p, const char *error, const struct tr_fo
 	return 0;
 }
 
-static int render_one(struct app_page *p, const char *error)
+/* The instructions (GitBook's JSONDocument) and the glossary the next run
+ * reads from them (tr_glossary_parse, the run's own parse): for whoever
+ * may change the translation a textarea of the document's JSON,
+ * pretty-printed (draft: what a refused form had), and Save. */
+static int instructions_section(struct app_page *p, const struct translation *t, const char *draft)
+{
+	struct tr_glossary g;
+	json_t *doc = t->instructions ? json_loads(t->instructions, 0, NULL) : NULL;
+	char *pretty = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+	struct jw *b = p->out;
+
+	json_decref(doc);
+	tr_glossary_parse(p->d->arena, t->instructions, &g);
+	html_raw(b, "<h2 id=\"instructions\">Instructions and glossary</h2><p class=\"mute\">A table in the "
+		    "instructions whose first two columns are a source term and its translation is the glossary: "
+		    "each run keeps those terms as written there.</p>");
+	if (g.n == 0) {
+		html_raw(b, "<p class=\"empty\">No glossary: the instructions hold no table of terms.</p>");
+	} else {
+		html_raw(b, "<div class=\"scroll-x\"><table id=\"tr-glossary\"><thead><tr><th scope=\"col\">Term"
+			    "</th><th scope=\"col\">Translated as</th></tr></thead><tbody>");
+		for (int i = 0; i < g.n; i++) {
+			html_raw(b, "<tr><td>");
+			app_text(b, g.from[i]);
+			html_raw(b, "</td><td>");
+			app_text(b, g.to[i]);
+			html_raw(b, "</td></tr>");
+		}
+		html_raw(b, "</tbody></table></div>");
+	}
+	if (t->editable) {
+		html_raw(b, "<form method=\"post\" action=\"");
+		app_text(b, tr_path(p, t->id, "/instructions"));
+		html_raw(b, "\">");
+		app_hidden_csrf(p);
+		html_raw(b, "<p><label for=\"tr-instructions\">Instructions: a GitBook document as JSON "
+			    "(<code>{\"object\": \"document\", \"data\": {}, \"nodes\": [...]}</code>, at most 64 KB)"
+			    "</label><br><textarea id=\"tr-instructions\" name=\"instructions\" rows=\"16\" cols=\"80\" "
+			    "spellcheck=\"false\">");
+		app_text(b, draft ? draft : pretty ? pretty : "");
+		html_raw(b, "</textarea></p><p><button type=\"submit\">Save instructions</button></p></form>");
+	}
+	free(pretty);
+	return 0;
+}
+
+static int render_one(struct app_page *p, const char *error, const char *draft)
 {
 	const char *org_id = org_id_of(p), *id = req_param(p->r, "translationId");
 	struct translation t;
@@ -404,6 +460,8 @@ static int render_one(struct app_page *p, const char *error)
 		html_raw(b, "<div class=\"hint hint-danger\" id=\"tr-error\"><p>The last run has not completed. Its "
 			    "job is no longer recorded; see the server's log. Run it again.</p></div>");
 	}
+	if ((rc = instructions_section(p, &t, draft)))
+		return rc;
 	if (!t.editable) {
 		html_raw(b, "<p class=\"mute\">Running and deleting translations needs the create role in the "
 			    "organization.</p>");
@@ -424,7 +482,7 @@ int page_translations(struct app_page *p)
 
 int page_translation(struct app_page *p)
 {
-	return render_one(p, NULL);
+	return render_one(p, NULL, NULL);
 }
 
 static int field(struct app_page *p, const char *name, const char **out)
@@ -468,13 +526,13 @@ int page_translation_create(struct app_page *p)
 	return 0;
 }
 
-static int refused_one(struct app_page *p, int rc)
+static int refused_one(struct app_page *p, int rc, const char *draft)
 {
 	const char *msg = NULL;
 
 	if ((rc = app_form_refused(p, rc, &msg)))
 		return rc;
-	return render_one(p, msg);
+	return render_one(p, msg, draft);
 }
 
 int page_translation_run(struct app_page *p)
@@ -483,7 +541,7 @@ int page_translation_run(struct app_page *p)
 	int rc = dom_translation_run(p->d, org_id_of(p), id);
 
 	if (rc)
-		return refused_one(p, rc);
+		return refused_one(p, rc, NULL);
 	p->location = tr_path(p, id, "");
 	return 0;
 }
@@ -494,11 +552,44 @@ int page_translation_delete(struct app_page *p)
 	int rc = dom_translation_delete(p->d, org_id_of(p), req_param(p->r, "translationId"), &removed);
 
 	if (rc)
-		return refused_one(p, rc);
+		return refused_one(p, rc, NULL);
 	/* The domain answers 0 for an id the actor does not see (GitBook's
 	 * 204): the app's one 404 page, nothing deleted. */
 	if (!removed)
 		return err_set(ERR_NOT_FOUND, "no such translation");
 	p->location = list_path(p);
+	return 0;
+}
+
+/* The instructions form (updateTranslation's body): the textarea's JSON,
+ * parsed here as the API's body is (a form larger than the domain's bound
+ * is refused before it is parsed), then dom_translation_update, which
+ * checks the document and its size (400s naming "instructions"). A
+ * refusal shows the form again with what was typed. */
+int page_translation_instructions(struct app_page *p)
+{
+	const char *text = NULL, *draft = NULL;
+	struct translation t;
+	json_error_t jerr;
+	json_t *doc = NULL;
+	int rc, f;
+
+	if (p->r->body_len > 4 * TRANSLATION_INSTRUCTIONS_MAX) {
+		rc = err_set(ERR_INVALID, "instructions: at most %d bytes of JSON", TRANSLATION_INSTRUCTIONS_MAX);
+	} else if ((f = field(p, "instructions", &text)) <= 0) {
+		rc = err_set(ERR_INVALID, f < 0 ? "instructions: malformed form data" : "instructions: is required");
+	} else if (strlen(text) > 4 * TRANSLATION_INSTRUCTIONS_MAX) {
+		rc = err_set(ERR_INVALID, "instructions: at most %d bytes of JSON", TRANSLATION_INSTRUCTIONS_MAX);
+	} else if (draft = text, !(doc = json_loads(text, JSON_REJECT_DUPLICATES, &jerr))) {
+		rc = err_set(ERR_INVALID, "instructions: not JSON (line %d: %s)", jerr.line, jerr.text);
+	} else if (!json_is_object(doc)) {
+		rc = err_set(ERR_INVALID, "instructions: must be a document ({object: \"document\", data, nodes})");
+	} else {
+		rc = dom_translation_update(p->d, org_id_of(p), req_param(p->r, "translationId"), doc, &t);
+	}
+	json_decref(doc);
+	if (rc)
+		return refused_one(p, rc, draft);
+	p->location = tr_path(p, t.id, "#instructions");
 	return 0;
 }
