@@ -102,6 +102,8 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/move/{pageId}", write_move, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/delete/{pageId}", write_delete, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/upload", write_upload, APP_SESSION | APP_WRITE | APP_CSRF_SELF },
+	/* A comment's own page (pages_review.c): before {path*}. */
+	{ "GET", "/s/{spaceId}/~/changes/{number}/~/comments/{commentId}", page_review_comment_view, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/changes/{number}/{path*}", page_cr_page, APP_SESSION },
 	{ "GET", "/s/{spaceId}/~/history", page_history, APP_SESSION },
 	/* A space's settings (pages_admin_space.c, "admin"): before {path*}. */
