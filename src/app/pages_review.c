@@ -27,7 +27,22 @@
 #define REVIEW_LCS_CELLS 1000000  /* one page's exact line diff table (2 bytes a cell); above, a plain replace */
 #define REVIEW_LCS_BUDGET 2000000 /* the cells of all a page's tables: at most 4 MB of the request's arena */
 #define REVIEW_CONTEXT 3          /* unchanged lines around a change */
-#define REVIEW_LIST 100           /* comments, replies, reviews, members listed */
+#define REVIEW_LIST 100           /* reviews, requested reviewers, members listed */
+/* What bounds the page's HTML (the worst case, every byte escaped as
+ * &quot;, six bytes for one): the differences REVIEW_DIFF_BYTES (each page's
+ * at most REVIEW_DIFF_PAGE_BYTES; a line is cut at REVIEW_LINE_BYTES, so a
+ * page runs over by one line's 6 KB at most); REVIEW_COMMENTS comments with
+ * REVIEW_REPLIES_INLINE replies each, and REVIEW_LIST reviews, each body cut
+ * at REVIEW_BODY_BYTES (12 KB escaped): about 1 MB and 1.2 MB; the changes
+ * table's 500 rows. Under 4 MB in all; a page of a comment's replies less. */
+#define REVIEW_DIFF_BYTES (1536 * 1024)    /* HTML of all the differences */
+#define REVIEW_DIFF_PAGE_BYTES (256 * 1024) /* HTML of one page's difference */
+#define REVIEW_LINE_BYTES 1000             /* bytes of one line a difference shows */
+#define REVIEW_RENDERED_MAX (64 * 1024)    /* markdown (both sides) rendered side by side */
+#define REVIEW_COMMENTS 20        /* comments on the change request's page (?page= for the rest) */
+#define REVIEW_REPLIES_INLINE 3   /* replies under each of them (the comment's own page has all) */
+#define REVIEW_REPLIES 20         /* replies on a comment's own page (?page= for the rest) */
+#define REVIEW_BODY_BYTES 2000    /* bytes of a body the change request's page shows */
 
 /* ---- small helpers ---- */
 
@@ -114,8 +129,31 @@ static int required(struct app_page *p, const char *name, const char **out)
 	return 0;
 }
 
-/* After a form: back to the change request's page, at anchor. */
-static int back_to(struct app_page *p, const char *space_id, const char *number, const char *anchor)
+/* A form on a comment's own page carries back=comment: its answer (the
+ * redirect, or the refused form again) is that page. */
+static bool from_comment_page(struct app_page *p)
+{
+	const char *v = NULL;
+
+	if (!req_param(p->r, "commentId"))
+		return false;
+	if (field(p, "back", &v) < 0) {
+		err_clear(); /* a malformed one is none */
+		return false;
+	}
+	return v && strcmp(v, "comment") == 0;
+}
+
+static void back_field(struct app_page *p, bool own)
+{
+	if (own)
+		html_raw(p->out, "<input type=\"hidden\" name=\"back\" value=\"comment\">");
+}
+
+/* After a form: back to the change request's page, at anchor; a form on a
+ * comment's own page back to that page, at canchor (NULL: #c-{commentId}). */
+static int back_to_where(struct app_page *p, const char *space_id, const char *number, const char *anchor,
+			 const char *canchor, bool own)
 {
 	struct jw h;
 
@@ -123,7 +161,15 @@ static int back_to(struct app_page *p, const char *space_id, const char *number,
 	app_href(&h, "/s/", space_id);
 	html_raw(&h, "/~/changes/");
 	html_raw(&h, number);
-	html_raw(&h, anchor ? anchor : "");
+	if (own) {
+		app_href(&h, "/~/comments/", req_param(p->r, "commentId"));
+		if (canchor)
+			html_raw(&h, canchor);
+		else
+			app_href(&h, "#c-", req_param(p->r, "commentId"));
+	} else {
+		html_raw(&h, anchor ? anchor : "");
+	}
 	if (!jw_ok(&h)) {
 		jw_free(&h);
 		return err_set(ERR_INTERNAL, "out of memory");
@@ -132,6 +178,22 @@ static int back_to(struct app_page *p, const char *space_id, const char *number,
 	p->location = arena_strndup(&p->r->arena, h.buf, h.len);
 	jw_free(&h);
 	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
+}
+
+static int back_to2(struct app_page *p, const char *space_id, const char *number, const char *anchor,
+		    const char *canchor)
+{
+	return back_to_where(p, space_id, number, anchor, canchor, from_comment_page(p));
+}
+
+static int back_to(struct app_page *p, const char *space_id, const char *number, const char *anchor)
+{
+	return back_to2(p, space_id, number, anchor, NULL);
+}
+
+static int back_to_cr(struct app_page *p, const char *space_id, const char *number, const char *anchor)
+{
+	return back_to_where(p, space_id, number, anchor, NULL, false);
 }
 
 /* The message of a refused form while its page is drawn again (refused()).
@@ -145,6 +207,10 @@ static _Thread_local struct {
 	const char *page, *text;
 	long line;
 } refused_line;
+/* A refused edit on a comment's own page: its form again with the text. */
+static _Thread_local struct {
+	const char *id, *text;
+} refused_edit;
 
 /* A form the domain (or the form's own parsing) refused with a 4xx other
  * than 404: roll the write transaction back (nothing the call wrote is
@@ -159,7 +225,7 @@ static int refused(struct app_page *p, int rc)
 	if ((rc = app_form_refused(p, rc, &msg)))
 		return rc;
 	refusal = msg;
-	rc = page_cr(p);
+	rc = from_comment_page(p) ? page_review_comment_view(p) : page_cr(p);
 	refusal = NULL;
 	return rc;
 }
@@ -170,6 +236,67 @@ static void body_text(struct jw *b, const char *md)
 	html_raw(b, "<div class=\"cbody\">");
 	app_text(b, md ? md : "");
 	html_raw(b, "</div>");
+}
+
+/* The first n bytes of s (n <= strlen(s)), cut back to a character's start. */
+static size_t utf8_cut(const char *s, size_t n)
+{
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+/* body_text of at most REVIEW_BODY_BYTES of md; a longer one is cut and
+ * followed by a link to where it is whole (more, an escaped href). */
+static void body_cut(struct app_page *p, const char *md, const char *more)
+{
+	struct jw *b = p->out;
+	size_t len = md ? strlen(md) : 0, cut;
+	const char *head;
+
+	if (len <= REVIEW_BODY_BYTES) {
+		body_text(b, md);
+		return;
+	}
+	cut = utf8_cut(md, REVIEW_BODY_BYTES);
+	head = arena_strndup(&p->r->arena, md, cut);
+	html_raw(b, "<div class=\"cbody\">");
+	app_text(b, head ? head : "");
+	html_raw(b, "\xe2\x80\xa6</div><p class=\"mute cut\">");
+	if (more) {
+		html_raw(b, "Cut here: <a href=\"");
+		html_raw(b, more);
+		html_raw(b, "\">read it all</a></p>");
+	} else {
+		html_raw(b, "Cut here; the API has it all.</p>");
+	}
+}
+
+/* One line of a difference: at most REVIEW_LINE_BYTES of it, then "...". */
+static void line_text(struct app_page *p, const char *s, size_t len)
+{
+	size_t cut = len > REVIEW_LINE_BYTES ? utf8_cut(s, REVIEW_LINE_BYTES) : len;
+	const char *t = arena_strndup(&p->r->arena, s, cut);
+
+	app_text(p->out, t ? t : "");
+	if (cut < len)
+		html_raw(p->out, "\xe2\x80\xa6");
+}
+
+/* A comment's own page, .../~/comments/{id}, after href (the change
+ * request's, escaped); anchor appended as is. */
+static const char *comment_href(struct app_page *p, const char *href, const char *id, const char *anchor)
+{
+	struct jw h;
+	const char *out;
+
+	jw_init(&h);
+	html_raw(&h, href);
+	app_href(&h, "/~/comments/", id);
+	html_raw(&h, anchor ? anchor : "");
+	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
+	jw_free(&h);
+	return out ? out : href;
 }
 
 /* ---- line differences ---- */
@@ -328,7 +455,7 @@ static long quoted_line(const struct comment *c)
 struct line_ctx {
 	const char *href;              /* the change request's page (escaped) */
 	bool can;                      /* the member may comment (links, the form) */
-	const char *form_page;         /* ?page=: the page whose line the form is for */
+	const char *form_page;         /* ?on=: the page whose line the form is for */
 	long form_line;                /* ?line=: 1-based, 0 for no form */
 	const char *form_text;         /* what the form holds (a refused comment's text), or NULL */
 	const struct dom_comment *items; /* the change request's comments */
@@ -336,7 +463,7 @@ struct line_ctx {
 };
 
 /* The line's number in the gutter: a link opening the comment form for it
- * (?page=&line=, the form at #lc) for a member who may comment. page_q: the
+ * (?on=&line=, the form at #lc) for a member who may comment. page_q: the
  * page's id encoded for a query (NULL: no number). */
 static void gutter(struct app_page *p, const struct line_ctx *lc, const char *page_q, int nline)
 {
@@ -356,7 +483,7 @@ static void gutter(struct app_page *p, const struct line_ctx *lc, const char *pa
 	}
 	html_raw(b, "<a class=\"ln\" href=\"");
 	html_raw(b, lc->href);
-	html_raw(b, "?page=");
+	html_raw(b, "?on=");
 	app_text(b, page_q);
 	html_raw(b, "&amp;line=");
 	html_raw(b, num);
@@ -370,7 +497,8 @@ static void gutter(struct app_page *p, const struct line_ctx *lc, const char *pa
 /* A comment on a line, beside it: who, when, what (the quote left out when
  * it is the line shown above), and a link to it in the comments below
  * (replies, reactions, edits). */
-static void line_comment(struct app_page *p, const struct dom_comment *dc, long line, const char *text, size_t len)
+static void line_comment(struct app_page *p, const char *lc_href, const struct dom_comment *dc, long line,
+			 const char *text, size_t len)
 {
 	struct jw *b = p->out;
 	const struct comment *c = &dc->c;
@@ -398,7 +526,7 @@ static void line_comment(struct app_page *p, const struct dom_comment *dc, long 
 	app_date(b, c->posted_at);
 	html_raw(b, c->edited_at ? " (edited)" : "");
 	html_raw(b, "</span></p>");
-	body_text(b, body);
+	body_cut(p, body, comment_href(p, lc_href, c->id, NULL));
 	html_raw(b, "<p class=\"mute\"><a href=\"#c-");
 	app_text(b, c->id);
 	html_raw(b, "\">");
@@ -424,7 +552,7 @@ static void line_form(struct app_page *p, const struct line_ctx *lc, const struc
 		html_raw(b, "<pre class=\"diff\"><code><span class=\"ctx\"><span class=\"ln\">");
 		html_raw(b, num);
 		html_raw(b, "</span>  ");
-		app_text(b, arena_strndup(&p->r->arena, text, len));
+		line_text(p, text, len);
 		html_raw(b, "\n</span></code></pre>");
 	}
 	form_open(p, lc->href, "comment", "stack");
@@ -445,13 +573,30 @@ static void line_form(struct app_page *p, const struct line_ctx *lc, const struc
 	html_raw(b, "#differences\">Cancel</a></div></form></details>");
 }
 
+/* Where a cut difference is whole: "the page" (more, an escaped href). */
+static void cut_note(struct app_page *p, const char *what, const char *more)
+{
+	struct jw *b = p->out;
+
+	html_raw(b, "<p class=\"mute cut\">");
+	html_raw(b, what);
+	if (more) {
+		html_raw(b, " <a href=\"");
+		html_raw(b, more);
+		html_raw(b, "\">Read the whole page</a>.");
+	}
+	html_raw(b, "</p>");
+}
+
 /* The inline difference of two markdown texts: changed lines with
  * REVIEW_CONTEXT unchanged ones around them, "..." for the rest. pg (NULL
  * for a deleted page) is the page in the change request: its lines are
  * numbered, take comments (lc) and show those posted on them. */
-static int diff_block(struct app_page *p, const char *was, const char *now, int64_t *budget,
-		      const struct rev_page *pg, const struct line_ctx *lc)
+static int diff_block(struct app_page *p, const char *was, const char *now, int64_t *budget, size_t *left,
+		      const char *more, const struct rev_page *pg, const struct line_ctx *lc)
 {
+	size_t start = p->out->len, cap = *left < REVIEW_DIFF_PAGE_BYTES ? *left : REVIEW_DIFF_PAGE_BYTES;
+	bool cut = false;
 	struct arena *a = &p->r->arena;
 	struct jw *b = p->out;
 	struct lines o, n;
@@ -497,6 +642,10 @@ static int diff_block(struct app_page *p, const char *was, const char *now, int6
 	html_raw(b, "<pre class=\"diff\"><code>");
 	for (int i = 0; i < nd && shown < REVIEW_DIFF_LINES; i++) {
 		bool near = false, extra = false;
+		if (b->len - start >= cap) {
+			cut = true;
+			break;
+		}
 		for (int j = i - REVIEW_CONTEXT; j <= i + REVIEW_CONTEXT && !near; j++)
 			if (j >= 0 && j < nd && d[j].op != ' ')
 				near = true;
@@ -510,19 +659,19 @@ static int diff_block(struct app_page *p, const char *was, const char *now, int6
 			html_raw(b, "<span class=\"ctx\">");
 			gutter(p, lc, page_q, d[i].nline);
 			html_raw(b, "  ");
-			app_text(b, arena_strndup(a, o.s[d[i].line], o.len[d[i].line]));
+			line_text(p, o.s[d[i].line], o.len[d[i].line]);
 			html_raw(b, "\n</span>");
 		} else if (d[i].op == '-') {
 			html_raw(b, "<del>");
 			gutter(p, lc, page_q, -1);
 			html_raw(b, "- ");
-			app_text(b, arena_strndup(a, o.s[d[i].line], o.len[d[i].line]));
+			line_text(p, o.s[d[i].line], o.len[d[i].line]);
 			html_raw(b, "\n</del>");
 		} else {
 			html_raw(b, "<ins>");
 			gutter(p, lc, page_q, d[i].nline);
 			html_raw(b, "+ ");
-			app_text(b, arena_strndup(a, n.s[d[i].line], n.len[d[i].line]));
+			line_text(p, n.s[d[i].line], n.len[d[i].line]);
 			html_raw(b, "\n</ins>");
 		}
 		if (d[i].nline < 0 || !page_id)
@@ -539,7 +688,7 @@ static int diff_block(struct app_page *p, const char *was, const char *now, int6
 		html_raw(b, "</code></pre>");
 		for (int k = 0; k < nmine; k++)
 			if (quoted_line(&lc->items[mine[k]].c) == ln) {
-				line_comment(p, &lc->items[mine[k]], ln, n.s[d[i].nline], n.len[d[i].nline]);
+				line_comment(p, lc->href, &lc->items[mine[k]], ln, n.s[d[i].nline], n.len[d[i].nline]);
 				done[k] = true;
 			}
 		if (form && ln == lc->form_line) {
@@ -549,16 +698,17 @@ static int diff_block(struct app_page *p, const char *was, const char *now, int6
 		html_raw(b, "<pre class=\"diff\"><code>");
 	}
 	html_raw(b, "</code></pre>");
-	if (shown >= REVIEW_DIFF_LINES)
-		html_raw(b, "<p class=\"mute\">The difference is longer than shown here.</p>");
+	if (cut || shown >= REVIEW_DIFF_LINES)
+		cut_note(p, "The difference is longer than shown here.", more);
 	/* Lines the difference does not show (unchanged, far from a change,
 	 * or no longer in the page): their comments and form after it. */
 	for (int k = 0; k < nmine; k++) {
 		if (!done[k])
-			line_comment(p, &lc->items[mine[k]], quoted_line(&lc->items[mine[k]].c), NULL, 0);
+			line_comment(p, lc->href, &lc->items[mine[k]], quoted_line(&lc->items[mine[k]].c), NULL, 0);
 	}
 	if (form && !form_done)
 		line_form(p, lc, pg, lc->form_line, n.s[lc->form_line - 1], n.len[lc->form_line - 1]);
+	*left -= b->len - start < *left ? b->len - start : *left;
 	return 0;
 }
 
@@ -582,26 +732,40 @@ static int rendered_side(struct app_page *p, const char *label, const char *md)
 	return 0;
 }
 
-/* Both versions rendered side by side, folded (<details>: no script). */
-static int rendered_block(struct app_page *p, const char *was, const char *now)
+/* Both versions rendered side by side, folded (<details>: no script):
+ * when their markdown is at most REVIEW_RENDERED_MAX and the HTML fits in
+ * what the differences have *left, else a link to the page (more). */
+static int rendered_block(struct app_page *p, const char *was, const char *now, size_t *left, const char *more)
 {
 	struct jw *b = p->out;
+	size_t start = b->len, mdlen = (was ? strlen(was) : 0) + (now ? strlen(now) : 0);
 	int rc;
 
-	html_raw(b, "<details class=\"rendered\"><summary>Rendered, side by side</summary><div class=\"sides\">");
-	if ((rc = rendered_side(p, "Before", was)) || (rc = rendered_side(p, "After", now)))
-		return rc;
-	html_raw(b, "</div></details>");
+	if (mdlen <= REVIEW_RENDERED_MAX) {
+		html_raw(b, "<details class=\"rendered\"><summary>Rendered, side by side</summary><div class=\"sides\">");
+		if ((rc = rendered_side(p, "Before", was)) || (rc = rendered_side(p, "After", now)))
+			return rc;
+		html_raw(b, "</div></details>");
+		if (!b->oom && b->len - start <= *left) {
+			*left -= b->len - start;
+			return 0;
+		}
+		if (!b->oom)
+			b->len = start; /* too long: taken back */
+	}
+	cut_note(p, "Too long to show rendered here.", more);
 	return 0;
 }
 
 /* "Differences": each added, edited or deleted document page's markdown,
  * base against head (the bodies dom_cr_changes' pages point at). */
-static int diff_section(struct app_page *p, const struct cr_changes *ch, const struct line_ctx *lc)
+static int diff_section(struct app_page *p, const struct space *s, const struct cr_changes *ch,
+			const struct line_ctx *lc)
 {
 	struct jw *b = p->out;
 	int shown = 0, rc;
 	int64_t budget = REVIEW_LCS_BUDGET;
+	size_t left = REVIEW_DIFF_BYTES;
 
 	html_raw(b, "<h2 id=\"differences\">Differences</h2>");
 	for (int i = 0; i < ch->n; i++) {
@@ -617,6 +781,32 @@ static int diff_section(struct app_page *p, const struct cr_changes *ch, const s
 			html_raw(b, "<p class=\"mute\">More pages changed; their differences are not shown here.</p>");
 			break;
 		}
+		/* Where the page is whole: as the change request has it, or
+		 * (deleted) as the space still has it. */
+		struct jw h;
+		const char *more;
+		jw_init(&h);
+		if (c->kind == CR_PAGE_DELETED) {
+			app_href(&h, "/s/", s->id);
+		} else {
+			html_raw(&h, lc->href);
+		}
+		html_raw(&h, "/");
+		url_path_enc(&h, pg->path ? pg->path : pg->slug);
+		more = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
+		jw_free(&h);
+		if (!more)
+			return err_set(ERR_INTERNAL, "out of memory");
+		if (left == 0) {
+			/* The differences above took the page's room. */
+			html_raw(b, "<section class=\"pdiff\"><h3>");
+			app_text(b, page_label(pg));
+			html_raw(b, "</h3>");
+			cut_note(p, "Not shown: the differences above fill this page.", more);
+			html_raw(b, "</section>");
+			shown++;
+			continue;
+		}
 		if (c->kind == CR_PAGE_EDITED && c->was && (rc = dom_page_body(p->d, c->was->body, &was)))
 			return rc;
 		if (c->kind == CR_PAGE_DELETED && (rc = dom_page_body(p->d, pg->body, &was)))
@@ -629,8 +819,9 @@ static int diff_section(struct app_page *p, const struct cr_changes *ch, const s
 		app_text(b, pg->path ? pg->path : pg->slug);
 		html_raw(b, c->kind == CR_PAGE_CREATED ? " \xc2\xb7 added" : c->kind == CR_PAGE_DELETED ? " \xc2\xb7 deleted" : "");
 		html_raw(b, "</span></h3>");
-		if ((rc = diff_block(p, was ? was : "", now ? now : "", &budget, c->kind == CR_PAGE_DELETED ? NULL : c->page, lc)) ||
-		    (rc = rendered_block(p, was, now)))
+		if ((rc = diff_block(p, was ? was : "", now ? now : "", &budget, &left, more,
+				      c->kind == CR_PAGE_DELETED ? NULL : c->page, lc)) ||
+		    (rc = rendered_block(p, was, now, &left, more)))
 			return rc;
 		html_raw(b, "</section>");
 		shown++;
@@ -710,7 +901,7 @@ static int reviews_section(struct app_page *p, const struct space *s, const stru
 			app_date(b, rv[i].r.created_at);
 			html_raw(b, "</span>");
 			if (rv[i].comment)
-				body_text(b, rv[i].comment->c.markdown);
+				body_cut(p, rv[i].comment->c.markdown, comment_href(p, href, rv[i].comment->c.id, NULL));
 			html_raw(b, "</li>");
 		}
 		html_raw(b, "</ul>");
@@ -840,11 +1031,14 @@ static void reaction_button(struct app_page *p, const struct comment *c, const c
 }
 
 /* A comment's reactions: buttons for a member who may react (the comment
- * role, permissions.reply), counts for the others. */
-static void reactions_row(struct app_page *p, const struct comment *c, bool can, const char *href)
+ * role, permissions.reply), counts for the others; own: on the comment's
+ * own page (the form goes back there). */
+#define REVIEW_EMOJIS 16 /* emojis beyond the presets shown on one comment */
+static void reactions_row(struct app_page *p, const struct comment *c, bool can, const char *href, bool own)
 {
 	struct jw *b = p->out;
 	bool any = c->nreactions > 0;
+	int extra = 0;
 
 	if (!can && !any)
 		return;
@@ -853,31 +1047,37 @@ static void reactions_row(struct app_page *p, const struct comment *c, bool can,
 		if (!act)
 			return;
 		form_open(p, href, act, "reacts");
+		back_field(p, own);
 	} else {
 		html_raw(b, "<p class=\"reacts\">");
 	}
 	for (size_t i = 0; i < sizeof(preset_emojis) / sizeof(preset_emojis[0]); i++)
 		reaction_button(p, c, preset_emojis[i], can);
 	/* Others' emojis beyond the presets, each once. */
-	for (int i = 0; i < c->nreactions; i++) {
+	for (int i = 0; i < c->nreactions && extra < REVIEW_EMOJIS; i++) {
 		const char *e = c->reactions[i].emoji;
 		bool seen = false;
 		for (size_t j = 0; j < sizeof(preset_emojis) / sizeof(preset_emojis[0]) && !seen; j++)
 			seen = strcmp(preset_emojis[j], e) == 0;
 		for (int j = 0; j < i && !seen; j++)
 			seen = strcmp(c->reactions[j].emoji, e) == 0;
-		if (!seen)
+		if (!seen) {
 			reaction_button(p, c, e, can);
+			extra++;
+		}
 	}
 	html_raw(b, can ? "</form>" : "</p>");
 }
 
-/* The Edit (a <details> with the body in a textarea: no script needed) and
- * Delete controls of a comment (reply_id NULL) or a reply, each shown only
- * when the comment's permissions allow it (comment_permissions: the
- * author edits; the author or the create role deletes); the domain decides
- * either way. */
-static int change_controls(struct app_page *p, const char *href, const char *comment_id, const struct dom_comment *dc)
+/* The Edit and Delete controls of a comment (comment_id's, dc its own) or
+ * a reply (dc), each shown only when the comment's permissions allow it
+ * (comment_permissions: the author edits; the author or the create role
+ * deletes); the domain decides either way. Edit is a link to the comment's
+ * own page with ?edit={id}, where the body is in the form's textarea
+ * instead of shown: one copy of it on either page, no script needed. own:
+ * on that page (cursor: its ?page=, kept by the link). */
+static int change_controls(struct app_page *p, const char *href, const char *comment_id, const struct dom_comment *dc,
+			   bool own, const char *cursor)
 {
 	struct jw *b = p->out;
 	const struct comment *c = &dc->c;
@@ -892,33 +1092,65 @@ static int change_controls(struct app_page *p, const char *href, const char *com
 		return err_set(ERR_INTERNAL, "out of memory");
 	html_raw(b, "<div class=\"cctl\">");
 	if (dc->view.perms.edit) {
-		const char *act = arena_printf(&p->r->arena, "%sedit", base);
-		if (!act)
-			return err_set(ERR_INTERNAL, "out of memory");
-		html_raw(b, "<details class=\"cedit\"><summary>Edit<span class=\"sr\"> this ");
-		html_raw(b, what);
-		html_raw(b, "</span></summary>");
-		form_open(p, href, act, "stack");
-		html_raw(b, "<label for=\"e-");
+		html_raw(b, "<a class=\"cedit\" href=\"");
+		html_raw(b, comment_href(p, href, comment_id, "?"));
+		if (own && cursor && *cursor) {
+			const char *q = app_query_enc(&p->r->arena, cursor);
+			if (!q)
+				return err_set(ERR_INTERNAL, "out of memory");
+			html_raw(b, "page=");
+			app_text(b, q);
+			html_raw(b, "&amp;");
+		}
+		html_raw(b, "edit=");
 		app_text(b, c->id);
-		html_raw(b, "\">Your ");
-		html_raw(b, what);
-		html_raw(b, "</label><textarea id=\"e-");
+		html_raw(b, "#e-");
 		app_text(b, c->id);
-		html_raw(b, "\" name=\"markdown\" rows=\"3\" maxlength=\"10000\" required>");
-		app_text(b, c->markdown ? c->markdown : "");
-		html_raw(b, "</textarea><button type=\"submit\">Save</button></form></details>");
+		html_raw(b, "\">Edit<span class=\"sr\"> this ");
+		html_raw(b, what);
+		html_raw(b, "</span></a> ");
 	}
 	if (dc->view.perms.del) {
 		const char *act = arena_printf(&p->r->arena, "%sdelete", base);
 		if (!act)
 			return err_set(ERR_INTERNAL, "out of memory");
 		form_open(p, href, act, "inline");
+		back_field(p, own && c->parent_id); /* a deleted comment's page is gone */
 		html_raw(b, "<button type=\"submit\" class=\"danger\">Delete<span class=\"sr\"> this ");
 		html_raw(b, c->parent_id ? "reply" : "comment and its replies");
 		html_raw(b, "</span></button></form>");
 	}
 	html_raw(b, "</div>");
+	return 0;
+}
+
+/* On a comment's own page (?edit={id}), in place of the body of dc (the
+ * comment comment_id or one of its replies): the form to change it, the
+ * body (or a refused edit's text) once, in its textarea. */
+static int edit_form(struct app_page *p, const char *href, const char *comment_id, const struct comment *c,
+		     const char *text)
+{
+	struct jw *b = p->out;
+	const char *what = c->parent_id ? "reply" : "comment";
+	const char *act = c->parent_id ? arena_printf(&p->r->arena, "comments/%s/replies/%s/edit", comment_id, c->id)
+				       : arena_printf(&p->r->arena, "comments/%s/edit", c->id);
+
+	if (!act)
+		return err_set(ERR_INTERNAL, "out of memory");
+	form_open(p, href, act, "stack cedit");
+	back_field(p, true);
+	html_raw(b, "<label for=\"e-");
+	app_text(b, c->id);
+	html_raw(b, "\">Your ");
+	html_raw(b, what);
+	html_raw(b, "</label><textarea id=\"e-");
+	app_text(b, c->id);
+	html_raw(b, "\" name=\"markdown\" rows=\"6\" maxlength=\"10000\" required>");
+	app_text(b, text ? text : c->markdown ? c->markdown : "");
+	html_raw(b, "</textarea><div class=\"row\"><button type=\"submit\">Save</button> <a href=\"");
+	html_raw(b, comment_href(p, href, comment_id, c->parent_id ? "#rp-" : "#c-"));
+	app_text(b, c->id);
+	html_raw(b, "\">Cancel</a></div></form>");
 	return 0;
 }
 
@@ -933,53 +1165,101 @@ static void comment_head(struct jw *b, const struct comment *c)
 		html_raw(b, " (edited)");
 }
 
+/* A comment's head line: comment_head, the page (and line) it is on, and
+ * "Resolved". */
+static void comment_title(struct app_page *p, const char *href, const struct dom_comment *dc)
+{
+	struct jw *b = p->out;
+	const struct comment *c = &dc->c;
+	long line = quoted_line(c);
+
+	comment_head(b, c);
+	if (dc->view.page) {
+		html_raw(b, " \xc2\xb7 on ");
+		app_text(b, dc->view.page->title);
+		if (line) {
+			char num[24];
+			snprintf(num, sizeof(num), "%ld", line);
+			html_raw(b, ", <a href=\"");
+			html_raw(b, href);
+			html_raw(b, "#lc-");
+			app_text(b, c->id);
+			html_raw(b, "\">line ");
+			html_raw(b, num);
+			html_raw(b, "</a>");
+		}
+	}
+	html_raw(b, "</span>");
+	if (c->status && strcmp(c->status, "resolved") == 0)
+		html_raw(b, " <span class=\"badge st-merged\">Resolved</span>");
+	html_raw(b, "</p>");
+}
+
+/* The reply form and Resolve / Reopen under a comment, for a member who
+ * may (permissions.reply); own: on the comment's own page. */
+static int reply_forms(struct app_page *p, const char *href, const struct dom_comment *dc, bool own)
+{
+	struct jw *b = p->out;
+	const struct comment *c = &dc->c;
+	bool resolved = c->status && strcmp(c->status, "resolved") == 0;
+	/* A comment id is the store's (letters and digits): safe in a path. */
+	char *reply = arena_printf(&p->r->arena, "comments/%s/reply", c->id);
+	char *resolve = arena_printf(&p->r->arena, "comments/%s/resolve", c->id);
+
+	if (!dc->view.perms.reply)
+		return 0;
+	if (!reply || !resolve)
+		return err_set(ERR_INTERNAL, "out of memory");
+	form_open(p, href, reply, "stack reply");
+	back_field(p, own);
+	html_raw(b, "<label for=\"r-");
+	app_text(b, c->id);
+	html_raw(b, "\">Reply</label><textarea rows=\"2\" maxlength=\"10000\" name=\"markdown\" id=\"r-");
+	app_text(b, c->id);
+	html_raw(b, "\" required></textarea><button type=\"submit\">Reply</button></form>");
+	form_open(p, href, resolve, "inline");
+	back_field(p, own);
+	html_raw(b, resolved ? "<input type=\"hidden\" name=\"resolved\" value=\"0\">"
+			       "<button type=\"submit\">Reopen</button></form>"
+			     : "<input type=\"hidden\" name=\"resolved\" value=\"1\">"
+			       "<button type=\"submit\">Resolve</button></form>");
+	return 0;
+}
+
+/* "Comments": REVIEW_COMMENTS at a time, newest first (items, next: the
+ * page review_sections listed), each body cut at REVIEW_BODY_BYTES, with
+ * its first REVIEW_REPLIES_INLINE replies and a link to its own page for
+ * the rest; the pager keeps ?on=&line= (a line's form). */
 static int comments_section(struct app_page *p, const struct space *s, const struct space_permissions *perm,
 			    const char *href, const char *number, const struct cr_changes *ch,
 			    const struct dom_comment *items, int n, const char *next)
 {
+	static const char *const keep[] = { "on", "line", NULL };
 	struct jw *b = p->out;
 	struct comment_at at = { s->id, number };
-	struct list_req lr = { .limit = REVIEW_LIST };
+	struct list_req lr = { .limit = REVIEW_REPLIES_INLINE };
 	int rc;
 
 	html_raw(b, "<h2 id=\"comments\">Comments</h2>");
 	if (n == 0)
-		html_raw(b, "<p class=\"empty\">No comments yet.</p>");
+		html_raw(b, req_query(p->r, "page") ? "<p class=\"empty\">No older comments.</p>"
+						    : "<p class=\"empty\">No comments yet.</p>");
 	for (int i = 0; i < n; i++) {
 		const struct comment *c = &items[i].c;
-		bool resolved = c->status && strcmp(c->status, "resolved") == 0;
-		long line = quoted_line(c);
+		const char *chref = comment_href(p, href, c->id, NULL);
 		struct dom_comment *rp = NULL;
 		int nrp = 0;
 		char *rnext = NULL;
 
 		html_raw(b, "<article class=\"comment");
-		html_raw(b, resolved ? " resolved" : "");
+		html_raw(b, c->status && strcmp(c->status, "resolved") == 0 ? " resolved" : "");
 		html_raw(b, "\" id=\"c-");
 		app_text(b, c->id);
 		html_raw(b, "\">");
-		comment_head(b, c);
-		if (items[i].view.page) {
-			html_raw(b, " \xc2\xb7 on ");
-			app_text(b, items[i].view.page->title);
-			if (line) {
-				char num[24];
-				snprintf(num, sizeof(num), "%ld", line);
-				html_raw(b, ", <a href=\"#lc-");
-				app_text(b, c->id);
-				html_raw(b, "\">line ");
-				html_raw(b, num);
-				html_raw(b, "</a>");
-			}
-		}
-		html_raw(b, "</span>");
-		if (resolved) {
-			html_raw(b, " <span class=\"badge st-merged\">Resolved</span>");
-		}
-		html_raw(b, "</p>");
-		body_text(b, c->markdown);
-		reactions_row(p, c, items[i].view.perms.reply, href);
-		if ((rc = change_controls(p, href, c->id, &items[i])))
+		comment_title(p, "", &items[i]);
+		body_cut(p, c->markdown, chref);
+		reactions_row(p, c, items[i].view.perms.reply, href, false);
+		if ((rc = change_controls(p, href, c->id, &items[i], false, NULL)))
 			return rc;
 		if (c->replies > 0) {
 			if ((rc = dom_replies_list(p->d, &at, c->id, &lr, COMMENT_MARKDOWN, &rp, &nrp, &rnext)))
@@ -991,34 +1271,31 @@ static int comments_section(struct app_page *p, const struct space *s, const str
 				html_raw(b, "\">");
 				comment_head(b, &rp[j].c);
 				html_raw(b, "</span></p>");
-				body_text(b, rp[j].c.markdown);
-				if ((rc = change_controls(p, href, c->id, &rp[j])))
+				body_cut(p, rp[j].c.markdown, chref);
+				if ((rc = change_controls(p, href, c->id, &rp[j], false, NULL)))
 					return rc;
 				html_raw(b, "</li>");
 			}
 			html_raw(b, "</ul>");
+			if (rnext || c->replies > nrp) {
+				char more[48];
+				int64_t k = c->replies - nrp;
+				if (k > 0)
+					snprintf(more, sizeof(more), "%lld more %s", (long long)k, k == 1 ? "reply" : "replies");
+				else
+					snprintf(more, sizeof(more), "More replies");
+				html_raw(b, "<p class=\"more\"><a href=\"");
+				html_raw(b, comment_href(p, href, c->id, "#replies"));
+				html_raw(b, "\">");
+				html_raw(b, more);
+				html_raw(b, "</a></p>");
+			}
 		}
-		if (items[i].view.perms.reply) {
-			char *act = arena_printf(&p->r->arena, "comments/%s/", c->id);
-			if (!act)
-				return err_set(ERR_INTERNAL, "out of memory");
-			/* A comment id is the store's (letters and digits): safe in a path. */
-			form_open(p, href, arena_printf(&p->r->arena, "%sreply", act), "stack reply");
-			html_raw(b, "<label for=\"r-");
-			app_text(b, c->id);
-			html_raw(b, "\">Reply</label><textarea rows=\"2\" maxlength=\"10000\" name=\"markdown\" id=\"r-");
-			app_text(b, c->id);
-			html_raw(b, "\" required></textarea><button type=\"submit\">Reply</button></form>");
-			form_open(p, href, arena_printf(&p->r->arena, "%sresolve", act), "inline");
-			html_raw(b, resolved ? "<input type=\"hidden\" name=\"resolved\" value=\"0\">"
-					       "<button type=\"submit\">Reopen</button></form>"
-					     : "<input type=\"hidden\" name=\"resolved\" value=\"1\">"
-					       "<button type=\"submit\">Resolve</button></form>");
-		}
+		if ((rc = reply_forms(p, href, &items[i], false)))
+			return rc;
 		html_raw(b, "</article>");
 	}
-	if (next)
-		html_raw(b, "<p class=\"mute\">Older comments are not listed here; the API lists them all.</p>");
+	app_pager(p, href, keep, next, "Older comments");
 	if (perm->comment) {
 		form_open(p, href, "comment", "stack");
 		html_raw(b, "<label for=\"new-comment\">Add a comment</label>"
@@ -1050,7 +1327,8 @@ int review_sections(struct app_page *p, const struct space *s, const struct chan
 	char *number = arena_printf(&p->r->arena, "%lld", (long long)cr->number);
 	struct comment_at at = { s->id, number };
 	struct comment_filter f = { 0 };
-	struct list_req lr = { .limit = REVIEW_LIST };
+	struct list_req lr;
+	struct cursor cur;
 	struct dom_comment *items = NULL;
 	char *next = NULL;
 	int n = 0, rc;
@@ -1058,7 +1336,13 @@ int review_sections(struct app_page *p, const struct space *s, const struct chan
 
 	if (!number)
 		return err_set(ERR_INTERNAL, "out of memory");
-	/* The comments first: those on a line are shown beside it. */
+	/* The comments first: those on a line are shown beside it. Newest
+	 * first, as the API lists them by default (order=desc): a comment
+	 * just posted is on the first page; ?page= for older ones. */
+	if ((rc = app_list(p, &lr, &cur, 1)))
+		return rc;
+	if (lr.limit > REVIEW_COMMENTS)
+		lr.limit = REVIEW_COMMENTS;
 	if ((rc = dom_comments_list(p->d, &at, &f, &lr, COMMENT_MARKDOWN, &items, &n, &next)))
 		return rc;
 	if (refusal) {
@@ -1068,24 +1352,125 @@ int review_sections(struct app_page *p, const struct space *s, const struct chan
 	}
 	/* What the API's space serializer says this member may do. */
 	space_permissions(&perm, s->access, s->edit_mode && strcmp(s->edit_mode, "locked") == 0);
-	/* ?page=&line=: the form for a comment on that line (its gutter
-	 * link); anything else there is ignored. */
+	/* ?on=&line=: the form for a comment on that line of page ?on= (its
+	 * gutter link); anything else there is ignored. */
 	if (req_query_int(p->r, "line", 1, 10000000, &line) != 1) {
 		err_clear();
 		line = 0;
 	}
-	struct line_ctx lc = { href, perm.comment, req_query(p->r, "page"), line, NULL, items, n };
+	struct line_ctx lc = { href, perm.comment, req_query(p->r, "on"), line, NULL, items, n };
 	if (!line && refused_line.line) {
 		lc.form_page = refused_line.page;
 		lc.form_line = refused_line.line;
 		lc.form_text = refused_line.text;
 	}
-	if ((rc = diff_section(p, ch, &lc)))
+	if ((rc = diff_section(p, s, ch, &lc)))
 		return rc;
 	merge_section(p, s, cr, &perm, href);
 	if ((rc = reviews_section(p, s, cr, &perm, href, number)))
 		return rc;
 	return comments_section(p, s, &perm, href, number, ch, items, n, next);
+}
+
+/* ---- a comment's own page ---- */
+
+/* GET .../~/changes/{number}/~/comments/{commentId}: the comment whole,
+ * its replies REVIEW_REPLIES at a time, oldest first (?page=, app_pager),
+ * its reactions and forms (those going back here carry back=comment);
+ * ?edit={id} shows that comment's or reply's body in its edit form instead
+ * (one copy). getCommentInChangeRequest's dom_comment_get and
+ * listCommentRepliesInChangeRequest's dom_replies_list: another
+ * organization's or a missing comment is the 404 page. */
+int page_review_comment_view(struct app_page *p)
+{
+	const char *sid = req_param(p->r, "spaceId"), *cid = req_param(p->r, "commentId"), *num;
+	const char *edit = req_query(p->r, "edit"), *edit_text = NULL, *cursor = req_query(p->r, "page");
+	const char *href, *chref;
+	struct space s;
+	struct change_request cr;
+	struct dom_comment dc;
+	struct dom_comment *rp = NULL;
+	struct comment_at at;
+	struct list_req lr;
+	struct cursor cur;
+	struct jw *b = p->out;
+	char *next = NULL;
+	int nrp = 0, rc;
+
+	if ((rc = cr_number(p, &num)))
+		return rc;
+	at = (struct comment_at){ sid, num };
+	if ((rc = dom_cr_get(p->d, sid, num, &s, &cr)) ||
+	    (rc = dom_comment_get(p->d, &at, cid, NULL, COMMENT_MARKDOWN, &dc)) || (rc = app_list(p, &lr, &cur, 0)))
+		return rc;
+	if (lr.limit > REVIEW_REPLIES)
+		lr.limit = REVIEW_REPLIES;
+	if ((rc = dom_replies_list(p->d, &at, dc.c.id, &lr, COMMENT_MARKDOWN, &rp, &nrp, &next)))
+		return rc;
+	if (refused_edit.id) {
+		edit = refused_edit.id;
+		edit_text = refused_edit.text;
+	}
+	href = cr_href(p, s.id, cr.number);
+	chref = comment_href(p, href, dc.c.id, NULL);
+	{
+		struct app_crumb crumbs[] = {
+			{ "Home", "/" },
+			{ cr.subject && *cr.subject ? cr.subject : "Change request", href },
+			{ "Comment", NULL },
+		};
+		app_frame_begin(p, "Comment", crumbs, 3);
+	}
+	html_raw(b, "<h1>Comment</h1>");
+	if (refusal) {
+		html_raw(b, "<div class=\"hint hint-danger\" role=\"alert\" id=\"refusal\"><p><strong>Not done.</strong> ");
+		app_text(b, refusal);
+		html_raw(b, "</p></div>");
+	}
+	html_raw(b, "<article class=\"comment");
+	html_raw(b, dc.c.status && strcmp(dc.c.status, "resolved") == 0 ? " resolved" : "");
+	html_raw(b, "\" id=\"c-");
+	app_text(b, dc.c.id);
+	html_raw(b, "\">");
+	comment_title(p, href, &dc);
+	if (edit && strcmp(edit, dc.c.id) == 0 && dc.view.perms.edit)
+		rc = edit_form(p, href, dc.c.id, &dc.c, edit_text);
+	else
+		body_text(b, dc.c.markdown);
+	if (rc)
+		return rc;
+	reactions_row(p, &dc.c, dc.view.perms.reply, href, true);
+	if ((rc = change_controls(p, href, dc.c.id, &dc, true, cursor)))
+		return rc;
+	html_raw(b, "<h2 id=\"replies\">Replies</h2>");
+	if (nrp == 0)
+		html_raw(b, cursor && *cursor ? "<p class=\"empty\">No more replies.</p>" : "<p class=\"empty\">No replies yet.</p>");
+	else
+		html_raw(b, "<ul class=\"replies\">");
+	for (int j = 0; j < nrp; j++) {
+		html_raw(b, "<li id=\"rp-");
+		app_text(b, rp[j].c.id);
+		html_raw(b, "\">");
+		comment_head(b, &rp[j].c);
+		html_raw(b, "</span></p>");
+		if (edit && strcmp(edit, rp[j].c.id) == 0 && rp[j].view.perms.edit)
+			rc = edit_form(p, href, dc.c.id, &rp[j].c, edit_text);
+		else
+			body_text(b, rp[j].c.markdown);
+		if (rc || (rc = change_controls(p, href, dc.c.id, &rp[j], true, cursor)))
+			return rc;
+		html_raw(b, "</li>");
+	}
+	if (nrp > 0)
+		html_raw(b, "</ul>");
+	app_pager(p, chref, NULL, next, "More replies");
+	if ((rc = reply_forms(p, href, &dc, true)))
+		return rc;
+	html_raw(b, "</article><p><a href=\"");
+	html_raw(b, href);
+	html_raw(b, "#comments\">Back to the change request</a></p>");
+	app_frame_end(p);
+	return 0;
 }
 
 /* ---- the forms ---- */
@@ -1189,7 +1574,7 @@ int page_review_reply(struct app_page *p)
 	at = (struct comment_at){ sid, num };
 	if ((rc = dom_reply_post(p->d, &at, cid, md, &out)))
 		return refused(p, rc);
-	return back_to(p, sid, num, "#comments");
+	return back_to2(p, sid, num, "#comments", "#replies");
 }
 
 int page_review_resolve(struct app_page *p)
@@ -1406,15 +1791,25 @@ int page_review_comment_edit(struct app_page *p)
 	struct dom_comment out;
 	int rc;
 
+	const char *anchor;
+
 	if ((rc = cr_number(p, &num)))
 		return rc;
-	if ((rc = required(p, "markdown", &md)))
-		return refused(p, rc);
-	e.markdown = md;
-	at = (struct comment_at){ sid, num };
-	if ((rc = dom_comment_update(p->d, &at, cid, rid, &e, &out)))
-		return refused(p, rc);
-	return back_to(p, sid, num, arena_printf(&p->r->arena, "#%s-%s", rid ? "rp" : "c", rid ? rid : cid));
+	if ((rc = required(p, "markdown", &md)) == 0) {
+		e.markdown = md;
+		at = (struct comment_at){ sid, num };
+		rc = dom_comment_update(p->d, &at, cid, rid, &e, &out);
+	}
+	if (rc) {
+		/* On the comment's page: its form again, with what was typed. */
+		refused_edit.id = rid ? rid : cid;
+		refused_edit.text = md; /* NULL: none came, the body as it is */
+		rc = refused(p, rc);
+		memset(&refused_edit, 0, sizeof(refused_edit));
+		return rc;
+	}
+	anchor = arena_printf(&p->r->arena, "#%s-%s", rid ? "rp" : "c", rid ? rid : cid);
+	return back_to2(p, sid, num, anchor, anchor);
 }
 
 /* Delete a comment with its replies, or a reply: deleteCommentInChangeRequest's
@@ -1433,5 +1828,7 @@ int page_review_comment_delete(struct app_page *p)
 	at = (struct comment_at){ sid, num };
 	if ((rc = dom_comment_delete(p->d, &at, cid, rid, NULL)))
 		return refused(p, rc);
-	return back_to(p, sid, num, rid ? arena_printf(&p->r->arena, "#c-%s", cid) : "#comments");
+	if (!rid) /* the comment's own page is gone with it */
+		return back_to_cr(p, sid, num, "#comments");
+	return back_to2(p, sid, num, arena_printf(&p->r->arena, "#c-%s", cid), "#replies");
 }

@@ -55,6 +55,8 @@ int page_review_resolve(struct app_page *p);
 int page_review_react(struct app_page *p);
 int page_review_comment_edit(struct app_page *p);   /* a comment's or a reply's (replyId) body */
 int page_review_comment_delete(struct app_page *p); /* a comment with its replies, or a reply */
+/* GET .../~/changes/{number}/~/comments/{commentId}: a comment, its replies (paged), its forms. */
+int page_review_comment_view(struct app_page *p);
 int page_review_reviewers(struct app_page *p);
 int page_review_reviewer_remove(struct app_page *p);
 int page_review_submit(struct app_page *p);

@@ -67,7 +67,7 @@ describe('web interface: review and merge', () => {
     it('the change request page shows the markdown differences, escaped, and the author\'s controls', async () => {
         const t = (await get(aliceS, crHref)).text;
         assert.match(t, /<h2 id="differences">Differences<\/h2>/);
-        const gut = (n) => `<a class="ln" href="${crHref}\\?page=${pageId}&amp;line=${n}#lc" aria-label="Comment on line ${n}">${n}</a>`;
+        const gut = (n) => `<a class="ln" href="${crHref}\\?on=${pageId}&amp;line=${n}#lc" aria-label="Comment on line ${n}">${n}</a>`;
         assert.match(t, new RegExp(`<del><span class="ln"></span>- line two\n</del><ins>${gut(2)}\\+ line 2 &lt;b&gt;changed&lt;/b&gt;\n</ins>`));
         assert.match(t, new RegExp(`<span class="ctx">${gut(1)}  line one\n</span>`));
         assert.match(t, new RegExp(`<ins>${gut(5)}\\+ line five\n</ins>`));
@@ -218,9 +218,15 @@ describe('web interface: review and merge', () => {
         const rEdit = `${href}/~/comments/${c.id}/replies/${r.id}/edit`, rDel = `${href}/~/comments/${c.id}/replies/${r.id}/delete`;
 
         // bob (review role) edits and deletes his comment, not alice's reply; dan (read) nothing
+        // Edit is a link to the comment's own page, where the body is in the form instead of shown: once on either page
+        const chref = `${href}/~/comments/${c.id}`;
         const tb = (await get(bobS, href)).text;
-        assert.match(tb, new RegExp(`<details class="cedit"><summary>Edit<span class="sr"> this comment</span></summary><form method="post" class="stack" action="${cEdit}">`));
-        assert.match(tb, new RegExp(`<textarea id="e-${c.id}" name="markdown" rows="3" maxlength="10000" required>First &lt;try&gt;\\.</textarea>`));
+        assert.match(tb, new RegExp(`<a class="cedit" href="${chref}\\?edit=${c.id}#e-${c.id}">Edit<span class="sr"> this comment</span></a>`));
+        assert.equal(tb.split('First &lt;try&gt;.').length, 2, 'the body once on the change request\'s page');
+        assert.doesNotMatch(tb, /<textarea id="e-/);
+        const tbe = (await get(bobS, `${chref}?edit=${c.id}`)).text;
+        assert.match(tbe, new RegExp(`<form method="post" class="stack cedit" action="${cEdit}"><input type="hidden" name="csrf" value="${bobS.csrf}"><input type="hidden" name="back" value="comment"><label for="e-${c.id}">Your comment</label><textarea id="e-${c.id}" name="markdown" rows="6" maxlength="10000" required>First &lt;try&gt;\\.</textarea>`));
+        assert.equal(tbe.split('First &lt;try&gt;.').length, 2, 'the body once on the comment\'s page: in the form');
         assert.match(tb, new RegExp(`action="${cDel}"`));
         assert.doesNotMatch(tb, new RegExp(`/replies/${r.id}/(edit|delete)"`));
         const td = (await get(danS, href)).text;
@@ -229,8 +235,10 @@ describe('web interface: review and merge', () => {
         // alice (admin) deletes anyone's, edits only her own
         const ta = (await get(aliceS, href)).text;
         assert.match(ta, new RegExp(`action="${cDel}"`));
-        assert.doesNotMatch(ta, new RegExp(`action="${cEdit}"`));
-        assert.match(ta, new RegExp(`action="${rEdit}"`));
+        assert.doesNotMatch(ta, new RegExp(`action="${cEdit}"|\\?edit=${c.id}#`));
+        assert.match(ta, new RegExp(`href="${chref}\\?edit=${r.id}#e-${r.id}"`));
+        // ?edit= of what one may not edit shows no form
+        assert.doesNotMatch((await get(aliceS, `${chref}?edit=${c.id}`)).text, /<textarea id="e-/);
 
         // bob edits his comment: the API reads the new body, the page says (edited)
         const e = await post(bobS, cEdit, { markdown: 'Second "try".\r\nThanks.' }); // a textarea's CRLF, stored as LF
@@ -239,6 +247,12 @@ describe('web interface: review and merge', () => {
         assert.equal(got.body.markdown, 'Second "try".\nThanks.');
         assert.ok(got.editedAt, 'editedAt is set');
         assert.match((await get(aliceS, href)).text, /\(edited\)<\/span>/);
+        // from the comment's own page (back=comment): back there; refused there: its form again with what was typed
+        const e2 = await post(bobS, cEdit, { markdown: 'Second "try".\nThanks.', back: 'comment' });
+        assert.equal(e2.headers.location, `${chref}#c-${c.id}`);
+        const big2 = await post(bobS, cEdit, { markdown: `<${'y'.repeat(10_000)}>`, back: 'comment' }, 400);
+        assert.match(big2.text, /<h1>Comment<\/h1><div class="hint hint-danger" role="alert" id="refusal"><p><strong>Not done\.<\/strong> body\.markdown: must be at most 10000 characters/);
+        assert.match(big2.text, new RegExp(`<textarea id="e-${c.id}" name="markdown" rows="6" maxlength="10000" required>&lt;y{10000}&gt;</textarea>`));
 
         // refused: bob on alice's reply (403 shown, unchanged), dan, no or a wrong token, eve, a blank or oversized body
         const x = await post(bobS, rEdit, { markdown: 'Hijacked.' }, 403);
@@ -272,22 +286,22 @@ describe('web interface: review and merge', () => {
         const other = await newCR('Line comments', 'line one\nline two, <again>\nline three\nline four\n');
         const href = `/s/${space.id}/~/changes/${other.number}`;
         const t = (await get(bobS, href)).text;
-        const link = `${href}?page=${pageId}&amp;line=2#lc`;
+        const link = `${href}?on=${pageId}&amp;line=2#lc`;
         assert.ok(t.includes(`<ins><a class="ln" href="${link}" aria-label="Comment on line 2">2</a>+ line two, &lt;again&gt;\n</ins>`), 'line 2 has its link');
         assert.doesNotMatch(t, /id="lc"/, 'no form until a line is chosen');
         // a reader sees the numbers, no links
         const td = (await get(danS, href)).text;
         assert.match(td, /<ins><span class="ln">2<\/span>\+ line two/);
         assert.doesNotMatch(td, /<a class="ln"/);
-        assert.doesNotMatch((await get(danS, `${href}?page=${pageId}&line=2`)).text, /id="lc"/);
+        assert.doesNotMatch((await get(danS, `${href}?on=${pageId}&line=2`)).text, /id="lc"/);
 
         // the link's page: the form right under line 2, before line 3
-        const f = (await get(bobS, `${href}?page=${pageId}&line=2`)).text;
+        const f = (await get(bobS, `${href}?on=${pageId}&line=2`)).text;
         const at2 = f.indexOf('+ line two, &lt;again&gt;'), form = f.indexOf('<details class="linec" id="lc" open>'), at3 = f.indexOf('  line three\n');
         assert.ok(at2 > 0 && form > at2 && at3 > form, `the form is under line 2 (${at2} < ${form} < ${at3})`);
         assert.match(f, new RegExp(`<input type="hidden" name="page" value="${pageId}"><input type="hidden" name="line" value="2"><label for="lc-text">Your comment on line 2 of Intro</label><textarea id="lc-text" name="markdown" rows="3" maxlength="9000" required>`));
         // nonsense in the query is ignored
-        for (const q of ['?page=nosuch&line=2', `?page=${pageId}&line=99`, `?page=${pageId}&line=x`]) {
+        for (const q of ['?on=nosuch&line=2', `?on=${pageId}&line=99`, `?on=${pageId}&line=x`]) {
             assert.doesNotMatch((await get(bobS, `${href}${q}`)).text, /id="lc"/, q);
         }
 

@@ -166,7 +166,7 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
         try {
             await b.page.goto(href);
             // the line "Use HTTPS, always." is line 12 of the change request's text
-            await Promise.all([b.page.waitForURL(/\?page=[^&]+&line=12#lc$/), b.page.getByRole('link', { name: 'Comment on line 12' }).click()]);
+            await Promise.all([b.page.waitForURL(/\?on=[^&]+&line=12#lc$/), b.page.getByRole('link', { name: 'Comment on line 12' }).click()]);
             const form = b.page.locator('details#lc[open]');
             await form.waitFor();
             // the keyboard goes on from the form (#lc): its summary, then its text box
@@ -207,7 +207,7 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
         assert.ok(posted.status < 300, posted.text);
         const p = await session(bob.email, PHONE, 'dark');
         try {
-            await p.page.goto(`${href}?page=${pageId}&line=8#lc`);
+            await p.page.goto(`${href}?on=${pageId}&line=8#lc`);
             await p.page.locator('details#lc[open]').waitFor();
             // lines the difference does not show: the comment keeps its quote, the form shows the line
             assert.match(await p.page.locator('aside.linec').innerText(), /on line 3[\s\S]*> Line 3: Receive signed events from Acme\.\s+Signed how\?/);
