@@ -218,16 +218,6 @@ static bool proxy_ok(const char *s)
 	return true;
 }
 
-/* Letters, digits, '.', '_' and '-': a basename is a path segment of
- * published URLs (/sites/<basename>). */
-static bool basename_ok(const char *s)
-{
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_' && *s != '-')
-			return false;
-	return true;
-}
-
 static int body_site_update(struct req *r, struct site_update *in)
 {
 	json_t *adaptive, *enabled;
@@ -249,12 +239,8 @@ static int body_site_update(struct req *r, struct site_update *in)
 	if ((rc = body_string(r, "hostname", F_NULLABLE, 1, 253, &in->hostname)) < 0)
 		return rc;
 	in->has_hostname = rc == 1;
-	if (in->hostname && !valid_site_hostname(in->hostname))
-		return err_set(ERR_INVALID, "hostname: must be a lower-case host name of three or more labels, "
-					    "such as docs.example.com");
-	if (in->basename && (!basename_ok(in->basename) || strcmp(in->basename, ".") == 0 ||
-			     strcmp(in->basename, "..") == 0))
-		return err_set(ERR_INVALID, "basename: use letters, digits, '.', '_' and '-' only");
+	if ((rc = dom_site_hostname_check(in->hostname)) || (rc = dom_site_basename_check(in->basename)))
+		return rc;
 	if (in->proxy && !proxy_ok(in->proxy))
 		return err_set(ERR_INVALID,
 			       "proxy: must be a host and a path, such as example.com/docs (got '%.100s')", in->proxy);

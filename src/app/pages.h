@@ -170,6 +170,7 @@ int page_site_share_link_delete(struct app_page *p);
 /* A site's general settings; creating a site, and its form on the
  * organization's page (title: the value to show, or NULL). */
 int page_site_settings_save(struct app_page *p);
+int page_site_delete(struct app_page *p);
 int page_site_new(struct app_page *p);
 int page_site_create(struct app_page *p);
 void app_site_create_form(struct app_page *p, const char *org_id, const char *title);
@@ -183,6 +184,14 @@ int page_site_section_delete(struct app_page *p);
 int page_site_section_default(struct app_page *p);
 int page_site_customization(struct app_page *p);
 int page_site_customization_save(struct app_page *p);
+int page_site_group_create(struct app_page *p);
+int page_site_group_delete(struct app_page *p);
+int page_site_group_section_add(struct app_page *p);
+int page_site_group_section_remove(struct app_page *p);
+int page_site_item_move(struct app_page *p);
+int page_site_space_customization(struct app_page *p);
+int page_site_space_customization_save(struct app_page *p);
+int page_site_space_customization_delete(struct app_page *p);
 /* The published site's "Edit" link (edit_link.c): JSON for site.js. */
 int page_edit_link(struct app_page *p);
 /* A space's Git sync (pages_git.c). */

@@ -20,6 +20,19 @@
  * page (app_site_create_form) and /o/{organizationId}/sites/new, POST
  * /o/{organizationId}/sites, then the new site's settings. The structure
  * and the customization are pages_site_structure.c's.
+ *
+ * The general form also has the basename and the host name (updateSiteById's
+ * basename 1..100 and docsd's hostname 1..253): their rules are the domain's
+ * (dom_site_basename_check, dom_site_hostname_check, which the API's parse
+ * calls too, so the 400 says the same), their uniqueness dom_site_update's
+ * (409). An empty basename leaves it (the API cannot remove one), an empty
+ * host name removes it. The page shows the published URL that results
+ * (site_published_url, the API's urls.published).
+ *
+ * Deleting the site (deleteSiteById's dom_site_delete, admin): POST
+ * .../delete with the box "I understand" ticked (confirm=yes; else a 400 and
+ * nothing deleted), then 303 to the organization's page. A site that is not
+ * there is the 404 page (the API answers an admin's missing site with 204).
  */
 #include "app/app.h"
 #include "app/pages.h"
@@ -53,6 +66,24 @@ static const char *sent(struct app_page *p, const char *name, const char *curren
 	    form_field(&p->r->arena, p->r->body, p->r->body_len, name, &v) == 1)
 		return v;
 	return current;
+}
+
+/* Deleting the site (admins): a box to tick, then the button; without the
+ * tick the POST is a 400 and nothing is deleted (no script needed). */
+static void delete_form(struct app_page *p, const struct site *s)
+{
+	struct jw *b = p->out;
+
+	html_raw(b, "<h2>Delete this site</h2><div class=\"hint hint-danger\"><p>Deleting the site removes its "
+		    "structure, customization and share links, and stops serving it. Its spaces are kept.</p>"
+		    "<form method=\"post\" action=\"");
+	app_text(b, site_path(p, "/delete"));
+	html_raw(b, "\">");
+	app_hidden_csrf(p);
+	html_raw(b, "<p><input id=\"site-delete-confirm\" name=\"confirm\" type=\"checkbox\" value=\"yes\" required>"
+		    "<label for=\"site-delete-confirm\"> I understand: delete the site ");
+	app_text(b, s->title && *s->title ? s->title : s->id);
+	html_raw(b, "</label></p><p><button type=\"submit\">Delete site</button></p></form></div>");
 }
 
 static int render(struct app_page *p, const char *error)
@@ -91,6 +122,15 @@ static int render(struct app_page *p, const char *error)
 				: "<span class=\"badge st-draft\">not published</span>");
 	html_raw(b, "</dd><dt>Visibility</dt><dd>");
 	app_text(b, s.visibility);
+	/* Where it is (or will be) served: its hostname, else its basename or
+	 * id under the server's address (site_published_url, the API's
+	 * urls.published). */
+	site_published_url(url, sizeof(url), dom_base_url(p->d), &s);
+	html_raw(b, "</dd><dt>Published URL</dt><dd><code>");
+	app_text(b, url);
+	html_raw(b, "</code>");
+	if (!s.published)
+		html_raw(b, " <span class=\"mute\">(once published)</span>");
 	html_raw(b, "</dd></dl>");
 	if (!admin) {
 		html_raw(b, "<p class=\"mute\">Only an administrator of this site can change its settings, publish it or "
@@ -123,8 +163,17 @@ static int render(struct app_page *p, const char *error)
 		html_raw(b, "</option>");
 	}
 	html_raw(b, "</select></p><p class=\"mute\">share-link: readers need a share link below; visitor-auth: a "
-		    "signed token from your own sign-in (the API's publishing auth).</p><p><button type=\"submit\">Save"
-		    "</button></p></form><h2>Publishing</h2><form method=\"post\" action=\"");
+		    "signed token from your own sign-in (the API's publishing auth).</p><p><label for=\"site-basename\">"
+		    "Basename (the published URL's last segment; empty: unchanged)</label><br><input id=\"site-basename\" "
+		    "name=\"basename\" type=\"text\" maxlength=\"100\" aria-describedby=\"site-basename-hint\" value=\"");
+	app_text(b, sent(p, "basename", s.basename ? s.basename : ""));
+	html_raw(b, "\"><br><span id=\"site-basename-hint\" class=\"mute\">Letters, digits, '.', '_' and '-'; unique "
+		    "across this server.</span></p><p><label for=\"site-hostname\">Host name (the site is served at its "
+		    "root; empty: none)</label><br><input id=\"site-hostname\" name=\"hostname\" type=\"text\" "
+		    "maxlength=\"253\" placeholder=\"docs.example.com\" value=\"");
+	app_text(b, sent(p, "hostname", s.hostname ? s.hostname : ""));
+	html_raw(b, "\"></p><p><button type=\"submit\">Save</button></p></form><h2>Publishing</h2><form method=\"post\" "
+		    "action=\"");
 	app_text(b, site_path(p, s.published ? "/unpublish" : "/publish"));
 	html_raw(b, "\">");
 	app_hidden_csrf(p);
@@ -138,6 +187,7 @@ static int render(struct app_page *p, const char *error)
 		    "type=\"text\" maxlength=\"50\"><button type=\"submit\">Create share link</button></form>");
 	if (n == 0) {
 		html_raw(b, "<p class=\"empty\">No share links.</p>");
+		delete_form(p, &s);
 		app_frame_end(p);
 		return 0;
 	}
@@ -165,6 +215,7 @@ static int render(struct app_page *p, const char *error)
 		html_raw(b, "<button type=\"submit\">Delete</button></form></td></tr>");
 	}
 	html_raw(b, "</tbody></table></div>");
+	delete_form(p, &s);
 	app_frame_end(p);
 	return 0;
 }
@@ -266,14 +317,25 @@ int page_site_settings_save(struct app_page *p)
 	struct site_update in;
 	const char *bad = NULL, *vis = NULL;
 	struct site s;
-	int rc, i;
+	int rc, i, fh;
 
 	memset(&in, 0, sizeof(in));
 	if (form_text(p, "title", SITE_TITLE_MIN, SITE_TITLE_MAX, &in.title, &bad) < 0 ||
-	    form_text(p, "visibility", 1, 64, &vis, &bad) < 0) {
+	    form_text(p, "visibility", 1, 64, &vis, &bad) < 0 || form_text(p, "basename", 0, 100, &in.basename, &bad) < 0 ||
+	    (fh = form_text(p, "hostname", 0, 253, &in.hostname, &bad)) < 0) {
 		p->status = 400;
 		return render(p, bad);
 	}
+	/* An empty basename leaves it as it is (the API cannot remove one); an
+	 * empty host name removes it (the API's null). The rules are the
+	 * domain's, with the API's messages. */
+	if (in.basename && !*in.basename)
+		in.basename = NULL;
+	in.has_hostname = fh == 1;
+	if (in.hostname && !*in.hostname)
+		in.hostname = NULL;
+	if ((rc = dom_site_basename_check(in.basename)) || (rc = dom_site_hostname_check(in.hostname)))
+		return refused(p, rc);
 	for (i = 0; vis && site_visibilities[i]; i++)
 		if (strcmp(vis, site_visibilities[i]) == 0)
 			break;
@@ -350,5 +412,28 @@ int page_site_create(struct app_page *p)
 		return render_new(p, in.title, msg);
 	}
 	p->location = app_path2(p, "/o/", org_id, "/sites/", s.id, "/settings");
+	return 0;
+}
+
+/* ---- deleting a site ---- */
+
+int page_site_delete(struct app_page *p)
+{
+	const char *org_id = req_param(p->r, "organizationId"), *site_id = req_param(p->r, "siteId"), *confirm = NULL;
+	struct site s;
+	int rc, f = form_field(&p->r->arena, p->r->body, p->r->body_len, "confirm", &confirm);
+
+	if (f != 1 || strcmp(confirm, "yes") != 0) {
+		p->status = 400;
+		return render(p, "confirm: tick \"I understand\" to delete the site");
+	}
+	/* The site must be there to be deleted from here: dom_site_delete
+	 * answers 0 for an admin's missing site (the API's 204), the page a
+	 * 404 (another organization's site looks missing). */
+	if ((rc = dom_site_get(p->d, org_id, site_id, ROLE_READ, false, &s)))
+		return rc;
+	if ((rc = dom_site_delete(p->d, org_id, site_id)))
+		return refused(p, rc);
+	p->location = app_path(p, "/o/", org_id, "");
 	return 0;
 }

@@ -11,11 +11,13 @@
 #include "domain/sites.h"
 
 #include "model/adaptive.h"
+#include "model/validate.h"
 #include "json/serialize_sites.h"
 #include "domain/spaces.h"
 #include "util/err.h"
 #include "util/util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +135,30 @@ int dom_sites_list(struct dom *d, const char *org_id, const struct site_filter *
 		return rc;
 	for (int i = 0; i < *n; i++)
 		(*items)[i].access = d->actor.org.role;
+	return 0;
+}
+
+/* Letters, digits, '.', '_' and '-', but not "." or "..": a basename is a
+ * path segment of published URLs (/sites/<basename>). */
+int dom_site_basename_check(const char *basename)
+{
+	const char *c;
+
+	if (!basename)
+		return 0;
+	for (c = basename; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '.' && *c != '_' && *c != '-')
+			break;
+	if (*c || strcmp(basename, ".") == 0 || strcmp(basename, "..") == 0)
+		return err_set(ERR_INVALID, "basename: use letters, digits, '.', '_' and '-' only");
+	return 0;
+}
+
+int dom_site_hostname_check(const char *hostname)
+{
+	if (hostname && !valid_site_hostname(hostname))
+		return err_set(ERR_INVALID, "hostname: must be a lower-case host name of three or more labels, "
+					    "such as docs.example.com");
 	return 0;
 }
 

@@ -77,6 +77,14 @@ struct site_update {
 	const char *default_site_space;   /* dom_site_default_set */
 	const char *default_site_section;
 };
+/* The rules of a site's names, as updateSiteById's parse and the web
+ * interface's settings form check them before dom_site_update (their length
+ * is the caller's: basename 1..100, hostname 1..253): 0 when name is NULL or
+ * valid, else ERR_INVALID with the message the API answers. A basename is
+ * letters, digits, '.', '_' and '-' (not "." or ".."); a hostname a
+ * lower-case host name of three or more labels (valid_site_hostname). */
+int dom_site_basename_check(const char *basename);
+int dom_site_hostname_check(const char *hostname);
 int dom_site_update(struct dom *d, const char *org_id, const char *site_id, const struct site_update *in,
 		    struct site *out);
 /* Delete a site (admin); 0 also when it does not exist. */

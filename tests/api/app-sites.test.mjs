@@ -8,10 +8,13 @@
 // changed); another organization's member gets the 404 page for every page and form (nothing
 // changed); no CSRF token is the 403 page; a too-short or too-long title, an unknown visibility, a
 // taken section path, a bad color and malformed form data are 4xx pages with the API's message.
+// Second pass: basename and hostname (the domain's rules: the API's 400 and 409 messages), section
+// groups (create, add/remove a section, delete), Move up / Move down (sortSiteStructure), a site
+// space's customization override and its removal, deleting a site behind a box to tick.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
-import { ok, raw, createOrg, addMember } from './lib/api.mjs';
+import { ok, raw, createOrg, addMember, expectError } from './lib/api.mjs';
 import { HTML, FORM, PASSWORD, setPassword, signIn } from './lib/app.mjs';
 
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -226,5 +229,161 @@ describe('web interface: a site\'s administration', () => {
         assert.deepEqual(c.favicon, {});
         assert.equal(c.header.logo, undefined);
         assert.equal(c.themes.toggeable, true);
+    });
+    it('basename and hostname: saved through the form (the domain\'s rules, the API\'s messages), the published URL shown', async () => {
+        const bn = `docs-${site.id}`;
+        const host = `h${site.id.toLowerCase()}.docs.example.com`;
+        await posted(aliceS, `${base}/settings`, { basename: bn, hostname: host }, 303);
+        let s = await getSite();
+        assert.equal(s.basename, bn);
+        assert.equal(s.hostname, host);
+        const shown = await page(aliceS, `${base}/settings`);
+        assert.match(shown.text, new RegExp(`name="basename"[^>]*value="${bn}"`));
+        assert.ok(shown.text.includes(`://${host}</code>`), 'the published URL is the host name\'s');
+        // the same 400 as the API's (one rule, in the domain)
+        const apiBad = await expectError(alice.api.orgs.updateSiteById(org.id, site.id, { basename: 'a/b' }), 400, 'basename a/b');
+        for (const b of ['a/b', '..', 'x y'])
+            await posted(aliceS, `${base}/settings`, { basename: b }, 400, apiBad.error.message);
+        const apiHost = await expectError(alice.api.orgs.updateSiteById(org.id, site.id, { hostname: 'Docs.Example' }), 400, 'bad hostname');
+        const badHost = await posted(aliceS, `${base}/settings`, { hostname: 'Docs.Example' }, 400, apiHost.error.message);
+        assert.match(badHost.text, /name="hostname"[^>]*value="Docs.Example"/, 'the form shows what was sent');
+        await posted(aliceS, `${base}/settings`, { basename: 'b'.repeat(101) }, 400, 'basename: must be 0 to 100 characters long');
+        // taken by another organization's site: the API's 409
+        const taken = `eve-${eveSite.id}`;
+        await ok(eve.api.orgs.updateSiteById(eveOrg.id, eveSite.id, { basename: taken }), 'updateSiteById');
+        await posted(aliceS, `${base}/settings`, { basename: taken }, 409, `basename: '${taken}' is already used by another site`);
+        await posted(bobS, `${base}/settings`, { basename: 'bob-was-here' }, 403);
+        await posted(eveS, `${base}/settings`, { basename: 'eve-was-here' }, 404);
+        assert.equal((await post(aliceS, `${base}/settings`, { basename: 'no-token' }, null)).status, 403);
+        s = await getSite();
+        assert.equal(s.basename, bn, 'nothing changed');
+        assert.equal(s.hostname, host);
+        // an empty host name removes it; an empty basename leaves it
+        await posted(aliceS, `${base}/settings`, { basename: '', hostname: '' }, 303);
+        s = await getSite();
+        assert.equal(s.hostname, undefined);
+        assert.equal(s.basename, bn);
+        assert.ok((await page(aliceS, `${base}/settings`)).text.includes(`/sites/${bn}</code>`), 'the URL is the basename\'s');
+    });
+
+    it('section groups and order: create, add/remove a section, move up/down, delete; others refused', async () => {
+        await posted(aliceS, `${base}/sections`, { spaceId: guide.id, title: 'Guides', path: 'guides' }, 303);
+        let st = await structure();
+        const [secA, secB] = st.structure.map((x) => x.id); // Reference, Guides
+        assert.equal(st.structure.length, 2);
+        await posted(aliceS, `${base}/groups`, { title: 'Group <A>' }, 303);
+        await posted(aliceS, `${base}/groups`, { title: '' }, 400, 'title: must be 1 to 100 characters long');
+        await posted(aliceS, `${base}/groups`, { title: 'g'.repeat(101) }, 400, 'title: must be 1 to 100 characters long');
+        let groups = (await ok(alice.api.orgs.listSiteSectionGroups(org.id, site.id), 'listSiteSectionGroups')).items;
+        assert.deepEqual(groups.map((g) => g.title), ['Group <A>']);
+        const g = groups[0];
+        await posted(aliceS, `${base}/groups/${g.id}/sections`, { sectionId: secB }, 303);
+        st = await structure();
+        assert.deepEqual(st.structure.map((x) => [x.object, x.id]), [['site-section', secA], ['site-section-group', g.id]]);
+        assert.deepEqual(st.structure[1].children.map((x) => x.id), [secB]);
+        const shown = await page(aliceS, `${base}/structure`);
+        assert.match(shown.text, /Group &lt;A&gt;/);
+        assert.ok(shown.text.includes(`action="${base}/groups/${g.id}/sections/${secB}/remove"`));
+        assert.match(shown.text, />Move up</);
+        // move the group up (before the section), then the section back up before it
+        const move = (type, id, where, targetType, target) => ({ type, id, where, targetType, target });
+        await posted(aliceS, `${base}/move`, move('site-section-group', g.id, 'before', 'site-section', secA), 303);
+        st = await structure();
+        assert.deepEqual(st.structure.map((x) => x.id), [g.id, secA]);
+        // two site spaces in Reference: move the second up
+        await posted(aliceS, `${base}/site-spaces`, { spaceId: guide.id, sectionId: secA }, 303);
+        let ref = (await structure()).structure.find((x) => x.id === secA).siteSpaces;
+        assert.equal(ref.length, 2);
+        await posted(aliceS, `${base}/move`, move('site-space', ref[1].id, 'before', 'site-space', ref[0].id), 303);
+        const ref2 = (await structure()).structure.find((x) => x.id === secA).siteSpaces;
+        assert.deepEqual(ref2.map((x) => x.id), [ref[1].id, ref[0].id]);
+        // bad moves are the domain's 400; malformed ones the form's
+        await posted(aliceS, `${base}/move`, move('site-space', ref[0].id, 'before', 'site-section', secA), 400, 'position');
+        await posted(aliceS, `${base}/move`, move('site-thing', g.id, 'before', 'site-section', secA), 400, 'type: must be');
+        await posted(aliceS, `${base}/move`, move('site-section', secA, 'over', 'site-section-group', g.id), 400, 'where: must be');
+        await posted(aliceS, `${base}/move`, { type: 'site-section' }, 400);
+        // others: a reader has no button and is refused; an outsider gets the 404 page; no token is a 403
+        const bobPage = await page(bobS, `${base}/structure`);
+        assert.match(bobPage.text, /Group &lt;A&gt;/);
+        assert.doesNotMatch(bobPage.text, /Move up|Add to group|Delete group/);
+        await posted(bobS, `${base}/move`, move('site-section', secA, 'before', 'site-section-group', g.id), 403);
+        await posted(bobS, `${base}/groups`, { title: 'Bob' }, 403);
+        await posted(bobS, `${base}/groups/${g.id}/delete`, {}, 403);
+        await posted(eveS, `${base}/move`, move('site-section', secA, 'before', 'site-section-group', g.id), 404);
+        await posted(eveS, `${base}/groups/${g.id}/sections/${secB}/remove`, {}, 404);
+        await posted(eveS, `${base}/groups/${g.id}/delete`, {}, 404);
+        await posted(aliceS, `/o/${eveOrg.id}/sites/${eveSite.id}/groups`, { title: 'Alice was here' }, 404);
+        await posted(aliceS, `${base}/groups/nosuchgroup/delete`, {}, 303); // the API's 204: nothing to delete
+        await posted(aliceS, `${base}/groups/nosuchgroup/sections`, { sectionId: secA }, 404);
+        assert.equal((await post(aliceS, `${base}/groups/${g.id}/delete`, {}, null)).status, 403);
+        st = await structure();
+        assert.deepEqual(st.structure.map((x) => x.id), [g.id, secA], 'nothing changed');
+        // remove the section from the group, then delete the group
+        await posted(aliceS, `${base}/groups/${g.id}/sections/${secB}/remove`, {}, 303);
+        st = await structure();
+        assert.equal(st.structure.find((x) => x.id === g.id).children.length, 0);
+        assert.ok(st.structure.some((x) => x.id === secB), 'the section is at the top level');
+        await posted(aliceS, `${base}/groups/${g.id}/delete`, {}, 303);
+        groups = (await ok(alice.api.orgs.listSiteSectionGroups(org.id, site.id), 'listSiteSectionGroups')).items;
+        assert.equal(groups.length, 0);
+    });
+
+    it('a site space\'s customization: its own basics over the site\'s, then the site\'s again', async () => {
+        const ss = (await structure()).structure[0].siteSpaces[0];
+        const path = `${base}/site-spaces/${ss.id}/customization`;
+        assert.ok((await page(aliceS, `${base}/structure`)).text.includes(`href="${path}"`), 'the structure links it');
+        const form = await page(aliceS, path);
+        assert.match(form.text, /uses the site's customization/);
+        assert.doesNotMatch(form.text, /Use the site's customization/);
+        const site0 = await customization();
+        // the site's values sent back unchanged, the primary color changed: only the color is the override
+        await posted(aliceS, path, {
+            title: '', theme: site0.styling.theme, primaryLight: '#123456', primaryDark: site0.styling.primaryColor.dark,
+            tintLight: '', tintDark: '', mode: site0.themes.default, toggeable: site0.themes.toggeable ? 'on' : 'off', favicon: '', logo: '',
+        }, 303);
+        const o = await ok(alice.api.orgs.getSiteSpaceCustomizationById(org.id, site.id, ss.id), 'getSiteSpaceCustomizationById');
+        assert.equal(o.hasOverrides, true);
+        assert.deepEqual(o.styling.primaryColor, { light: '#123456', dark: site0.styling.primaryColor.dark });
+        assert.equal(o.styling.theme, site0.styling.theme);
+        const c = await customization();
+        assert.deepEqual(c.styling.primaryColor, site0.styling.primaryColor, 'the site\'s own is unchanged');
+        const again = await page(aliceS, path);
+        assert.match(again.text, /name="primaryLight"[^>]*value="#123456"/);
+        assert.match(again.text, /Use the site's customization/);
+        // refused: a bad color (the domain's 400), a reader, an outsider, no token; nothing changed
+        await posted(aliceS, path, { primaryLight: 'red', primaryDark: '#000' }, 400, 'styling.primaryColor.light: must be a color');
+        await posted(bobS, path, { primaryLight: '#000', primaryDark: '#000' }, 403);
+        assert.doesNotMatch((await page(bobS, path)).text, /name="primaryLight"/);
+        await page(eveS, path, 404);
+        await posted(eveS, path, { primaryLight: '#000', primaryDark: '#000' }, 404);
+        await posted(eveS, `${path}/delete`, {}, 404);
+        await page(aliceS, `${base}/site-spaces/nosuch/customization`, 404);
+        assert.equal((await post(aliceS, `${path}/delete`, {}, null)).status, 403);
+        await posted(bobS, `${path}/delete`, {}, 403);
+        assert.equal((await ok(alice.api.orgs.getSiteSpaceCustomizationById(org.id, site.id, ss.id), 'getSiteSpaceCustomizationById')).styling.primaryColor.light, '#123456');
+        // "Use the site's customization"
+        await posted(aliceS, `${path}/delete`, {}, 303);
+        const back = await ok(alice.api.orgs.getSiteSpaceCustomizationById(org.id, site.id, ss.id), 'getSiteSpaceCustomizationById');
+        assert.equal(back.hasOverrides, false);
+        assert.deepEqual(back.styling.primaryColor, site0.styling.primaryColor);
+    });
+
+    it('deleting a site: the box must be ticked; admins only; then the organization\'s page', async () => {
+        const settings = await page(aliceS, `${base}/settings`);
+        assert.ok(settings.text.includes(`action="${base}/delete"`));
+        assert.doesNotMatch((await page(bobS, `${base}/settings`)).text, /Delete site/);
+        await posted(aliceS, `${base}/delete`, {}, 400, 'confirm: tick "I understand" to delete the site');
+        await posted(aliceS, `${base}/delete`, { confirm: 'no' }, 400);
+        await posted(bobS, `${base}/delete`, { confirm: 'yes' }, 403);
+        await posted(eveS, `${base}/delete`, { confirm: 'yes' }, 404);
+        await posted(aliceS, `/o/${org.id}/sites/${eveSite.id}/delete`, { confirm: 'yes' }, 404);
+        await posted(aliceS, `/o/${eveOrg.id}/sites/${eveSite.id}/delete`, { confirm: 'yes' }, 404);
+        assert.equal((await post(aliceS, `${base}/delete`, { confirm: 'yes' }, null)).status, 403);
+        await getSite(); // still there
+        await ok(eve.api.orgs.getSiteById(eveOrg.id, eveSite.id), 'getSiteById'); // Eve's site is still there
+        const r = await posted(aliceS, `${base}/delete`, { confirm: 'yes' }, 303);
+        assert.equal(r.headers.location, `/o/${org.id}`);
+        await expectError(alice.api.orgs.getSiteById(org.id, site.id), 404, 'deleted');
+        await page(aliceS, `${base}/settings`, 404);
     });
 });
