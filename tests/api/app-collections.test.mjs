@@ -7,11 +7,14 @@
 // now reads a space of a collection whose default level is none, and not after the removal).
 // Hostile cases: another organization's ids (404 page, nothing changed), a missing CSRF token (403,
 // nothing changed), a member without the role (no forms, POSTs refused with 403), malformed and
-// oversized fields (400 page naming the field, nothing changed).
+// oversized fields (400 page naming the field, nothing changed). A grant's role is changed in place
+// (POST {base}/{user|team}/{id}/role, dom_grant_update) on a space and on a collection, read back
+// with the official client; refused for a bad role (400), a grant that does not exist (404), a member
+// without the role (no select, 403), a missing token (403) and another organization (404).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
-import { raw, validate, ok, createOrg, addMember } from './lib/api.mjs';
+import { raw, validate, ok, empty, createOrg, addMember } from './lib/api.mjs';
 import { HTML, FORM, PASSWORD, setPassword, signIn } from './lib/app.mjs';
 
 describe('web interface: merge rules, a collection\'s settings and permissions', () => {
@@ -185,8 +188,8 @@ describe('web interface: merge rules, a collection\'s settings and permissions',
         assert.ok(users.some((g) => g.user?.id === bob.id && g.permission === 'read'), JSON.stringify(users));
         assert.ok((await teamGrants()).some((g) => g.team?.id === team.id && g.permission === 'edit'));
         const g = (await page(aliceS, `/c/${coll.id}/settings`)).text;
-        assert.match(g, new RegExp(`<td>Bob &lt;b&gt;Reader&lt;/b&gt;</td><td>read</td><td><form class="inline" method="post" action="/c/${coll.id}/permissions/user/${bob.id}/remove">`));
-        assert.match(g, /<td>Team: Writers<\/td><td>edit<\/td>/);
+        assert.match(g, new RegExp(`<td>Bob &lt;b&gt;Reader&lt;/b&gt;</td><td><form class="inline" method="post" action="/c/${coll.id}/permissions/user/${bob.id}/role">.*?<option value="read" selected>read</option></select> <button type="submit">Change</button></form></td><td><form class="inline" method="post" action="/c/${coll.id}/permissions/user/${bob.id}/remove">`));
+        assert.match(g, /<td>Team: Writers<\/td><td><form [^>]*>.*?<option value="edit" selected>edit<\/option>/);
         // the effect: bob reads the space inside, through the API and the web interface
         assert.equal((await raw(ctx.url, 'GET', `/v1/spaces/${inner.id}`, { token: bob.token })).status, 200);
         await page(bobS, `/s/${inner.id}`);
@@ -256,5 +259,55 @@ describe('web interface: merge rules, a collection\'s settings and permissions',
         assert.deepEqual(await collection(), before, 'nothing changed');
         assert.equal((await userGrants()).length, 0, 'no grant was made');
         assert.equal((await teamGrants()).length, 0);
+    });
+
+    it('a grant\'s role changed in place on a space and a collection; refusals change nothing', async () => {
+        const team = await ok(alice.api.orgs.createOrganizationTeam(org.id, { title: 'Editors' }), 'createOrganizationTeam', 201);
+        await empty(alice.api.spaces.inviteToSpace(space.id, { role: 'read', users: [bob.id], teams: [team.id] }), 204, 'inviteToSpace');
+        await empty(alice.api.collections.inviteToCollection(coll.id, { role: 'comment', users: [bob.id] }), 204, 'inviteToCollection');
+        const spaceUsers = async () => (await ok(alice.api.spaces.listUserPermissionsInSpace(space.id), 'listUserPermissionsInSpace')).items;
+        const spaceTeams = async () => (await ok(alice.api.spaces.listTeamPermissionsInSpace(space.id), 'listTeamPermissionsInSpace')).items;
+        const roleOf = (items, id) => items.find((g) => (g.user ?? g.team)?.id === id)?.permission;
+        const sBase = `/s/${space.id}/~/permissions`, cBase = `/c/${coll.id}/permissions`;
+
+        const f = (await page(aliceS, `/s/${space.id}/~/settings`)).text;
+        assert.match(f, new RegExp(`<form class="inline" method="post" action="${sBase}/user/${bob.id}/role"><input type="hidden" name="csrf" value="[^"]+"><label class="mute" for="grant-role-user-${bob.id}">Role of Bob &lt;b&gt;Reader&lt;/b&gt;</label> <select name="role" id="grant-role-user-${bob.id}">`));
+        assert.match(f, new RegExp(`id="grant-role-user-${bob.id}">[^]*?<option value="read" selected>read</option>[^]*?</select> <button type="submit">Change</button>`));
+        assert.match(f, new RegExp(`action="${sBase}/team/${team.id}/role">`));
+        let r = await post(aliceS, `${sBase}/user/${bob.id}/role`, { role: 'review' });
+        assert.equal(r.status, 303, r.text.slice(0, 400));
+        assert.equal(r.headers.location, `/s/${space.id}/~/settings`);
+        assert.equal(roleOf(await spaceUsers(), bob.id), 'review');
+        assert.equal((await post(aliceS, `${sBase}/team/${team.id}/role`, { role: 'admin' })).status, 303);
+        assert.equal(roleOf(await spaceTeams(), team.id), 'admin');
+        r = await post(aliceS, `${cBase}/user/${bob.id}/role`, { role: 'edit' });
+        assert.equal(r.status, 303, r.text.slice(0, 400));
+        assert.equal(r.headers.location, `/c/${coll.id}/settings`);
+        assert.equal(roleOf(await userGrants(), bob.id), 'edit');
+        assert.match((await page(aliceS, `/c/${coll.id}/settings`)).text, new RegExp(`action="${cBase}/user/${bob.id}/role">[^]*?<option value="edit" selected>edit</option>[^]*?<button type="submit">Change</button>`));
+
+        // refusals: nothing changes
+        for (const [path, fields, status, re] of [
+            [`${sBase}/user/${bob.id}/role`, { role: 'owner' }, 400, 'role: '],
+            [`${cBase}/user/${bob.id}/role`, {}, 400, 'role: '],
+            [`${cBase}/user/${bob.id}/role`, `csrf=${aliceS.csrf}&role=%ff`, 400, 'role: '],
+            [`${cBase}/user/${carol.id}/role`, { role: 'read' }, 404, null],
+            [`${sBase}/robot/${bob.id}/role`, { role: 'read' }, 404, null],
+        ]) {
+            r = await post(aliceS, path, fields);
+            assert.equal(r.status, status, `${path} ${JSON.stringify(fields)}: ${r.status} ${r.text.slice(0, 300)}`);
+            if (re) alert(r, re);
+        }
+        // carol (an editor) sees the space's settings without the grants' forms; her post is refused
+        assert.doesNotMatch((await page(carolS, `/s/${space.id}/~/settings`)).text, /\/role"|name="role"/);
+        r = await post(carolS, `${sBase}/user/${bob.id}/role`, { role: 'admin' });
+        assert.equal(r.status, 403, r.text.slice(0, 300));
+        alert(r, '');
+        assert.equal((await post(aliceS, `${sBase}/user/${bob.id}/role`, { role: 'admin' }, null)).status, 403);
+        assert.equal((await post(aliceS, `${cBase}/user/${bob.id}/role`, { role: 'admin' }, 'f'.repeat(64))).status, 403);
+        assert.equal((await post(eveS, `${sBase}/user/${bob.id}/role`, { role: 'admin' })).status, 404);
+        assert.equal((await post(eveS, `${cBase}/user/${bob.id}/role`, { role: 'bogus' })).status, 404);
+        assert.equal(roleOf(await spaceUsers(), bob.id), 'review', 'unchanged');
+        assert.equal(roleOf(await userGrants(), bob.id), 'edit', 'unchanged');
     });
 });
