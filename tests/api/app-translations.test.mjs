@@ -8,7 +8,10 @@
 // official client) has the upper-cased pages. Hostile cases: another organization's member (404
 // pages, nothing created, run or deleted), no or a wrong CSRF token (403), a reader (no forms;
 // POSTs refused with 403), bad languages, a pair the engine cannot reach, a space of another
-// organization, malformed form data (400 pages with the domain's message).
+// organization, malformed form data (400 pages with the domain's message). Instructions: the
+// glossary they give shown, the JSON document saved through the form (dom_translation_update) and
+// read back with the client; not JSON, not a document, oversized (400 with the message, the typed
+// text again), a reader (403), no token (403), another organization (404).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -242,6 +245,71 @@ describe('web interface: translations', () => {
             assert.ok(r.text.includes('id="tr-space"'), 'the form again');
         }
         assert.equal((await list()).length, 1);
+    });
+
+    it('instructions: the glossary shown, the document saved through the form and read back; refusals change nothing', async () => {
+        const path = `${base()}/${tid}`;
+        let t = (await page(aliceS, path)).text;
+        assert.match(t, /No glossary: the instructions hold no table of terms\./);
+        assert.match(t, new RegExp(`<form method="post" action="${path}/instructions">`));
+        assert.match(t, /<textarea id="tr-instructions" name="instructions"[^>]*>\{\n  &quot;object&quot;: &quot;document&quot;/);
+        const text = (v) => ({ object: 'text', leaves: [{ object: 'leaf', text: v, marks: [] }] });
+        // GitBook's table block (as format/markdown.c writes one): columns, records, fragments
+        const terms = [['garden', 'Jardín <b>'], ['dog', 'perro']];
+        const column = (id, title) => ({ id, type: 'text', title, textAlignment: 'left' });
+        const table = {
+            object: 'block', type: 'table', isVoid: true,
+            data: {
+                view: { type: 'grid', columns: ['c0', 'c1'], hideHeader: false },
+                definition: { c0: column('c0', 'Term'), c1: column('c1', 'Translation') },
+                records: Object.fromEntries(terms.map((_, i) => [`r${i}`, { orderIndex: `a${i}`, values: { c0: `r${i}c0`, c1: `r${i}c1` } }])),
+            },
+            fragments: terms.flatMap((pair, i) => pair.map((v, j) => ({
+                object: 'fragment', fragment: `r${i}c${j}`, nodes: [{ object: 'block', type: 'paragraph', nodes: [text(v)] }],
+            }))),
+        };
+        const doc = {
+            object: 'document', data: {},
+            nodes: [{ object: 'block', type: 'paragraph', nodes: [text('Keep <these> terms.')] }, table],
+        };
+        let r = await post(aliceS, `${path}/instructions`, { instructions: JSON.stringify(doc, null, 2).replace(/\n/g, '\r\n') });
+        assert.equal(r.status, 303, r.text.slice(0, 400));
+        assert.equal(r.headers.location, `${path}#instructions`);
+        const saved = (await ok(alice.api.orgs.getTranslation(org.id, tid), 'getTranslation')).instructions;
+        assert.deepEqual(saved, doc);
+        t = (await page(aliceS, path)).text;
+        assert.match(t, /<table id="tr-glossary">[^]*<td>garden<\/td><td>Jardín &lt;b&gt;<\/td>[^]*<td>dog<\/td><td>perro<\/td>/);
+        assert.match(t, /Keep &lt;these&gt; terms\./, 'the textarea holds the document, escaped');
+        // a reader sees the glossary, not the form; the POST is refused
+        const b = (await page(bobS, path)).text;
+        assert.match(b, /<td>garden<\/td>/);
+        assert.doesNotMatch(b, /name="instructions"/);
+        r = await post(bobS, `${path}/instructions`, { instructions: '{}' });
+        assert.equal(r.status, 403);
+        assert.match(r.text, /role="alert"[^]*create role/);
+        // bad fields: 400 with the message, the typed text shown again
+        const big = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [text('x'.repeat(70_000))] }] };
+        for (const [fields, message] of [
+            [{ instructions: JSON.stringify(big) }, /instructions: at most 65536 bytes of JSON/],
+            [{ instructions: '{"object": "document", "data": {}' }, /instructions: not JSON \(line 1/],
+            [{ instructions: '[1, 2]' }, /instructions: must be a document/],
+            [{ instructions: '{"object": "block"}' }, /instructions: must be a document/],
+            [{ instructions: '{"object": "document", "data": {}, "nodes": [{"object": "text"}]}' }, /instructions: a node at the top level must be a block/],
+            [{}, /instructions: is required/],
+            [`csrf=${aliceS.csrf}&instructions=%ZZ`, /instructions: malformed form data/],
+            [{ instructions: 'y'.repeat(300_000) }, /instructions: at most 65536 bytes/],
+        ]) {
+            r = await post(aliceS, `${path}/instructions`, fields);
+            assert.equal(r.status, 400, `${JSON.stringify(fields).slice(0, 80)}: ${r.status} ${r.text.slice(0, 300)}`);
+            assert.match(r.text, message);
+            assert.match(r.text, /role="alert"/);
+            assert.match(r.text, /<textarea id="tr-instructions"/, 'the form again');
+        }
+        assert.match((await post(aliceS, `${path}/instructions`, { instructions: '[1, <2>]' })).text, />\[1, &lt;2&gt;\]<\/textarea>/, 'what was typed comes back');
+        assert.equal((await post(aliceS, `${path}/instructions`, { instructions: '{}' }, null)).status, 403);
+        assert.equal((await post(eveS, `${path}/instructions`, { instructions: JSON.stringify(doc) })).status, 404);
+        assert.equal((await post(eveS, `/o/${eveOrg.id}/translations/${tid}/instructions`, { instructions: 'x' })).status, 404);
+        assert.deepEqual((await ok(alice.api.orgs.getTranslation(org.id, tid), 'getTranslation')).instructions, saved, 'nothing changed');
     });
 
     it('deletes: back to the list, gone from the API; the translated space stays', async () => {
