@@ -7,7 +7,9 @@
 // not in the log. An export to a bare repository on disk; a failing import's error on the page.
 // Hostile cases: another organization's member (404 page, nothing queued), no or a wrong CSRF
 // token (403, nothing queued), a reader (no forms; POSTs refused with 403, nothing queued),
-// malformed or oversized fields (400 page naming the field, the typed URL not echoed).
+// malformed or oversized fields (400 page naming the field, the typed URL not echoed). The optional
+// repoTreeURL and repoCommitURL fields: the tree URL becomes GitSyncState.url, the commit URL the
+// revision's git.url (read back with the client); not http(s) or too long: 400 naming the field.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
@@ -158,13 +160,30 @@ describe('web interface: a space\'s Git sync', () => {
 
     it('exports through the form to a bare repository', async () => {
         const target = bare(root, 'target');
-        const r = await post(aliceS, `/s/${imported.id}/~/git/export`, { url: `file://${target}`, ref: 'refs/heads/main', commitMessage: 'From the web <interface>' });
+        const form = (await page(aliceS, `/s/${imported.id}/~/git`)).text;
+        assert.match(form, /<label for="exp-tree">Tree URL[^<]*<\/label><br><input id="exp-tree" name="repoTreeURL" type="url"/);
+        assert.match(form, /<label for="imp-commit">Commit URL[^<]*<\/label><br><input id="imp-commit" name="repoCommitURL" type="url"/);
+        const tree = 'https://git.example.com/o/docs/tree/main', commitUrl = 'https://git.example.com/o/docs/commit/';
+        const r = await post(aliceS, `/s/${imported.id}/~/git/export`, {
+            url: `file://${target}`, ref: 'refs/heads/main', commitMessage: 'From the web <interface>', repoTreeURL: tree, repoCommitURL: commitUrl,
+        });
         assert.equal(r.status, 303, r.text.slice(0, 400));
         const text = await settled(imported.id);
         assert.match(text, /<dt>Direction<\/dt><dd>export</);
         assert.match(text, /id="git-state">success</);
         assert.equal(git(target, 'log', '-1', '--format=%s', 'main'), 'From the web <interface>');
         assert.ok(git(target, 'ls-tree', '-r', '--name-only', 'main').split('\n').includes('README.md'));
+        // the tree URL is the link people see (GitSyncState.url), on the page and through the API
+        assert.equal((await gitSync(imported.id)).url, tree);
+        assert.match(text, new RegExp(`<dt>Repository</dt><dd>${tree}</dd>`));
+        // an import with a commit URL: the revision's commit links to it
+        const copy = await newSpace('Copy');
+        assert.equal((await post(aliceS, `/s/${copy.id}/~/git/import`, { url: `file://${target}`, ref: 'main', repoCommitURL: commitUrl })).status, 303);
+        assert.match(await settled(copy.id), /id="git-state">success</);
+        const rev = await ok(alice.api.spaces.getCurrentRevision(copy.id), 'getCurrentRevision');
+        const oid = git(target, 'rev-parse', 'main');
+        assert.equal(rev.git?.url, `${commitUrl}${oid}`, JSON.stringify(rev.git));
+        assert.equal((await gitSync(copy.id)).url, `file://${target}`, 'no tree URL: the remote');
     });
 
     it('a failing import (an address that does not resolve) shows its error, without reloading', async () => {
@@ -215,6 +234,10 @@ describe('web interface: a space\'s Git sync', () => {
             [`/s/${s.id}/~/git/import`, { url, ref: 'main', dir: '../etc' }, /repoProjectDirectory: /],
             [`/s/${s.id}/~/git/export`, { url, ref: 'main', commitMessage: '' }, /commitMessage: required/],
             [`/s/${s.id}/~/git/export`, { url, ref: `main${'x'.repeat(300)}`, commitMessage: 'm' }, /ref: at most 255/],
+            [`/s/${s.id}/~/git/import`, { url, ref: 'main', repoTreeURL: 'javascript:alert(1)' }, /repoTreeURL: must be an http or https URL/],
+            [`/s/${s.id}/~/git/export`, { url, ref: 'main', commitMessage: 'm', repoCommitURL: 'ftp://x/' }, /repoCommitURL: must be an http or https URL/],
+            [`/s/${s.id}/~/git/import`, { url, ref: 'main', repoCommitURL: `https://e.com/${'c'.repeat(2048)}` }, /repoCommitURL: at most 2048/],
+            [`/s/${s.id}/~/git/import`, { url, ref: 'main', repoTreeURL: `https://e.com/${'t'.repeat(2048)}` }, /repoTreeURL: at most 2048/],
         ];
         for (const [path, fields, message] of cases) {
             const r = await post(aliceS, path, fields);
@@ -223,6 +246,8 @@ describe('web interface: a space\'s Git sync', () => {
             assert.match(r.text, /role="alert"/);
             assert.ok(r.text.includes('name="url"') && r.text.includes('value=""'), 'the form again, its URL empty');
         }
+        const echoed = await post(aliceS, `/s/${s.id}/~/git/import`, { url, ref: 'main', repoTreeURL: 'javascript:<x>' });
+        assert.match(echoed.text, /<details open><summary>[^]*name="repoTreeURL" [^>]*value="javascript:&lt;x&gt;"/, 'what was typed comes back, escaped');
         const bad = await post(aliceS, `/s/${s.id}/~/git/import`, `csrf=${aliceS.csrf}&url=%ZZ&ref=main`, null);
         assert.equal(bad.status, 400);
         assert.match(bad.text, /url: malformed form data/);
