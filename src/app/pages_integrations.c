@@ -466,14 +466,14 @@ static void config_form(struct app_page *p, const char *action, const char *curr
 {
 	struct jw *b = p->out;
 
-	html_raw(b, "<h2>Configuration</h2><form method=\"post\" action=\"");
+	html_raw(b, "<h2>Configuration</h2><form class=\"stack\" method=\"post\" action=\"");
 	app_text(b, action);
 	html_raw(b, "\">");
 	app_hidden_csrf(p);
 	html_raw(b, "<label for=\"configuration\">Configuration (a JSON object; the integration's configuration schema "
 		    "checks it)</label><textarea id=\"configuration\" name=\"configuration\" rows=\"10\" spellcheck=\"false\">");
 	app_text(b, sent ? sent : pretty_json(p, current));
-	html_raw(b, "</textarea><p><button type=\"submit\">Save the configuration</button></p></form>");
+	html_raw(b, "</textarea><button type=\"submit\">Save the configuration</button></form>");
 }
 
 /* The installation's space or site installations (first page here, the
