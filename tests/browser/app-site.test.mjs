@@ -4,6 +4,7 @@
 // primary color, publishes the site from its settings, opens the published site and reads the
 // page's text there. Then the settings, structure and customization pages at desktop and phone
 // width, light and dark; no sideways scroll on a phone; a reader sees no form; no CSP violation.
+// Then two sections, a section group holding one of them and the group moved up with its button.
 // Screenshots in artifacts/app-site-*.png.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,6 +58,7 @@ describe('a site\'s administration in chromium', { timeout: 240_000 }, () => {
         ({ org } = await createOrg(ctx.url, alice.token, 'Acme'));
         await addMember(alice.api, org.id, bob.email, 'read');
         space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Handbook' }), 'createSpace', 201);
+        await ok(alice.api.orgs.createSpace(org.id, { title: 'Reference' }), 'createSpace', 201);
         const cr = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'First page' }), 'createChangeRequest', 201);
         const w = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
             token: alice.token,
@@ -128,6 +130,30 @@ describe('a site\'s administration in chromium', { timeout: 240_000 }, () => {
         await page.getByText('Hello from the Acme handbook.').waitFor();
         await noSideScroll(page, 'the published page (phone)');
         await shot(page, 'published-phone');
+        await context.close();
+    });
+
+    it('structure: two sections, a group with one of them, the group moved up; the API reads it back', async () => {
+        assert.ok(siteId, 'created by the journey');
+        const { context, page } = await newPage(DESKTOP, 'light');
+        await signIn(page, alice.email);
+        const url = `${ctx.url}/o/${org.id}/sites/${siteId}/structure`;
+        await page.goto(url);
+        for (const space of ['Handbook', 'Reference']) {
+            await page.getByLabel('Its first space').selectOption({ label: space });
+            await Promise.all([page.waitForURL(url), page.getByRole('button', { name: 'Create section' }).click()]);
+        }
+        await page.getByLabel("Group's title").fill('Guides');
+        await Promise.all([page.waitForURL(url), page.getByRole('button', { name: 'Create group' }).click()]);
+        await page.getByLabel('Add a section to Guides').selectOption({ label: 'Reference' });
+        await Promise.all([page.waitForURL(url), page.getByRole('button', { name: 'Add to group' }).click()]);
+        const shape = (st) => st.structure.map((x) => (x.object === 'site-section-group' ? `${x.title}: ${x.children.map((c) => c.title).join(', ')}` : x.title));
+        assert.deepEqual(shape(await ok(alice.api.orgs.getSiteStructure(org.id, siteId), 'getSiteStructure')), ['Handbook', 'Guides: Reference']);
+        await Promise.all([page.waitForURL(url), page.getByRole('button', { name: 'Move the group Guides up' }).click()]);
+        assert.deepEqual(shape(await ok(alice.api.orgs.getSiteStructure(org.id, siteId), 'getSiteStructure')), ['Guides: Reference', 'Handbook']);
+        assert.equal(await page.getByRole('button', { name: 'Move the group Guides up' }).count(), 0, 'the first item has no Move up');
+        await page.getByRole('button', { name: 'Move the group Guides down' }).waitFor();
+        await shot(page, 'structure-groups');
         await context.close();
     });
 
