@@ -477,13 +477,16 @@ static void config_form(struct app_page *p, const char *action, const char *curr
 }
 
 /* The installation's space or site installations (first page here, the
- * next on .../spaces and .../sites) and an admin's Install form. */
+ * next on .../spaces and .../sites) and an admin's Install form: a choice
+ * of the organization's spaces or sites (a page of them, of the list's
+ * size) not installed yet, and a field for any other's ID when there are
+ * more. */
 static int targets_section(struct app_page *p, const char *name, const struct integration_installation *in,
 			   const char *kind, const struct list_req *lr, bool admin)
 {
 	const char *org_id = req_param(p->r, "organizationId");
 	bool space = strcmp(kind, "space") == 0;
-	struct list_req lr3 = { .limit = APP_LIST_MAX };
+	struct list_req lr3 = { .limit = lr->limit };
 	struct target_view *ts = NULL;
 	struct space *org_spaces = NULL;
 	struct site *org_sites = NULL;
@@ -528,9 +531,19 @@ static int targets_section(struct app_page *p, const char *name, const struct in
 	if (shown)
 		html_raw(b, space ? "</select><button type=\"submit\">Install on this space</button></form>"
 				  : "</select><button type=\"submit\">Install on this site</button></form>");
-	if (next3)
-		html_raw(b, space ? "<p class=\"mute\">Only the organization's first 100 spaces are offered.</p>"
-				  : "<p class=\"mute\">Only the organization's first 100 sites are offered.</p>");
+	if (next3) {
+		/* More than one page of them: any other by its ID. */
+		html_raw(b, "<form class=\"search\" method=\"post\" action=\"");
+		app_text(b, inst_path(p, name, in->id, kind_segment(kind)));
+		html_raw(b, "\">");
+		app_hidden_csrf(p);
+		html_raw(b, space ? "<label for=\"space-id\">Or install on another space of the organization, by its ID</label>"
+				    "<input id=\"space-id\" name=\"space\" type=\"text\" required maxlength=\"64\">"
+				    "<button type=\"submit\">Install on the space</button></form>"
+				  : "<label for=\"site-id\">Or install on another site of the organization, by its ID</label>"
+				    "<input id=\"site-id\" name=\"site\" type=\"text\" required maxlength=\"64\">"
+				    "<button type=\"submit\">Install on the site</button></form>");
+	}
 	return 0;
 }
 

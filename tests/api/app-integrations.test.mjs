@@ -354,6 +354,10 @@ describe('web interface: integrations', () => {
         assert.ok(first.includes(`href="${instPath(inst.id)}/sites?limit=1&amp;page=`), 'More sites');
         assert.ok(!first.includes(`<option value="${space2.id}">`) && !first.includes(`<option value="${site2.id}">`),
             'installed targets past the first page are not offered');
+        // The organization has more spaces and sites than a page offers: any other by its ID.
+        assert.match(first, /<label for="space-id">[^<]*<\/label><input id="space-id" name="space"/);
+        assert.match(first, /<label for="site-id">[^<]*<\/label><input id="site-id" name="site"/);
+        assert.doesNotMatch(await page(aliceS, instPath(inst.id)), /id="(space|site)-id"/, 'all offered on a full page');
         const spaceIds = await spacesOf(inst.id), siteIds = await sitesOf(inst.id);
         assert.equal(spaceIds.length, 2);
         assert.equal(siteIds.length, 2);
