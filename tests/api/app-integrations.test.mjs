@@ -1,11 +1,15 @@
 // The web interface's integrations (issue 25, src/app/pages_integrations.c): /o/{org}/integrations
 // lists the organization's installations and the integrations the member can see (found by name
 // with ?q=), with an Install button for admins (installIntegration's domain function); an
-// installation's page lists its spaces and sites and lets an admin install it on a space,
-// uninstall it from one and uninstall it from the organization. Every change is read back through
+// installation's page lists its spaces and sites and lets an admin install it on a space or a site,
+// uninstall it from one, edit its configuration (and a space's or site's, on their own page) as JSON
+// checked by the integration's schema, and uninstall it from the organization. Every list is
+// walked with ?limit=1. Every change is read back through
 // the official client. No page ever carries the integration's secrets, its script or a token. Hostile: a reader (no forms; POSTs
 // refused with 403, nothing installed), another organization's installation, organization or
-// space (404 page, nothing changed), a missing CSRF token (403), a malformed space field (400).
+// space or site (404 page, nothing changed), a missing CSRF token (403), a malformed space field
+// (400), malformed, non-object, duplicate-key and oversized configurations and the schema's
+// refusals (400 on the form, the API's message, nothing changed).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
