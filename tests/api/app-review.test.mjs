@@ -392,6 +392,135 @@ describe('web interface: review and merge', () => {
         const t2 = (await get(aliceS, dh)).text;
         assert.doesNotMatch(t2, /The space changed since/);
     });
+    it('comments 20 at a time, newest first, and a comment\'s replies on its own page: each walked once', async () => {
+        const c = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'Many comments' }), 'createChangeRequest', 201);
+        const href = `/s/${space.id}/~/changes/${c.number}`;
+        const posted = [];
+        for (let i = 0; i < 7; i++) {
+            const r = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${c.id}/comments`, { token: bob.token, json: { body: { markdown: `Comment ${i}.` } } });
+            assert.equal(r.status, 201, r.text);
+            posted.push(r.json.id);
+        }
+        // ?limit=3: the pager's links walk every comment once, newest first; the pager keeps ?on=&line= and ?limit=
+        const seen = [];
+        let url = `${href}?limit=3&on=${pageId}&line=1`;
+        for (let n = 0; url && n < 10; n++) {
+            const t = (await get(bobS, url)).text;
+            const ids = [...t.matchAll(/<article class="comment[^"]*" id="c-([^"]+)">/g)].map((m) => m[1]);
+            assert.ok(ids.length <= 3, `${ids.length} on a page`);
+            seen.push(...ids);
+            const next = t.match(/<p class="pager"><a rel="next" href="([^"]+)">Older comments<\/a><\/p>/);
+            url = next ? next[1].replaceAll('&amp;', '&') : null;
+            if (url) assert.match(url, new RegExp(`^${href}\\?on=${pageId}&line=1&limit=3&page=`));
+        }
+        // the API's default order (newest first; the same millisecond by id)
+        const api = (await ok(alice.api.spaces.listCommentsInChangeRequest(space.id, c.id), 'listCommentsInChangeRequest')).items.map((x) => x.id);
+        assert.deepEqual(seen, api, 'every comment once, newest first');
+        assert.deepEqual([...seen].sort(), [...posted].sort());
+        // without ?limit: at most 20
+        for (let i = 7; i < 22; i++) {
+            const r = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${c.id}/comments`, { token: bob.token, json: { body: { markdown: `Comment ${i}.` } } });
+            assert.equal(r.status, 201, r.text);
+        }
+        const t20 = (await get(bobS, href)).text;
+        assert.equal((t20.match(/<article class="comment/g) ?? []).length, 20);
+        assert.match(t20, /Older comments<\/a>/);
+        assert.match((await get(bobS, `${href}?limit=500`)).text, /Older comments<\/a>/, '?limit= above 20 still shows 20');
+        assert.match((await get(bobS, `${href}?page=nonsense`, 400)).text, /page/);
+
+        // 7 replies: 3 under the comment, "4 more replies" to its page; there ?limit=2 walks them all once, oldest first
+        const top = posted[6];
+        const replies = [];
+        for (let i = 0; i < 7; i++) {
+            const r = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${c.id}/comments/${top}/replies`, { token: alice.token, json: { body: { markdown: `Reply ${i}.` } } });
+            assert.equal(r.status, 201, r.text);
+            replies.push(r.json.id);
+        }
+        const chref = `${href}/~/comments/${top}`;
+        const tc = (await get(bobS, href)).text;
+        const art = tc.slice(tc.indexOf(`id="c-${top}"`), tc.indexOf('</article>', tc.indexOf(`id="c-${top}"`)));
+        const apiReplies = (await ok(alice.api.spaces.listCommentRepliesInChangeRequest(space.id, c.id, top), 'listCommentRepliesInChangeRequest')).items.map((x) => x.id);
+        assert.deepEqual([...apiReplies].sort(), [...replies].sort());
+        assert.deepEqual([...art.matchAll(/<li id="rp-([^"]+)">/g)].map((m) => m[1]), apiReplies.slice(0, 3));
+        assert.ok(art.includes(`<p class="more"><a href="${chref}#replies">4 more replies</a></p>`), '4 more replies');
+        const rs = [];
+        url = `${chref}?limit=2`;
+        for (let n = 0; url && n < 10; n++) {
+            const t = (await get(bobS, url)).text;
+            assert.match(t, new RegExp(`<article class="comment" id="c-${top}">`));
+            rs.push(...[...t.matchAll(/<li id="rp-([^"]+)">/g)].map((m) => m[1]));
+            const next = t.match(/<p class="pager"><a rel="next" href="([^"]+)">More replies<\/a><\/p>/);
+            url = next ? next[1].replaceAll('&amp;', '&') : null;
+        }
+        assert.deepEqual(rs, apiReplies, 'every reply once, oldest first');
+
+        // a reply from the comment's page (back=comment) goes back there; refused there, that page again
+        const rp = await post(bobS, `${href}/~/comments/${top}/reply`, { markdown: 'From its page.', back: 'comment' });
+        assert.equal(rp.headers.location, `${chref}#replies`);
+        const blank = await post(bobS, `${href}/~/comments/${top}/reply`, { markdown: ' ', back: 'comment' }, 400);
+        assert.match(blank.text, /<h1>Comment<\/h1><div class="hint hint-danger" role="alert" id="refusal">/);
+        assert.equal((await ok(alice.api.spaces.listCommentRepliesInChangeRequest(space.id, c.id, top), 'listCommentRepliesInChangeRequest')).items.length, 8);
+
+        // the comment's page: bob (review) has the reply form; dan (read) no form; eve (another organization) and ids that are not there: 404
+        const tb = (await get(bobS, chref)).text;
+        assert.match(tb, new RegExp(`action="${href}/~/comments/${top}/reply"><input type="hidden" name="csrf" value="${bobS.csrf}"><input type="hidden" name="back" value="comment">`));
+        const td = (await get(danS, chref)).text;
+        assert.match(td, /Comment 6\./);
+        assert.doesNotMatch(td, /<textarea|\/(reply|resolve|react|edit|delete)"|\?edit=/);
+        assert.doesNotMatch((await get(danS, `${chref}?edit=${top}`)).text, /<textarea/);
+        await get(eveS, chref, 404);
+        await get(eveS, `${href}?limit=3`, 404);
+        await get(bobS, `${href}/~/comments/nosuch`, 404);
+        await get(bobS, `/s/${space.id}/~/changes/${cr.number}/~/comments/${top}`, 404); // another change request's
+        await get(bobS, `/s/${space.id}/~/changes/9999/~/comments/${top}`, 404);
+        await get(bobS, `${chref}?page=nonsense`, 400);
+    });
+
+    it('the page stays bounded: 21 big pages, 21 long comments with 3 replies each, a long review', async () => {
+        const c = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'Huge' }), 'createChangeRequest', 201);
+        const href = `/s/${space.id}/~/changes/${c.number}`;
+        // 21 pages of 45 lines of 1100 quotes (six bytes escaped each): the differences alone would be ~6 MB
+        const md = (k) => Array.from({ length: 45 }, (_, i) => `${k}.${i} ` + '"'.repeat(1100)).join('\n') + '\n';
+        for (let k = 0; k < 21; k += 3) {
+            await batch(alice, space.id, c.id, [k, k + 1, k + 2].map((j) => ({ operation: 'insert_page', title: `Big ${j}`, document: { markdown: md(j) } })));
+        }
+        const long = '"'.repeat(10_000); // six bytes escaped each
+        const ids = [];
+        for (let i = 0; i < 21; i++) {
+            const r = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${c.id}/comments`, { token: bob.token, json: { body: { markdown: long } } });
+            assert.equal(r.status, 201, r.text);
+            ids.push(r.json.id);
+            for (let j = 0; j < 3; j++) {
+                const x = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${c.id}/comments/${r.json.id}/replies`, { token: bob.token, json: { body: { markdown: long } } });
+                assert.equal(x.status, 201, x.text);
+            }
+        }
+
+        await post(bobS, `${href}/~/review`, { status: 'approved', comment: long });
+        const started = Date.now();
+        const t = (await get(bobS, href)).text;
+        const ms = Date.now() - started;
+        assert.ok(t.length < 4_000_000, `the page is ${t.length} bytes`);
+        assert.ok(ms < 5000, `rendered in ${ms} ms`);
+        assert.match(t, /<\/html>\s*$/, 'the whole page');
+        // cut differences say so, with a link to the page as the change request has it
+        assert.match(t, new RegExp(`<p class="mute cut">The difference is longer than shown here\\. <a href="${href}/big-0">Read the whole page</a>\\.</p>`));
+        assert.match(t, new RegExp(`<p class="mute cut">Not shown: the differences above fill this page\\. <a href="${href}/big-19">Read the whole page</a>\\.</p>`));
+        assert.match(t, /<p class="mute">More pages changed; their differences are not shown here\.<\/p>/);
+        assert.match(t, /<p class="mute cut">Too long to show rendered here\./);
+        assert.match(t, new RegExp(`\\+ 0\\.0 (&quot;){996}…\n</ins>`), 'a long line is cut at 1000 bytes');
+        // 20 comments, 3 replies each, bodies cut with a link to the whole
+        assert.equal((t.match(/<article class="comment/g) ?? []).length, 20);
+        assert.equal((t.match(/<li id="rp-/g) ?? []).length, 57, 'the review\'s comment (newest) and 19 others with 3 replies');
+        assert.ok(!t.includes('more replies'));
+        assert.ok(t.includes(`<p class="mute cut">Cut here: <a href="${href}/~/comments/${ids[20]}">read it all</a></p>`));
+        assert.ok(!t.includes('&quot;'.repeat(2001)), 'no body whole');
+        // the comment's own page has it whole, once, and its replies
+        const one = (await get(bobS, `${href}/~/comments/${ids[20]}`)).text;
+        assert.equal(one.split('&quot;'.repeat(10_000)).length - 1, 4, 'the comment and its 3 replies, whole, once each');
+        assert.ok(one.length < 400_000, `the comment's page is ${one.length} bytes`);
+    });
+
     it('large pages: the difference is bounded (a plain replace past the table, lines capped), last: it merges', async () => {
         const lines = (w, n) => Array.from({ length: n }, (_, i) => `${w} line ${i} <x>`).join('\n') + '\n';
         const base = await newCR('Big base', lines('old', 1500));
