@@ -181,6 +181,43 @@ describe('web interface: writing through change requests', () => {
     });
 
 
+    it('the pages list\'s drag and drop move (back=index): refusals on the list, nothing moved', async () => {
+        const r1 = await post(aliceS, `${base()}/~/pages`, { title: 'Parent' }, 303);
+        const parentId = r1.headers.location.split('/').pop();
+        const r2 = await post(aliceS, `${base()}/~/pages`, { title: 'Kid', parent: parentId }, 303);
+        const kidId = r2.headers.location.split('/').pop();
+        const tree = async () => JSON.stringify((await crPages()).map((p) => [p.id, (p.pages ?? []).map((c) => c.id)]));
+        const before = await tree(), rev = await revisionOf();
+        assert.ok(before.includes(`["${parentId}",["${kidId}"]]`), before);
+        const mv = `${base()}/~/move/${parentId}`, to = { parent: '', position: '1', back: 'index' };
+        // no token, another session's token: 403
+        await post(aliceS, mv, to, 403, { csrf: null });
+        await post(aliceS, mv, to, 403, { csrf: bobS.csrf });
+        // into itself, into its own child: the domain's 400, on the pages list
+        const self = await post(aliceS, mv, { ...to, parent: parentId }, 400);
+        assert.match(self.text, /role="alert">[^<]*into/);
+        assert.match(self.text, /<h1>Edit pages<\/h1>/, 'the pages list, not the page\'s editor');
+        const kid = await post(aliceS, mv, { ...to, parent: kidId }, 400);
+        assert.match(kid.text, /role="alert">[^<]*(into|descendant|child|itself)/);
+        const pos = (await post(aliceS, mv, { ...to, position: '0' }, 400)).text;
+        assert.match(pos, /role="alert">[^<]*position/);
+        assert.match(pos, /<h1>Edit pages<\/h1>/);
+        // another organization's member, alice's page under eve's space: the 404 page
+        await post(eveS, mv, to, 404);
+        await post(aliceS, `/s/${otherSpace.id}/~/changes/1/~/move/${parentId}`, to, 404);
+        // a reader: refused by the domain
+        await post(bobS, mv, to, 403);
+        assert.equal(await tree(), before, 'nothing moved');
+        assert.equal(await revisionOf(), rev, 'no revision');
+        // allowed: back to the list
+        const m = await post(aliceS, `${base()}/~/move/${kidId}`, to, 303);
+        assert.equal(m.headers.location, `${base()}/~/edit`);
+        assert.equal((await crPages())[0].id, kidId);
+        await post(aliceS, `${base()}/~/delete/${kidId}`, {}, 303);
+        await post(aliceS, `${base()}/~/delete/${parentId}`, {}, 303);
+        assert.deepEqual((await crPages()).map((p) => p.id), [pageId]);
+    });
+
     it('uploads images and files (multipart, one insert_files batch); the preview resolves them', async () => {
         // a 1x1 PNG
         const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
