@@ -184,11 +184,15 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
             assert.equal(c.body.markdown, '> Line 12: Use HTTPS, always.\n\nSay which TLS versions.');
             assert.equal(c.target.page.id, pageId);
             await shot(b.page, 'line-comment-desktop');
-            // edit it (a <details>, no script needed), then delete it
+            // edit it on its own page (Edit is a link; there the body is in the form, once), then delete it
             const art = b.page.locator(`article#c-${c.id}`);
-            await art.getByText('Edit this comment').click();
+            await Promise.all([b.page.waitForURL(new RegExp(`/~/comments/${c.id}\\?edit=${c.id}#e-${c.id}$`)),
+                art.getByRole('link', { name: 'Edit this comment' }).click()]);
             await art.getByLabel('Your comment').fill('> Line 12: Use HTTPS, always.\n\nSay which TLS versions are accepted.');
-            await Promise.all([b.page.waitForURL(new RegExp(`#c-${c.id}$`)), art.getByRole('button', { name: 'Save' }).click()]);
+            await shot(b.page, 'comment-edit-desktop');
+            await Promise.all([b.page.waitForURL(new RegExp(`/~/comments/${c.id}#c-${c.id}$`)), art.getByRole('button', { name: 'Save' }).click()]);
+            assert.match(await art.innerText(), /\(edited\)[\s\S]*TLS versions are accepted\./);
+            await b.page.goto(href);
             assert.match(await art.innerText(), /\(edited\)[\s\S]*TLS versions are accepted\./);
             // stored with LF line breaks (a textarea sends CRLF): the quote still matches its line, shown once
             assert.equal((await ok(alice.api.spaces.getCommentInChangeRequest(space.id, lines.id, c.id), 'getCommentInChangeRequest')).body.markdown,
