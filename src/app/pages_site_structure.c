@@ -202,7 +202,7 @@ static void spaces_table(struct app_page *p, const struct site *s, const struct 
 		return;
 	}
 	struct sib *sibs = arena_alloc(&p->r->arena, sizeof(*sibs) * (size_t)n);
-	for (int i = 0; sibs && i < n; i++)
+	for (int i = 0; i < n; i++)
 		sibs[i] = (struct sib){ "site-space", spaces[i].id };
 	html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Space</th><th scope=\"col\">Path</th>"
 		    "<th scope=\"col\">Customization</th>");
@@ -230,8 +230,7 @@ static void spaces_table(struct app_page *p, const struct site *s, const struct 
 		if (write) {
 			const char *t = space_title(ss);
 			html_raw(b, "<td>");
-			if (sibs)
-				move_buttons(p, sibs, i, n, t);
+			move_buttons(p, sibs, i, n, t);
 			/* The root's default is the site's (admin); a section's is
 			 * the section's (create). */
 			if (!ss->is_default && (sec || admin))
@@ -306,8 +305,6 @@ static int group_block(struct app_page *p, const struct site *s, const struct si
 	struct sib *in = arena_alloc(&p->r->arena, sizeof(*in) * (size_t)(st->nsections + 1));
 	int nin = 0, nout = 0;
 
-	if (!in)
-		return err_set(ERR_INTERNAL, "out of memory");
 	for (int k = 0; k < st->nsections; k++)
 		if (st->sections[k].group_id && strcmp(st->sections[k].group_id, g->id) == 0)
 			in[nin++] = (struct sib){ "site-section", st->sections[k].id };
@@ -365,8 +362,6 @@ static int top_level(struct app_page *p, const struct site *s, const struct site
 	enum site_top t;
 	int gi = 0, si = 0, n = 0, rc;
 
-	if (!top)
-		return err_set(ERR_INTERNAL, "out of memory");
 	while ((t = site_top_next(st, &gi, &si)) != SITE_TOP_END)
 		top[n++] = t == SITE_TOP_GROUP ? (struct sib){ "site-section-group", st->groups[gi - 1].id }
 					       : (struct sib){ "site-section", st->sections[si - 1].id };
@@ -506,10 +501,32 @@ int page_site_space_add(struct app_page *p)
 						       fc == 1 && *section_id ? section_id : NULL, &v));
 }
 
+/* A delete from a page: the item must be in the site's structure. The
+ * API's delete answers 204 for a missing item; a page answers the 404 page,
+ * so another organization's ids look missing and nothing is written. */
+static int item_delete(struct app_page *p, enum site_item_kind kind, const char *id)
+{
+	const char *org_id = req_param(p->r, "organizationId"), *site_id = req_param(p->r, "siteId");
+	struct site_item *items = NULL;
+	struct site_answer v;
+	int n = 0, rc;
+
+	if ((rc = dom_site_items_list(p->d, org_id, site_id, kind, NULL, -1, &v, &items, &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		const struct site_item *it = &items[i];
+		const char *iid = kind == SITE_ITEM_GROUP ? it->group->id
+				  : kind == SITE_ITEM_SECTION ? it->section->id
+							      : it->space->id;
+		if (strcmp(iid, id) == 0)
+			return structure_done(p, dom_site_item_delete(p->d, org_id, site_id, kind, id));
+	}
+	return err_set(ERR_NOT_FOUND, "no such item in this site");
+}
+
 int page_site_space_remove(struct app_page *p)
 {
-	return structure_done(p, dom_site_item_delete(p->d, req_param(p->r, "organizationId"), req_param(p->r, "siteId"),
-						      SITE_ITEM_SPACE, req_param(p->r, "siteSpaceId")));
+	return item_delete(p, SITE_ITEM_SPACE, req_param(p->r, "siteSpaceId"));
 }
 
 int page_site_space_default(struct app_page *p)
@@ -563,8 +580,7 @@ int page_site_section_create(struct app_page *p)
 
 int page_site_section_delete(struct app_page *p)
 {
-	return structure_done(p, dom_site_item_delete(p->d, req_param(p->r, "organizationId"), req_param(p->r, "siteId"),
-						      SITE_ITEM_SECTION, req_param(p->r, "siteSectionId")));
+	return item_delete(p, SITE_ITEM_SECTION, req_param(p->r, "siteSectionId"));
 }
 
 int page_site_section_default(struct app_page *p)
@@ -594,8 +610,7 @@ int page_site_group_create(struct app_page *p)
 
 int page_site_group_delete(struct app_page *p)
 {
-	return structure_done(p, dom_site_item_delete(p->d, req_param(p->r, "organizationId"), req_param(p->r, "siteId"),
-						      SITE_ITEM_GROUP, req_param(p->r, "groupId")));
+	return item_delete(p, SITE_ITEM_GROUP, req_param(p->r, "groupId"));
 }
 
 int page_site_group_section_add(struct app_page *p)

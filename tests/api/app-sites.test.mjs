@@ -20,7 +20,7 @@ import { HTML, FORM, PASSWORD, setPassword, signIn } from './lib/app.mjs';
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 describe('web interface: a site\'s administration', () => {
-    let ctx, alice, bob, eve, org, eveOrg, guide, reference, eveSite, aliceS, bobS, eveS, site, base;
+    let ctx, alice, bob, eve, org, eveOrg, guide, reference, eveSite, eveSection, eveGroup, aliceS, bobS, eveS, site, base;
 
     const page = async (who, path, status = 200) => {
         const r = await raw(ctx.url, 'GET', path, { headers: { ...HTML, Cookie: who.cookie } });
@@ -53,6 +53,9 @@ describe('web interface: a site\'s administration', () => {
         guide = await ok(alice.api.orgs.createSpace(org.id, { title: 'Guide <g>' }), 'createSpace', 201);
         reference = await ok(alice.api.orgs.createSpace(org.id, { title: 'Reference' }), 'createSpace', 201);
         eveSite = await ok(eve.api.orgs.createSite(eveOrg.id, { title: 'Eve site' }), 'createSite', 201);
+        const eveSpace = await ok(eve.api.orgs.createSpace(eveOrg.id, { title: 'Eve space' }), 'createSpace', 201);
+        eveSection = await ok(eve.api.orgs.addSectionToSite(eveOrg.id, eveSite.id, { spaceId: eveSpace.id, title: 'Eve section' }), 'addSectionToSite', 201);
+        eveGroup = await ok(eve.api.orgs.addSectionGroupToSite(eveOrg.id, eveSite.id, { title: 'Eve group' }), 'addSectionGroupToSite', 201);
         for (const u of [alice, bob, eve]) await setPassword(ctx.server, u.email, PASSWORD);
         aliceS = await signIn(ctx.url, alice.email, PASSWORD);
         bobS = await signIn(ctx.url, bob.email, PASSWORD);
@@ -170,7 +173,7 @@ describe('web interface: a site\'s administration', () => {
         await posted(eveS, `${base}/sections/${sec1.id}/delete`, {}, 404);
         await posted(eveS, `${base}/site-spaces/${guideIn2.id}/remove`, {}, 404);
         await posted(aliceS, `/o/${eveOrg.id}/sites/${eveSite.id}/site-spaces`, { spaceId: guide.id }, 404);
-        assert.equal((await ok(eve.api.orgs.listSiteSpaces(eveOrg.id, eveSite.id), 'listSiteSpaces')).items.length, 0, 'Eve\'s site is unchanged');
+        assert.equal((await ok(eve.api.orgs.listSiteSpaces(eveOrg.id, eveSite.id), 'listSiteSpaces')).items.length, 1, 'Eve\'s site is unchanged');
         assert.equal((await post(aliceS, `${base}/sections/${sec1.id}/delete`, {}, null)).status, 403);
         assert.equal((await structure()).structure.length, 2, 'nothing changed');
         // delete the first section, remove a site space
@@ -313,8 +316,18 @@ describe('web interface: a site\'s administration', () => {
         await posted(eveS, `${base}/groups/${g.id}/sections/${secB}/remove`, {}, 404);
         await posted(eveS, `${base}/groups/${g.id}/delete`, {}, 404);
         await posted(aliceS, `/o/${eveOrg.id}/sites/${eveSite.id}/groups`, { title: 'Alice was here' }, 404);
-        await posted(aliceS, `${base}/groups/nosuchgroup/delete`, {}, 303); // the API's 204: nothing to delete
-        await posted(aliceS, `${base}/groups/nosuchgroup/sections`, { sectionId: secA }, 404);
+        // another organization's group and section ids in this site's paths: the 404 page (the API's delete
+        // answers 204 for a missing item; the page does not pretend); as fields, the domain's 400
+        await posted(aliceS, `${base}/groups/${eveGroup.id}/delete`, {}, 404);
+        await posted(aliceS, `${base}/sections/${eveSection.id}/delete`, {}, 404);
+        await posted(aliceS, `${base}/site-spaces/${eveSection.siteSpaces?.[0]?.id ?? 'nosuch'}/remove`, {}, 404);
+        await posted(aliceS, `${base}/groups/${eveGroup.id}/sections`, { sectionId: secA }, 404);
+        await posted(aliceS, `${base}/groups/${eveGroup.id}/sections/${secA}/remove`, {}, 404);
+        await posted(aliceS, `${base}/move`, move('site-section-group', eveGroup.id, 'before', 'site-section', secA), 404);
+        await posted(aliceS, `${base}/groups/${g.id}/sections`, { sectionId: eveSection.id }, 400, 'is not a section of this site');
+        await posted(aliceS, `${base}/move`, move('site-section', secA, 'before', 'site-section', eveSection.id), 400, 'position');
+        const eveSt = await ok(eve.api.orgs.getSiteStructure(eveOrg.id, eveSite.id), 'getSiteStructure');
+        assert.deepEqual(eveSt.structure.map((x) => x.id).sort(), [eveSection.id, eveGroup.id].sort(), 'Eve\'s site is unchanged');
         assert.equal((await post(aliceS, `${base}/groups/${g.id}/delete`, {}, null)).status, 403);
         st = await structure();
         assert.deepEqual(st.structure.map((x) => x.id), [g.id, secA], 'nothing changed');
