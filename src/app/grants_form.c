@@ -26,20 +26,25 @@ static const char *user_name(const struct user *u)
 }
 
 int app_grants_section(struct app_page *p, enum dom_kind kind, const char *id, const char *org_id, const char *what,
-		       const char *base)
+		       const char *base, const char *page_path)
 {
-	struct list_req lr = { .limit = 100 };
+	struct list_req lr = { .limit = 100 }, ulr;
+	struct cursor cur;
 	struct grant_row *users = NULL, *teams = NULL;
 	struct member *members = NULL;
 	struct dom_team *orgteams = NULL;
 	struct team_filter tf = { 0 };
 	struct member_filter mf = { 0 };
-	char *next = NULL;
+	char *next = NULL, *unext = NULL, *tnext = NULL;
 	int nu = 0, nt = 0, nm = 0, not = 0, rc;
+	bool first = !req_query(p->r, "page");
 	struct jw *b = p->out;
 
-	if ((rc = dom_grants_list(p->d, kind, id, GRANT_USER, &lr, &users, &nu, &next)) ||
-	    (rc = dom_grants_list(p->d, kind, id, GRANT_TEAM, &lr, &teams, &nt, &next)))
+	/* The grants to users a page at a time (?page=, ?limit=); the teams'
+	 * (the first 100) on the first page only. */
+	if ((rc = app_list(p, &ulr, &cur, 0)) ||
+	    (rc = dom_grants_list(p->d, kind, id, GRANT_USER, &ulr, &users, &nu, &unext)) ||
+	    (first && (rc = dom_grants_list(p->d, kind, id, GRANT_TEAM, &lr, &teams, &nt, &tnext))))
 		return rc;
 	/* A guest who administers the object may not list the organization's
 	 * members or teams (the domain's 403): the menu is then empty. */
@@ -87,7 +92,7 @@ int app_grants_section(struct app_page *p, enum dom_kind kind, const char *id, c
 		html_raw(b, "</option>");
 	}
 	html_raw(b, "</select><button type=\"submit\">Grant</button></form>");
-	if (nu + nt == 0) {
+	if (nu + nt == 0 && first) {
 		html_raw(b, "<p class=\"empty\">No member or team has a role on this ");
 		html_raw(b, what);
 		html_raw(b, " of its own.</p>");
@@ -141,6 +146,9 @@ int app_grants_section(struct app_page *p, enum dom_kind kind, const char *id, c
 		html_raw(b, "\">Remove</button></form></td></tr>");
 	}
 	html_raw(b, "</tbody></table></div>");
+	if (tnext)
+		html_raw(b, "<p class=\"mute\">Only the first 100 teams with a role are shown.</p>");
+	app_pager(p, page_path, NULL, unext, "More members with a role");
 	return 0;
 }
 

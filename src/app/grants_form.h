@@ -19,10 +19,12 @@
 #include "domain/spaces.h"
 
 /* The grants on the object (kind, id of organization org_id) and the forms
- * to grant and remove; `what` names the object in the page's text ("space",
- * "collection"); base is escaped (app_path). 0, or an err.h code. */
+ * to grant, change and remove; `what` names the object in the page's text
+ * ("space", "collection"); base is escaped (app_path); page_path (escaped)
+ * is the settings page, for the "next page" link of the grants to users
+ * (the page's ?page= and ?limit=, app_list). 0, or an err.h code. */
 int app_grants_section(struct app_page *p, enum dom_kind kind, const char *id, const char *org_id, const char *what,
-		       const char *base);
+		       const char *base, const char *page_path);
 
 /* The Grant form's POST: parse principal and role (ERR_INVALID naming the
  * field), then dom_grants_invite. 0, or an err.h code for the page's

@@ -107,7 +107,7 @@ static int render(struct app_page *p, const char *error)
 	}
 	html_raw(b, "</select></p><p><button type=\"submit\">Save settings</button></p></form>");
 	if ((rc = app_grants_section(p, DOM_COLLECTION, c.id, c.org_id, "collection",
-				     app_path(p, "/c/", c.id, "/permissions"))))
+				     app_path(p, "/c/", c.id, "/permissions"), app_path(p, "/c/", c.id, "/settings"))))
 		return rc;
 	app_frame_end(p);
 	return 0;

@@ -494,7 +494,8 @@ static int render(struct app_page *p, const char *error)
 		  s.edit_mode);
 	html_raw(b, "<p><button type=\"submit\">Save settings</button></p></form>");
 	if ((rc = app_merge_rules_section(p, &mr, true)) ||
-	    (rc = app_grants_section(p, DOM_SPACE, s.id, s.org_id, "space", app_path(p, "/s/", s.id, "/~/permissions"))) ||
+	    (rc = app_grants_section(p, DOM_SPACE, s.id, s.org_id, "space", app_path(p, "/s/", s.id, "/~/permissions"),
+				     app_path(p, "/s/", s.id, "/~/settings"))) ||
 	    (rc = git_status(p, &s)))
 		return rc;
 	app_frame_end(p);

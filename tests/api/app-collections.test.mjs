@@ -309,5 +309,21 @@ describe('web interface: merge rules, a collection\'s settings and permissions',
         assert.equal((await post(eveS, `${cBase}/user/${bob.id}/role`, { role: 'bogus' })).status, 404);
         assert.equal(roleOf(await spaceUsers(), bob.id), 'review', 'unchanged');
         assert.equal(roleOf(await userGrants(), bob.id), 'edit', 'unchanged');
+
+        // the grants to users a page at a time: ?limit=1 walks them, each once; teams on the first page
+        await empty(alice.api.spaces.inviteToSpace(space.id, { role: 'comment', users: [carol.id] }), 204, 'inviteToSpace');
+        const seen = [];
+        let next = `/s/${space.id}/~/settings?limit=1`;
+        for (let i = 0; next && i < 10; i++) {
+            const t = (await page(aliceS, next)).text;
+            const ids = [...t.matchAll(/action="[^"]*\/permissions\/user\/([^/"]+)\/role"/g)].map((m) => m[1]);
+            assert.equal(ids.length, 1, `one grant a page: ${ids}`);
+            seen.push(...ids);
+            assert.equal(/permissions\/team\//.test(t), i === 0, 'teams on the first page only');
+            next = t.match(/<a rel="next" href="([^"]+)">More members with a role<\/a>/)?.[1]?.replace(/&amp;/g, '&');
+        }
+        assert.deepEqual([...seen].sort(), (await spaceUsers()).map((g) => g.user.id).sort());
+        assert.equal(seen.length, 2);
+        await page(aliceS, `/s/${space.id}/~/settings?limit=abc`, 400);
     });
 });
