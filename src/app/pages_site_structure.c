@@ -204,8 +204,7 @@ static void spaces_table(struct app_page *p, const struct site *s, const struct 
 	struct sib *sibs = arena_alloc(&p->r->arena, sizeof(*sibs) * (size_t)n);
 	for (int i = 0; i < n; i++)
 		sibs[i] = (struct sib){ "site-space", spaces[i].id };
-	html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Space</th><th scope=\"col\">Path</th>"
-		    "<th scope=\"col\">Customization</th>");
+	html_raw(b, "<div class=\"scroll-x\"><table><thead><tr><th scope=\"col\">Space</th><th scope=\"col\">Path</th>");
 	if (write)
 		html_raw(b, "<th scope=\"col\"><span class=\"mute\">Actions</span></th>");
 	html_raw(b, "</tr></thead><tbody>");
@@ -219,14 +218,15 @@ static void spaces_table(struct app_page *p, const struct site *s, const struct 
 		html_raw(b, "</a>");
 		if (ss->is_default)
 			html_raw(b, " <span class=\"badge st-open\">default</span>");
-		html_raw(b, "</td><td><code>");
-		app_text(b, ss->path ? ss->path : "");
-		html_raw(b, "</code></td><td><a href=\"");
+		/* Its customization: the site's, or its own override. */
+		html_raw(b, "<br><a href=\"");
 		app_text(b, site_path(p, "/site-spaces/"));
 		app_href(b, "", ss->id);
-		html_raw(b, "/customization\">");
-		html_raw(b, ss->customization ? "Its own" : "The site's");
-		html_raw(b, "</a></td>");
+		html_raw(b, ss->customization ? "/customization\">Customize</a> <span class=\"mute\">(its own)</span>"
+					      : "/customization\">Customize</a> <span class=\"mute\">(the site's)</span>");
+		html_raw(b, "</td><td><code>");
+		app_text(b, ss->path ? ss->path : "");
+		html_raw(b, "</code></td>");
 		if (write) {
 			const char *t = space_title(ss);
 			html_raw(b, "<td>");

@@ -4,7 +4,8 @@
 // primary color, publishes the site from its settings, opens the published site and reads the
 // page's text there. Then the settings, structure and customization pages at desktop and phone
 // width, light and dark; no sideways scroll on a phone; a reader sees no form; no CSP violation.
-// Then two sections, a section group holding one of them and the group moved up with its button.
+// Then two sections, a section group holding one of them and the group moved up with its button,
+// and a site space's own primary color.
 // Screenshots in artifacts/app-site-*.png.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -154,6 +155,13 @@ describe('a site\'s administration in chromium', { timeout: 240_000 }, () => {
         assert.equal(await page.getByRole('button', { name: 'Move the group Guides up' }).count(), 0, 'the first item has no Move up');
         await page.getByRole('button', { name: 'Move the group Guides down' }).waitFor();
         await shot(page, 'structure-groups');
+        // a site space's own primary color, then "Use the site's customization" is offered
+        await Promise.all([page.waitForURL(/\/site-spaces\/[A-Za-z0-9]+\/customization$/), page.getByRole('link', { name: 'Customize' }).first().click()]);
+        await page.getByLabel('Primary color, light mode').fill('#0e7490');
+        await Promise.all([page.waitForURL(/\/customization$/), page.getByRole('button', { name: 'Save customization' }).click()]);
+        await page.getByRole('button', { name: "Use the site's customization" }).waitFor();
+        assert.equal(await page.getByLabel('Primary color, light mode').inputValue(), '#0e7490');
+        await shot(page, 'site-space-customization');
         await context.close();
     });
 
