@@ -297,8 +297,8 @@ static void section_block(struct app_page *p, const struct site *s, const struct
 
 /* A section group: its title, its buttons, a form adding a section to it,
  * and its sections in order. */
-static int group_block(struct app_page *p, const struct site *s, const struct site_structure *st,
-		       const struct site_section_group *g, const struct sib *sibs, int i, int n)
+static void group_block(struct app_page *p, const struct site *s, const struct site_structure *st,
+			const struct site_section_group *g, const struct sib *sibs, int i, int n)
 {
 	struct jw *b = p->out;
 	const char *t = g->title && *g->title ? g->title : "Untitled group";
@@ -352,28 +352,25 @@ static int group_block(struct app_page *p, const struct site *s, const struct si
 		if (st->sections[k].group_id && strcmp(st->sections[k].group_id, g->id) == 0)
 			section_block(p, s, &st->sections[k], g, in, j++, nin);
 	html_raw(b, "</section>");
-	return 0;
 }
 
 /* The top level in order (site_top_next): groups and ungrouped sections. */
-static int top_level(struct app_page *p, const struct site *s, const struct site_structure *st)
+static void top_level(struct app_page *p, const struct site *s, const struct site_structure *st)
 {
 	struct sib *top = arena_alloc(&p->r->arena, sizeof(*top) * (size_t)(st->nsections + st->ngroups + 1));
 	enum site_top t;
-	int gi = 0, si = 0, n = 0, rc;
+	int gi = 0, si = 0, n = 0;
 
 	while ((t = site_top_next(st, &gi, &si)) != SITE_TOP_END)
 		top[n++] = t == SITE_TOP_GROUP ? (struct sib){ "site-section-group", st->groups[gi - 1].id }
 					       : (struct sib){ "site-section", st->sections[si - 1].id };
 	gi = si = 0;
 	for (int i = 0; (t = site_top_next(st, &gi, &si)) != SITE_TOP_END; i++) {
-		if (t == SITE_TOP_SECTION) {
+		if (t == SITE_TOP_SECTION)
 			section_block(p, s, &st->sections[si - 1], NULL, top, i, n);
-		} else if ((rc = group_block(p, s, st, &st->groups[gi - 1], top, i, n))) {
-			return rc;
-		}
+		else
+			group_block(p, s, st, &st->groups[gi - 1], top, i, n);
 	}
-	return 0;
 }
 
 static int render_structure(struct app_page *p, const char *error)
@@ -403,8 +400,9 @@ static int render_structure(struct app_page *p, const char *error)
 		html_raw(b, "<h2>Spaces</h2>");
 		spaces_table(p, &s, NULL, st.root, st.nroot);
 	}
-	if (st.nsections > 0 && (rc = top_level(p, &s, &st)))
-		return rc;
+	/* Groups show even when their last section went (to delete them). */
+	if (st.nsections > 0 || st.ngroups > 0)
+		top_level(p, &s, &st);
 	if (!write) {
 		app_frame_end(p);
 		return 0;
