@@ -43,6 +43,7 @@
 #include "util/text.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 
 /* updateOrganizationById's bounds (api/orgs.c body_org). */

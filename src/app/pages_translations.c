@@ -574,19 +574,18 @@ int page_translation_instructions(struct app_page *p)
 	json_t *doc = NULL;
 	int rc, f;
 
-	if (p->r->body_len > 4 * TRANSLATION_INSTRUCTIONS_MAX) {
+	/* The form may carry the document pretty-printed (and CRLF line
+	 * breaks): a few times the domain's bound before it is compact. */
+	if (p->r->body_len > 4 * TRANSLATION_INSTRUCTIONS_MAX)
 		rc = err_set(ERR_INVALID, "instructions: at most %d bytes of JSON", TRANSLATION_INSTRUCTIONS_MAX);
-	} else if ((f = field(p, "instructions", &text)) <= 0) {
+	else if ((f = field(p, "instructions", &text)) <= 0)
 		rc = err_set(ERR_INVALID, f < 0 ? "instructions: malformed form data" : "instructions: is required");
-	} else if (strlen(text) > 4 * TRANSLATION_INSTRUCTIONS_MAX) {
-		rc = err_set(ERR_INVALID, "instructions: at most %d bytes of JSON", TRANSLATION_INSTRUCTIONS_MAX);
-	} else if (draft = text, !(doc = json_loads(text, JSON_REJECT_DUPLICATES, &jerr))) {
+	else if (!(doc = json_loads(draft = text, JSON_REJECT_DUPLICATES, &jerr))) /* as the router reads a body */
 		rc = err_set(ERR_INVALID, "instructions: not JSON (line %d: %s)", jerr.line, jerr.text);
-	} else if (!json_is_object(doc)) {
+	else if (!json_is_object(doc))
 		rc = err_set(ERR_INVALID, "instructions: must be a document ({object: \"document\", data, nodes})");
-	} else {
+	else
 		rc = dom_translation_update(p->d, org_id_of(p), req_param(p->r, "translationId"), doc, &t);
-	}
 	json_decref(doc);
 	if (rc)
 		return refused_one(p, rc, draft);
