@@ -131,6 +131,12 @@ describe('web interface: an organization\'s settings', () => {
             alert(r, re);
             assert.match(r.text, /Save settings/, 'the form is shown again');
         }
+        // a hostname another organization uses: the domain's 409 on the form
+        const taken = `t${ctx.run}`;
+        await ok(eve.api.orgs.updateOrganizationById(eveOrg.id, { hostname: taken }), 'updateOrganizationById');
+        const conflict = await app.post(aliceS, path, { hostname: taken });
+        assert.equal(conflict.status, 409, conflict.text.slice(0, 300));
+        alert(conflict, '[^<]*hostname');
         // bob (an editor) reads the values, no form; his posts are refused on the page
         const b = (await app.page(bobS, path)).text;
         assert.match(b, /Only an administrator of this organization can change its settings/);
