@@ -30,11 +30,16 @@
 #define REVIEW_LIST 100           /* reviews, requested reviewers, members listed */
 /* What bounds the page's HTML (the worst case, every byte escaped as
  * &quot;, six bytes for one): the differences REVIEW_DIFF_BYTES (each page's
- * at most REVIEW_DIFF_PAGE_BYTES; a line is cut at REVIEW_LINE_BYTES, so a
- * page runs over by one line's 6 KB at most); REVIEW_COMMENTS comments with
+ * at most REVIEW_DIFF_PAGE_BYTES, the rendered comparison included; a line
+ * is cut at REVIEW_LINE_BYTES, so they run over by one line's 6 KB at most,
+ * and by the line comments shown beside lines: those of the
+ * REVIEW_COMMENTS listed); REVIEW_COMMENTS comments with
  * REVIEW_REPLIES_INLINE replies each, and REVIEW_LIST reviews, each body cut
- * at REVIEW_BODY_BYTES (12 KB escaped): about 1 MB and 1.2 MB; the changes
- * table's 500 rows. Under 4 MB in all; a page of a comment's replies less. */
+ * at REVIEW_BODY_BYTES (12 KB escaped): about 1.3 MB and 1.2 MB; the
+ * changes table's 500 rows (pages_cr.c). A few MB with every list full;
+ * the test's worst case (21 big pages, 21 long comments) is 2.6 MB. A
+ * comment's own page: the comment and REVIEW_REPLIES replies whole (each at
+ * most 60 KB escaped). */
 #define REVIEW_DIFF_BYTES (1536 * 1024)    /* HTML of all the differences */
 #define REVIEW_DIFF_PAGE_BYTES (256 * 1024) /* HTML of one page's difference */
 #define REVIEW_LINE_BYTES 1000             /* bytes of one line a difference shows */

@@ -7,13 +7,23 @@
  * added and deleted pages (inline, by lines), merge and update-from-space
  * buttons with the merge rules' verdict, reviews and requested reviewers
  * with the forms to approve, request changes and request a reviewer, the
- * comments with their replies and the forms to comment, reply, resolve and
- * reopen. Controls the member's role does not allow are not shown
+ * comments (newest first, 20 at a time: ?page=, app_pager) with their first
+ * 3 replies and the forms to comment, reply, resolve and reopen. Every part
+ * is bounded (pages_review.c's REVIEW_* limits: a few MB at most); what is
+ * cut says so and links to where it is whole. Controls the member's role
+ * does not allow are not shown
  * (space_permissions / comment_permissions, as the API's serializers); the
  * domain decides either way.
  *
+ * A comment's own page (GET .../~/changes/{number}/~/comments/{id},
+ * page_review_comment_view): the comment whole, its replies 20 at a time,
+ * its forms; ?edit={id} puts that comment's or reply's body in its edit
+ * form instead of showing it (the Edit links lead there: one copy of a body
+ * on any page).
+ *
  * Forms (POST, APP_WRITE: CSRF checked, one write transaction, one domain
- * function, then 303 back to the change request's page):
+ * function, then 303 back to the change request's page, or to the
+ * comment's page for a form there, which carries back=comment):
  *   .../~/changes/{number}/~/comment                   dom_comment_post
  *   .../~/changes/{number}/~/comments/{id}/reply       dom_reply_post
  *   .../~/changes/{number}/~/comments/{id}/resolve     dom_comment_update
@@ -31,7 +41,7 @@
  *
  * Comments on a line: each line of an added or edited page's difference
  * has its number in a gutter, a link to the page itself with
- * ?page={pageId}&line={N}#lc, which shows the comment form under that line
+ * ?on={pageId}&line={N}#lc, which shows the comment form under that line
  * (no script, one form on the page). GitBook's comment target has no line,
  * so the comment targets the page and its body starts with the line quoted
  * ("> Line N: ..."); the page shows such comments beside line N.
