@@ -37,7 +37,7 @@
  * REVIEW_REPLIES_INLINE replies each, and REVIEW_LIST reviews, each body cut
  * at REVIEW_BODY_BYTES (12 KB escaped): about 1.3 MB and 1.2 MB; the
  * changes table's 500 rows (pages_cr.c). A few MB with every list full;
- * the test's worst case (21 big pages, 21 long comments) is 2.6 MB. A
+ * the test's case (21 big pages, 21 long comments, 5 with 3 long replies, a long review) is 2.1 MB. A
  * comment's own page: the comment and REVIEW_REPLIES replies whole (each at
  * most 60 KB escaped). */
 #define REVIEW_DIFF_BYTES (1536 * 1024)    /* HTML of all the differences */
