@@ -9,11 +9,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
-import { ok, createOrg, addMember, validate } from './lib/api.mjs';
+import { ok, empty, createOrg, addMember, validate } from './lib/api.mjs';
 import { signInAll, appClient } from './lib/app.mjs';
 
 describe('web interface: an organization\'s settings', () => {
-    let ctx, alice, bob, eve, org, eveOrg, site, aliceS, bobS, eveS, app;
+    let ctx, alice, bob, eve, gus, org, eveOrg, site, aliceS, bobS, eveS, gusS, app;
     const get = async () => ok(alice.api.orgs.getOrganizationById(org.id), 'getOrganizationById');
     const alert = (r, re) => assert.match(r.text, new RegExp(`role="alert"><p>${re}`), r.text.slice(0, 600));
 
@@ -22,11 +22,15 @@ describe('web interface: an organization\'s settings', () => {
         alice = await ctx.user('alice');
         bob = await ctx.user('bob');
         eve = await ctx.user('eve');
+        gus = await ctx.user('gus');
         ({ org } = await createOrg(ctx.url, alice.token, `Org ${ctx.run}`));
         ({ org: eveOrg } = await createOrg(ctx.url, eve.token, `Eve ${ctx.run}`));
         await addMember(alice.api, org.id, bob.email, 'edit');
         site = await ok(alice.api.orgs.createSite(org.id, { title: 'Docs <site>' }), 'createSite', 201);
-        [aliceS, bobS, eveS] = await signInAll(ctx, [alice, bob, eve]);
+        // gus: a guest of the organization (a grant on one space only)
+        const shared = await ok(alice.api.orgs.createSpace(org.id, { title: 'Shared' }), 'createSpace', 201);
+        await empty(alice.api.spaces.inviteToSpace(shared.id, { role: 'read', users: [gus.id] }), 204, 'inviteToSpace');
+        [aliceS, bobS, eveS, gusS] = await signInAll(ctx, [alice, bob, eve, gus]);
         app = appClient(ctx);
     });
     after(() => ctx?.server.stop());
@@ -146,6 +150,12 @@ describe('web interface: an organization\'s settings', () => {
             assert.equal(r.status, 403, `${p}: ${r.status}`);
             alert(r, '');
         }
+        // a guest reads the settings (as getOrganizationById shows them to guests), without names or forms
+        const g = (await app.page(gusS, path)).text;
+        assert.match(g, /Only an administrator of this organization/);
+        assert.match(g, /<h2 id="merge-rules">Merge rules<\/h2>/);
+        assert.doesNotMatch(g, /<form method="post"|name="type"/);
+        assert.equal((await app.post(gusS, path, { title: 'Guest' })).status, 403);
         // tokens
         assert.equal((await app.post(aliceS, path, { title: 'No token' }, null)).status, 403);
         assert.equal((await app.post(aliceS, `/o/${org.id}/merge-rules`, { type: 'none' }, 'f'.repeat(64))).status, 403);
