@@ -218,6 +218,19 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
             assert.match(await p.page.locator('details#lc pre.diff').innerText(), /8\s+Failures are retried three times, then dropped\./);
             await noSideScroll(p.page, 'line comments on a phone');
             await shot(p.page, 'line-comment-phone-dark');
+            // four replies: three under the comment, the fourth on the comment's own page
+            for (const n of [1, 2, 3, 4]) {
+                const r = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${lines.id}/comments/${posted.json.id}/replies`,
+                    { token: alice.token, json: { body: { markdown: `Reply ${n}: with a key.` } } });
+                assert.ok(r.status < 300, r.text);
+            }
+            await p.page.goto(`${href}#comments`);
+            const more = p.page.getByRole('link', { name: '1 more reply' });
+            assert.equal(await p.page.locator(`article#c-${posted.json.id} ul.replies li`).count(), 3);
+            await Promise.all([p.page.waitForURL(new RegExp(`/~/comments/${posted.json.id}#replies$`)), more.click()]);
+            assert.match(await p.page.locator('ul.replies').innerText(), /Reply 1[\s\S]*Reply 2[\s\S]*Reply 3[\s\S]*Reply 4: with a key\./);
+            await noSideScroll(p.page, 'a comment\'s page on a phone');
+            await shot(p.page, 'comment-page-phone-dark');
         } finally {
             await p.context.close();
         }
