@@ -125,6 +125,20 @@ static int merge_into(json_t *dst, json_t *src)
 		if (json_is_object(v) && json_is_object(d) && !atomic_key(key)) {
 			if (merge_into(d, v))
 				return -1;
+		} else if (json_is_object(v) && !atomic_key(key)) {
+			/* Nothing there to merge into: a fresh object, so the
+			 * patch's nulls (resets of what is not set) are dropped,
+			 * never stored (a stored null would later remove the
+			 * site's or the default's value on every read). */
+			json_t *fresh = json_object();
+			if (!fresh)
+				return -1;
+			if (merge_into(fresh, v)) {
+				json_decref(fresh);
+				return -1;
+			}
+			if (json_object_set_new(dst, key, fresh))
+				return -1;
 		} else if (json_object_set(dst, key, v)) {
 			return -1;
 		}

@@ -505,6 +505,12 @@ describe('sites', () => {
             // every field reset: no override left
             await over({ title: 'Again' });
             assert.equal((await over({ title: null })).hasOverrides, false);
+            // a reset of what the override does not set stores nothing (no null kept to hide the site's value)
+            c = await over({ styling: { theme: null, sidebar: { list: null } } });
+            assert.equal(c.styling.theme, 'bold');
+            assert.equal(c.styling.sidebar.list, 'default');
+            c = await getO();
+            assert.equal(c.styling.theme, 'bold', 'read back: the site\'s');
         });
     });
 
