@@ -164,6 +164,21 @@ static int sites_select(struct app_page *p, const struct org *o)
 	return 0;
 }
 
+/* The default content's site as a reader sees it: its title when the
+ * actor reads the site, else its id ("none" without one). */
+static const char *default_site_title(struct app_page *p, const struct org *o)
+{
+	struct site s;
+
+	if (!o->default_site)
+		return "none";
+	if (dom_site_get(p->d, o->id, o->default_site, ROLE_READ, false, &s)) {
+		err_clear();
+		return o->default_site;
+	}
+	return s.title && *s.title ? s.title : o->default_site;
+}
+
 static int render(struct app_page *p, const char *error)
 {
 	const char *org_id = org_id_of(p);
@@ -196,7 +211,7 @@ static int render(struct app_page *p, const char *error)
 		meta(b, "Title", o->title ? o->title : "");
 		meta(b, "Hostname", o->hostname ? o->hostname : "none");
 		meta(b, "Default role of new members", role_value(o->default_role));
-		meta(b, "Default content", o->default_site ? o->default_site : "none");
+		meta(b, "Default content", default_site_title(p, o));
 		meta(b, "Logo", o->logo ? o->logo : "none");
 		html_raw(b, "<dt>Email domains</dt><dd>");
 		domains_text(b, o->email_domains, ", ");

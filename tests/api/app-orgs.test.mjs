@@ -114,6 +114,7 @@ describe('web interface: an organization\'s settings', () => {
     });
 
     it('refused: bad fields 400 with the domain\'s message, a non-admin 403, CSRF 403, another organization 404', async () => {
+        await ok(alice.api.orgs.updateOrganizationById(org.id, { defaultContent: { type: 'site', site: site.id } }), 'updateOrganizationById');
         const before = await get();
         const path = `/o/${org.id}/settings`;
         for (const [fields, re] of [
@@ -144,6 +145,7 @@ describe('web interface: an organization\'s settings', () => {
         // bob (an editor) reads the values, no form; his posts are refused on the page
         const b = (await app.page(bobS, path)).text;
         assert.match(b, /Only an administrator of this organization can change its settings/);
+        assert.match(b, /<dt>Default content<\/dt><dd>Docs &lt;site&gt;<\/dd>/, 'the site by its title');
         assert.doesNotMatch(b, /name="title"|name="type"|action="[^"]*merge-rules"/);
         for (const [p, fields] of [[path, { title: 'Bob was here' }], [`/o/${org.id}/merge-rules`, { type: 'none' }]]) {
             const r = await app.post(bobS, p, fields);
