@@ -48,6 +48,8 @@
 #define REVIEW_REPLIES_INLINE 3   /* replies under each of them (the comment's own page has all) */
 #define REVIEW_REPLIES 20         /* replies on a comment's own page (?page= for the rest) */
 #define REVIEW_BODY_BYTES 2000    /* bytes of a body the change request's page shows */
+#define REVIEW_CONFLICTS 20       /* conflicting pages a conflicts answer shows */
+#define REVIEW_CONFLICT_BYTES (64 * 1024) /* markdown of each side of one it shows */
 
 /* ---- small helpers ---- */
 
@@ -1642,8 +1644,40 @@ int page_review_submit(struct app_page *p)
 	return back_to(p, sid, num, "#reviews");
 }
 
+/* base (an escaped href) + "/" + pg's path: where pg is read whole. */
+static const char *page_href(struct app_page *p, const char *base, const struct rev_page *pg)
+{
+	struct jw h;
+	const char *out;
+
+	jw_init(&h);
+	html_raw(&h, base);
+	html_raw(&h, "/");
+	url_path_enc(&h, pg->path ? pg->path : pg->slug ? pg->slug : "");
+	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
+	jw_free(&h);
+	return out;
+}
+
+/* One side of a conflict: at most REVIEW_CONFLICT_BYTES of its markdown;
+ * a longer one says where it is whole (more). */
+static void conflict_side(struct app_page *p, const char *md, const char *more)
+{
+	struct jw *b = p->out;
+	size_t len = md ? strlen(md) : 0;
+	size_t cut = len > REVIEW_CONFLICT_BYTES ? utf8_cut(md, REVIEW_CONFLICT_BYTES) : len;
+	const char *t = cut < len ? arena_strndup(&p->r->arena, md, cut) : md;
+
+	html_raw(b, "<pre>");
+	app_text(b, t ? t : "");
+	html_raw(b, cut < len ? "\xe2\x80\xa6</pre>" : "</pre>");
+	if (cut < len)
+		cut_note(p, "Cut here.", more);
+}
+
 /* A merge or an update that conflicts: each page with the change request's
- * and the space's markdown (nothing was written). */
+ * and the space's markdown (nothing was written); the first
+ * REVIEW_CONFLICTS pages, each side cut at REVIEW_CONFLICT_BYTES. */
 static int conflicts_page(struct app_page *p, const char *sid, const char *num, const char *what,
 			  const struct cr_merge_result *m)
 {
@@ -1672,6 +1706,16 @@ static int conflicts_page(struct app_page *p, const char *sid, const char *num, 
 			struct dom_page ours = { 0 }, theirs = { 0 };
 			bool have_ours, have_theirs;
 
+			if (i == REVIEW_CONFLICTS) {
+				char more[64];
+				snprintf(more, sizeof(more), "%d more pages conflict; the API lists them all.",
+					 m->nconflicts - i);
+				html_raw(b, "<p class=\"mute\">");
+				html_raw(b, more);
+				html_raw(b, "</p>");
+				break;
+			}
+
 			html_raw(b, "<section class=\"conflict\"><h2>");
 			if (c->file) {
 				html_raw(b, "File ");
@@ -1692,17 +1736,13 @@ static int conflicts_page(struct app_page *p, const char *sid, const char *num, 
 			app_text(b, c->reason);
 			html_raw(b, "</p><div class=\"sides\"><div><h3>In this change request</h3>");
 			if (have_ours) {
-				html_raw(b, "<pre>");
-				app_text(b, ours.markdown ? ours.markdown : "");
-				html_raw(b, "</pre>");
+				conflict_side(p, ours.markdown, page_href(p, href, ours.page));
 			} else {
 				html_raw(b, "<p class=\"mute\">Deleted.</p>");
 			}
 			html_raw(b, "</div><div><h3>In the space</h3>");
 			if (have_theirs) {
-				html_raw(b, "<pre>");
-				app_text(b, theirs.markdown ? theirs.markdown : "");
-				html_raw(b, "</pre>");
+				conflict_side(p, theirs.markdown, page_href(p, app_path(p, "/s/", s.id, NULL), theirs.page));
 			} else {
 				html_raw(b, "<p class=\"mute\">Deleted.</p>");
 			}

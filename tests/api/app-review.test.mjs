@@ -391,6 +391,15 @@ describe('web interface: review and merge', () => {
         assert.equal(up.headers.location, `${dh}#merge`);
         const t2 = (await get(aliceS, dh)).text;
         assert.doesNotMatch(t2, /The space changed since/);
+
+        // a side longer than 64 KB is cut, with a link to the page whole
+        const e = await newCR('E', `line one\nline 2 by E ${'x'.repeat(70_000)}\nline three\nline four\nline five\n`);
+        const f = await newCR('F', 'line one\nline 2 by F\nline three\nline four\nline five\n');
+        await ok(alice.api.spaces.mergeChangeRequest(space.id, e.id), 'mergeChangeRequest');
+        const fu = await post(aliceS, `/s/${space.id}/~/changes/${f.number}/~/update`, {}, 409);
+        assert.match(fu.text, /<h3>In this change request<\/h3><pre>[^<]*line 2 by F[^<]*<\/pre><\/div>/);
+        assert.match(fu.text, new RegExp(`<h3>In the space</h3><pre>line one\\nline 2 by E x{65000,65536}…</pre><p class="mute cut">Cut here\\. <a href="/s/${space.id}/intro">Read the whole page</a>\\.</p>`));
+        assert.ok(fu.text.length < 100_000, `${fu.text.length} bytes`);
     });
     it('comments 20 at a time, newest first, and a comment\'s replies on its own page: each walked once', async () => {
         const c = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'Many comments' }), 'createChangeRequest', 201);
