@@ -13,10 +13,14 @@
 #include "app/app.h"
 #include "app/pages.h"
 #include "domain/domain.h"
+#include "http/form.h"
 #include "http/services.h"
 #include "site/site.h"
 #include "store/store.h"
 #include "util/err.h"
+#include "util/text.h"
+
+#include <string.h>
 
 void app_hidden_csrf(struct app_page *p)
 {
@@ -120,4 +124,48 @@ void app_pager(struct app_page *p, const char *path, const char *const *keep, co
 	html_raw(b, "\">");
 	app_text(b, label);
 	html_raw(b, "</a></p>");
+}
+
+int app_form_text(struct app_page *p, const char *name, long min, long max, const char **out, const char **bad)
+{
+	struct req *r = p->r;
+	int f = form_field(&r->arena, r->body, r->body_len, name, out);
+	long n;
+
+	if (f < 0) {
+		*bad = arena_printf(&r->arena, "%s: must be valid text", name);
+		return -1;
+	}
+	if (f == 0)
+		return 0;
+	n = utf8_len(*out);
+	if (n < min || (max > 0 && n > max)) {
+		*bad = arena_printf(&r->arena, "%s: must be %ld to %ld characters long", name, min, max);
+		return -1;
+	}
+	return 1;
+}
+
+void app_select(struct jw *b, const char *id_prefix, const char *name, const char *label, const char *const *list,
+		const char *cur)
+{
+	html_raw(b, "<p><label for=\"");
+	html_raw(b, id_prefix);
+	html_raw(b, name);
+	html_raw(b, "\">");
+	html_raw(b, label);
+	html_raw(b, "</label><br><select id=\"");
+	html_raw(b, id_prefix);
+	html_raw(b, name);
+	html_raw(b, "\" name=\"");
+	html_raw(b, name);
+	html_raw(b, "\">");
+	for (int i = 0; list[i]; i++) {
+		html_raw(b, "<option value=\"");
+		app_text(b, list[i]);
+		html_raw(b, cur && strcmp(cur, list[i]) == 0 ? "\" selected>" : "\">");
+		app_text(b, list[i]);
+		html_raw(b, "</option>");
+	}
+	html_raw(b, "</select></p>");
 }

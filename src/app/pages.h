@@ -83,6 +83,15 @@ const char *app_path2(struct app_page *p, const char *prefix, const char *id, co
  * form again with app_error_box); any other rc is returned as is. */
 int app_form_refused(struct app_page *p, int rc, const char **msg);
 
+/* A text field of a urlencoded form: 1 with *out (min..max characters;
+ * max 0: any length), 0 absent, -1 with the API's wording of the refusal
+ * in *bad (not text, out of bounds). */
+int app_form_text(struct app_page *p, const char *name, long min, long max, const char **out, const char **bad);
+/* A labelled select of the values in list (NULL-terminated, trusted
+ * names), cur selected; its id is id_prefix + name. */
+void app_select(struct jw *b, const char *id_prefix, const char *name, const char *label, const char *const *list,
+		const char *cur);
+
 /* ---- lists (forms.c) ---- */
 /* The most rows a list page shows at once (?limit= may ask for fewer). */
 #define APP_LIST_MAX 100

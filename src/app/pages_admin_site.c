@@ -289,28 +289,6 @@ int page_site_share_link_delete(struct app_page *p)
 	return 0;
 }
 
-/* A text field of a form with createSite's / updateSiteById's bounds: 1
- * with *out, 0 absent; else the 400 with the API's message (*bad). */
-static int form_text(struct app_page *p, const char *name, long min, long max, const char **out, const char **bad)
-{
-	struct req *r = p->r;
-	int f = form_field(&r->arena, r->body, r->body_len, name, out);
-	long n;
-
-	if (f < 0) {
-		*bad = arena_printf(&r->arena, "%s: must be valid text", name);
-		return -1;
-	}
-	if (f == 0)
-		return 0;
-	n = utf8_len(*out);
-	if (n < min || n > max) {
-		*bad = arena_printf(&r->arena, "%s: must be %ld to %ld characters long", name, min, max);
-		return -1;
-	}
-	return 1;
-}
-
 int page_site_settings_save(struct app_page *p)
 {
 	struct req *r = p->r;
@@ -320,9 +298,10 @@ int page_site_settings_save(struct app_page *p)
 	int rc, i, fh;
 
 	memset(&in, 0, sizeof(in));
-	if (form_text(p, "title", SITE_TITLE_MIN, SITE_TITLE_MAX, &in.title, &bad) < 0 ||
-	    form_text(p, "visibility", 1, 64, &vis, &bad) < 0 || form_text(p, "basename", 0, 100, &in.basename, &bad) < 0 ||
-	    (fh = form_text(p, "hostname", 0, 253, &in.hostname, &bad)) < 0) {
+	if (app_form_text(p, "title", SITE_TITLE_MIN, SITE_TITLE_MAX, &in.title, &bad) < 0 ||
+	    app_form_text(p, "visibility", 1, 64, &vis, &bad) < 0 ||
+	    app_form_text(p, "basename", 0, 100, &in.basename, &bad) < 0 ||
+	    (fh = app_form_text(p, "hostname", 0, 253, &in.hostname, &bad)) < 0) {
 		p->status = 400;
 		return render(p, bad);
 	}
@@ -402,7 +381,7 @@ int page_site_create(struct app_page *p)
 	int rc;
 
 	memset(&in, 0, sizeof(in));
-	if (form_text(p, "title", SITE_TITLE_MIN, SITE_TITLE_MAX, &in.title, &bad) < 0) {
+	if (app_form_text(p, "title", SITE_TITLE_MIN, SITE_TITLE_MAX, &in.title, &bad) < 0) {
 		p->status = 400;
 		return render_new(p, NULL, bad);
 	}

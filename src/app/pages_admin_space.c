@@ -60,27 +60,6 @@ static int one_of(const char *v, const char *const *allowed)
 	return 0;
 }
 
-static void select_of(struct jw *b, const char *name, const char *label, const char *const *list, const char *cur)
-{
-	html_raw(b, "<p><label for=\"set-");
-	html_raw(b, name);
-	html_raw(b, "\">");
-	html_raw(b, label);
-	html_raw(b, "</label><br><select id=\"set-");
-	html_raw(b, name);
-	html_raw(b, "\" name=\"");
-	html_raw(b, name);
-	html_raw(b, "\">");
-	for (int i = 0; list[i]; i++) {
-		html_raw(b, "<option value=\"");
-		html_raw(b, list[i]);
-		html_raw(b, cur && strcmp(cur, list[i]) == 0 ? "\" selected>" : "\">");
-		html_raw(b, list[i]);
-		html_raw(b, "</option>");
-	}
-	html_raw(b, "</select></p>");
-}
-
 static const char *jstr(json_t *o, const char *k)
 {
 	const char *v = json_string_value(json_object_get(o, k));
@@ -489,8 +468,8 @@ static int render(struct app_page *p, const char *error)
 		    "</label><br><input id=\"set-emoji\" name=\"emoji\" type=\"text\" maxlength=\"50\" value=\"");
 	app_text(b, s.emoji ? s.emoji : "");
 	html_raw(b, "\"></p>");
-	select_of(b, "visibility", "Visibility", visibilities, s.visibility);
-	select_of(b, "editMode", "Edit mode (locked: changes only through change requests' merges)", edit_modes,
+	app_select(b, "set-", "visibility", "Visibility", visibilities, s.visibility);
+	app_select(b, "set-", "editMode", "Edit mode (locked: changes only through change requests' merges)", edit_modes,
 		  s.edit_mode);
 	html_raw(b, "<p><button type=\"submit\">Save settings</button></p></form>");
 	if ((rc = app_merge_rules_section(p, &mr, true)) ||

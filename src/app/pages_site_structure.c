@@ -98,28 +98,6 @@ static int begin(struct app_page *p, const struct site *s, const char *title)
 	return 0;
 }
 
-/* A form field: 1 with *out, 0 absent; else -1 with the API's message in
- * *bad (min..max characters; max 0: any length). */
-static int field(struct app_page *p, const char *name, long min, long max, const char **out, const char **bad)
-{
-	struct req *r = p->r;
-	int f = form_field(&r->arena, r->body, r->body_len, name, out);
-	long n;
-
-	if (f < 0) {
-		*bad = arena_printf(&r->arena, "%s: must be valid text", name);
-		return -1;
-	}
-	if (f == 0)
-		return 0;
-	n = utf8_len(*out);
-	if (n < min || (max > 0 && n > max)) {
-		*bad = arena_printf(&r->arena, "%s: must be %ld to %ld characters long", name, min, max);
-		return -1;
-	}
-	return 1;
-}
-
 /* ---- the structure ---- */
 
 /* A button in its own small form posting to the site's path suffix
@@ -489,8 +467,8 @@ int page_site_space_add(struct app_page *p)
 	struct site_answer v;
 	int fs, fc;
 
-	if ((fs = field(p, "spaceId", 1, 64, &space_id, &bad)) < 0 ||
-	    (fc = field(p, "sectionId", 0, 64, &section_id, &bad)) < 0)
+	if ((fs = app_form_text(p, "spaceId", 1, 64, &space_id, &bad)) < 0 ||
+	    (fc = app_form_text(p, "sectionId", 0, 64, &section_id, &bad)) < 0)
 		return structure_bad(p, bad);
 	if (fs == 0)
 		return structure_bad(p, "spaceId: is required");
@@ -531,7 +509,7 @@ int page_site_space_default(struct app_page *p)
 {
 	const char *org_id = req_param(p->r, "organizationId"), *site_id = req_param(p->r, "siteId"),
 		   *id = req_param(p->r, "siteSpaceId"), *section_id = NULL, *bad = NULL;
-	int fc = field(p, "section", 1, 64, &section_id, &bad);
+	int fc = app_form_text(p, "section", 1, 64, &section_id, &bad);
 
 	if (fc < 0)
 		return structure_bad(p, bad);
@@ -557,8 +535,9 @@ int page_site_section_create(struct app_page *p)
 
 	memset(&in, 0, sizeof(in));
 	memset(&up, 0, sizeof(up));
-	if ((fs = field(p, "spaceId", 1, 64, &in.space_id, &bad)) < 0 ||
-	    (ft = field(p, "title", 0, 128, &in.title, &bad)) < 0 || (fp = field(p, "path", 0, 100, &path, &bad)) < 0)
+	if ((fs = app_form_text(p, "spaceId", 1, 64, &in.space_id, &bad)) < 0 ||
+	    (ft = app_form_text(p, "title", 0, 128, &in.title, &bad)) < 0 ||
+	    (fp = app_form_text(p, "path", 0, 100, &path, &bad)) < 0)
 		return structure_bad(p, bad);
 	if (fs == 0)
 		return structure_bad(p, "spaceId: is required");
@@ -598,7 +577,7 @@ int page_site_group_create(struct app_page *p)
 	int ft;
 
 	memset(&in, 0, sizeof(in));
-	if ((ft = field(p, "title", 1, 100, &in.title, &bad)) < 0)
+	if ((ft = app_form_text(p, "title", 1, 100, &in.title, &bad)) < 0)
 		return structure_bad(p, bad);
 	if (ft == 0)
 		return structure_bad(p, "title: is required");
@@ -617,7 +596,7 @@ int page_site_group_section_add(struct app_page *p)
 	struct site_answer v;
 	int f;
 
-	if ((f = field(p, "sectionId", 1, 64, &section_id, &bad)) < 0)
+	if ((f = app_form_text(p, "sectionId", 1, 64, &section_id, &bad)) < 0)
 		return structure_bad(p, bad);
 	if (f == 0)
 		return structure_bad(p, "sectionId: is required");
@@ -643,9 +622,9 @@ int page_site_item_move(struct app_page *p)
 	int kind;
 
 	memset(&pos, 0, sizeof(pos));
-	if (field(p, "type", 1, 64, &type, &bad) != 1 || field(p, "id", 1, 64, &id, &bad) != 1 ||
-	    field(p, "where", 1, 16, &where, &bad) != 1 || field(p, "targetType", 1, 64, &ttype, &bad) != 1 ||
-	    field(p, "target", 1, 64, &target, &bad) != 1)
+	if (app_form_text(p, "type", 1, 64, &type, &bad) != 1 || app_form_text(p, "id", 1, 64, &id, &bad) != 1 ||
+	    app_form_text(p, "where", 1, 16, &where, &bad) != 1 || app_form_text(p, "targetType", 1, 64, &ttype, &bad) != 1 ||
+	    app_form_text(p, "target", 1, 64, &target, &bad) != 1)
 		return structure_bad(p, bad ? bad : "type, id, where, targetType and target are required");
 	if ((kind = dom_site_item_kind(type)) < 0)
 		return structure_bad(p, "type: must be 'site-space', 'site-section' or 'site-section-group'");
@@ -711,26 +690,8 @@ static void text_input(struct app_page *p, const char *name, const char *label, 
 static void select_input(struct app_page *p, const char *name, const char *label, const char *const *list,
 			 const char *cur)
 {
-	struct jw *b = p->out;
-
 	cur = shown(p, name, cur);
-	html_raw(b, "<p><label for=\"cz-");
-	html_raw(b, name);
-	html_raw(b, "\">");
-	html_raw(b, label);
-	html_raw(b, "</label><br><select id=\"cz-");
-	html_raw(b, name);
-	html_raw(b, "\" name=\"");
-	html_raw(b, name);
-	html_raw(b, "\">");
-	for (int i = 0; list[i]; i++) {
-		html_raw(b, "<option value=\"");
-		html_raw(b, list[i]);
-		html_raw(b, cur && strcmp(cur, list[i]) == 0 ? "\" selected>" : "\">");
-		html_raw(b, list[i]);
-		html_raw(b, "</option>");
-	}
-	html_raw(b, "</select></p>");
+	app_select(p->out, "cz-", name, label, list, cur);
 }
 
 static void show(struct jw *b, const char *label, const char *value)
@@ -965,12 +926,12 @@ static int customization_save(struct app_page *p, const char *ss_id)
 	int ft, fth, fpl, fpd, ftl, ftd, fm, fto, ff, fl, rc;
 
 	/* Text fields as text; their values are the domain's to check. */
-	if ((ft = field(p, "title", 0, 0, &title, &bad)) < 0 || (fth = field(p, "theme", 0, 0, &theme, &bad)) < 0 ||
-	    (fpl = field(p, "primaryLight", 0, 0, &pl, &bad)) < 0 ||
-	    (fpd = field(p, "primaryDark", 0, 0, &pd, &bad)) < 0 || (ftl = field(p, "tintLight", 0, 0, &tl, &bad)) < 0 ||
-	    (ftd = field(p, "tintDark", 0, 0, &td, &bad)) < 0 || (fm = field(p, "mode", 0, 0, &mode, &bad)) < 0 ||
-	    (fto = field(p, "toggeable", 0, 0, &toggle, &bad)) < 0 ||
-	    (ff = field(p, "favicon", 0, 0, &favicon, &bad)) < 0 || (fl = field(p, "logo", 0, 0, &logo, &bad)) < 0) {
+	if ((ft = app_form_text(p, "title", 0, 0, &title, &bad)) < 0 || (fth = app_form_text(p, "theme", 0, 0, &theme, &bad)) < 0 ||
+	    (fpl = app_form_text(p, "primaryLight", 0, 0, &pl, &bad)) < 0 ||
+	    (fpd = app_form_text(p, "primaryDark", 0, 0, &pd, &bad)) < 0 || (ftl = app_form_text(p, "tintLight", 0, 0, &tl, &bad)) < 0 ||
+	    (ftd = app_form_text(p, "tintDark", 0, 0, &td, &bad)) < 0 || (fm = app_form_text(p, "mode", 0, 0, &mode, &bad)) < 0 ||
+	    (fto = app_form_text(p, "toggeable", 0, 0, &toggle, &bad)) < 0 ||
+	    (ff = app_form_text(p, "favicon", 0, 0, &favicon, &bad)) < 0 || (fl = app_form_text(p, "logo", 0, 0, &logo, &bad)) < 0) {
 		p->status = 400;
 		return render_customization(p, ss_id, bad);
 	}
