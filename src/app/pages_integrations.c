@@ -349,6 +349,23 @@ static const char *kind_segment(const char *kind)
 
 /* A target's title and link, when the member reads it (else NULL: its id
  * is shown). */
+/* A space's or site's name linking to its page, or its id when the
+ * member cannot open it (href NULL). */
+static void target_link(struct jw *b, const char *href, const char *title, const char *id)
+{
+	if (!href) {
+		html_raw(b, "<code>");
+		app_text(b, id);
+		html_raw(b, "</code>");
+		return;
+	}
+	html_raw(b, "<a href=\"");
+	app_text(b, href);
+	html_raw(b, "\">");
+	app_text(b, title);
+	html_raw(b, "</a>");
+}
+
 static void target_name(struct app_page *p, const char *kind, const char *id, const char **title, const char **href)
 {
 	const char *org_id = req_param(p->r, "organizationId");
@@ -395,17 +412,7 @@ static void targets_table(struct app_page *p, const char *name, const char *inst
 		self = arena_printf(&p->r->arena, "%s%s", inst_path(p, name, inst_id, kind_segment(kind)),
 				    app_path(p, "/", t->target_id, ""));
 		html_raw(b, "<tr><td>");
-		if (href) {
-			html_raw(b, "<a href=\"");
-			app_text(b, href);
-			html_raw(b, "\">");
-			app_text(b, title);
-			html_raw(b, "</a>");
-		} else {
-			html_raw(b, "<code>");
-			app_text(b, t->target_id);
-			html_raw(b, "</code>");
-		}
+		target_link(b, href, title, t->target_id);
 		html_raw(b, "</td><td>");
 		status_badge(b, t->status);
 		html_raw(b, "</td><td>");
@@ -848,17 +855,7 @@ static int render_target(struct app_page *p, const char *kind, const char *targe
 	html_raw(b, space ? " on a space</h1>" : " on a site</h1>");
 	app_error_box(b, error);
 	html_raw(b, space ? "<dl class=\"meta\"><dt>Space</dt><dd>" : "<dl class=\"meta\"><dt>Site</dt><dd>");
-	if (href) {
-		html_raw(b, "<a href=\"");
-		app_text(b, href);
-		html_raw(b, "\">");
-		app_text(b, title);
-		html_raw(b, "</a>");
-	} else {
-		html_raw(b, "<code>");
-		app_text(b, target_id);
-		html_raw(b, "</code>");
-	}
+	target_link(b, href, title, target_id);
 	html_raw(b, "</dd><dt>Status</dt><dd>");
 	status_badge(b, tv.t.status);
 	html_raw(b, "</dd><dt>Installed</dt><dd>");
