@@ -6,22 +6,10 @@
 // no CSP violation.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { setup } from '../api/lib/fixtures.mjs';
 import { ok, raw, createOrg, addMember } from '../api/lib/api.mjs';
 import { PASSWORD, setPassword } from '../api/lib/app.mjs';
-import { submitSignIn } from './lib-app.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const ARTIFACTS = join(here, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const NAV_MS = 30_000;
-const ACTION_MS = 10_000;
+import { DESKTOP, PHONE, journey, launchChromium } from './lib-app.mjs';
 
 const BASE = `# Webhooks
 
@@ -53,13 +41,8 @@ Check the \`X-Signature\` header.
 
 describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
     let ctx, alice, bob, dan, org, space, pageId, cr, browser;
-    const violations = [];
-
-    const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `app-review-${name}.png`), fullPage: true, timeout: ACTION_MS });
-    const noSideScroll = async (page, what) => {
-        const o = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth }));
-        assert.ok(o.scroll <= o.viewport + 1, `${what}: scrolls sideways (${o.scroll} > ${o.viewport})`);
-    };
+    const j = journey(() => browser, 'app-review');
+    const { violations, shot, noSideScroll } = j;
     const batch = async (c, changes) => {
         const w = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${c}/content`, { token: alice.token, json: { changes } });
         assert.equal(w.status, 200, w.text);
@@ -71,21 +54,12 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
     };
 
     async function session(email, viewport = DESKTOP, colorScheme = 'light') {
-        const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
-        context.setDefaultTimeout(ACTION_MS);
-        context.setDefaultNavigationTimeout(NAV_MS);
-        const page = await context.newPage();
-        page.on('console', (m) => {
-            if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
-        });
-        await page.goto(`${ctx.url}/signin`);
-        await submitSignIn(page, ctx.url, email);
+        const { context, page } = await j.newPage(viewport, colorScheme);
+        await j.signIn(page, ctx.url, email);
         return { context, page };
     }
 
     before(async () => {
-        assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists`);
-        mkdirSync(ARTIFACTS, { recursive: true });
         ctx = await setup();
         alice = await ctx.user('alice', { name: 'Alice Martin' });
         bob = await ctx.user('bob', { name: 'Bob Stone' });
@@ -100,7 +74,7 @@ describe('reviewing a change request in chromium', { timeout: 240_000 }, () => {
         pageId = (await ok(alice.api.spaces.listPages(space.id), 'listPages')).pages[0].id;
         cr = await newCR('Sign and retry webhooks', EDITED);
         for (const u of [alice, bob, dan]) await setPassword(ctx.server, u.email, PASSWORD);
-        browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+        browser = await launchChromium();
     });
     after(async () => {
         if (browser) await browser.close().catch(() => {});

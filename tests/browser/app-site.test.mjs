@@ -9,50 +9,18 @@
 // Screenshots in artifacts/app-site-*.png.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { setup } from '../api/lib/fixtures.mjs';
 import { ok, raw, createOrg, addMember } from '../api/lib/api.mjs';
 import { PASSWORD, setPassword } from '../api/lib/app.mjs';
-import { submitSignIn } from './lib-app.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const ARTIFACTS = join(here, 'artifacts');
-const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const NAV_MS = 30_000;
-const ACTION_MS = 10_000;
+import { DESKTOP, PHONE, journey, launchChromium } from './lib-app.mjs';
 
 describe('a site\'s administration in chromium', { timeout: 240_000 }, () => {
     let ctx, alice, bob, org, space, browser, siteId, publishedUrl;
-    const violations = [];
-
-    const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `app-site-${name}.png`), fullPage: true, timeout: ACTION_MS });
-    const noSideScroll = async (page, what) => {
-        const o = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, viewport: window.innerWidth }));
-        assert.ok(o.scroll <= o.viewport + 1, `${what}: scrolls sideways (${o.scroll} > ${o.viewport})`);
-    };
-    async function newPage(viewport, colorScheme) {
-        const context = await browser.newContext({ viewport, colorScheme, reducedMotion: 'reduce' });
-        context.setDefaultTimeout(ACTION_MS);
-        context.setDefaultNavigationTimeout(NAV_MS);
-        const page = await context.newPage();
-        page.on('console', (m) => {
-            if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
-        });
-        return { context, page };
-    }
-    async function signIn(page, email) {
-        await page.goto(`${ctx.url}/signin`);
-        await submitSignIn(page, ctx.url, email);
-    }
+    const j = journey(() => browser, 'app-site');
+    const { violations, newPage, shot, noSideScroll } = j;
+    const signIn = (page, email) => j.signIn(page, ctx.url, email);
 
     before(async () => {
-        assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists`);
-        mkdirSync(ARTIFACTS, { recursive: true });
         ctx = await setup();
         alice = await ctx.user('alice', { name: 'Alice Martin' });
         bob = await ctx.user('bob', { name: 'Bob Reader' });
@@ -69,7 +37,7 @@ describe('a site\'s administration in chromium', { timeout: 240_000 }, () => {
         assert.equal((await ok(alice.api.spaces.mergeChangeRequest(space.id, cr.id), 'mergeChangeRequest')).result, 'merge');
         await setPassword(ctx.server, alice.email, PASSWORD);
         await setPassword(ctx.server, bob.email, PASSWORD);
-        browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: NAV_MS, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+        browser = await launchChromium();
     });
     after(async () => {
         if (browser) await browser.close().catch(() => {});
