@@ -138,6 +138,10 @@ static const struct app_route app_routes[] = {
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/merge", page_review_merge, APP_SESSION | APP_WRITE },
 	{ "POST", "/s/{spaceId}/~/changes/{number}/~/update", page_review_update, APP_SESSION | APP_WRITE },
 	/* Administration (pages_admin*.c, pages_tokens.c). */
+	/* An integration's and an installation's urls.app (pages_integration.c). */
+	{ "GET", "/integrations/{integrationName}", page_integration, APP_SESSION },
+	{ "GET", "/integrations/{integrationName}/installations/{installationId}", page_integration_installation,
+	  APP_SESSION },
 	{ "GET", "/settings/tokens", page_tokens, APP_SESSION },
 	{ "POST", "/settings/tokens", page_token_create, APP_SESSION | APP_WRITE },
 	{ "POST", "/settings/tokens/{tokenId}/revoke", page_token_revoke, APP_SESSION | APP_WRITE },
@@ -243,7 +247,7 @@ static const struct app_route app_routes[] = {
 #define APP_NROUTES ((int)(sizeof(app_routes) / sizeof(app_routes[0])))
 
 /* The paths that are the app's whether or not a row matches. */
-static const char *const app_prefixes[] = { "/o/", "/s/", "/c/", "/~app/", "/settings/" };
+static const char *const app_prefixes[] = { "/o/", "/s/", "/c/", "/~app/", "/settings/", "/integrations/" };
 
 static int serve_css(struct app_page *p)
 {

@@ -201,6 +201,9 @@ int page_site_item_move(struct app_page *p);
 int page_site_space_customization(struct app_page *p);
 int page_site_space_customization_save(struct app_page *p);
 int page_site_space_customization_delete(struct app_page *p);
+/* An integration's page and its installations' urls.app (pages_integration.c). */
+int page_integration(struct app_page *p);
+int page_integration_installation(struct app_page *p);
 /* The published site's "Edit" link (edit_link.c): JSON for site.js. */
 int page_edit_link(struct app_page *p);
 /* A space's Git sync (pages_git.c). */

@@ -398,6 +398,44 @@ describe('web interface: integrations', () => {
         assert.doesNotMatch(bobs, /<form[^>]*method="post"[^>]*action="[^"]*installations/);
     });
 
+    it("urls.app: the integration's own page, and an installation's (303 to its organization's page)", async () => {
+        const integ = await ok(alice.api.integrations.getIntegrationByName(name), 'getIntegrationByName');
+        const ipath = new URL(integ.urls.app).pathname;
+        assert.equal(ipath, `/integrations/${name}`);
+        const html = await page(aliceS, ipath);
+        assert.match(html, /<h1>App &lt;Helper&gt;<\/h1>/);
+        assert.match(html, /<code>space:content:read<\/code>/);
+        assert.ok(html.includes(`href="/o/${org.id}/integrations?q=${name}"`), 'where its installations are managed');
+        assert.ok(!html.includes(other.id), 'not an organization the member is not in');
+        const [{ installation: mine }] = await installations();
+        const got = await ok(alice.api.integrations.getIntegrationInstallationById(name, mine.id), 'getIntegrationInstallationById');
+        const r = await raw(ctx.url, 'GET', new URL(got.urls.app).pathname, { headers: { ...HTML, Cookie: aliceS.cookie } });
+        assert.equal(r.status, 303, r.text.slice(0, 300));
+        assert.equal(r.headers.location, instPath(mine.id));
+        await page(aliceS, r.headers.location);
+        // another organization's installation, a missing one and an unknown integration: the 404 page
+        // another organization's installation of her integration: the API lets its publisher read it, so it
+        // names its organization's page, which is not hers (the 404 page)
+        const theirs = await raw(ctx.url, 'GET', `/integrations/${name}/installations/${otherInst.id}`, { headers: { ...HTML, Cookie: aliceS.cookie } });
+        assert.equal(theirs.status, 303);
+        assert.equal(theirs.headers.location, instPath(otherInst.id, other.id));
+        await page(aliceS, theirs.headers.location, 404);
+        // a reader of the publisher's organization is not its admin: the 404 page
+        await page(bobS, `/integrations/${name}/installations/${otherInst.id}`, 404);
+        await page(aliceS, `/integrations/${name}/installations/nosuchinstallation`, 404);
+        await page(aliceS, '/integrations/no-such-integration-here', 404);
+        // a private integration of another organization looks missing
+        const priv = `apppriv-${ctx.run}`;
+        await ok(carol.api.integrations.publishIntegration(priv, {
+            organization: other.id, title: 'Private one', description: 'x', script: SCRIPT, scopes: [], visibility: 'private', target: 'all',
+        }), 'publishIntegration');
+        await page(aliceS, `/integrations/${priv}`, 404);
+        // signed out: the sign-in page
+        const out = await raw(ctx.url, 'GET', ipath, { headers: HTML });
+        assert.equal(out.status, 303);
+        assert.equal(out.headers.location, `/signin?next=${ipath}`);
+    });
+
     it("another organization's installation is the 404 page under either organization, and nothing changes", async () => {
         await page(aliceS, instPath(otherInst.id), 404);
         await page(aliceS, instPath(otherInst.id, other.id), 404);
