@@ -406,6 +406,12 @@ static int run_page(struct app_page *p, const struct app_route *rt, const char *
 		p->location = signin_location(r, path);
 		return 0;
 	}
+	/* A form past --max-body was dropped unread: its token with it, so
+	 * say what happened instead of the stale-form 403 (a multipart form,
+	 * APP_CSRF_SELF, shows it on its own page). */
+	if ((rt->flags & APP_WRITE) && !(rt->flags & APP_CSRF_SELF) && r->body_too_large)
+		return err_set(ERR_TOO_LARGE, "The form is larger than this server accepts (%zu bytes).",
+			       r->srv->cfg.max_body);
 	if ((rt->flags & APP_WRITE) && !(rt->flags & APP_CSRF_SELF) && !app_csrf_ok(r, p->csrf)) {
 		/* A 403 page, not the 404 that ERR_FORBIDDEN shows: the form
 		 * is the user's own, only its token is missing or stale.
