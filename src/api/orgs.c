@@ -46,14 +46,15 @@ static int body_org(struct req *r, bool create, struct org_input *in)
 	int rc, b;
 
 	memset(in, 0, sizeof(*in));
-	if ((rc = body_string(r, "title", create ? F_REQUIRED : 0, 2, 255, &in->title)) < 0 ||
-	    (rc = body_string_array(r, "emailDomains", 0, 100, 253, &domains, &in->n_email_domains)) < 0)
+	if ((rc = body_string(r, "title", create ? F_REQUIRED : 0, ORG_TITLE_MIN, ORG_TITLE_MAX, &in->title)) < 0 ||
+	    (rc = body_string_array(r, "emailDomains", 0, ORG_DOMAINS_MAX, ORG_DOMAIN_MAX, &domains,
+				     &in->n_email_domains)) < 0)
 		return rc;
 	in->has_email_domains = rc == 1;
 	in->email_domains = domains;
 	if (create)
 		return 0;
-	if ((rc = body_string(r, "hostname", 0, 3, 32, &in->hostname)) < 0 ||
+	if ((rc = body_string(r, "hostname", 0, ORG_HOSTNAME_MIN, ORG_HOSTNAME_MAX, &in->hostname)) < 0 ||
 	    (rc = body_role(r, "defaultRole", F_NULLABLE, &in->default_role)) < 0)
 		return rc;
 	in->has_default_role = rc == 1;
@@ -65,7 +66,7 @@ static int body_org(struct req *r, bool create, struct org_input *in)
 			return err_set(ERR_INVALID, "defaultContent: must be {\"type\": \"site\", \"site\": <site id>} or null");
 	}
 	in->has_default_content = dc != NULL;
-	if ((rc = body_string(r, "logo", F_NULLABLE, 0, 2048, &in->logo)) < 0)
+	if ((rc = body_string(r, "logo", F_NULLABLE, 0, ORG_LOGO_MAX, &in->logo)) < 0)
 		return rc;
 	in->has_logo = rc == 1;
 	if ((rc = body_bool(r, "sso", 0, &b)) < 0)

@@ -28,7 +28,6 @@
 
 static const char *const site_types[] = { "basic", "premium", "ultimate", "sponsored", "legacy-basic",
 					  "legacy-premium", NULL };
-static const char *const site_visibilities[] = { "public", "unlisted", "share-link", "visitor-auth", NULL };
 static const char *const agents_contexts[] = { "excluded", "included", NULL };
 static const char *const auth_backends[] = { "custom", "integration", NULL };
 
@@ -87,7 +86,7 @@ int site_create(struct req *r)
 
 	memset(&in, 0, sizeof(in));
 	if ((rc = body_enum(r, "type", site_types, &in.type)) < 0 ||
-	    (rc = body_string(r, "title", 0, 2, 128, &in.title)) < 0 ||
+	    (rc = body_string(r, "title", 0, SITE_TITLE_MIN, SITE_TITLE_MAX, &in.title)) < 0 ||
 	    (rc = body_enum(r, "visibility", site_visibilities, &in.visibility)) < 0 ||
 	    (rc = body_string_array(r, "spaces", 0, SITE_SPACES_MAX, 64, (const char ***)&in.spaces, &in.nspaces)) < 0 ||
 	    (rc = body_bool(r, "createSpace", 0, &create_space)) < 0)
@@ -224,7 +223,7 @@ static int body_site_update(struct req *r, struct site_update *in)
 	int rc;
 
 	memset(in, 0, sizeof(*in));
-	if ((rc = body_string(r, "title", 0, 2, 128, &in->title)) < 0 ||
+	if ((rc = body_string(r, "title", 0, SITE_TITLE_MIN, SITE_TITLE_MAX, &in->title)) < 0 ||
 	    (rc = body_enum(r, "visibility", site_visibilities, &in->visibility)) < 0 ||
 	    (rc = body_string(r, "basename", 0, 1, 100, &in->basename)) < 0 ||
 	    (rc = body_enum(r, "agentsContext", agents_contexts, &in->agents_context)) < 0 ||

@@ -46,14 +46,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* updateOrganizationById's bounds (api/orgs.c body_org). */
-#define ORG_TITLE_MIN 2
-#define ORG_TITLE_MAX 255
-#define ORG_HOSTNAME_MIN 3
-#define ORG_HOSTNAME_MAX 32
-#define ORG_LOGO_MAX 2048
-#define ORG_DOMAINS_MAX 100
-#define ORG_DOMAIN_MAX 253
+/* updateOrganizationById's bounds: domain/orgs.h ORG_*, shared with the
+ * API's parse. */
 
 /* defaultRole's choices; "guest" is the API's null. */
 static const char *const default_roles[] = { "admin", "create", "review", "edit", "comment", "read", "guest", NULL };

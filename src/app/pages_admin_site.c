@@ -46,10 +46,6 @@
 
 #include <string.h>
 
-/* createSite's and updateSiteById's lists and bounds (api/sites.c). */
-static const char *const site_visibilities[] = { "public", "unlisted", "share-link", "visitor-auth", NULL };
-#define SITE_TITLE_MIN 2
-#define SITE_TITLE_MAX 128
 
 static const char *site_path(struct app_page *p, const char *suffix)
 {

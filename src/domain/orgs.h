@@ -46,6 +46,16 @@ struct dom_org {
 
 /* What a create or an update sets. NULL strings and false has_* leave a field
  * unchanged (on create: its default). */
+/* updateOrganizationById's bounds, shared by the API's parse (api/orgs.c)
+ * and the web interface's settings form. */
+#define ORG_TITLE_MIN 2
+#define ORG_TITLE_MAX 255
+#define ORG_HOSTNAME_MIN 3
+#define ORG_HOSTNAME_MAX 32
+#define ORG_LOGO_MAX 2048
+#define ORG_DOMAINS_MAX 100
+#define ORG_DOMAIN_MAX 253
+
 struct org_input {
 	const char *title;
 	bool has_email_domains;

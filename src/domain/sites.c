@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const site_visibilities[] = { "public", "unlisted", "share-link", "visitor-auth", NULL };
+
 int dom_site_get(struct dom *d, const char *org_id, const char *site_id, enum role need, bool lock,
 		 struct site *out)
 {

@@ -41,6 +41,12 @@ int dom_site_get(struct dom *d, const char *org_id, const char *site_id, enum ro
 
 /* What a site create or update sets. NULL strings and false has_* leave a
  * field unchanged (on create: its default). */
+/* createSite's and updateSiteById's bounds and site visibilities, shared by
+ * the API's parse (api/sites.c) and the web interface's forms. */
+#define SITE_TITLE_MIN 2
+#define SITE_TITLE_MAX 128
+extern const char *const site_visibilities[]; /* NULL-terminated */
+
 struct site_input {
 	const char *type;       /* create only; default basic */
 	const char *title;      /* default "Untitled site" */
