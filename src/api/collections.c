@@ -23,10 +23,10 @@ static int body_collection(struct req *r, bool create, struct collection_input *
 	int rc;
 
 	memset(in, 0, sizeof(*in));
-	if ((rc = body_string(r, "title", 0, 0, 50, &in->title)) < 0)
+	if ((rc = body_string(r, "title", 0, 0, COLLECTION_TITLE_MAX, &in->title)) < 0)
 		return rc;
 	in->has_title = rc == 1;
-	if ((rc = body_string(r, "description", F_NULLABLE, 0, 100, &in->description)) < 0)
+	if ((rc = body_string(r, "description", F_NULLABLE, 0, COLLECTION_DESCRIPTION_MAX, &in->description)) < 0)
 		return rc;
 	in->has_description = rc == 1;
 	if ((rc = body_level(r, "defaultLevel", &in->default_level)) < 0)

@@ -56,9 +56,10 @@ static int body_space(struct req *r, bool create, struct space_input *in)
 	int rc;
 
 	memset(in, 0, sizeof(*in));
-	if ((rc = body_string(r, "title", 0, 0, 50, &in->title)) < 0 || (rc = body_enum(r, "language", languages, &in->language)) < 0 ||
+	if ((rc = body_string(r, "title", 0, 0, SPACE_TITLE_MAX, &in->title)) < 0 ||
+	    (rc = body_enum(r, "language", languages, &in->language)) < 0 ||
 	    (rc = body_enum(r, "editMode", edit_modes, &in->edit_mode)) < 0 ||
-	    (rc = body_string(r, "emoji", F_NULLABLE, 1, 50, &in->emoji)) < 0)
+	    (rc = body_string(r, "emoji", F_NULLABLE, 1, SPACE_EMOJI_MAX, &in->emoji)) < 0)
 		return rc;
 	in->has_emoji = rc == 1;
 	if (create) {

@@ -140,9 +140,9 @@ static int parse(struct app_page *p, struct collection_input *in)
 	enum role role;
 
 	memset(in, 0, sizeof(*in));
-	if (ft < 0 || (ft == 1 && utf8_len(title) > 50))
+	if (ft < 0 || (ft == 1 && utf8_len(title) > COLLECTION_TITLE_MAX))
 		return err_set(ERR_INVALID, "title: must be 0 to 50 characters long");
-	if (fd < 0 || (fd == 1 && utf8_len(desc) > 100))
+	if (fd < 0 || (fd == 1 && utf8_len(desc) > COLLECTION_DESCRIPTION_MAX))
 		return err_set(ERR_INVALID, "description: must be 0 to 100 characters long");
 	if (fl < 0)
 		return err_set(ERR_INVALID, "defaultLevel: malformed");

@@ -505,9 +505,9 @@ int page_space_settings_save(struct app_page *p)
 		fm = field(p, "editMode", &mode);
 
 	/* The parse of updateSpaceById's body (api/spaces.c), field by field. */
-	if (ft < 0 || (ft == 1 && utf8_len(title) > 50))
+	if (ft < 0 || (ft == 1 && utf8_len(title) > SPACE_TITLE_MAX))
 		bad = "title: at most 50 characters";
-	else if (fe < 0 || (fe == 1 && utf8_len(emoji) > 50))
+	else if (fe < 0 || (fe == 1 && utf8_len(emoji) > SPACE_EMOJI_MAX))
 		bad = "emoji: at most 50 characters";
 	else if (fv < 0 || (fv == 1 && !one_of(vis, visibilities)))
 		bad = "visibility: must be one of public, unlisted, share-link, visitor-auth, in-collection, private";

@@ -88,6 +88,14 @@ int dom_object_transfer(struct dom *d, enum dom_kind kind, const char *id, const
 
 /* The settings of a space a request sets. NULL strings and false has_* leave
  * a field unchanged (on create: its default). */
+/* updateSpaceById's and updateCollectionById's bounds, shared by the API's
+ * parse (api/spaces.c, api/collections.c) and the web interface's settings
+ * forms. */
+#define SPACE_TITLE_MAX 50
+#define SPACE_EMOJI_MAX 50
+#define COLLECTION_TITLE_MAX 50
+#define COLLECTION_DESCRIPTION_MAX 100
+
 struct space_input {
 	const char *title;
 	const char *language;
