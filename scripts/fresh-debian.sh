@@ -20,11 +20,11 @@ port=${FRESH_PORT:-18080}
 dir=${1:-}
 own_dir=0
 if [ -z "$dir" ]; then dir=$(mktemp -d /var/tmp/docsd-fresh.XXXXXX); own_dir=1; fi
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
 # The root's own directory is the chroot's "/": mktemp makes it 0700, which would keep every
 # user but root (postgres, for the test command's cluster) from reaching any path inside.
 chmod 755 "$dir"
-mkdir -p "$dir"
-dir=$(cd "$dir" && pwd)
 started=$(date +%s)
 times=()
 step_name=""
