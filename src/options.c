@@ -184,6 +184,14 @@ static const struct cli_option options[] = {
 	{ "integration-timeout", "DOCSD_INTEGRATION_TIMEOUT", "SECS", "10", NULL,
 	  "one delivery of an event to an integration at most this long (its process is killed past it)", OPT_INT,
 	  CFG(integration_timeout), 1, 600 },
+	/* SAML's start and ACS URLs are open to anyone and each costs a row
+	 * or a signature check (domain/saml_sso.h). */
+	{ "sso-rate-limit", "DOCSD_SSO_RATE_LIMIT", "N", "30", NULL,
+	  "SAML sign-in requests (start, ACS) per minute per client address, 0 = unlimited\n(raise it behind a proxy)",
+	  OPT_INT, CFG(sso_rate_limit), 0, 100000000 },
+	{ "domain-verification-base", "DOCSD_DOMAIN_VERIFICATION_BASE", "URL", NULL, NULL,
+	  "for tests: fetch an email domain's proof from URL/DOMAIN/.well-known/... instead of\n"
+	  "https://DOMAIN/.well-known/docsd-domain-verification.txt", OPT_STR_NULL, CFG(domain_verification_base) },
 	{ "clock-offset-ms", "DOCSD_CLOCK_OFFSET_MS", "MS", "0", NULL, "shift the server's clock, for tests", OPT_LONG,
 	  CFG(clock_offset_ms), -(1L << 40), 1L << 40 },
 	/* The user, token and job commands' own. */

@@ -98,6 +98,8 @@ int server_start(struct server **out, const struct config *cfg)
 	metrics_set_store(s->metrics, s->store);
 	if (cfg->rate_limit > 0 && (rc = ratelimit_new(&s->rl, cfg->rate_limit)))
 		goto fail;
+	if (cfg->sso_rate_limit > 0 && (rc = ratelimit_new(&s->sso_rl, cfg->sso_rate_limit)))
+		goto fail;
 	rc = listener_start(s);
 	if (rc)
 		goto fail;
@@ -160,6 +162,7 @@ void server_stop(struct server *s)
 	revcache_free(s->revisions); /* after every transaction has ended */
 	token_cache_free(s->tokens);
 	ratelimit_free(s->rl);
+	ratelimit_free(s->sso_rl);
 	metrics_free(s->metrics);
 	pagecache_free(s->pages);
 	pdfcache_free(s->pdfs);

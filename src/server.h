@@ -55,6 +55,8 @@ struct config {
 	int translation_timeout;  /* seconds one engine process may run */
 	const char *integration_runtime; /* workerd's binary (runtime/runtime.h); NULL: none */
 	int integration_timeout;  /* seconds one delivery to a script may take */
+	int sso_rate_limit;       /* SAML start/ACS requests per minute per client address; 0 = unlimited */
+	const char *domain_verification_base; /* tests: where email domains' proofs are fetched (domain/saml_sso.h) */
 };
 
 struct server {
@@ -64,6 +66,7 @@ struct server {
 	const char *engine;       /* "sqlite" or "postgres": the store's, fixed at start (/healthz) */
 	struct token_cache *tokens;
 	struct ratelimit *rl;
+	struct ratelimit *sso_rl; /* --sso-rate-limit, per client address (app/saml.c) */
 	struct metrics *metrics;
 	struct pagecache *pages;
 	struct revcache *revisions; /* built revisions, shared by the store's transactions */

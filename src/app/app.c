@@ -143,6 +143,10 @@ static const struct app_route app_routes[] = {
 	{ "GET", "/integrations/{integrationName}/installations/{installationId}", page_integration_installation,
 	  APP_SESSION },
 	{ "GET", "/settings/tokens", page_tokens, APP_SESSION },
+	/* SAML links and verified email domains (app/saml.c). */
+	{ "GET", "/settings/sso", page_sso_links, APP_SESSION },
+	{ "POST", "/settings/sso/{providerId}/unlink", page_sso_unlink, APP_SESSION | APP_WRITE },
+	{ "GET", "/o/{organizationId}/domains", page_org_domains, APP_SESSION },
 	{ "POST", "/settings/tokens", page_token_create, APP_SESSION | APP_WRITE },
 	{ "POST", "/settings/tokens/{tokenId}/revoke", page_token_revoke, APP_SESSION | APP_WRITE },
 	{ "GET", "/o/{organizationId}/members", page_members, APP_SESSION },
@@ -441,7 +445,7 @@ int app_serve(struct req *r)
 	 * their own paths, with their own transactions: 0 answered. */
 	if (app_signin_serve(r) == 0)
 		return 0;
-	if (strncmp(r->url, "/sso/saml/", 10) == 0 && app_saml_serve(r) == 0)
+	if (strncmp(r->url, "/sso/", 5) == 0 && app_saml_serve(r) == 0)
 		return 0;
 	rc = app_match(r, r->url, &rt);
 	if (rc == 1)

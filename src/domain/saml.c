@@ -8,6 +8,7 @@
  * ROLE_GUEST (null) is a guest.
  */
 #include "domain/orgs.h"
+#include "domain/saml_sso.h"
 #include "model/cursor.h"
 #include "model/validate.h"
 #include "util/err.h"
@@ -66,8 +67,9 @@ static int apply(struct dom *d, const char *org_id, const struct saml_input *in,
 	}
 	if (in->has_sso_url) {
 		const char *url = unset_empty(in->sso_url);
-		if (url && !valid_url(url))
-			return err_set(ERR_INVALID, "ssoURL: must be an absolute http or https URL");
+		/* One rule for the API and the web form (domain/saml_sso.h). */
+		if (url && (rc = dom_saml_sso_url_check(d, url)))
+			return rc;
 		sp->sso_url = url;
 	}
 	if (in->has_default_team) {

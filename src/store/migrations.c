@@ -845,6 +845,33 @@ static const char m0019_saml_sso[] =
  * none). */
 static const char m0020_token_names[] = "ALTER TABLE tokens ADD COLUMN name TEXT NOT NULL DEFAULT '';";
 
+/* 21: SAML's trust model (issue 30, domain/saml_sso.h). saml_identities:
+ * which docsd user an identity of a provider is (subject: the NameID, an
+ * address lower-cased), written when the provider created the account
+ * ('created') or when a signed-in user linked it ('linked'); one identity
+ * per user and provider. org_domain_verifications: the token docsd issued
+ * for an organization's email domain, and when docsd found it published on
+ * that domain. saml_requests gains the SHA-256 of the browser nonce its
+ * cookie carries (login CSRF) and, for a link, the user who started it. */
+static const char m0021_saml_identities[] =
+	"CREATE TABLE saml_identities ("
+	"  provider_id TEXT NOT NULL REFERENCES saml_providers(id) ON DELETE CASCADE,"
+	"  subject TEXT NOT NULL,"
+	"  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"
+	"  how TEXT NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  PRIMARY KEY (provider_id, subject)) " WITHOUT_ROWID ";"
+	"CREATE UNIQUE INDEX saml_identities_user ON saml_identities (user_id, provider_id);"
+	"CREATE TABLE org_domain_verifications ("
+	"  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,"
+	"  domain TEXT NOT NULL,"
+	"  token TEXT NOT NULL,"
+	"  created_at BIGINT NOT NULL,"
+	"  verified_at BIGINT,"
+	"  PRIMARY KEY (org_id, domain)) " WITHOUT_ROWID ";"
+	"ALTER TABLE saml_requests ADD COLUMN nonce_hash TEXT;"
+	"ALTER TABLE saml_requests ADD COLUMN link_user_id TEXT;";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -866,5 +893,6 @@ const struct migration migrations[] = {
 	{ 18, "web interface sessions and passwords", m0018_sessions, NULL, NULL },
 	{ 19, "SAML requests and used assertions", m0019_saml_sso, NULL, NULL },
 	{ 20, "token names", m0020_token_names, NULL, NULL },
+	{ 21, "SAML identities and verified email domains", m0021_saml_identities, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -319,12 +319,22 @@ int store_saml_update(struct store_tx *tx, const struct saml_provider *sp);
  * (its start and ACS URLs name no organization). */
 int store_saml_get_by_id(struct store_tx *tx, const char *id, struct saml_provider *out);
 /* Record an AuthnRequest docsd issued (expired ones are purged first). */
+/* Record an AuthnRequest docsd issued (expired ones are purged first, and
+ * past max_pending of the provider's the oldest go): nonce_hash is the
+ * SHA-256 (hex) of the browser's nonce; link_user_id the signed-in user a
+ * link request is for, or NULL for a sign-in. */
 int store_saml_request_add(struct store_tx *tx, const char *id, const char *provider_id, const char *next,
-			   int64_t now, int64_t expires_at);
-/* Consume request id of provider_id, still valid at now: 0 with *next (or
- * NULL), ERR_NOT_FOUND when unknown, used, expired or another provider's. */
+			   const char *nonce_hash, const char *link_user_id, int max_pending, int64_t now,
+			   int64_t expires_at);
+struct saml_request {
+	const char *next;         /* or NULL */
+	const char *nonce_hash;   /* NULL for a request made before migration 21 */
+	const char *link_user_id; /* NULL: a sign-in */
+};
+/* Consume request id of provider_id, still valid at now: 0 with *out,
+ * ERR_NOT_FOUND when unknown, used, expired or another provider's. */
 int store_saml_request_take(struct store_tx *tx, const char *id, const char *provider_id, int64_t now,
-			    const char **next);
+			    struct saml_request *out);
 /* Remember an accepted assertion until expires_at: ERR_CONFLICT when it was
  * accepted before (a replay). */
 int store_saml_assertion_use(struct store_tx *tx, const char *provider_id, const char *assertion_id,
@@ -333,6 +343,38 @@ int store_saml_delete(struct store_tx *tx, const char *org_id, const char *id, b
 /* Oldest first (created_at, id). */
 int store_saml_list(struct store_tx *tx, const char *org_id, const struct list_req *lr,
 		    struct saml_provider **items, int *n, char **next);
+/* SAML identities (store/saml_sso.c, domain/saml_sso.h): the user an
+ * identity (provider, subject) is: 0 with *user_id, ERR_NOT_FOUND. */
+int store_saml_identity_get(struct store_tx *tx, const char *provider_id, const char *subject, const char **user_id);
+/* Record one; how is "created" or "linked". ERR_CONFLICT when the subject is
+ * another user's already, or the user has an identity of the provider. */
+int store_saml_identity_add(struct store_tx *tx, const char *provider_id, const char *subject, const char *user_id,
+			    const char *how, int64_t now);
+int store_saml_identity_remove(struct store_tx *tx, const char *provider_id, const char *user_id, bool *removed);
+/* The providers of the organizations user_id is a member of (at most 200),
+ * with the user's identity of each. */
+struct saml_link {
+	const char *provider_id, *label, *org_id, *org_title;
+	const char *how; /* "created", "linked" or NULL: none */
+	bool active;     /* ssoURL, entityID and certificate set */
+};
+int store_saml_links_of_user(struct store_tx *tx, const char *user_id, struct saml_link **items, int *n);
+/* Email domain verification: the organization's listed domains (at most
+ * ORG_DOMAINS_MAX) with the token issued for each (NULL: none yet) and
+ * when it was verified (0: not). */
+struct domain_verification {
+	const char *domain, *token;
+	int64_t verified_at;
+};
+int store_domain_verifications(struct store_tx *tx, const char *org_id, struct domain_verification **items, int *n);
+/* Issue token for (org, domain) unless one was: no-op when there is one. */
+int store_domain_token_issue(struct store_tx *tx, const char *org_id, const char *domain, const char *token,
+			     int64_t now);
+/* Mark (org, domain) verified, if its token is still token: ERR_NOT_FOUND otherwise. */
+int store_domain_mark_verified(struct store_tx *tx, const char *org_id, const char *domain, const char *token,
+			       int64_t now);
+/* Whether domain (lower case) is listed by org_id AND verified: 0 or 1 in *out. */
+int store_domain_verified(struct store_tx *tx, const char *org_id, const char *domain, bool *out);
 
 /* ---- content: revisions, page bodies, files (store/revisions.c) ---- */
 struct revision;      /* model/revision.h */
