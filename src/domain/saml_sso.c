@@ -4,6 +4,7 @@
  * the trust model).
  */
 #include "domain/saml_sso.h"
+#include "model/validate.h"
 #include "server.h"
 #include "util/err.h"
 #include "util/fetch.h"
@@ -219,7 +220,7 @@ int dom_saml_sso_url_check(const struct dom *d, const char *url)
 	 * data: URL would run in docsd's origin's redirect, credentials in it
 	 * are the admin's secret shown to every member, a fragment has no place
 	 * in a redirect with a query. */
-	if (strlen(url) > 2048 || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	if (strlen(url) > 2048 || !valid_url(url) || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !*host)
 		rc = err_set(ERR_INVALID, "ssoURL: must be an absolute https URL");

@@ -90,3 +90,61 @@ export function signXml(dir, keyFile, xml, what = 'assertion') {
         rmSync(f, { force: true });
     }
 }
+
+// ---- the web interface over plain HTTP, with cookies (app-saml.test.mjs) ----
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { DOCSD_BIN, DATABASE_URL } from './server.mjs';
+
+/** One HTTP request: {status, headers, cookies: {name: raw Set-Cookie}, text}. cookies: {name: value}. */
+export function http(base, method, path, { cookies = {}, form, headers = {}, from } = {}) {
+    const u = new URL(path, base);
+    const body = form ? new URLSearchParams(form).toString() : undefined;
+    const h = { ...headers };
+    const jar = Object.entries(cookies).map(([k, v]) => `${k}=${v}`).join('; ');
+    if (jar) h.cookie = jar;
+    if (body !== undefined) {
+        h['content-type'] ??= 'application/x-www-form-urlencoded';
+        h['content-length'] = Buffer.byteLength(body);
+    }
+    return new Promise((res, rej) => {
+        const req = request({ host: u.hostname, port: u.port, method, path: u.pathname + u.search, headers: h, localAddress: from }, (resp) => {
+            let text = '';
+            resp.setEncoding('utf8');
+            resp.on('data', (d) => (text += d));
+            resp.on('end', () => {
+                const set = {};
+                for (const c of resp.headers['set-cookie'] ?? []) set[c.slice(0, c.indexOf('='))] = c;
+                res({ status: resp.statusCode, headers: resp.headers, cookies: set, text });
+            });
+        });
+        req.on('error', rej);
+        req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+        if (body !== undefined) req.write(body);
+        req.end();
+    });
+}
+
+export const cookieValue = (setCookie) => setCookie.slice(setCookie.indexOf('=') + 1).split(';')[0];
+
+/** `docsd user password --email EMAIL` (password on stdin) against the test server's store. */
+export function setPassword(dataDir, email, password) {
+    const storage = DATABASE_URL ? ['--database', DATABASE_URL] : ['--data', dataDir];
+    return new Promise((res, rej) => {
+        const child = spawn(DOCSD_BIN, ['user', 'password', ...storage, '--email', email], { stdio: ['pipe', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('error', rej);
+        child.on('close', (code) => (code === 0 ? res() : rej(new Error(`user password: ${code} ${stderr}`))));
+        child.stdin.end(`${password}\n`);
+    });
+}
+
+/** Sign in with a password through /signin: the session cookie's value. */
+export async function passwordSession(base, email, password) {
+    const form = await http(base, 'GET', '/signin');
+    const pre = cookieValue(form.cookies.docsd_signin);
+    const r = await http(base, 'POST', '/signin', { cookies: { docsd_signin: pre }, form: { csrf: pre, email, password } });
+    if (r.status !== 303 || !r.cookies.docsd_session) throw new Error(`password sign-in failed: ${r.status} ${r.text}`);
+    return cookieValue(r.cookies.docsd_session);
+}
