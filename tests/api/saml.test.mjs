@@ -123,9 +123,9 @@ describe('saml', () => {
         checkService(full, ctx.url);
         assert.deepEqual(await get(full.id), full);
 
-        // http URLs are accepted too; defaultRole null is a guest
-        const plain = await create({ label: 'Local IdP', ssoURL: 'http://idp.internal:8080/sso', defaultRole: null });
-        assert.equal(plain.ssoURL, 'http://idp.internal:8080/sso');
+        // defaultRole null is a guest
+        const plain = await create({ label: 'Local IdP', ssoURL: 'https://idp.internal:8443/sso', defaultRole: null });
+        assert.equal(plain.ssoURL, 'https://idp.internal:8443/sso');
         assert.equal(plain.defaultRole, null);
         assert.equal(plain.status, 'pending');
         await empty(alice.api.orgs.deleteOrganizationSamlProvider(org.id, plain.id), 205, 'delete');
@@ -203,6 +203,13 @@ describe('saml', () => {
         await bad({ label: 'ok', certificate: mangled }, 'certificate', 'corrupted base64');
         await bad({ label: 'ok', certificate: cert + '\n'.repeat(10001 - cert.length) }, 'certificate', 'certificate over 10000 chars');
         await bad({ label: 'ok', ssoURL: 'ftp://idp.example.com/sso' }, 'ssoURL', 'ftp URL');
+        // issue 30: the browser is sent there; https only, no credentials, no fragment, no script
+        await bad({ label: 'ok', ssoURL: 'javascript:alert(1)' }, 'ssoURL', 'javascript: URL');
+        await bad({ label: 'ok', ssoURL: 'http://user:pw@idp.example.com/sso' }, 'ssoURL', 'credentials in the URL');
+        await bad({ label: 'ok', ssoURL: 'https://user:pw@idp.example.com/sso' }, 'ssoURL', 'credentials in an https URL');
+        await bad({ label: 'ok', ssoURL: 'http://idp.example.com/sso' }, 'ssoURL', 'plain http');
+        await bad({ label: 'ok', ssoURL: 'http://127.0.0.1:8080/sso' }, 'ssoURL', 'http on loopback without --allow-private-network');
+        await bad({ label: 'ok', ssoURL: 'https://idp.example.com/sso#x' }, 'ssoURL', 'a fragment');
         await bad({ label: 'ok', ssoURL: 'idp.example.com/sso' }, 'ssoURL', 'relative URL');
         await bad({ label: 'ok', ssoURL: 'https://' }, 'ssoURL', 'URL without host');
         await bad({ label: 'ok', ssoURL: 'https://idp.example.com/a b' }, 'ssoURL', 'URL with a space');

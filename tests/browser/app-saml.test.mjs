@@ -3,7 +3,10 @@
 // opens the provider's startURL from GET /v1/orgs/{org}/sso, is redirected to the IdP with docsd's
 // AuthnRequest, whose page (no script) posts the signed response to docsd's ACS URL; docsd signs
 // the new user of the organization's verified domain in and lands on the organization's page.
-// Posting the same response again shows the refusal page. Screenshots: artifacts/app-saml-*.png.
+// Posting the same response again shows the refusal page, and so does the IdP's form submitted in
+// another browser (login CSRF: the request's nonce cookie is not there). The organization's email
+// domain is verified first (a fixture web server serving /.well-known/docsd-domain-verification.txt):
+// only then may the provider create the account (issue 30). Screenshots: artifacts/app-saml-*.png.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -15,7 +18,7 @@ import { inflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { setup, uniq } from '../api/lib/fixtures.mjs';
 import { ok, raw, createOrg } from '../api/lib/api.mjs';
-import { IDP, responseXml, keyPair, signXml } from '../api/lib/saml-idp.mjs';
+import { IDP, responseXml, keyPair, signXml, http as httpReq, setPassword, passwordSession } from '../api/lib/saml-idp.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = join(here, 'artifacts');
@@ -23,16 +26,33 @@ const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 describe('SAML sign-in in chromium', { timeout: 180_000 }, () => {
-    let ctx, alice, org, provider, dir, idpKey, idpServer, idpUrl, browser;
+    let ctx, alice, org, provider, dir, idpKey, idpServer, idpUrl, browser, domainServer;
     const email = `sso-user-${uniq(6)}`;
 
     before(async () => {
         assert.ok(existsSync(CHROMIUM), `${CHROMIUM} exists`);
         mkdirSync(ARTIFACTS, { recursive: true });
-        ctx = await setup();
+        // Every email domain's web server: its verification file.
+        const proofs = new Map();
+        domainServer = http.createServer((req, res) => {
+            const m = /^\/([^/]+)\/\.well-known\/docsd-domain-verification\.txt$/.exec(req.url);
+            const body = m && proofs.get(m[1]);
+            if (body === undefined) return res.writeHead(404).end();
+            res.writeHead(200, { 'Content-Type': 'text/plain' }).end(body);
+        });
+        await new Promise((r) => domainServer.listen(0, '127.0.0.1', r));
+        // http IdP on loopback: allowed under --allow-private-network only (ssoURL's rule).
+        ctx = await setup({ extraArgs: ['--allow-private-network', '--domain-verification-base', `http://127.0.0.1:${domainServer.address().port}`] });
         alice = await ctx.user('alice', { name: 'Alice Martin' });
         ({ org } = await createOrg(ctx.url, alice.token, 'Acme SSO'));
         await ok(alice.api.orgs.updateOrganizationById(org.id, { emailDomains: [ctx.domain] }), 'updateOrganizationById');
+        await setPassword(ctx.server.dataDir, alice.email, 'alice long password');
+        const session = await passwordSession(ctx.url, alice.email, 'alice long password');
+        const domainsPage = await httpReq(ctx.url, 'GET', `/o/${org.id}/domains`, { cookies: { docsd_session: session } });
+        proofs.set(ctx.domain, /<code class="domain-token">([^<]+)<\/code>/.exec(domainsPage.text)[1]);
+        const csrf = /name="csrf" value="([0-9a-f]{64})"/.exec(domainsPage.text)[1];
+        const verified = await httpReq(ctx.url, 'POST', `/sso/domains/${org.id}/verify`, { cookies: { docsd_session: session }, form: { csrf, domain: ctx.domain } });
+        assert.equal(verified.status, 303, verified.text);
         dir = mkdtempSync(join(tmpdir(), 'docsd-saml-browser-'));
         const kp = keyPair(dir, 'idp');
         idpKey = kp.key;
@@ -75,6 +95,7 @@ describe('SAML sign-in in chromium', { timeout: 180_000 }, () => {
     after(async () => {
         if (browser) await browser.close().catch(() => {});
         if (idpServer) idpServer.close();
+        if (domainServer) domainServer.close();
         if (dir) rmSync(dir, { recursive: true, force: true });
         if (ctx) await ctx.server.stop();
     });
@@ -117,5 +138,26 @@ describe('SAML sign-in in chromium', { timeout: 180_000 }, () => {
         assert.match(await page.textContent('main'), /answers no sign-in docsd started/);
         await page.screenshot({ path: join(ARTIFACTS, 'app-saml-refused.png'), fullPage: true });
         await context.close();
+    });
+
+    it('the IdP\'s form submitted in another browser (login CSRF) shows the refusal page', async () => {
+        const started = await browser.newContext();
+        const page = await started.newPage();
+        await page.goto(provider.service.startURL);
+        await page.getByRole('heading', { name: 'Test identity provider' }).waitFor();
+        const html = await page.evaluate(() => document.documentElement.outerHTML);
+        await started.close();
+        // The attacker's browser started the sign-in; the victim's browser gets its form.
+        const victim = await browser.newContext();
+        const vpage = await victim.newPage();
+        await vpage.goto(`${ctx.url}/signin`);
+        await vpage.setContent(html);
+        const [resp] = await Promise.all([vpage.waitForResponse((r) => r.url().endsWith('/acs')), vpage.getByRole('button', { name: 'Continue to docsd' }).click()]);
+        assert.equal(resp.status(), 403);
+        await vpage.getByRole('heading', { name: 'Single sign-on failed' }).waitFor();
+        assert.match(await vpage.textContent('main'), /this browser did not start this sign-in/i);
+        assert.ok(!(await victim.cookies(ctx.url)).some((c) => c.name === 'docsd_session'), 'no session in the victim\'s browser');
+        await vpage.screenshot({ path: join(ARTIFACTS, 'app-saml-csrf-refused.png'), fullPage: true });
+        await victim.close();
     });
 });
