@@ -13,7 +13,8 @@ int store_saml_request_add(struct store_tx *tx, const char *id, const char *prov
 			   int64_t expires_at)
 {
 	struct db_param purge[] = { P_INT(now) };
-	struct db_param cap[] = { P_TEXT(provider_id), P_INT(max_pending - 1) };
+	/* Before the insert, keep the newest max_pending - 1. */
+	struct db_param cap[] = { P_TEXT(provider_id), P_INT(max_pending > 1 ? max_pending - 1 : 0) };
 	struct db_param p[] = { P_TEXT(id),	    P_TEXT(provider_id), P_TEXT(next),	     P_INT(now),
 				P_INT(expires_at), P_TEXT(nonce_hash),	P_TEXT(link_user_id) };
 	int rc = st_exec(tx, "DELETE FROM saml_requests WHERE expires_at <= $1", purge, NP(purge), NULL);
@@ -22,7 +23,7 @@ int store_saml_request_add(struct store_tx *tx, const char *id, const char *prov
 	 * max_pending: the oldest pending sign-ins expire early. */
 	if (rc == 0)
 		rc = st_exec(tx,
-			     "DELETE FROM saml_requests WHERE provider_id = $1 AND created_at < "
+			     "DELETE FROM saml_requests WHERE provider_id = $1 AND created_at <= "
 			     "(SELECT created_at FROM saml_requests WHERE provider_id = $1 "
 			     "ORDER BY created_at DESC LIMIT 1 OFFSET $2)",
 			     cap, NP(cap), NULL);

@@ -439,7 +439,9 @@ describe('app-saml: another organization\'s provider cannot sign a user in', () 
         assert.equal(s.status, 302, s.text);
         const xml = inflateRawSync(Buffer.from(new URL(s.headers.location).searchParams.get('SAMLRequest'), 'base64')).toString('utf8');
         const id = /ID="([^"]+)"/.exec(xml)[1];
-        const jar = { [`docsd_saml${id}`]: cookieValue(s.cookies[`docsd_saml${id}`]) };
+        // The attacker's own browser: it holds the request's nonce (docsd before issue 30 set none).
+        const nonce = s.cookies[`docsd_saml${id}`];
+        const jar = nonce ? { [`docsd_saml${id}`]: cookieValue(nonce) } : {};
         const res = signXml(dir, key, responseXml({ email: victim.email, inResponseTo: id, recipient: p.service.acsURL, audience: p.service.entityID, sign: 'assertion' }));
         const r = await http(ctx.url, 'POST', new URL(p.service.acsURL).pathname, { cookies: jar, form: { SAMLResponse: Buffer.from(res).toString('base64') } });
         assert.equal(r.status, 403, `${how}: ${r.text}`);
