@@ -421,7 +421,8 @@ int page_sso_links(struct app_page *p)
 	app_frame_begin(p, "Single sign-on", crumbs, 2);
 	html_raw(b, "<h1>Single sign-on</h1><p class=\"mute\">An organization's identity provider signs you in only "
 		    "when it created your account or you linked it here, signed in as you are now. Linking sends you "
-		    "to the provider; it must sign you in with your own address.</p>");
+		    "to the provider; it must sign you in with your own address. Link only a provider you use: "
+		    "whoever runs it can then sign in as you.</p>");
 	if (n == 0)
 		html_raw(b, "<p>None of your organizations has a SAML provider.</p>");
 	else

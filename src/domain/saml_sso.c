@@ -10,6 +10,7 @@
 #include "util/fetch.h"
 #include "util/util.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <curl/curl.h>
 #include <string.h>
@@ -200,11 +201,15 @@ int dom_saml_sso_finish(struct dom *d, const struct saml_provider *sp, const str
 	return sso_user(d, &now_sp, as, subject, &out->user_id);
 }
 
-/* A loopback host: "localhost", 127.0.0.0/8, [::1]. */
+/* A loopback host: "localhost", an IPv4 address of 127.0.0.0/8, [::1]
+ * (a name such as "127.example.com" is not one). */
 static bool loopback_host(const char *h)
 {
-	return strcasecmp(h, "localhost") == 0 || strncmp(h, "127.", 4) == 0 || strcmp(h, "[::1]") == 0 ||
-	       strcmp(h, "::1") == 0;
+	struct in_addr a4;
+
+	if (inet_pton(AF_INET, h, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	return strcasecmp(h, "localhost") == 0 || strcmp(h, "[::1]") == 0;
 }
 
 int dom_saml_sso_url_check(const struct dom *d, const char *url)

@@ -401,6 +401,21 @@ describe('app-saml', () => {
         assert.equal(e.status, 400, e.text);
         await empty(alice.api.orgs.deleteOrganizationSamlProvider(org.id, p.id), 205, 'delete');
     });
+
+    it('unlinking (a CSRF form of /settings/sso) ends sign-in through the provider; linking again restores it', async () => {
+        const s = await passwordSession(ctx.url, bob.email, password);
+        const { csrf, text } = await settings(s);
+        assert.match(text, new RegExp(`action="/settings/sso/${provider.id}/unlink"`));
+        const stale = await http(ctx.url, 'POST', `/settings/sso/${provider.id}/unlink`, { cookies: { docsd_session: s }, form: { csrf: '2'.repeat(64) } });
+        assert.equal(stale.status, 403);
+        session(await post((await valid()).xml)); // still linked
+        const r = await http(ctx.url, 'POST', `/settings/sso/${provider.id}/unlink`, { cookies: { docsd_session: s }, form: { csrf } });
+        assert.equal(r.status, 303, r.text);
+        assert.match((await settings(s)).text, /Link this provider/);
+        refused(await post((await valid()).xml), 403, /exists already and is not linked/);
+        assert.equal((await link(s, bob.email)).status, 303);
+        session(await post((await valid()).xml));
+    });
 });
 
 // Issue 30's reproductions: an organization anyone can create, an IdP of the attacker's own, an

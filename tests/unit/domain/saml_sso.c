@@ -8,11 +8,13 @@
  * per provider; ssoURL's rule.
  */
 #include "domain/saml_sso.h"
+#include "server.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NONCE "0000000000000000000000000000000000000000000000000000000000000001"
@@ -170,5 +172,16 @@ UNIT_TEST(domain_saml_sso_url)
 	CHECK(dom_saml_sso_url_check(&d, "https://idp.example.com/sso#f") == ERR_INVALID);
 	CHECK(dom_saml_sso_url_check(&d, "https://") == ERR_INVALID);
 	CHECK(dom_saml_sso_url_check(&d, "data:text/html,x") == ERR_INVALID);
+	/* under --allow-private-network: http on a loopback address, not on a name that looks like one */
+	struct server *srv = calloc(1, sizeof(*srv));
+	srv->cfg.allow_private_network = true;
+	d.srv = srv;
+	CHECK(dom_saml_sso_url_check(&d, "http://127.0.0.1:8080/sso") == 0);
+	CHECK(dom_saml_sso_url_check(&d, "http://[::1]:8080/sso") == 0);
+	CHECK(dom_saml_sso_url_check(&d, "http://localhost/sso") == 0);
+	CHECK(dom_saml_sso_url_check(&d, "http://127.example.com/sso") == ERR_INVALID);
+	CHECK(dom_saml_sso_url_check(&d, "http://10.0.0.1/sso") == ERR_INVALID);
+	CHECK(dom_saml_sso_url_check(&d, "http://u:p@127.0.0.1/sso") == ERR_INVALID);
+	free(srv);
 	err_clear();
 }
