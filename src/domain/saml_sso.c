@@ -39,6 +39,10 @@ int dom_saml_sso_start(struct dom *d, const char *provider_id, const char *next,
 
 	if ((rc = dom_saml_sso_provider(d, provider_id, true, sp)))
 		return rc;
+	/* An ssoURL stored before the rule existed is not followed either. */
+	if (dom_saml_sso_url_check(d, sp->sso_url))
+		return err_set(ERR_NOT_FOUND, "this SAML provider's ssoURL is not allowed (https only): an administrator "
+					      "must change it");
 	if (link_user_id) {
 		/* Only a provider of one's own organization is offered (/settings/sso). */
 		rc = store_member_get(d->tx, sp->org_id, link_user_id, &m);

@@ -140,6 +140,16 @@ static void suite(struct store *s)
 	snprintf(email, sizeof(email), "newer-%s@%s", r, domain);
 	CHECK(round_trip(&f, NULL, email, NONCE, &res) == ERR_FORBIDDEN);
 
+	/* an ssoURL stored before the rule (plain http) is not followed */
+	{
+		struct saml_provider old = { .org_id = org.id, .label = "Old", .entity_id = "e", .certificate = "PEM",
+					     .sso_url = "http://idp.example/sso", .default_role = ROLE_READ }, sp;
+		const char *id;
+		CHECK(store_saml_create(&f.tx, &old) == 0);
+		CHECK(dom_saml_sso_start(as(&f, NULL), old.id, NULL, NONCE, NULL, &sp, &id) == ERR_NOT_FOUND);
+		err_clear();
+	}
+
 	/* at most max_pending requests per provider: the oldest go */
 	{
 		struct saml_request q;
