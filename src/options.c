@@ -187,7 +187,7 @@ static const struct cli_option options[] = {
 	/* SAML's start and ACS URLs are open to anyone and each costs a row
 	 * or a signature check (domain/saml_sso.h). */
 	{ "sso-rate-limit", "DOCSD_SSO_RATE_LIMIT", "N", "30", NULL,
-	  "SAML sign-in requests (start, ACS) per minute per client address, 0 = unlimited\n(raise it behind a proxy)",
+	  "SAML sign-in requests (start, link, ACS) per minute per client address, 0 = unlimited\n(raise it behind a proxy)",
 	  OPT_INT, CFG(sso_rate_limit), 0, 100000000 },
 	{ "domain-verification-base", "DOCSD_DOMAIN_VERIFICATION_BASE", "URL", NULL, NULL,
 	  "for tests: fetch an email domain's proof from URL/DOMAIN/.well-known/... instead of\n"
