@@ -162,7 +162,45 @@ int dom_site_integration_scripts(struct dom *d, const char *site_id, struct site
 int dom_site_integration_scripts_get(struct dom *d, const char *org_id, const char *site_id, struct site_script **out,
 				     int *n);
 
-/* ---- access of integration principals (domain/access.c) ---- */
+/* ---- access of integration principals (domain/integration_access.c) ---- */
+/* What is asked of an integration's installations (the columns of the rule's
+ * table in domain/integration_access.c, in this order). */
+enum integ_op {
+	INTEG_OP_MANAGE,    /* republish, unpublish, development mode */
+	INTEG_OP_LIST,      /* every installation; every space / site installation */
+	INTEG_OP_EVENTS,    /* the integration's events and traces */
+	INTEG_OP_TASK,      /* queueIntegrationTask */
+	INTEG_OP_READ,      /* one installation, its space / site installations */
+	INTEG_OP_CONFIG,    /* read their configuration */
+	INTEG_OP_SET,       /* change their externalIds and configuration */
+	INTEG_OP_SELECT,    /* space_selection, site_selection, install on / uninstall from a space or site */
+	INTEG_OP_UNINSTALL, /* uninstall from the organization */
+	INTEG_OP_TOKEN,     /* mint an installation token */
+	/* On a space or collection (it and in NULL): grants, creating inside,
+	 * delete, restore, move, transfer, defaultLevel and visibility. */
+	INTEG_OP_CONTENT_MANAGE,
+	INTEG_OP_COUNT
+};
+/* The rule: 0 when the actor may do op to installation `in` of `it` (in
+ * NULL: the integration as a whole); else ERR_FORBIDDEN, or ERR_NOT_FOUND
+ * when it may not learn the installation exists. *own_only (may be NULL)
+ * is set when only the rows of the actor's own installation are allowed
+ * (an installation token listing). Every integration route's domain
+ * function calls it. */
+int dom_integration_may(struct dom *d, enum integ_op op, const struct integration *it,
+			const struct integration_installation *in, bool *own_only);
+/* Whether the actor may read the configuration of `in` (and its targets). */
+int dom_integration_config_visible(struct dom *d, const struct integration *it,
+				   const struct integration_installation *in, bool *out);
+/* The request runs on an integration or installation token. */
+bool dom_actor_is_integration(const struct dom *d);
+/* 0, or ERR_FORBIDDEN for integration principals: every operation that
+ * manages permissions or creates, deletes, restores, moves or transfers a
+ * space or collection calls it (domain/grants.c, collections.c, spaces.c). */
+int dom_content_manage_check(struct dom *d);
+/* An installation token's role on a space (space_id) or on any collection
+ * (space_id NULL) of the organization it entered (domain/access.c). */
+int dom_installation_role(struct dom *d, const char *space_id, enum role *out);
 /* The role an installation's scopes give on content (JSON array text):
  * space:metadata:write -> create (manage settings), space:content:write or
  * space:git:sync -> edit, any other scope -> read, none -> no access. */

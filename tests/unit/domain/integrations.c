@@ -129,15 +129,16 @@ static void integrations_suite(struct store *st)
 	 * spaces (read), a guest's standing in the organization. */
 	{
 		char hash[65];
-		const char *uid, *iid;
+		const char *uid, *iid, *intid;
 		CHECK(sha256_hex(hash, token, strlen(token)) == 0);
 		as(&w, NULL);
-		CHECK(store_integration_token_lookup(&w.tx, hash, &uid, &iid) == 0);
+		CHECK(store_integration_token_lookup(&w.tx, hash, &uid, &intid, &iid) == 0);
 		CHECK_STR(iid, inst.id);
 		fx_done(&w.tx, 0);
 		struct user bot = { .id = uid };
 		as(&w, &bot);
 		w.d.actor.installation_id = iid;
+		w.d.actor.integration_id = intid;
 		CHECK(dom_space_get(&w.d, w.space.id, ROLE_READ, &sp) == 0);
 		CHECK(sp.access == ROLE_READ);
 		CHECK(dom_space_get(&w.d, w.space.id, ROLE_EDIT, &sp) == ERR_FORBIDDEN);
@@ -151,7 +152,7 @@ static void integrations_suite(struct store *st)
 		CHECK(dom_installation_delete(&w.d, name, inst.id, &removed) == 0 && !removed);
 		fx_done(&w.tx, 1);
 		as(&w, NULL);
-		CHECK(store_integration_token_lookup(&w.tx, hash, &uid, &iid) == ERR_NOT_FOUND);
+		CHECK(store_integration_token_lookup(&w.tx, hash, &uid, &intid, &iid) == ERR_NOT_FOUND);
 		fx_done(&w.tx, 0);
 	}
 
