@@ -12,6 +12,7 @@
 #include "util/util.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- helpers ---- */
@@ -790,15 +791,49 @@ int dom_targets_list(struct dom *d, const char *name, const char *installation_i
 
 /* ---- events ---- */
 
+/* An event's payload may carry its installation's previous configuration
+ * (installation_setup, installation_deleted, space and site ones): blanked,
+ * like the configuration itself, for whoever the rule does not show it to
+ * (the owning organization's admins reading another organization's
+ * installation). The installation may be gone: the event keeps its id and
+ * organization, which is all the rule reads. */
+static int redact_event(struct dom *d, const struct integration *it, struct integration_event *ev)
+{
+	struct integration_installation in = { .id = ev->installation_id, .org_id = ev->org_id };
+	json_t *root, *prev;
+	bool visible;
+	char *text;
+	int rc;
+
+	if (!ev->installation_id || !ev->org_id || !strstr(ev->payload, "\"configuration\""))
+		return 0;
+	if ((rc = dom_integration_config_visible(d, it, &in, &visible)) || visible)
+		return rc;
+	root = json_loads(ev->payload, 0, NULL);
+	prev = json_object_get(root, "previous");
+	if (json_is_object(prev) && json_object_get(prev, "configuration"))
+		json_object_set_new(prev, "configuration", json_object());
+	text = root ? json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(root);
+	/* Unreadable (it never is): nothing rather than the configuration. */
+	ev->payload = arena_strdup(d->arena, text ? text : "{}");
+	free(text);
+	return 0;
+}
+
 int dom_events_list(struct dom *d, const char *name, const struct list_req *lr, struct integration_event **items,
 		    int *n, char **next)
 {
 	struct integration_view v;
 	int rc = load(d, name, false, &v);
 
-	if (rc || (rc = dom_integration_may(d, INTEG_OP_EVENTS, &v.it, NULL, NULL)))
+	if (rc || (rc = dom_integration_may(d, INTEG_OP_EVENTS, &v.it, NULL, NULL)) ||
+	    (rc = store_events_list(d->tx, v.it.id, lr, items, n, next)))
 		return rc;
-	return store_events_list(d->tx, v.it.id, lr, items, n, next);
+	for (int i = 0; i < *n; i++)
+		if ((rc = redact_event(d, &v.it, &(*items)[i])))
+			return rc;
+	return 0;
 }
 
 int dom_event_get(struct dom *d, const char *name, const char *event_id, struct event_view *out)
@@ -815,6 +850,8 @@ int dom_event_get(struct dom *d, const char *name, const char *event_id, struct 
 	/* Tasks are delivered, not listed (store/integrations.c). */
 	if (strstr(out->ev.payload, "\"type\":\"task\"") == out->ev.payload + 34)
 		return err_set(ERR_NOT_FOUND, "event not found");
+	if ((rc = redact_event(d, &v.it, &out->ev)))
+		return rc;
 	return store_event_logs(d->tx, out->ev.id, &out->logs, &out->nlogs);
 }
 

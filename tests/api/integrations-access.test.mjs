@@ -276,6 +276,21 @@ describe('integration access: one rule for every actor kind', () => {
         const all = await ok(alice.api.integrations.listIntegrationInstallations(I1), 'listIntegrationInstallations');
         assert.deepEqual(all.items.find((i) => i.id === instC.id).configuration, {});
         assert.deepEqual(all.items.find((i) => i.id === instB.id).configuration, { apiKey: B_SECRET });
+        // Events carry the previous configuration: the integration's token reads it, the owner's
+        // admin reads C's events without it.
+        await ok(carol.api.integrations.updateIntegrationInstallation(I1, instC.id, { configuration: { apiKey: 'rotated' } }), 'updateIntegrationInstallation');
+        const asInteg = client(ctx.url, tok.integ);
+        const ev = await waitFor('the event with C\'s previous configuration', async () =>
+            (await ok(asInteg.integrations.listIntegrationEvents(I1, { limit: 100 }), 'listIntegrationEvents')).items.find((e) => JSON.stringify(e.payload).includes(C_SECRET)));
+        const mine = await ok(alice.api.integrations.listIntegrationEvents(I1, { limit: 100 }), 'listIntegrationEvents');
+        assert.ok(mine.items.some((e) => e.id === ev.id));
+        assert.ok(!JSON.stringify(mine).includes(C_SECRET));
+        const one = await ok(alice.api.integrations.getIntegrationEvent(I1, ev.id), 'getIntegrationEvent');
+        assert.deepEqual(one.event.payload.previous.configuration, {});
+        assert.ok(!JSON.stringify(one).includes(C_SECRET));
+        const theirs = await ok(asInteg.integrations.getIntegrationEvent(I1, ev.id), 'getIntegrationEvent');
+        assert.deepEqual(theirs.event.payload.previous.configuration, { apiKey: C_SECRET });
+        await ok(carol.api.integrations.updateIntegrationInstallation(I1, instC.id, { configuration: { apiKey: C_SECRET } }), 'updateIntegrationInstallation');
     });
 
     it('2. self-widening: an installation token changes its externalIds, never its selection or targets', async () => {
