@@ -32,6 +32,53 @@ static void as(struct world *w, const struct user *u)
 	fx_as(&w->d, &w->srv, w->s, &w->tx, &w->a, u);
 }
 
+/* The rule's table for integration principals and docsd, which it decides
+ * without the store (domain/integration_access.c): what no token of an
+ * integration ever gets, whatever the installation. */
+UNIT_TEST(integration_rule_for_tokens)
+{
+	struct dom d;
+	struct integration it = { .id = "I1", .org_id = "OB" }, other = { .id = "I2", .org_id = "OB" };
+	struct integration_installation b = { .id = "IB", .org_id = "OB" }, c = { .id = "IC", .org_id = "OC" };
+	bool own;
+
+	memset(&d, 0, sizeof(d));
+	/* docsd itself: everything. */
+	for (int op = 0; op < INTEG_OP_COUNT; op++)
+		CHECK(dom_integration_may(&d, (enum integ_op)op, &it, &b, NULL) == 0);
+	CHECK(dom_content_manage_check(&d) == 0);
+	/* The integration token: its installations' reads, externalIds and
+	 * configuration, tokens, tasks, events; never selections, uninstalls,
+	 * the integration itself or content management. */
+	d.actor.user_id = "bot";
+	d.actor.integration_id = "I1";
+	CHECK(dom_integration_may(&d, INTEG_OP_LIST, &it, NULL, &own) == 0 && !own);
+	CHECK(dom_integration_may(&d, INTEG_OP_READ, &it, &c, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_CONFIG, &it, &c, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_SET, &it, &c, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_TOKEN, &it, &c, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_SELECT, &it, &c, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_integration_may(&d, INTEG_OP_UNINSTALL, &it, &c, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_integration_may(&d, INTEG_OP_MANAGE, &it, NULL, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_content_manage_check(&d) == ERR_FORBIDDEN);
+	/* Another integration's token: nothing of this one's installations. */
+	CHECK(dom_integration_may(&d, INTEG_OP_READ, &other, &b, NULL) == ERR_NOT_FOUND);
+	CHECK(dom_integration_may(&d, INTEG_OP_LIST, &other, NULL, NULL) == ERR_FORBIDDEN);
+	/* B's installation token: its own rows only; never the admin's part. */
+	d.actor.installation_id = "IB";
+	CHECK(dom_integration_may(&d, INTEG_OP_LIST, &it, NULL, &own) == 0 && own);
+	CHECK(dom_integration_may(&d, INTEG_OP_READ, &it, &b, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_CONFIG, &it, &b, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_SET, &it, &b, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_SELECT, &it, &b, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_integration_may(&d, INTEG_OP_UNINSTALL, &it, &b, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_integration_may(&d, INTEG_OP_TOKEN, &it, &b, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_integration_may(&d, INTEG_OP_EVENTS, &it, NULL, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_content_manage_check(&d) == ERR_FORBIDDEN);
+	for (int op = INTEG_OP_READ; op <= INTEG_OP_TOKEN; op++)
+		CHECK(dom_integration_may(&d, (enum integ_op)op, &it, &c, NULL) == ERR_NOT_FOUND);
+}
+
 UNIT_TEST(integration_scope_role_maps_scopes)
 {
 	CHECK(integration_scope_role("[]") == ROLE_NONE);
