@@ -35,6 +35,7 @@
 #include "domain/integrations.h"
 #include "util/err.h"
 
+#include <jansson.h>
 #include <string.h>
 
 enum integ_actor {
@@ -168,6 +169,36 @@ int dom_integration_config_visible(struct dom *d, const struct integration *it,
 int dom_content_manage_check(struct dom *d)
 {
 	return dom_actor_is_integration(d) ? dom_integration_may(d, INTEG_OP_CONTENT_MANAGE, NULL, NULL, NULL) : 0;
+}
+
+/* The scopes' role on content (the mapping the README's Access states):
+ * space:metadata:write the settings of a space (create), space:content:write
+ * and space:git:sync edit, any other scope read, none nothing. What an
+ * installation token may do with it is dom_installation_role's and
+ * dom_content_manage_check's to say. */
+enum role integration_scope_role(const char *scopes_json)
+{
+	json_t *a = json_loads(scopes_json ? scopes_json : "[]", 0, NULL);
+	enum role r = ROLE_NONE;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(a, i, v)
+	{
+		const char *s = json_string_value(v);
+		enum role this = ROLE_READ;
+
+		if (!s)
+			continue;
+		if (strcmp(s, "space:metadata:write") == 0)
+			this = ROLE_CREATE;
+		else if (strcmp(s, "space:content:write") == 0 || strcmp(s, "space:git:sync") == 0)
+			this = ROLE_EDIT;
+		if (this > r)
+			r = this;
+	}
+	json_decref(a);
+	return r;
 }
 
 /* The role an installation token has on a space (space_id) or on a

@@ -86,31 +86,6 @@ static bool json_array_has(const char *array, const char *s)
 	return found;
 }
 
-enum role integration_scope_role(const char *scopes_json)
-{
-	json_t *a = json_loads(scopes_json ? scopes_json : "[]", 0, NULL);
-	enum role r = ROLE_NONE;
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(a, i, v)
-	{
-		const char *s = json_string_value(v);
-		enum role this = ROLE_READ;
-
-		if (!s)
-			continue;
-		if (strcmp(s, "space:metadata:write") == 0)
-			this = ROLE_CREATE;
-		else if (strcmp(s, "space:content:write") == 0 || strcmp(s, "space:git:sync") == 0)
-			this = ROLE_EDIT;
-		if (this > r)
-			r = this;
-	}
-	json_decref(a);
-	return r;
-}
-
 /* The key secrets are sealed with: HMAC-SHA256 of the server's sealing
  * secret (the one Git credentials use: domain/secrets.h) over a label of
  * integrations' own, so the two kinds of sealed values never share a key. */

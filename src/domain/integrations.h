@@ -4,26 +4,25 @@
  * their traces; development mode (domain/integrations.c).
  *
  * DESIGN
- * Who may do what (GitBook's rules as far as its documents show them):
- *  - an integration is visible to everyone when public or unlisted, else to
- *    the members of its owning organization and to its own tokens; invisible
- *    is 404;
- *  - publishing, republishing, deleting, development mode, the event list
- *    and every installation list need admin of the owning organization (or,
- *    for reads, the integration's own token);
- *  - installing on an organization needs admin of it; reading an
- *    installation needs membership of its organization (or the
- *    integration's tokens); updating or uninstalling needs admin of it (or
- *    the integration's tokens, which act for the integration);
- *  - installing on a space needs the space's installIntegration permission
- *    (admin) in the installation's organization; on a site, admin of the
- *    site's organization.
+ * Who may do what: one rule, dom_integration_may() below (its table and
+ * its reasons are at the top of domain/integration_access.c, the README's
+ * Integrations section draws it). In short: an integration is visible to
+ * everyone when public or unlisted, else to the members of its owning
+ * organization and to its own tokens (invisible is 404); publishing,
+ * republishing, unpublishing and development mode are the owning
+ * organization's admins'; installing on an organization, changing an
+ * installation's selections and targets and uninstalling are the
+ * installation's organization's admins'; the integration token acts for the
+ * integration across its installations (lists, reads, externalIds and
+ * configuration, tokens, tasks, events); an installation token acts inside
+ * its own installation only; configuration is shown to the installation's
+ * admins, its own tokens and the integration token.
  * Integration principals: a request authenticated with an integration token
- * runs as the integration's user (actor.user_id) with no membership anywhere;
- * with an installation token also with actor.installation_id, which
- * domain/access.c turns into a role limited by the integration's scopes over
- * the installation's organization and selected spaces (see
- * integration_scope_role).
+ * runs as the integration's user (actor.user_id, actor.integration_id) with
+ * no standing in any organization; with an installation token also with
+ * actor.installation_id, which domain/access.c turns into a guest's standing
+ * in the installation's organization and, on content, the role the rule
+ * gives (dom_installation_role).
  *
  * Every change of an installation's state records GitBook's event
  * (domain/integration_events.h) in the same transaction.
