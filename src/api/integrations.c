@@ -56,7 +56,9 @@ static const char *compact(struct req *r, json_t *v)
 	return out;
 }
 
-/* integrationName: ^[a-zA-Z0-9-_.]+$, at most 100 characters. */
+/* integrationName: GitBook's ^[a-zA-Z0-9-_.]+$, at most 100 characters;
+ * and not "." or "..", which the pattern allows but which are path
+ * segments: every URL of the integration would name its parent. */
 static int check_name(struct req *r)
 {
 	const char *n = name_of(r);
@@ -64,6 +66,8 @@ static int check_name(struct req *r)
 
 	if (len == 0 || len > 100 || strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != len)
 		return err_set(ERR_INVALID, "integrationName: must match ^[a-zA-Z0-9-_.]+$ (at most 100 characters)");
+	if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
+		return err_set(ERR_INVALID, "integrationName: '.' and '..' are not names");
 	return 0;
 }
 
@@ -114,11 +118,14 @@ static int json_field(struct req *r, const char *field, bool array, size_t max_i
 	return 0;
 }
 
+/* Base64 text that decodes to at least one byte (whitespace or padding
+ * alone would be a blank image). */
 static bool is_base64(const char *s)
 {
 	size_t n = strlen(s);
 
-	return n > 0 && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\r\n ") == n;
+	return n > 0 && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\r\n ") == n &&
+	       strcspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") < n;
 }
 
 static int publish_input(struct req *r, struct integration_input *in)
@@ -278,7 +285,8 @@ static int send_image(struct req *r, const char *b64)
 	long len = base64_decode(buf, b64, n);
 	const char *type = "application/octet-stream";
 
-	if (len < 0)
+	/* Nothing to show is no image: 404, never an empty 200. */
+	if (len <= 0)
 		return err_set(ERR_NOT_FOUND, "image not found");
 	if (len >= 8 && memcmp(buf, "\x89PNG", 4) == 0)
 		type = "image/png";
@@ -302,7 +310,7 @@ int integration_icon(struct req *r)
 
 	if (rc)
 		return rc;
-	if (!v.it.icon)
+	if (!v.it.icon || !*v.it.icon)
 		return err_set(ERR_NOT_FOUND, "the integration has no icon");
 	return send_image(r, v.it.icon);
 }

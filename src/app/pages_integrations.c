@@ -604,7 +604,9 @@ static int render_installation(struct app_page *p, const char *error, const char
 		app_text(b, v.it.description);
 		html_raw(b, "</p>");
 	}
-	if (admin)
+	/* The domain blanks the configuration for whoever may not read it
+	 * (domain/integration_access.c); the form is for admins on top. */
+	if (admin && in.configuration)
 		config_form(p, inst_path(p, name, in.id, "/configuration"), in.configuration, sent);
 	if ((rc = targets_section(p, name, &in, "space", &lr, admin)) ||
 	    (rc = targets_section(p, name, &in, "site", &lr, admin)))
@@ -862,7 +864,8 @@ static int render_target(struct app_page *p, const char *kind, const char *targe
 	app_date(b, tv.t.created_at);
 	html_raw(b, "</dd></dl>");
 	if (admin) {
-		config_form(p, arena_printf(&p->r->arena, "%s/configuration", self), tv.t.configuration, sent);
+		if (tv.t.configuration) /* blanked for those who may not read it */
+			config_form(p, arena_printf(&p->r->arena, "%s/configuration", self), tv.t.configuration, sent);
 		html_raw(b, "<h2>Uninstall</h2><form class=\"inline\" method=\"post\" action=\"");
 		app_text(b, self);
 		html_raw(b, "/uninstall\">");

@@ -72,6 +72,12 @@ int dom_enter_org(struct dom *d, const char *org_id)
 	} else if (a->installation_id) {
 		if ((rc = installation_standing(d, org_id, &a->org)))
 			return rc;
+	} else if (a->integration_id) {
+		/* An integration token stands nowhere: it acts on the integration's
+		 * installations (domain/integration_access.c), never on an
+		 * organization's content, whatever its user was given. */
+		memset(&a->org, 0, sizeof(a->org));
+		a->org.role = ROLE_NONE;
 	} else if ((rc = store_membership(d->tx, org_id, a->user_id, &a->org))) {
 		return rc;
 	}
@@ -130,16 +136,10 @@ static int role_of(struct dom *d, const char *org_id, struct access_node *chain,
 
 	if ((rc = dom_actor_access(d, org_id, &ctx)))
 		return rc;
-	/* An installation token: its scopes' role on every space of its
-	 * organization, or only on the spaces it is installed on. */
-	if (d->actor.installation_id) {
-		struct integration_target t;
-		*out = ctx->org_role == ROLE_NONE ? ROLE_NONE : d->actor.installation_role;
-		if (n == 1 && d->actor.installation_selected && *out != ROLE_NONE &&
-		    (rc = store_target_get(d->tx, d->actor.installation_id, "space", chain[0].id, &t)))
-			*out = ROLE_NONE;
-		return rc == ERR_NOT_FOUND ? 0 : rc;
-	}
+	/* An installation token: what the rule gives it on this space or
+	 * collection (domain/integration_access.c), never grants or levels. */
+	if (d->actor.installation_id)
+		return dom_installation_role(d, n == 1 ? chain[0].id : NULL, out);
 	if (ctx->org_role == ROLE_ADMIN || ctx->org_role == ROLE_NONE) {
 		*out = ctx->org_role;
 		return 0;
@@ -294,7 +294,11 @@ enum role dom_keep_collection(void *list, void *item)
 
 	if (l->ctx->org_role == ROLE_ADMIN || l->ctx->org_role == ROLE_NONE)
 		return c->access = l->ctx->org_role;
-	if (l->d->actor.installation_id)
-		return c->access = l->d->actor.installation_role;
+	if (l->d->actor.installation_id) {
+		enum role r;
+		if (dom_installation_role(l->d, NULL, &r))
+			r = ROLE_NONE;
+		return c->access = r;
+	}
 	return c->access = access_role(l->ctx, chain, tree_chain(l, c->id, chain, 0));
 }

@@ -3,6 +3,7 @@
  * items of an organization's tree: where a new item may go, moving, deleting
  * and transferring one (domain/spaces.h).
  */
+#include "domain/integrations.h"
 #include "domain/spaces.h"
 #include "util/err.h"
 
@@ -46,7 +47,9 @@ int dom_may_create(struct dom *d, const char *org_id, const char *parent_id, con
 	if (role < ROLE_CREATE)
 		return err_set(ERR_FORBIDDEN, "you need the create role %s to %s",
 			       parent_id ? "on the collection" : "in the organization", what);
-	return 0;
+	/* What an integration token would create lies outside what the admin
+	 * selected for it (domain/integration_access.c). */
+	return dom_content_manage_check(d);
 }
 
 /* How deep a new child of parent_id would sit (1 at the top level). */
@@ -184,7 +187,7 @@ int dom_object_delete(struct dom *d, enum dom_kind kind, const char *id)
 
 	if (rc == ERR_NOT_FOUND)
 		return 0; /* did not exist: the seed's contract */
-	if (rc || (rc = access_check(o.access, ACCESS_MANAGE, kind_name(kind))))
+	if (rc || (rc = access_check(o.access, ACCESS_MANAGE, kind_name(kind))) || (rc = dom_content_manage_check(d)))
 		return rc;
 	return kind == DOM_SPACE ? store_space_delete(d->tx, &o.space, &done) : store_collection_delete(d->tx, o.id, &done);
 }
@@ -196,7 +199,8 @@ int dom_object_move(struct dom *d, enum dom_kind kind, const char *id, const str
 	int64_t position;
 	int rc;
 
-	if ((rc = dom_object_get(d, kind, id, ACCESS_MANAGE, out)) || (rc = require_live(out)))
+	if ((rc = dom_object_get(d, kind, id, ACCESS_MANAGE, out)) || (rc = dom_content_manage_check(d)) ||
+	    (rc = require_live(out)))
 		return rc;
 	/* Into itself is invalid, not a conflict: before anything else. */
 	if (kind == DOM_COLLECTION && p->has_parent && p->parent_id && strcmp(p->parent_id, out->id) == 0)
@@ -217,7 +221,7 @@ int dom_object_transfer(struct dom *d, enum dom_kind kind, const char *id, const
 
 	if (kind == DOM_COLLECTION && parent_id)
 		return err_set(ERR_INVALID, "parent: a collection is transferred to the top level");
-	if ((rc = dom_object_get(d, kind, id, ACCESS_MANAGE, out)))
+	if ((rc = dom_object_get(d, kind, id, ACCESS_MANAGE, out)) || (rc = dom_content_manage_check(d)))
 		return rc;
 	if (kind == DOM_SPACE && out->space.deleted_at)
 		return err_set(ERR_PRECONDITION, "a deleted space cannot be transferred; restore it first");
@@ -286,7 +290,9 @@ int dom_collection_update(struct dom *d, const char *collection_id, const struct
 	/* Written back whole: the row is read locked (see dom_space_update). */
 	int rc = dom_collection_get_locked(d, collection_id, ACCESS_MANAGE, &c);
 
-	if (rc)
+	/* Installation tokens never reach ACCESS_MANAGE on a collection
+	 * (dom_installation_role); the rule says so once more. */
+	if (rc || (rc = dom_content_manage_check(d)))
 		return rc;
 	if (in->has_title)
 		c.title = in->title ? in->title : "";

@@ -38,6 +38,11 @@ struct actor {
 	 * over this installation's organization and selected spaces. NULL for
 	 * everyone else. */
 	const char *installation_id;
+	/* The integration whose token authenticated the request (an integration
+	 * token or an installation token), else NULL. Set by the router from the
+	 * token row, never inferred from the user: domain/integration_access.c
+	 * decides what such an actor may do. */
+	const char *integration_id;
 	int installation_selected; /* its space_selection is "selected" */
 	/* The role its scopes give on content (integration_scope_role); its
 	 * standing in the organization (org.role) is a guest's, so member-only

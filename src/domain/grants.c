@@ -8,6 +8,7 @@
  * have. A deleted space keeps its grants (listed, and back with a restore)
  * but takes no changes to them.
  */
+#include "domain/integrations.h"
 #include "domain/spaces.h"
 #include "util/err.h"
 
@@ -16,6 +17,10 @@ static int target(struct dom *d, enum dom_kind kind, const char *id, enum role n
 {
 	int rc = dom_object_get(d, kind, id, need, o);
 
+	/* Permissions are people's to manage: never an integration's token,
+	 * whatever role its scopes give it (domain/integration_access.c). */
+	if (!rc && need > ROLE_READ)
+		rc = dom_content_manage_check(d);
 	if (!rc && kind == DOM_SPACE && o->space.deleted_at && need > ROLE_READ)
 		return err_set(ERR_CONFLICT, "the space is deleted; restore it first");
 	return rc;
@@ -102,6 +107,11 @@ int dom_grant_creator(struct dom *d, const char *org_id, const char *space_id, c
 
 	if (rc || d->actor.org.role == ROLE_ADMIN)
 		return rc; /* admin everywhere already (docsd itself too) */
+	/* An integration's user is no member (a grant needs one): integration
+	 * tokens create nothing (dom_may_create refuses first); refuse here too
+	 * rather than fail on the foreign key. */
+	if ((rc = dom_content_manage_check(d)))
+		return rc;
 	dom_access_changed(d); /* the grant changes the actor's access */
 	return store_grant_set(d->tx, org_id, space_id, collection_id, GRANT_USER, d->actor.user_id, ROLE_ADMIN);
 }

@@ -4,26 +4,25 @@
  * their traces; development mode (domain/integrations.c).
  *
  * DESIGN
- * Who may do what (GitBook's rules as far as its documents show them):
- *  - an integration is visible to everyone when public or unlisted, else to
- *    the members of its owning organization and to its own tokens; invisible
- *    is 404;
- *  - publishing, republishing, deleting, development mode, the event list
- *    and every installation list need admin of the owning organization (or,
- *    for reads, the integration's own token);
- *  - installing on an organization needs admin of it; reading an
- *    installation needs membership of its organization (or the
- *    integration's tokens); updating or uninstalling needs admin of it (or
- *    the integration's tokens, which act for the integration);
- *  - installing on a space needs the space's installIntegration permission
- *    (admin) in the installation's organization; on a site, admin of the
- *    site's organization.
+ * Who may do what: one rule, dom_integration_may() below (its table and
+ * its reasons are at the top of domain/integration_access.c, the README's
+ * Integrations section draws it). In short: an integration is visible to
+ * everyone when public or unlisted, else to the members of its owning
+ * organization and to its own tokens (invisible is 404); publishing,
+ * republishing, unpublishing and development mode are the owning
+ * organization's admins'; installing on an organization, changing an
+ * installation's selections and targets and uninstalling are the
+ * installation's organization's admins'; the integration token acts for the
+ * integration across its installations (lists, reads, externalIds and
+ * configuration, tokens, tasks, events); an installation token acts inside
+ * its own installation only; configuration is shown to the installation's
+ * admins, its own tokens and the integration token.
  * Integration principals: a request authenticated with an integration token
- * runs as the integration's user (actor.user_id) with no membership anywhere;
- * with an installation token also with actor.installation_id, which
- * domain/access.c turns into a role limited by the integration's scopes over
- * the installation's organization and selected spaces (see
- * integration_scope_role).
+ * runs as the integration's user (actor.user_id, actor.integration_id) with
+ * no standing in any organization; with an installation token also with
+ * actor.installation_id, which domain/access.c turns into a guest's standing
+ * in the installation's organization and, on content, the role the rule
+ * gives (dom_installation_role).
  *
  * Every change of an installation's state records GitBook's event
  * (domain/integration_events.h) in the same transaction.
@@ -162,7 +161,45 @@ int dom_site_integration_scripts(struct dom *d, const char *site_id, struct site
 int dom_site_integration_scripts_get(struct dom *d, const char *org_id, const char *site_id, struct site_script **out,
 				     int *n);
 
-/* ---- access of integration principals (domain/access.c) ---- */
+/* ---- access of integration principals (domain/integration_access.c) ---- */
+/* What is asked of an integration's installations (the columns of the rule's
+ * table in domain/integration_access.c, in this order). */
+enum integ_op {
+	INTEG_OP_MANAGE,    /* republish, unpublish, development mode */
+	INTEG_OP_LIST,      /* every installation; every space / site installation */
+	INTEG_OP_EVENTS,    /* the integration's events and traces */
+	INTEG_OP_TASK,      /* queueIntegrationTask */
+	INTEG_OP_READ,      /* one installation, its space / site installations */
+	INTEG_OP_CONFIG,    /* read their configuration */
+	INTEG_OP_SET,       /* change their externalIds and configuration */
+	INTEG_OP_SELECT,    /* space_selection, site_selection, install on / uninstall from a space or site */
+	INTEG_OP_UNINSTALL, /* uninstall from the organization */
+	INTEG_OP_TOKEN,     /* mint an installation token */
+	/* On a space or collection (it and in NULL): grants, creating inside,
+	 * delete, restore, move, transfer, defaultLevel and visibility. */
+	INTEG_OP_CONTENT_MANAGE,
+	INTEG_OP_COUNT
+};
+/* The rule: 0 when the actor may do op to installation `in` of `it` (in
+ * NULL: the integration as a whole); else ERR_FORBIDDEN, or ERR_NOT_FOUND
+ * when it may not learn the installation exists. *own_only (may be NULL)
+ * is set when only the rows of the actor's own installation are allowed
+ * (an installation token listing). Every integration route's domain
+ * function calls it. */
+int dom_integration_may(struct dom *d, enum integ_op op, const struct integration *it,
+			const struct integration_installation *in, bool *own_only);
+/* Whether the actor may read the configuration of `in` (and its targets). */
+int dom_integration_config_visible(struct dom *d, const struct integration *it,
+				   const struct integration_installation *in, bool *out);
+/* The request runs on an integration or installation token. */
+bool dom_actor_is_integration(const struct dom *d);
+/* 0, or ERR_FORBIDDEN for integration principals: every operation that
+ * manages permissions or creates, deletes, restores, moves or transfers a
+ * space or collection calls it (domain/grants.c, collections.c, spaces.c). */
+int dom_content_manage_check(struct dom *d);
+/* An installation token's role on a space (space_id) or on any collection
+ * (space_id NULL) of the organization it entered (domain/access.c). */
+int dom_installation_role(struct dom *d, const char *space_id, enum role *out);
 /* The role an installation's scopes give on content (JSON array text):
  * space:metadata:write -> create (manage settings), space:content:write or
  * space:git:sync -> edit, any other scope -> read, none -> no access. */

@@ -10,6 +10,7 @@
  * keeps the search index on it and tells the subscribers of "the space's
  * content advanced" (domain/events.h draws who calls it and who listens).
  */
+#include "domain/integrations.h"
 #include "domain/spaces.h"
 #include "model/revision.h"
 #include "model/validate.h"
@@ -80,6 +81,10 @@ int dom_space_update(struct dom *d, const char *space_id, const struct space_inp
 	if ((rc = check_emoji(in)) || (rc = dom_space_get_locked(d, space_id, ACCESS_MANAGE, &s)) ||
 	    (rc = require_live(&s)))
 		return rc;
+	/* space:metadata:write changes a space's settings, not who reads it:
+	 * its defaultLevel and visibility are permissions (integration_access.c). */
+	if ((in->has_level || in->visibility) && (rc = dom_content_manage_check(d)))
+		return rc;
 	keep_or_set(&s.edit_mode, in->edit_mode);
 	keep_or_set(&s.title, in->title);
 	keep_or_set(&s.language, in->language);
@@ -114,7 +119,7 @@ int dom_space_restore(struct dom *d, const char *space_id, struct space *out)
 	struct space s;
 	int rc = dom_space_get(d, space_id, ACCESS_MANAGE, &s);
 
-	if (rc)
+	if (rc || (rc = dom_content_manage_check(d)))
 		return rc;
 	if (!s.deleted_at)
 		return err_set(ERR_CONFLICT, "the space is not deleted");

@@ -89,6 +89,7 @@ struct req {
 	const char *token_hash;
 	const char *caller_id;
 	const char *caller_installation; /* an installation token's (http/tokens.c) */
+	const char *caller_integration;  /* an integration or installation token's integration */
 	struct user caller;
 	int caller_loaded;
 

@@ -150,7 +150,7 @@ static int authenticate(struct req *r)
 		r->caller_id = arena_strdup(&r->arena, user);
 		return 0;
 	}
-	rc = token_lookup(&r->tx, hash, &uid, &r->caller_installation, &cacheable);
+	rc = token_lookup(&r->tx, hash, &uid, &r->caller_integration, &r->caller_installation, &cacheable);
 	if (rc == ERR_NOT_FOUND)
 		return err_set(ERR_UNAUTHORIZED, "invalid API token");
 	if (rc)
@@ -277,6 +277,7 @@ static int run_tx(struct req *r)
 		goto fail;
 	dom_init(&r->dom, r->srv, &r->tx, &r->arena, r->caller_id);
 	r->dom.actor.installation_id = r->caller_installation; /* installation tokens */
+	r->dom.actor.integration_id = r->caller_integration;   /* and integration tokens */
 	if (rt->org != ORG_ACCESS_NONE) {
 		rc = dom_enter_org(&r->dom, req_param(r, "organizationId"));
 		if (rc == 0)

@@ -35,7 +35,8 @@ int token_issue(struct store_tx *tx, const char *user_id, char out[TOKEN_LEN + 1
  * user (domain/integrations.h; *installation_id set for an installation
  * token). Those are never cached: uninstalling revokes them at once.
  * ERR_NOT_FOUND when the hash names nothing. */
-int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **installation_id,
+int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **integration_id,
+		 const char **installation_id,
 		 bool *cacheable);
 /* Parse "Bearer <token>"; writes sha256 hex of the token; ERR_UNAUTHORIZED if malformed. */
 int token_hash_header(const char *authorization, char hash[65]);

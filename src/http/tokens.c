@@ -152,14 +152,15 @@ int token_hash_header(const char *authorization, char hash[65])
 	return 0;
 }
 
-int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **installation_id,
-		 bool *cacheable)
+int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **integration_id,
+		 const char **installation_id, bool *cacheable)
 {
 	int rc = store_token_user(tx, hash, user_id);
 
+	*integration_id = NULL;
 	*installation_id = NULL;
 	*cacheable = rc == 0;
 	if (rc != ERR_NOT_FOUND)
 		return rc;
-	return store_integration_token_lookup(tx, hash, user_id, installation_id);
+	return store_integration_token_lookup(tx, hash, user_id, integration_id, installation_id);
 }

@@ -64,7 +64,7 @@ void integration_to_json(struct jw *g, const char *base, const struct integratio
 	jw_key(g, "urls");
 	jw_obj_open(g);
 	jw_kurl(g, "location", base, "/v1/integrations/", it->name);
-	if (it->icon) {
+	if (it->icon && *it->icon) {
 		jw_key(g, "icon");
 		strf(g, "%s/v1/integrations/%s/icon", base, it->name);
 	}
@@ -91,8 +91,10 @@ void installation_to_json(struct jw *g, const char *base, const char *name, cons
 	jw_kstr(g, "space_selection", in->space_selection);
 	jw_kstr(g, "site_selection", in->site_selection);
 	jw_kint(g, "spaces", in->spaces);
+	/* NULL: the caller may not read it (domain/integration_access.c); the
+	 * schema requires the field. */
 	jw_key(g, "configuration");
-	jw_raw(g, in->configuration);
+	jw_raw(g, in->configuration ? in->configuration : "{}");
 	jw_kts(g, "createdAt", in->created_at);
 	jw_kts(g, "updatedAt", in->updated_at);
 	jw_key(g, "urls");
@@ -126,7 +128,7 @@ void target_to_json(struct jw *g, const char *base, const struct target_view *tv
 	jw_kstr(g, "installation", t->installation_id);
 	jw_kstr(g, "status", t->status);
 	jw_key(g, "configuration");
-	jw_raw(g, t->configuration);
+	jw_raw(g, t->configuration ? t->configuration : "{}");
 	jw_key(g, "externalIds");
 	jw_raw(g, t->external_ids);
 	jw_key(g, "urls");

@@ -454,7 +454,7 @@ int store_integration_token_create(struct store_tx *tx, const char *hash, const 
 }
 
 struct token_row {
-	const char *user_id, *installation_id;
+	const char *user_id, *installation_id, *integration_id;
 };
 
 static int fill_token(struct store_tx *tx, struct db_rows *r, void *out)
@@ -463,16 +463,17 @@ static int fill_token(struct store_tx *tx, struct db_rows *r, void *out)
 
 	t->user_id = st_str(tx, r, 0);
 	t->installation_id = st_str(tx, r, 1);
+	t->integration_id = st_str(tx, r, 2);
 	return 0;
 }
 
 int store_integration_token_lookup(struct store_tx *tx, const char *hash, const char **user_id,
-				   const char **installation_id)
+				   const char **integration_id, const char **installation_id)
 {
 	struct db_param p[] = { P_TEXT(hash), P_INT(clock_now_ms()) };
 	struct token_row t;
 	int rc = st_one(tx,
-			"SELECT i.user_id, k.installation_id FROM integration_tokens k JOIN integrations i ON i.id = "
+			"SELECT i.user_id, k.installation_id, i.id FROM integration_tokens k JOIN integrations i ON i.id = "
 			"k.integration_id WHERE k.hash = $1 AND k.expires_at > $2",
 			p, NP(p), fill_token, &t);
 
@@ -480,6 +481,7 @@ int store_integration_token_lookup(struct store_tx *tx, const char *hash, const 
 		return rc;
 	*user_id = t.user_id;
 	*installation_id = t.installation_id;
+	*integration_id = t.integration_id;
 	return 0;
 }
 

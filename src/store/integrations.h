@@ -120,7 +120,7 @@ int store_integration_token_create(struct store_tx *tx, const char *hash, const 
 				   const char *installation_id, int64_t expires_at);
 /* The token's integration's user and installation (NULL for an integration
  * token); ERR_NOT_FOUND when unknown or expired. */
-int store_integration_token_lookup(struct store_tx *tx, const char *hash, const char **user_id,
+int store_integration_token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **integration_id,
 				   const char **installation_id);
 
 /* ---- events ---- */

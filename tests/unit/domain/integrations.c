@@ -32,6 +32,53 @@ static void as(struct world *w, const struct user *u)
 	fx_as(&w->d, &w->srv, w->s, &w->tx, &w->a, u);
 }
 
+/* The rule's table for integration principals and docsd, which it decides
+ * without the store (domain/integration_access.c): what no token of an
+ * integration ever gets, whatever the installation. */
+UNIT_TEST(integration_rule_for_tokens)
+{
+	struct dom d;
+	struct integration it = { .id = "I1", .org_id = "OB" }, other = { .id = "I2", .org_id = "OB" };
+	struct integration_installation b = { .id = "IB", .org_id = "OB" }, c = { .id = "IC", .org_id = "OC" };
+	bool own;
+
+	memset(&d, 0, sizeof(d));
+	/* docsd itself: everything. */
+	for (int op = 0; op < INTEG_OP_COUNT; op++)
+		CHECK(dom_integration_may(&d, (enum integ_op)op, &it, &b, NULL) == 0);
+	CHECK(dom_content_manage_check(&d) == 0);
+	/* The integration token: its installations' reads, externalIds and
+	 * configuration, tokens, tasks, events; never selections, uninstalls,
+	 * the integration itself or content management. */
+	d.actor.user_id = "bot";
+	d.actor.integration_id = "I1";
+	CHECK(dom_integration_may(&d, INTEG_OP_LIST, &it, NULL, &own) == 0 && !own);
+	CHECK(dom_integration_may(&d, INTEG_OP_READ, &it, &c, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_CONFIG, &it, &c, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_SET, &it, &c, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_TOKEN, &it, &c, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_SELECT, &it, &c, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_integration_may(&d, INTEG_OP_UNINSTALL, &it, &c, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_integration_may(&d, INTEG_OP_MANAGE, &it, NULL, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_content_manage_check(&d) == ERR_FORBIDDEN);
+	/* Another integration's token: nothing of this one's installations. */
+	CHECK(dom_integration_may(&d, INTEG_OP_READ, &other, &b, NULL) == ERR_NOT_FOUND);
+	CHECK(dom_integration_may(&d, INTEG_OP_LIST, &other, NULL, NULL) == ERR_FORBIDDEN);
+	/* B's installation token: its own rows only; never the admin's part. */
+	d.actor.installation_id = "IB";
+	CHECK(dom_integration_may(&d, INTEG_OP_LIST, &it, NULL, &own) == 0 && own);
+	CHECK(dom_integration_may(&d, INTEG_OP_READ, &it, &b, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_CONFIG, &it, &b, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_SET, &it, &b, NULL) == 0);
+	CHECK(dom_integration_may(&d, INTEG_OP_SELECT, &it, &b, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_integration_may(&d, INTEG_OP_UNINSTALL, &it, &b, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_integration_may(&d, INTEG_OP_TOKEN, &it, &b, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_integration_may(&d, INTEG_OP_EVENTS, &it, NULL, NULL) == ERR_FORBIDDEN);
+	CHECK(dom_content_manage_check(&d) == ERR_FORBIDDEN);
+	for (int op = INTEG_OP_READ; op <= INTEG_OP_TOKEN; op++)
+		CHECK(dom_integration_may(&d, (enum integ_op)op, &it, &c, NULL) == ERR_NOT_FOUND);
+}
+
 UNIT_TEST(integration_scope_role_maps_scopes)
 {
 	CHECK(integration_scope_role("[]") == ROLE_NONE);
@@ -129,15 +176,16 @@ static void integrations_suite(struct store *st)
 	 * spaces (read), a guest's standing in the organization. */
 	{
 		char hash[65];
-		const char *uid, *iid;
+		const char *uid, *iid, *intid;
 		CHECK(sha256_hex(hash, token, strlen(token)) == 0);
 		as(&w, NULL);
-		CHECK(store_integration_token_lookup(&w.tx, hash, &uid, &iid) == 0);
+		CHECK(store_integration_token_lookup(&w.tx, hash, &uid, &intid, &iid) == 0);
 		CHECK_STR(iid, inst.id);
 		fx_done(&w.tx, 0);
 		struct user bot = { .id = uid };
 		as(&w, &bot);
 		w.d.actor.installation_id = iid;
+		w.d.actor.integration_id = intid;
 		CHECK(dom_space_get(&w.d, w.space.id, ROLE_READ, &sp) == 0);
 		CHECK(sp.access == ROLE_READ);
 		CHECK(dom_space_get(&w.d, w.space.id, ROLE_EDIT, &sp) == ERR_FORBIDDEN);
@@ -151,7 +199,7 @@ static void integrations_suite(struct store *st)
 		CHECK(dom_installation_delete(&w.d, name, inst.id, &removed) == 0 && !removed);
 		fx_done(&w.tx, 1);
 		as(&w, NULL);
-		CHECK(store_integration_token_lookup(&w.tx, hash, &uid, &iid) == ERR_NOT_FOUND);
+		CHECK(store_integration_token_lookup(&w.tx, hash, &uid, &intid, &iid) == ERR_NOT_FOUND);
 		fx_done(&w.tx, 0);
 	}
 
