@@ -15,6 +15,14 @@
  * rule of this file. Starting a change request is createChangeRequest's
  * dom_cr_create.
  *
+ * No silent lost update (issue 30, item 4): the editor's form names the
+ * change request's head it was rendered from (hidden "base"), and a save is
+ * dom_cr_content_on_base: over a newer head the page's markdown is merged
+ * line by line (the API's merge3), and a conflict writes nothing and comes
+ * back as a 409 page with both sides and a form made on the new head. A
+ * preview or a refusal keeps the base the form was sent with, so the save
+ * after it still merges with whatever came in between.
+ *
  * The controls are hidden from a member whose role does not allow editing
  * (space_permissions(...).edit, the `permissions.edit` the API serializes);
  * hiding is a courtesy only: the domain refuses anyway.

@@ -179,6 +179,45 @@ describe('web interface: two people saving the same page', () => {
         assert.equal((await page(id)).markdown, lines(6, { 2: 'two', 6: 'six' }));
     });
 
+    it('the API\'s updateChangeRequestContent with ?base=<revision>: the same merge-or-409 rule; without it, as GitBook', async () => {
+        const id = await newPage('Api', lines(9));
+        const write = (base, changes) => raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content${base === undefined ? '' : `?base=${encodeURIComponent(base)}`}`, {
+            token: alice.token, json: { changes },
+        });
+        const upd = (md) => [{ operation: 'update_page', page: id, document: { markdown: md } }];
+        const b0 = await head();
+        let r = await write(b0, upd(lines(9, { 1: 'api one' })));
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.json.revision, await head(), 'the answer is the change request, on its new head');
+        // a second client, made on the same base, changes line 8: merged
+        r = await write(b0, upd(lines(9, { 8: 'api eight' })));
+        assert.equal(r.status, 200, r.text);
+        assert.equal((await page(id)).markdown, lines(9, { 1: 'api one', 8: 'api eight' }));
+        // the same line: 409 in the error envelope, nothing written
+        const before = await head();
+        r = await write(b0, upd(lines(9, { 1: 'api uno' })));
+        assert.equal(r.status, 409, r.text);
+        assert.deepEqual(Object.keys(r.json), ['error']);
+        assert.equal(r.json.error.code, 409);
+        assert.equal(r.json.error.message, `changes[0]: page ${id} was changed in the change request since revision ${b0}; nothing was written`);
+        assert.equal(await head(), before);
+        assert.equal((await page(id)).markdown, lines(9, { 1: 'api one', 8: 'api eight' }));
+        // hostile bases: 400 in the envelope, nothing written
+        for (const bad of ['', 'nope', (await ok(eve.api.spaces.getSpaceById(eveSpace.id), 'getSpaceById')).revision, 'x'.repeat(5000)]) {
+            r = await write(bad, upd('overwritten\n'));
+            assert.equal(r.status, 400, `${bad.slice(0, 20)}: ${r.text}`);
+            assert.match(r.json.error.message, /^base: /);
+        }
+        // another organization's caller: 404 whatever the base
+        r = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?base=${before}`, { token: eve.token, json: { changes: upd('evil\n') } });
+        assert.equal(r.status, 404, r.text);
+        assert.equal(await head(), before, 'nothing was written by any of these');
+        // no base: GitBook's semantics, the batch as given
+        r = await write(undefined, upd('as given\n'));
+        assert.equal(r.status, 200, r.text);
+        assert.equal((await page(id)).markdown, 'as given\n');
+    });
+
     it('concurrent saves with one base: one applies as sent, the others merge or conflict, none lost', async () => {
         const N = 6;
         // different lines, an unchanged line between each: all merge
