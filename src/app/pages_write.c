@@ -723,7 +723,8 @@ int write_edit(struct app_page *p)
 	return show_editor(p, &(struct editor_view){ .status = 200 });
 }
 
-/* The editor's message for a refusal (msg, status) with the form as sent. */
+/* The editor, with the page's own values, under a refusal's message (the
+ * move and delete forms, whose fields are not the editor's). */
 static int editor_again(struct app_page *p, const char *msg, int status)
 {
 	return show_editor(p, &(struct editor_view){ .msg = msg, .status = status });

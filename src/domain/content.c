@@ -469,7 +469,6 @@ int dom_page_get(struct dom *d, const char *space_id, const char *cr_key, const 
 	return dom_page_bodies_tree(d, out->src.rv, p->first_child, out->bodies);
 }
 
-
 /* ---- a batch made on a known revision (content.h: no silent lost update) ---- */
 
 /* The first of a revision's parents (its line: an edit's parent, an update's
@@ -509,8 +508,8 @@ static int base_on_line(struct dom *d, const struct change_request *cr, const st
 			for (int k = 0; k < nby && bo->nauthors < CONTENT_BASE_AUTHORS; k++) {
 				struct user u;
 				rc = store_user_get(d->tx, by[k], &u);
-				if (rc == ERR_NOT_FOUND) { /* a removed account: its edit still merges */
-					err_clear();
+				if (rc == ERR_NOT_FOUND) {
+					err_clear(); /* a removed account: its edit still merges, unnamed */
 					continue;
 				}
 				if (rc)
