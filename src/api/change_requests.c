@@ -195,18 +195,24 @@ int cr_content_update(struct req *r)
 	struct space s;
 	struct change_request cr;
 	struct content_outcome *out;
-	const char *compat = req_query(r, "compat");
+	struct content_base_outcome *bo;
+	const char *compat = req_query(r, "compat"), *base = req_query(r, "base");
 	bool full;
 	struct jw *g;
 	int rc;
 
 	if (compat && strcmp(compat, "true") != 0 && strcmp(compat, "false") != 0)
 		return err_set(ERR_INVALID, "compat: must be true or false");
+	if (base && !*base)
+		return err_set(ERR_INVALID, "base: must be a revision id");
 	out = arena_alloc(&r->arena, sizeof(*out));
+	bo = arena_alloc(&r->arena, sizeof(*bo));
 	/* compat=false answers the batch's outcome, inserted files with their URLs. */
 	full = compat && strcmp(compat, "false") == 0;
-	if ((rc = dom_cr_content_apply(&r->dom, space_id(r), cr_key(r), json_object_get(r->json, "changes"),
-				       r->fetched, full, &s, &cr, out)))
+	/* docsd's base=<revision>: the batch was made on that head; a newer
+	 * one is merged with it or refused (409), as the editor's saves. */
+	if ((rc = dom_cr_content_on_base(&r->dom, space_id(r), cr_key(r), base, json_object_get(r->json, "changes"),
+					 r->fetched, full, &s, &cr, out, bo)))
 		return rc;
 	if (!full)
 		return send_cr(r, 200, &cr, &s);

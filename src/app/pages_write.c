@@ -15,6 +15,14 @@
  * rule of this file. Starting a change request is createChangeRequest's
  * dom_cr_create.
  *
+ * No silent lost update (issue 30, item 4): the editor's form names the
+ * change request's head it was rendered from (hidden "base"), and a save is
+ * dom_cr_content_on_base: over a newer head the page's markdown is merged
+ * line by line (the API's merge3), and a conflict writes nothing and comes
+ * back as a 409 page with both sides and a form made on the new head. A
+ * preview or a refusal keeps the base the form was sent with, so the save
+ * after it still merges with whatever came in between.
+ *
  * The controls are hidden from a member whose role does not allow editing
  * (space_permissions(...).edit, the `permissions.edit` the API serializes);
  * hiding is a courtesy only: the domain refuses anyway.
@@ -442,8 +450,11 @@ int write_edit_index(struct app_page *p)
 	return show_index(p, NULL, 200);
 }
 
-/* One change of `op` applied to the change request: ERR_* from the domain. */
-static int apply(struct app_page *p, json_t *change, struct content_outcome **outcome)
+/* One change applied to the change request, made on revision base (NULL:
+ * none, the batch as given); bo (may be NULL when base is) says what a stale
+ * base led to. ERR_* from the domain. */
+static int apply_on(struct app_page *p, json_t *change, const char *base, struct content_base_outcome *bo,
+		    struct content_outcome **outcome)
 {
 	const char *id = req_param(p->r, "spaceId"), *num = req_param(p->r, "number");
 	struct space s;
@@ -464,10 +475,19 @@ static int apply(struct app_page *p, json_t *change, struct content_outcome **ou
 		return err_set(ERR_INTERNAL, "out of memory");
 	}
 	memset(*outcome, 0, sizeof(**outcome));
-	/* updateChangeRequestContent's domain function, as the API calls it. */
-	rc = dom_cr_content_apply(p->d, id, num, changes, NULL, false, &s, &cr, *outcome);
+	/* updateChangeRequestContent's domain function, as the API calls it;
+	 * with a base, the same batch checked against the head first. */
+	if (bo)
+		rc = dom_cr_content_on_base(p->d, id, num, base, changes, NULL, false, &s, &cr, *outcome, bo);
+	else
+		rc = dom_cr_content_apply(p->d, id, num, changes, NULL, false, &s, &cr, *outcome);
 	json_decref(changes);
 	return rc;
+}
+
+static int apply(struct app_page *p, json_t *change, struct content_outcome **outcome)
+{
+	return apply_on(p, change, NULL, NULL, outcome);
 }
 
 int write_page_new(struct app_page *p)
@@ -502,17 +522,80 @@ int write_page_new(struct app_page *p)
 
 /* ---- the editor ---- */
 
-/* The editor of page_id: title and md (NULL: the page's own), a preview
- * (rendered from md when preview is set, else from the page), msg shown
- * above the form with status. */
-static int show_editor(struct app_page *p, const char *title, const char *md, bool preview, const char *msg,
-		       int status)
+/* What the editor shows besides the page (every field may be NULL/0):
+ *   title, md   the form's values (NULL: the page's own);
+ *   base        the revision the form names as the one it was made on. NULL:
+ *               the change request's head, for a fresh form. A form shown
+ *               again (a preview, a refusal) keeps the base it was sent
+ *               with, so its next save still merges with whatever came in
+ *               between; a conflict's form names the head it was found on;
+ *   preview     the preview is rendered from md (else from the page);
+ *   msg, note   a refusal (role=alert) and a notice (role=status) above it;
+ *   conflict    both sides of a save that could not be merged;
+ *   status      the page's HTTP status. */
+struct editor_view {
+	const char *title, *md, *base, *msg, *note;
+	bool preview;
+	const struct content_conflict *conflict;
+	int status;
+};
+
+/* A conflict's sides are shown cut, as the review pages cut theirs
+ * (pages_review.c, REVIEW_CONFLICT_BYTES); the form holds yours whole. */
+#define CONFLICT_SIDE_BYTES (64 * 1024)
+
+static void conflict_side(struct app_page *p, const char *h, const char *md)
+{
+	struct jw *b = p->out;
+	size_t len = md ? strlen(md) : 0, cut = len;
+
+	if (cut > CONFLICT_SIDE_BYTES) {
+		cut = CONFLICT_SIDE_BYTES;
+		while (cut > 0 && ((unsigned char)md[cut] & 0xc0) == 0x80)
+			cut--; /* not inside a UTF-8 sequence */
+	}
+	html_raw(b, "<div><h3>");
+	html_raw(b, h);
+	html_raw(b, "</h3><pre>");
+	app_text(b, cut < len ? arena_strndup(&p->r->arena, md, cut) : md ? md : "");
+	html_raw(b, cut < len ? "\xe2\x80\xa6</pre><p class=\"mute cut\">Cut here.</p></div>" : "</pre></div>");
+}
+
+/* A save that could not be merged: nothing was written; both sides, then
+ * the form (yours, on the head the conflict was found on). */
+static void conflict_box(struct app_page *p, const struct content_conflict *c)
+{
+	struct jw *b = p->out;
+
+	html_raw(b, "<section class=\"conflict\" aria-labelledby=\"cf-h\"><h2 id=\"cf-h\">This page changed while you "
+		    "edited it</h2><p role=\"alert\">Your save was not made: the page was changed in the change request "
+		    "since you opened it, on the same lines or the same title. Both versions are below and the form holds "
+		    "yours: bring in what you want to keep of the other edit, then save again.</p>");
+	if (c->theirs_title) {
+		html_raw(b, "<p>Title now: <strong>");
+		app_text(b, c->theirs_title);
+		html_raw(b, "</strong>; yours: <strong>");
+		app_text(b, c->yours_title ? c->yours_title : "");
+		html_raw(b, "</strong>.</p>");
+	}
+	if (c->yours) {
+		html_raw(b, "<div class=\"sides\">");
+		conflict_side(p, "Now in the change request", c->theirs);
+		conflict_side(p, "Yours", c->yours);
+		html_raw(b, "</div>");
+	}
+	html_raw(b, "</section>");
+}
+
+/* The editor of page_id, as v says. */
+static int show_editor(struct app_page *p, const struct editor_view *v)
 {
 	const char *id = req_param(p->r, "spaceId"), *num = req_param(p->r, "number");
-	const char *pid = req_param(p->r, "pageId"), *u;
+	const char *pid = req_param(p->r, "pageId"), *u, *title = v->title, *md = v->md, *msg = v->msg;
 	struct dom_page dp;
 	struct jw *b = p->out;
 	const struct rev_page *pg;
+	bool preview = v->preview;
 	int rc, at = 0;
 
 	if (!all_digits(num))
@@ -525,7 +608,7 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	if (!md)
 		md = dp.markdown ? dp.markdown : "";
 	p->out->len = 0;
-	p->status = status;
+	p->status = v->status;
 	frame(p, &dp.src, num, pg->title && *pg->title ? pg->title : "Untitled");
 	html_raw(b, "<h1>Edit “");
 	app_text(b, pg->title && *pg->title ? pg->title : "Untitled");
@@ -537,7 +620,12 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	app_text(b, (u = cr_url(p, id, num, "", NULL)) ? u : "/");
 	html_raw(b, "\">The change request</a></nav>");
 	error_note(p, msg);
-	if (preview && !msg)
+	if (v->note) {
+		html_raw(b, "<p class=\"banner\" role=\"status\">");
+		app_text(b, v->note);
+		html_raw(b, "</p>");
+	}
+	if (preview && !msg && !v->conflict && !v->note)
 		html_raw(b, "<p class=\"banner\" role=\"status\">This preview is not saved yet: press Save to keep "
 			    "it.</p>");
 	if (!cr_active(&dp.src.cr) || !may_edit(p, &dp.src.space) ||
@@ -545,7 +633,7 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 		const char *why = "<p class=\"empty\">You may read this change request but not edit it.</p>";
 		if (!cr_active(&dp.src.cr))
 			why = "<p class=\"empty\">This change request takes no more edits.</p>";
-		else
+		else if (may_edit(p, &dp.src.space))
 			why = "<p class=\"empty\">Only document pages and groups are edited here.</p>";
 		html_raw(b, why);
 		app_frame_end(p);
@@ -557,9 +645,15 @@ static int show_editor(struct app_page *p, const char *title, const char *md, bo
 	html_raw(b, "\" data-preview=\"");
 	app_href(b, "/s/", id);
 	html_raw(b, "/~/preview\">");
+	if (v->conflict)
+		conflict_box(p, v->conflict);
 	app_hidden_csrf(p);
 	html_raw(b, "<input type=\"hidden\" name=\"cr\" value=\"");
 	app_text(b, num);
+	/* The revision this form is made on: a save after somebody else's is
+	 * merged with it, or shown as a conflict, never a silent overwrite. */
+	html_raw(b, "\"><input type=\"hidden\" name=\"base\" value=\"");
+	app_text(b, v->base ? v->base : dp.src.cr.revision);
 	html_raw(b, "\">");
 	html_raw(b, "<label for=\"title\">Title</label><input id=\"title\" name=\"title\" required maxlength=\"256\" "
 		    "value=\"");
@@ -626,7 +720,14 @@ move:
 
 int write_edit(struct app_page *p)
 {
-	return show_editor(p, NULL, NULL, false, NULL, 200);
+	return show_editor(p, &(struct editor_view){ .status = 200 });
+}
+
+/* The editor, with the page's own values, under a refusal's message (the
+ * move and delete forms, whose fields are not the editor's). */
+static int editor_again(struct app_page *p, const char *msg, int status)
+{
+	return show_editor(p, &(struct editor_view){ .msg = msg, .status = status });
 }
 
 /* Where a page of the change request is read after a change. */
@@ -651,16 +752,76 @@ static int to_page(struct app_page *p, const char *page_id)
 	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
 }
 
+/* "Saved: merged line by line with the edit of A and B made since you
+ * opened this page." */
+static const char *merged_note(struct app_page *p, const struct content_base_outcome *bo)
+{
+	struct jw h;
+	const char *out;
+
+	jw_init(&h);
+	html_raw(&h, "Saved. Somebody else changed this page since you opened it: your edit was merged line by line with ");
+	if (bo->nauthors == 0)
+		html_raw(&h, "theirs");
+	for (int i = 0; i < bo->nauthors; i++) {
+		if (i > 0)
+			html_raw(&h, i + 1 == bo->nauthors ? " and " : ", ");
+		html_raw(&h, bo->authors[i]);
+	}
+	html_raw(&h, bo->nauthors ? "'s edit" : "");
+	html_raw(&h, ". Check the result below.");
+	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "Saved, merged with another edit.";
+	jw_free(&h);
+	return out;
+}
+
+/* A save whose page was deleted from the change request meanwhile: nothing
+ * was written and there is no page to save on; what was typed is shown, to
+ * copy. */
+static int show_deleted(struct app_page *p, const struct content_conflict *c)
+{
+	const char *id = req_param(p->r, "spaceId"), *num = req_param(p->r, "number"), *u;
+	struct content_src src;
+	struct jw *b = p->out;
+	int rc;
+
+	if ((rc = dom_content_source(p->d, id, num, NULL, ROLE_READ, &src)))
+		return rc;
+	p->out->len = 0;
+	p->status = 409;
+	frame(p, &src, num, "Page deleted");
+	html_raw(b, "<h1>This page was deleted</h1><p role=\"alert\">Your save was not made: the page was deleted "
+		    "from the change request after you opened it. Your text is below, to copy into another page.</p>");
+	if (c->yours) {
+		html_raw(b, "<label for=\"markdown\">Yours</label><textarea id=\"markdown\" rows=\"22\" readonly>");
+		app_text(b, c->yours);
+		html_raw(b, "</textarea>");
+	}
+	html_raw(b, "<p><a href=\"");
+	app_text(b, (u = cr_url(p, id, num, "/~/edit", NULL)) ? u : "/");
+	html_raw(b, "\">All pages of #");
+	app_text(b, num);
+	html_raw(b, "</a></p>");
+	app_frame_end(p);
+	return 0;
+}
+
 int write_save(struct app_page *p)
 {
-	const char *pid = req_param(p->r, "pageId"), *title, *md, *action, *msg = NULL;
+	const char *pid = req_param(p->r, "pageId"), *title, *md, *action, *base, *msg = NULL;
 	struct content_outcome *o;
+	struct content_base_outcome *bo;
 	json_t *c;
 	int rc, status = 200;
 
 	if ((rc = form_body(p)) || (rc = field(p, "title", TITLE_MAX, &title)) < 0 ||
-	    (rc = field(p, "markdown", MD_MAX, &md)) < 0 || (rc = field(p, "action", 16, &action)) < 0)
+	    (rc = field(p, "markdown", MD_MAX, &md)) < 0 || (rc = field(p, "action", 16, &action)) < 0 ||
+	    (rc = field(p, "base", 64, &base)) < 0)
 		return rc;
+	/* A form without a base (made before docsd sent one, or a script's)
+	 * saves as the API's batch does: as given. */
+	if (base && !*base)
+		base = NULL;
 	/* A browser sends a textarea's line breaks as CRLF (HTML's form
 	 * encoding): the page keeps the LF its markdown has everywhere else. */
 	if (md && strchr(md, '\r')) {
@@ -674,7 +835,8 @@ int write_save(struct app_page *p)
 		md = lf;
 	}
 	if (md && action && strcmp(action, "preview") == 0)
-		return show_editor(p, title, md, true, NULL, 200);
+		return show_editor(p, &(struct editor_view){ .title = title, .md = md, .base = base, .preview = true,
+							     .status = 200 });
 	/* A group's form has no markdown (the domain refuses a document on
 	 * anything but a document page, and a save with neither changes
 	 * nothing but the title). */
@@ -683,17 +845,42 @@ int write_save(struct app_page *p)
 	else if (title && *title)
 		c = json_pack("{s:s,s:s}", "operation", "update_page", "page", pid);
 	else
-		return show_editor(p, title, NULL, false, "markdown: required", 400);
+		return show_editor(p, &(struct editor_view){ .title = title, .base = base, .msg = "markdown: required",
+							     .status = 400 });
 	/* An empty title keeps the page's (the domain refuses ""). */
 	if (c && title && *title && json_object_set_new(c, "title", json_string(title))) {
 		json_decref(c);
 		c = NULL;
 	}
-	rc = apply(p, c, &o);
+	bo = arena_alloc(&p->r->arena, sizeof(*bo));
+	if (!bo) {
+		json_decref(c);
+		return err_set(ERR_INTERNAL, "out of memory");
+	}
+	rc = apply_on(p, c, base, bo, &o);
+	if (rc == ERR_CONFLICT && bo->nconflicts > 0) {
+		/* Nothing was written (the refusal rolls the transaction back
+		 * anyway); the form is made on the head the conflict was found
+		 * on, so its next save applies over exactly what was shown. */
+		const struct content_conflict *k = &bo->conflicts[0];
+		const char *head = bo->head;
+		if ((rc = form_error(rc, &status, &msg, p)))
+			return rc;
+		if (!k->theirs)
+			return show_deleted(p, k);
+		return show_editor(p, &(struct editor_view){ .title = k->form_title, .md = k->form_md, .base = head,
+							     .preview = k->form_md != NULL, .conflict = k,
+							     .status = 409 });
+	}
 	if (rc && (rc = form_error(rc, &status, &msg, p)) == 0)
-		return show_editor(p, title, md, true, msg, status);
+		return show_editor(p, &(struct editor_view){ .title = title, .md = md, .base = base, .preview = true,
+							     .msg = msg, .status = status });
 	if (rc)
 		return rc;
+	/* Merged with an edit made meanwhile: the editor again, saying so and
+	 * showing the merged page (made on the new head). */
+	if (bo->merged)
+		return show_editor(p, &(struct editor_view){ .note = merged_note(p, bo), .status = 200 });
 	return to_page(p, pid);
 }
 
@@ -717,7 +904,7 @@ int write_move(struct app_page *p)
 		at = strtol(pos, &end, 10);
 		if (*end || at < 1 || at > 100000)
 			return to_index ? show_index(p, "position: a number from 1", 400)
-					: show_editor(p, NULL, NULL, false, "position: a number from 1", 400);
+					: editor_again(p, "position: a number from 1", 400);
 	}
 	c = json_pack("{s:s,s:s}", "operation", "update_page", "page", pid);
 	if (c && json_object_set_new(c, "into", parent && *parent ? json_string(parent) : json_null())) {
@@ -730,7 +917,7 @@ int write_move(struct app_page *p)
 	}
 	rc = apply(p, c, &o);
 	if (rc && (rc = form_error(rc, &status, &msg, p)) == 0)
-		return to_index ? show_index(p, msg, status) : show_editor(p, NULL, NULL, false, msg, status);
+		return to_index ? show_index(p, msg, status) : editor_again(p, msg, status);
 	if (rc)
 		return rc;
 	if (to_index) {
@@ -752,7 +939,7 @@ int write_delete(struct app_page *p)
 		return rc;
 	rc = apply(p, json_pack("{s:s,s:s}", "operation", "delete_page", "page", pid), &o);
 	if (rc && (rc = form_error(rc, &status, &msg, p)) == 0)
-		return show_editor(p, NULL, NULL, false, msg, status);
+		return editor_again(p, msg, status);
 	if (rc)
 		return rc;
 	p->location = cr_url(p, req_param(p->r, "spaceId"), num, "/~/edit", NULL);

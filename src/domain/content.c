@@ -8,6 +8,7 @@
 #include "util/util.h"
 #include "model/revision.h"
 #include "json/serialize_comments.h"
+#include "model/merge3.h"
 #include "util/err.h"
 #include "util/text.h"
 
@@ -466,4 +467,242 @@ int dom_page_get(struct dom *d, const char *space_id, const char *cr_key, const 
 	if (p->type != PAGE_DOCUMENT && p->type != PAGE_GROUP)
 		return 0;
 	return dom_page_bodies_tree(d, out->src.rv, p->first_child, out->bodies);
+}
+
+/* ---- a batch made on a known revision (content.h: no silent lost update) ---- */
+
+/* The first of a revision's parents (its line: an edit's parent, an update's
+ * change request side); NULL when none. */
+static const char *first_parent(struct dom *d, const struct revision *rv)
+{
+	json_t *a = rv->parents ? json_loads(rv->parents, 0, NULL) : NULL, *v = json_array_get(a, 0);
+	const char *out = json_is_string(v) ? arena_strdup(d->arena, json_string_value(v)) : NULL;
+
+	json_decref(a);
+	return out;
+}
+
+static bool listed(const char *const *ids, int n, const char *id)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(ids[i], id) == 0)
+			return true;
+	return false;
+}
+
+/* 1 when base is on the change request's line, walking back from head along
+ * first parents (at most CONTENT_BASE_WALK revisions, stopping at its
+ * initial revision: before it lies the space's history, never a form's
+ * base), with the display names of the authors of the revisions after base
+ * (the actor left out) in bo; 0 when it is not; or an error. */
+static int base_on_line(struct dom *d, const struct change_request *cr, const struct revision *head,
+			const char *base, struct content_base_outcome *bo)
+{
+	const struct revision *at = head;
+	const char *by[CONTENT_BASE_WALK];
+	int nby = 0, rc;
+
+	for (int i = 0; i < CONTENT_BASE_WALK; i++) {
+		const char *parent;
+		if (strcmp(at->id, base) == 0) {
+			for (int k = 0; k < nby && bo->nauthors < CONTENT_BASE_AUTHORS; k++) {
+				struct user u;
+				rc = store_user_get(d->tx, by[k], &u);
+				if (rc == ERR_NOT_FOUND) {
+					err_clear(); /* a removed account: its edit still merges, unnamed */
+					continue;
+				}
+				if (rc)
+					return rc;
+				bo->authors[bo->nauthors++] = u.display_name && *u.display_name ? u.display_name : "another member";
+			}
+			return 1;
+		}
+		if (at->created_by && !(d->actor.user_id && strcmp(at->created_by, d->actor.user_id) == 0) &&
+		    !listed(by, nby, at->created_by))
+			by[nby++] = at->created_by;
+		if (strcmp(at->id, cr->revision_initial) == 0 || !(parent = first_parent(d, at)))
+			return 0;
+		rc = store_revision_get(d->tx, parent, &at);
+		if (rc == ERR_NOT_FOUND) {
+			err_clear();
+			return 0;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* A revision id as docsd makes them (util.h's id_new, or a migrated one):
+ * anything else is not looked up, so no engine sees odd bytes. */
+static bool id_like(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 1 || n > 64)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-' ||
+		      *s == '_'))
+			return false;
+	return true;
+}
+
+/* Record k, its strings copied into the arena: the batch's copy they point
+ * into is freed, and the caller's page may outlive the transaction (a
+ * refusal continues in a new one) and its revisions. */
+static int add_conflict(struct dom *d, struct content_base_outcome *bo, const struct content_conflict *k)
+{
+	struct content_conflict *c;
+
+	if (bo->nconflicts >= CONTENT_MAX_CHANGES)
+		return err_set(ERR_INTERNAL, "more conflicts than changes");
+	c = &bo->conflicts[bo->nconflicts++];
+	*c = *k;
+	c->page_id = arena_strdup(d->arena, k->page_id);
+	c->yours = arena_strdup(d->arena, k->yours); /* NULL stays NULL */
+	c->theirs_title = arena_strdup(d->arena, k->theirs_title);
+	c->yours_title = arena_strdup(d->arena, k->yours_title);
+	c->form_title = arena_strdup(d->arena, k->form_title);
+	c->form_md = arena_strdup(d->arena, k->form_md);
+	return 0;
+}
+
+/* One update_page (c, the batch's change `index`) of a batch made on base,
+ * against the page in base (brv; unusable when on_line is 0) and in the
+ * head (hrv): c is rewritten to what is to be written (the merged markdown;
+ * no title when only the head changed it), or a conflict is added to bo.
+ * Anything malformed is left for dom_apply_changes to refuse. */
+static int rebase_update(struct dom *d, json_t *c, int index, const struct revision *brv, const struct revision *hrv,
+			 int on_line, struct content_base_outcome *bo)
+{
+	json_t *pj = json_object_get(c, "page"), *doc = json_object_get(c, "document");
+	json_t *mj = json_object_get(doc, "markdown"), *tj = json_object_get(c, "title");
+	struct content_conflict k = { .change = index };
+	const struct rev_page *hp, *bp;
+	const char *theirs = NULL, *was = NULL;
+	bool conflict = false;
+	int rc;
+
+	if (!json_is_string(pj))
+		return 0;
+	k.page_id = json_string_value(pj);
+	k.yours = json_is_string(mj) ? json_string_value(mj) : NULL;
+	hp = revision_page(hrv, k.page_id);
+	bp = on_line ? revision_page(brv, k.page_id) : NULL;
+	if (!hp) {
+		/* Deleted since the form was made: what was typed is shown
+		 * back, never dropped (a page unknown to both is the batch's
+		 * "no such page"). */
+		k.form_md = k.yours;
+		k.form_title = json_is_string(tj) ? json_string_value(tj) : NULL;
+		return bp ? add_conflict(d, bo, &k) : 0;
+	}
+	if (hp->type == PAGE_DOCUMENT && (rc = dom_page_body(d, hp->body, &theirs)))
+		return rc;
+	if (k.yours && hp->type == PAGE_DOCUMENT && !same_text(k.yours, theirs)) {
+		if (!on_line) {
+			conflict = true; /* nothing known to merge from */
+		} else if (!(bp && same_text(bp->body, hp->body))) {
+			struct merge3_result m;
+			if ((rc = dom_page_body(d, bp && bp->type == PAGE_DOCUMENT ? bp->body : NULL, &was)))
+				return rc;
+			if (!same_text(was, theirs)) {
+				/* Both changed it since base: the API's line merge
+				 * (yours as "ours", the head as "theirs"). */
+				if ((rc = merge3_text(d->arena, was, strlen(was), k.yours, strlen(k.yours), theirs,
+						      strlen(theirs), &m)))
+					return rc;
+				if (m.conflicts)
+					conflict = true;
+				else if (!same_text(m.text, k.yours)) {
+					k.form_md = m.text;
+					if (json_object_set_new(doc, "markdown", json_stringn(m.text, m.len)))
+						return err_set(ERR_INTERNAL, "out of memory");
+					bo->merged++;
+				}
+			}
+		}
+	}
+	/* A title is one value: changed on one side, that side's; on both, to
+	 * different values, a conflict. */
+	k.form_title = hp->title ? hp->title : "";
+	if (json_is_string(tj) && !same_text(json_string_value(tj), hp->title)) {
+		const char *yt = json_string_value(tj);
+		if (!on_line || (bp && !same_text(hp->title, bp->title) && !same_text(yt, bp->title))) {
+			conflict = true;
+			k.theirs_title = hp->title ? hp->title : "";
+			k.yours_title = k.form_title = yt;
+		} else if (bp && same_text(yt, bp->title)) {
+			json_object_del(c, "title"); /* only the head renamed it: kept */
+		} else {
+			k.form_title = yt;
+		}
+	}
+	if (conflict) {
+		k.theirs = theirs ? theirs : "";
+		if (!k.form_md)
+			k.form_md = k.yours;
+		return add_conflict(d, bo, &k);
+	}
+	return 0;
+}
+
+int dom_cr_content_on_base(struct dom *d, const char *space_id, const char *cr_key, const char *base,
+			   json_t *changes, const struct fetched_files *fetched, bool urls, struct space *s,
+			   struct change_request *cr, struct content_outcome *outcome, struct content_base_outcome *bo)
+{
+	const struct revision *brv = NULL, *hrv;
+	json_t *mine;
+	size_t n = json_array_size(changes);
+	int rc, on_line;
+
+	memset(bo, 0, sizeof(*bo));
+	if (!base)
+		return dom_cr_content_apply(d, space_id, cr_key, changes, fetched, urls, s, cr, outcome);
+	/* The head is read with the space's and then the change request's row
+	 * locked (the order every content batch takes them, which it takes
+	 * again below: the same transaction already holds them), so a save
+	 * that waits here for another sees that one's head, and no two saves
+	 * both apply over the same base (PostgreSQL; SQLite has one writer). */
+	if ((rc = dom_space_get_locked(d, space_id, ROLE_EDIT, s)) || (rc = dom_change_request_get(d, s, cr_key, cr)) ||
+	    (rc = store_cr_get_locked(d->tx, s->id, cr->id, cr)) || (rc = dom_cr_content_check(d, space_id, cr_key)))
+		return rc;
+	bo->head = cr->revision;
+	if (strcmp(base, cr->revision) == 0)
+		return dom_cr_content_apply(d, space_id, cr_key, changes, fetched, urls, s, cr, outcome);
+	bo->stale = true;
+	/* Another space's (another organization's) revision reads as no
+	 * revision at all. */
+	rc = id_like(base) ? store_revision_get(d->tx, base, &brv) : ERR_NOT_FOUND;
+	if (rc == ERR_NOT_FOUND || (!rc && strcmp(brv->space_id, s->id) != 0))
+		return err_set(ERR_INVALID, "base: not a revision of this change request");
+	if (rc || (rc = store_revision_get(d->tx, cr->revision, &hrv)))
+		return rc;
+	if ((on_line = base_on_line(d, cr, hrv, base, bo)) < 0)
+		return on_line;
+	/* A batch that is not one is refused as it is. */
+	if (!json_is_array(changes) || n < 1 || n > CONTENT_MAX_CHANGES)
+		return dom_cr_content_apply(d, space_id, cr_key, changes, fetched, urls, s, cr, outcome);
+	if (!(mine = json_deep_copy(changes)))
+		return err_set(ERR_INTERNAL, "out of memory");
+	rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		json_t *c = json_array_get(mine, i), *op = json_object_get(c, "operation");
+		if (json_is_string(op) && strcmp(json_string_value(op), "update_page") == 0)
+			rc = rebase_update(d, c, (int)i, brv, hrv, on_line, bo);
+	}
+	if (!rc && bo->nconflicts)
+		rc = err_set(ERR_CONFLICT, "changes[%d]: page %s was changed in the change request since revision %s; nothing was written",
+			     bo->conflicts[0].change, bo->conflicts[0].page_id, base);
+	if (!rc)
+		rc = dom_cr_content_apply(d, space_id, cr_key, mine, fetched, urls, s, cr, outcome);
+	json_decref(mine);
+	return rc;
 }

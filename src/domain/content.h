@@ -338,6 +338,58 @@ int dom_files_list(struct dom *d, const char *space_id, const char *cr_key, cons
 int dom_cr_content_apply(struct dom *d, const char *space_id, const char *cr_key, json_t *changes,
 			 const struct fetched_files *fetched, bool urls, struct space *s, struct change_request *cr,
 			 struct content_outcome *outcome);
+
+/*
+ * A batch made on a known revision: no silent lost update (issue 30, item 4).
+ *
+ * The web editor's form names the change request's head it was rendered
+ * from (its "base"); a save that arrives after somebody else's must not
+ * replace their edit. dom_cr_content_on_base() locks the space and the change
+ * request (as every content batch does, so concurrent saves take turns) and
+ * compares the base with the head INSIDE the write transaction:
+ *   - base NULL or base == head: the batch as given (GitBook's semantics);
+ *   - else, for each update_page of the batch, against that page in base and
+ *     in head: a document the head did not change since base is written as
+ *     sent; one it did change is merged line by line with the API's own
+ *     three-way merge (model/merge3.h: base, yours = the batch's, theirs =
+ *     the head's) and the merged text is written instead; a title changed on
+ *     both sides to different values, a document whose merge conflicts, or a
+ *     page the head no longer has is a conflict;
+ *   - any conflict: nothing is written, ERR_CONFLICT, and bo lists each side
+ *     and the head to resolve on (the new base).
+ * A base that is not a revision of this space is ERR_INVALID ("base: ...");
+ * one of this space but not found walking back from the head along the
+ * change request's line (first parents, at most CONTENT_BASE_WALK revisions,
+ * stopping at its initial revision) -- another change request's revision, or
+ * one too old -- cannot be merged from, so every document it would change
+ * that differs from the head is a conflict: never an overwrite.
+ */
+#define CONTENT_BASE_WALK 64
+#define CONTENT_BASE_AUTHORS 4
+struct content_conflict {
+	int change;             /* index in the batch */
+	const char *page_id;
+	const char *theirs;     /* the page's markdown in the head; NULL: the head has no such page */
+	const char *yours;      /* the markdown the batch sent (NULL: it sent none) */
+	const char *theirs_title, *yours_title; /* set when the titles conflict */
+	/* What a form resolving it starts from, to be saved on the head: the
+	 * title picked three-way (yours when both changed it), the markdown
+	 * merged when only the title conflicts, else yours. */
+	const char *form_title, *form_md;
+};
+struct content_base_outcome {
+	const char *head;       /* the head the batch was checked against (resolve on it) */
+	bool stale;             /* base was not the head */
+	int merged;             /* documents merged with edits made since base */
+	const char *authors[CONTENT_BASE_AUTHORS]; /* display names of those edits' authors but the actor */
+	int nauthors;
+	struct content_conflict conflicts[CONTENT_MAX_CHANGES];
+	int nconflicts;
+};
+int dom_cr_content_on_base(struct dom *d, const char *space_id, const char *cr_key, const char *base,
+			   json_t *changes, const struct fetched_files *fetched, bool urls, struct space *s,
+			   struct change_request *cr, struct content_outcome *outcome, struct content_base_outcome *bo);
+
 /* sel: NULL (all pages), "<page>" (just it) or "+<page>" (from it on). */
 int dom_pdf_url(struct dom *d, const char *space_id, const char *revision_id, const char *page_sel,
 		const char **out);

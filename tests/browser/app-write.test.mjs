@@ -4,7 +4,10 @@
 // saves (one updateChangeRequestContent batch: the API sees the page), uploads an image and shows it
 // in the page, renames, moves and deletes a
 // page; without script the Preview button renders server-side. A reader sees no edit controls.
-// Desktop and phone, light and dark; screenshots in artifacts/app-write-*.png; no CSP violation.
+// Two people saving the same page from two browsers (issue 30, item 4): different lines are merged
+// and the second save says so; the same line is a 409 conflict page with both sides, resolved and
+// saved again. Desktop and phone, light and dark; screenshots in artifacts/app-write-*.png; no CSP
+// violation.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from '../api/lib/fixtures.mjs';
@@ -15,7 +18,7 @@ import { DESKTOP, PHONE, journey, launchChromium, submitSignIn } from './lib-app
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAPAAAABQCAIAAACoK28rAAABNElEQVR42u3boQ0AIAxFQTxbMjQzIPEYJqhpgqGX4C/5fZbWx0y/tU/6cbkv3GZorqANzRW0A3MFzeUKmitoQ3MFbWiuoB2YK2guV9BcQRuaK2hDcwXN5QqayxU0V9CG5gra0FxBc7mC5nLDoI3F/ckVNFfQhuYK2oG5guZyBc0VtKG5gjY0V9AOzBU0lytorqANzRW0obmCdmCuoLlcQXMFbWiuoA3NFTSXK2guNw7aWFy/vg3NFbQDcwXN5QqaK2hDcwVtaK6gHZgraC5X0FxBG5oraENzBc3lCprLFTRX0IbmCtrQXEFzuYLmcgXNrRG0sbh+fRuaK2gH5gqayxU0V9CG5gra0FxBOzBX0FyuoLmCNjRX0IbmCprLFTSXK2iuoA3NFbShuYLmcgXN5QqaW8K9aA9B+IkeYMUAAAAASUVORK5CYII=', 'base64');
 
 describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
-    let ctx, alice, bob, org, space, browser;
+    let ctx, alice, bob, carol, org, space, browser;
     const j = journey(() => browser, 'app-write');
     const { violations, shot, noSideScroll } = j;
     const newPage = (viewport, colorScheme, javaScriptEnabled = true) => j.newPage(viewport, colorScheme, { javaScriptEnabled });
@@ -29,11 +32,14 @@ describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
         ctx = await setup();
         alice = await ctx.user('alice', { name: 'Alice Martin' });
         bob = await ctx.user('bob', { name: 'Bob Reader' });
+        carol = await ctx.user('carol', { name: 'Carol Editor' });
         ({ org } = await createOrg(ctx.url, alice.token, 'Acme'));
         await addMember(alice.api, org.id, bob.email, 'read');
+        await addMember(alice.api, org.id, carol.email, 'edit');
         space = await ok(alice.api.orgs.createSpace(org.id, { title: 'Platform guide' }), 'createSpace', 201);
         await setPassword(ctx.server, alice.email, PASSWORD);
         await setPassword(ctx.server, bob.email, PASSWORD);
+        await setPassword(ctx.server, carol.email, PASSWORD);
         browser = await launchChromium();
     });
 
@@ -230,6 +236,59 @@ describe('web interface: writing in chromium', { timeout: 240_000 }, () => {
             assert.match(await page.getByLabel('Markdown').inputValue(), /Welcome to \*\*Acme\*\*/, 'the preview saved nothing');
         } finally {
             await context.close();
+        }
+    });
+
+    it('two browsers save the same page: different lines merge, the same line is a conflict to resolve', async () => {
+        const cr = await ok(alice.api.spaces.createChangeRequest(space.id, { subject: 'Together' }), 'createChangeRequest', 201);
+        const lines = (change = {}) => Array.from({ length: 10 }, (_, i) => change[i + 1] ?? `Line ${i + 1}.`).join('\n') + '\n';
+        const w = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, {
+            token: alice.token, json: { changes: [{ operation: 'insert_page', title: 'Shared', document: { markdown: lines() } }] },
+        });
+        assert.equal(w.status, 200, w.text);
+        const id = w.json.changes[0].page.id;
+        const editor = `${ctx.url}/s/${space.id}/~/changes/${cr.number}/~/edit/${id}`;
+        const body = async () => (await ok(alice.api.spaces.getPageInChangeRequestById(space.id, cr.id, id, { format: 'markdown' }), 'getPageInChangeRequestById')).markdown;
+        const a = await newPage(DESKTOP, 'light'), c = await newPage(PHONE, 'dark');
+        try {
+            await signIn(a.page, alice.email);
+            await signIn(c.page, carol.email);
+            const both = async () => { await a.page.goto(editor); await c.page.goto(editor); };
+            const save = (page) => Promise.all([
+                page.waitForResponse((r) => r.request().method() === 'POST' && r.url() === editor),
+                page.getByRole('button', { name: 'Save' }).click(),
+            ]).then(([r]) => r);
+            // different lines, from the same head
+            await both();
+            await a.page.getByLabel('Markdown').fill(lines({ 1: 'Line one, by Alice.' }));
+            await Promise.all([a.page.waitForURL(/\/shared$/), a.page.getByRole('button', { name: 'Save' }).click()]);
+            await c.page.getByLabel('Markdown').fill(lines({ 9: 'Line nine, by Carol.' }));
+            assert.equal((await save(c.page)).status(), 200);
+            await c.page.getByRole('status').filter({ hasText: "merged line by line with Alice Martin's edit" }).waitFor();
+            assert.equal(await c.page.getByLabel('Markdown').inputValue(), lines({ 1: 'Line one, by Alice.', 9: 'Line nine, by Carol.' }));
+            await shot(c.page, 'merged-phone-dark');
+            assert.equal(await body(), lines({ 1: 'Line one, by Alice.', 9: 'Line nine, by Carol.' }));
+            // the same line: Carol's save is a conflict, nothing written
+            await both();
+            const now = await body();
+            await a.page.getByLabel('Markdown').fill(now.replace('Line 5.', 'Line five, by Alice.'));
+            await Promise.all([a.page.waitForURL(/\/shared$/), a.page.getByRole('button', { name: 'Save' }).click()]);
+            await c.page.getByLabel('Markdown').fill(now.replace('Line 5.', 'Line five, by Carol.'));
+            assert.equal((await save(c.page)).status(), 409);
+            await c.page.getByRole('heading', { name: 'This page changed while you edited it' }).waitFor();
+            assert.match(await c.page.locator('section.conflict .sides > div').first().textContent(), /Line five, by Alice\./);
+            assert.match(await c.page.locator('section.conflict .sides > div').last().textContent(), /Line five, by Carol\./);
+            await noSideScroll(c.page, 'conflict phone-dark');
+            await shot(c.page, 'conflict-phone-dark');
+            assert.equal(await body(), now.replace('Line 5.', 'Line five, by Alice.'), 'nothing of Alice\'s is lost');
+            // Carol resolves in the form the conflict page holds, and saves
+            await c.page.getByLabel('Markdown').fill(now.replace('Line 5.', 'Line five, by Alice and Carol.'));
+            await Promise.all([c.page.waitForURL(/\/shared$/), c.page.getByRole('button', { name: 'Save' }).click()]);
+            assert.equal(await body(), now.replace('Line 5.', 'Line five, by Alice and Carol.'));
+            assert.deepEqual(violations, []);
+        } finally {
+            await a.context.close();
+            await c.context.close();
         }
     });
 
