@@ -335,7 +335,7 @@ static int visitor(struct visit *vi, bool required)
 		json_decref(claims);
 		const char *cookie = arena_printf(&r->arena, VISITOR_COOKIE "=%s; Path=%s; HttpOnly; SameSite=Lax%s", tok,
 						  *vi->root ? vi->root : "/",
-						  strncmp(r->srv->public_url, "https:", 6) == 0 ? "; Secure" : "");
+						  strncmp(r->srv->site_url, "https:", 6) == 0 ? "; Secure" : "");
 		/* Back to the same page without the token: the root as the site
 		 * knows it (its own basename's spelling, which the cookie's Path
 		 * names) and the path under it, never the raw request URL. */
@@ -721,7 +721,7 @@ static int theme_set(struct visit *vi, const char *mode)
 	if (!loc)
 		return err_set(ERR_INTERNAL, "redirect location too long");
 	cookie = arena_printf(vi->a, THEME_COOKIE "=%s; Path=%s; Max-Age=31536000; SameSite=Lax%s", mode,
-			      *vi->root ? vi->root : "/", strncmp(r->srv->public_url, "https:", 6) == 0 ? "; Secure" : "");
+			      *vi->root ? vi->root : "/", strncmp(r->srv->site_url, "https:", 6) == 0 ? "; Secure" : "");
 	return redirect(r, loc, cookie);
 }
 
