@@ -1,7 +1,13 @@
 /*
  * router.c - match a request against the route table and run it.
  *
- * router_dispatch() is the only path from a parsed request to a handler:
+ * router_dispatch() first splits the two origins (README, "Two origins"): on
+ * the site listener a published site or one of the few public routes
+ * site_origin_serve leaves to the API, else 404; on the main listener a 308
+ * for what moved to the site origin, a site on its own hostname, the
+ * refusal of scripts and styles outside /~app/ (subresource_refused), the
+ * web interface, then the API.
+ * It is the only path from a parsed request to a handler:
  *   match (404 / 405) -> authenticate (401) -> rate limit (429) -> JSON body
  *   (415 / 400) -> [prefetch: authenticated, no transaction] -> begin
  *   transaction -> organization access (404 / 403) -> handler -> commit, or

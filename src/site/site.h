@@ -4,7 +4,10 @@
  * DESIGN
  * A published site is served by docsd itself, as server-rendered HTML:
  *
- *   {root}                       = {--public-url}/sites/{basename or id},
+ *   {root}                       = {--site-url}/sites/{basename or id} (the
+ *                                  sites' own origin, a second listener:
+ *                                  README "Two origins"; the main origin
+ *                                  answers /sites/... with a 308 there),
  *                                  or "/" of the site's own hostname
  *   {root}/~share/{key}/...      the same pages through a share link (links
  *                                  on such pages keep the prefix); ?share={key}
