@@ -119,7 +119,7 @@ static const struct cli_option options[] = {
 	{ "site-listen", "DOCSD_SITE_LISTEN", "HOST:PORT", NULL, "the --listen host, its port + 1",
 	  "address of the published sites' listener (never the web interface's or the API's)", OPT_STR_NULL,
 	  CFG(site_listen) },
-	{ "site-url", "DOCSD_SITE_URL", "URL", NULL, "http://localhost:PORT for 127.0.0.1, else http://SITE-LISTEN",
+	{ "site-url", "DOCSD_SITE_URL", "URL", NULL, "the public URL's host (127.0.0.1 <-> localhost) on the site port",
 	  "base of published sites' URLs (urls.published): another host than --public-url's", OPT_STR_NULL,
 	  CFG(site_url) },
 	/* Two workers per CPU (set in cli_parse): libmicrohttpd pins each

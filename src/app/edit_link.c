@@ -64,7 +64,8 @@ int page_edit_link(struct app_page *p)
 	if (!p->user_id) {
 		/* Back here after signing in (ids checked above: plain ASCII). */
 		const char *here = arena_printf(&p->r->arena, "/~app/edit-link?space=%s&page=%s", space_id, page_id);
-		p->location = arena_printf(&p->r->arena, "/signin?next=%s", app_query_enc(&p->r->arena, here));
+		const char *enc = app_query_enc(&p->r->arena, here);
+		p->location = enc ? arena_printf(&p->r->arena, "/signin?next=%s", enc) : "/signin";
 		return 0;
 	}
 	rc = dom_page_get(p->d, space_id, NULL, NULL, page_id, NULL, false, false, &dp);
