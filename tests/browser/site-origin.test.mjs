@@ -75,7 +75,7 @@ for (const variant of [
     { name: 'site URL on the same host, another port (same-site)', args: [], host: '127.0.0.1' },
 ]) {
     describe(`a site's integration script and a signed-in visitor, ${variant.name}`, { timeout: 180_000 }, () => {
-        let ctx, alice, mallory, org, browser, tun, site;
+        let ctx, alice, mallory, org, browser, tun, site, space;
         const j = journey(() => browser, 'site-origin');
         const { newPage, shot } = j;
 
@@ -88,7 +88,7 @@ for (const variant of [
             // Mallory's own organization, integration and public site: nothing shared with alice.
             ({ org } = await createOrg(ctx.url, mallory.token, `Mallory ${ctx.run}`));
             await createOrg(ctx.url, alice.token, `Alice ${ctx.run}`);
-            const space = await seedSpace(ctx, mallory, org.id, 'Free docs', [{ title: 'Welcome', markdown: 'Totally harmless docs.\n' }]);
+            space = await seedSpace(ctx, mallory, org.id, 'Free docs', [{ title: 'Welcome', markdown: 'Totally harmless docs.\n' }]);
             const name = `helper-${ctx.run}`;
             const origin = new URL(ctx.url).origin;
             await ok(mallory.api.integrations.publishIntegration(name, {
@@ -143,6 +143,33 @@ for (const variant of [
             // The browser holds no session cookie for the site's origin.
             const siteCookies = await context.cookies(ctx.siteUrl);
             if (variant.host === 'localhost') assert.deepEqual(siteCookies.filter((c) => c.name === 'docsd_session'), []);
+            await context.close();
+        });
+
+        it('an upload of JavaScript never runs as the app\'s own script, even if a page of the app named it', async () => {
+            // Mallory uploads a script file; its signed URL is on the app's origin (API clients
+            // and images use it). An escaping slip in the app would let 'self' load it.
+            const cr = await ok(mallory.api.spaces.createChangeRequest(space.id, { subject: 'File' }), 'createChangeRequest', 201);
+            const w = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`, {
+                token: mallory.token,
+                json: { changes: [{ operation: 'insert_files', files: [{ name: 'evil.js', contentType: 'text/javascript', base64: Buffer.from('window.__evil = 1;').toString('base64') }] }] },
+            });
+            assert.equal(w.status, 200, w.text);
+            await ok(mallory.api.spaces.mergeChangeRequest(space.id, cr.id), 'mergeChangeRequest');
+            const file = await ok(mallory.api.spaces.getFileById(space.id, w.json.insertedFiles[0].id), 'getFileById');
+            assert.ok(file.downloadURL.startsWith(`${ctx.url}/files/`), file.downloadURL);
+            const { context, page } = await newPage(DESKTOP, 'light');
+            await j.signIn(page, ctx.url, alice.email);
+            await page.goto(`${ctx.url}/settings/tokens`);
+            const loaded = await page.evaluate((src) => new Promise((resolve) => {
+                const el = document.createElement('script');
+                el.src = src;
+                el.onload = () => resolve('loaded');
+                el.onerror = () => resolve('refused');
+                document.head.appendChild(el);
+            }), new URL(file.downloadURL).pathname);
+            assert.equal(loaded, 'refused');
+            assert.equal(await page.evaluate(() => window.__evil), undefined, 'the upload did not run');
             await context.close();
         });
 
