@@ -61,7 +61,7 @@ if [ -z "$base" ]; then
   if grep -q -- '--max-connections-per-ip' <<<"$help"; then per_ip=(--max-connections-per-ip 0); fi
   for attempt in quiet plain; do
     [ "$attempt" = plain ] && [ "${#quiet[@]}" -eq 0 ] && break
-    args=(serve --data "$work/data" --listen "127.0.0.1:$port" "${per_ip[@]}")
+    args=(serve --data "$work/data" --listen "127.0.0.1:$port" --site-listen 127.0.0.1:0 "${per_ip[@]}")
     [ "$attempt" = quiet ] && args+=("${quiet[@]}")
     mkdir -p "$work/data"
     "$bin" "${args[@]}" >"$work/docsd.log" 2>&1 &

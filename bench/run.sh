@@ -128,6 +128,14 @@ serve_opts+=("${extra_args[@]}")
 
 docsd_port=$(free_port)
 docsd="http://127.0.0.1:$docsd_port"
+# Published sites are on a listener of their own (README, "Two origins"): the site rows ask it
+# (the main origin would answer them with a 308).
+docsd_site="$docsd"
+if grep -q -- '--site-listen' <<<"$help"; then
+  site_port=$(free_port)
+  serve_opts+=(--site-listen "127.0.0.1:$site_port" --site-url "http://127.0.0.1:$site_port")
+  docsd_site="http://127.0.0.1:$site_port"
+fi
 
 start_docsd() {
   local attempt
@@ -310,15 +318,15 @@ org_path="/v1/orgs/${org_id:-}"
 # site's published-content JSON, each against nginx serving the same bytes.
 measure_site() {
   measure nginx_site_page nginx-site-page "$ref/site-page.html" "$report" 0
-  measure site_page docsd-site-page "$docsd$site_page_path" "$report" 0
+  measure site_page docsd-site-page "$docsd_site$site_page_path" "$report" 0
   measure nginx_site_published nginx-site-published "$ref/site-published.json" "$report" 0
   measure site_published docsd-site-published "$docsd$site_published_path" "$report" 1
   # A page with every GitBook block (public), and a page of {% if %} blocks on a visitor-auth
   # site read with a visitor token's cookie (the render cache keyed by the claims).
   measure nginx_site_blocks nginx-site-blocks "$ref/site-blocks.html" "$report" 0
-  measure site_blocks docsd-site-blocks "$docsd$site_blocks_path" "$report" 0
+  measure site_blocks docsd-site-blocks "$docsd_site$site_blocks_path" "$report" 0
   measure nginx_site_claims nginx-site-claims "$ref/site-claims.html" "$report" 0
-  measure site_claims docsd-site-claims "$docsd$site_claims_path" "$report" cookie
+  measure site_claims docsd-site-claims "$docsd_site$site_claims_path" "$report" cookie
   # The web interface (signed in: a session cookie; rendered per request, no page cache).
   measure nginx_app_page nginx-app-page "$ref/app-page.html" "$report" 0
   measure app_page docsd-app-page "$docsd$app_page_path" "$report" app

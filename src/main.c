@@ -45,8 +45,8 @@ static int cmd_serve(struct cli *c)
 		fprintf(stderr, "docsd: %s\n", err_message());
 		return 1;
 	}
-	log_info("docsd %s listening on %s (store: %s, threads: %d)", DOCSD_VERSION, srv->public_url,
-		 store_engine(srv->store), c->cfg.threads);
+	log_info("docsd %s listening on %s, published sites on %s (store: %s, threads: %d)", DOCSD_VERSION,
+		 srv->public_url, srv->site_url, store_engine(srv->store), c->cfg.threads);
 	sigwait(&set, &sig);
 	log_info("received %s, finishing requests in flight", sig == SIGTERM ? "SIGTERM" : "SIGINT");
 	listener_quiesce(srv);

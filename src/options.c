@@ -112,6 +112,16 @@ static const struct cli_option options[] = {
 	  CFG(database_url) },
 	{ "public-url", "DOCSD_PUBLIC_URL", "URL", NULL, "http://LISTEN", "base of the URLs in responses", OPT_STR,
 	  CFG(public_url) },
+	/* Published sites and everything else whose bytes a user or an
+	 * integration chooses (integration scripts, uploaded files) are served on
+	 * an origin of their own, never the web interface's (README, "Two
+	 * origins"). */
+	{ "site-listen", "DOCSD_SITE_LISTEN", "HOST:PORT", NULL, "the --listen host, its port + 1",
+	  "address of the published sites' listener (never the web interface's or the API's)", OPT_STR_NULL,
+	  CFG(site_listen) },
+	{ "site-url", "DOCSD_SITE_URL", "URL", NULL, "the public URL's host (127.0.0.1 <-> localhost) on the site port",
+	  "base of published sites' URLs (urls.published): another host than --public-url's", OPT_STR_NULL,
+	  CFG(site_url) },
 	/* Two workers per CPU (set in cli_parse): libmicrohttpd pins each
 	 * connection to the worker that accepted it, so with one worker per CPU a
 	 * burst accepted by one worker leaves a CPU idle (measured: half the

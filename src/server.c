@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,6 +68,62 @@ static int integration_runtime_start(struct server *s)
 	return runtime_new(&s->runtime, &rc);
 }
 
+/* scheme://host[:port] of url: its origin's length. */
+static size_t origin_len(const char *url)
+{
+	const char *h = strstr(url, "://");
+
+	return h ? (size_t)(h + 3 - url) + strcspn(h + 3, "/") : 0;
+}
+
+/* The published sites' base (README, "Two origins"). --site-url as given;
+ * else the public URL's scheme with the site listener's port and, for a
+ * loopback public URL, the other loopback name (127.0.0.1 <-> localhost):
+ * a browser sends a host's cookies to all its ports and counts all its
+ * ports as one site, so only another host name keeps the session cookie
+ * (host-only, for the public URL's host) away from the sites and makes
+ * them cross-site for SameSite. A public URL on another host name gets
+ * that name and the site port, and a notice to give --site-url: the
+ * site listener never reads the session either way. */
+static int site_url_init(struct server *s)
+{
+	const char *pub = s->public_url, *h = strstr(pub, "://");
+	char host[256];
+	size_t hl;
+
+	if (s->cfg.site_url && *s->cfg.site_url) {
+		if (!valid_url(s->cfg.site_url))
+			return err_set(ERR_INVALID, "--site-url must be an absolute http or https URL");
+		snprintf(s->site_url, sizeof(s->site_url), "%s", s->cfg.site_url);
+	} else {
+		h = h ? h + 3 : pub;
+		hl = strcspn(h, "/");
+		if (h[0] == '[')
+			hl = strcspn(h, "]") + 1 < hl ? strcspn(h, "]") + 1 : hl;
+		else if (strcspn(h, ":") < hl)
+			hl = strcspn(h, ":");
+		snprintf(host, sizeof(host), "%.*s", (int)hl, h);
+		if (strcmp(host, "127.0.0.1") == 0)
+			snprintf(host, sizeof(host), "localhost");
+		else if (strcmp(host, "localhost") == 0)
+			snprintf(host, sizeof(host), "127.0.0.1");
+		else
+			log_info("published sites are served at %.*s's host name on port %d: give --site-url a host name "
+				 "of their own (README, \"Two origins\")",
+				 (int)origin_len(pub), pub, listener_site_port(s));
+		snprintf(s->site_url, sizeof(s->site_url), "%.*s://%s:%d", (int)strcspn(pub, ":"), pub, host,
+			 listener_site_port(s));
+	}
+	size_t n = strlen(s->site_url);
+	while (n > 0 && s->site_url[n - 1] == '/')
+		s->site_url[--n] = '\0';
+	/* Same scheme, host and port: the sites would share the web
+	 * interface's origin, which is what the second listener prevents. */
+	if (origin_len(s->site_url) == origin_len(pub) && strncasecmp(s->site_url, pub, origin_len(pub)) == 0)
+		return err_set(ERR_INVALID, "--site-url must be another origin than --public-url");
+	return 0;
+}
+
 int server_start(struct server **out, const struct config *cfg)
 {
 	struct server *s = xcalloc(1, sizeof(*s));
@@ -80,8 +137,8 @@ int server_start(struct server **out, const struct config *cfg)
 		goto fail;
 	}
 	clock_set_offset(cfg->clock_offset_ms);
-	/* + the job workers and their scheduler */
-	rc = server_open_store(&s->store, cfg, cfg->threads + 2 + cfg->job_workers + 1);
+	/* both listeners' workers + the job workers and their scheduler */
+	rc = server_open_store(&s->store, cfg, 2 * cfg->threads + 2 + cfg->job_workers + 1);
 	if (rc || (rc = revcache_new(&s->revisions, (size_t)cfg->cache_mb << 20)))
 		goto fail;
 	/* Before the job workers start their first transaction. */
@@ -121,6 +178,8 @@ int server_start(struct server **out, const struct config *cfg)
 	size_t n = strlen(s->public_url);
 	while (n > 0 && s->public_url[n - 1] == '/')
 		s->public_url[--n] = '\0';
+	if ((rc = site_url_init(s)))
+		goto fail;
 	{
 		struct tr_engine_config tc = { cfg->translation_engine, cfg->apertium_dir, cfg->translation_timeout * 1000,
 					       cfg->translation_url, cfg->translation_api_key };

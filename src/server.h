@@ -31,6 +31,8 @@ struct config {
 	const char *data_dir;     /* SQLite at data_dir/docsd.db */
 	const char *database_url; /* PostgreSQL instead, when set */
 	const char *public_url;   /* base of every URL in `urls` */
+	const char *site_listen;  /* host:port of the published sites' listener; NULL: listen's port + 1 */
+	const char *site_url;     /* base of urls.published; NULL: from site_listen (server.c) */
 	int threads;
 	int rate_limit;           /* requests per minute per token; 0 = unlimited */
 	size_t max_body;          /* bytes; larger bodies are 413 */
@@ -62,6 +64,9 @@ struct config {
 struct server {
 	struct config cfg;
 	char public_url[512];     /* without a trailing slash */
+	/* The published sites' base (without a trailing slash): another origin
+	 * than public_url, served by the second listener (site_daemon). */
+	char site_url[512];
 	struct store *store;
 	const char *engine;       /* "sqlite" or "postgres": the store's, fixed at start (/healthz) */
 	struct token_cache *tokens;
@@ -77,7 +82,8 @@ struct server {
 	struct dom_secrets secrets;
 	struct tr_engine *translator; /* translate/engine.h */
 	struct runtime *runtime;  /* integrations' scripts in workerd (runtime/runtime.h) */
-	void *daemon;             /* struct MHD_Daemon */
+	void *daemon;             /* struct MHD_Daemon: the API and the web interface */
+	void *site_daemon;        /* struct MHD_Daemon: published sites, scripts, uploads */
 	struct conntrack *conns;  /* slow-client deadlines (http/conntrack.h) */
 	struct fetchpool *fetches; /* prefetch steps off the HTTP workers (http/listener.c) */
 	atomic_int ready;
@@ -89,6 +95,13 @@ struct server {
 	 * 64 MiB for ~100 ms, so at most APP_PASSWORD_WORK_MAX run at once. */
 	atomic_int password_work;
 };
+
+/* The base of published sites' URLs (srv->site_url); "" without a server
+ * (unit tests). */
+static inline const char *server_site_url(const struct server *srv)
+{
+	return srv ? srv->site_url : "";
+}
 
 /* Open the store (running migrations), then listen. */
 int server_start(struct server **out, const struct config *cfg);

@@ -28,7 +28,7 @@ int api_home(struct req *r)
 	if (site_request(r))
 		return err_set(ERR_NOT_FOUND, "no such endpoint: GET /");
 	g = resp_json(r, 200);
-	home_to_json(g, r->srv->public_url, DOCSD_VERSION);
+	home_to_json(g, r->srv->public_url, server_site_url(r->srv), DOCSD_VERSION);
 	return 0;
 }
 

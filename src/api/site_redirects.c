@@ -132,6 +132,6 @@ int site_redirect_by_source(struct req *r)
 	if ((rc = dom_site_redirect_by_source(&r->dom, req_param(r, "organizationId"), req_param(r, "siteId"),
 					      req_query(r, "shareKey"), source, &x, &t)))
 		return rc;
-	site_redirect_resolved_to_json(resp_json(r, 200), api_base(r), &x, &t);
+	site_redirect_resolved_to_json(resp_json(r, 200), server_site_url(r->srv), &x, &t);
 	return 0;
 }

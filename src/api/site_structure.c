@@ -59,7 +59,9 @@ static void item_to_json(struct jw *g, const struct site_json *c, const struct s
 
 static struct site_json json_ctx(struct req *r, const struct site_answer *v)
 {
-	return (struct site_json){ .base = api_base(r), .site = &v->site, .share_key = v->share_key };
+	return (struct site_json){
+		.base = api_base(r), .site_base = server_site_url(r->srv), .site = &v->site, .share_key = v->share_key
+	};
 }
 
 /* The item a write answers with. */

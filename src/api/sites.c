@@ -47,7 +47,7 @@ static int send_site(struct req *r, int status, const struct site *s)
 {
 	struct jw *g = resp_json(r, status);
 
-	site_to_json(g, api_base(r), s);
+	site_to_json(g, api_base(r), server_site_url(r->srv), s);
 	return 0;
 }
 
@@ -175,7 +175,7 @@ int site_list(struct req *r)
 		return rc;
 	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
-		site_to_json(g, api_base(r), &items[i]);
+		site_to_json(g, api_base(r), server_site_url(r->srv), &items[i]);
 	return resp_list_end(r, total, next);
 }
 
@@ -362,7 +362,7 @@ static int send_share_link(struct req *r, int status, const struct site *s, cons
 {
 	struct jw *g = resp_json(r, status);
 
-	site_share_link_to_json(g, api_base(r), s, l);
+	site_share_link_to_json(g, server_site_url(r->srv), s, l);
 	return 0;
 }
 
@@ -382,7 +382,7 @@ int site_share_links_list(struct req *r)
 		return rc;
 	g = resp_list_begin(r);
 	for (int i = 0; i < n; i++)
-		site_share_link_to_json(g, api_base(r), &s, &items[i]);
+		site_share_link_to_json(g, server_site_url(r->srv), &s, &items[i]);
 	return resp_list_end(r, total, next);
 }
 

@@ -40,7 +40,14 @@
 
 #include <microhttpd.h>
 #include <string.h>
+#include <strings.h>
 
+/* 'self' is safe here: the app's origin serves no bytes a user or an
+ * integration chooses as script or style. Published sites, integration
+ * scripts and uploads are on the site origin (README, "Two origins"), and
+ * a browser loading a script or stylesheet from any path but /~app/ gets
+ * a 404 (http/router.c subresource_refused: an upload's /files/ URL still
+ * answers here for API clients and images). */
 #define APP_CSP                                                                                                        \
 	"default-src 'self'; img-src 'self' data: https:; style-src 'self'; script-src 'self'; object-src 'none'; "   \
 	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -393,18 +400,37 @@ static const char *signin_location(struct req *r, const char *path)
 	return loc;
 }
 
+/* A request another site's page made in the background (fetch, XHR, an
+ * image, a script; Sec-Fetch-Site cross-site or same-site, any mode but a
+ * navigation): it is answered as to a signed-out visitor, whatever cookie
+ * it carries. The published sites are such another site (README, "Two
+ * origins"): same-site when --site-url shares the host name (other ports),
+ * cross-site by default. Navigations (a followed link, the Edit link)
+ * keep the session; forms that change state need the CSRF token besides.
+ * Browsers that send no Sec-Fetch-* headers are not affected. */
+static bool background_from_elsewhere(struct req *r)
+{
+	const char *site = req_header(r, "Sec-Fetch-Site"), *mode = req_header(r, "Sec-Fetch-Mode");
+
+	if (!site || (strcasecmp(site, "cross-site") != 0 && strcasecmp(site, "same-site") != 0))
+		return false;
+	return !mode || strcasecmp(mode, "navigate") != 0;
+}
+
 /* The session and the page, in the request's transaction. */
 static int run_page(struct app_page *p, const struct app_route *rt, const char *path)
 {
 	struct req *r = p->r;
 	int rc;
 
-	rc = app_session_user(r, &r->tx, &p->user_id, &p->csrf);
+	rc = background_from_elsewhere(r) ? err_set(ERR_UNAUTHORIZED, "a background request from another site")
+					  : app_session_user(r, &r->tx, &p->user_id, &p->csrf);
 	if (rc && rc != ERR_UNAUTHORIZED)
 		return rc;
 	if (rc) {
 		err_clear();
 		p->user_id = NULL;
+		p->csrf = NULL;
 	}
 	if (!p->user_id && (rt->flags & APP_SESSION)) {
 		p->location = signin_location(r, path);

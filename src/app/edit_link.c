@@ -1,25 +1,25 @@
 /*
- * edit_link.c - the published site's "Edit" link for signed-in members
- * (issue 25: "the published site shows signed-in members a link to edit
- * the page").
+ * edit_link.c - the published site's "Edit" link (issue 25: "the published
+ * site shows signed-in members a link to edit the page").
  *
  * DESIGN
  * A published page is cached and shared by every visitor (site/cache.c),
- * so it cannot carry one visitor's link. It names this endpoint in a meta
- * tag instead (site/seo.c, only when the site is served under docsd's own
- * origin, where the session cookie is sent) and its script (site.js) asks:
+ * and it is served on another origin than the web interface (README, "Two
+ * origins"), which never reaches the app with the visitor's session. So
+ * every page carries the same plain link (site/render.c), and the app
+ * decides here, when the visitor follows it (a top-level navigation, which
+ * carries the SameSite=Lax session cookie):
  *
  *   GET /~app/edit-link?space={spaceId}&page={pageId}
- *     200 {"url": "/s/{spaceId}/{page path}"}  the visitor is signed in and
- *                                              may edit the space
- *     204                                      anyone else (signed out, a
- *                                              reader, another organization,
- *                                              an unknown page)
+ *     signed out                      303 /signin?next=<this URL>
+ *     may edit the space              303 /s/{spaceId}/{page path}
+ *     may read it only                303 /s/{spaceId}/{page path} (the
+ *                                     app shows it read-only)
+ *     anything else (another          404, the app's page: an unknown
+ *     organization, unknown ids)      space and a hidden one look alike
  *
- * The answer is private and no-store (app.c sets both on every app
- * response) and same-origin only (no CORS headers: another site's script
- * cannot read it). It never says more than the visitor could already learn
- * in the interface: whether they may edit a space they can read.
+ * Nothing is answered to a script: it is a navigation, and its answer is
+ * no-store like every app response.
  */
 #include "app/app.h"
 #include "app/pages.h"
@@ -48,22 +48,26 @@ static bool id_ok(const char *s)
 
 static int nothing(struct app_page *p)
 {
-	p->status = 204;
-	p->content_type = "application/json";
-	p->out->len = 0;
+	app_error_page(p, 404, "Page not found", "There is no page here that you can open.");
 	return 0;
 }
 
 int page_edit_link(struct app_page *p)
 {
 	const char *space_id = req_query(p->r, "space"), *page_id = req_query(p->r, "page");
-	struct space_permissions perm;
 	struct dom_page dp;
-	enum role role;
+	struct jw loc;
 	int rc;
 
-	if (!p->user_id || !id_ok(space_id) || !id_ok(page_id))
+	if (!id_ok(space_id) || !id_ok(page_id))
 		return nothing(p);
+	if (!p->user_id) {
+		/* Back here after signing in (ids checked above: plain ASCII). */
+		const char *here = arena_printf(&p->r->arena, "/~app/edit-link?space=%s&page=%s", space_id, page_id);
+		const char *enc = app_query_enc(&p->r->arena, here);
+		p->location = enc ? arena_printf(&p->r->arena, "/signin?next=%s", enc) : "/signin";
+		return 0;
+	}
 	rc = dom_page_get(p->d, space_id, NULL, NULL, page_id, NULL, false, false, &dp);
 	if (rc == ERR_NOT_FOUND || rc == ERR_FORBIDDEN) {
 		err_clear();
@@ -71,17 +75,14 @@ int page_edit_link(struct app_page *p)
 	}
 	if (rc)
 		return rc;
-	if ((rc = dom_space_role(p->d, &dp.src.space, &role)))
-		return rc;
-	space_permissions(&perm, role, dp.src.space.edit_mode && strcmp(dp.src.space.edit_mode, "locked") == 0);
-	if (!perm.edit)
-		return nothing(p);
-	p->content_type = "application/json";
-	html_raw(p->out, "{\"url\":\"");
-	/* app_href percent-encodes the path and HTML-escapes it: no '"' or
-	 * '\\' reaches the JSON string. */
-	app_href(p->out, "/s/", space_id);
-	app_href(p->out, "/", dp.page->path ? dp.page->path : "");
-	html_raw(p->out, "\"}");
-	return 0;
+	/* The space's page: the editor's controls show only to those who may
+	 * edit (the app's own check), the page read-only to the others. */
+	jw_init(&loc);
+	app_href(&loc, "/s/", space_id);
+	app_href(&loc, "/", dp.page->path ? dp.page->path : "");
+	jw_put(&loc, "", 1);
+	if (jw_ok(&loc))
+		p->location = arena_strdup(&p->r->arena, loc.buf);
+	jw_free(&loc);
+	return p->location ? 0 : err_set(ERR_INTERNAL, "edit link too long");
 }

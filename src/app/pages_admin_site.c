@@ -121,7 +121,7 @@ static int render(struct app_page *p, const char *error)
 	/* Where it is (or will be) served: its hostname, else its basename or
 	 * id under the server's address (site_published_url, the API's
 	 * urls.published). */
-	site_published_url(url, sizeof(url), dom_base_url(p->d), &s);
+	site_published_url(url, sizeof(url), server_site_url(p->r->srv), &s);
 	html_raw(b, "</dd><dt>Published URL</dt><dd><code>");
 	app_text(b, url);
 	html_raw(b, "</code>");
@@ -192,7 +192,7 @@ static int render(struct app_page *p, const char *error)
 		    "</thead><tbody>");
 	for (int i = 0; i < n; i++) {
 		const struct site_share_link *l = &links[i];
-		site_published_url(url, sizeof(url) - 128, dom_base_url(p->d), &s);
+		site_published_url(url, sizeof(url) - 128, server_site_url(p->r->srv), &s);
 		html_raw(b, "<tr><td>");
 		app_text(b, l->name && *l->name ? l->name : "(no name)");
 		if (!l->active)

@@ -140,7 +140,7 @@ int page_site(struct app_page *p)
 	app_text(b, s.title && *s.title ? s.title : "Untitled site");
 	html_raw(b, "</h1><dl class=\"meta\"><dt>Published</dt><dd>");
 	if (s.published) {
-		site_published_url(url, sizeof(url), dom_base_url(p->d), &s);
+		site_published_url(url, sizeof(url), server_site_url(p->r->srv), &s);
 		html_raw(b, "<a href=\"");
 		html_url(b, url);
 		html_raw(b, "\">");

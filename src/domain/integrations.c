@@ -895,8 +895,9 @@ int dom_site_integration_scripts(struct dom *d, const char *site_id, struct site
 		if (strcmp(in.status, "active") != 0 || !json_array_has(it.scopes, "site:script:inject"))
 			continue;
 		(*out)[*n] = (struct site_script){
+			/* On the sites' origin, never the web interface's (server.h). */
 			.script = arena_printf(d->arena, "%s/v1/integrations/%s/installations/%s/sites/%s/script.js",
-					       dom_base_url(d), it.name, in.id, site_id),
+					       server_site_url(d->srv), it.name, in.id, site_id),
 			.csp = csp_header(d, it.csp),
 			.cookies = json_array_has(it.scopes, "site:script:cookies"),
 		};

@@ -57,6 +57,9 @@ struct req {
 	const char *url;
 	int64_t start_ns;
 	long id;
+	/* Arrived on the published sites' listener (--site-listen): the other
+	 * origin, which serves no app or API route and reads no session. */
+	bool site_origin;
 
 	/* routing */
 	const struct route *route;

@@ -83,6 +83,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -297,9 +298,12 @@ static void fetch_stop(struct fetchpool *p)
 
 /* ---- requests ---- */
 
-static struct req *req_new(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method)
+static struct req *req_new(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method,
+			   bool site_origin)
 {
 	struct req *r = xcalloc(1, sizeof(*r));
+
+	r->site_origin = site_origin;
 
 	arena_init(&r->arena);
 	r->srv = srv;
@@ -378,9 +382,16 @@ static enum MHD_Result send_response(struct req *r)
 	if (buf && len)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
 					r->content_type ? r->content_type : "application/json; charset=utf-8");
+	bool nosniff = false;
 	for (int i = 0; i < r->nheaders; i++)
-		if (r->header_names[i] && r->header_values[i])
+		if (r->header_names[i] && r->header_values[i]) {
 			MHD_add_response_header(resp, r->header_names[i], r->header_values[i]);
+			nosniff = nosniff || strcasecmp(r->header_names[i], "X-Content-Type-Options") == 0;
+		}
+	/* Every answer: no body is ever read as another type than it says
+	 * (an API answer with a user's text as script or HTML). */
+	if (!nosniff)
+		MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	if (r->rl_limit > 0) {
 		snprintf(num, sizeof(num), "%d", r->rl_limit);
 		MHD_add_response_header(resp, "X-RateLimit-Limit", num);
@@ -428,17 +439,16 @@ static uint64_t announced_body(const struct server *srv, struct MHD_Connection *
 	return 0;
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
-				  const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
+/* Both listeners' access handler; site_origin: the published sites' one. */
+static enum MHD_Result handle(struct server *srv, bool site_origin, struct MHD_Connection *conn, const char *url,
+			      const char *method, const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
-	struct server *srv = cls;
 	struct req *r = *con_cls;
 
-	(void)version;
 	if (!r) {
 		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 		uint64_t body_len = announced_body(srv, conn);
-		r = req_new(srv, conn, url, method);
+		r = req_new(srv, conn, url, method, site_origin);
 		*con_cls = r;
 		r->ct = ci ? ci->socket_context : NULL;
 		conntrack_head_done(srv->conns, r->ct, body_len);
@@ -489,6 +499,21 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	if (r->responded)
 		return MHD_YES; /* already answered (413 during upload) */
 	return dispatch(r); /* the last call, or the first after a resume */
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+				  const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
+{
+	(void)version;
+	return handle(cls, false, conn, url, method, upload_data, upload_data_size, con_cls);
+}
+
+static enum MHD_Result on_site_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+				       const char *version, const char *upload_data, size_t *upload_data_size,
+				       void **con_cls)
+{
+	(void)version;
+	return handle(cls, true, conn, url, method, upload_data, upload_data_size, con_cls);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
@@ -544,7 +569,7 @@ static size_t on_unescape(void *cls, struct MHD_Connection *conn, char *s)
 	return (size_t)pct_decode(s, s, strlen(s), PCT_KEEP_NUL | PCT_KEEP_SLASH);
 }
 
-static int parse_listen(const char *listen, struct sockaddr_in *sa)
+static int parse_listen(const char *opt, const char *listen, struct sockaddr_in *sa)
 {
 	char host[256];
 	const char *colon = strrchr(listen, ':');
@@ -555,21 +580,21 @@ static int parse_listen(const char *listen, struct sockaddr_in *sa)
 	memset(sa, 0, sizeof(*sa));
 	sa->sin_family = AF_INET;
 	if (!colon)
-		return err_set(ERR_INVALID, "--listen must be HOST:PORT");
+		return err_set(ERR_INVALID, "--%s must be HOST:PORT", opt);
 	hl = (size_t)(colon - listen);
 	if (hl >= sizeof(host))
-		return err_set(ERR_INVALID, "--listen host too long");
+		return err_set(ERR_INVALID, "--%s host too long", opt);
 	memcpy(host, listen, hl);
 	host[hl] = '\0';
 	port = strtol(colon + 1, &end, 10);
 	if (*end || port < 0 || port > 65535)
-		return err_set(ERR_INVALID, "--listen port must be 0..65535");
+		return err_set(ERR_INVALID, "--%s port must be 0..65535", opt);
 	if (hl == 0 || strcmp(host, "0.0.0.0") == 0 || strcmp(host, "*") == 0)
 		sa->sin_addr.s_addr = htonl(INADDR_ANY);
 	else if (strcmp(host, "localhost") == 0)
 		sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	else if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
-		return err_set(ERR_INVALID, "--listen host must be an IPv4 address");
+		return err_set(ERR_INVALID, "--%s host must be an IPv4 address", opt);
 	sa->sin_port = htons((uint16_t)port);
 	return 0;
 }
@@ -597,20 +622,63 @@ static unsigned fd_room(unsigned threads)
 	return rl.rlim_cur - reserve < UINT_MAX ? (unsigned)(rl.rlim_cur - reserve) : UINT_MAX;
 }
 
+/* One daemon on sa, with on_request for the API and the app or
+ * on_site_request for published sites; both share the connection tracker,
+ * the fetch pool and the limits. */
+static struct MHD_Daemon *daemon_start(struct server *srv, struct sockaddr_in *sa, MHD_AccessHandlerCallback handler,
+				       unsigned threads, unsigned max_conn)
+{
+	/* Several epoll threads, and always a connection timeout: libmicrohttpd
+	 * 0.9.75 can wait on a full 128-event epoll buffer until the next timeout
+	 * (DESIGN.md; bench/conns.sh drives exactly 128, 256 and 512 connections). */
+	return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ITC |
+					MHD_ALLOW_SUSPEND_RESUME,
+				0, NULL, NULL,
+				handler, srv,
+				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)sa,
+				MHD_OPTION_THREAD_POOL_SIZE, threads,
+				MHD_OPTION_CONNECTION_LIMIT, max_conn,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections_per_ip,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->cfg.connection_timeout,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
+				MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+				MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, /* restart at once after a crash */
+				MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, NULL,
+				MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+				MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
+				MHD_OPTION_END);
+}
+
+/* --site-listen, or by default the --listen address with the next port
+ * (port 0 stays 0: any free port). */
+static int site_listen_addr(const struct server *srv, const struct sockaddr_in *main_sa, struct sockaddr_in *sa)
+{
+	uint16_t port;
+
+	if (srv->cfg.site_listen)
+		return parse_listen("site-listen", srv->cfg.site_listen, sa);
+	*sa = *main_sa;
+	port = ntohs(main_sa->sin_port);
+	if (port == 65535)
+		return err_set(ERR_INVALID, "--listen port 65535 leaves no next port for the sites: give --site-listen");
+	sa->sin_port = htons(port ? (uint16_t)(port + 1) : 0);
+	return 0;
+}
+
 int listener_start(struct server *srv)
 {
-	struct sockaddr_in sa;
+	struct sockaddr_in sa, site_sa;
 	struct MHD_Daemon *d;
-	int rc = parse_listen(srv->cfg.listen, &sa);
+	int rc = parse_listen("listen", srv->cfg.listen, &sa);
 	unsigned threads = srv->cfg.threads > 0 ? (unsigned)srv->cfg.threads : 2;
 	unsigned max_conn = (unsigned)srv->cfg.max_connections, room;
 
-	if (rc)
+	if (rc || (rc = site_listen_addr(srv, &sa, &site_sa)))
 		return rc;
 	pthread_once(&real_queue_once, resolve_real_queue);
 	if (!real_queue)
 		return err_set(ERR_INTERNAL, "cannot find libmicrohttpd's MHD_queue_response");
-	room = fd_room(threads);
+	room = fd_room(2 * threads);
 	if (max_conn > room) {
 		log_info("--max-connections %u lowered to %u by the open file limit", max_conn, room);
 		max_conn = room;
@@ -626,48 +694,55 @@ int listener_start(struct server *srv)
 		return rc;
 	}
 	MHD_set_panic_func(on_panic, NULL);
-	/* Several epoll threads, and always a connection timeout: libmicrohttpd
-	 * 0.9.75 can wait on a full 128-event epoll buffer until the next timeout
-	 * (DESIGN.md; bench/conns.sh drives exactly 128, 256 and 512 connections). */
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ITC |
-				     MHD_ALLOW_SUSPEND_RESUME,
-			     0, NULL, NULL,
-			     on_request, srv,
-			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-			     MHD_OPTION_THREAD_POOL_SIZE, threads,
-			     MHD_OPTION_CONNECTION_LIMIT, max_conn,
-			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections_per_ip,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->cfg.connection_timeout,
-			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
-			     MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
-			     MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, /* restart at once after a crash */
-			     MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, NULL,
-			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
-			     MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
-			     MHD_OPTION_END);
+	d = daemon_start(srv, &sa, on_request, threads, max_conn);
+	if (d) {
+		srv->daemon = d;
+		d = daemon_start(srv, &site_sa, on_site_request, threads, max_conn);
+		srv->site_daemon = d;
+	}
 	if (!d) {
+		int site = srv->daemon != NULL;
+		if (srv->daemon)
+			MHD_stop_daemon(srv->daemon);
+		srv->daemon = NULL;
 		fetch_stop(srv->fetches);
 		fetch_free(srv->fetches);
 		srv->fetches = NULL;
 		conntrack_free(srv->conns);
 		srv->conns = NULL;
+		if (site && srv->cfg.site_listen)
+			return err_set(ERR_UNAVAILABLE, "cannot listen on --site-listen %s", srv->cfg.site_listen);
+		if (site)
+			return err_set(ERR_UNAVAILABLE, "cannot listen on the published sites' port (--listen's + 1): "
+							"give --site-listen HOST:PORT");
 		return err_set(ERR_UNAVAILABLE, "cannot listen on %s", srv->cfg.listen);
 	}
-	srv->daemon = d;
 	return 0;
+}
+
+static int daemon_port(void *daemon)
+{
+	const union MHD_DaemonInfo *info = daemon ? MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT) : NULL;
+
+	return info ? info->port : 0;
 }
 
 int listener_port(struct server *srv)
 {
-	const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
+	return daemon_port(srv->daemon);
+}
 
-	return info ? info->port : 0;
+int listener_site_port(struct server *srv)
+{
+	return daemon_port(srv->site_daemon);
 }
 
 void listener_quiesce(struct server *srv)
 {
 	if (srv->daemon)
 		MHD_quiesce_daemon(srv->daemon);
+	if (srv->site_daemon)
+		MHD_quiesce_daemon(srv->site_daemon);
 }
 
 void listener_stop(struct server *srv)
@@ -677,7 +752,9 @@ void listener_stop(struct server *srv)
 	fetch_stop(srv->fetches);
 	if (srv->daemon)
 		MHD_stop_daemon(srv->daemon);
-	srv->daemon = NULL;
+	if (srv->site_daemon)
+		MHD_stop_daemon(srv->site_daemon);
+	srv->daemon = srv->site_daemon = NULL;
 	fetch_free(srv->fetches);
 	srv->fetches = NULL;
 	/* every connection is closed now: nothing refers to the tracker */

@@ -1,7 +1,13 @@
 /*
  * router.c - match a request against the route table and run it.
  *
- * router_dispatch() is the only path from a parsed request to a handler:
+ * router_dispatch() first splits the two origins (README, "Two origins"): on
+ * the site listener a published site or one of the few public routes
+ * site_origin_serve leaves to the API, else 404; on the main listener a 308
+ * for what moved to the site origin, a site on its own hostname, the
+ * refusal of scripts and styles outside /~app/ (subresource_refused), the
+ * web interface, then the API.
+ * It is the only path from a parsed request to a handler:
  *   match (404 / 405) -> authenticate (401) -> rate limit (429) -> JSON body
  *   (415 / 400) -> [prefetch: authenticated, no transaction] -> begin
  *   transaction -> organization access (404 / 403) -> handler -> commit, or
@@ -377,6 +383,32 @@ static void respond_error(struct req *r, int code)
 	http_error_json(resp_json(r, status), status, msg);
 }
 
+/* The main origin's last line against script it did not write: a browser
+ * loading a script, a stylesheet or a worker (Sec-Fetch-Dest) from any
+ * path but the web interface's own assets (/~app/) is answered 404, so
+ * that no upload (/files/ keeps the type it was given), API answer or
+ * other same-origin bytes a user chose run as 'self' under the app's CSP.
+ * 0 when answered; 1 to go on (browsers that send no Sec-Fetch-Dest, and
+ * every other destination). */
+static int subresource_refused(struct req *r)
+{
+	static const char *const dests[] = { "script", "style", "worker", "sharedworker", "serviceworker",
+					     "audioworklet", "paintworklet", "xslt" };
+	const char *dest = req_header(r, "Sec-Fetch-Dest");
+
+	if (!dest)
+		return 1;
+	for (size_t i = 0; i < sizeof(dests) / sizeof(dests[0]); i++)
+		if (strcasecmp(dest, dests[i]) == 0) {
+			if (strncmp(r->url, "/~app/", 6) == 0) /* the app's table (app.c) */
+				return 1;
+			resp_header(r, "X-Content-Type-Options", "nosniff");
+			http_error_json(resp_json(r, 404), 404, "not found");
+			return 0;
+		}
+	return 1;
+}
+
 int router_dispatch(struct req *r)
 {
 	char path[2048];
@@ -384,9 +416,20 @@ int router_dispatch(struct req *r)
 	int rc;
 
 	err_clear();
-	/* Published sites (site/serve.c): under /sites/, or at a site's own
-	 * hostname; site_serve returns 1 for a hostname that names no site. */
-	if (r->stage == REQ_RECEIVED && site_request(r) && site_serve(r) == 0) {
+	/* The site listener (README, "Two origins"): published sites and the
+	 * few public routes site_origin_serve leaves to the API (1); nothing
+	 * else, and never the web interface, which reads the session. */
+	if (r->stage == REQ_RECEIVED && r->site_origin && site_origin_serve(r) == 0) {
+		r->stage = REQ_DISPATCHED;
+		return 0;
+	}
+	/* The main listener: what moved to the site origin is a 308 there;
+	 * published sites (site/serve.c) at a site's own hostname (site_serve
+	 * returns 1 for a hostname that names no site); then script and style
+	 * load only from the web interface's own assets. */
+	if (r->stage == REQ_RECEIVED && !r->site_origin &&
+	    ((site_main_moved_path(r) && site_moved_to_site_origin(r) == 0) || (site_request(r) && site_serve(r) == 0) ||
+	     subresource_refused(r) == 0)) {
 		r->stage = REQ_DISPATCHED;
 		return 0;
 	}

@@ -12,7 +12,7 @@ void api_info_to_json(struct jw *g, const char *version, const char *build)
 }
 
 /* GET /: what this server is and where to go next (a person's first look). */
-void home_to_json(struct jw *g, const char *base, const char *version)
+void home_to_json(struct jw *g, const char *base, const char *site_base, const char *version)
 {
 	jw_obj_open(g);
 	jw_kstr(g, "name", "docsd");
@@ -21,7 +21,8 @@ void home_to_json(struct jw *g, const char *base, const char *version)
 	jw_kurl(g, "api", base, "/v1", NULL);
 	jw_kurl(g, "health", base, "/healthz", NULL);
 	jw_kurl(g, "metrics", base, "/metrics", NULL);
-	jw_kurl(g, "sites", base, "/sites/", NULL);
+	/* Published sites live on their own origin (README, "Two origins"). */
+	jw_kurl(g, "sites", site_base, "/sites/", NULL);
 	jw_kstr(g, "docs", "the README of the docsd repository (operations, configuration); GitBook's API reference: https://gitbook.com/docs/developers/gitbook-api");
 	jw_kstr(g, "webInterface", "/ in a browser (sign in at /signin; every object's urls.app opens its page)");
 	jw_obj_close(g);

@@ -10,7 +10,7 @@
 /* getApiInformation: {version, build}. */
 void api_info_to_json(struct jw *g, const char *version, const char *build);
 /* /healthz: {status: "ok", store: engine}. */
-void home_to_json(struct jw *g, const char *base, const char *version);
+void home_to_json(struct jw *g, const char *base, const char *site_base, const char *version);
 void health_to_json(struct jw *g, const char *engine);
 /* updateOrganizationMemberLastSeenAt: the seed names the JWT
  * serviceVisitorClaims, GitBook's 0.143.2 document gitbookVisitorClaims. */

@@ -13,7 +13,7 @@ struct redirect_target; /* domain/site_redirects.h */
 
 /* SiteRedirect: object, id, source, destination (by kind). */
 void site_redirect_to_json(struct jw *g, const struct site_redirect *r);
-/* The absolute URL a redirect leads to (base: the public URL), into out
+/* The absolute URL a redirect leads to (base: the sites' base, server_site_url), into out
  * (NUL-terminated, truncated to n). */
 void site_redirect_target_url(char *out, size_t n, const char *base, const struct redirect_target *t);
 /* {redirect, target}. */

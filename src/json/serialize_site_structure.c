@@ -48,7 +48,7 @@ void site_space_url(char *out, size_t n, const char *root, const struct site_sec
 
 static void root_of(const struct site_json *c, char *out, size_t n)
 {
-	site_root_url(out, n, c->base, c->site, c->share_key);
+	site_root_url(out, n, c->site_base, c->site, c->share_key);
 }
 
 void site_space_to_json(struct jw *g, const struct site_json *c, const struct site_section *sec,
@@ -221,7 +221,7 @@ int published_site_to_json(struct jw *g, const struct site_json *c, const struct
 	jw_obj_open(g);
 	jw_kstr(g, "object", "published-content-site");
 	jw_key(g, "site");
-	site_to_json(g, c->base, c->site);
+	site_to_json(g, c->base, c->site_base, c->site);
 	jw_key(g, "structure");
 	site_structure_to_json(g, c, st);
 	jw_key(g, "customizations");

@@ -17,7 +17,8 @@
  * root (NULL: none). Published URLs appear only when site->published. */
 struct site_script; /* domain/integrations.h */
 struct site_json {
-	const char *base;
+	const char *base;      /* the API's (urls.location, urls.app) */
+	const char *site_base; /* the published sites' (urls.published) */
 	const struct site *site;
 	const char *share_key;
 	/* PublishedContentSite.scripts: integrations' injected scripts */

@@ -26,7 +26,7 @@ void site_published_url(char *out, size_t n, const char *base, const struct site
 	snprintf(out, n, "%s/sites/%s", base, s->basename ? s->basename : s->id);
 }
 
-void site_to_json(struct jw *g, const char *base, const struct site *s)
+void site_to_json(struct jw *g, const char *base, const char *site_base, const struct site *s)
 {
 	char url[512];
 
@@ -43,7 +43,7 @@ void site_to_json(struct jw *g, const char *base, const struct site *s)
 	jw_kstr_opt(g, "basename", s->basename);
 	if (s->proxy) {
 		/* SiteProxy: origin is the proxied URL, target where it leads (this site). */
-		site_published_url(url, sizeof(url), base, s);
+		site_published_url(url, sizeof(url), site_base, s);
 		jw_key(g, "proxy");
 		jw_obj_open(g);
 		jw_kstr(g, "origin", s->proxy);
@@ -69,7 +69,7 @@ void site_to_json(struct jw *g, const char *base, const struct site *s)
 	snprintf(url, sizeof(url), "%s/o/%s/sites/%s", base, s->org_id, s->id);
 	jw_kstr(g, "app", url);
 	if (s->published) {
-		site_published_url(url, sizeof(url), base, s);
+		site_published_url(url, sizeof(url), site_base, s);
 		jw_kstr(g, "published", url);
 	}
 	jw_obj_close(g);
@@ -723,7 +723,7 @@ int site_customization_check(const json_t *v, bool override)
 	return check_value(&s_customization, v, &p, override ? CM_OVERRIDE | CM_NULLS : 0);
 }
 
-void site_share_link_to_json(struct jw *g, const char *base, const struct site *s, const struct site_share_link *l)
+void site_share_link_to_json(struct jw *g, const char *site_base, const struct site *s, const struct site_share_link *l)
 {
 	char url[640];
 
@@ -735,7 +735,7 @@ void site_share_link_to_json(struct jw *g, const char *base, const struct site *
 	jw_kbool(g, "active", l->active);
 	jw_key(g, "urls");
 	jw_obj_open(g);
-	site_published_url(url, sizeof(url) - 128, base, s);
+	site_published_url(url, sizeof(url) - 128, site_base, s);
 	snprintf(url + strlen(url), sizeof(url) - strlen(url), "/~share/%s", l->key);
 	jw_kstr(g, "published", url);
 	jw_obj_close(g);

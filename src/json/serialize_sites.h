@@ -16,11 +16,13 @@
 
 /* Where site s is served (DESIGN.md "Published sites"): base + "/sites/" +
  * (basename or id), or scheme://hostname when the site has a hostname
- * (scheme from base). Written into out (NUL-terminated, truncated to n). */
+ * (scheme from base). base is the sites' base (server_site_url: another
+ * origin than the API's, README "Two origins"). Written into out
+ * (NUL-terminated, truncated to n). */
 void site_published_url(char *out, size_t n, const char *base, const struct site *s);
 
 /* Site; urls.published only when s->published. */
-void site_to_json(struct jw *g, const char *base, const struct site *s);
+void site_to_json(struct jw *g, const char *base, const char *site_base, const struct site *s);
 
 /* A whole SiteCustomizationSettings: `stored` (a JSON object, possibly
  * partial; NULL or "{}" for none) laid over the defaults, so every required
@@ -49,7 +51,7 @@ int site_customization_override(const char *existing, json_t *patch, char **out)
 
 /* ShareLink of site s; urls.published = the site's published URL +
  * "/~share/" + key. */
-void site_share_link_to_json(struct jw *g, const char *base, const struct site *s, const struct site_share_link *l);
+void site_share_link_to_json(struct jw *g, const char *site_base, const struct site *s, const struct site_share_link *l);
 
 /* SiteAdaptiveSchema of s (s->adaptive_schema set). */
 void site_adaptive_schema_to_json(struct jw *g, const struct site *s);

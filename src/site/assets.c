@@ -227,12 +227,11 @@ const char *site_css_version(void)
 /* docsd's one script: progressive enhancement only (every page works
  * without it). Search as you type from {search form action}.json (the same
  * search and access rules as the form), Ctrl/Cmd+K focuses the search box,
- * the outline ("On this page") marks the section being read, and a page
- * naming docsd's edit-link endpoint (meta docsd-edit, seo.c) asks it and
- * shows a signed-in member who may edit an "Edit" link into the web
- * interface (the HTML stays the same for every visitor: the answer is the
- * visitor's own, no-store). Served from docsd's own file, allowed by the
- * CSP's script-src 'self' and connect-src 'self'. */
+ * and the outline ("On this page") marks the section being read. It asks
+ * nothing of the web interface, which is another origin (README, "Two
+ * origins"): the page's "Edit" link is a plain link (render.c). Served
+ * from docsd's own file, allowed by the CSP's script-src 'self' and
+ * connect-src 'self'. */
 const char site_js[] =
 	"(function(){'use strict';\n"
 	"var f=document.querySelector('form.search'),i=f&&f.querySelector('input[name=q]');\n"
@@ -265,13 +264,6 @@ const char site_js[] =
 	"var mark=function(){q=false;var at=0;for(var j=0;j<hs.length;j++){if(hs[j]&&hs[j].getBoundingClientRect().top<120)at=j;}\n"
 	" if(cur!==links[at]){if(cur){cur.classList.remove('active');cur.removeAttribute('aria-current');}cur=links[at];cur.classList.add('active');cur.setAttribute('aria-current','location');}};\n"
 	"window.addEventListener('scroll',function(){if(!q){q=true;requestAnimationFrame(mark);}},{passive:true});mark();}\n"
-	"var em=document.querySelector('meta[name=docsd-edit]'),art=document.querySelector('main article');\n"
-	"if(em&&art){var eu=em.getAttribute('content')||'';\n"
-	" if(eu.charAt(0)==='/'&&eu.charAt(1)!=='/')fetch(eu,{credentials:'same-origin',headers:{Accept:'application/json'}})\n"
-	"  .then(function(r){return r.status===200?r.json():null;}).then(function(d){\n"
-	"   if(!d||typeof d.url!=='string'||d.url.charAt(0)!=='/'||d.url.charAt(1)==='/')return;\n"
-	"   var a=document.createElement('a');a.href=d.url;a.className='edit-link';a.textContent='Edit';\n"
-	"   a.setAttribute('aria-label','Edit this page in docsd');art.insertBefore(a,art.firstChild);}).catch(function(){});}\n"
 	"})();\n";
 
 const size_t site_js_len = sizeof(site_js) - 1;

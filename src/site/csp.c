@@ -8,8 +8,9 @@
  * declared in its contentSecurityPolicy (the origins its script talks to).
  * Declared sources are merged into the base directives, never replace them,
  * and only plain host or scheme sources are taken: a keyword ('unsafe-inline',
- * 'unsafe-eval', a nonce or a hash) or a bare `*` in script-src would let
- * content run script, so it is dropped. Directives other than the fetch
+ * 'unsafe-eval', a nonce or a hash), a bare `*`, a scheme alone ("https:",
+ * "data:") or a wildcard host ("http://" followed by "*", "*.com") in script-src would let
+ * content or any server run script, so it is dropped (script_source). Directives other than the fetch
  * directives below are ignored (an integration cannot loosen base-uri,
  * form-action or frame-ancestors).
  */
@@ -31,18 +32,48 @@ static const struct {
 /* What the merged policy may add in all (a header must stay small). */
 #define CSP_EXTRA_MAX 4096
 
+/* In script-src, a source must name hosts: a scheme alone ("https:",
+ * "data:", "blob:") allows every script of that scheme, and a wildcard host
+ * ("*", "http://" and "*", "*.com") every script of a whole top-level domain, as
+ * broad as the bare `*`. Kept: [scheme://]host[:port][/path], the host
+ * concrete or "*." followed by a name with a dot ("*.example.com"). */
+static bool script_source(const char *s, size_t n)
+{
+	const char *h = s, *end = s + n, *sep = memmem(s, n, "://", 3);
+	size_t hl;
+
+	if (sep)
+		h = sep + 3;
+	else if (s[n - 1] == ':')
+		return false; /* a scheme alone */
+	for (hl = 0; h + hl < end && h[hl] != ':' && h[hl] != '/'; hl++)
+		;
+	if (hl == 0)
+		return false;
+	if (memchr(h, '*', hl) &&
+	    (hl < 4 || h[0] != '*' || h[1] != '.' || memchr(h + 2, '*', hl - 2) || !memchr(h + 2, '.', hl - 2)))
+		return false;
+	/* No wildcard in the scheme or the path either; a port of '*' names
+	 * no more hosts. */
+	for (const char *c = s; c < end; c++)
+		if (*c == '*' && (c < h || c >= h + hl) && !(c == h + hl + 1 && h[hl] == ':'))
+			return false;
+	return true;
+}
+
 /* A host or scheme source: letters, digits and URL punctuation, no quote,
- * no comma or semicolon (which would start another policy or directive). */
+ * no comma or semicolon (which would start another policy or directive);
+ * in script-src a host source only (script_source). */
 static bool plain_source(const char *s, size_t n, bool script)
 {
-	if (!n || n > 255 || (script && n == 1 && s[0] == '*'))
+	if (!n || n > 255)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr(".-:/*_%~+", c)))
 			return false;
 	}
-	return true;
+	return !script || script_source(s, n);
 }
 
 /* Append to extra[d] the plain sources of directive `name` in policy. */

@@ -700,6 +700,13 @@ int site_render_page(struct jw *out, struct arena *a, const struct site_view *v,
 		struct link_ctx lc = { v, sp, p, a };
 		if (p->cover && lay.cover)
 			page_cover(out, a, v, sp, p);
+		/* A plain link into the web interface, which checks the
+		 * visitor's session there (app/edit_link.c); nofollow. */
+		if (v->edit_url) {
+			html_raw(out, "<a class=\"edit-link\" rel=\"nofollow\" aria-label=\"Edit this page in docsd\" href=\"");
+			html_url(out, arena_printf(a, "%s?space=%s&page=%s", v->edit_url, sp->ss->space_id, p->id));
+			html_raw(out, "\">Edit</a>\n");
+		}
 		site_breadcrumbs(out, a, v, pg);
 		/* Layout options hide the title, description, outline or
 		 * pagination of this page (GitBook's toggles). */

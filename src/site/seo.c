@@ -94,11 +94,6 @@ void site_head_meta(struct jw *b, struct arena *a, const struct site_view *v, co
 	meta(b, "name", "twitter:title", title);
 	meta(b, "name", "twitter:description", desc);
 	meta(b, "name", "twitter:image", image);
-	/* Where site.js asks whether the visitor (a signed-in member) may
-	 * edit this page: the same bytes for every visitor. */
-	if (v->edit_url && v->js_url && pg->page && sp)
-		meta(b, "name", "docsd-edit",
-		     arena_printf(a, "%s?space=%s&page=%s", v->edit_url, sp->ss->space_id, pg->page->id));
 	/* docsd's own script (search as you type, Ctrl/Cmd+K, the outline):
 	 * the page works without it. */
 	if (v->js_url) {

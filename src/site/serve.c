@@ -24,6 +24,8 @@
 #include "domain/site_redirects.h"
 #include "domain/sites.h"
 #include "http/http.h"
+#include "http/router.h"
+#include "server.h"
 #include "store/search.h"
 #include "util/err.h"
 #include "util/log.h"
@@ -95,6 +97,9 @@ static bool foreign_host(struct req *r, char *host, size_t n)
 	url_host(r->srv->public_url, pub, sizeof(pub));
 	if (strcasecmp(h, pub) == 0)
 		return false;
+	url_host(r->srv->site_url, pub, sizeof(pub));
+	if (strcasecmp(h, pub) == 0)
+		return false;
 	snprintf(host, n, "%.*s", (int)strcspn(h, ":"), h);
 	if (!*host || strcasecmp(host, "localhost") == 0 || host[0] == '[' || strspn(host, "0123456789.") == strlen(host))
 		return false;
@@ -103,21 +108,38 @@ static bool foreign_host(struct req *r, char *host, size_t n)
 	return true;
 }
 
+/* The path prefix of the origin r arrived on: the site URL's on the site
+ * listener, the public URL's on the main one. */
+static const char *origin_path(const struct req *r)
+{
+	return url_path(r->site_origin ? r->srv->site_url : r->srv->public_url);
+}
+
+/* {prefix}/sites/... */
+static bool sites_path(const struct req *r)
+{
+	const char *pre = origin_path(r);
+	size_t pl = strlen(pre);
+
+	return strncmp(r->url, pre, pl) == 0 && strncmp(r->url + pl, "/sites/", 7) == 0;
+}
+
 bool site_request(struct req *r)
 {
 	char host[256];
-	const char *pre = url_path(r->srv->public_url);
-	size_t pl = strlen(pre);
 
-	if (strncmp(r->url, pre, pl) == 0 && strncmp(r->url + pl, "/sites/", 7) == 0)
+	if (sites_path(r))
 		return true;
 	return !is_api_path(r->url) && foreign_host(r, host, sizeof(host));
 }
 
 /* ---- answers ---- */
 
+/* Every site answer: nosniff, so that a twin, llms.txt, a sitemap or the
+ * search JSON is never read as another type (HTML, script). */
 static int answer(struct req *r, int status, const char *ctype, const char *body, size_t len)
 {
+	resp_header(r, "X-Content-Type-Options", "nosniff");
 	return resp_bytes(r, status, ctype, body, len);
 }
 
@@ -150,6 +172,82 @@ static int redirect(struct req *r, const char *location, const char *cookie)
 	if (cookie)
 		resp_header(r, "Set-Cookie", cookie);
 	return answer(r, 302, CT_TEXT, "", 0);
+}
+
+/* ---- the two origins (README, "Two origins") ---- */
+
+/* The API routes the site origin serves besides the sites: bytes that a
+ * user or an integration chooses, and that must therefore never be served
+ * as the web interface's own ('self'). All are public (no token, no
+ * session); the router runs them as usual. */
+static bool site_origin_api_path(const char *p)
+{
+	return strcmp(p, "/healthz") == 0 || strncmp(p, "/files/", 7) == 0 || strncmp(p, "/pdf/", 5) == 0 ||
+	       route_template_match(SITE_SCRIPT_ROUTE, p, NULL, NULL);
+}
+
+int site_origin_serve(struct req *r)
+{
+	if (site_request(r) && site_serve(r) == 0)
+		return 0;
+	if (site_origin_api_path(r->url))
+		return 1;
+	/* Everything else (the API, the web interface, "/"): nothing here. */
+	return not_found(r), 0;
+}
+
+/* The query string of r, percent-encoded again ("" when none). */
+static enum MHD_Result query_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	struct jw *b = cls;
+	char enc[3];
+
+	(void)kind;
+	jw_put(b, b->len ? "&" : "?", 1);
+	for (int part = 0; part < 2; part++) {
+		const char *s = part ? value : key;
+		if (part && !value)
+			break;
+		if (part)
+			jw_put(b, "=", 1);
+		for (; *s; s++) {
+			if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+			    strchr("-._~", *s)) {
+				jw_put(b, s, 1);
+			} else {
+				pct_encode_byte(enc, (unsigned char)*s);
+				jw_put(b, enc, 3);
+			}
+		}
+	}
+	return MHD_YES;
+}
+
+int site_moved_to_site_origin(struct req *r)
+{
+	const char *pre = url_path(r->srv->public_url), *site_pre = url_path(r->srv->site_url), *path, *loc;
+	size_t ol = strlen(r->srv->site_url) - strlen(site_pre);
+	struct jw q;
+
+	/* The path under the public URL's prefix, re-encoded (site_location:
+	 * one leading '/', never another host). */
+	path = site_location(&r->arena, site_pre, r->url + strlen(pre));
+	jw_init(&q);
+	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, query_arg, &q);
+	jw_put(&q, "", 1);
+	loc = path && jw_ok(&q) ? arena_printf(&r->arena, "%.*s%s%s", (int)ol, r->srv->site_url, path, q.buf) : NULL;
+	jw_free(&q);
+	if (!loc)
+		return plain_page(r, 500, "Error", "Try again.");
+	/* 308: the same method and body; a redirect runs no script here. */
+	resp_header(r, "Location", loc);
+	resp_header(r, "Cache-Control", "no-store");
+	return answer(r, 308, CT_TEXT, "", 0);
+}
+
+bool site_main_moved_path(struct req *r)
+{
+	return sites_path(r) || route_template_match(SITE_SCRIPT_ROUTE, r->url, NULL, NULL);
 }
 
 /* Letters, digits, '.', '_' and '-' only (site names, share keys): what
@@ -237,7 +335,7 @@ static int visitor(struct visit *vi, bool required)
 		json_decref(claims);
 		const char *cookie = arena_printf(&r->arena, VISITOR_COOKIE "=%s; Path=%s; HttpOnly; SameSite=Lax%s", tok,
 						  *vi->root ? vi->root : "/",
-						  strncmp(r->srv->public_url, "https:", 6) == 0 ? "; Secure" : "");
+						  strncmp(r->srv->site_url, "https:", 6) == 0 ? "; Secure" : "");
 		/* Back to the same page without the token: the root as the site
 		 * knows it (its own basename's spelling, which the cookie's Path
 		 * names) and the path under it, never the raw request URL. */
@@ -318,8 +416,9 @@ static int integration_scripts(struct visit *vi)
 	}
 	vi->v.scripts = urls;
 	vi->v.nscripts = n;
-	/* The scripts are served under the API's public URL: its origin. */
-	const char *base = dom_base_url(vi->d), *h = strstr(base, "://");
+	/* The scripts are served on the sites' origin (site_script_url), also
+	 * for a site on its own host name. */
+	const char *base = server_site_url(vi->r->srv), *h = strstr(base, "://");
 	size_t ol = h ? (size_t)(h + 3 - base) + strcspn(h + 3, "/") : 0;
 	snprintf(origin, sizeof(origin), "%.*s", (int)ol, base);
 	vi->csp = site_csp_with_scripts(vi->a, origin, policies, n);
@@ -622,7 +721,7 @@ static int theme_set(struct visit *vi, const char *mode)
 	if (!loc)
 		return err_set(ERR_INTERNAL, "redirect location too long");
 	cookie = arena_printf(vi->a, THEME_COOKIE "=%s; Path=%s; Max-Age=31536000; SameSite=Lax%s", mode,
-			      *vi->root ? vi->root : "/", strncmp(r->srv->public_url, "https:", 6) == 0 ? "; Secure" : "");
+			      *vi->root ? vi->root : "/", strncmp(r->srv->site_url, "https:", 6) == 0 ? "; Secure" : "");
 	return redirect(r, loc, cookie);
 }
 
@@ -1025,7 +1124,7 @@ static const char *origin(struct visit *vi, const char *hostname)
 		return arena_printf(vi->a, "%.*s://%s", (int)strcspn(r->srv->public_url, ":"), r->srv->public_url,
 				    h ? h : hostname);
 	}
-	return arena_strndup(vi->a, r->srv->public_url, strlen(r->srv->public_url) - strlen(url_path(r->srv->public_url)));
+	return arena_strndup(vi->a, r->srv->site_url, strlen(r->srv->site_url) - strlen(url_path(r->srv->site_url)));
 }
 
 static int visit(struct visit *vi, const char *name, const char *hostname, const char *root)
@@ -1070,7 +1169,9 @@ static int visit(struct visit *vi, const char *name, const char *hostname, const
 	vi->v.css_url = arena_printf(vi->a, "%s/~assets/site.css?v=%s", root, site_css_version());
 	vi->v.js_url = arena_printf(vi->a, "%s/~assets/site.js?v=%s", root, site_js_version());
 	vi->v.base = origin(vi, hostname);
-	vi->v.edit_url = hostname ? NULL : "/~app/edit-link";
+	/* The Edit link: a plain link into the web interface (another origin),
+	 * which decides there (app/edit_link.c); never on a site's own host. */
+	vi->v.edit_url = hostname ? NULL : arena_printf(vi->a, "%s/~app/edit-link", r->srv->public_url);
 	vi->v.here = rest;
 	if (strncmp(rest, "~theme/", 7) == 0)
 		return theme_set(vi, rest + 7);
@@ -1123,7 +1224,7 @@ static int file_redirect(struct visit *vi, const char *rest)
 int site_serve(struct req *r)
 {
 	struct visit vi = { 0 };
-	const char *pre = url_path(r->srv->public_url), *name = NULL, *root, *rest;
+	const char *pre = origin_path(r), *name = NULL, *root, *rest;
 	char host[256];
 	int rc;
 
@@ -1158,7 +1259,6 @@ int site_serve(struct req *r)
 	/* The stylesheet is the same for every site. */
 	if (strcmp(rest, "~assets/site.js") == 0) {
 		resp_header(r, "Cache-Control", "public, max-age=31536000, immutable");
-		resp_header(r, "X-Content-Type-Options", "nosniff");
 		return answer(r, 200, "text/javascript; charset=utf-8", site_js, site_js_len);
 	}
 	if (strcmp(rest, "~assets/site.css") == 0) {

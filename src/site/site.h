@@ -4,7 +4,10 @@
  * DESIGN
  * A published site is served by docsd itself, as server-rendered HTML:
  *
- *   {root}                       = {--public-url}/sites/{basename or id},
+ *   {root}                       = {--site-url}/sites/{basename or id} (the
+ *                                  sites' own origin, a second listener:
+ *                                  README "Two origins"; the main origin
+ *                                  answers /sites/... with a 308 there),
  *                                  or "/" of the site's own hostname
  *   {root}/~share/{key}/...      the same pages through a share link (links
  *                                  on such pages keep the prefix); ?share={key}
@@ -138,11 +141,13 @@ struct site_view {
 	const char *theme;            /* the visitor's theme (cookie): light, dark, system; NULL: the site's */
 	const char *here;             /* the path asked for, under the root (the theme links come back to it) */
 	const char *js_url;           /* docsd's script (seo.c); NULL: none */
-	/* The web interface's "may this visitor edit the page?" endpoint
-	 * (app/edit_link.c), a path on docsd's own origin: set only when the
-	 * site is served under docsd's public URL (not its own hostname, where
-	 * the session cookie is not sent). The page names it in a meta tag and
-	 * site.js asks it, so the cached HTML is the same for every visitor. */
+	/* The web interface's edit-link endpoint (app/edit_link.c), an
+	 * absolute URL on the app's origin: set only for sites served under
+	 * the site URL (not their own hostname). Each page carries a plain
+	 * "Edit" link to it, the same for every visitor (the cache); the app
+	 * decides there, as a navigation, with the visitor's session. No
+	 * script asks it: the site origin never reaches the app with the
+	 * session (README, "Two origins"). */
 	const char *edit_url;
 	/* Integration scripts (their URLs) that a site installation with
 	 * site:script:inject allows: loaded after docsd's own (seo.c); the
@@ -312,6 +317,21 @@ struct req;
 /* Whether r is a published-site request: its path is under /sites/, or its
  * Host header is not the public URL's host and names a site. */
 bool site_request(struct req *r);
+
+/* The two origins (README, "Two origins"). The API's integration script
+ * route (api/routes.c getIntegrationSiteScript): served on the site origin
+ * only, like every byte a user or an integration chooses. */
+#define SITE_SCRIPT_ROUTE "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}/script.js"
+/* On the site listener: a site's page (0, answered), one of the few API
+ * routes it serves (1: the router goes on with it: /healthz, /files/,
+ * /pdf/, SITE_SCRIPT_ROUTE), or 404 for everything else (0): no API
+ * route, no web interface page, no session. */
+int site_origin_serve(struct req *r);
+/* On the main listener: a path that lives on the site origin now
+ * ({prefix}/sites/..., SITE_SCRIPT_ROUTE). */
+bool site_main_moved_path(struct req *r);
+/* Answer r with a 308 to the same path and query on the site origin. */
+int site_moved_to_site_origin(struct req *r);
 /* Answer a published-site request (always responds; returns 0). */
 int site_serve(struct req *r);
 

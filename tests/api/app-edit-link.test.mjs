@@ -1,10 +1,11 @@
-// The published site's "Edit" link for signed-in members (issue 25, src/app/edit_link.c): a
-// published page names /~app/edit-link?space=&page= in a meta tag (the same bytes for every
-// visitor: the page is cached and shared), and site.js asks it. It answers 200 {url} only to a
-// signed-in member who may edit the space (a path on this origin that opens the page in the
-// interface), 204 to everyone else (signed out, a reader, another organization's member,
-// garbage), never a redirect, always private and no-store. A site served on its own hostname
-// names no endpoint (the session cookie is not sent there).
+// The published site's "Edit" link (issue 25, src/app/edit_link.c). Published sites are on
+// another origin than the web interface (README, "Two origins"), which never reaches the app
+// with the visitor's session, so a page carries one plain link, the same bytes for every
+// visitor (the page is cached and shared): {public-url}/~app/edit-link?space=&page=. Followed
+// (a navigation, with the session), the app answers a 303: signed out to the sign-in page and
+// back, a member who can read the space to its page in the interface (the editor's controls
+// only for those who may edit), anyone else (another organization, garbage) the app's 404.
+// A site served on its own hostname carries no link.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
@@ -14,8 +15,8 @@ import { HTML, signInAll } from './lib/app.mjs';
 describe('web interface: the published page\'s Edit link', () => {
     let ctx, alice, bob, eve, org, space, site, pageId, aliceS, bobS, eveS, pub;
 
-    const ask = (who, q) => raw(ctx.url, 'GET', `/~app/edit-link?${q}`, {
-        headers: { Accept: 'application/json', ...(who ? { Cookie: who.cookie } : {}) },
+    const follow = (who, q) => raw(ctx.url, 'GET', `/~app/edit-link?${q}`, {
+        headers: { ...HTML, 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', ...(who ? { Cookie: who.cookie } : {}) },
     });
 
     before(async () => {
@@ -41,61 +42,79 @@ describe('web interface: the published page\'s Edit link', () => {
         site = await ok(alice.api.orgs.createSite(org.id, { title: 'Docs' }), 'createSite', 201);
         await ok(alice.api.orgs.addSpaceToSite(org.id, site.id, { spaceId: space.id }), 'addSpaceToSite', 201);
         site = await ok(alice.api.orgs.publishSite(org.id, site.id), 'publishSite');
+        assert.ok(site.urls.published.startsWith(`${ctx.siteUrl}/sites/`), site.urls.published);
         pub = new URL(site.urls.published).pathname;
         [aliceS, bobS, eveS] = await signInAll(ctx, [alice, bob, eve]);
     });
     after(() => ctx?.server.stop());
 
-    it('the published page names the endpoint, the same bytes signed in or not', async () => {
-        const anon = await raw(ctx.url, 'GET', `${pub}/setup-guide`, { headers: HTML });
+    it('the published page links the app\'s endpoint, the same bytes signed in or not; site.js asks nothing', async () => {
+        const anon = await raw(ctx.siteUrl, 'GET', `${pub}/setup-guide`, { headers: HTML });
         assert.equal(anon.status, 200, anon.text.slice(0, 300));
-        assert.ok(anon.text.includes(`<meta name="docsd-edit" content="/~app/edit-link?space=${space.id}&amp;page=${pageId}">`), anon.text.slice(0, 1500));
-        const signed = await raw(ctx.url, 'GET', `${pub}/setup-guide`, { headers: { ...HTML, Cookie: aliceS.cookie } });
+        const href = `${ctx.url}/~app/edit-link?space=${space.id}&amp;page=${pageId}`;
+        assert.ok(anon.text.includes(`<a class="edit-link" rel="nofollow" aria-label="Edit this page in docsd" href="${href}">Edit</a>`), anon.text.slice(0, 3000));
+        assert.doesNotMatch(anon.text, /docsd-edit/);
+        const signed = await raw(ctx.siteUrl, 'GET', `${pub}/setup-guide`, { headers: { ...HTML, Cookie: aliceS.cookie } });
         assert.equal(signed.text, anon.text, 'a shared page carries nobody\'s link');
-        const js = await raw(ctx.url, 'GET', `${pub}/~assets/site.js`);
-        assert.match(js.text, /docsd-edit/);
+        const js = await raw(ctx.siteUrl, 'GET', `${pub}/~assets/site.js`);
+        assert.equal(js.status, 200);
+        assert.doesNotMatch(js.text, /edit-link|docsd-edit/);
     });
 
-    it('an editor gets the page in the interface; it opens', async () => {
-        const r = await ask(aliceS, `space=${space.id}&page=${pageId}`);
-        assert.equal(r.status, 200, r.text);
+    it('an editor is sent to the page in the interface; it opens with the editor\'s controls', async () => {
+        const r = await follow(aliceS, `space=${space.id}&page=${pageId}`);
+        assert.equal(r.status, 303, r.text);
         assert.match(r.headers['cache-control'], /no-store/);
-        assert.match(r.headers['content-type'], /^application\/json/);
         assert.equal(r.headers['access-control-allow-origin'], undefined);
-        assert.deepEqual(r.json, { url: `/s/${space.id}/setup-guide` });
-        const opened = await raw(ctx.url, 'GET', r.json.url, { headers: { ...HTML, Cookie: aliceS.cookie } });
+        assert.equal(r.headers.location, `/s/${space.id}/setup-guide`);
+        const opened = await raw(ctx.url, 'GET', r.headers.location, { headers: { ...HTML, Cookie: aliceS.cookie } });
         assert.equal(opened.status, 200);
         assert.match(opened.text, /Install it\./);
         assert.match(opened.text, /New change request/, 'the editor can start a change request there');
     });
 
-    it('a reader, a signed-out visitor, another organization and garbage get 204, never a redirect', async () => {
+    it('a reader gets the read-only page; a signed-out visitor the sign-in page and back', async () => {
+        const r = await follow(bobS, `space=${space.id}&page=${pageId}`);
+        assert.equal(r.status, 303);
+        assert.equal(r.headers.location, `/s/${space.id}/setup-guide`);
+        const opened = await raw(ctx.url, 'GET', r.headers.location, { headers: { ...HTML, Cookie: bobS.cookie } });
+        assert.equal(opened.status, 200);
+        assert.doesNotMatch(opened.text, /New change request/);
+        const anon = await follow(null, `space=${space.id}&page=${pageId}`);
+        assert.equal(anon.status, 303);
+        const back = new URL(anon.headers.location, ctx.url);
+        assert.equal(back.pathname, '/signin');
+        assert.equal(back.searchParams.get('next'), `/~app/edit-link?space=${space.id}&page=${pageId}`);
+    });
+
+    it('another organization, unknown ids and garbage get the app\'s 404, never a redirect elsewhere', async () => {
         for (const [who, q] of [
-            [bobS, `space=${space.id}&page=${pageId}`],
-            [null, `space=${space.id}&page=${pageId}`],
             [eveS, `space=${space.id}&page=${pageId}`],
             [aliceS, `space=${space.id}&page=nosuchpage`],
             [aliceS, `space=nosuchspace&page=${pageId}`],
             [aliceS, `space=${space.id}`],
             [aliceS, `space=${'x'.repeat(5000)}&page=${pageId}`],
             [aliceS, `space=%22%3E%3Cscript%3E&page=${pageId}`],
+            [null, `space=%22%3E%3Cscript%3E&page=${pageId}`],
         ]) {
-            const r = await ask(who, q);
-            assert.equal(r.status, 204, `${q}: ${r.status} ${r.text}`);
-            assert.equal(r.text, '');
+            const r = await follow(who, q);
+            assert.equal(r.status, 404, `${q}: ${r.status} ${r.text.slice(0, 200)}`);
+            assert.equal(r.headers.location, undefined);
             assert.match(r.headers['cache-control'], /no-store/);
+            assert.doesNotMatch(r.text, /<script>/);
         }
         // a forged session is no session
-        const forged = await ask({ cookie: `docsd_session=${'a'.repeat(64)}` }, `space=${space.id}&page=${pageId}`);
-        assert.equal(forged.status, 204);
+        const forged = await follow({ cookie: `docsd_session=${'a'.repeat(64)}` }, `space=${space.id}&page=${pageId}`);
+        assert.equal(forged.status, 303);
+        assert.match(forged.headers.location, /^\/signin\?next=/);
     });
 
-    it('a site on its own hostname names no endpoint', async () => {
+    it('a site on its own hostname carries no Edit link', async () => {
         const host = `docs-${ctx.run}.example.com`.toLowerCase();
         await ok(alice.api.orgs.updateSiteById(org.id, site.id, { hostname: host }), 'updateSiteById');
         const r = await raw(ctx.url, 'GET', '/setup-guide', { headers: { ...HTML, Host: host } });
         assert.equal(r.status, 200, r.text.slice(0, 300));
         assert.match(r.text, /Install it\./);
-        assert.doesNotMatch(r.text, /docsd-edit/);
+        assert.doesNotMatch(r.text, /edit-link/);
     });
 });

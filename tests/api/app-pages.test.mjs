@@ -196,7 +196,7 @@ describe('web interface: reading pages', () => {
         await ok(alice.api.orgs.publishSite(org.id, site.id), 'publishSite');
         const pub = (await page(aliceS, path(site.urls.app))).text;
         assert.match(pub, new RegExp(`<a href="/s/${space.id}">Guide &lt;script&gt;alert\\(1\\)&lt;/script&gt;</a><span class="kind">default</span>`));
-        assert.match(pub, new RegExp(`<dt>Published</dt><dd><a href="${ctx.url}/sites/[^"]+">`));
+        assert.match(pub, new RegExp(`<dt>Published</dt><dd><a href="${ctx.siteUrl}/sites/[^"]+">`));
         await page(eveS, path(site.urls.app), 404);
         await page(aliceS, `/o/${org.id}/sites/nosuchsite`, 404);
     });

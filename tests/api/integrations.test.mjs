@@ -481,7 +481,7 @@ describe('integrations', () => {
         await ok(api.orgs.updateSiteById(org.id, site.id, { basename: `intg-site-${ctx.run}` }), 'updateSiteById');
         await ok(api.orgs.publishSite(org.id, site.id), 'publishSite');
         const page = async () => {
-            const res = await fetch(`${ctx.url}/sites/intg-site-${ctx.run}`, { redirect: 'manual' });
+            const res = await fetch(`${ctx.siteUrl}/sites/intg-site-${ctx.run}`, { redirect: 'manual' });
             return { status: res.status, csp: res.headers.get('content-security-policy'), text: await res.text() };
         };
         let p = await page();
@@ -489,7 +489,13 @@ describe('integrations', () => {
         const tags = [...p.text.matchAll(/<script defer src="([^"]+)"><\/script>/g)].map((m) => m[1]);
         assert.equal(tags.length, 2, p.text);
         assert.equal(tags[1], s[0].script);
-        const origin = new URL(ctx.url).origin;
+        // The script is served on the sites' origin (README, "Two origins"), never the web
+        // interface's: the main origin answers its old URL with a 308 there.
+        assert.ok(s[0].script.startsWith(`${ctx.siteUrl}/v1/integrations/`), s[0].script);
+        const onMain = await raw(ctx.url, 'GET', new URL(s[0].script).pathname);
+        assert.equal(onMain.status, 308);
+        assert.equal(onMain.headers.location, s[0].script);
+        const origin = new URL(ctx.siteUrl).origin;
         assert.match(p.csp, new RegExp(`script-src 'self' ${origin.replace(/[.]/g, '\\.')} https://cdn\\.example\\.com;`));
         assert.doesNotMatch(p.csp, /unsafe-eval|'unsafe-inline'[^;]*script|script-src[^;]* \*( |;)/);
         assert.match(p.csp, /default-src 'none'/);

@@ -67,7 +67,7 @@ const source = (spec, models = false) => ({
 describe('computed OpenAPI pages', () => {
     let ctx, alice, api, org, space, site, base, apiPage;
 
-    const get = (path, headers = {}) => raw(ctx.url, 'GET', path, { headers });
+    const get = (path, headers = {}) => raw(path.startsWith('/sites/') ? ctx.siteUrl : ctx.url, 'GET', path, { headers });
     async function processed(slug, before) {
         const deadline = Date.now() + 20_000;
         for (;;) {

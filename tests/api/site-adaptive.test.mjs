@@ -114,7 +114,7 @@ function pdfText(buf) {
 describe('adaptive content on published sites', () => {
     let ctx, alice, api, org, space, site, key, root, other;
     const now = () => Math.floor(Date.now() / 1000);
-    const get = (path, headers = {}) => raw(ctx.url, 'GET', path, { headers });
+    const get = (path, headers = {}) => raw(path.startsWith('/sites/') ? ctx.siteUrl : ctx.url, 'GET', path, { headers });
     const as = (claims) => ({ Cookie: `docsd_visitor=${jwt(key, { exp: now() + 600, ...claims })}` });
 
     async function write(spaceId, changes) {
@@ -372,12 +372,12 @@ describe('adaptive content on published sites', () => {
             assert.ok(!t.includes('onerror') && !t.includes('.gitbook/assets'), t);
             // the twin: GitBook's blocks as plain markdown, links absolute (pages to their twins)
             const twin = (await get(`/sites/${s2.id}/index.md`)).text;
-            assert.match(twin, new RegExp(`href="${ctx.url}/sites/${s2.id}/guide\\.md"`));
-            assert.match(twin, new RegExp(`src="${ctx.url}/sites/${s2.id}/~file/`));
+            assert.match(twin, new RegExp(`href="${ctx.siteUrl}/sites/${s2.id}/guide\\.md"`));
+            assert.match(twin, new RegExp(`src="${ctx.siteUrl}/sites/${s2.id}/~file/`));
             await merged(sp.id, [{ operation: 'insert_page', title: 'Blocks', document: { markdown:
                 '{% hint style="warning" %}\nMind [the guide](guide.md).\n{% endhint %}\n\n{% tabs %}\n{% tab title="One" %}\nFirst.\n{% endtab %}\n{% endtabs %}\n\n{% stepper %}\n{% step %}\nDo it.\n{% endstep %}\n{% endstepper %}\n\n{% embed url="https://example.com/v" %}\n' } }]);
             const bt = (await get(`/sites/${s2.id}/blocks.md`)).text;
-            assert.match(bt, new RegExp(`> \\*\\*Warning\\*\\*\n>\\s*\n> Mind \\[the guide\\]\\(${ctx.url}/sites/${s2.id}/guide\\.md\\)`));
+            assert.match(bt, new RegExp(`> \\*\\*Warning\\*\\*\n>\\s*\n> Mind \\[the guide\\]\\(${ctx.siteUrl}/sites/${s2.id}/guide\\.md\\)`));
             assert.match(bt, /\*\*One\*\*\n\nFirst\./);
             assert.match(bt, /\*\*Step 1\*\*\n\nDo it\./);
             assert.match(bt, /\[https:\/\/example\.com\/v\]\(https:\/\/example\.com\/v\)/);

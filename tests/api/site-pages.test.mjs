@@ -73,7 +73,7 @@ function getExact(baseUrl, target, headers = {}) {
 describe('published site pages', () => {
     let ctx, alice, api, org, guide, legacy, site, base;
 
-    const get = (path, headers = {}) => raw(ctx.url, 'GET', path, { headers });
+    const get = (path, headers = {}) => raw(path.startsWith('/sites/') ? ctx.siteUrl : ctx.url, 'GET', path, { headers });
     const html = async (path, status = 200, headers = {}) => {
         const r = await get(path, headers);
         assert.equal(r.status, status, `GET ${path}: expected ${status}, got ${r.status}: ${r.text.slice(0, 300)}`);
@@ -206,7 +206,7 @@ describe('published site pages', () => {
         assert.match(c.headers['content-type'], /^text\/css/);
         assert.match(c.headers['cache-control'], /max-age=31536000/);
         assert.match(c.text, /font:16px\/1\.6/);
-        const post = await raw(ctx.url, 'POST', base, {});
+        const post = await raw(ctx.siteUrl, 'POST', base, {});
         assert.equal(post.status, 405);
         // odd input is a 404 or an empty result, never an error
         for (const p of [`${base}/~file/x/y`, `${base}/~file/`, `${base}/~share/`, `${base}/a%0Ab`, '/sites/a%0Ab', '/sites/', `${base}/${'x'.repeat(1500)}`])
@@ -387,7 +387,7 @@ describe('published site pages', () => {
             assert.match(r.headers.location, /^\/~share\/abc\//, `${path}?share: Location ${r.headers.location}`);
         }
         // through /sites/{name} too
-        const r = await getExact(ctx.url, `/sites/${s.id}//evil.example?jwt_token=${tok}`);
+        const r = await getExact(ctx.siteUrl, `/sites/${s.id}//evil.example?jwt_token=${tok}`);
         assert.equal(r.status, 302);
         assert.equal(r.headers.location, `/sites/${s.id}//evil.example`);
     });

@@ -13,7 +13,7 @@ import { ok, empty, raw, createOrg, sleep } from './lib/api.mjs';
 describe('published site: readers and search engines', () => {
     let ctx, alice, api, org, guide, extra, other, site, otherSite, ss, base;
 
-    const get = (path, headers = {}) => raw(ctx.url, 'GET', path, { headers });
+    const get = (path, headers = {}) => raw(path.startsWith('/sites/') ? ctx.siteUrl : ctx.url, 'GET', path, { headers });
     const html = async (path, status = 200, headers = {}) => {
         const r = await get(path, headers);
         assert.equal(r.status, status, `GET ${path}: expected ${status}, got ${r.status}: ${r.text.slice(0, 300)}`);
@@ -125,7 +125,7 @@ describe('published site: readers and search engines', () => {
 
     it('head: canonical, Open Graph and Twitter tags with the social preview image; docsd\'s script only', async () => {
         const r = await html(`${base}/concepts/tokens`);
-        const origin = ctx.url.replace(/\/$/, '');
+        const origin = ctx.siteUrl.replace(/\/$/, '');
         assert.match(r.text, new RegExp(`<link rel="canonical" href="${origin}${base}/concepts/tokens">`));
         assert.match(r.text, new RegExp(`<meta property="og:url" content="${origin}${base}/concepts/tokens">`));
         assert.match(r.text, /<meta property="og:title" content="Tokens">/);
@@ -181,7 +181,7 @@ describe('published site: readers and search engines', () => {
     });
 
     it('sitemap.xml is an index of one sitemap per site space, with lastmod; robots as before', async () => {
-        const origin = ctx.url.replace(/\/$/, '');
+        const origin = ctx.siteUrl.replace(/\/$/, '');
         const idx = await get(`${base}/sitemap.xml`);
         assert.equal(idx.status, 200);
         assert.match(idx.headers['content-type'], /^application\/xml/);
@@ -218,7 +218,7 @@ describe('published site: readers and search engines', () => {
         await ok(api.orgs.addSpaceToSite(org.id, hs.id, { spaceId: src.id }), 'addSpaceToSite', 201);
         const es = await ok(api.orgs.addSpaceToSite(org.id, hs.id, { spaceId: done.result.space }), 'addSpaceToSite', 201);
         await ok(api.orgs.publishSite(org.id, hs.id), 'publishSite');
-        const origin = ctx.url.replace(/\/$/, '');
+        const origin = ctx.siteUrl.replace(/\/$/, '');
         const root = `/sites/${hs.id}`;
         const garden = await html(`${root}/the-garden`);
         assert.match(garden.text, new RegExp(`<link rel="alternate" hreflang="en" href="${origin}${root}/the-garden">`));

@@ -166,7 +166,7 @@ describe('sites', () => {
             assert.deepEqual(s.adaptiveContent, { enabled: true });
             assert.equal(s.agentsContext, 'excluded');
             assert.equal(s.proxy.origin, 'docs.example.com/help/center');
-            assert.equal(s.proxy.target, `${ctx.url}/sites/${base}`);
+            assert.equal(s.proxy.target, `${ctx.siteUrl}/sites/${base}`);
             assert.deepEqual(await get(site.id), s);
             // leaving fields out changes nothing; null removes the proxy
             s = await patch(site.id, { proxy: null });
@@ -246,7 +246,7 @@ describe('sites', () => {
         it('publishSite / unpublishSite: published and urls.published follow', async () => {
             let s = await ok(api().orgs.publishSite(org.id, site.id), 'publishSite');
             assert.equal(s.published, true);
-            assert.equal(s.urls.published, `${ctx.url}/sites/${s.basename ?? s.id}`);
+            assert.equal(s.urls.published, `${ctx.siteUrl}/sites/${s.basename ?? s.id}`);
             assert.equal((await get(site.id)).published, true);
             s = await ok(api().orgs.publishSite(org.id, site.id), 'publishSite');
             assert.equal(s.published, true, 'publishing twice keeps it published');
@@ -526,7 +526,7 @@ describe('sites', () => {
             assert.equal(a.object, 'share-link');
             assert.equal(a.name, 'Partners');
             assert.equal(a.active, true);
-            const m = a.urls.published.match(new RegExp(`^${ctx.url}/sites/${site.id}/~share/([A-Za-z0-9]{40})$`));
+            const m = a.urls.published.match(new RegExp(`^${ctx.siteUrl}/sites/${site.id}/~share/([A-Za-z0-9]{40})$`));
             assert.ok(m, a.urls.published);
             await sleep(2);
             const b = await ok(api().orgs.createSiteShareLink(org.id, site.id, { name: '' }), 'createSiteShareLink', 201);
@@ -544,7 +544,7 @@ describe('sites', () => {
             // a basename moves the links' URLs with the site
             const base = `s${ctx.run}`.toLowerCase();
             await patch(site.id, { basename: base });
-            assert.equal((await links())[0].urls.published, `${ctx.url}/sites/${base}/~share/${m[1]}`);
+            assert.equal((await links())[0].urls.published, `${ctx.siteUrl}/sites/${base}/~share/${m[1]}`);
             await empty(api().orgs.deleteSiteShareLinkById(org.id, site.id, b.id), 205, 'delete');
             await empty(api().orgs.deleteSiteShareLinkById(org.id, site.id, b.id), 204, 'delete again');
             assert.deepEqual((await links()).map((l) => l.id), [a.id]);

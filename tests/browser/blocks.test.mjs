@@ -247,7 +247,7 @@ describe('every GitBook block in chromium, light and dark, desktop and phone', {
         await ok(api.orgs.updateSiteCustomizationById(org.id, site.id, { themes: { default: 'light', toggeable: true } }), 'updateSiteCustomizationById');
         const pub = await ok(api.orgs.publishSite(org.id, site.id), 'publishSite');
         root = new URL(pub.urls.published).pathname;
-        pageUrl = `${ctx.url}${root}`;
+        pageUrl = `${ctx.siteUrl}${root}`;
         browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     });
     after(async () => {
@@ -256,7 +256,7 @@ describe('every GitBook block in chromium, light and dark, desktop and phone', {
     });
 
     it('the HTML has every block and none of the hostile markup', async () => {
-        const r = await raw(ctx.url, 'GET', root);
+        const r = await raw(ctx.siteUrl, 'GET', root);
         assert.equal(r.status, 200);
         const t = r.text;
         for (const style of ['info', 'success', 'warning', 'danger']) assert.match(t, new RegExp(`class="hint hint-${style}"`));
@@ -288,11 +288,11 @@ describe('every GitBook block in chromium, light and dark, desktop and phone', {
         assert.match(csp, /script-src 'self'/);
         assert.doesNotMatch(csp, /unsafe-inline[^;]*;?\s*$|script-src[^;]*unsafe/);
         for (const asset of ['katex/katex.min.js', 'katex/katex.min.css', 'highlight.js/highlight.min.js', 'enhance.js']) {
-            const a = await raw(ctx.url, 'GET', `${root}/~assets/vendor/${asset}`);
+            const a = await raw(ctx.siteUrl, 'GET', `${root}/~assets/vendor/${asset}`);
             assert.equal(a.status, existsSync(`/usr/share/javascript/${asset}`) || asset === 'enhance.js' ? 200 : 404, asset);
         }
         for (const bad of ['../../../etc/passwd', 'katex/../../../etc/passwd', 'katex//katex.min.js', 'other/x.js', 'katex/katex.mjs.map', '%2e%2e/x.js'])
-            assert.equal((await raw(ctx.url, 'GET', `${root}/~assets/vendor/${bad}`)).status, 404, bad);
+            assert.equal((await raw(ctx.siteUrl, 'GET', `${root}/~assets/vendor/${bad}`)).status, 404, bad);
         const article = t.slice(t.indexOf('<article'), t.indexOf('</article>')).replace(/<script defer src="[^"]*\/~assets\/vendor\/[^"]+"><\/script>/g, '');
         for (const bad of ['<script', 'onerror', 'href="javascript:', '<svg', 'onload', '<iframe', 'style="position', '__pwned'])
             assert.ok(!article.includes(bad), `${bad} in the page`);

@@ -81,7 +81,7 @@ describe('published site: readers\' features in chromium', { timeout: 240_000 },
         await ok(api.orgs.addSpaceToSite(org.id, site.id, { spaceId: space.id }), 'addSpaceToSite', 201);
         await ok(api.orgs.updateSiteById(org.id, site.id, { basename: `readers-${ctx.run}` }), 'updateSiteById');
         await ok(api.orgs.publishSite(org.id, site.id), 'publishSite');
-        origin = ctx.url.replace(/\/$/, '');
+        origin = ctx.siteUrl.replace(/\/$/, '');
         base = `${origin}/sites/readers-${ctx.run}`;
         browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     });

@@ -191,7 +191,7 @@ describe('published site in chromium', { timeout: 240_000 }, () => {
         if (!s.site) return;
         assert.equal(s.site.published, true);
         s.root = norm(s.site.urls.published);
-        assert.equal(s.root, `${ctx.url}/sites/acme-${ctx.run}`, 'urls.published follows the documented scheme');
+        assert.equal(s.root, `${ctx.siteUrl}/sites/acme-${ctx.run}`, 'urls.published follows the documented scheme');
 
         // The share-link site.
         const priv = await ok(alice.api.orgs.createSite(org.id, { title: 'Acme Internal', visibility: 'share-link' }), 'createSite', 201);

@@ -18,5 +18,5 @@ export async function setup(opts = {}) {
         const u = await server.createUser(email, displayName);
         return { ...u, name: displayName, api: client(server.url, u.token) };
     }
-    return { server, url: server.url, run, domain, user, client: (token) => client(server.url, token) };
+    return { server, url: server.url, siteUrl: server.siteUrl, run, domain, user, client: (token) => client(server.url, token) };
 }

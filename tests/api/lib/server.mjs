@@ -82,7 +82,10 @@ function parseSingleJson(stdout, what) {
 /**
  * Starts `docsd serve` on a free loopback port with a fresh data directory, or with `dataDir`
  * (the data of a server stopped with stop({ keepData: true })) to restart on the same data.
- * Returns {url, port, dataDir, logFile, stop(), createUser(email, name), createToken(email), cli(args)}.
+ * Returns {url, siteUrl, port, sitePort, dataDir, logFile, stop(), createUser(email, name),
+ * createToken(email), cli(args)}. Published sites are on a second listener (README, "Two
+ * origins"): siteUrl, a free port of its own, unless extraArgs give --site-listen or
+ * --site-url themselves (then siteUrl is what /healthz's home document names).
  */
 export async function startServer({ rateLimit, extraArgs = [], dataDir: reuseDir } = {}) {
     if (!existsSync(DOCSD_BIN)) throw new Error(`docsd binary not found at ${DOCSD_BIN} (run make, or set DOCSD_BIN)`);
@@ -90,11 +93,16 @@ export async function startServer({ rateLimit, extraArgs = [], dataDir: reuseDir
     const logFile = join(dataDir, 'server.log');
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
+    const ownSite = extraArgs.some((a) => a === '--site-listen' || a === '--site-url');
+    let sitePort = ownSite ? null : await freePort();
+    while (sitePort === port) sitePort = await freePort();
+    let siteUrl = ownSite ? null : `http://127.0.0.1:${sitePort}`;
     // On PostgreSQL the data directory still holds what is not in the database (Git mirrors):
     // the test's own, never ./data (a job of another test file may run on this server: the
     // queue is shared).
     const args = ['serve', '--listen', `127.0.0.1:${port}`, ...storageArgs(dataDir), ...(DATABASE_URL ? ['--data', dataDir] : []), '--public-url', url];
     if (rateLimit !== undefined) args.push('--rate-limit', String(rateLimit));
+    if (!ownSite) args.push('--site-listen', `127.0.0.1:${sitePort}`, '--site-url', siteUrl);
     args.push(...extraArgs);
 
     const logFd = openSync(logFile, 'a');
@@ -141,6 +149,13 @@ export async function startServer({ rateLimit, extraArgs = [], dataDir: reuseDir
         throw new Error(
             `docsd did not become healthy within ${START_TIMEOUT_MS} ms (${lastErr?.message}); args: ${args.join(' ')}\nlog tail:\n${tail(logFile)}`,
         );
+    }
+
+    if (ownSite) {
+        // The home document names where the sites are.
+        const home = await (await fetch(`${url}/`)).json();
+        siteUrl = home.sites.replace(/\/sites\/$/, '');
+        sitePort = Number(new URL(siteUrl).port) || null;
     }
 
     async function cli(cliArgs) {
@@ -209,6 +224,8 @@ export async function startServer({ rateLimit, extraArgs = [], dataDir: reuseDir
 
     return {
         url,
+        siteUrl,
+        sitePort,
         port,
         dataDir,
         logFile,
