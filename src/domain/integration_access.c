@@ -23,6 +23,17 @@
  * is read by those admins, the installation's own token and the integration
  * token, and by nobody else: readers, guests, other installations and the
  * owning organization's admins get the object with `{}` for it.
+ * * An integration's identity is never a member of anything: neither token
+ * creates an organization, joins one with an invite link, pings one or
+ * lists "its" spaces as a member (INTEG_OP_MEMBER, dom_member_check); what
+ * an admin gives the integration's user (membership, grants, teams) stays
+ * in the store, inert: no standing of an integration principal reads it
+ * (domain/access.c), and it shares no organization with other users.
+ * Sites: an installation token reads the sites the admin selected with
+ * site:metadata:read (dom_installation_site_role), never more than read.
+ * The `permissions` booleans read the same roles as the checks: the scopes
+ * never give an installation token ACCESS_MANAGE (integration_scope_role);
+ * space:metadata:write's settings are dom_space_settings_need's.
  *
  * The actor is classified against the object (integration, installation),
  * possibly into several kinds at once (an admin of both the owning and the

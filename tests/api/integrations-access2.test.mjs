@@ -185,6 +185,14 @@ describe('integration access, second pass', () => {
             assert.deepEqual(spaces.items.map((s) => s.id), [sSel.id]);
             const o = await ok(alice.api.orgs.getOrganizationById(orgB.id), 'getOrganizationById');
             assert.equal(o.title, `B2 ${ctx.run}`);
+            // Users: the membership shares no organization with anyone for the tokens.
+            for (const who of ['integ', 'instS']) {
+                const r = await call(who, 'GET', `/v1/users/${alice.id}`);
+                assert.equal(r.status, 404, `${who} reads a co-member: ${r.text}`);
+                assert.ok(!r.text.includes(alice.email));
+                assert.equal((await call(who, 'GET', `/v1/users/${integUser.id}`)).status, 200);
+            }
+            assert.equal((await call('alice', 'GET', `/v1/users/${integUser.id}`)).status, 200);
         } finally {
             await empty(alice.api.orgs.removeMemberFromOrganizationById(orgB.id, integUser.id), 205, 'removeMemberFromOrganizationById');
         }
@@ -317,6 +325,15 @@ describe('integration access, second pass', () => {
         const none = await call('instJ', 'GET', `/v1/orgs/${orgB.id}/sites`);
         assert.equal(none.status, 200);
         assert.deepEqual(none.json.items, []);
+        // A site's integration scripts: whoever reads the site.
+        const scripts = await call('instS', 'GET', `/v1/orgs/${orgB.id}/sites/${siteSel.id}/integration-scripts`);
+        assert.equal(scripts.status, 200, scripts.text);
+        validate('listSiteIntegrationScripts', 200, scripts.json);
+        for (const [who, site] of [['instS', siteUn], ['instJ', siteSel], ['integ', siteSel]]) {
+            const r = await call(who, 'GET', `/v1/orgs/${orgB.id}/sites/${site.id}/integration-scripts`);
+            assert.equal(r.status, 404, `${who} reads the scripts of a site it does not read: ${r.text}`);
+        }
+        assert.equal((await call('bob', 'GET', `/v1/orgs/${orgB.id}/sites/${siteUn.id}/integration-scripts`)).status, 200);
         // The integration token reads no site.
         assert.equal((await call('integ', 'GET', `/v1/orgs/${orgB.id}/sites/${siteSel.id}`)).status, 404);
         // Uninstalling from the site takes it away at once.
