@@ -259,7 +259,7 @@ int page_org(struct app_page *p)
 		/* OpenAPI specs and integrations (pages_openapi.c,
 		 * pages_integrations.c): for members, as listOpenAPISpecs and
 		 * listIntegrations allow. */
-		if (perm.list_integrations) {
+		if (perm.list_integrations && o.actor.role >= ROLE_READ) {
 			html_raw(p->out, "<h2>APIs and integrations</h2><p class=\"actions\"><a href=\"");
 			app_href(p->out, "/o/", o.org.id);
 			html_raw(p->out, "/openapi\">OpenAPI specifications</a><a href=\"");

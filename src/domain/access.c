@@ -52,9 +52,15 @@ static int installation_standing(struct dom *d, const char *org_id, struct membe
 	if (rc || (rc = store_integration_by_id(d->tx, in.integration_id, &it)))
 		return rc;
 	d->actor.installation_role = integration_scope_role(it.scopes);
-	out->role = d->actor.installation_role == ROLE_NONE ? ROLE_NONE : ROLE_GUEST;
+	d->actor.installation_settings = integration_scope_has(it.scopes, "space:metadata:write");
+	d->actor.installation_site_role = integration_site_scope_role(it.scopes);
+	/* An integration without scopes stands nowhere; one with scopes knows the
+	 * organization it is installed in, even when none of them reads content
+	 * (site:script:inject). */
+	out->role = integration_scope_has(it.scopes, NULL) ? ROLE_GUEST : ROLE_NONE;
 	out->org_default = ROLE_GUEST;
 	d->actor.installation_selected = strcmp(in.space_selection, "selected") == 0;
+	d->actor.installation_sites_selected = !in.site_selection || strcmp(in.site_selection, "selected") == 0;
 	return 0;
 }
 

@@ -48,6 +48,14 @@ struct actor {
 	 * standing in the organization (org.role) is a guest's, so member-only
 	 * operations (members, teams, ...) stay closed to it. */
 	enum role installation_role;
+	/* Its integration has space:metadata:write: it changes the settings of
+	 * the spaces it reads (title, emoji, ...), never who reads them
+	 * (dom_space_settings_need). */
+	int installation_settings;
+	/* Its role on the sites the admin selected (site:metadata:read: read),
+	 * and whether its site_selection is "selected" (dom_installation_site_role). */
+	enum role installation_site_role;
+	int installation_sites_selected;
 	/* The actor's standing in org_id, loaded by dom_enter_org(). */
 	const char *org_id;
 	struct membership org;

@@ -23,6 +23,17 @@
  * is read by those admins, the installation's own token and the integration
  * token, and by nobody else: readers, guests, other installations and the
  * owning organization's admins get the object with `{}` for it.
+ * * An integration's identity is never a member of anything: neither token
+ * creates an organization, joins one with an invite link, pings one or
+ * lists "its" spaces as a member (INTEG_OP_MEMBER, dom_member_check); what
+ * an admin gives the integration's user (membership, grants, teams) stays
+ * in the store, inert: no standing of an integration principal reads it
+ * (domain/access.c), and it shares no organization with other users.
+ * Sites: an installation token reads the sites the admin selected with
+ * site:metadata:read (dom_installation_site_role), never more than read.
+ * The `permissions` booleans read the same roles as the checks: the scopes
+ * never give an installation token ACCESS_MANAGE (integration_scope_role);
+ * space:metadata:write's settings are dom_space_settings_need's.
  *
  * The actor is classified against the object (integration, installation),
  * possibly into several kinds at once (an admin of both the owning and the
@@ -52,17 +63,17 @@ enum integ_actor {
 };
 
 /* The state table: actor kind x operation. Column order is enum integ_op's:
- *                MANAGE LIST EVENTS TASK READ CONFIG SET SELECT UNINSTALL TOKEN CONTENT */
+ *                MANAGE LIST EVENTS TASK READ CONFIG SET SELECT UNINSTALL TOKEN CONTENT MEMBER */
 static const char RULES[IA_COUNT][INTEG_OP_COUNT + 1] = {
-	[IA_DOCSD] = "AAAAAAAAAAA",
-	[IA_INTEGRATION] = "FAAAAAAFFAF",
-	[IA_INSTALLATION] = "FOFOAAAFFFF",
-	[IA_FOREIGN] = "FFFFNNNNNNF",
-	[IA_ADMIN] = "FFFFAAAAAAA",
-	[IA_OWNER] = "AAAAAFFFFFA",
-	[IA_MEMBER] = "FFFFAFFFFFA",
-	[IA_GUEST] = "FFFFAFFFFFA",
-	[IA_OUTSIDER] = "FFFFNNNNNNA",
+	[IA_DOCSD] = "AAAAAAAAAAAA",
+	[IA_INTEGRATION] = "FAAAAAAFFAFF",
+	[IA_INSTALLATION] = "FOFOAAAFFFFF",
+	[IA_FOREIGN] = "FFFFNNNNNNFF",
+	[IA_ADMIN] = "FFFFAAAAAAAA",
+	[IA_OWNER] = "AAAAAFFFFFAA",
+	[IA_MEMBER] = "FFFFAFFFFFAA",
+	[IA_GUEST] = "FFFFAFFFFFAA",
+	[IA_OUTSIDER] = "FFFFNNNNNNAA",
 };
 
 /* Most permissive first. */
@@ -147,10 +158,13 @@ int dom_integration_may(struct dom *d, enum integ_op op, const struct integratio
 	case 'O':
 		return 0;
 	case 'F':
-		return err_set(ERR_FORBIDDEN, "%s", op == INTEG_OP_CONTENT_MANAGE
-						      ? "integration tokens do not manage permissions, create, delete, "
-							"move or transfer spaces and collections"
-						      : "this token or role may not do this to the integration's installations");
+		return err_set(ERR_FORBIDDEN, "%s",
+			       op == INTEG_OP_CONTENT_MANAGE
+				       ? "integration tokens do not manage permissions, create, delete, "
+					 "move or transfer spaces and collections"
+			       : op == INTEG_OP_MEMBER
+				       ? "integration tokens do not create, join or act as members of organizations"
+				       : "this token or role may not do this to the integration's installations");
 	default:
 		return err_set(ERR_NOT_FOUND, "installation not found");
 	}
@@ -171,11 +185,28 @@ int dom_content_manage_check(struct dom *d)
 	return dom_actor_is_integration(d) ? dom_integration_may(d, INTEG_OP_CONTENT_MANAGE, NULL, NULL, NULL) : 0;
 }
 
+int dom_member_check(struct dom *d)
+{
+	return dom_actor_is_integration(d) ? dom_integration_may(d, INTEG_OP_MEMBER, NULL, NULL, NULL) : 0;
+}
+
+enum role dom_space_settings_need(const struct dom *d)
+{
+	/* ROLE_READ: the space must be one it reads, i.e. one the admin
+	 * selected (dom_installation_role); what it may not change of the
+	 * settings (defaultLevel, visibility) dom_content_manage_check refuses. */
+	return d->actor.installation_id && d->actor.installation_settings ? ROLE_READ : ACCESS_MANAGE;
+}
+
 /* The scopes' role on content (the mapping the README's Access states):
- * space:metadata:write the settings of a space (create), space:content:write
- * and space:git:sync edit, any other scope read, none nothing. What an
- * installation token may do with it is dom_installation_role's and
- * dom_content_manage_check's to say. */
+ * space:content:write and space:git:sync edit; space:content:read,
+ * space:metadata:read, space:metadata:write and page:feedback:read read;
+ * scopes of other objects (site:*, openapi:*, conversations:ingest) nothing
+ * on a space: an integration that injects a script into a site does not
+ * read the organization's spaces. Never ACCESS_MANAGE, so that the
+ * permissions booleans (admin, viewInviteLinks, create) and the checks read
+ * the same role: what space:metadata:write adds (a space's settings) is
+ * dom_space_settings_need's to say. */
 enum role integration_scope_role(const char *scopes_json)
 {
 	json_t *a = json_loads(scopes_json ? scopes_json : "[]", 0, NULL);
@@ -186,19 +217,67 @@ enum role integration_scope_role(const char *scopes_json)
 	json_array_foreach(a, i, v)
 	{
 		const char *s = json_string_value(v);
-		enum role this = ROLE_READ;
+		enum role this = ROLE_NONE;
 
 		if (!s)
 			continue;
-		if (strcmp(s, "space:metadata:write") == 0)
-			this = ROLE_CREATE;
-		else if (strcmp(s, "space:content:write") == 0 || strcmp(s, "space:git:sync") == 0)
+		if (strcmp(s, "space:content:write") == 0 || strcmp(s, "space:git:sync") == 0)
 			this = ROLE_EDIT;
+		else if (strncmp(s, "space:", 6) == 0 || strcmp(s, "page:feedback:read") == 0)
+			this = ROLE_READ;
 		if (this > r)
 			r = this;
 	}
 	json_decref(a);
 	return r;
+}
+
+bool integration_scope_has(const char *scopes_json, const char *scope)
+{
+	json_t *a = json_loads(scopes_json ? scopes_json : "[]", 0, NULL);
+	bool found = false;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(a, i, v)
+	{
+		if (json_is_string(v) && (!scope || strcmp(json_string_value(v), scope) == 0))
+			found = true;
+	}
+	json_decref(a);
+	return found;
+}
+
+/* GitBook's site scopes: site:metadata:read reads the site through the
+ * sites API (the site, its structure, customization, redirects: every read
+ * that needs the read role on it); the others (site:script:inject,
+ * site:script:cookies, site:views:read, site:visitor:auth,
+ * site:adaptive:read / write) give no API access to the site: the first two
+ * act on published pages (dom_site_integration_scripts), the rest have no
+ * operation in docsd. Never more than read: settings, publishing, share
+ * links and the structure's writes stay the site admins'. */
+enum role integration_site_scope_role(const char *scopes_json)
+{
+	return integration_scope_has(scopes_json, "site:metadata:read") ? ROLE_READ : ROLE_NONE;
+}
+
+int dom_installation_site_role(struct dom *d, const char *site_id, enum role *out)
+{
+	struct integration_target t;
+	int rc;
+
+	*out = ROLE_NONE;
+	if (d->actor.org.role == ROLE_NONE || d->actor.installation_site_role < ROLE_READ)
+		return 0;
+	if (d->actor.installation_sites_selected) {
+		rc = store_target_get(d->tx, d->actor.installation_id, "site", site_id, &t);
+		if (rc == ERR_NOT_FOUND || (rc == 0 && strcmp(t.status, "active") != 0))
+			return 0;
+		if (rc)
+			return rc;
+	}
+	*out = d->actor.installation_site_role;
+	return 0;
 }
 
 /* The role an installation token has on a space (space_id) or on a

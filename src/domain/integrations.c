@@ -910,11 +910,9 @@ int dom_site_integration_scripts_get(struct dom *d, const char *org_id, const ch
 				     int *n)
 {
 	struct site st;
-	int rc;
+	/* Whoever reads the site, as every site read (dom_site_get): guests
+	 * and installation tokens without the site get 404 here too. */
+	int rc = dom_site_get(d, org_id, site_id, ROLE_READ, false, &st);
 
-	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW)))
-		return rc;
-	if ((rc = store_site_get(d->tx, site_id, &st)) == 0 && strcmp(st.org_id, org_id) != 0)
-		rc = err_set(ERR_NOT_FOUND, "site not found");
 	return rc ? rc : dom_site_integration_scripts(d, site_id, out, n);
 }

@@ -178,6 +178,10 @@ enum integ_op {
 	/* On a space or collection (it and in NULL): grants, creating inside,
 	 * delete, restore, move, transfer, defaultLevel and visibility. */
 	INTEG_OP_CONTENT_MANAGE,
+	/* On an organization (it and in NULL): create one, join one (invite
+	 * link), act as its member (ping: lastSeenAt and visitor claims, the
+	 * member's own space list). An integration's identity is never a member. */
+	INTEG_OP_MEMBER,
 	INTEG_OP_COUNT
 };
 /* The rule: 0 when the actor may do op to installation `in` of `it` (in
@@ -197,12 +201,30 @@ bool dom_actor_is_integration(const struct dom *d);
  * manages permissions or creates, deletes, restores, moves or transfers a
  * space or collection calls it (domain/grants.c, collections.c, spaces.c). */
 int dom_content_manage_check(struct dom *d);
+/* 0, or ERR_FORBIDDEN for integration principals: creating an
+ * organization, joining one with an invite link, and what only a member
+ * does (domain/orgs.c, invites.c, members.c, spaces.c). Grants, team
+ * memberships and invitations an admin gives the integration's user stay
+ * in the store but are inert: no integration principal's standing reads
+ * them (domain/access.c, dom_enter_org). */
+int dom_member_check(struct dom *d);
+/* The role dom_space_update needs: ACCESS_MANAGE, or read for an
+ * installation token whose integration has space:metadata:write. */
+enum role dom_space_settings_need(const struct dom *d);
+/* An installation token's role on site_id of the organization it entered:
+ * its site scopes' role (integration_site_scope_role) when the site is
+ * selected (site_selection all, or installed on it), else ROLE_NONE. */
+int dom_installation_site_role(struct dom *d, const char *site_id, enum role *out);
 /* An installation token's role on a space (space_id) or on any collection
  * (space_id NULL) of the organization it entered (domain/access.c). */
 int dom_installation_role(struct dom *d, const char *space_id, enum role *out);
 /* The role an installation's scopes give on content (JSON array text):
- * space:metadata:write -> create (manage settings), space:content:write or
- * space:git:sync -> edit, any other scope -> read, none -> no access. */
+ * space:content:write or space:git:sync -> edit, another space:* scope or
+ * page:feedback:read -> read, none of these -> no access. */
 enum role integration_scope_role(const char *scopes_json);
+/* The role its scopes give on a selected site: read with site:metadata:read. */
+enum role integration_site_scope_role(const char *scopes_json);
+/* scope is in the JSON array text scopes_json (NULL: any scope is). */
+bool integration_scope_has(const char *scopes_json, const char *scope);
 
 #endif

@@ -10,6 +10,7 @@
  * expiry or use limit, so a link can be used any number of times.
  */
 #include "domain/orgs.h"
+#include "domain/integrations.h"
 #include "util/err.h"
 
 int dom_invite_create(struct dom *d, const char *org_id, bool has_role, enum role role, struct invite *out)
@@ -72,6 +73,12 @@ int dom_invite_join(struct dom *d, const char *org_id, const char *invite_id, bo
 	*joined = false;
 	if (!d->actor.user_id)
 		return err_set(ERR_INVALID, "docsd itself cannot join an organization: use a user's token");
+	/* An integration's identity never joins: a link posted where an
+	 * integration reads it must not make its user a member (the rule,
+	 * domain/integration_access.c). Before the link is looked at, so the
+	 * answer says nothing of the link. */
+	if ((rc = dom_member_check(d)))
+		return rc;
 	/* No membership is needed: the link's id is the credential. A link of
 	 * another organization, or of none, is not found. */
 	if ((rc = store_invite_get(d->tx, org_id, invite_id, &inv)) || (rc = store_org_get(d->tx, org_id, &o)))

@@ -3,6 +3,7 @@
  * ping that records lastSeenAt, and a member's teams (domain/members.h).
  */
 #include "domain/members.h"
+#include "domain/integrations.h"
 #include "domain/secrets.h"
 #include "json/jsonw.h"
 #include "format/jwt.h"
@@ -148,6 +149,11 @@ int dom_member_ping(struct dom *d, const char *org_id, const char **jwt)
 		return rc;
 	if (!d->actor.user_id)
 		return err_set(ERR_INVALID, "docsd itself is not a member: it has no visitor claims");
+	/* An installation token stands as a guest but is no member: no
+	 * lastSeenAt, and no visitor claims to present to the organization's
+	 * visitor-auth sites as if its user were one. */
+	if ((rc = dom_member_check(d)))
+		return rc;
 	if ((rc = store_member_touch(d->tx, org_id, d->actor.user_id, now)) ||
 	    (rc = dom_secret(d->srv, d->tx, DOM_SECRET_JWT, &secret)))
 		return rc;

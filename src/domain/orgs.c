@@ -3,6 +3,7 @@
  * (domain/orgs.h).
  */
 #include "domain/orgs.h"
+#include "domain/integrations.h"
 #include "json/serialize.h"
 #include "model/validate.h"
 #include "util/err.h"
@@ -12,12 +13,20 @@
 #include <string.h>
 #include <strings.h>
 
-/* The actor's standing in organization o, without entering it (lists). */
+/* The actor's standing in organization o (lists): dom_enter_org's, so that
+ * an integration principal's is the rule's (domain/access.c), never the
+ * membership an admin may have given its user. */
 static int standing(struct dom *d, const struct org *o, struct membership *out)
 {
-	if (d->actor.user_id)
-		return store_membership(d->tx, o->id, d->actor.user_id, out);
-	*out = (struct membership){ .role = ROLE_ADMIN, .org_default = o->default_role };
+	int rc;
+
+	if (!d->actor.user_id) {
+		*out = (struct membership){ .role = ROLE_ADMIN, .org_default = o->default_role };
+		return 0;
+	}
+	if ((rc = dom_enter_org(d, o->id)))
+		return rc;
+	*out = d->actor.org;
 	return 0;
 }
 
@@ -33,6 +42,31 @@ static int with_standing(struct dom *d, const struct org *orgs, int n, struct do
 			return rc;
 	}
 	return 0;
+}
+
+/* listOrganizationsForAuthenticatedUser for an integration principal: an
+ * integration token stands in no organization (none); an installation token
+ * in its installation's, while it is active (that one). */
+static int integration_orgs(struct dom *d, const struct list_req *lr, struct dom_org **items, int *n)
+{
+	struct integration_installation in;
+	struct org o;
+	int rc = 0;
+
+	memset(&o, 0, sizeof(o));
+	*n = 0;
+	if (d->actor.installation_id && !lr->after) {
+		rc = store_installation_get(d->tx, NULL, d->actor.installation_id, &in);
+		if (rc == 0 && strcmp(in.status, "active") == 0 && (rc = store_org_get(d->tx, in.org_id, &o)) == 0)
+			*n = 1;
+		if (rc == ERR_NOT_FOUND)
+			rc = 0;
+		if (rc)
+			return rc;
+	}
+	if (lr->total)
+		*lr->total = *n;
+	return with_standing(d, &o, *n, items);
 }
 
 /* Read org_id again after a change, with the actor's standing. */
@@ -86,6 +120,10 @@ int dom_org_create(struct dom *d, const struct org_input *in, struct dom_org *ou
 		if ((rc = store_user_get(d->tx, in->owner_id, &u)))
 			return rc == ERR_NOT_FOUND ? err_set(ERR_INVALID, "owner: no user '%s'", in->owner_id) : rc;
 		owner = in->owner_id;
+	} else if ((rc = dom_member_check(d))) {
+		/* The integration's user would be the admin of an organization
+		 * of its own, outside everything the rule confines it to. */
+		return rc;
 	} else if (in->owner_id && strcmp(in->owner_id, owner) != 0) {
 		return err_set(ERR_FORBIDDEN, "an organization's creator is its first admin");
 	}
@@ -175,6 +213,8 @@ int dom_orgs_list(struct dom *d, const struct list_req *lr, struct dom_org **ite
 	*next = NULL;
 	if (!d->actor.user_id)
 		return with_standing(d, NULL, 0, items);
+	if (dom_actor_is_integration(d))
+		return integration_orgs(d, lr, items, n);
 	if ((rc = store_orgs_for_user(d->tx, d->actor.user_id, lr, &orgs, n, next)))
 		return rc;
 	return with_standing(d, orgs, *n, items);
@@ -189,6 +229,9 @@ int dom_orgs_by_email_domain(struct dom *d, const char *domain, struct dom_org *
 	int rc;
 
 	*n = 0;
+	/* The organizations the actor could join: an integration joins none. */
+	if (dom_actor_is_integration(d))
+		return with_standing(d, NULL, 0, items);
 	if (d->actor.user_id) {
 		if ((rc = store_user_get(d->tx, d->actor.user_id, &me)))
 			return rc;

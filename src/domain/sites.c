@@ -9,6 +9,7 @@
  * renderer's cache sees the change.
  */
 #include "domain/sites.h"
+#include "domain/integrations.h"
 
 #include "model/adaptive.h"
 #include "model/validate.h"
@@ -23,6 +24,43 @@
 
 const char *const site_visibilities[] = { "public", "unlisted", "share-link", "visitor-auth", NULL };
 
+/* dom_site_get for an installation token: its role is the rule's on this
+ * site (dom_installation_site_role), which depends on the site, so the site
+ * is read first; a site it has no role on is not found (it may not learn
+ * the organization's other sites exist), one it reads but may not change
+ * is a 403. */
+static int installation_site_get(struct dom *d, const char *org_id, const char *site_id, enum role need, bool lock,
+				 struct site *out)
+{
+	enum role role;
+	int rc = store_site_get(d->tx, site_id, out);
+
+	if (rc == 0 && strcmp(out->org_id, org_id) != 0)
+		rc = err_set(ERR_NOT_FOUND, "site not found");
+	if (rc || (rc = dom_installation_site_role(d, out->id, &role)))
+		return rc;
+	if (role < ROLE_READ)
+		return err_set(ERR_NOT_FOUND, "site not found");
+	if (role < need)
+		return err_set(ERR_FORBIDDEN, "an installation token reads this site (site:metadata:read) and changes nothing of it");
+	if (lock && (rc = store_site_get_locked(d->tx, site_id, out)))
+		return rc;
+	out->access = role;
+	return 0;
+}
+
+/* The list filter of an installation token: the sites it reads. */
+static enum role keep_installation_site(void *ctx, void *item)
+{
+	struct dom *d = ctx;
+	struct site *s = item;
+	enum role r;
+
+	if (dom_installation_site_role(d, s->id, &r))
+		r = ROLE_NONE;
+	return s->access = r;
+}
+
 int dom_site_get(struct dom *d, const char *org_id, const char *site_id, enum role need, bool lock,
 		 struct site *out)
 {
@@ -31,6 +69,8 @@ int dom_site_get(struct dom *d, const char *org_id, const char *site_id, enum ro
 
 	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW)))
 		return rc;
+	if (d->actor.installation_id)
+		return installation_site_get(d, org_id, site_id, need, lock, out);
 	/* The site role is the member's own organization role (guests: none),
 	 * so it is known before the site is: it is checked first, and a member
 	 * without the role gets 403 whether or not the site exists (a missing
@@ -129,6 +169,15 @@ int dom_sites_list(struct dom *d, const char *org_id, const struct site_filter *
 	*next = NULL;
 	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW)))
 		return rc;
+	/* An installation token: the sites its rule gives it, none when it has
+	 * no site scope (an empty list: it knows the organization). */
+	if (d->actor.installation_id) {
+		struct site_filter mine = *f;
+
+		mine.keep = keep_installation_site;
+		mine.keep_ctx = d;
+		return store_sites_list(d->tx, org_id, &mine, lr, items, n, next);
+	}
 	/* Guests know the organization but have no site role: 404, like every
 	 * other site operation of theirs (README, "Docs sites"). */
 	if (d->actor.org.role < ROLE_READ)

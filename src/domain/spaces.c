@@ -78,8 +78,10 @@ int dom_space_update(struct dom *d, const char *space_id, const struct space_inp
 
 	/* Settings are written back whole: read the row locked (PostgreSQL) so
 	 * that two PATCHes at once cannot lose one another's fields. */
-	if ((rc = check_emoji(in)) || (rc = dom_space_get_locked(d, space_id, ACCESS_MANAGE, &s)) ||
-	    (rc = require_live(&s)))
+	/* The role it needs is known once the actor's standing is loaded
+	 * (dom_space_settings_need: an installation token's scopes). */
+	if ((rc = check_emoji(in)) || (rc = dom_space_get_locked(d, space_id, ROLE_READ, &s)) ||
+	    (rc = access_check(s.access, dom_space_settings_need(d), "space")) || (rc = require_live(&s)))
 		return rc;
 	/* space:metadata:write changes a space's settings, not who reads it:
 	 * its defaultLevel and visibility are permissions (integration_access.c). */
@@ -203,6 +205,10 @@ int dom_member_spaces(struct dom *d, const char *org_id, const char *user_id, co
 	int rc;
 
 	if ((rc = dom_enter_org(d, org_id)) || (rc = org_access_check(d->actor.org.role, ORG_ACCESS_VIEW)))
+		return rc;
+	/* An integration principal is no member: the memberships and grants an
+	 * admin gave its user would list spaces beyond its selection. */
+	if ((rc = dom_member_check(d)))
 		return rc;
 	admin = d->actor.org.role == ROLE_ADMIN;
 	if (!admin && strcmp(user_id, d->actor.user_id) != 0)

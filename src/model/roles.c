@@ -58,8 +58,12 @@ void org_permissions(struct org_permissions *out, enum role caller, bool owns_te
 	out->view_billing = admin;
 	out->list_members = member;
 	out->list_teams = member;
-	out->list_integrations = member;
-	out->list_installations = admin;
+	/* As listOrganizationIntegrations and listOrganizationInstallations
+	 * check (domain/integrations.c: ORG_ACCESS_VIEW): guests and
+	 * installation tokens list them too (configuration hidden, an
+	 * installation token's its own only). */
+	out->list_integrations = caller >= ROLE_GUEST;
+	out->list_installations = caller >= ROLE_GUEST;
 	out->install_integration = admin;
 }
 

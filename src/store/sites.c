@@ -184,12 +184,15 @@ int store_sites_list(struct store_tx *tx, const char *org_id, const struct site_
 	p[5] = P_INT(f->ntypes);
 	for (int i = 0; i < 6; i++)
 		p[6 + i] = P_TEXT(i < f->ntypes ? f->types[i] : NULL);
-	int rc = st_list_keep(tx, site_list_sql, p, NP(p), 1, lr, fill_site, sizeof(struct site), site_key, NULL, NULL,
-			      (void **)items, n, next);
+	int rc = st_list_keep(tx, site_list_sql, p, NP(p), 1, lr, fill_site, sizeof(struct site), site_key, f->keep,
+			      f->keep_ctx, (void **)items, n, next);
 	struct db_param c[12];
 
 	if (rc)
 		return rc;
+	if (f->keep)
+		return st_total_keep(tx, lr, site_list_sql, p, NP(p), 1, fill_site, sizeof(struct site), site_key,
+				     f->keep, f->keep_ctx);
 	c[0] = p[0];
 	for (int i = 1; i < 12; i++)
 		c[i] = p[i + 1];

@@ -42,6 +42,10 @@ struct site_filter {
 	int published;        /* 0 or 1; -1: either */
 	const char *types[6]; /* any of these types (ntypes of them) */
 	int ntypes;
+	/* Run on each row (its role recorded in site.access); NULL keeps every
+	 * row. The total then counts the rows kept. */
+	store_keep_fn keep;
+	void *keep_ctx;
 };
 /* The sites of org_id matching f, oldest first (created_at, id), keyset-paged. */
 int store_sites_list(struct store_tx *tx, const char *org_id, const struct site_filter *f,

@@ -86,7 +86,21 @@ UNIT_TEST(integration_scope_role_maps_scopes)
 	CHECK(integration_scope_role("[\"space:content:read\"]") == ROLE_READ);
 	CHECK(integration_scope_role("[\"site:views:read\",\"space:content:write\"]") == ROLE_EDIT);
 	CHECK(integration_scope_role("[\"space:git:sync\"]") == ROLE_EDIT);
-	CHECK(integration_scope_role("[\"space:metadata:write\",\"space:content:read\"]") == ROLE_CREATE);
+	/* Never the role to manage: what space:metadata:write adds is the settings
+	 * (dom_space_settings_need), not admin, so the permissions booleans agree. */
+	CHECK(integration_scope_role("[\"space:metadata:write\",\"space:content:read\"]") == ROLE_READ);
+	CHECK(integration_scope_role("[\"space:metadata:write\"]") == ROLE_READ);
+	/* Scopes of other objects read no space. */
+	CHECK(integration_scope_role("[\"site:script:inject\",\"site:metadata:read\",\"openapi:read\"]") == ROLE_NONE);
+	CHECK(integration_scope_role("[\"page:feedback:read\"]") == ROLE_READ);
+	CHECK(integration_site_scope_role("[\"site:metadata:read\"]") == ROLE_READ);
+	CHECK(integration_site_scope_role("[\"site:script:inject\",\"space:content:write\"]") == ROLE_NONE);
+	CHECK(integration_site_scope_role(NULL) == ROLE_NONE);
+	CHECK(integration_scope_has("[\"a\",\"b\"]", "b"));
+	CHECK(!integration_scope_has("[\"a\"]", "b"));
+	CHECK(integration_scope_has("[\"a\"]", NULL));
+	CHECK(!integration_scope_has("[]", NULL));
+	CHECK(!integration_scope_has("not json", NULL));
 }
 
 static void integrations_suite(struct store *st)
