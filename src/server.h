@@ -8,6 +8,7 @@
 #define DOCSD_SERVER_H
 
 #include "domain/secrets.h"
+#include "util/netaddr.h"
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -55,6 +56,7 @@ struct config {
 	int translation_timeout;  /* seconds one engine process may run */
 	const char *integration_runtime; /* workerd's binary (runtime/runtime.h); NULL: none */
 	int integration_timeout;  /* seconds one delivery to a script may take */
+	const char *trusted_proxy; /* CIDR[,CIDR...] whose X-Forwarded-For is believed; NULL: none */
 };
 
 struct server {
@@ -85,6 +87,9 @@ struct server {
 	/* Password hashes and checks running now (app/signin.c): each holds
 	 * 64 MiB for ~100 ms, so at most APP_PASSWORD_WORK_MAX run at once. */
 	atomic_int password_work;
+	/* --trusted-proxy, parsed at start (http/request.c, req_client_addr). */
+	struct net_range trusted_proxies[NET_RANGES_MAX];
+	int ntrusted_proxies;
 };
 
 /* Open the store (running migrations), then listen. */

@@ -137,28 +137,15 @@ static int route_request(struct req *r, const char *path)
 
 static int authenticate(struct req *r)
 {
-	char hash[65], user[ID_LEN + 1];
-	uint64_t epoch;
-	const char *uid;
-	bool cacheable;
+	char hash[65];
 	int rc = token_hash_header(req_header(r, MHD_HTTP_HEADER_AUTHORIZATION), hash);
 
 	if (rc)
 		return rc;
 	r->token_hash = arena_strdup(&r->arena, hash);
-	if (token_cache_get(r->srv->tokens, hash, user, &epoch)) {
-		r->caller_id = arena_strdup(&r->arena, user);
-		return 0;
-	}
-	rc = token_lookup(&r->tx, hash, &uid, &r->caller_installation, &cacheable);
-	if (rc == ERR_NOT_FOUND)
-		return err_set(ERR_UNAUTHORIZED, "invalid API token");
-	if (rc)
-		return rc;
-	if (cacheable)
-		token_cache_put(r->srv->tokens, hash, uid, epoch);
-	r->caller_id = uid;
-	return 0;
+	/* The cache, checked against the store's token generation in this
+	 * transaction (http/tokens.c). */
+	return token_authenticate(r->srv->tokens, &r->tx, hash, &r->caller_id, &r->caller_installation);
 }
 
 static int parse_body(struct req *r)

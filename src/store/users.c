@@ -89,6 +89,59 @@ int store_token_user(struct store_tx *tx, const char *token_hash, const char **u
 	return st_one(tx, "SELECT user_id FROM tokens WHERE hash = $1", p, 1, fill_str0, user_id_out);
 }
 
+struct token_owner {
+	const char **user_id;
+	int64_t *gen;
+};
+
+static int fill_owner(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct token_owner *o = out;
+
+	*o->user_id = st_str(tx, r, 0);
+	*o->gen = st_int(tx, r, 1);
+	return 0;
+}
+
+int store_token_owner(struct store_tx *tx, const char *token_hash, const char **user_id_out, int64_t *gen_out)
+{
+	struct db_param p[] = { P_TEXT(token_hash) };
+	struct token_owner o = { user_id_out, gen_out };
+
+	return st_one(tx, "SELECT t.user_id, u.token_gen FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = $1",
+		      p, 1, fill_owner, &o);
+}
+
+static int fill_int0(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	*(int64_t *)out = st_int(tx, r, 0);
+	return 0;
+}
+
+int store_token_gen(struct store_tx *tx, const char *user_id, int64_t *gen_out)
+{
+	struct db_param p[] = { P_TEXT(user_id) };
+
+	return st_one(tx, "SELECT token_gen FROM users WHERE id = $1", p, 1, fill_int0, gen_out);
+}
+
+/* In the transaction of every revocation: the caches of every process see
+ * the new generation in their next request's transaction (http/tokens.c). */
+static int token_gen_bump(struct store_tx *tx, const char *user_id)
+{
+	struct db_param p[] = { P_TEXT(user_id) };
+
+	return st_exec(tx, "UPDATE users SET token_gen = token_gen + 1 WHERE id = $1", p, 1, NULL);
+}
+
+int store_tokens_revoke_user(struct store_tx *tx, const char *user_id, int64_t *revoked)
+{
+	struct db_param p[] = { P_TEXT(user_id) };
+	int rc = st_exec(tx, "DELETE FROM tokens WHERE user_id = $1", p, 1, revoked);
+
+	return rc ? rc : token_gen_bump(tx, user_id);
+}
+
 int store_token_set_name(struct store_tx *tx, const char *token_hash, const char *name)
 {
 	struct db_param p[] = { P_TEXT(name), P_TEXT(token_hash) };
@@ -125,7 +178,7 @@ int store_token_delete(struct store_tx *tx, const char *user_id, const char *id)
 
 	if (rc)
 		return rc;
-	return changes ? 0 : err_set(ERR_NOT_FOUND, "no such token");
+	return changes ? token_gen_bump(tx, user_id) : err_set(ERR_NOT_FOUND, "no such token");
 }
 
 int store_users_share_org(struct store_tx *tx, const char *a, const char *b, bool *out)

@@ -11,14 +11,16 @@ UNIT_TEST(token_cache_hit_after_put)
 {
 	struct token_cache *tc = NULL;
 	char user[ID_LEN + 1];
+	int64_t gen = 0;
 	uint64_t epoch;
 
 	CHECK(token_cache_new(&tc) == 0);
-	CHECK(token_cache_get(tc, HASH_A, user, &epoch) == 0);
-	token_cache_put(tc, HASH_A, "user1", epoch);
-	CHECK(token_cache_get(tc, HASH_A, user, &epoch) == 1);
+	CHECK(token_cache_get(tc, HASH_A, user, &gen, &epoch) == 0);
+	token_cache_put(tc, HASH_A, "user1", 7, epoch);
+	CHECK(token_cache_get(tc, HASH_A, user, &gen, &epoch) == 1);
 	CHECK_STR(user, "user1");
-	CHECK(token_cache_get(tc, HASH_B, user, &epoch) == 0);
+	CHECK(gen == 7); /* the generation it was filled under comes back */
+	CHECK(token_cache_get(tc, HASH_B, user, &gen, &epoch) == 0);
 	token_cache_free(tc);
 }
 
@@ -26,19 +28,20 @@ UNIT_TEST(token_cache_flush_forgets_every_entry)
 {
 	struct token_cache *tc = NULL;
 	char user[ID_LEN + 1];
+	int64_t gen = 0;
 	uint64_t ea, eb;
 
 	CHECK(token_cache_new(&tc) == 0);
-	CHECK(token_cache_get(tc, HASH_A, user, &ea) == 0);
-	token_cache_put(tc, HASH_A, "user1", ea);
-	CHECK(token_cache_get(tc, HASH_B, user, &eb) == 0);
-	token_cache_put(tc, HASH_B, "user2", eb);
+	CHECK(token_cache_get(tc, HASH_A, user, &gen, &ea) == 0);
+	token_cache_put(tc, HASH_A, "user1", 7, ea);
+	CHECK(token_cache_get(tc, HASH_B, user, &gen, &eb) == 0);
+	token_cache_put(tc, HASH_B, "user2", 7, eb);
 	token_cache_flush(tc);
-	CHECK(token_cache_get(tc, HASH_A, user, &ea) == 0);
-	CHECK(token_cache_get(tc, HASH_B, user, &eb) == 0);
+	CHECK(token_cache_get(tc, HASH_A, user, &gen, &ea) == 0);
+	CHECK(token_cache_get(tc, HASH_B, user, &gen, &eb) == 0);
 	/* Looked up again after the flush: cached again. */
-	token_cache_put(tc, HASH_A, "user1", ea);
-	CHECK(token_cache_get(tc, HASH_A, user, &ea) == 1);
+	token_cache_put(tc, HASH_A, "user1", 7, ea);
+	CHECK(token_cache_get(tc, HASH_A, user, &gen, &ea) == 1);
 	token_cache_free(tc);
 }
 
@@ -46,15 +49,16 @@ UNIT_TEST(token_cache_put_of_a_lookup_older_than_a_flush_is_dropped)
 {
 	struct token_cache *tc = NULL;
 	char user[ID_LEN + 1];
+	int64_t gen = 0;
 	uint64_t epoch, now;
 
 	CHECK(token_cache_new(&tc) == 0);
 	/* A request misses, reads the store (the token still there), and
 	 * meanwhile a revocation commits and flushes: its answer is not kept. */
-	CHECK(token_cache_get(tc, HASH_A, user, &epoch) == 0);
+	CHECK(token_cache_get(tc, HASH_A, user, &gen, &epoch) == 0);
 	token_cache_flush(tc);
-	token_cache_put(tc, HASH_A, "user1", epoch);
-	CHECK(token_cache_get(tc, HASH_A, user, &now) == 0);
+	token_cache_put(tc, HASH_A, "user1", 7, epoch);
+	CHECK(token_cache_get(tc, HASH_A, user, &gen, &now) == 0);
 	CHECK(now != epoch);
 	token_cache_free(tc);
 }
