@@ -92,6 +92,9 @@ struct req {
 	const char *caller_installation; /* an installation token's (http/tokens.c) */
 	struct user caller;
 	int caller_loaded;
+	/* A token cache hit not yet confirmed against the store: the entry's
+	 * token generation (run_tx confirms it, http/tokens.c); -1 none. */
+	int64_t token_unconfirmed;
 
 	struct store_tx tx;
 	/* The domain context: the transaction, the arena and the caller as actor

@@ -167,42 +167,86 @@ int token_hash_header(const char *authorization, char hash[65])
 }
 
 int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **installation_id,
-		 bool *cacheable, int64_t *gen)
+		 struct user *user, int64_t *gen)
 {
-	int rc = store_token_owner(tx, hash, user_id, gen);
+	int rc = store_token_owner(tx, hash, user, gen);
 
 	*installation_id = NULL;
-	*cacheable = rc == 0;
+	if (rc == 0) {
+		*user_id = user->id;
+		return 0;
+	}
+	user->id = NULL;
 	if (rc != ERR_NOT_FOUND)
 		return rc;
 	return store_integration_token_lookup(tx, hash, user_id, installation_id);
 }
 
-int token_authenticate(struct token_cache *tc, struct store_tx *tx, const char *hash, const char **user_id,
-		       const char **installation_id)
+/* The store's answer for a cache entry (user_id, cached) in tx: 0 when the
+ * token is still user_id's, refreshing the entry after a generation change
+ * (another of the user's tokens revoked); ERR_UNAUTHORIZED when revoked. */
+static int confirm(struct token_cache *tc, struct store_tx *tx, const char *hash, const char *user_id,
+		   int64_t cached, struct user *user)
 {
-	char user[ID_LEN + 1];
+	const char *uid = NULL, *inst = NULL;
+	int64_t gen = 0, g2 = 0;
+	uint64_t epoch = 0;
+	char ignored[ID_LEN + 1];
+	int rc = store_token_gen(tx, user_id, user, &gen);
+
+	if (rc == 0 && gen == cached)
+		return 0;
+	if (rc && rc != ERR_NOT_FOUND)
+		return rc;
+	/* A revocation since (or the user gone): the token's own row decides. */
+	err_clear();
+	/* The epoch before the read whose answer is cached (a flush racing
+	 * it makes the put a no-op). */
+	(void)token_cache_get(tc, hash, ignored, &g2, &epoch);
+	rc = token_lookup(tx, hash, &uid, &inst, user, &gen);
+	if (rc == ERR_NOT_FOUND || (rc == 0 && (!user->id || strcmp(uid, user_id) != 0)))
+		return err_set(ERR_UNAUTHORIZED, "invalid API token");
+	if (rc == 0)
+		token_cache_put(tc, hash, user->id, gen, epoch);
+	return rc;
+}
+
+int token_authenticate(struct token_cache *tc, struct store_tx *tx, const char *hash, const char **user_id,
+		       const char **installation_id, struct user *user, int64_t *unconfirmed)
+{
+	char cached_user[ID_LEN + 1];
 	int64_t cached = 0, gen = 0;
 	uint64_t epoch;
-	bool cacheable;
 	int rc;
 
 	*installation_id = NULL;
-	if (token_cache_get(tc, hash, user, &cached, &epoch)) {
-		rc = store_token_gen(tx, user, &gen);
-		if (rc == 0 && gen == cached) {
-			*user_id = arena_strdup(tx->arena, user);
-			return *user_id ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	user->id = NULL;
+	if (unconfirmed)
+		*unconfirmed = -1;
+	if (token_cache_get(tc, hash, cached_user, &cached, &epoch)) {
+		if (!(*user_id = arena_strdup(tx->arena, cached_user)))
+			return err_set(ERR_INTERNAL, "out of memory");
+		if (unconfirmed) {
+			/* The caller reads the generation with the membership. */
+			*unconfirmed = cached;
+			return 0;
 		}
-		if (rc && rc != ERR_NOT_FOUND)
-			return rc;
-		/* A revocation since: the token's own row decides. */
-		err_clear();
+		return confirm(tc, tx, hash, *user_id, cached, user);
 	}
-	rc = token_lookup(tx, hash, user_id, installation_id, &cacheable, &gen);
+	rc = token_lookup(tx, hash, user_id, installation_id, user, &gen);
 	if (rc == ERR_NOT_FOUND)
 		return err_set(ERR_UNAUTHORIZED, "invalid API token");
-	if (rc == 0 && cacheable)
-		token_cache_put(tc, hash, *user_id, gen, epoch);
+	/* Only API tokens are cached: integration and installation tokens
+	 * (user->id NULL) are looked up every time. */
+	if (rc == 0 && user->id)
+		token_cache_put(tc, hash, user->id, gen, epoch);
 	return rc;
+}
+
+int token_confirm(struct token_cache *tc, struct store_tx *tx, const char *hash, const char *user_id, int64_t cached,
+		  int64_t seen, struct user *user)
+{
+	if (seen >= 0 && seen == cached)
+		return 0;
+	return confirm(tc, tx, hash, user_id, cached, user);
 }

@@ -89,40 +89,38 @@ int store_token_user(struct store_tx *tx, const char *token_hash, const char **u
 	return st_one(tx, "SELECT user_id FROM tokens WHERE hash = $1", p, 1, fill_str0, user_id_out);
 }
 
+/* Row: token_gen, then USER_COLS (the caller, so the request need not read
+ * the user again: req_caller). */
 struct token_owner {
-	const char **user_id;
 	int64_t *gen;
+	struct user *user;
 };
 
 static int fill_owner(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct token_owner *o = out;
 
-	*o->user_id = st_str(tx, r, 0);
-	*o->gen = st_int(tx, r, 1);
-	return 0;
+	*o->gen = st_int(tx, r, 0);
+	return store_fill_user(tx, r, 1, o->user);
 }
 
-int store_token_owner(struct store_tx *tx, const char *token_hash, const char **user_id_out, int64_t *gen_out)
+int store_token_owner(struct store_tx *tx, const char *token_hash, struct user *user_out, int64_t *gen_out)
 {
 	struct db_param p[] = { P_TEXT(token_hash) };
-	struct token_owner o = { user_id_out, gen_out };
+	struct token_owner o = { gen_out, user_out };
 
-	return st_one(tx, "SELECT t.user_id, u.token_gen FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = $1",
+	return st_one(tx,
+		      "SELECT u.token_gen, u.id, u.email, u.display_name, u.photo_url, u.created_at FROM tokens t "
+		      "JOIN users u ON u.id = t.user_id WHERE t.hash = $1",
 		      p, 1, fill_owner, &o);
 }
 
-static int fill_int0(struct store_tx *tx, struct db_rows *r, void *out)
-{
-	*(int64_t *)out = st_int(tx, r, 0);
-	return 0;
-}
-
-int store_token_gen(struct store_tx *tx, const char *user_id, int64_t *gen_out)
+int store_token_gen(struct store_tx *tx, const char *user_id, struct user *user_out, int64_t *gen_out)
 {
 	struct db_param p[] = { P_TEXT(user_id) };
+	struct token_owner o = { gen_out, user_out };
 
-	return st_one(tx, "SELECT token_gen FROM users WHERE id = $1", p, 1, fill_int0, gen_out);
+	return st_one(tx, "SELECT token_gen, " USER_COLS " FROM users WHERE id = $1", p, 1, fill_owner, &o);
 }
 
 /* In the transaction of every revocation: the caches of every process see

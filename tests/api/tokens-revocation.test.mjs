@@ -63,18 +63,29 @@ describe('revocation across two docsd processes on one store', () => {
         assert.equal(made.status, 201, made.text.slice(0, 300));
         const secret = made.text.match(/id="new-token"[^>]*value="(gb_api_[A-Za-z0-9]+)"/)?.[1];
         assert.ok(secret);
-        // process 2 has it cached (the second answer is the cache's)
+        // process 2 has it cached (the second answer is the cache's), on a route outside an
+        // organization and on one inside (there the membership's read carries the check)
+        const { org } = await createOrg(s1.url, alice.token, `Revocation ${ctx.run}`);
+        const orgGet = (token) => raw(s2.url, 'GET', `/v1/orgs/${org.id}`, { token });
         assert.equal(await whoStatus(s2.url, secret), 200);
         assert.equal(await whoStatus(s2.url, secret), 200);
+        assert.equal((await orgGet(secret)).status, 200);
+        assert.equal((await orgGet(secret)).status, 200);
         assert.equal(await whoStatus(s2.url, alice.token), 200);
+        assert.equal((await orgGet(alice.token)).status, 200);
         const list = await app.page(aliceS, '/settings/tokens');
         const id = list.text.match(/action="\/settings\/tokens\/([0-9a-f]{16})\/revoke"/)?.[1]; // newest first
         const rev = await app.post(aliceS, `/settings/tokens/${id}/revoke`, {});
         assert.equal(rev.status, 303, rev.text.slice(0, 300));
-        // the very next request on process 2 (and on 1): refused
+        // the very next request on process 2 (and on 1): refused, a 401 (not the organization's 404)
+        const inOrg = await orgGet(secret);
+        assert.equal(inOrg.status, 401, 'process 2 still let a revoked token into the organization');
+        validateError(inOrg.json, 401);
         assert.equal(await whoStatus(s2.url, secret), 401, 'process 2 still accepted a revoked token');
         assert.equal(await whoStatus(s1.url, secret), 401);
         // her other token, cached by process 2 under the old generation, still works (looked up again)
+        assert.equal((await orgGet(alice.token)).status, 200);
+        assert.equal((await orgGet(alice.token)).status, 200);
         assert.equal(await whoStatus(s2.url, alice.token), 200);
         assert.equal(await whoStatus(s2.url, alice.token), 200);
         // and another user's is untouched

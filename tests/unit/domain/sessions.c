@@ -195,16 +195,20 @@ static void sessions_suite(struct store *s)
 		char t1[TOKEN_LEN + 1], th[65];
 		int64_t g0 = -1, g1 = -1, n = -1;
 		const char *owner = NULL;
+		struct user row;
 
 		CHECK(token_issue(&tx, u.id, t1) == 0);
 		CHECK(sha256_hex(th, t1, strlen(t1)) == 0);
-		CHECK(store_token_owner(&tx, th, &owner, &g0) == 0);
-		CHECK_STR(owner, u.id);
+		CHECK(store_token_owner(&tx, th, &row, &g0) == 0);
+		CHECK_STR(row.id, u.id);
+		CHECK_STR(row.email, u.email);
 		CHECK(dom_password_set(&d, u.id, h, true, &n) == 0 && n == 0);
 		CHECK(store_token_user(&tx, th, &owner) == 0);
 		CHECK(dom_password_set(&d, u.id, h, false, &n) == 0 && n == 1);
 		CHECK(store_token_user(&tx, th, &owner) == ERR_NOT_FOUND);
-		CHECK(store_token_gen(&tx, u.id, &g1) == 0 && g1 > g0);
+		CHECK(store_token_gen(&tx, u.id, &row, &g1) == 0 && g1 > g0);
+		CHECK_STR(row.id, u.id);
+		CHECK(store_token_gen(&tx, "no-such-user", &row, &g1) == ERR_NOT_FOUND);
 		CHECK(d.tokens_revoked);
 		{
 			struct user w;
