@@ -11,13 +11,18 @@
  * be stale by still naming a user whose token has since been revoked. Every
  * revocation (the web interface's revoke, a password reset) bumps
  * users.token_gen in its own transaction; a cache hit is believed only after
- * the request's own transaction reads the user's generation (one primary-key
- * read) and finds the one the entry was filled under. So a revocation
+ * the request's own transaction reads the user's generation and finds the
+ * one the entry was filled under. On a route inside an organization the
+ * generation comes with the membership's row (store_membership: a subquery,
+ * no round trip of its own; the router confirms before the access check, so
+ * a revoked token is a 401, not the organization's 404); elsewhere it is one
+ * primary-key read that also gives the caller's row. So a revocation
  * committed through any docsd process, or by the CLI, fails the token at
  * the next request on every process sharing the store, not after the
  * cache's minute: the revoking transaction committed before the request's
  * began, so the request reads the new generation (or, the user deleted,
- * none). What a hit saves over a miss is the token's own row and its join.
+ * none). What a hit saves over a miss is the token's own row and its join:
+ * on an organization's route, the whole query.
  * Within one process, a committed revocation also moves the cache's epoch
  * on (token_cache_flush): a lookup whose store read began before the flush
  * (its epoch, taken before the read, is older) caches nothing.
