@@ -176,11 +176,11 @@ static void buckets_of(struct dom *d, const char *email, const char *addr, struc
 	b->pair = arena_printf(d->arena, "p:%s %s", k, e);
 }
 
-int64_t dom_signin_delay_ms(int64_t failures, int64_t free)
+int64_t dom_signin_delay_ms(int64_t failures, int64_t allowed)
 {
-	int64_t n = failures - free;
+	int64_t n = failures - allowed;
 
-	if (free < 0 || failures < free)
+	if (allowed < 0 || failures < allowed)
 		return 0;
 	/* 2^n passes the cap at n = 10 (1 s << 10 = 17 min): stop shifting. */
 	if (n >= 20 || (DOM_SIGNIN_DELAY_MS << n) > DOM_SIGNIN_DELAY_CAP_MS)

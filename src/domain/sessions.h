@@ -83,9 +83,9 @@ int dom_password_link(struct dom *d, const char *user_id, const char **token, in
 int dom_password_link_check(struct dom *d, const char *token, const char **user_id);
 
 /* The delay the throttle imposes after `failures` failures of a bucket
- * allowed `free` of them: 0 below free, then DOM_SIGNIN_DELAY_MS doubling
+ * allowed `allowed` of them: 0 below that, then DOM_SIGNIN_DELAY_MS doubling
  * per failure, at most DOM_SIGNIN_DELAY_CAP_MS. */
-int64_t dom_signin_delay_ms(int64_t failures, int64_t free);
+int64_t dom_signin_delay_ms(int64_t failures, int64_t allowed);
 /* The first step of a sign-in, in a read transaction: ERR_RATE_LIMITED with
  * *retry_after_ms when the throttle delays an attempt on email from addr;
  * else 0 with *user_id and *hash set to the user's and their password hash,

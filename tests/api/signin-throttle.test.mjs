@@ -133,11 +133,15 @@ describe('sign-in throttle behind a trusted proxy (--trusted-proxy 127.0.0.1/32)
     it('password spraying: one address failing on many accounts is delayed for every account, other addresses are not', async () => {
         const S = someClient();
         for (let i = 0; i < 10; i++) assert.equal((await signIn(url, `spray-${i}-${uniq(6)}@${ctx.domain}`, 'Summer2026!', { xff: S })).status, 401);
-        // the 10th failure started a 1 s delay; after it one more attempt is evaluated and doubles it
+        // the 10th failure started a 1 s delay; after it one more attempt is evaluated and doubles
+        // it, and the next after 2 s doubles it again (4 s: room for a slow machine)
         await sleep(1100);
         assert.equal((await signIn(url, `spray-x-${uniq(6)}@${ctx.domain}`, 'Summer2026!', { xff: S })).status, 401);
-        assertDelayed(await signIn(url, victim.email, PW, { xff: S }), 2);
-        assertDelayed(await signIn(url, `never-seen-${uniq(6)}@${ctx.domain}`, 'x', { xff: S }), 2);
+        assertDelayed(await signIn(url, `spray-y-${uniq(6)}@${ctx.domain}`, 'Summer2026!', { xff: S }), 2);
+        await sleep(2100);
+        assert.equal((await signIn(url, `spray-z-${uniq(6)}@${ctx.domain}`, 'Summer2026!', { xff: S })).status, 401);
+        assertDelayed(await signIn(url, victim.email, PW, { xff: S }), 4);
+        assertDelayed(await signIn(url, `never-seen-${uniq(6)}@${ctx.domain}`, 'x', { xff: S }), 4);
         assert.equal((await signIn(url, victim.email, PW, { xff: someClient() })).status, 303);
     });
 
