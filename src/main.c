@@ -178,7 +178,8 @@ static int read_password(char *buf, size_t size)
 }
 
 /* docsd user password --email E: set the user's web interface password
- * (argon2id), which signs them out everywhere; with --link, print a one-time
+ * (argon2id), which signs them out everywhere and, when it replaces one,
+ * revokes their API tokens unless --keep-tokens (domain/sessions.h); with --link, print a one-time
  * link where the user sets it (domain/sessions.h, "Password links"). The hash is computed before
  * the write transaction opens (~100 ms of CPU the server's writers need not
  * wait for). */
@@ -191,7 +192,7 @@ static int cmd_user_password(struct cli *c)
 	struct dom d;
 	char pw[DOM_PASSWORD_MAX + 2], hash[DOM_PASSWORD_HASH_MAX];
 	const char *link = NULL;
-	int64_t expires = 0;
+	int64_t expires = 0, revoked = 0;
 	int rc, ret = 1;
 
 	if (!c->email || !valid_email(c->email)) {
@@ -219,7 +220,7 @@ static int cmd_user_password(struct cli *c)
 		if (rc == 0 && c->link)
 			rc = dom_password_link(&d, u.id, &link, &expires);
 		else if (rc == 0)
-			rc = dom_password_set(&d, u.id, hash);
+			rc = dom_password_set(&d, u.id, hash, c->keep_tokens != 0, &revoked);
 		if (rc == 0)
 			rc = store_tx_commit(&tx);
 		else
@@ -240,7 +241,7 @@ static int cmd_user_password(struct cli *c)
 		printf("{\"user\":\"%s\",\"link\":\"%s/signin/password?token=%s\",\"expiresAt\":%lld}\n", u.id, base,
 		       link, (long long)expires);
 	} else {
-		printf("{\"user\":\"%s\",\"password\":\"set\"}\n", u.id);
+		printf("{\"user\":\"%s\",\"password\":\"set\",\"tokensRevoked\":%lld}\n", u.id, (long long)revoked);
 	}
 	ret = fflush(stdout) == 0 ? 0 : 1;
 out:

@@ -8,6 +8,7 @@
  */
 #include "options.h"
 #include "util/log.h"
+#include "util/netaddr.h"
 
 #include <getopt.h>
 #include <stddef.h>
@@ -46,10 +47,12 @@ static const char commands[] =
 	"  user create --email E [--name N] [--if-exists]\n"
 	"                             create a user; prints {\"user\": ..., \"token\": ...}; with\n"
 	"                             --if-exists an existing user gets a new token instead of an error\n"
-	"  user password --email E [--link]\n                             set the user's password for the web interface (read from the\n"
+	"  user password --email E [--link] [--keep-tokens]\n                             set the user's password for the web interface (read from the\n"
 	"                             terminal without echo, else the first line of stdin); signs\n"
-	"                             the user out of every session; with --link, prints a one-time\n"
-	"                             link (valid 7 days) where the user sets it themselves\n"
+	"                             the user out of every session and, replacing a password,\n"
+	"                             revokes their API tokens (--keep-tokens keeps them); with\n"
+	"                             --link, prints a one-time link (valid 7 days) where the user\n"
+	"                             sets it themselves\n"
 	"  token create --email E     create an API token for an existing user; prints {\"token\": ...}\n"
 	"  migrate                    apply pending database migrations and exit\n"
 	"  job enqueue --kind K [--subject S] [--payload JSON]\n"
@@ -98,6 +101,26 @@ static int parse_abs_dirs(const struct cli_option *o, const char *v, void *field
 			fprintf(stderr, "docsd: --%s must be absolute paths separated by ':'\n", o->name);
 			return -1;
 		}
+	*(const char **)field = v;
+	return 0;
+}
+
+/* --trusted-proxy: checked here so a typo stops the start with a message
+ * (server_start parses it again into the server's ranges). */
+static int parse_ranges(const struct cli_option *o, const char *v, void *field)
+{
+	struct net_range r[NET_RANGES_MAX];
+	int n = 0;
+
+	if (!*v) {
+		*(const char **)field = NULL;
+		return 0;
+	}
+	if (net_ranges_parse(v, r, NET_RANGES_MAX, &n)) {
+		fprintf(stderr, "docsd: --%s must be at most %d CIDR ranges (10.0.0.0/8, ::1) separated by ','\n", o->name,
+			NET_RANGES_MAX);
+		return -1;
+	}
 	*(const char **)field = v;
 	return 0;
 }
@@ -202,6 +225,12 @@ static const struct cli_option options[] = {
 	{ "domain-verification-base", "DOCSD_DOMAIN_VERIFICATION_BASE", "URL", NULL, NULL,
 	  "for tests: fetch an email domain's proof from URL/DOMAIN/.well-known/... instead of\n"
 	  "https://DOMAIN/.well-known/docsd-domain-verification.txt", OPT_STR_NULL, CFG(domain_verification_base) },
+	/* Behind a reverse proxy every client has the proxy's address: the
+	 * sign-in throttle would count them all as one (issue 30 item 5). */
+	{ "trusted-proxy", "DOCSD_TRUSTED_PROXY", "CIDR,...", NULL, "none",
+	  "peers whose X-Forwarded-For names the client (its right-most entry not\n"
+	  "itself trusted); from any other peer the header is ignored", OPT_CUSTOM, CFG(trusted_proxy), 0, 0,
+	  parse_ranges },
 	{ "clock-offset-ms", "DOCSD_CLOCK_OFFSET_MS", "MS", "0", NULL, "shift the server's clock, for tests", OPT_LONG,
 	  CFG(clock_offset_ms), -(1L << 40), 1L << 40 },
 	/* The user, token and job commands' own. */
@@ -211,6 +240,8 @@ static const struct cli_option options[] = {
 	  OPT_SWITCH, CLI(if_exists) },
 	{ "link", NULL, NULL, NULL, NULL, "user password: print a one-time link (7 days) where the user sets it",
 	  OPT_SWITCH, CLI(link) },
+	{ "keep-tokens", NULL, NULL, NULL, NULL, "user password: a new password keeps the user's API tokens (default: revoked)",
+	  OPT_SWITCH, CLI(keep_tokens) },
 	{ "kind", NULL, "K", NULL, NULL, "job commands: the job kind", OPT_STR, CLI(kind) },
 	{ "subject", NULL, "S", NULL, NULL, "job enqueue: the job's subject", OPT_STR, CLI(subject) },
 	{ "payload", NULL, "JSON", NULL, NULL, "job enqueue: the job's payload, a JSON object", OPT_STR, CLI(payload) },

@@ -21,6 +21,7 @@ struct cli {
 	const char *name;
 	int if_exists;                        /* user create: an existing user gets a new token */
 	int link;                             /* user password: print a password link instead */
+	int keep_tokens;                      /* user password: a reset keeps the API tokens */
 	const char *kind, *subject, *payload; /* job enqueue, job list */
 };
 

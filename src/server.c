@@ -137,7 +137,12 @@ int server_start(struct server **out, const struct config *cfg)
 		goto fail;
 	}
 	clock_set_offset(cfg->clock_offset_ms);
-	/* both listeners' workers + the job workers and their scheduler */
+	if (cfg->trusted_proxy &&
+	    net_ranges_parse(cfg->trusted_proxy, s->trusted_proxies, NET_RANGES_MAX, &s->ntrusted_proxies)) {
+		rc = err_set(ERR_INVALID, "--trusted-proxy must be CIDR ranges separated by ','");
+		goto fail;
+	}
+		/* both listeners' workers + the job workers and their scheduler */
 	rc = server_open_store(&s->store, cfg, 2 * cfg->threads + 2 + cfg->job_workers + 1);
 	if (rc || (rc = revcache_new(&s->revisions, (size_t)cfg->cache_mb << 20)))
 		goto fail;

@@ -8,6 +8,7 @@
 #define DOCSD_SERVER_H
 
 #include "domain/secrets.h"
+#include "util/netaddr.h"
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,6 +60,7 @@ struct config {
 	int integration_timeout;  /* seconds one delivery to a script may take */
 	int sso_rate_limit;       /* SAML start/ACS requests per minute per client address; 0 = unlimited */
 	const char *domain_verification_base; /* tests: where email domains' proofs are fetched (domain/saml_sso.h) */
+	const char *trusted_proxy; /* CIDR[,CIDR...] whose X-Forwarded-For is believed; NULL: none */
 };
 
 struct server {
@@ -94,6 +96,9 @@ struct server {
 	/* Password hashes and checks running now (app/signin.c): each holds
 	 * 64 MiB for ~100 ms, so at most APP_PASSWORD_WORK_MAX run at once. */
 	atomic_int password_work;
+	/* --trusted-proxy, parsed at start (http/request.c, req_client_addr). */
+	struct net_range trusted_proxies[NET_RANGES_MAX];
+	int ntrusted_proxies;
 };
 
 /* The base of published sites' URLs (srv->site_url); "" without a server

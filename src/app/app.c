@@ -496,8 +496,10 @@ int app_serve(struct req *r)
 				rc = store_tx_commit(&r->tx);
 			else
 				store_tx_rollback(&r->tx);
-			/* A revoked token must fail at its next request, not after
-			 * the token cache's minute (domain/tokens.h). */
+			/* A revoked token fails at its next request on every process:
+			 * the store's token generation, bumped in the transaction,
+			 * says so (http/tokens.c); the flush also drops this
+			 * process's entries at once. */
 			if (rc == 0 && p.d && p.d->tokens_revoked)
 				token_cache_flush(r->srv->tokens);
 		}

@@ -17,27 +17,13 @@
 #include "http/http.h"
 #include "util/err.h"
 
-#include <arpa/inet.h>
-#include <microhttpd.h>
-#include <netinet/in.h>
 #include <sodium.h>
 #include <string.h>
 #include <strings.h>
 
 const char *app_client_addr(struct req *r)
 {
-	const union MHD_ConnectionInfo *ci =
-		r->conn ? MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS) : NULL;
-	char buf[INET6_ADDRSTRLEN];
-	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
-
-	if (sa && sa->sa_family == AF_INET &&
-	    inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, buf, sizeof(buf)))
-		return arena_strdup(&r->arena, buf);
-	if (sa && sa->sa_family == AF_INET6 &&
-	    inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, buf, sizeof(buf)))
-		return arena_strdup(&r->arena, buf);
-	return "?";
+	return req_client_addr(r);
 }
 
 const char *app_cookie_secure(struct req *r)

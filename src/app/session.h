@@ -19,9 +19,8 @@ struct req;
  * on). Opens and commits its own transactions. */
 int app_signin_serve(struct req *r);
 
-/* The client's address as text ("127.0.0.1", "::1") into r's arena; "?"
- * when unknown. The peer of the TCP connection: docsd does not trust
- * X-Forwarded-For. */
+/* The client's address: req_client_addr's (the TCP peer, or X-Forwarded-For
+ * through --trusted-proxy only). */
 const char *app_client_addr(struct req *r);
 /* "; Secure" when --public-url is https, else "". */
 const char *app_cookie_secure(struct req *r);

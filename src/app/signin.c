@@ -72,6 +72,7 @@ static const char style[] =
 	"padding:24px}"
 	"h1{font-size:1.4rem;margin:0 0 16px}p{margin:0 0 16px}.muted{color:var(--muted);font-size:14px}"
 	"label{display:block;font-weight:600;margin:12px 0 4px}"
+	"label.check{font-weight:400;font-size:14px}label.check input{width:auto;margin:0 6px 0 0}"
 	"input{width:100%;font:inherit;padding:8px 10px;border:1px solid var(--border);border-radius:6px;"
 	"background:var(--bg);color:var(--fg)}"
 	"button{margin-top:20px;width:100%;font:inherit;font-weight:600;padding:8px 12px;border:0;border-radius:6px;"
@@ -256,7 +257,8 @@ static int signin_post(struct req *r)
 {
 	struct store_tx tx;
 	const char *pre = req_cookie(r, APP_SIGNIN_COOKIE), *sent = NULL, *email = NULL, *password = NULL, *next = NULL;
-	const char *user_id = NULL, *hash = NULL, *addr = app_client_addr(r), *ct = req_header(r, "Content-Type");
+	const char *user_id = NULL, *hash = NULL, *addr = req_client_addr(r), *ct = req_header(r, "Content-Type");
+	int64_t retry_ms = 0;
 	struct dom d;
 	bool ok;
 	int rc;
@@ -282,10 +284,20 @@ static int signin_post(struct req *r)
 	if ((rc = store_tx_begin(r->srv->store, &tx, 0, &r->arena)))
 		return rc;
 	dom_init(&d, r->srv, &tx, &r->arena, NULL);
-	rc = dom_signin_lookup(&d, email, addr, &user_id, &hash);
+	rc = dom_signin_lookup(&d, email, addr, &user_id, &hash, &retry_ms);
 	store_tx_rollback(&tx);
-	if (rc == ERR_RATE_LIMITED)
-		return form_page(r, 429, "Too many failed attempts. Wait 15 minutes, then try again.", email, next);
+	if (rc == ERR_RATE_LIMITED) {
+		long long secs = (long long)((retry_ms + 999) / 1000);
+
+		err_clear();
+		if ((rc = resp_header(r, "Retry-After", arena_printf(&r->arena, "%lld", secs))))
+			return rc;
+		return form_page(r, 429,
+				 arena_printf(&r->arena,
+					      "Too many failed attempts from here. Wait %lld second%s, then try again.", secs,
+					      secs == 1 ? "" : "s"),
+				 email, next);
+	}
 	if (rc)
 		return rc;
 	/* 2: the password, with nothing held; a bounded number at once. */
@@ -304,6 +316,8 @@ static int signin_post(struct req *r)
 			ok = false;
 		}
 	}
+	if (rc == 0 && ok)
+		rc = dom_signin_succeeded(&d, email, addr);
 	if (rc == 0)
 		rc = ok ? app_session_start(r, &tx, user_id) : dom_signin_failed(&d, email, addr);
 	if (rc == 0)
@@ -385,6 +399,10 @@ static int password_form(struct req *r, int status, const char *message, const c
 		     "type=\"password\" autocomplete=\"new-password\" minlength=\"8\" required autofocus>"
 		     "<label for=\"confirm\">The same again</label><input id=\"confirm\" name=\"confirm\" "
 		     "type=\"password\" autocomplete=\"new-password\" minlength=\"8\" required>"
+		     /* Unchecked (the default, and what a form without the field
+		      * means): a reset revokes the API tokens too (dom_password_set). */
+		     "<label class=\"check\"><input type=\"checkbox\" name=\"keep_tokens\" value=\"1\"> "
+		     "Keep my API tokens working (otherwise a new password revokes them)</label>"
 		     "<button type=\"submit\">Set password and sign in</button></form>");
 	rc = page(r, status, "Set your password", &b);
 	jw_free(&b);
@@ -428,7 +446,7 @@ static int password_get(struct req *r)
 static int password_post(struct req *r)
 {
 	const char *pre = req_cookie(r, APP_SIGNIN_COOKIE), *sent = NULL, *token = NULL, *password = NULL, *confirm = NULL;
-	const char *ct = req_header(r, "Content-Type");
+	const char *ct = req_header(r, "Content-Type"), *keep = NULL;
 	char hash[DOM_PASSWORD_HASH_MAX];
 	struct store_tx tx;
 	struct user u;
@@ -442,7 +460,8 @@ static int password_post(struct req *r)
 	if (form_field(&r->arena, r->body, r->body_len, APP_CSRF_FIELD, &sent) < 0 ||
 	    form_field(&r->arena, r->body, r->body_len, "token", &token) < 0 ||
 	    form_field(&r->arena, r->body, r->body_len, "password", &password) < 0 ||
-	    form_field(&r->arena, r->body, r->body_len, "confirm", &confirm) < 0)
+	    form_field(&r->arena, r->body, r->body_len, "confirm", &confirm) < 0 ||
+	    form_field(&r->arena, r->body, r->body_len, "keep_tokens", &keep) < 0)
 		return message_page(r, 400, "Not read", "The form could not be read: open your link again.");
 	if (!well_formed(pre) || !app_token_eq(pre, sent))
 		return message_page(r, 403, "Form expired",
@@ -474,7 +493,7 @@ static int password_post(struct req *r)
 	dom_init(&d, r->srv, &tx, &r->arena, NULL);
 	rc = link_user(r, &tx, token, &u);
 	if (rc == 0)
-		rc = dom_password_set(&d, u.id, hash);
+		rc = dom_password_set(&d, u.id, hash, keep && strcmp(keep, "1") == 0, NULL);
 	if (rc == 0)
 		rc = app_session_start(r, &tx, u.id);
 	if (rc == 0)

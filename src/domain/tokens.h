@@ -8,9 +8,12 @@
  * SHA-256 is stored (http/tokens.c). The list names a token by its name and
  * the first 16 hex digits of that hash; nobody but its owner sees or revokes
  * it (every function takes the actor as the owner: there is no rule to check
- * beyond that). A revocation sets d->tokens_revoked: whoever commits d->tx
- * then empties the token cache (token_cache_flush) so the token stops
- * working at the next request, not after the cache's minute.
+ * beyond that). A revocation bumps the owner's token generation in d->tx
+ * (store_token_delete), which every process's token cache checks in the
+ * next request's transaction (http/tokens.c), so the token stops working
+ * at the next request on every docsd process, not after the cache's
+ * minute. It also sets d->tokens_revoked: whoever commits d->tx empties
+ * this process's cache (token_cache_flush).
  */
 #ifndef DOCSD_DOMAIN_TOKENS_H
 #define DOCSD_DOMAIN_TOKENS_H

@@ -89,12 +89,16 @@ struct req {
 	const char *prefetch_msg;     /* and its message (set on another thread) */
 
 	/* caller */
+	const char *client_addr;      /* req_client_addr's answer, once computed */
 	const char *token_hash;
 	const char *caller_id;
 	const char *caller_installation; /* an installation token's (http/tokens.c) */
 	const char *caller_integration;  /* an integration or installation token's integration */
 	struct user caller;
 	int caller_loaded;
+	/* A token cache hit not yet confirmed against the store: the entry's
+	 * token generation (run_tx confirms it, http/tokens.c); -1 none. */
+	int64_t token_unconfirmed;
 
 	struct store_tx tx;
 	/* The domain context: the transaction, the arena and the caller as actor
@@ -124,6 +128,14 @@ const char *req_header(const struct req *r, const char *name);
 /* The value of cookie `name` in the request's Cookie header (into r's
  * arena, without surrounding spaces), or NULL. */
 const char *req_cookie(struct req *r, const char *name);
+/* The client's address as canonical text ("127.0.0.1", "::1"; "?" unknown),
+ * the one every rule keyed by client uses (the sign-in throttle, SAML's
+ * limiter). The TCP peer, unless the peer is in --trusted-proxy: then the
+ * right-most X-Forwarded-For entry that is not itself a trusted proxy (all
+ * trusted: the left-most; a malformed entry: the trusted hop that added
+ * it). Per-connection limits (conntrack, --max-connections-per-ip) stay on
+ * the peer. */
+const char *req_client_addr(struct req *r);
 
 /* An integer written in decimal digits only (no sign, space, exponent, hex or
  * fraction), at most max: 0 with *out set, or -1. Every integer read from a

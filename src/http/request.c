@@ -5,11 +5,13 @@
 #include "http/http.h"
 #include "store/store.h"
 #include "util/err.h"
+#include "util/netaddr.h"
 #include "util/util.h"
 
 #include <microhttpd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *req_param(const struct req *r, const char *name)
 {
@@ -43,6 +45,90 @@ const char *req_query(struct req *r, const char *name)
 const char *req_header(const struct req *r, const char *name)
 {
 	return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+}
+
+/* Every X-Forwarded-For header, in order, joined by ',' (a client can send
+ * several; only the last entries, which our proxies appended, matter). */
+struct xff {
+	char buf[2048];
+	size_t len;
+	bool overflow;
+};
+
+static enum MHD_Result xff_add(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	struct xff *x = cls;
+	size_t n = value ? strlen(value) : 0;
+
+	(void)kind;
+	if (strcasecmp(key, "X-Forwarded-For") != 0)
+		return MHD_YES;
+	/* Too long: keep the tail, which holds the entries we trust (the
+	 * first, client-written part is dropped). */
+	if (x->len + n + 2 > sizeof(x->buf)) {
+		x->overflow = true;
+		x->len = 0;
+		if (n + 1 > sizeof(x->buf)) {
+			value += n - (sizeof(x->buf) - 2);
+			n = sizeof(x->buf) - 2;
+		}
+	}
+	if (x->len)
+		x->buf[x->len++] = ',';
+	memcpy(x->buf + x->len, value, n);
+	x->len += n;
+	x->buf[x->len] = '\0';
+	return MHD_YES;
+}
+
+/* The client behind trusted peer `peer`, walking X-Forwarded-For from its
+ * right end: each entry that is a trusted proxy hands us on to the one
+ * before it; the first that is not is the client. */
+static struct net_addr xff_client(struct req *r, struct net_addr peer)
+{
+	struct xff x = { .len = 0 };
+	struct net_addr hop = peer, a;
+
+	MHD_get_connection_values(r->conn, MHD_HEADER_KIND, xff_add, &x);
+	for (size_t end = x.len; end > 0;) {
+		size_t start = end, e = end;
+
+		while (start > 0 && x.buf[start - 1] != ',')
+			start--;
+		while (start < e && (x.buf[start] == ' ' || x.buf[start] == '\t'))
+			start++;
+		while (e > start && (x.buf[e - 1] == ' ' || x.buf[e - 1] == '\t'))
+			e--;
+		/* The left-most entry of a header cut to its tail may be a
+		 * fragment that still parses (2.3.4.5 of 12.3.4.5). */
+		if ((start == 0 && x.overflow) || net_addr_parse(x.buf + start, e - start, &a))
+			return hop; /* not an address: the hop that passed it on is all we know */
+		if (!net_ranges_contain(r->srv->trusted_proxies, r->srv->ntrusted_proxies, &a))
+			return a;
+		hop = a;
+		while (start > 0 && x.buf[start - 1] != ',')
+			start--;
+		end = start > 0 ? start - 1 : 0;
+	}
+	return hop;
+}
+
+const char *req_client_addr(struct req *r)
+{
+	const union MHD_ConnectionInfo *ci;
+	struct net_addr peer;
+	char buf[46];
+
+	if (r->client_addr)
+		return r->client_addr;
+	ci = r->conn ? MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS) : NULL;
+	if (!ci || net_addr_from_sockaddr(ci->client_addr, &peer))
+		return "?";
+	if (r->srv && r->srv->ntrusted_proxies > 0 &&
+	    net_ranges_contain(r->srv->trusted_proxies, r->srv->ntrusted_proxies, &peer))
+		peer = xff_client(r, peer);
+	r->client_addr = arena_strdup(&r->arena, net_addr_format(&peer, buf));
+	return r->client_addr ? r->client_addr : "?";
 }
 
 const char *req_cookie(struct req *r, const char *name)

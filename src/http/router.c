@@ -141,30 +141,38 @@ static int route_request(struct req *r, const char *path)
 	return query_utf8_check(r);
 }
 
-static int authenticate(struct req *r)
+/* defer: a cache hit is confirmed later in the transaction (run_tx, with
+ * the membership's read) instead of by a read of its own. */
+static int authenticate(struct req *r, bool defer)
 {
-	char hash[65], user[ID_LEN + 1];
-	uint64_t epoch;
-	const char *uid;
-	bool cacheable;
+	char hash[65];
 	int rc = token_hash_header(req_header(r, MHD_HTTP_HEADER_AUTHORIZATION), hash);
 
 	if (rc)
 		return rc;
 	r->token_hash = arena_strdup(&r->arena, hash);
-	if (token_cache_get(r->srv->tokens, hash, user, &epoch)) {
-		r->caller_id = arena_strdup(&r->arena, user);
+	rc = token_authenticate(r->srv->tokens, &r->tx, hash, &r->caller_id, &r->caller_integration,
+				&r->caller_installation, &r->caller,
+				defer ? &r->token_unconfirmed : NULL);
+	/* The caller's row came with the store's answer (req_caller need not
+	 * read it again). */
+	r->caller_loaded = rc == 0 && r->caller.id != NULL;
+	return rc;
+}
+
+/* A cached token, confirmed before anything runs for its caller: seen is
+ * the token generation read with the membership (-1: none read). */
+static int confirm_token(struct req *r, int64_t seen)
+{
+	int64_t cached = r->token_unconfirmed;
+	int rc;
+
+	if (cached < 0)
 		return 0;
-	}
-	rc = token_lookup(&r->tx, hash, &uid, &r->caller_integration, &r->caller_installation, &cacheable);
-	if (rc == ERR_NOT_FOUND)
-		return err_set(ERR_UNAUTHORIZED, "invalid API token");
-	if (rc)
-		return rc;
-	if (cacheable)
-		token_cache_put(r->srv->tokens, hash, uid, epoch);
-	r->caller_id = uid;
-	return 0;
+	r->token_unconfirmed = -1;
+	rc = token_confirm(r->srv->tokens, &r->tx, r->token_hash, r->caller_id, cached, seen, &r->caller);
+	r->caller_loaded = rc == 0 && r->caller.id != NULL && seen != cached;
+	return rc;
 }
 
 static int parse_body(struct req *r)
@@ -250,7 +258,7 @@ static int authenticate_alone(struct req *r)
 		return 0;
 	if ((rc = store_tx_begin(r->srv->store, &r->tx, 0, &r->arena)))
 		return rc;
-	if ((rc = authenticate(r))) {
+	if ((rc = authenticate(r, false))) {
 		store_tx_rollback(&r->tx);
 		return rc;
 	}
@@ -279,18 +287,26 @@ static int run_tx(struct req *r)
 
 	if (rc)
 		return rc;
-	if (!(rt->flags & ROUTE_PUBLIC) && !r->caller_id && (rc = authenticate(r)))
+	r->token_unconfirmed = -1;
+	if (!(rt->flags & ROUTE_PUBLIC) && !r->caller_id && (rc = authenticate(r, true)))
 		goto fail;
 	dom_init(&r->dom, r->srv, &r->tx, &r->arena, r->caller_id);
 	r->dom.actor.installation_id = r->caller_installation; /* installation tokens */
 	r->dom.actor.integration_id = r->caller_integration;   /* and integration tokens */
 	if (rt->org != ORG_ACCESS_NONE) {
 		rc = dom_enter_org(&r->dom, req_param(r, "organizationId"));
+		/* A cached token is confirmed by the token generation read with
+		 * the membership (a revoked one is a 401, never the org's 404). */
+		int vrc = confirm_token(r, rc == 0 ? r->dom.actor.org.token_gen : -1);
+		if (vrc)
+			rc = vrc;
 		if (rc == 0)
 			rc = org_access_check(r->dom.actor.org.role, rt->org);
 		if (rc)
 			goto fail;
 	}
+	if ((rc = confirm_token(r, -1))) /* the routes outside an organization: a read of its own */
+		goto fail;
 	if (((rt->flags & ROUTE_CACHE) || ((rt->flags & ROUTE_CACHE_ADMIN) && r->dom.actor.org.role == ROLE_ADMIN)) &&
 	    cache_key(r, &key)) {
 		cacheable = 1;

@@ -12,16 +12,18 @@
 
 #include "util/util.h"
 
-/* ---- token cache: sha256(token) -> user id, kept for a minute ---- */
+/* ---- token cache: sha256(token) -> (user id, token generation), kept for a minute ---- */
 struct token_cache;
 int token_cache_new(struct token_cache **out);
 void token_cache_free(struct token_cache *tc);
-/* 1 and the user id copied to out when cached; 0 when not. */
+/* 1 with the user id copied to out and *gen the user's token generation
+ * when it was filled (http/tokens.c: believed only while the store's is the
+ * same); 0 when not cached. */
 /* *epoch: the cache's epoch at the lookup, read BEFORE the store is asked;
  * put stores nothing when a flush came in between (the store's answer may
  * predate a revocation). */
-int token_cache_get(struct token_cache *tc, const char *hash, char out[ID_LEN + 1], uint64_t *epoch);
-void token_cache_put(struct token_cache *tc, const char *hash, const char *user_id, uint64_t epoch);
+int token_cache_get(struct token_cache *tc, const char *hash, char out[ID_LEN + 1], int64_t *gen, uint64_t *epoch);
+void token_cache_put(struct token_cache *tc, const char *hash, const char *user_id, int64_t gen, uint64_t epoch);
 /* Forget every entry: after a revocation is committed (tokens are revoked
  * rarely; one flush is simpler than finding the entry of a hash). */
 void token_cache_flush(struct token_cache *tc);
@@ -30,14 +32,32 @@ void token_cache_flush(struct token_cache *tc);
 struct store_tx;
 #define TOKEN_LEN 46
 int token_issue(struct store_tx *tx, const char *user_id, char out[TOKEN_LEN + 1]);
-/* Who a token hash names: an API token's user (*installation_id NULL,
- * *cacheable true), or an integration / installation token's integration
- * user (domain/integrations.h; *installation_id set for an installation
- * token). Those are never cached: uninstalling revokes them at once.
- * ERR_NOT_FOUND when the hash names nothing. */
+/* Who a token hash names: an API token's user (*user filled, *gen its
+ * token generation, *integration_id and *installation_id NULL), or an integration /
+ * installation token's integration user (domain/integrations.h; user->id
+ * NULL, *integration_id set, *installation_id set for an installation token). Those are never
+ * cached: uninstalling revokes them at once. ERR_NOT_FOUND when the hash
+ * names nothing. */
+struct user;
 int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **integration_id,
-		 const char **installation_id,
-		 bool *cacheable);
+		 const char **installation_id, struct user *user, int64_t *gen);
+/* Who the token of hash is, in the request's transaction tx: 0 with
+ * *user_id (in tx's arena), *installation_id (NULL but for installation
+ * tokens) and, when the store was read, *user (the caller's row; user->id
+ * NULL otherwise); ERR_UNAUTHORIZED when it names nothing. A cache entry is
+ * believed only while the user's token generation in the store is the one
+ * it was filled under: with unconfirmed NULL that is read now; else a hit
+ * returns at once with *unconfirmed = the entry's generation (-1: nothing
+ * to confirm), and the caller must call token_confirm in the same
+ * transaction before anything runs for the caller. */
+int token_authenticate(struct token_cache *tc, struct store_tx *tx, const char *hash, const char **user_id,
+		       const char **integration_id, const char **installation_id, struct user *user,
+		       int64_t *unconfirmed);
+/* Confirm a hit of token_authenticate: 0 when seen (the generation read
+ * with something else, store_membership's; -1 none) equals cached, else
+ * the store decides (one more read); ERR_UNAUTHORIZED when revoked. */
+int token_confirm(struct token_cache *tc, struct store_tx *tx, const char *hash, const char *user_id, int64_t cached,
+		  int64_t seen, struct user *user);
 /* Parse "Bearer <token>"; writes sha256 hex of the token; ERR_UNAUTHORIZED if malformed. */
 int token_hash_header(const char *authorization, char hash[65]);
 

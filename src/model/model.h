@@ -43,6 +43,7 @@ struct membership {
 	int owns_team;      /* owner of at least one team */
 	int64_t generation; /* the organization's member-list generation (store_org_bump) */
 	enum role org_default; /* the organization's defaultRole (ROLE_GUEST for null) */
+	int64_t token_gen;  /* the member's token generation, read with the row (http/tokens.c); -1: not read */
 };
 
 struct member {

@@ -871,6 +871,22 @@ static const char m0021_saml_identities[] =
 	"  PRIMARY KEY (org_id, domain)) " WITHOUT_ROWID ";"
 	"ALTER TABLE saml_requests ADD COLUMN nonce_hash TEXT;"
 	"ALTER TABLE saml_requests ADD COLUMN link_user_id TEXT;";
+/* The sign-in throttle (domain/sessions.h, issue 30 item 5): one row per
+ * bucket (an account, an address, an address on one account) with its
+ * failures and the last one's time, replacing signin_attempts' row per
+ * attempt; rows whose last failure is older than DOM_SIGNIN_FORGET_MS are
+ * deleted (last_at's index finds them). users.token_gen is bumped in the
+ * transaction of every revocation of the user's API tokens, so the token
+ * cache of every process checks its entries against the store
+ * (http/tokens.c, issue 30 item 6b). */
+static const char m0022_signin_throttle[] =
+	"DROP TABLE signin_attempts;"
+	"CREATE TABLE signin_throttle ("
+	"  bucket TEXT PRIMARY KEY,"
+	"  failures BIGINT NOT NULL,"
+	"  last_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
+	"CREATE INDEX signin_throttle_last ON signin_throttle (last_at);"
+	"ALTER TABLE users ADD COLUMN token_gen BIGINT NOT NULL DEFAULT 0;";
 
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
@@ -894,5 +910,6 @@ const struct migration migrations[] = {
 	{ 19, "SAML requests and used assertions", m0019_saml_sso, NULL, NULL },
 	{ 20, "token names", m0020_token_names, NULL, NULL },
 	{ 21, "SAML identities and verified email domains", m0021_saml_identities, NULL, NULL },
+	{ 22, "sign-in throttle and token generations", m0022_signin_throttle, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

@@ -177,6 +177,7 @@ static int fill_membership(struct store_tx *tx, struct db_rows *r, void *out)
 	m->org_default = role_parse(tx->drv->text(r, 3));
 	if (m->org_default == ROLE_NONE)
 		m->org_default = ROLE_GUEST;
+	m->token_gen = st_int(tx, r, 4);
 	return 0;
 }
 
@@ -185,7 +186,10 @@ int store_membership(struct store_tx *tx, const char *org_id, const char *user_i
 	struct db_param p[] = { P_TEXT(org_id), P_TEXT(user_id) };
 	int rc = st_one(tx,
 			"SELECT m.role, CASE WHEN EXISTS (SELECT 1 FROM team_members tm WHERE tm.org_id = m.org_id "
-			"AND tm.user_id = m.user_id AND tm.role = 'owner') THEN 1 ELSE 0 END, o.generation, o.default_role "
+			"AND tm.user_id = m.user_id AND tm.role = 'owner') THEN 1 ELSE 0 END, o.generation, o.default_role, "
+			/* The token cache's check rides along (http/tokens.c): one
+			 * primary-key seek, no round trip of its own. */
+			"(SELECT u.token_gen FROM users u WHERE u.id = m.user_id) "
 			"FROM members m JOIN orgs o ON o.id = m.org_id WHERE m.org_id = $1 AND m.user_id = $2",
 			p, NP(p), fill_membership, out);
 
@@ -194,6 +198,7 @@ int store_membership(struct store_tx *tx, const char *org_id, const char *user_i
 		out->owns_team = 0;
 		out->generation = 0;
 		out->org_default = ROLE_GUEST;
+		out->token_gen = -1;
 		return 0;
 	}
 	return rc;

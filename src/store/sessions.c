@@ -86,26 +86,51 @@ int store_user_in_org(struct store_tx *tx, const char *user_id, bool *out)
 	return rc == ERR_NOT_FOUND ? 0 : rc;
 }
 
-static int fill_count(struct store_tx *tx, struct db_rows *r, void *out)
+static int fill_throttle(struct store_tx *tx, struct db_rows *r, void *out)
 {
-	*(int64_t *)out = st_int(tx, r, 0);
+	struct store_throttle *t = out;
+
+	t->bucket = st_str(tx, r, 0);
+	t->failures = st_int(tx, r, 1);
+	t->last_at = st_int(tx, r, 2);
 	return 0;
 }
 
-int store_signin_failures(struct store_tx *tx, const char *bucket, int64_t since, int64_t *count)
+int store_signin_throttle_get(struct store_tx *tx, const char *a, const char *b, const char *c, int64_t since,
+			      struct store_throttle **out, int *n)
 {
-	struct db_param p[] = { P_TEXT(bucket), P_INT(since) };
+	struct db_param p[] = { P_TEXT(a), P_TEXT(b), P_TEXT(c), P_INT(since) };
 
-	*count = 0;
-	return st_one(tx, "SELECT COUNT(*) FROM signin_attempts WHERE bucket = $1 AND at > $2", p, NP(p), fill_count,
-		      count);
+	/* Three primary-key seeks; a row older than `since` is forgotten. */
+	return st_all(tx,
+		      "SELECT bucket, failures, last_at FROM signin_throttle WHERE bucket IN ($1, $2, $3) AND last_at > $4",
+		      p, NP(p), fill_throttle, sizeof(**out), (void **)out, n);
 }
 
-int store_signin_failure_add(struct store_tx *tx, const char *bucket, int64_t now, int64_t before)
+int store_signin_throttle_fail(struct store_tx *tx, const char *bucket, int64_t now, int64_t forget_before)
 {
-	struct db_param d[] = { P_TEXT(bucket), P_INT(before) };
-	struct db_param p[] = { P_TEXT(bucket), P_INT(now) };
-	int rc = st_exec(tx, "DELETE FROM signin_attempts WHERE bucket = $1 AND at <= $2", d, NP(d), NULL);
+	struct db_param p[] = { P_TEXT(bucket), P_INT(now), P_INT(forget_before) };
 
-	return rc ? rc : st_exec(tx, "INSERT INTO signin_attempts (bucket, at) VALUES ($1, $2)", p, NP(p), NULL);
+	/* One statement: on PostgreSQL the upsert locks the row it increments,
+	 * so concurrent failures from several processes all count. A row last
+	 * failed before forget_before starts again at 1. */
+	return st_exec(tx,
+		       "INSERT INTO signin_throttle (bucket, failures, last_at) VALUES ($1, 1, $2) "
+		       "ON CONFLICT (bucket) DO UPDATE SET failures = CASE WHEN signin_throttle.last_at <= $3 THEN 1 "
+		       "ELSE signin_throttle.failures + 1 END, last_at = excluded.last_at",
+		       p, NP(p), NULL);
+}
+
+int store_signin_throttle_clear(struct store_tx *tx, const char *bucket)
+{
+	struct db_param p[] = { P_TEXT(bucket) };
+
+	return st_exec(tx, "DELETE FROM signin_throttle WHERE bucket = $1", p, NP(p), NULL);
+}
+
+int store_signin_throttle_expire(struct store_tx *tx, int64_t before)
+{
+	struct db_param p[] = { P_INT(before) };
+
+	return st_exec(tx, "DELETE FROM signin_throttle WHERE last_at <= $1", p, NP(p), NULL);
 }

@@ -36,10 +36,22 @@ int store_session_delete(struct store_tx *tx, const char *id);
 /* Whether user_id is a member of any organization. */
 int store_user_in_org(struct store_tx *tx, const char *user_id, bool *out);
 
-/* Failed sign-in attempts recorded for bucket since `since`. */
-int store_signin_failures(struct store_tx *tx, const char *bucket, int64_t since, int64_t *count);
-/* Record a failed attempt for bucket at now, and forget its attempts older
- * than `before` (outside every window). */
-int store_signin_failure_add(struct store_tx *tx, const char *bucket, int64_t now, int64_t before);
+/* The sign-in throttle's buckets (migration 22; the rules are
+ * domain/sessions.h's): a bucket's failures and its last failure's time. */
+struct store_throttle {
+	const char *bucket;
+	int64_t failures, last_at;
+};
+/* The rows of buckets a, b and c whose last failure is after since (at most
+ * three, in no order; a bucket without one has no row). */
+int store_signin_throttle_get(struct store_tx *tx, const char *a, const char *b, const char *c, int64_t since,
+			      struct store_throttle **out, int *n);
+/* One more failure for bucket at now (the count starts again at 1 when the
+ * last one was at or before forget_before). */
+int store_signin_throttle_fail(struct store_tx *tx, const char *bucket, int64_t now, int64_t forget_before);
+/* Forget bucket (a good password from that address for that account). */
+int store_signin_throttle_clear(struct store_tx *tx, const char *bucket);
+/* Delete every bucket whose last failure was at or before `before`. */
+int store_signin_throttle_expire(struct store_tx *tx, int64_t before);
 
 #endif

@@ -111,6 +111,16 @@ int store_user_get_by_email(struct store_tx *tx, const char *email, struct user 
 /* token_hash: sha256 hex of the token; the token itself is never stored. */
 int store_token_create(struct store_tx *tx, const char *user_id, const char *token_hash);
 int store_token_user(struct store_tx *tx, const char *token_hash, const char **user_id_out);
+/* The user of a personal API token (the whole row, into *user_out) and
+ * the user's token generation (users.token_gen, bumped in the transaction
+ * of every revocation of their tokens: http/tokens.c's cache keeps an entry
+ * only while it is unchanged). ERR_NOT_FOUND when no API token has it. */
+int store_token_owner(struct store_tx *tx, const char *token_hash, struct user *user_out, int64_t *gen_out);
+/* user_id's row and token generation; ERR_NOT_FOUND when the user is gone. */
+int store_token_gen(struct store_tx *tx, const char *user_id, struct user *user_out, int64_t *gen_out);
+/* Revoke every personal API token of user_id (a password reset), *revoked
+ * of them (may be NULL), bumping the generation. */
+int store_tokens_revoke_user(struct store_tx *tx, const char *user_id, int64_t *revoked);
 /* Personal tokens (the web interface's /settings/tokens): a token is named by
  * the first 16 hex digits of its hash (never the token, and not enough of the
  * hash to matter); its name is set once after store_token_create. */

@@ -89,6 +89,57 @@ int store_token_user(struct store_tx *tx, const char *token_hash, const char **u
 	return st_one(tx, "SELECT user_id FROM tokens WHERE hash = $1", p, 1, fill_str0, user_id_out);
 }
 
+/* Row: token_gen, then USER_COLS (the caller, so the request need not read
+ * the user again: req_caller). */
+struct token_owner {
+	int64_t *gen;
+	struct user *user;
+};
+
+static int fill_owner(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	struct token_owner *o = out;
+
+	*o->gen = st_int(tx, r, 0);
+	return store_fill_user(tx, r, 1, o->user);
+}
+
+int store_token_owner(struct store_tx *tx, const char *token_hash, struct user *user_out, int64_t *gen_out)
+{
+	struct db_param p[] = { P_TEXT(token_hash) };
+	struct token_owner o = { gen_out, user_out };
+
+	return st_one(tx,
+		      "SELECT u.token_gen, u.id, u.email, u.display_name, u.photo_url, u.created_at FROM tokens t "
+		      "JOIN users u ON u.id = t.user_id WHERE t.hash = $1",
+		      p, 1, fill_owner, &o);
+}
+
+int store_token_gen(struct store_tx *tx, const char *user_id, struct user *user_out, int64_t *gen_out)
+{
+	struct db_param p[] = { P_TEXT(user_id) };
+	struct token_owner o = { gen_out, user_out };
+
+	return st_one(tx, "SELECT token_gen, " USER_COLS " FROM users WHERE id = $1", p, 1, fill_owner, &o);
+}
+
+/* In the transaction of every revocation: the caches of every process see
+ * the new generation in their next request's transaction (http/tokens.c). */
+static int token_gen_bump(struct store_tx *tx, const char *user_id)
+{
+	struct db_param p[] = { P_TEXT(user_id) };
+
+	return st_exec(tx, "UPDATE users SET token_gen = token_gen + 1 WHERE id = $1", p, 1, NULL);
+}
+
+int store_tokens_revoke_user(struct store_tx *tx, const char *user_id, int64_t *revoked)
+{
+	struct db_param p[] = { P_TEXT(user_id) };
+	int rc = st_exec(tx, "DELETE FROM tokens WHERE user_id = $1", p, 1, revoked);
+
+	return rc ? rc : token_gen_bump(tx, user_id);
+}
+
 int store_token_set_name(struct store_tx *tx, const char *token_hash, const char *name)
 {
 	struct db_param p[] = { P_TEXT(name), P_TEXT(token_hash) };
@@ -125,7 +176,7 @@ int store_token_delete(struct store_tx *tx, const char *user_id, const char *id)
 
 	if (rc)
 		return rc;
-	return changes ? 0 : err_set(ERR_NOT_FOUND, "no such token");
+	return changes ? token_gen_bump(tx, user_id) : err_set(ERR_NOT_FOUND, "no such token");
 }
 
 int store_users_share_org(struct store_tx *tx, const char *a, const char *b, bool *out)
