@@ -415,8 +415,9 @@ static bool span_matches(const char *c, size_t n, const char *lit)
 	size_t e = 0;
 	bool all_sp = true;
 
-	while (e < n && c[e] != '\n' && c[e] != '\r')
-		all_sp = all_sp && c[e++] == ' ';
+	for (; e < n && c[e] != '\n' && c[e] != '\r'; e++)
+		if (c[e] != ' ')
+			all_sp = false;
 	if (e < n)
 		return same_text(c, e, lit, false) || (e && c[0] == ' ' && same_text(c + 1, e - 1, lit, false));
 	if (same_text(c, n, lit, true))
