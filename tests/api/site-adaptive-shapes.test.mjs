@@ -156,6 +156,32 @@ describe('adaptive content: the shapes cmark-gfm reads differently from a line m
         assert.ok(text.includes('codeword'), 'code is code in the PDF too');
     });
 
+    it("an API block whose spec opens a fence does not turn the page's later tags into code", async () => {
+        const spec = 'openapi: 3.0.3\ninfo: {title: Fence, version: "1"}\npaths:\n  /a:\n    get:\n      summary: Get a\n' +
+            '      description: "Example:\\n\\n```\\nunclosed"\n      responses: {"200": {description: ok}}\n';
+        await ok(api.orgs.createOpenApiSpec(org.id, { slug: 'fence', source: { text: spec } }), 'createOpenAPISpec', 201);
+        for (const deadline = Date.now() + 20_000; ;) {
+            const s = await ok(api.orgs.getOpenApiSpecBySlug(org.id, 'fence'), 'getOpenAPISpecBySlug');
+            if (s.processingState === 'complete') break;
+            assert.ok(Date.now() < deadline, 'the spec was processed');
+            await sleep(100);
+        }
+        const cr = await ok(api.spaces.createChangeRequest(space.id, { subject: 'API block' }), 'createChangeRequest', 201);
+        const md = `{% openapi-operation spec="fence" path="/a" method="get" %}\n[OpenAPI fence](https://example.com/f.yaml)\n{% endopenapi-operation %}\n\n${IF}\nfencesecret\n{% endif %}\n`;
+        const r = await raw(ctx.url, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+            token: alice.token, json: { changes: [{ operation: 'insert_page', title: 'Fenced API', document: { markdown: md } }] },
+        });
+        assert.equal(r.status, 200, r.text);
+        assert.equal((await ok(api.spaces.mergeChangeRequest(space.id, cr.id), 'mergeChangeRequest')).result, 'merge');
+        for (const path of [`/sites/${pub.id}/fenced-api`, `/sites/${pub.id}/fenced-api.md`, `/sites/${pub.id}/llms-full.txt`]) {
+            const page = await get(path);
+            assert.equal(page.status, 200, path);
+            assert.match(page.text, /Get a/, `${path}: the block is expanded`);
+            assert.ok(!page.text.includes('fencesecret'), `${path}: the hidden word leaked`);
+        }
+        assert.ok((await get(`/sites/${auth.id}/fenced-api`, pro())).text.includes('fencesecret'));
+    });
+
     it('through the API, decidable shapes are accepted and split tags refused (400 naming the line)', async () => {
         for (let i = 0; i < SHAPES.length; i++) {
             const cr = await ok(api.spaces.createChangeRequest(space.id, { subject: `Shape ${i}` }), 'createChangeRequest', 201);
