@@ -116,8 +116,17 @@ describe('adaptive content: the shapes cmark-gfm reads differently from a line m
             assert.match(s.text, /No results/i, `shape ${i}: a search hit on a hidden word`);
             const results = s.text.slice(s.text.indexOf('<main'), s.text.indexOf('</main>'));
             assert.ok(!results.includes(`/shape-${i}"`), `shape ${i}: a search hit on a hidden word`);
+            const j = await get(`${root}/~search.json?q=${word(i)}`);
+            assert.equal(j.status, 200);
+            assert.deepEqual(JSON.parse(j.text).results, [], `shape ${i}: search as you type`);
         }
         assert.ok(full.text.includes('publicword'));
+        // excerpts of the pages that do match are cut from the text the visitor reads
+        for (const path of ['~search?q=publicword', '~search.json?q=publicword']) {
+            const r = await get(`${root}/${path}`);
+            assert.match(r.text, /Shape/, path);
+            for (let i = 0; i < SHAPES.length; i++) assert.ok(!r.text.includes(word(i)), `shape ${i} in the excerpts of ${path}`);
+        }
     });
 
     it('a visitor with the claim sees each decidable block; split tags hide from everyone', async () => {
@@ -134,6 +143,8 @@ describe('adaptive content: the shapes cmark-gfm reads differently from a line m
             assert.equal(full.text.includes(word(i)), !split, `shape ${i} in llms-full.txt`);
             const s = await get(`${root}/~search?q=${word(i)}`, pro());
             assert.equal(/No results/i.test(s.text), split, `shape ${i}: search`);
+            const j = JSON.parse((await get(`${root}/~search.json?q=${word(i)}`, pro())).text);
+            assert.equal(j.results.length, split ? 0 : 1, `shape ${i}: search as you type`);
         }
     });
 
