@@ -348,3 +348,31 @@ UNIT_TEST(html_markdown_charsets)
 		CHECK(strstr(err_message(), "not valid UTF-8") != NULL);
 	arena_free(&a);
 }
+
+/* The outside fuzz run's "crash on a 2-byte input": every 2-byte page
+ * converts, to valid UTF-8 (the old code gave invalid UTF-8 for "&\xe9"
+ * and its kin, which website import answered with a 500). */
+UNIT_TEST(html_markdown_every_two_byte_page)
+{
+	struct arena a;
+	struct html_md m;
+	int bad = 0;
+
+	arena_init(&a);
+	for (unsigned v = 0; v < 65536 && bad < 5; v++) {
+		char in[2] = { (char)(v >> 8), (char)(v & 0xff) };
+		int rc = html_to_markdown(&a, in, 2, BASE, &m);
+		if (rc == 0 && utf8_len(m.markdown) < 0) {
+			fprintf(stderr, "  %02x %02x: not UTF-8\n", v >> 8, v & 0xff);
+			bad++;
+		}
+		if (rc != 0 && rc != ERR_INVALID)
+			bad++;
+		if (v % 4096 == 4095) {
+			arena_free(&a);
+			arena_init(&a);
+		}
+	}
+	CHECK(bad == 0);
+	arena_free(&a);
+}
