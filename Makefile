@@ -53,3 +53,17 @@ clean:
 
 # Unit tests live in a folder per layer (tests/unit/<layer>/) and share tests/unit/unit.h.
 $(UNIT_OBJ): CFLAGS_BASE += -Itests/unit
+
+# libFuzzer targets, one file per target in fuzz/, built with clang into
+# build-fuzz/ (ASan + UBSan): `make fuzz`, then for example
+# `build-fuzz/fuzz-html_markdown -max_total_time=180 corpus/` (clang warns
+# of {NULL} table ends that gcc accepts: that warning is off there).
+FUZZ_SRC := $(wildcard fuzz/*.c)
+.PHONY: fuzz
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g -fno-omit-frame-pointer -Wno-missing-field-initializers" \
+		SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+		$(FUZZ_SRC:fuzz/%.c=build-fuzz/fuzz-%)
+
+$(BUILD)/fuzz-%: $(BUILD)/fuzz/%.o $(OBJ)
+	$(CC) $(OPT) $(SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)

@@ -345,8 +345,13 @@ static int crawl_page(struct crawl *c, int i, enum import_source source)
 				     source == IMPORT_WEBSITE ? "" : "; use source \"markdown\" for a markdown file");
 		goto out;
 	}
-	if ((rc = html_to_markdown(c->a, (const char *)fr.data, fr.len, final, &md)))
+	if ((rc = html_to_markdown(c->a, (const char *)fr.data, fr.len, final, &md))) {
+		/* A later page whose text cannot be decoded is left out, as a
+		 * page that is not HTML is; the first one is the caller's 400. */
+		if (rc == ERR_INVALID && i > 0)
+			rc = 0;
 		goto out;
+	}
 	if (md.truncated) { /* a page longer than a page may be */
 		if (i == 0)
 			rc = err_set(ERR_INVALID, "url: the page's markdown would pass %zu bytes", HTML_MD_MAX_BYTES);

@@ -27,7 +27,9 @@
 #include "util/alloc.h"
 #include "util/err.h"
 
+#include <ctype.h>
 #include <libxml/HTMLparser.h>
+#include <libxml/encoding.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <limits.h>
@@ -996,30 +998,111 @@ static void links_collect(struct conv *c, xmlNodePtr root, struct html_md *out)
 	}
 }
 
-/* NULL (let libxml2 decide) when the page declares its charset or has a
- * BOM; "UTF-8" when its bytes are valid UTF-8 (libxml2 2.9 would otherwise
- * guess Latin-1 for a page that says nothing); else NULL. */
-static const char *guess_encoding(const char *s, size_t len)
+static bool utf8_ok(const char *s, size_t len)
 {
-	size_t head = len < 4096 ? len : 4096;
 	const unsigned char *p = (const unsigned char *)s;
 
-	if (len >= 2 && ((p[0] == 0xFE && p[1] == 0xFF) || (p[0] == 0xFF && p[1] == 0xFE)))
-		return NULL;
-	for (size_t i = 0; i + 7 <= head; i++)
-		if (strncasecmp(s + i, "charset", 7) == 0)
-			return NULL;
 	for (size_t i = 0; i < len;) {
 		unsigned char b = p[i];
 		size_t n = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
-		if (n == 0 || i + n > len || (n == 2 && b < 0xC2))
-			return NULL;
+		if (n == 0 || i + n > len || (n == 2 && b < 0xC2) || (n == 4 && b > 0xF4))
+			return false;
 		for (size_t k = 1; k < n; k++)
 			if ((p[i + k] & 0xC0) != 0x80)
-				return NULL;
+				return false;
+		/* overlong 3- and 4-byte forms, surrogates, past U+10FFFF */
+		if ((n == 3 && ((b == 0xE0 && p[i + 1] < 0xA0) || (b == 0xED && p[i + 1] >= 0xA0))) ||
+		    (n == 4 && ((b == 0xF0 && p[i + 1] < 0x90) || (b == 0xF4 && p[i + 1] >= 0x90))))
+			return false;
 		i += n;
 	}
-	return "UTF-8";
+	return true;
+}
+
+/* The charset the page declares in its first 4096 bytes (<meta
+ * charset="x">, or "charset=x" in a <meta http-equiv> content), into
+ * buf[0..bufsz): true when there is one. */
+static bool declared_charset(const char *s, size_t len, char *buf, size_t bufsz)
+{
+	size_t head = len < 4096 ? len : 4096;
+
+	for (size_t i = 0; i + 7 <= head; i++) {
+		size_t j = i + 7, k = 0;
+		if (strncasecmp(s + i, "charset", 7) != 0)
+			continue;
+		while (j < head && isspace((unsigned char)s[j]))
+			j++;
+		if (j >= head || s[j] != '=')
+			continue;
+		for (j++; j < head && isspace((unsigned char)s[j]); j++)
+			;
+		if (j < head && (s[j] == '"' || s[j] == '\''))
+			j++;
+		while (j < head && k + 1 < bufsz && (isalnum((unsigned char)s[j]) || strchr("-_.:", s[j])))
+			buf[k++] = s[j++];
+		if (!k)
+			continue;
+		buf[k] = '\0';
+		return true;
+	}
+	return false;
+}
+
+/* windows-1252, or ISO-8859-1 when the bytes hold one of the five that
+ * windows-1252 leaves undefined (iconv stops there; browsers read them as
+ * the C1 controls ISO-8859-1 has). */
+static const char *cp1252_or_latin1(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)s[i];
+		if (b == 0x81 || b == 0x8D || b == 0x8F || b == 0x90 || b == 0x9D)
+			return "ISO-8859-1";
+	}
+	return "windows-1252";
+}
+
+/*
+ * The encoding the page is read with, in the HTML standard's order: a BOM
+ * (*enc NULL: libxml2 reads it), the charset the page declares, else UTF-8
+ * when the bytes are valid UTF-8, else windows-1252 (what browsers read a
+ * page that says nothing in). libxml2 2.9 left alone guesses, and when it
+ * guesses wrong it copies bytes of an entity-like "&\xe9" into the text
+ * undecoded: markdown that is not UTF-8, which no JSON or store takes.
+ * Given the encoding, it converts the whole input first. ERR_INVALID when
+ * the declared charset is not one this system can decode.
+ */
+static int page_encoding(const char *s, size_t len, char *buf, size_t bufsz, const char **enc)
+{
+	static const char *const latin1[] = { "iso-8859-1", "iso8859-1", "latin1", "l1", "us-ascii", "ascii",
+					       "cp1252", "x-cp1252", "iso_8859-1", "cp819" };
+	const unsigned char *p = (const unsigned char *)s;
+	xmlCharEncodingHandlerPtr h;
+
+	*enc = NULL;
+	if (len >= 2 && ((p[0] == 0xFE && p[1] == 0xFF) || (p[0] == 0xFF && p[1] == 0xFE)))
+		return 0;
+	if (len >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+		*enc = "UTF-8";
+		return 0;
+	}
+	if (!declared_charset(s, len, buf, bufsz)) {
+		*enc = utf8_ok(s, len) ? "UTF-8" : cp1252_or_latin1(s, len);
+		return 0;
+	}
+	*enc = buf;
+	/* The standard's labels: Latin-1 and ASCII mean windows-1252, and a
+	 * declaration readable as ASCII cannot be in UTF-16. */
+	for (size_t i = 0; i < sizeof(latin1) / sizeof(latin1[0]); i++)
+		if (strcasecmp(buf, latin1[i]) == 0)
+			*enc = "windows-1252";
+	if (strncasecmp(buf, "utf-16", 6) == 0 || strcasecmp(buf, "utf8") == 0 || strcasecmp(buf, "utf-8") == 0)
+		*enc = "UTF-8";
+	if (strcasecmp(*enc, "windows-1252") == 0)
+		*enc = cp1252_or_latin1(s, len);
+	if (!(h = xmlFindCharEncodingHandler(*enc)))
+		return err_set(ERR_INVALID, "url: the page's charset '%s' is not one docsd can decode", buf);
+	xmlCharEncCloseFunc(h);
+	return 0;
 }
 
 int html_to_markdown(struct arena *a, const char *html, size_t len, const char *url, struct html_md *out)
@@ -1028,13 +1111,18 @@ int html_to_markdown(struct arena *a, const char *html, size_t len, const char *
 	htmlDocPtr doc = NULL;
 	xmlNodePtr root, content, node;
 	struct sb md = { 0 };
+	char charset[40];
+	const char *enc;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (pthread_once(&xml_once, xml_init) != 0)
 		return err_set(ERR_INTERNAL, "libxml2 could not be initialized");
 	if (len > INT_MAX)
 		return err_set(ERR_INVALID, "the page is too large to parse");
-	doc = htmlReadMemory(html, (int)len, url, guess_encoding(html, len),
+	if ((rc = page_encoding(html, len, charset, sizeof(charset), &enc)))
+		return rc;
+	doc = htmlReadMemory(html, (int)len, url, enc,
 			     HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
 	if (!doc || !(root = xmlDocGetRootElement(doc))) {
 		/* An empty or textless body parses to nothing: an empty page. */
@@ -1062,6 +1150,14 @@ int html_to_markdown(struct arena *a, const char *html, size_t len, const char *
 		memcpy(md.p, "***", 3); /* "---" first would open frontmatter */
 	if (md.len)
 		sb_putc(&c, &md, '\n');
+	/* Decoding gave UTF-8 unless the page's bytes are not what it says
+	 * (a page declaring UTF-8 that is not): refused, never passed on. */
+	if (!utf8_ok(md.p ? md.p : "", md.len) || (out->title && !utf8_ok(out->title, strlen(out->title)))) {
+		sb_free(&md);
+		xmlFreeDoc(doc);
+		memset(out, 0, sizeof(*out));
+		return err_set(ERR_INVALID, "url: the page's text is not valid %s", enc ? enc : "in its charset");
+	}
 	out->truncated = c.full;
 	out->len = md.len;
 	out->markdown = arena_strndup(a, md.p ? md.p : "", md.len);

@@ -61,10 +61,13 @@ struct html_md {
 /*
  * Convert len bytes of HTML fetched from url (an absolute http(s) URL in
  * weburl's normal form) into *out; everything in out belongs to a. The
- * encoding is the page's own (BOM, <meta charset>), else UTF-8 when the bytes
- * are valid UTF-8, else libxml2's guess; the output is UTF-8 (bytes that are
- * no document at all are an empty page). Returns 0, ERR_INVALID for a page
- * past INT_MAX bytes, or ERR_INTERNAL when libxml2 cannot be initialized
+ * encoding is the page's own (BOM, <meta charset>; Latin-1 and ASCII labels
+ * read as windows-1252), else UTF-8 when the bytes are valid UTF-8, else
+ * windows-1252, as browsers read a page that names none; the output is always
+ * valid UTF-8 (bytes that are no document at all are an empty page).
+ * Returns 0; ERR_INVALID for a page past INT_MAX bytes, a declared charset
+ * that cannot be decoded, or text not valid in the charset it declares
+ * (messages start "url: "); ERR_INTERNAL when libxml2 cannot be initialized
  * (util/err.h).
  */
 int html_to_markdown(struct arena *a, const char *html, size_t len, const char *url, struct html_md *out);

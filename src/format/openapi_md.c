@@ -664,11 +664,16 @@ int openapi_markdown(struct jw *out, const json_t *fs, bool models)
 	json_t *t;
 	json_array_foreach(tags, i, t)
 	{
+		/* A tag object without a string name (the spec requires one, the
+		 * author's file may not have it) names no section: skipped before
+		 * any comparison reads the name. */
 		const char *name = str(t, "name");
 		bool dup = false;
+		if (!name)
+			continue;
 		for (int k = 0; k < ntags && !dup; k++)
 			dup = strcmp(tags_seen[k], name) == 0;
-		if (!name || dup || ntags >= MAX_TAGS)
+		if (dup || ntags >= MAX_TAGS)
 			continue;
 		tags_seen[ntags++] = name;
 		tag_section(&g, name, str(t, "description"), ops, n);

@@ -68,8 +68,11 @@ int adaptive_template_conditions(struct arena *a, const json_t *schema, struct t
  * (paths of .name, ?.name, ["name"], [n]) replaced by their value, with
  * markdown's punctuation backslash-escaped so a value can never become
  * markup; an unknown name, an object or anything else is "". Tags inside
- * fenced code blocks are code and stay as written (the same fences
- * site/md_html.c sees). A line holding only block tags goes whole. */
+ * code stay as written, code being what cmark-gfm (format/markdown.h
+ * md_parse, the renderer's setup) reads as a code block or a code span. An
+ * if-family tag without "%}" on its line hides (an if opens a hidden block;
+ * elsif, else, endif hide the rest of theirs). A line holding only block
+ * tags goes whole. */
 #define ADAPT_MAX_DEPTH 32
 
 struct adapt_ctx {
@@ -88,9 +91,12 @@ bool adapt_present(const char *md, size_t len);
 const char *adapt_markdown(struct arena *a, const char *md, size_t len, const struct adapt_ctx *ctx,
 			   size_t *out_len);
 
-/* For page writes: 0 when every {% if %} / {% elsif %} condition of md
- * parses, else ERR_INVALID with the message "<field>: line <L>: condition:
- * <why> at position <n>" (cond_parse's position inside the condition). */
+/* For page writes, the same walk as adapt_markdown: 0 when every {% if %} /
+ * {% elsif %} condition of md (in any branch) parses and every if-family
+ * tag ends on its line; else ERR_INVALID with the message "<field>: line
+ * <L>: condition: <why> at position <n>" (cond_parse's position inside the
+ * condition) or "<field>: line <L>: {% %} tag not closed on its line ...";
+ * -1 when cmark cannot parse md (memory). */
 int adapt_check(const char *field, const char *md, size_t len);
 
 #endif

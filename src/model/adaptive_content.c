@@ -9,24 +9,40 @@
  * .md twin, llms-full.txt, search excerpts and the PDF all read the text
  * this file returns, and none of them needs to know what a condition is.
  *
- * The text is read line by line. Fenced code (``` or ~~~, up to three
- * spaces in, closed by the same character at least as long: the rule
- * site/md_html.c uses) is code: copied as it is (when shown) and never
- * searched for tags. Elsewhere, "{%" up to the first "%}" on the same line
- * is a tag; if / elsif / elseif / else if / else / endif drive a stack of
- * frames {parent shown, this branch shown, a branch already taken}; every
- * other tag and all text are copied while the innermost frame is shown.
+ * What is code is cmark-gfm's answer, not ours: the text (past its
+ * frontmatter) is parsed once with the renderer's parser setup
+ * (format/markdown.h md_parse) and every code block (fenced or indented, in
+ * any container: "1. ```bash", a fence indented with a tab, in a quote, an
+ * unclosed fence running to the end of its container) marks its lines as
+ * code, every code span the bytes from its opening to its closing backtick
+ * run (see code_map). A second model of fences, as this file once had, is
+ * exactly how hidden text used to reach every visitor: where the two
+ * disagreed, the tags of a block were taken for code and printed.
+ *
+ * Outside code, "{%" up to the first "%}" on the same line is a tag; if /
+ * elsif / elseif / else if / else / endif drive a stack of frames {parent
+ * shown, this branch shown, a branch already taken}; every other tag and
+ * all text are copied while the innermost frame is shown. An if-family tag
+ * that does not close on its line (split over two lines, or never closed)
+ * cannot be decided: an if opens a hidden block, an elsif / else / endif
+ * hides the rest of the block it is in, and adapt_check refuses it at write.
  * "{{" up to the first "}}" on the line is an expression, replaced by its
  * escaped value. Deeper nesting than ADAPT_MAX_DEPTH hides the whole deeper
  * block (counted so its endif still matches). Hiding is the failure mode
- * everywhere: a condition that does not parse, an unclosed block.
+ * everywhere: a condition that does not parse, an unclosed block, a text
+ * cmark cannot parse (out of memory: nothing is shown).
+ *
+ * adapt_markdown and adapt_check are one walk (struct ad), so what the
+ * check accepts is exactly what the renderer decides.
  */
 #include "model/adaptive.h"
 
+#include "format/markdown.h"
 #include "json/jsonw.h"
 #include "model/condition.h"
 #include "util/err.h"
 
+#include <cmark-gfm.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,9 +58,18 @@ struct ad {
 	struct jw out;
 	struct arena *a;
 	const struct adapt_ctx *ctx;
+	const char *md;            /* the whole text, md[0..len) */
+	size_t len;
+	const unsigned char *code; /* code[i]: md[i] is code (code_map) */
 	struct frame st[ADAPT_MAX_DEPTH];
 	int depth;
 	int overflow; /* blocks opened past the limit: hidden */
+	int line;     /* 1-based line of the text being read */
+	/* adapt_check: conditions are parsed in every branch, the first
+	 * problem is kept (rc, with the thread's error message set) */
+	bool check;
+	const char *field;
+	int rc;
 };
 
 enum atag { AT_NONE, AT_IF, AT_ELSIF, AT_ELSE, AT_ENDIF };
@@ -66,30 +91,15 @@ static bool blank(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-/* The length of a code fence opening line[0..n) (``` or ~~~, up to three
- * spaces in), or 0; *ch its character. */
-static size_t fence_len(const char *line, size_t n, char *ch)
+/* The end of the tag opened at s[at] ("{%" or "{{"): the index past the
+ * first closer ("%}" or "}}") on the same line s[..n) that is not code, or
+ * 0 when it has none. */
+static size_t tag_end(const struct ad *d, const char *s, size_t n, size_t at, char close)
 {
-	size_t i = 0, k;
+	size_t base = (size_t)(s - d->md);
 
-	while (i < n && i < 3 && line[i] == ' ')
-		i++;
-	if (i >= n || (line[i] != '`' && line[i] != '~'))
-		return 0;
-	for (k = i; k < n && line[k] == line[i]; k++)
-		;
-	if (k - i < 3)
-		return 0;
-	*ch = line[i];
-	return k - i;
-}
-
-/* The end of the tag opened by o[0] o[1] at s[at] ("{%" or "{{"): the index
- * past its closer on the same line s[..n), or 0 when it has none. */
-static size_t tag_end(const char *s, size_t n, size_t at, char close)
-{
 	for (size_t k = at + 2; k + 1 < n; k++)
-		if (s[k] == close && s[k + 1] == '}')
+		if (s[k] == close && s[k + 1] == '}' && !d->code[base + k] && !d->code[base + k + 1])
 			return k + 2;
 	return 0;
 }
@@ -146,9 +156,15 @@ static enum atag classify(const char *s, size_t n, const char **cond, size_t *cl
 	return k;
 }
 
+/* Whether the condition cond[0..clen) holds for the visitor; NULL (a tag
+ * that cannot be read) never does. */
 static bool decide(struct ad *d, const char *cond, size_t clen)
 {
-	const char *src = arena_strndup(d->a, cond, clen);
+	const char *src;
+
+	if (!cond)
+		return false;
+	src = arena_strndup(d->a, cond, clen);
 
 	return *src && cond_visible(src, d->ctx->visitor);
 }
@@ -319,13 +335,292 @@ static void expression(struct ad *d, const char *e, size_t n)
 	put_scalar(&d->out, v);
 }
 
-/* ---- lines ---- */
+/* ---- what is code: cmark-gfm's parse ---- */
+
+struct cmap {
+	const char *md;
+	size_t len;
+	size_t *ls;          /* ls[l - 1]: where line l starts; ls[nlines] = len */
+	int nlines;
+	int line0;           /* lines before the body (frontmatter) */
+	unsigned char *code; /* len + 1 bytes */
+	size_t cursor;       /* past the last code span found */
+	int unsure;          /* the line of the first code span not found in the text, or 0 */
+};
+
+static bool eol(const char *s, size_t n, size_t i)
+{
+	return s[i] == '\n' || (s[i] == '\r' && (i + 1 >= n || s[i + 1] != '\n'));
+}
+
+/* Line starts of md[0..len) by CommonMark's line endings (\n, \r\n, \r):
+ * the numbering of cmark's source positions. */
+static void line_starts(struct arena *a, struct cmap *m)
+{
+	size_t cnt = 1, k = 1;
+
+	for (size_t i = 0; i < m->len; i++)
+		cnt += eol(m->md, m->len, i);
+	m->ls = arena_alloc(a, sizeof(*m->ls) * (cnt + 1));
+	m->ls[0] = 0;
+	for (size_t i = 0; i < m->len; i++)
+		if (eol(m->md, m->len, i))
+			m->ls[k++] = i + 1;
+	m->ls[cnt] = m->len;
+	m->nlines = (int)cnt;
+}
+
+/* Lines from..to (of the whole text) are code. */
+static void mark_lines(struct cmap *m, int from, int to)
+{
+	if (from < 1)
+		from = 1;
+	if (to > m->nlines)
+		to = m->nlines;
+	if (from <= to)
+		memset(m->code + m->ls[from - 1], 1, m->ls[to] - m->ls[from - 1]);
+}
+
+static size_t run_at(const char *s, size_t n, size_t p)
+{
+	size_t k = p;
+
+	while (k < n && s[k] == '`')
+		k++;
+	return k - p;
+}
+
+/* Whether a[0..an) is lit (whole) or starts it (!whole), "\|" read as "|"
+ * (GFM tables unescape it before a cell's code span is read). */
+static bool same_text(const char *a, size_t an, const char *lit, bool whole)
+{
+	size_t i = 0, j = 0, ll = strlen(lit);
+
+	while (i < an) {
+		if (a[i] == '\\' && i + 1 < an && a[i + 1] == '|' && j < ll && lit[j] == '|')
+			i += 2, j++;
+		else if (j < ll && a[i] == lit[j])
+			i++, j++;
+		else
+			return false;
+	}
+	return !whole || j == ll;
+}
+
+/* Whether the content c[0..n) of a span is what cmark read as lit: one
+ * line whole (one space stripped at both ends when both are there), a span
+ * over lines by its first line (later lines carry container prefixes). */
+static bool span_matches(const char *c, size_t n, const char *lit)
+{
+	size_t e = 0;
+	bool all_sp = true;
+
+	for (; e < n && c[e] != '\n' && c[e] != '\r'; e++)
+		if (c[e] != ' ')
+			all_sp = false;
+	if (e < n)
+		return same_text(c, e, lit, false) || (e && c[0] == ' ' && same_text(c + 1, e - 1, lit, false));
+	if (same_text(c, n, lit, true))
+		return true;
+	return n >= 2 && !all_sp && c[0] == ' ' && c[n - 1] == ' ' && same_text(c + 1, n - 2, lit, true);
+}
+
+/* The bytes md[*os..*oe) of the code span cmark read as lit, starting on
+ * line (past m->cursor) and ending by line last: an opening backtick run
+ * (not backslash-escaped) and the next run of the same length. exact: its
+ * content must read as lit (this skips backticks of raw HTML or autolinks
+ * before it); otherwise the first such pair. */
+static bool find_span(const struct cmap *m, int line, int last, const char *lit, bool exact, size_t *os,
+		      size_t *oe)
+{
+	size_t from, lim, p, r;
+
+	if (line < 1 || line > m->nlines)
+		return false;
+	if (last < line)
+		last = line;
+	if (last > m->nlines)
+		last = m->nlines;
+	from = m->ls[line - 1] > m->cursor ? m->ls[line - 1] : m->cursor;
+	lim = m->ls[last];
+	for (p = from; p < lim; p += r) {
+		size_t o = p, orun, q, bs = 0;
+
+		if (m->md[p] != '`') {
+			r = 1;
+			continue;
+		}
+		r = run_at(m->md, lim, p);
+		while (p > bs && m->md[p - 1 - bs] == '\\')
+			bs++;
+		orun = r;
+		if (bs % 2)
+			o++, orun--;
+		if (!orun)
+			continue;
+		for (q = o + orun; q < lim;) {
+			size_t cr;
+			if (m->md[q] != '`') {
+				q++;
+				continue;
+			}
+			if ((cr = run_at(m->md, lim, q)) == orun)
+				break;
+			q += cr;
+		}
+		if (q < lim && (!exact || span_matches(m->md + o + orun, q - o - orun, lit))) {
+			*os = o;
+			*oe = q + orun;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* m->code for md[0..len): 1 for every byte cmark-gfm reads as code. Code
+ * blocks are taken by their lines (cmark's block positions are exact; what
+ * shares a block's first line is only container markers such as "1. " or
+ * "> "). Code spans are located from their start line and literal (cmark's
+ * inline columns are off on lazy and tab-indented lines, its lines are not).
+ * -1 when cmark cannot parse the text (memory). */
+static int code_map(struct arena *a, const char *md, size_t len, struct cmap *m)
+{
+	struct md_front fm;
+	size_t body = 0;
+	cmark_node *doc;
+	cmark_iter *it;
+	cmark_event_type ev;
+
+	memset(m, 0, sizeof(*m));
+	m->md = md;
+	m->len = len;
+	line_starts(a, m);
+	m->code = arena_alloc(a, len + 1);
+	memset(m->code, 0, len + 1);
+	/* The renderer skips frontmatter; its lines are read as text here. */
+	if (md_frontmatter(a, md, len, &fm) == 0 && fm.present && fm.body <= len)
+		body = fm.body;
+	while (m->line0 < m->nlines && m->ls[m->line0] < body)
+		m->line0++;
+	if (!(doc = md_parse(md + body, len - body)))
+		return -1;
+	if (!(it = cmark_iter_new(doc))) {
+		cmark_node_free(doc);
+		return -1;
+	}
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it), *b;
+		int line, last;
+		size_t os, oe;
+		const char *lit;
+
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK) {
+			mark_lines(m, m->line0 + cmark_node_get_start_line(n), m->line0 + cmark_node_get_end_line(n));
+			continue;
+		}
+		if (cmark_node_get_type(n) != CMARK_NODE_CODE)
+			continue;
+		line = last = m->line0 + cmark_node_get_start_line(n);
+		for (b = cmark_node_parent(n); b; b = cmark_node_parent(b))
+			if ((cmark_node_get_type(b) & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_BLOCK) {
+				last = m->line0 + cmark_node_get_end_line(b);
+				break;
+			}
+		lit = cmark_node_get_literal(n);
+		if (!lit)
+			lit = "";
+		if (find_span(m, line, last, lit, true, &os, &oe) || find_span(m, line, last, lit, false, &os, &oe)) {
+			memset(m->code + os, 1, oe - os);
+			m->cursor = oe;
+		} else if (!m->unsure) {
+			m->unsure = line;
+		}
+	}
+	cmark_iter_free(it);
+	cmark_node_free(doc);
+	return 0;
+}
+
+/* ---- the walk ---- */
+
+static bool space(char c)
+{
+	return blank(c) || c == '\n' || c == '\f' || c == '\v';
+}
+
+/* Whether an if-family keyword follows the "{%" at s[at] (past Liquid's '-'
+ * and any blanks, line breaks included). */
+static bool if_family_at(const char *s, size_t n, size_t at)
+{
+	size_t i = at + 2;
+
+	if (i < n && s[i] == '-')
+		i++;
+	while (i < n && space(s[i]))
+		i++;
+	return word_is(s + i, n - i, "if") || word_is(s + i, n - i, "elsif") || word_is(s + i, n - i, "elseif") ||
+	       word_is(s + i, n - i, "else") || word_is(s + i, n - i, "endif");
+}
+
+/* adapt_check: the condition of an if / elsif tag must parse. */
+static void check_cond(struct ad *d, enum atag k, const char *cond, size_t cl)
+{
+	const struct cond *tree;
+	struct cond_error ce;
+	const char *src;
+
+	if (!d->check || d->rc || (k != AT_IF && k != AT_ELSIF))
+		return;
+	src = arena_strndup(d->a, cond, cl);
+	if (!*src)
+		d->rc = err_set(ERR_INVALID, "%s: line %d: condition: empty expression", d->field, d->line);
+	else if (cond_parse(d->a, src, &tree, &ce))
+		d->rc = err_set(ERR_INVALID, "%s: line %d: condition: %s at position %d", d->field, d->line, ce.message,
+				ce.position);
+}
+
+/* The tag s[0..n) ("{%" ... "%}"), found outside code. */
+static void tag_out(struct ad *d, const char *s, size_t n)
+{
+	const char *c;
+	size_t cl;
+	enum atag k = classify(s, n, &c, &cl);
+
+	if (k == AT_NONE) {
+		if (shown(d))
+			out_put(&d->out, s, n);
+		return;
+	}
+	check_cond(d, k, c, cl);
+	block_tag(d, k, c, cl);
+}
+
+/* An if-family "{%" with no "%}" after it on its line: it cannot be read,
+ * so it hides. An if opens a hidden block (its endif still closes it);
+ * elsif, else and endif hide the rest of the block they are in. */
+static void open_tag(struct ad *d, const char *s, size_t n)
+{
+	size_t i = 2;
+
+	if (d->check && !d->rc)
+		d->rc = err_set(ERR_INVALID,
+				"%s: line %d: {%% %%} tag not closed on its line (an if, elsif, else or endif tag must "
+				"end with %%} on the line it starts)",
+				d->field, d->line);
+	if (i < n && s[i] == '-')
+		i++;
+	while (i < n && space(s[i]))
+		i++;
+	block_tag(d, word_is(s + i, n - i, "if") ? AT_IF : AT_ELSIF, NULL, 0);
+}
 
 /* Whether line[0..n) holds nothing but adaptive block tags and blanks
- * (then it goes whole, newline included). */
-static bool tags_only(const char *line, size_t n)
+ * (then it goes whole, line ending included). */
+static bool tags_only(const struct ad *d, const char *line, size_t n)
 {
-	size_t i = 0, e;
+	size_t i = 0, e, base = (size_t)(line - d->md);
 	int ntags = 0;
 	const char *c;
 	size_t cl;
@@ -335,7 +630,8 @@ static bool tags_only(const char *line, size_t n)
 			i++;
 			continue;
 		}
-		if (line[i] != '{' || i + 1 >= n || line[i + 1] != '%' || !(e = tag_end(line, n, i, '%')))
+		if (line[i] != '{' || i + 1 >= n || line[i + 1] != '%' || d->code[base + i] ||
+		    !(e = tag_end(d, line, n, i, '%')))
 			return false;
 		if (classify(line + i, e - i, &c, &cl) == AT_NONE)
 			return false;
@@ -345,18 +641,15 @@ static bool tags_only(const char *line, size_t n)
 	return ntags > 0;
 }
 
-static void line_out(struct ad *d, const char *line, size_t n, bool nl)
+/* One line line[0..n) and its ending line[n..n + tn). */
+static void line_out(struct ad *d, const char *line, size_t n, size_t tn)
 {
-	size_t i = 0, seg = 0, e;
-	const char *c;
-	size_t cl;
+	size_t i = 0, seg = 0, e, base = (size_t)(line - d->md);
 
-	if (tags_only(line, n)) {
+	if (tags_only(d, line, n)) {
 		while (i < n) {
-			if (line[i] == '{' && (e = tag_end(line, n, i, '%'))) {
-				/* classify() first: it sets c and cl, which the call reads. */
-				enum atag k = classify(line + i, e - i, &c, &cl);
-				block_tag(d, k, c, cl);
+			if (line[i] == '{' && (e = tag_end(d, line, n, i, '%'))) {
+				tag_out(d, line + i, e - i);
 				i = e;
 			} else {
 				i++;
@@ -365,12 +658,20 @@ static void line_out(struct ad *d, const char *line, size_t n, bool nl)
 		return;
 	}
 	while (i + 1 < n) {
-		if (line[i] != '{' || (line[i + 1] != '%' && line[i + 1] != '{')) {
+		if (line[i] != '{' || (line[i + 1] != '%' && line[i + 1] != '{') || d->code[base + i]) {
 			i++;
 			continue;
 		}
-		e = tag_end(line, n, i, line[i + 1] == '%' ? '%' : '}');
+		e = tag_end(d, line, n, i, line[i + 1] == '%' ? '%' : '}');
 		if (!e) {
+			if (line[i + 1] == '%' && if_family_at(d->md, d->len, base + i)) {
+				if (shown(d))
+					out_put(&d->out, line + seg, i - seg);
+				open_tag(d, d->md + base + i, d->len - base - i);
+				seg = i; /* still shown only for a stray else or endif */
+				i += 2;
+				continue;
+			}
 			i++;
 			continue;
 		}
@@ -380,21 +681,34 @@ static void line_out(struct ad *d, const char *line, size_t n, bool nl)
 			if (shown(d))
 				expression(d, line + i + 2, e - i - 4);
 		} else {
-			enum atag k = classify(line + i, e - i, &c, &cl);
-			if (k == AT_NONE) {
-				if (shown(d))
-					out_put(&d->out, line + i, e - i);
-			} else {
-				block_tag(d, k, c, cl);
-			}
+			tag_out(d, line + i, e - i);
 		}
 		i = seg = e;
 	}
-	if (shown(d)) {
-		out_put(&d->out, line + seg, n - seg);
-		if (nl)
-			out_put(&d->out, "\n", 1);
+	if (shown(d))
+		out_put(&d->out, line + seg, n - seg + tn);
+}
+
+/* Reads md[0..len) into d (d->a, ctx, check set by the caller): 0, or -1
+ * when cmark cannot parse the text. m->unsure tells the caller whether
+ * every code span was found. */
+static int walk(struct ad *d, const char *md, size_t len, struct cmap *m)
+{
+	d->md = md;
+	d->len = len;
+	if (code_map(d->a, md, len, m))
+		return -1;
+	d->code = m->code;
+	for (int l = 1; l <= m->nlines && !d->rc; l++) {
+		size_t s = m->ls[l - 1], e = m->ls[l], ce = e;
+		if (ce > s && md[ce - 1] == '\n')
+			ce--;
+		if (ce > s && md[ce - 1] == '\r')
+			ce--;
+		d->line = l;
+		line_out(d, md + s, ce - s, e - ce);
 	}
+	return 0;
 }
 
 bool adapt_present(const char *md, size_t len)
@@ -404,13 +718,8 @@ bool adapt_present(const char *md, size_t len)
 	while (p < end && (p = memchr(p, '{', (size_t)(end - p))) && p + 1 < end) {
 		if (p[1] == '{')
 			return true;
-		if (p[1] == '%') {
-			const char *q = p + 2;
-			while (q < end && (*q == '-' || blank(*q)))
-				q++;
-			if (q + 2 <= end && (!memcmp(q, "if", 2) || !memcmp(q, "el", 2) || !memcmp(q, "en", 2)))
-				return true;
-		}
+		if (p[1] == '%' && if_family_at(md, len, (size_t)(p - md)))
+			return true;
 		p++;
 	}
 	return false;
@@ -420,92 +729,42 @@ const char *adapt_markdown(struct arena *a, const char *md, size_t len, const st
 			   size_t *out_len)
 {
 	struct ad d = { .a = a, .ctx = ctx };
-	const char *p = md, *end = md + len;
-	size_t fence = 0;
-	char fch = 0, *res;
+	struct cmap m;
+	char *res;
+	bool ok;
 
 	jw_init(&d.out);
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		size_t ll = (size_t)(le - p);
-		char c;
-		size_t fl = fence_len(p, ll, &c);
-
-		if (fence) {
-			if (fl >= fence && c == fch)
-				fence = 0;
-			if (shown(&d))
-				out_put(&d.out, p, ll + (nl != NULL));
-		} else if (fl) {
-			fence = fl;
-			fch = c;
-			if (shown(&d))
-				out_put(&d.out, p, ll + (nl != NULL));
-		} else {
-			line_out(&d, p, ll, nl != NULL);
-		}
-		p = nl ? nl + 1 : end;
-	}
-	/* jw grows with xrealloc: only a text past SIZE_MAX / 2 fails, which a
-	 * page (bounded far below) cannot reach; then nothing is shown. */
-	res = arena_alloc(a, (jw_ok(&d.out) ? d.out.len : 0) + 1);
-	if (jw_ok(&d.out) && d.out.len)
-		memcpy(res, d.out.buf, d.out.len);
-	res[jw_ok(&d.out) ? d.out.len : 0] = '\0';
-	*out_len = jw_ok(&d.out) ? d.out.len : 0;
+	/* A text cmark cannot parse (out of memory) shows nothing: what is code
+	 * cannot be told. jw grows with xrealloc: only a text past SIZE_MAX / 2
+	 * fails, which a page (bounded far below) cannot reach. */
+	ok = walk(&d, md, len, &m) == 0 && jw_ok(&d.out);
+	*out_len = ok ? d.out.len : 0;
+	res = arena_alloc(a, *out_len + 1);
+	if (*out_len)
+		memcpy(res, d.out.buf, *out_len);
+	res[*out_len] = '\0';
 	jw_free(&d.out);
 	return res;
 }
 
 int adapt_check(const char *field, const char *md, size_t len)
 {
-	const char *p = md, *end = md + len;
-	size_t fence = 0;
-	int line = 0, rc = 0;
-	char fch = 0;
 	struct arena a;
+	struct ad d = { .ctx = &(struct adapt_ctx){ 0 }, .check = true, .field = field };
+	struct cmap m;
+	int rc;
 
 	arena_init(&a);
-	while (p < end && !rc) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		size_t ll = (size_t)(le - p), i = 0, e;
-		char c;
-		size_t fl = fence_len(p, ll, &c);
-
-		line++;
-		if (fence) {
-			if (fl >= fence && c == fch)
-				fence = 0;
-		} else if (fl) {
-			fence = fl;
-			fch = c;
-		} else {
-			for (; !rc && i + 1 < ll; i++) {
-				const char *cond;
-				size_t cl;
-				enum atag k;
-				const struct cond *tree;
-				struct cond_error ce;
-
-				if (p[i] != '{' || p[i + 1] != '%' || !(e = tag_end(p, ll, i, '%')))
-					continue;
-				k = classify(p + i, e - i, &cond, &cl);
-				if (k == AT_IF || k == AT_ELSIF) {
-					const char *src = arena_strndup(&a, cond, cl);
-					if (!*src)
-						rc = err_set(ERR_INVALID, "%s: line %d: condition: empty expression", field,
-							     line);
-					else if (cond_parse(&a, src, &tree, &ce))
-						rc = err_set(ERR_INVALID, "%s: line %d: condition: %s at position %d", field,
-							     line, ce.message, ce.position);
-				}
-				i = e - 1;
-			}
-		}
-		p = nl ? nl + 1 : end;
-	}
+	d.a = &a;
+	jw_init(&d.out);
+	if (walk(&d, md, len, &m))
+		rc = err_set(ERR_INTERNAL, "%s: the markdown cannot be parsed (out of memory)", field);
+	else if (!(rc = d.rc) && m.unsure && adapt_present(md, len))
+		/* Never expected (cmark's lines are exact): a code span this file
+		 * cannot find would leave its tags to chance. */
+		rc = err_set(ERR_INVALID, "%s: line %d: cannot tell where a code span ends; adaptive tags need it",
+			     field, m.unsure);
+	jw_free(&d.out);
 	arena_free(&a);
 	return rc;
 }

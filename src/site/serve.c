@@ -621,15 +621,18 @@ static const char *visitor_markdown(struct visit *vi, const struct rev_page *p, 
 	json_t *vars;
 	size_t n;
 
+	/* Decided on the page's own text, as search and the PDF decide it: an
+	 * API block expanded first could open a code fence (a spec's markdown)
+	 * that turns the page's later tags into code. */
+	if (adapt_present(md, strlen(md))) {
+		ac.page_vars = vars = p && p->vars ? json_loads(p->vars, 0, NULL) : NULL;
+		md = adapt_markdown(vi->a, md, strlen(md), &ac, &n);
+		json_decref(vars);
+	}
 	/* GitBook's API blocks become the operation's reference (api_blocks.c);
 	 * a store failure leaves them as written. */
 	if (site_api_blocks(vi->d, vi->site.org_id, vi->a, md, &md))
 		log_error("site %s: API blocks not expanded: %s", vi->site.id, err_message());
-	if (!adapt_present(md, strlen(md)))
-		return md;
-	ac.page_vars = vars = p && p->vars ? json_loads(p->vars, 0, NULL) : NULL;
-	md = adapt_markdown(vi->a, md, strlen(md), &ac, &n);
-	json_decref(vars);
 	return md;
 }
 

@@ -81,6 +81,14 @@ describe('website import', () => {
         if (path === '/big/big.png') return [200, 'image/png', Buffer.concat([PNG, Buffer.alloc(1_500_000)])];
         const m = /^\/big\/p(\d+)\.html$/.exec(path);
         if (m) return [200, 'text/html', page(`P${m[1]}`, `<h1>Page ${m[1]}</h1>`)];
+        // Legacy-encoded pages (issue 30, 6c): bytes, no charset in the Content-Type.
+        const latin = {
+            '/latin/': Buffer.from('<html><head><title>R&\xe9sum\xe9</title></head><body><main><h1>R&\xe9sum\xe9</h1><p>Caf\xe9 &\xe9t\xe9 \x93quoted\x94</p><p><a href="two.html">two</a></p></main></body></html>', 'latin1'),
+            '/latin/two.html': Buffer.from('<html><body><main><h1>Two</h1><p>Na\xefve &\xe0 la carte</p></main></body></html>', 'latin1'),
+            '/latin/klingon.html': Buffer.from('<html><head><meta charset="x-klingon"></head><body><p>Qapla\xe9</p></body></html>', 'latin1'),
+            '/latin/liar.html': Buffer.from('<html><head><meta charset="utf-8"></head><body><p>R&\xe9sum\xe9</p></body></html>', 'latin1'),
+        };
+        if (latin[path]) return [200, 'text/html', latin[path]];
         return null;
     };
 
@@ -306,6 +314,33 @@ describe('website import', () => {
         const e = await expectError(doImport(alice, s.id, cr.id, { url: `${siteUrl}/single/bad.md`, source: 'markdown' }), 400);
         assert.match(e.error.message, /^url: the file's frontmatter: line \d+/);
         assert.equal((await crPages(s.id, cr.id)).length, 2, 'nothing written');
+    });
+
+    it('a page with no charset and "&" before a byte that is not UTF-8 imports as windows-1252; an undecodable one is a 400', async () => {
+        // html: one page; website: the crawl, whose second page has the same shape
+        const s = await newSpace('Latin');
+        const cr = await newCR(s.id);
+        await importOk(alice, s.id, cr.id, { url: `${siteUrl}/latin/`, source: 'html' });
+        let pages = await crPages(s.id, cr.id);
+        assert.deepEqual(pages.map((p) => p.title), ['R&\u00e9sum\u00e9']);
+        const body = await crBody(s.id, cr.id, pages[0].id);
+        assert.match(body, /Caf\u00e9 &\u00e9t\u00e9 \u201cquoted\u201d/);
+        assert.ok(!body.includes('\ufffd'), body);
+        const w = await newSpace('Latin site');
+        const res = await importOk(alice, w.id, undefined, { url: `${siteUrl}/latin/`, source: 'website' });
+        assert.deepEqual([res.importedResources, res.totalResources], [2, 2]);
+        pages = flat((await ok(api.spaces.listPages(w.id), 'listPages')).pages);
+        assert.deepEqual(pages.map((p) => p.title), ['R&\u00e9sum\u00e9', 'Two']);
+        const two = await ok(api.spaces.getPageById(w.id, pages[1].id, { format: 'markdown' }), 'getPageById');
+        assert.match(two.markdown, /Na\u00efve &\u00e0 la carte/);
+        // a charset docsd cannot decode, and a page whose bytes are not the UTF-8 it declares
+        const k = await newCR(s.id, 'Klingon');
+        let e = await expectError(doImport(alice, s.id, k.id, { url: `${siteUrl}/latin/klingon.html`, source: 'html' }), 400);
+        assert.match(e.error.message, /^url: the page's charset 'x-klingon' is not one docsd can decode/);
+        e = await expectError(doImport(alice, s.id, k.id, { url: `${siteUrl}/latin/liar.html`, source: 'website' }), 400);
+        assert.match(e.error.message, /^url: the page's text is not valid UTF-8/);
+        assert.equal((await crPages(s.id, k.id)).length, 0, 'nothing written');
+        assert.equal((await raw(ctx.url, 'GET', '/healthz')).status, 200);
     });
 
     it('compressed pages (gzip, deflate) are imported decoded; a gzip bomb stops at the size limit', async () => {

@@ -210,4 +210,30 @@ describe('computed OpenAPI pages', () => {
         assert.match(r2.text, /does not exist/);
         await expectError(api.orgs.getOpenApiSpecBySlug(org.id, 'later'), 404, 'deleted spec');
     });
+
+    // Issue 30, 6a: a tag with no name after a named one made the renderer strcmp a NULL name:
+    // SIGSEGV for any anonymous visitor of a published page using the spec (and after every
+    // restart, the spec being stored). Now the nameless tag names no section; the page is 200.
+    it('a spec whose tag has no name after a named one renders; docsd stays up', async () => {
+        const spec = 'openapi: 3.0.3\ninfo: {title: Tags, version: "1"}\ntags:\n  - name: alpha\n    description: First\n' +
+            '  - description: A tag without a name\n  - name: 42\n  - {}\n' +
+            'paths:\n  /a:\n    get:\n      tags: [alpha]\n      summary: Get a\n      responses: {"200": {description: ok}}\n' +
+            '  /b:\n    get:\n      tags: [{name: x}]\n      summary: Get b\n      responses: {"200": {description: ok}}\n';
+        await ok(api.orgs.createOpenApiSpec(org.id, { slug: 'nameless', source: { text: spec } }), 'createOpenAPISpec', 201);
+        await processed('nameless');
+        const { cr } = await batch(space.id, [
+            { operation: 'insert_page', title: 'Nameless API', type: 'computed', computed: source('nameless', true) },
+            { operation: 'insert_page', title: 'Nameless op', document: { markdown: '{% openapi src="nameless" path="/a" method="get" %}\n{% endopenapi %}\n' } },
+        ]);
+        await ok(api.spaces.mergeChangeRequest(space.id, cr.id), 'mergeChangeRequest');
+        for (const path of [`${base}/nameless-api`, `${base}/nameless-api.md`, `${base}/nameless-op`, `${base}/llms-full.txt`]) {
+            const r = await get(path);
+            assert.equal(r.status, 200, `${path}: ${r.text.slice(0, 300)}`);
+        }
+        const page = (await get(`${base}/nameless-api`)).text;
+        assert.match(page, /<h2 id="alpha">alpha<\/h2>/);
+        assert.match(page, /Get a/);
+        assert.match(page, /Get b/, 'an operation whose tag is not a string is listed under Other');
+        assert.equal((await get('/healthz')).status, 200, 'docsd is alive');
+    });
 });

@@ -4,6 +4,8 @@
 #include "format/weburl.h"
 #include "util/arena.h"
 #include "unit.h"
+#include "util/err.h"
+#include "util/text.h"
 
 #include <stdlib.h>
 
@@ -301,5 +303,76 @@ UNIT_TEST(html_markdown_truncates_huge_pages)
 	CHECK(html_to_markdown(&a, big, k, BASE, &m) == 0);
 	CHECK(m.truncated && m.len <= HTML_MD_MAX_BYTES + 1);
 	free(big);
+	arena_free(&a);
+}
+
+/* Issue 30, 6c: a page with no charset and "&" before a byte that is not
+ * UTF-8 ("R&\xe9sum\xe9") gave markdown that was not UTF-8 (libxml2 copied
+ * the bytes after '&' undecoded), and website import answered 500. Pages
+ * are now decoded by their declared or sniffed charset; what still cannot
+ * be decoded is ERR_INVALID naming the charset, never invalid UTF-8. */
+UNIT_TEST(html_markdown_charsets)
+{
+	struct arena a;
+	struct html_md m;
+	const char *md;
+
+	arena_init(&a);
+	/* no charset, not UTF-8: windows-1252, as browsers read it */
+	md = md_of(&a, "<html><body><p>R&\xe9sum\xe9 \x93q\x94</p></body></html>", &m);
+	CHECK(md && utf8_len(md) >= 0);
+	CHECK(md && strstr(md, "R&R\xc3\xa9sum\xc3\xa9") == NULL && strstr(md, "sum\xc3\xa9") != NULL);
+	CHECK(md && strstr(md, "\xe2\x80\x9cq\xe2\x80\x9d") != NULL);
+	/* the 2-byte input the outside fuzz run found, and the entity shape alone */
+	CHECK(html_to_markdown(&a, "&\xe9", 2, BASE, &m) == 0 && utf8_len(m.markdown) >= 0);
+	CHECK(html_to_markdown(&a, "<p>&\xff\xfe&#", 7, BASE, &m) == 0 && utf8_len(m.markdown) >= 0);
+	/* declared Latin-1 (read as windows-1252), in either meta form */
+	md = md_of(&a, "<meta charset=\"iso-8859-1\"><title>Caf\xe9</title><p>caf\xe9 &\xe9</p>", &m);
+	CHECK(md && strstr(md, "caf\xc3\xa9") != NULL && utf8_len(md) >= 0);
+	CHECK(m.title && strcmp(m.title, "Caf\xc3\xa9") == 0);
+	md = md_of(&a, "<meta http-equiv=Content-Type content='text/html; charset=windows-1252'><p>\x80</p>", &m);
+	CHECK(md && strstr(md, "\xe2\x82\xac") != NULL);
+	/* a byte windows-1252 leaves undefined: read as ISO-8859-1, nothing lost */
+	md = md_of(&a, "<p>a\x9d b \xe9</p>", &m);
+	CHECK(md && strstr(md, "b \xc3\xa9") != NULL && utf8_len(md) >= 0);
+	/* valid UTF-8 without a declaration stays UTF-8 */
+	md = md_of(&a, "<p>R&\xc3\xa9sum\xc3\xa9</p>", &m);
+	CHECK(md && strstr(md, "sum\xc3\xa9") != NULL);
+	/* a charset nobody can decode: 400 material, naming it */
+	CHECK(html_to_markdown(&a, "<meta charset=x-klingon><p>a</p>", 32, BASE, &m) == ERR_INVALID);
+	CHECK(strstr(err_message(), "charset 'x-klingon'") != NULL);
+	/* declared UTF-8 but not: never invalid UTF-8 out */
+	if (html_to_markdown(&a, "<meta charset=utf-8><p>R&\xe9sum\xe9</p>", 34, BASE, &m) == 0)
+		CHECK(utf8_len(m.markdown) >= 0 && (!m.title || utf8_len(m.title) >= 0));
+	else
+		CHECK(strstr(err_message(), "not valid UTF-8") != NULL);
+	arena_free(&a);
+}
+
+/* The outside fuzz run's "crash on a 2-byte input": every 2-byte page
+ * converts, to valid UTF-8 (the old code gave invalid UTF-8 for "&\xe9"
+ * and its kin, which website import answered with a 500). */
+UNIT_TEST(html_markdown_every_two_byte_page)
+{
+	struct arena a;
+	struct html_md m;
+	int bad = 0;
+
+	arena_init(&a);
+	for (unsigned v = 0; v < 65536 && bad < 5; v++) {
+		char in[2] = { (char)(v >> 8), (char)(v & 0xff) };
+		int rc = html_to_markdown(&a, in, 2, BASE, &m);
+		if (rc == 0 && utf8_len(m.markdown) < 0) {
+			fprintf(stderr, "  %02x %02x: not UTF-8\n", v >> 8, v & 0xff);
+			bad++;
+		}
+		if (rc != 0 && rc != ERR_INVALID)
+			bad++;
+		if (v % 4096 == 4095) {
+			arena_free(&a);
+			arena_init(&a);
+		}
+	}
+	CHECK(bad == 0);
 	arena_free(&a);
 }

@@ -365,3 +365,37 @@ UNIT_TEST(openapi_markdown_reference)
 	jw_free(&w);
 	json_decref(fs);
 }
+
+/* Issue 30, 6a: a tag object without a (string) name after a named one was
+ * compared with strcmp before the NULL check: SIGSEGV. Also the other shapes
+ * the fuzz target (fuzz/openapi.c) feeds: tags, types and enums of the
+ * wrong JSON type, a non-string operation tag, an empty document. */
+UNIT_TEST(openapi_markdown_hostile_shapes)
+{
+	static const char *const specs[] = {
+		"openapi: 3.0.0\ninfo: {title: t, version: v}\ntags:\n  - name: a\n  - description: no name\n"
+		"paths:\n  /a:\n    get:\n      tags: [a]\n      responses: {'200': {description: ok}}\n",
+		"openapi: 3.0.0\ninfo: {title: t, version: v}\ntags: [{name: a}, {name: 7}, {}, 3, null, [x]]\n"
+		"paths:\n  /a:\n    get:\n      tags: [{name: x}, 3]\n      responses: {'200': {description: ok}}\n",
+		"openapi: 3.0.0\ninfo: {title: 3, version: [1], description: {a: b}}\ntags: {name: a}\n"
+		"paths:\n  /a:\n    get:\n      parameters: [{name: 1, in: 2}, {in: query}, 3]\n"
+		"      responses: {'200': {description: 7, content: {x: {schema: {type: [1, null], enum: [{}, 1, true]}}}}}\n",
+		"swagger: '2.0'\ninfo: {title: t}\nhost: 5\nschemes: [1]\npaths: {/a: {get: {parameters: [{in: body}]}}}\n",
+		"openapi: 3.1.0\npaths: 3\n",
+	};
+	struct jw w;
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		json_t *fs = filesystem(specs[i], NULL, NULL);
+		jw_init(&w);
+		CHECK(openapi_markdown(&w, fs, true) == 0);
+		jw_put(&w, "", 1);
+		if (i == 0)
+			CHECK(jw_ok(&w) && strstr(w.buf, "## a") != NULL);
+		jw_free(&w);
+		jw_init(&w);
+		(void)openapi_operation_markdown(&w, fs, "/a", "get");
+		jw_free(&w);
+		json_decref(fs);
+	}
+}

@@ -5,6 +5,7 @@
  * stray tags, depth), the write-time check, and a fuzz run.
  */
 #include "model/adaptive.h"
+#include "site/site.h"
 #include "unit.h"
 #include "util/err.h"
 
@@ -115,7 +116,7 @@ UNIT_TEST(adaptive_present_and_check)
 	CHECK(adapt_present("x {% if a %}", 12));
 	CHECK(adapt_present("x {%- endif %}", 14));
 	CHECK(adapt_present("x {{ y }}", 9));
-	CHECK(adapt_check("f", "a\n{% if visitor.claims.a == 1 %}\n{% elsif visitor.claims.b %}\n{% endif %}\n", 70) == 0);
+	CHECK(adapt_check("f", "a\n{% if visitor.claims.a == 1 %}\n{% elsif visitor.claims.b %}\n{% endif %}\n", 74) == 0);
 	CHECK(adapt_check("f", "```\n{% if nope %}\n```\n", 22) == 0);
 	CHECK(adapt_check("f", "a\n\n{% if nope %}\n", 16) == ERR_INVALID);
 	CHECK(strstr(err_message(), "f: line 3: condition: unknown identifier 'nope'") != NULL);
@@ -159,4 +160,131 @@ UNIT_TEST(adaptive_content_fuzz)
 	}
 	arena_free(&a);
 	json_decref(v);
+}
+
+/* ---- issue 30, item 3: what is code is cmark-gfm's answer ---- */
+
+/* Shapes where the old line model of fences disagreed with cmark-gfm: each
+ * holds SECRET only inside a false {% if %} (outside code as cmark reads
+ * it), and PUBLIC outside it. */
+static const char *const shapes[] = {
+	/* a fence opened on an ordered-list marker line, closed indented */
+	"1. ```bash\n   make\n   ```\n2. Next\n{% if visitor.claims.pro %}\nSECRET\n{% endif %}\nPUBLIC\n",
+	/* a closing fence indented with a tab (four columns: inside the item) */
+	"- step\n  ```\n  code\n\t```\n\n{% if visitor.claims.pro %}\nSECRET\n{% endif %}\nPUBLIC\n",
+	/* an if tag split over two lines */
+	"PUBLIC\n{% if visitor.claims.pro\n%}\nSECRET\n{% endif %}\n",
+	"PUBLIC\n{%\nif visitor.claims.pro %}\nSECRET\n{% endif %}\n",
+	/* an else split over two lines must not show the else branch's end */
+	"{% if visitor.claims.pro %}\nSECRET\n{% else\n%}\nPUBLIC\n{% endif %}\n",
+	/* a code span's {% endif %} does not close the block */
+	"{% if visitor.claims.pro %}\nUse `{% endif %}` to close. SECRET\n{% endif %}\nPUBLIC\n",
+	"{% if visitor.claims.pro %}\nUse ``{% endif %} ` x`` here SECRET\n{% endif %}\nPUBLIC\n",
+	/* an unclosed fence in a list item ends with the item */
+	"- item\n  ```\n  code\n- next\n\n{% if visitor.claims.pro %}\nSECRET\n{% endif %}\nPUBLIC\n",
+	/* a fence in a quote ends with the quote */
+	"> ```\n> code\n\n{% if visitor.claims.pro %}\nSECRET\n{% endif %}\n> ```\nPUBLIC\n",
+	/* tilde and backtick fences do not close each other; the block closes */
+	"~~~\n```\n~~~\n{% if visitor.claims.pro %}\nSECRET\n{% endif %}\nPUBLIC\n",
+	"````\n```\n````\n{% if visitor.claims.pro %}\nSECRET\n{% endif %}\nPUBLIC\n",
+	/* a fence with four spaces is not one (indented code after a blank) */
+	"PUBLIC\n\n    ```\n{% if visitor.claims.pro %}\nSECRET\n{% endif %}\n",
+	/* CR line endings */
+	"PUBLIC\r{% if visitor.claims.pro %}\rSECRET\r{% endif %}\r",
+	"PUBLIC\r\n- a\r\n  ```\r\n  x\r\n\t```\r\n\r\n{% if visitor.claims.pro %}\r\nSECRET\r\n{% endif %}\r\n",
+	/* inline, after a code span on the same line */
+	"`x` {% if visitor.claims.pro %}SECRET{% endif %} PUBLIC `y`\n",
+	/* in a table cell and a heading */
+	"| a | b |\n|---|---|\n| `{%` | {% if visitor.claims.pro %}SECRET{% endif %}PUBLIC |\n",
+	"# T {% if visitor.claims.pro %}SECRET{% endif %}PUBLIC\n",
+	/* frontmatter before */
+	"---\ntitle: x\n---\n1. ```\n   a\n   ```\n\n{% if visitor.claims.pro %}\nSECRET\n{% endif %}\nPUBLIC\n",
+};
+
+static const char *adapted(struct arena *a, const char *md, const json_t *visitor)
+{
+	struct adapt_ctx ctx = { .visitor = visitor };
+	size_t n;
+
+	return adapt_markdown(a, md, strlen(md), &ctx, &n);
+}
+
+/* The page HTML the site renders from the adapted text. */
+static const char *html_of(struct arena *a, const char *md)
+{
+	struct jw w;
+	const char *s;
+
+	jw_init(&w);
+	CHECK(md_to_html(&w, a, md, strlen(md), NULL, NULL) == 0);
+	jw_put(&w, "", 1);
+	s = arena_strdup(a, jw_ok(&w) ? w.buf : "");
+	jw_free(&w);
+	return s;
+}
+
+/* Differential: for every shape, no text of a false block reaches the
+ * rendered HTML (nor the adapted text every other surface reads), and the
+ * visitor with the claim sees it; the write check refuses only the split
+ * tags (which hide). On the old code each shape showed SECRET to anyone. */
+UNIT_TEST(adaptive_shapes_never_leak)
+{
+	struct arena a;
+	json_t *pro = json_pack("{s:{s:b}}", "claims", "pro", 1);
+
+	arena_init(&a);
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		const char *md = shapes[i], *anon = adapted(&a, md, NULL), *h = html_of(&a, anon);
+		bool split = strstr(md, "pro\n%}") || strstr(md, "{%\nif") || strstr(md, "else\n%}");
+		if (strstr(anon, "SECRET") || strstr(h, "SECRET"))
+			fprintf(stderr, "  shape %zu leaks:\n  text [%s]\n  html [%s]\n", i, anon, h);
+		CHECK(!strstr(anon, "SECRET") && !strstr(h, "SECRET"));
+		CHECK(strstr(h, "PUBLIC") != NULL || (split && i == 4));
+		CHECK(!strstr(h, "visitor.claims"));
+		if (!split) {
+			const char *mine = adapted(&a, md, pro);
+			CHECK(strstr(html_of(&a, mine), "SECRET") != NULL);
+			CHECK(adapt_check("f", md, strlen(md)) == 0);
+		} else {
+			CHECK(adapt_check("f", md, strlen(md)) == ERR_INVALID);
+			CHECK(strstr(err_message(), "not closed on its line") != NULL);
+		}
+	}
+	arena_free(&a);
+	json_decref(pro);
+}
+
+/* Tags inside code, as cmark reads it, stay as written, for everyone. */
+UNIT_TEST(adaptive_code_as_cmark_reads_it)
+{
+	/* a fence on a list marker line */
+	reads("1. ```liquid\n   {% if visitor.claims.a %}X{% endif %}\n   ```\n", NULL,
+	      "1. ```liquid\n   {% if visitor.claims.a %}X{% endif %}\n   ```\n");
+	/* in a quote */
+	reads("> ```\n> {% if visitor.claims.a %}\n> X\n> {% endif %}\n> ```\n", NULL,
+	      "> ```\n> {% if visitor.claims.a %}\n> X\n> {% endif %}\n> ```\n");
+	/* tab-indented fence inside a list item */
+	reads("- a\n\t```\n\t{% if visitor.claims.a %}X{% endif %}\n\t```\n", NULL,
+	      "- a\n\t```\n\t{% if visitor.claims.a %}X{% endif %}\n\t```\n");
+	/* indented code */
+	reads("z\n\n    {% if visitor.claims.a %}X{% endif %}\n", NULL, "z\n\n    {% if visitor.claims.a %}X{% endif %}\n");
+	/* code spans, one and two backticks, over two lines */
+	reads("a `{% if visitor.claims.a %}` b {% if visitor.claims.a %}X{% endif %}c\n", NULL,
+	      "a `{% if visitor.claims.a %}` b c\n");
+	reads("a ``{% if x %}`{% endif %}`` b\n", NULL, "a ``{% if x %}`{% endif %}`` b\n");
+	reads("a `{% if\nx %}` b\n", NULL, "a `{% if\nx %}` b\n");
+	/* an escaped backtick opens no span */
+	reads("a \\`{% if visitor.claims.a %}X{% endif %}` b\n", NULL, "a \\`` b\n");
+	/* an unclosed fence runs to the end: its tags are code */
+	reads("```\n{% if visitor.claims.a %}\nX\n", NULL, "```\n{% if visitor.claims.a %}\nX\n");
+	/* the write check accepts code and refuses what hides undecided */
+	CHECK(adapt_check("f", "1. ```\n   {% if nope %}\n   ```\n", 30) == 0);
+	CHECK(adapt_check("f", "a `{% if nope %}` b\n", 20) == 0);
+	CHECK(adapt_check("f", "a\n{% endif\n%}\n", 14) == ERR_INVALID);
+	CHECK(strstr(err_message(), "f: line 2: {% %} tag not closed on its line") != NULL);
+	CHECK(adapt_check("f", "a {% if x", 9) == ERR_INVALID);
+	/* adapt_present sees a tag split after its opener */
+	CHECK(adapt_present("{%\nif x %}", 10));
+	CHECK(adapt_present("{%-\tendif %}", 12));
+	CHECK(!adapt_present("{% endhint %} {% iffy %}", 24));
 }
