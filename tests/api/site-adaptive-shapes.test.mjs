@@ -56,7 +56,7 @@ function pdfText(buf) {
 
 describe('adaptive content: the shapes cmark-gfm reads differently from a line model', () => {
     let ctx, alice, api, org, space, pub, auth, key, dir;
-    const get = (path, headers = {}) => raw(ctx.url, 'GET', path, { headers });
+    const get = (path, headers = {}) => raw(path.startsWith('/sites/') ? ctx.siteUrl : ctx.url, 'GET', path, { headers });
     const pro = () => ({ Cookie: `docsd_visitor=${jwt(key, { exp: Math.floor(Date.now() / 1000) + 600, pro: true })}` });
 
     before(async () => {
