@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The whole test run (the README's second command; CI runs it through .ci/run):
 #   deps -> make -> throwaway PostgreSQL -> C unit tests (SQLite + PostgreSQL)
-#   -> API tests on SQLite, and beside them on PostgreSQL -> GitBook's CLI (SQLite)
-#   -> browser tests of published sites and the web interface (chromium, SQLite)
-#   -> keep-alive stall check
-#   -> ASan/UBSan build -> API tests on SQLite under the sanitizers.
+#   -> API tests on SQLite, and beside them on PostgreSQL -> ASan/UBSan build
+#   -> API tests on SQLite under the sanitizers in the background, beside: GitBook's CLI
+#      (SQLite), browser tests of published sites and the web interface (chromium, SQLite),
+#      C unit tests under the sanitizers -> keep-alive stall check (alone).
 # Setup steps (deps, builds, PostgreSQL, npm ci) stop the run at once. A failing test stage
 # is reported and the remaining stages still run, so one run shows every failure; set
 # TEST_FAIL_FAST=1 to stop at the first failing stage instead. A stage that runs no test
@@ -21,8 +21,8 @@ export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=f
 jobs=$(nproc 2>/dev/null || echo 2)
 # Stage time limits (seconds); a normal run takes a fraction of these.
 t_unit=${TEST_TIMEOUT_UNIT:-300}
-t_api=${TEST_TIMEOUT_API:-600}
-t_asan=${TEST_TIMEOUT_ASAN:-540}
+t_api=${TEST_TIMEOUT_API:-900}
+t_asan=${TEST_TIMEOUT_ASAN:-1200}
 t_conns=${TEST_TIMEOUT_CONNS:-90}
 t_browser=${TEST_TIMEOUT_BROWSER:-300}
 t_cli=${TEST_TIMEOUT_CLI:-180}
@@ -208,6 +208,17 @@ stage_bg api-postgres node "$t_api" env DOCSD_BIN="$root/build/docsd" \
 stage api-sqlite node "$t_api" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/api test
 stage_join api-postgres node "$t_api"
 
+# The sanitizer build's API stage runs in the background beside the CLI, browser and unit-asan
+# stages (each API test mostly waits on its own server; the two cores were half idle).
+say "make asan" make-asan
+make -j"$jobs" asan || die make-asan "make asan (build-asan/docsd)"
+[ -x build-asan/docsd ] || die make-asan "make asan did not produce build-asan/docsd"
+
+stage_bg api-sqlite-asan node "$t_asan" env DOCSD_BIN="$root/build-asan/docsd" DOCSD_ASAN=1 \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS="suppressions=$root/tests/unit/lsan.supp" \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  npm --prefix tests/api test
+
 # GitBook's own CLI, unchanged, against docsd: OpenAPI specs, and integrations published,
 # installed and run in workerd (tests/cli was installed before the unit stage; its server
 # helper is tests/api's, installed above).
@@ -221,17 +232,11 @@ timeout -k 15 300 npm --prefix tests/browser ci --no-audit --no-fund || die npm 
 # full-page screenshots in tests/browser/artifacts/.
 stage browser node "$t_browser" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/browser test
 
-stage keepalive-conns plain "$t_conns" env DOCSD_BIN="$root/build/docsd" bench/conns.sh
-
-say "make asan" make-asan
-make -j"$jobs" asan || die make-asan "make asan (build-asan/docsd)"
-[ -x build-asan/docsd ] || die make-asan "make asan did not produce build-asan/docsd"
-
 stage unit-asan plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" DOCSD_TEST_REQUIRE_PG=1 \
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/tests/unit/lsan.supp:print_suppressions=0" \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 make -j"$jobs" unit-asan
 
-stage api-sqlite-asan node "$t_asan" env DOCSD_BIN="$root/build-asan/docsd" DOCSD_ASAN=1 \
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS="suppressions=$root/tests/unit/lsan.supp" \
-  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  npm --prefix tests/api test
+stage_join api-sqlite-asan node "$t_asan"
+
+# Timing-sensitive (keep-alive stalls): alone, after every other stage.
+stage keepalive-conns plain "$t_conns" env DOCSD_BIN="$root/build/docsd" bench/conns.sh
