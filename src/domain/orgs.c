@@ -189,6 +189,10 @@ int dom_orgs_by_email_domain(struct dom *d, const char *domain, struct dom_org *
 	int rc;
 
 	*n = 0;
+	/* A path segment that is no domain name (empty after a %00, "..",
+	 * a decoded "/") is the caller's mistake, not an empty answer. */
+	if (!domain || !valid_domain(domain))
+		return err_set(ERR_INVALID, "emailDomain: not a domain name");
 	if (d->actor.user_id) {
 		if ((rc = store_user_get(d->tx, d->actor.user_id, &me)))
 			return rc;
