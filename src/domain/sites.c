@@ -88,10 +88,6 @@ int dom_site_create(struct dom *d, const char *org_id, const struct site_input *
 
 	if ((rc = dom_org_require(d, org_id, ORG_ACCESS_VIEW)))
 		return rc;
-	/* Guests see no site (dom_site_get): creating one is their 404 too,
-	 * as for every site operation (README, "Docs sites"). */
-	if (d->actor.org.role < ROLE_READ)
-		return err_set(ERR_NOT_FOUND, "site not found");
 	if (d->actor.org.role < ROLE_CREATE)
 		return err_set(ERR_FORBIDDEN, "you need the create role in this organization to create a site");
 	for (int i = 0; i < in->nspaces; i++) {

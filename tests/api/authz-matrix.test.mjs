@@ -114,7 +114,8 @@ const NEEDS = {
     updateCommentReplyInChangeRequest: ['author', { body: { body: { markdown: 'edited by the matrix' } } }], deleteCommentReplyInChangeRequest: ['space:create', D],
     listCommentersInChangeRequest: 'space:read',
     searchSpaceContent: 'space:read', searchOrganizationContent: 'org:view',
-    listSites: 'site:read', createSite: 'site:create', getSiteById: 'site:read', updateSiteById: 'site:admin',
+    // createSite: a guest knows the organization, so 403 (README, "Docs sites"), not a site's 404.
+    listSites: 'site:read', createSite: 'org:create', getSiteById: 'site:read', updateSiteById: 'site:admin',
     deleteSiteById: ['site:admin', D], publishSite: 'site:admin', unpublishSite: 'site:admin',
     getSiteCustomizationById: 'site:read', updateSiteCustomizationById: 'site:admin',
     getSiteSpaceCustomizationById: 'site:read', overrideSiteSpaceCustomizationById: 'site:admin',
@@ -185,7 +186,7 @@ const APP_NEEDS = {
     // Settings pages show every member what the organization has; the form is an admin's.
     'GET /o/{organizationId}/search': 'org:view', 'GET /o/{organizationId}/settings': 'org:view',
     'POST /o/{organizationId}/settings': 'org:admin', 'POST /o/{organizationId}/merge-rules': 'org:admin',
-    'GET /o/{organizationId}/sites/new': 'org:view', 'POST /o/{organizationId}/sites': 'site:create',
+    'GET /o/{organizationId}/sites/new': 'org:view', 'POST /o/{organizationId}/sites': 'org:create',
     'GET /o/{organizationId}/sites/{siteId}': 'site:read', 'GET /c/{collectionId}': 'coll:read',
     'GET /c/{collectionId}/settings': 'coll:read', 'POST /c/{collectionId}/settings': 'coll:create',
     'POST /c/{collectionId}/permissions': 'coll:create', 'POST /c/{collectionId}/permissions/{kind}/{principalId}/remove': 'coll:create',

@@ -73,6 +73,8 @@ export async function buildOrg(url, admin, label, marker) {
     const redirect = await go('POST', `${SI}/redirects`, {
         source: '/old/home', destination: { kind: 'site-page', siteSpaceId: siteSpace.id, pageId: page.id },
     });
+    // A configuration value: the site's visitor-token key.
+    const auth = await go('GET', `${SI}/publishing/auth`);
     // Organization objects.
     const team = await go('PUT', `${O}/teams`, { title: m('Team').slice(0, 64) });
     const invite = await go('POST', `${O}/link-invites`, { role: 'read' });
@@ -125,7 +127,7 @@ export async function buildOrg(url, admin, label, marker) {
             principalId: admin.id,
             kind: 'users',
         },
-        markers: [marker, org.id, coll.id, space.id, site.id, team.id, admin.email, share.id, saml.id],
+        markers: [marker, org.id, coll.id, space.id, site.id, team.id, admin.email, share.id, saml.id, ...(auth.privateKey ? [auth.privateKey] : [])],
     };
 }
 
