@@ -15,7 +15,7 @@ export async function must(url, token, method, path, json, status) {
     return r.json;
 }
 
-const PETSTORE = `openapi: 3.0.3
+export const PETSTORE = `openapi: 3.0.3
 info: { title: Petstore, version: 1.0.0 }
 paths:
   /pets:
@@ -96,6 +96,7 @@ export async function buildOrg(url, admin, label, marker) {
             organizationId: org.id,
             collectionId: coll.id,
             spaceId: space.id,
+            space2Id: space2.id,
             changeRequestId: cr.id,
             number: String(cr.number),
             pageId: page.id,
