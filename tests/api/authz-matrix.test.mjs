@@ -21,38 +21,14 @@
 // Set MATRIX_PRINT=1 to print every observed status.
 import { describe, it, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setup } from './lib/fixtures.mjs';
 import { raw } from './lib/api.mjs';
-import { repoRoot } from './lib/server.mjs';
+import { apiRoutes, appRoutes } from './lib/routes.mjs';
 import { HTML, FORM, setPassword, signIn, PASSWORD } from './lib/app.mjs';
 import { buildOrg, member, must, PETSTORE } from './lib/matrix-fixtures.mjs';
 
 const RANK = { read: 1, comment: 2, edit: 3, review: 4, create: 5, admin: 6 };
 const GUEST_GRANT = 'edit'; // the guest with a grant has this role on space A only
-
-// ---- the route tables, read from the source --------------------------------------------
-export function apiRoutes() {
-    const src = readFileSync(join(repoRoot, 'src/api/routes.c'), 'utf8');
-    const out = [];
-    const re = /\{\s*"(GET|POST|PUT|PATCH|DELETE)",\s*"([^"]+)",\s*(\w+),\s*([^,]+),\s*([^,]+),\s*"(\w+)"/g;
-    for (const m of src.matchAll(re)) out.push({ method: m[1], path: m[2], flags: m[4], op: m[6] });
-    assert.ok(out.length > 200, `parsed only ${out.length} API routes`);
-    return out;
-}
-
-export function appRoutes() {
-    const src = readFileSync(join(repoRoot, 'src/app/app.c'), 'utf8');
-    const start = src.indexOf('app_routes[] = {');
-    const end = src.indexOf('\n};', start);
-    assert.ok(start > 0 && end > start, 'app_routes[] not found in src/app/app.c');
-    const out = [];
-    for (const m of src.slice(start, end).matchAll(/\{\s*"(GET|POST)",\s*"([^"]+)",\s*(\w+),\s*([^}]+)\}/g))
-        out.push({ method: m[1], path: m[2], flags: m[4].replace(/\s+/g, ' ').trim() });
-    assert.ok(out.length > 100, `parsed only ${out.length} app routes`);
-    return out;
-}
 
 // ---- the expectation table --------------------------------------------------------------
 // need: public | user (any valid token) | shared (a member of an organization of the user) |

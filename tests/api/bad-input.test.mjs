@@ -23,20 +23,13 @@ import http from 'node:http';
 import { raw } from './lib/api.mjs';
 import { repoRoot } from './lib/server.mjs';
 import { buildOrg, must } from './lib/matrix-fixtures.mjs';
+import { HTML, setPassword, signIn, PASSWORD } from './lib/app.mjs';
+import { apiRoutes, appRoutes } from './lib/routes.mjs';
 
 const MAX_BODY = 262144; // --max-body for this file: "past the body limit" stays cheap
 const MAX_CASES = Number(process.env.BAD_INPUT_MAX_CASES || 6000);
 const TIMEOUT_MS = 20_000;
 const spec = JSON.parse(readFileSync(join(repoRoot, 'tests/api/node_modules/@gitbook/api/spec/openapi.json'), 'utf8'));
-
-function routes() {
-    const src = readFileSync(join(repoRoot, 'src/api/routes.c'), 'utf8');
-    const out = [];
-    const re = /\{\s*"(GET|POST|PUT|PATCH|DELETE)",\s*"([^"]+)",\s*(\w+),\s*([^,]+),\s*([^,]+),\s*"(\w+)"/g;
-    for (const m of src.matchAll(re)) out.push({ method: m[1], path: m[2], flags: m[4], op: m[6] });
-    assert.ok(out.length > 200);
-    return out;
-}
 
 // operationId -> the spec's operation (parameters merged with the path item's).
 const OPS = new Map();
@@ -187,6 +180,22 @@ function bodyCases(op) {
         }
         const e = enumOf(p);
         if (e && e.every((v) => typeof v === 'string')) add(`${k}: an unknown enum value`, { [k]: 'not-one-of-them' });
+        // One level down: an object property's own properties, and an array's object items.
+        const items = deref(p)?.items;
+        const inner = t && t.has('object') && !t.has('array') ? objectShape(p) : t && t.has('array') && items ? objectShape(items) : null;
+        const wrap = (v) => (t && t.has('object') && !t.has('array') ? { [k]: v } : { [k]: [v] });
+        for (const [k2, p2] of Object.entries(inner?.properties ?? {})) {
+            const t2 = typesOf(p2);
+            if (t2) {
+                const [type, wrong] = Object.entries(WRONG).find(([ty, w]) => !t2.has(ty) && !t2.has(typeof w === 'string' ? 'string' : 'number')) ?? [];
+                if (type) add(`${k}.${k2}: ${JSON.stringify(wrong)} (the schema takes ${[...t2].join('|')})`, wrap({ [k2]: wrong }));
+                const max = first(p2, 'maxLength');
+                if (t2.has('string') && max) add(`${k}.${k2}: maxLength ${max} + 1`, wrap({ [k2]: 'x'.repeat(max + 1) }));
+                if (t2.has('number') && !t2.has('string')) add(`${k}.${k2}: 1e999`, JSON.stringify(wrap({ [k2]: 0 })).replace(/:0([}\]])/, ':1e999$1'));
+            }
+            const e2 = enumOf(p2);
+            if (e2 && e2.every((v) => typeof v === 'string')) add(`${k}.${k2}: an unknown enum value`, wrap({ [k2]: 'not-one-of-them' }));
+        }
     }
     return out;
 }
@@ -226,7 +235,7 @@ function queryCases(op) {
 function send(base, method, path, { token, body, headers = {}, timeout }) {
     const u = new URL(base);
     const payload = body === undefined ? null : Buffer.isBuffer(body) ? body : Buffer.from(body);
-    const h = { ...headers, Authorization: `Bearer ${token}` };
+    const h = { ...headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) };
     if (payload) h['Content-Length'] = String(payload.length);
     return new Promise((resolve, reject) => {
         let settled = false;
@@ -255,7 +264,7 @@ function send(base, method, path, { token, body, headers = {}, timeout }) {
 const PATH_VALUES = [['%00', '%00'], ['%2F', '%2F'], ['..', '..'], ['5,000 characters', 'x'.repeat(5000)]];
 
 describe('bad input from GitBook\'s request schemas', () => {
-    let ctx, admin, A;
+    let ctx, admin, A, session;
     const failures = [];
 
     before(async () => {
@@ -268,7 +277,9 @@ describe('bad input from GitBook\'s request schemas', () => {
             script: 'export default { async fetch() { return new Response("ok"); } };',
         }, 200);
         const inst = await must(ctx.url, admin.token, 'POST', `/v1/integrations/${name}/installations`, { organization: A.org.id }, [200, 201]);
-        Object.assign(A.ids, { integrationName: name, installationId: inst.id, eventId: 'noevent', n: '0', blob: 'x.y.z', pdf: 'x.y.z' });
+        Object.assign(A.ids, { integrationName: name, installationId: inst.id, eventId: 'noevent', n: '0', blob: 'x.y.z', pdf: 'x.y.z', tokenId: 'notoken' });
+        await setPassword(ctx.server, admin.email, PASSWORD);
+        session = await signIn(ctx.url, admin.email, PASSWORD);
     });
 
     after(async () => {
@@ -298,7 +309,7 @@ describe('bad input from GitBook\'s request schemas', () => {
 
     function allCases() {
         const cases = [];
-        for (const rt of routes()) {
+        for (const rt of apiRoutes()) {
             const op = OPS.get(rt.op);
             const hasBody = /\bB\b|\bBO\b|ROUTE_BODY/.test(rt.flags);
             const ids = { ...A.ids };
@@ -337,9 +348,39 @@ describe('bad input from GitBook\'s request schemas', () => {
             failures.push(`${tag}: ${r.status} without the error envelope: ${r.text.slice(0, 200)}`);
     }
 
+    // The web interface's pages with each path parameter broken the same ways, as the admin: an
+    // HTML error page (4xx), never a 5xx or a hang. (Its forms are the app-*.test.mjs files'.)
+    it('web interface: every page with a broken path parameter is a 4xx', async () => {
+        const bad = [];
+        const calls = [];
+        for (const rt of appRoutes()) {
+            // The join page is the same confirmation for any link (it looks nothing up, so it
+            // tells nothing); its POST checks the link.
+            if (rt.method !== 'GET' || rt.path === '/o/{organizationId}/join/{inviteId}') continue;
+            for (const m of rt.path.matchAll(/\{(\w+)\*?\}/g)) {
+                for (const [label, v] of PATH_VALUES) calls.push({ path: fill(rt.path, A.ids, { k: m[1], v }), name: `${rt.path} {${m[1]}} = ${label}` });
+            }
+        }
+        assert.ok(calls.length > 100);
+        let next = 0;
+        await Promise.all(Array.from({ length: 8 }, async () => {
+            while (next < calls.length) {
+                const c = calls[next++];
+                try {
+                    const r = await send(ctx.url, 'GET', c.path, { headers: { ...HTML, Cookie: session.cookie }, timeout: TIMEOUT_MS });
+                    if (r.status < 400 || r.status >= 500) bad.push(`${c.name}: ${r.status} ${r.text.slice(0, 160)}`);
+                } catch (e) {
+                    bad.push(`${c.name}: no answer (${e.message})`);
+                }
+            }
+        }));
+        assert.deepEqual(bad, []);
+    });
+
     it('every case answers a 4xx in the error envelope, changes nothing, and the server lives', async () => {
         const cases = allCases();
         assert.ok(cases.length > 1000, `only ${cases.length} cases`);
+        if (process.env.BAD_INPUT_PRINT === '1') for (const c of cases) console.log(`${c.rt.op} ${c.rt.method} [${c.name}]`);
         const before = await snapshot();
         let next = 0;
         await Promise.all(Array.from({ length: 8 }, async () => {
