@@ -383,6 +383,13 @@ int router_dispatch(struct req *r)
 	int rc;
 
 	err_clear();
+	/* A query listener.c cut off (too many parameters for libmicrohttpd's
+	 * pool): the same 400 for the API, the sites and the web interface. */
+	if (r->stage == REQ_RECEIVED && r->query_cut) {
+		r->stage = REQ_DISPATCHED;
+		respond_error(r, err_set(ERR_INVALID, "the query has too many parameters (at most 128, fewer in a long URL)"));
+		return 0;
+	}
 	/* Published sites (site/serve.c): under /sites/, or at a site's own
 	 * hostname; site_serve returns 1 for a hostname that names no site. */
 	if (r->stage == REQ_RECEIVED && site_request(r) && site_serve(r) == 0) {

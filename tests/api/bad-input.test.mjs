@@ -5,7 +5,8 @@
 // a value of the wrong type, strings past maxLength (or past --max-body when the schema sets no
 // length), arrays past maxItems (or past --max-body), invalid UTF-8 sent as raw bytes, nesting
 // 100,000 deep, huge, fractional and overflowing numbers, unknown enum values; each query
-// parameter with the wrong type, an unknown enum value, 5,000 characters, bad percent-encoding;
+// parameter with the wrong type, an unknown enum value, 5,000 characters, bad percent-encoding,
+// 1,000 repetitions (and a query of too many parameters: libmicrohttpd's pool);
 // and every path parameter of every route with %00, %2F, .., 5,000 characters.
 // Every answer must be a 4xx in the error envelope ({"error":{"code":N,"message":"..."}}, N the
 // status), never a 5xx, a crash or a hang (per-request timeout); the organization's state is
@@ -224,6 +225,8 @@ function queryCases(op) {
         out.push({ name: `${p.name}: %FF (invalid UTF-8)`, query: q('%FF%FE') });
         out.push({ name: `${p.name}: %00`, query: q('%00'), lenient: free });
         out.push({ name: `${p.name}: 5,000 characters`, query: q('x'.repeat(5000)), lenient: free });
+        // An oversized list: the parameter 1,000 times (GitBook's arrays in a query repeat it).
+        out.push({ name: `${p.name} repeated 1,000 times`, query: Array(1000).fill(q('a')).join('&') });
     }
     return out;
 }
@@ -375,6 +378,24 @@ describe('bad input from GitBook\'s request schemas', () => {
             }
         }));
         assert.deepEqual(bad, []);
+    });
+
+    // libmicrohttpd keeps every query parameter in the connection's 32 KiB pool; ~500 of them
+    // ("?a&a&...": 1 KB) used to fill it, and the connection closed with no answer at all.
+    it('a query with too many parameters is a 400 in the envelope, for the API, the app and the sites', async () => {
+        const many = Array(129).fill('a').join('&');
+        const long = Array(64).fill(`p=${'x'.repeat(400)}`).join('&'); // 26 KB: fewer records fit
+        for (const path of [`/v1/orgs?${many}`, `/v1/orgs?${long}`, `/o/${A.org.id}?${many}`, `/sites/${A.ids.siteId}?${many}`, `/v1/orgs?${Array(5000).fill('a').join('&')}`]) {
+            const r = await send(ctx.url, 'GET', path, { token: admin.token, headers: { Cookie: session.cookie }, timeout: TIMEOUT_MS });
+            assert.equal(r.status, 400, `${path.slice(0, 60)}: ${r.status} ${r.text.slice(0, 200)}`);
+            assert.deepEqual(r.json, { error: { code: 400, message: 'the query has too many parameters (at most 128, fewer in a long URL)' } });
+        }
+        // 128 short ones, or one long one, are still read.
+        const ok = await send(ctx.url, 'GET', `/v1/orgs?${Array(128).fill('a').join('&')}`, { token: admin.token, timeout: TIMEOUT_MS });
+        assert.equal(ok.status, 200, ok.text.slice(0, 200));
+        const one = await send(ctx.url, 'GET', `/v1/orgs?page=${'x'.repeat(20000)}`, { token: admin.token, timeout: TIMEOUT_MS });
+        assert.equal(one.status, 400);
+        assert.match(one.json.error.message, /page/);
     });
 
     it('every case answers a 4xx in the error envelope, changes nothing, and the server lives', async () => {
