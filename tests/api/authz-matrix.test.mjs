@@ -20,6 +20,7 @@
 // post would delete the fixtures the later rows need; app-*.test.mjs cover them).
 // Set MATRIX_PRINT=1 to print every observed status.
 import { describe, it, before, after, beforeEach } from 'node:test';
+import http from 'node:http';
 import assert from 'node:assert/strict';
 import { setup } from './lib/fixtures.mjs';
 import { raw } from './lib/api.mjs';
@@ -350,8 +351,27 @@ describe('authorization matrix (both route tables)', () => {
     const printed = [];
     const print = process.env.MATRIX_PRINT === '1';
 
+    // The integration token comes only in a delivery's environment: a development tunnel of
+    // the test (a loopback server: docsd runs with --allow-private-network) receives it.
+    let tunnel;
+    const received = [];
+
     before(async () => {
-        ctx = await setup();
+        tunnel = http.createServer((req, res) => {
+            const chunks = [];
+            req.on('data', (c) => chunks.push(c));
+            req.on('end', async () => {
+                try {
+                    const r = new Request(`http://x${req.url}`, { method: 'POST', headers: { 'content-type': req.headers['content-type'] }, body: Buffer.concat(chunks) });
+                    const fd = await r.formData();
+                    received.push(JSON.parse(String(fd.get('environment'))));
+                } catch {}
+                res.writeHead(200, { 'content-type': 'text/plain' });
+                res.end('OK');
+            });
+        });
+        await new Promise((r) => tunnel.listen(0, '127.0.0.1', r));
+        ctx = await setup({ extraArgs: ['--allow-private-network', '--job-workers', '2'] });
         const run = ctx.run;
         admin = await ctx.user('admina');
         adminB = await ctx.user('adminb');
@@ -394,6 +414,18 @@ describe('authorization matrix (both route tables)', () => {
         const sel = await integ(`mxsel-${run}`, ['space:content:read', 'space:metadata:read'], A.space.id);
         const notSel = await integ(`mxnot-${run}`, ['space:content:read', 'space:metadata:read'], A.space2.id);
         const gone = await integ(`mxgone-${run}`, ['space:content:read'], null);
+        // The integration token: an installation of an integration in development mode delivers
+        // its installation_setup event, with both tokens, to the tunnel.
+        const dev = `mxdev-${run}`;
+        await must(ctx.url, admin.token, 'POST', `/v1/integrations/${dev}`, {
+            organization: orgA, title: 'Mx dev', description: 'matrix', scopes: ['space:content:read', 'space:metadata:read'], script: 'export default {}',
+        }, 200);
+        await must(ctx.url, admin.token, 'PUT', `/v1/integrations/${dev}/dev`, { tunnelUrl: `http://127.0.0.1:${tunnel.address().port}/` }, 204);
+        await must(ctx.url, admin.token, 'POST', `/v1/integrations/${dev}/installations`, { organization: orgA }, [200, 201]);
+        const deadline = Date.now() + 30_000;
+        while (!received.some((e) => e?.apiTokens?.integration) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        const integrationToken = received.find((e) => e?.apiTokens?.integration)?.apiTokens.integration;
+        assert.ok(integrationToken, 'the delivery brought the integration token');
         await must(ctx.url, admin.token, 'DELETE', `/v1/integrations/${gone.name}/installations/${gone.inst.id}`, undefined, 205);
         A.ids.integrationName = all.name;
         A.ids.installationId = all.inst.id;
@@ -421,6 +453,7 @@ describe('authorization matrix (both route tables)', () => {
             { name: 'guest with grant', kind: 'guestGrant', token: users.guestGrant.token, org: 'A' },
             ...['read', 'comment', 'edit', 'review', 'create'].map((r) => ({ name: r, kind: 'role', role: r, token: users[r].token, org: 'A', self: r === 'read' })),
             { name: 'admin', kind: 'role', role: 'admin', token: admin.token, org: 'A' },
+            { name: 'integration token', kind: 'token', token: integrationToken, org: 'A' },
             { name: 'installation token', kind: 'token', token: all.token, org: 'A' },
             { name: 'installation token without the scope', kind: 'token', token: noScope.token, org: 'A' },
             { name: 'installation token, selected', kind: 'token', token: sel.token, org: 'A' },
@@ -462,6 +495,7 @@ describe('authorization matrix (both route tables)', () => {
     after(async () => {
         if (print) console.log(printed.sort().join('\n'));
         await ctx?.server.stop();
+        tunnel?.close();
     });
 
     // Strings of the other organization (or of both, for anonymous callers) that a body may not
@@ -591,7 +625,7 @@ describe('authorization matrix (both route tables)', () => {
     it('API: A\'s members and tokens on organization B\'s objects: 404 (tokens: no write), no leak', async () => {
         const calls = [];
         const beforeB = await snapshotB();
-        const who = actors.filter((a) => ['admin', 'read', 'guest with grant', 'installation token', 'installation token, not selected'].includes(a.name));
+        const who = actors.filter((a) => ['admin', 'read', 'guest with grant', 'integration token', 'installation token', 'installation token, not selected'].includes(a.name));
         for (const rt of apiRoutes()) {
             const row = rowOf(NEEDS[rt.op]);
             if (!/\{(organizationId|spaceId|collectionId|siteId|integrationName)\}/.test(rt.path) || row.need === 'public') continue;
