@@ -287,6 +287,10 @@ const BODIES = {
     createOrUpdateOpenAPISpecBySlug: () => ({ source: { text: PETSTORE } }),
 };
 
+// Allowed callers send these {} instead (a 400): a valid body would queue a Git job that
+// retries against a dead address, on a PostgreSQL queue other test files' servers share.
+const NO_JOB_WHEN_ALLOWED = new Set(['importGitRepository', 'exportToGitRepository']);
+
 const rowOf = (v) => (Array.isArray(v) ? { need: v[0], ...v[1] } : { need: v });
 const bodyOf = (rt, row, ids) => (BODIES[rt.op] ? BODIES[rt.op](ids) : row.body ?? (rt.method !== 'GET' && rt.method !== 'DELETE' ? {} : undefined));
 
@@ -601,7 +605,8 @@ describe('authorization matrix (both route tables)', () => {
                 // writes in A might succeed and remove fixtures.
                 if (phase === 1 && expect === 'lenient' && write) continue;
                 if (phase === 1 && expect === 'any' && write) continue;
-                calls.push({ where: `${rt.op} ${rt.method} ${path}`, depth: path.split('/').length, a, expect, method: rt.method, path, body, write, row });
+                const sent = expect === 'allow' && NO_JOB_WHEN_ALLOWED.has(rt.op) ? {} : body;
+                calls.push({ where: `${rt.op} ${rt.method} ${path}`, depth: path.split('/').length, a, expect, method: rt.method, path, body: sent, write, row });
             }
         }
         return calls;
