@@ -395,7 +395,10 @@ describe('authorization matrix (both route tables)', () => {
         users.removed = await ctx.user('removed');
         await member(ctx.url, admin, orgA, users.removed, 'admin');
         await must(ctx.url, admin.token, 'DELETE', `/v1/orgs/${orgA}/members/${users.removed.id}`, undefined, 205);
-        // {userId} of the member routes is the read member: listSpacesForOrganizationMember is theirs.
+        // {userId} of the member routes is the read member: listSpacesForOrganizationMember is theirs,
+        // and the permission routes name their grant (read, as their role: nothing changes).
+        await must(ctx.url, admin.token, 'POST', `/v1/spaces/${A.space.id}/permissions`, { role: 'read', users: [users.read.id] }, 204);
+        await must(ctx.url, admin.token, 'POST', `/v1/collections/${A.ids.collectionId}/permissions`, { role: 'read', users: [users.read.id] }, 204);
         A.ids.userId = users.read.id;
         A.ids.principalId = users.read.id;
         B.ids.userId = adminB.id;
