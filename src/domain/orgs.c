@@ -229,6 +229,10 @@ int dom_orgs_by_email_domain(struct dom *d, const char *domain, struct dom_org *
 	int rc;
 
 	*n = 0;
+	/* A path segment that is no domain name (empty after a %00, "..",
+	 * a decoded "/") is the caller's mistake, not an empty answer. */
+	if (!domain || !valid_domain(domain))
+		return err_set(ERR_INVALID, "emailDomain: not a domain name");
 	/* The organizations the actor could join: an integration joins none. */
 	if (dom_actor_is_integration(d))
 		return with_standing(d, NULL, 0, items);

@@ -73,6 +73,7 @@ struct req {
 	size_t body_len;
 	size_t body_cap;
 	int body_too_large;
+	int query_cut;                /* the query had too many parameters for the pool (listener.c, on_uri) */
 	size_t body_discarded;        /* bytes of an oversized body read and dropped */
 	json_t *json;                 /* parsed body object, or NULL */
 	/* what the route's prefetch step fetched before the transaction (a

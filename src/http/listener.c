@@ -163,6 +163,47 @@ enum MHD_Result MHD_queue_response(struct MHD_Connection *connection, unsigned i
 	return ret;
 }
 
+/* ---- queries with too many parameters ----
+ *
+ * libmicrohttpd 0.9.75 stores each query parameter as a record in the
+ * connection's pool (MHD_OPTION_CONNECTION_MEMORY_LIMIT below) while it reads
+ * the request line, before any callback of ours but the URI log one: about 500
+ * of them ("?a&a&a...", 1 KB of URL) fill the pool, and the library then cannot
+ * build even its own 431: the client gets a closed connection and no answer
+ * (tests/api/bad-input.test.mjs). The URI log callback runs before that
+ * parsing: for a query of more than QUERY_MAX_PARAMS parameters (fewer in a
+ * long request line: QUERY_POOL_BUDGET) it ends the
+ * query right after its '?' (so the parser stores none) and returns the marker
+ * below as the request's context; on_request turns it into a request whose
+ * router answers 400. 128 records and the longest request line the pool takes
+ * leave room for the response; no operation has a tenth of that many. */
+#define QUERY_MAX_PARAMS 128
+/* The request line and the records share the pool: a long line leaves room
+ * for fewer (a record is about 64 bytes with its alignment; 24 KiB of line and
+ * records leave the headers and the response the rest of the 32 KiB). */
+#define QUERY_RECORD_BYTES 64
+#define QUERY_POOL_BUDGET (24 * 1024)
+static const char query_cut_marker; /* its address only */
+
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	const char *q = strchr(uri, '?');
+	size_t n = 1;
+
+	(void)cls;
+	(void)conn;
+	if (!q)
+		return NULL;
+	for (const char *s = q + 1; *s; s++)
+		n += *s == '&';
+	if (n <= QUERY_MAX_PARAMS && (n == 1 || strlen(uri) + n * QUERY_RECORD_BYTES <= QUERY_POOL_BUDGET))
+		return NULL;
+	/* The request line is in the library's read buffer, which its own
+	 * parser writes NULs into next: writable, and ours to shorten here. */
+	((char *)q)[1] = '\0';
+	return (void *)&query_cut_marker;
+}
+
 /* ---- the fetch pool ---- */
 
 struct fetchpool {
@@ -443,7 +484,8 @@ static uint64_t announced_body(const struct server *srv, struct MHD_Connection *
 static enum MHD_Result handle(struct server *srv, bool site_origin, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
-	struct req *r = *con_cls;
+	struct req *r = *con_cls == &query_cut_marker ? NULL : *con_cls;
+	bool cut = *con_cls == &query_cut_marker;
 
 	if (!r) {
 		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
@@ -452,6 +494,7 @@ static enum MHD_Result handle(struct server *srv, bool site_origin, struct MHD_C
 		*con_cls = r;
 		r->ct = ci ? ci->socket_context : NULL;
 		conntrack_head_done(srv->conns, r->ct, body_len);
+		r->query_cut = cut;
 		/* A client that waits for "100 Continue" before sending an oversized
 		 * body gets the 413 instead, and never sends it. (Answering in the first
 		 * call costs keep-alive, which does not matter for a refused request.) */
@@ -525,7 +568,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	/* The response is sent: the connection waits for its next request. */
 	if (ci)
 		conntrack_idle(srv->conns, ci->socket_context);
-	req_free(*con_cls);
+	/* (the marker of on_uri when the request ended before on_request ran) */
+	if (*con_cls != &query_cut_marker)
+		req_free(*con_cls);
 	*con_cls = NULL;
 }
 
@@ -644,6 +689,7 @@ static struct MHD_Daemon *daemon_start(struct server *srv, struct sockaddr_in *s
 				MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
 				MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, /* restart at once after a crash */
 				MHD_OPTION_UNESCAPE_CALLBACK, on_unescape, NULL,
+				MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL,
 				MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
 				MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
 				MHD_OPTION_END);

@@ -432,6 +432,13 @@ int router_dispatch(struct req *r)
 	int rc;
 
 	err_clear();
+	/* A query listener.c cut off (too many parameters for libmicrohttpd's
+	 * pool): the same 400 for the API, the sites and the web interface. */
+	if (r->stage == REQ_RECEIVED && r->query_cut) {
+		r->stage = REQ_DISPATCHED;
+		respond_error(r, err_set(ERR_INVALID, "the query has too many parameters (at most 128, fewer in a long URL)"));
+		return 0;
+	}
 	/* The site listener (README, "Two origins"): published sites and the
 	 * few public routes site_origin_serve leaves to the API (1); nothing
 	 * else, and never the web interface, which reads the session. */
