@@ -86,6 +86,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #define DISCARD_MAX ((size_t)64 << 20)
 /* Prefetch steps run at once, and waiting (each suspended with its body, up to
@@ -391,6 +392,10 @@ static enum MHD_Result send_response(struct req *r)
 	}
 	snprintf(num, sizeof(num), "%ld", r->id);
 	MHD_add_response_header(resp, "X-Request-Id", num);
+	/* Draining: a keep-alive client must not send its next request on a
+	 * connection the stop is about to close. */
+	if (atomic_load(&r->srv->draining))
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = real_queue(r->conn, (unsigned)r->status, resp);
 	MHD_destroy_response(resp);
 	access_log(r, r->status);
@@ -664,10 +669,43 @@ int listener_port(struct server *srv)
 	return info ? info->port : 0;
 }
 
+/*
+ * SIGTERM's drain: stop accepting, then let the requests in flight finish
+ * before listener_stop closes every connection. Without the wait,
+ * MHD_stop_daemon dropped a request that had arrived and not been answered
+ * yet ("socket hang up" at the client: tests/api/multiprocess.test.mjs, the
+ * rolling restart). The listening socket is closed at once, so a new
+ * connection is refused (a balancer or client retries elsewhere) rather than
+ * left in the backlog until the stop resets it. /healthz answers 503 from
+ * now on and each response closes its connection. The wait ends when no
+ * request was in flight for DRAIN_QUIET_TICKS ticks in a row (a request sent
+ * just before the balancer took the process out is still on its way), or
+ * after DRAIN_MS (a handler stuck longer is cut, as before).
+ */
+#define DRAIN_MS 8000
+#define DRAIN_TICK_MS 20
+#define DRAIN_QUIET_TICKS 5
+
 void listener_quiesce(struct server *srv)
 {
-	if (srv->daemon)
-		MHD_quiesce_daemon(srv->daemon);
+	const struct timespec tick = { 0, DRAIN_TICK_MS * 1000000L };
+	int quiet = 0, waited = 0;
+	size_t busy = 0;
+	MHD_socket fd;
+
+	if (!srv->daemon)
+		return;
+	atomic_store(&srv->draining, true);
+	fd = MHD_quiesce_daemon(srv->daemon);
+	if (fd != MHD_INVALID_SOCKET)
+		(void)close(fd);
+	for (; waited < DRAIN_MS && quiet < DRAIN_QUIET_TICKS; waited += DRAIN_TICK_MS) {
+		busy = conntrack_in_flight(srv->conns);
+		quiet = busy ? 0 : quiet + 1;
+		(void)nanosleep(&tick, NULL);
+	}
+	if (busy)
+		log_error("stopping with %zu requests still in flight after %d ms", busy, DRAIN_MS);
 }
 
 void listener_stop(struct server *srv)
