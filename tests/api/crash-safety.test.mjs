@@ -16,10 +16,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdtempSync, rmSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, uniq } from './lib/server.mjs';
+import { startServer, runCli, uniq } from './lib/server.mjs';
 import { raw, rawOk, createOrg, sleep } from './lib/api.mjs';
 import { setPassword, signIn, FORM, PASSWORD } from './lib/app.mjs';
 import { git, workTree, bare } from './lib/git.mjs';
@@ -46,7 +46,7 @@ const PETSTORE = JSON.stringify({
 
 /** The fake development tunnel: counts every delivery per event id; always answers 200. */
 async function tunnel() {
-    const t = { byEvent: new Map() };
+    const t = { byEvent: new Map(), types: new Map() };
     t.server = http.createServer((req, res) => {
         const chunks = [];
         req.on('data', (c) => chunks.push(c));
@@ -56,6 +56,7 @@ async function tunnel() {
                 const fd = await r.formData();
                 const ev = JSON.parse(await fd.get('event'));
                 t.byEvent.set(ev.eventId, (t.byEvent.get(ev.eventId) ?? 0) + 1);
+                t.types.set(ev.eventId, ev.type);
             } catch {
                 // a body we cannot read is not counted; the event then shows as lost
             }
@@ -91,7 +92,7 @@ const titles = (pages) => (pages ?? []).flatMap((p) => [p.title, ...titles(p.pag
 async function round(n) {
     const root = mkdtempSync(join(tmpdir(), 'docsd-crash-'));
     const tun = await tunnel();
-    const args = ['--allow-private-network', '--job-workers', '2', '--log-level', 'error'];
+    const args = ['--allow-private-network', '--job-workers', '2', '--log-level', process.env.CRASH_LOG_LEVEL || 'error'];
     let server = await startServer({ extraArgs: args });
     const dataDir = server.dataDir;
     const problems = [];
@@ -111,7 +112,11 @@ async function round(n) {
         const integ = `crash-${uniq(8)}`;
         await rawOk(server.url, 'POST', `/v1/integrations/${integ}`, {
             token,
-            json: { organization: org.id, title: 'Crash', description: 'Counts deliveries', script: 'export default {}', scopes: ['space:content:read'] },
+            // target organization: its own installation events only. (An integration that targets
+            // spaces also gets every merge's and import's events; after a crash such a backlog
+            // drains at about one event per 2 s, in order per installation: reported in
+            // src/jobs/integration_delivery.c's area, not checked here.)
+            json: { organization: org.id, title: 'Crash', description: 'Counts deliveries', script: 'export default {}', scopes: ['space:content:read'], target: 'organization' },
         }, 'publishIntegration');
         const dev = await raw(server.url, 'PUT', `/v1/integrations/${integ}/dev`, { token, json: { tunnelUrl: `${tun.url}/` } });
         assert.equal(dev.status, 204, dev.text);
@@ -124,6 +129,7 @@ async function round(n) {
         // answered when the server died (it may or may not be there).
         const acked = { spaces: [], crs: [], comments: [], sites: new Map(), forms: [], imports: [], exports: [], specs: [], translations: [], events: 0 };
         const inflightSites = new Map(); // site id -> titles sent, unanswered
+        let deliveriesSent = 0;
         let dead = false;
         const call = async (method, path, opts) => {
             if (dead) return null;
@@ -246,6 +252,11 @@ async function round(n) {
                 }
             },
             async delivery() {
+                // a few per round: events of one installation are delivered in order, and a
+                // backlog drains at about one event per 2 s (the deferral of
+                // src/jobs/integration_delivery.c), longer than a round may take
+                if (deliveriesSent >= 6) return;
+                deliveriesSent++;
                 const r = await call('PATCH', `/v1/integrations/${integ}/installations/${installationId}`, { json: { externalIds: [uniq(6)] } });
                 if (r?.status === 200) {
                     acknowledged++;
@@ -382,10 +393,18 @@ async function round(n) {
                 const s = await raw(server.url, 'GET', `/v1/orgs/${org.id}/translations/${t.id}`, { token });
                 if (s.json?.status !== 'completed') why.push(`translation ${t.id}: ${s.json?.status}`);
             }
-            const ev = await raw(server.url, 'GET', `/v1/integrations/${integ}/events?limit=1000`, { token });
-            const items = ev.json?.items ?? [];
-            // the installation's setup event and one event per acknowledged update
-            if (items.length < acked.events + 1) why.push(`events: ${items.length} recorded, ${acked.events + 1} acknowledged: ${JSON.stringify(items.map((e) => [e.type ?? e.payload?.type, e.status]))}`);
+            const items = [];
+            for (let page = '', n = 0; n < 50; n++) {
+                const ev = await raw(server.url, 'GET', `/v1/integrations/${integ}/events?limit=100${page ? `&page=${encodeURIComponent(page)}` : ''}`, { token });
+                items.push(...(ev.json?.items ?? []));
+                if (!ev.json?.next?.page) break;
+                page = ev.json.next.page;
+            }
+            // the installation's setup event and one per acknowledged update (besides the
+            // content and Git events of the org's spaces, which the integration also gets)
+            const listed = items.filter((e) => (e.type ?? e.payload?.type) === 'installation_setup').length;
+            const delivered = [...tun.types.values()].filter((x) => x === 'installation_setup').length;
+            if (delivered < acked.events + 1) why.push(`installation_setup events: ${delivered} delivered, ${listed} listed, ${acked.events + 1} acknowledged`);
             const pending = items.filter((e) => e.status !== 'success' || !tun.byEvent.has(e.payload?.eventId));
             if (pending.length) why.push(`${pending.length} events undelivered`);
             return { done: why.length === 0, why, events: items };
@@ -613,6 +632,67 @@ describe('SIGTERM: requests in flight are answered before the process exits', { 
             assert.equal(g.json.title, title);
         } finally {
             if (server && !server.exited) await server.stop();
+        }
+    });
+});
+
+// The second defect the rounds found (both engines, about one round in three): an export killed
+// after its push and before the job's commit ran again on the space's newer content and pushed
+// a second commit with the same message for one request. Made deterministic with the test-only
+// pause after the push (DOCSD_TEST_GIT_PAUSE), and content merged during the pause.
+describe('crash safety: a Git export killed after its push', { skip: ASAN && 'not under the sanitizer build' }, () => {
+    it('runs again without a second commit: one commit of its message, the content asked for', async () => {
+        const root = mkdtempSync(join(tmpdir(), 'docsd-crash-export-'));
+        process.env.DOCSD_TEST_GIT_PAUSE = 'after-push:30000';
+        let server;
+        try {
+            server = await startServer({ extraArgs: ['--allow-private-network'] });
+        } finally {
+            delete process.env.DOCSD_TEST_GIT_PAUSE;
+        }
+        const dataDir = server.dataDir;
+        try {
+            const u = await server.createUser(`exp-${uniq(8)}@e${uniq(8)}.example.com`, 'Exporter');
+            const token = u.token;
+            const { org } = await createOrg(server.url, token, `Export ${uniq(6)}`);
+            const s = (await rawOk(server.url, 'POST', `/v1/orgs/${org.id}/spaces`, { token, json: { title: 'Exported' } }, 'createSpace', 201)).json;
+            const merge = async (title) => {
+                const cr = await rawOk(server.url, 'POST', `/v1/spaces/${s.id}/change-requests`, { token, json: { subject: title } }, 'createChangeRequest', 201);
+                const w = await raw(server.url, 'POST', `/v1/spaces/${s.id}/change-requests/${cr.json.id}/content`, {
+                    token, json: { changes: [{ operation: 'insert_page', title, document: { markdown: `Text of ${title}.\n` } }] },
+                });
+                assert.equal(w.status, 200, w.text);
+                const m = await rawOk(server.url, 'POST', `/v1/spaces/${s.id}/change-requests/${cr.json.id}/merge`, { token, json: {} }, 'mergeChangeRequest');
+                assert.equal(m.json.result, 'merge');
+            };
+            await merge('Before');
+            const out = bare(root, 'out');
+            const message = `Export ${uniq(8)}`;
+            const r = await raw(server.url, 'POST', `/v1/spaces/${s.id}/git/export`, { token, json: { url: `file://${out}`, ref: 'refs/heads/main', commitMessage: message } });
+            assert.equal(r.status, 204, r.text);
+            await waitFor('the export to pause after its push', async () => ({ done: readFileSync(server.logFile, 'utf8').includes('pausing') }), 20_000);
+            assert.equal(git(out, 'log', '-1', '--format=%s', 'refs/heads/main'), message, 'pushed before the kill');
+            // new content while the export's job is not yet done (its merge queues an export of its own)
+            await merge('After');
+            server.process.kill('SIGKILL');
+            await waitFor('docsd to die', async () => ({ done: !!server.exited }), 5_000);
+            server = await startServer({ dataDir, extraArgs: ['--allow-private-network', '--clock-offset-ms', String(LEASE_SKIP_MS)] });
+            // both exports (the request's, run again, and the merge's) done
+            await waitFor('the exports to finish', async () => {
+                const l = await runCli(['job', 'list', ...server.storageArgs(), '--kind', 'git.export']);
+                const jobs = l.stdout.trim().split('\n').filter(Boolean).map((x) => JSON.parse(x)).filter((j) => j.subject === s.id);
+                return { done: jobs.length === 2 && jobs.every((j) => j.state === 'done'), why: jobs };
+            }, 30_000);
+            const subjects = git(out, 'log', '--format=%s', 'refs/heads/main').split('\n');
+            assert.equal(subjects.filter((x) => x === message).length, 1, `one commit "${message}": ${subjects.join(' | ')}`);
+            // the export's commit holds the content asked for; the merge's export the later page
+            const files = (ref) => git(out, 'ls-tree', '-r', '--name-only', ref).split('\n').sort();
+            const mine = git(out, 'log', '--format=%H %s', 'refs/heads/main').split('\n').find((l) => l.endsWith(` ${message}`)).split(' ')[0];
+            assert.ok(!files(mine).some((f) => /after/i.test(f)), `the export's commit has only the content asked for: ${files(mine)}`);
+            assert.ok(files('refs/heads/main').some((f) => /after/i.test(f)), 'the merge\'s own export carries the later page');
+        } finally {
+            if (server && !server.exited) await server.stop();
+            rmSync(root, { recursive: true, force: true });
         }
     });
 });
