@@ -87,6 +87,11 @@ struct server {
 	/* Set when SIGTERM begins the drain (listener_quiesce): /healthz answers
 	 * 503 and every response closes its connection. */
 	atomic_bool draining;
+	/* The listening socket MHD_quiesce_daemon handed back: shut down at
+	 * once, closed only after MHD_stop_daemon (libmicrohttpd's rule for
+	 * threaded daemons). */
+	int quiesced_fd;
+	bool has_quiesced_fd;
 	atomic_long request_seq;
 	/* Password hashes and checks running now (app/signin.c): each holds
 	 * 64 MiB for ~100 ms, so at most APP_PASSWORD_WORK_MAX run at once. */

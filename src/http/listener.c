@@ -674,7 +674,7 @@ int listener_port(struct server *srv)
  * before listener_stop closes every connection. Without the wait,
  * MHD_stop_daemon dropped a request that had arrived and not been answered
  * yet ("socket hang up" at the client: tests/api/multiprocess.test.mjs, the
- * rolling restart). The listening socket is closed at once, so a new
+ * rolling restart). The listening socket is shut down at once, so a new
  * connection is refused (a balancer or client retries elsewhere) rather than
  * left in the backlog until the stop resets it. /healthz answers 503 from
  * now on and each response closes its connection. The wait ends when no
@@ -697,8 +697,14 @@ void listener_quiesce(struct server *srv)
 		return;
 	atomic_store(&srv->draining, true);
 	fd = MHD_quiesce_daemon(srv->daemon);
-	if (fd != MHD_INVALID_SOCKET)
-		(void)close(fd);
+	if (fd != MHD_INVALID_SOCKET) {
+		/* Linux stops listening on shutdown(): new connections are
+		 * refused; the descriptor stays allocated until listener_stop
+		 * (a daemon thread may still hold it). */
+		(void)shutdown(fd, SHUT_RDWR);
+		srv->quiesced_fd = fd;
+		srv->has_quiesced_fd = true;
+	}
 	for (; waited < DRAIN_MS && quiet < DRAIN_QUIET_TICKS; waited += DRAIN_TICK_MS) {
 		busy = conntrack_in_flight(srv->conns);
 		quiet = busy ? 0 : quiet + 1;
@@ -716,6 +722,10 @@ void listener_stop(struct server *srv)
 	if (srv->daemon)
 		MHD_stop_daemon(srv->daemon);
 	srv->daemon = NULL;
+	if (srv->has_quiesced_fd) {
+		(void)close(srv->quiesced_fd);
+		srv->has_quiesced_fd = false;
+	}
 	fetch_free(srv->fetches);
 	srv->fetches = NULL;
 	/* every connection is closed now: nothing refers to the tracker */
