@@ -92,6 +92,14 @@ struct server {
 	/* Set when the server begins to stop: long prefetch steps (a website
 	 * import's crawl) end at their next fetch instead of using their budget. */
 	atomic_bool stopping;
+	/* Set when SIGTERM begins the drain (listener_quiesce): /healthz answers
+	 * 503 and every response closes its connection. */
+	atomic_bool draining;
+	/* The listening socket MHD_quiesce_daemon handed back: shut down at
+	 * once, closed only after MHD_stop_daemon (libmicrohttpd's rule for
+	 * threaded daemons). */
+	int quiesced_fd[2];      /* the main and the site listener */
+	bool has_quiesced_fd[2];
 	atomic_long request_seq;
 	/* Password hashes and checks running now (app/signin.c): each holds
 	 * 64 MiB for ~100 ms, so at most APP_PASSWORD_WORK_MAX run at once. */

@@ -38,6 +38,10 @@ int api_healthz(struct req *r)
 
 	if (!atomic_load(&r->srv->ready))
 		return err_set(ERR_UNAVAILABLE, "starting");
+	/* A load balancer's health check takes a stopping process out of
+	 * rotation (README, Running several processes). */
+	if (atomic_load(&r->srv->draining))
+		return err_set(ERR_UNAVAILABLE, "draining");
 	g = resp_json(r, 200);
 	health_to_json(g, r->srv->engine);
 	return 0;

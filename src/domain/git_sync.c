@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Bodies and blobs stored per write transaction: the writer is held briefly. */
@@ -130,8 +131,19 @@ static void op_start(struct gs_link *l, const char *job, enum git_direction dir,
 }
 
 /* The job payload: everything the job needs, credentials sealed. */
+/*
+ * revision: for an export, the space's revision when it was asked for (NULL
+ * for an import). The job exports that revision, not the space's content
+ * when the job runs: a run again after a crash between the push and the
+ * job's commit (export_finalize) then plans the same content on top of the
+ * commit it pushed, finds the tree unchanged, pushes nothing and records it.
+ * Planning the space's newer content instead made a second commit with the
+ * same message for one request (tests/api/crash-safety.test.mjs). Content
+ * merged later is exported by the export its own merge queues.
+ */
 static const char *payload_json(struct arena *a, const struct gs_link *l, const char *commit_message,
-				int64_t timestamp, bool force, bool standalone, const char *user, bool automatic)
+				int64_t timestamp, bool force, bool standalone, const char *user, bool automatic,
+				const char *revision)
 {
 	json_t *o = json_object();
 	char *text, *out = NULL;
@@ -148,6 +160,8 @@ static const char *payload_json(struct arena *a, const struct gs_link *l, const 
 	PUT_STR("repoCommitURL", l->commit_url);
 	PUT_STR("repoProjectDirectory", l->project_dir);
 	PUT_STR("user", user);
+	if (revision)
+		PUT_STR("revision", revision);
 #undef PUT_STR
 	json_object_set_new(o, "timestamp", json_integer(timestamp));
 	json_object_set_new(o, "force", json_boolean(force));
@@ -235,7 +249,7 @@ int dom_git_sync_start(struct dom *d, const char *space_id, const struct dom_git
 	l.updated_at = now;
 	kind = rq->direction == GIT_IMPORT ? JOB_KIND_GIT_IMPORT : JOB_KIND_GIT_EXPORT;
 	if (!(payload = payload_json(d->arena, &l, rq->commit_message, ts, rq->force, rq->standalone,
-				     d->actor.user_id, false)))
+				     d->actor.user_id, false, rq->direction == GIT_EXPORT ? s.revision : NULL)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = store_job_enqueue(d->tx, kind, s.id, payload, 0, job_id)))
 		return rc;
@@ -270,7 +284,7 @@ int dom_git_link_remove(struct dom *d, const char *space_id, bool *removed)
 /* After a merge of change request cr into s (in the merge's transaction):
  * when the space is linked, enqueue an export of the new content with the
  * message "GITBOOK-{number}: {subject}". */
-static int after_merge(struct dom *d, const struct space *s, const struct change_request *cr)
+static int after_merge(struct dom *d, const struct space *s, const struct change_request *cr, const char *revision)
 {
 	struct gs_link l;
 	const char *msg, *payload;
@@ -283,7 +297,7 @@ static int after_merge(struct dom *d, const struct space *s, const struct change
 		return rc;
 	msg = arena_printf(d->arena, "GITBOOK-%lld: %s", (long long)cr->number,
 			   cr->subject && *cr->subject ? cr->subject : "No subject");
-	if (!(payload = payload_json(d->arena, &l, msg, 0, false, false, d->actor.user_id, true)))
+	if (!(payload = payload_json(d->arena, &l, msg, 0, false, false, d->actor.user_id, true, revision)))
 		return err_set(ERR_INTERNAL, "out of memory");
 	if ((rc = store_job_enqueue(d->tx, JOB_KIND_GIT_EXPORT, s->id, payload, 0, job_id)))
 		return rc;
@@ -304,7 +318,8 @@ int dom_git_on_space_advanced(struct dom *d, const struct space_advanced *ev)
 		return 0;
 	if (!ev->cr)
 		return err_set(ERR_INTERNAL, "a merge's advance of space %s names no change request", ev->space->id);
-	return after_merge(d, ev->space, ev->cr);
+	/* ev->space is as read before the advance: the merge's revision is ev's */
+	return after_merge(d, ev->space, ev->cr, ev->revision ? ev->revision->id : NULL);
 }
 
 /* ---- the jobs ---- */
@@ -312,6 +327,7 @@ int dom_git_on_space_advanced(struct dom *d, const struct space_advanced *ev)
 /* A job's request, from its payload. */
 struct job_req {
 	const char *url, *credentials, *ref, *message, *cache_id, *tree_url, *commit_url, *project_dir, *user;
+	const char *revision; /* an export's revision (payload_json); NULL in older payloads */
 	int64_t timestamp;
 	bool force, standalone, automatic;
 };
@@ -354,6 +370,7 @@ static int parse_payload(struct arena *a, const char *text, struct job_req *rq)
 	rq->commit_url = jstr(a, o, "repoCommitURL");
 	rq->project_dir = jstr(a, o, "repoProjectDirectory");
 	rq->user = jstr(a, o, "user");
+	rq->revision = jstr(a, o, "revision");
 	rq->timestamp = json_integer_value(json_object_get(o, "timestamp"));
 	rq->force = json_is_true(json_object_get(o, "force"));
 	rq->standalone = json_is_true(json_object_get(o, "standalone"));
@@ -891,8 +908,10 @@ static int export_plan(struct sync *c, struct store_tx *tx, void *arg)
 
 	if ((rc = store_space_get(tx, c->run->job->subject, &s)))
 		return rc;
-	ex->rv_id = s.revision;
-	if ((rc = overlay(c, tx, s.revision, ex->g.link.synced_revision, &ex->rv)))
+	/* the revision asked for (payload_json), or, from an older payload, the
+	 * current one; overlay reads it through this space */
+	ex->rv_id = c->rq.revision ? c->rq.revision : s.revision;
+	if ((rc = overlay(c, tx, ex->rv_id, ex->g.link.synced_revision, &ex->rv)))
 		return rc;
 	if (ex->g.link.synced_revision &&
 	    overlay(c, tx, ex->g.link.synced_revision, NULL, &ex->synced) != 0)
@@ -1043,6 +1062,20 @@ static int export_finalize(struct sync *c, struct store_tx *tx, void *arg)
 	return link_put(tx, c->a, &l);
 }
 
+/* DOCSD_TEST_GIT_PAUSE=after-push:MS (tests only): sleep MS milliseconds
+ * after an export's push, before export_finalize, after logging "git export
+ * <job id>: pausing", so that a test can kill the process there. */
+static void test_pause_after_push(const char *job_id)
+{
+	const char *v = getenv("DOCSD_TEST_GIT_PAUSE");
+	long ms;
+
+	if (!v || strncmp(v, "after-push:", 11) != 0 || (ms = strtol(v + 11, NULL, 10)) <= 0 || ms > 600000)
+		return;
+	log_info("git export %s: pausing %ld ms after the push (DOCSD_TEST_GIT_PAUSE)", job_id, ms);
+	nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000 }, NULL);
+}
+
 static int run_export(struct sync *c)
 {
 	struct export ex = { .c = c };
@@ -1080,6 +1113,7 @@ static int run_export(struct sync *c)
 	op_progress(c, stage);
 	if (!ex.unchanged && (rc = gitrepo_push(c->repo, c->rq.url, c->rq.ref, c->oid, c->rq.force, &c->net)))
 		goto fail;
+	test_pause_after_push(c->run->job->id);
 	if ((rc = in_tx(c, 1, export_finalize, &ex)))
 		goto fail;
 	c->run->result = arena_printf(c->a, "{\"commit\":\"%s\",\"unchanged\":%s,\"writes\":%d,\"deletes\":%d}",

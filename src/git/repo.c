@@ -119,6 +119,43 @@ const char *gitrepo_key(struct arena *a, const char *org_id, const char *url, co
 	return arena_strndup(a, hex, 32);
 }
 
+/* nftw callback: remove a libgit2 lock file ("<name>.lock": refs, packed-refs,
+ * config, HEAD). Never follows links (FTW_PHYS). */
+static int rm_lock_file(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	size_t n = strlen(path);
+
+	(void)ftw;
+	if (flag == FTW_F && S_ISREG(st->st_mode) && n > 5 && strcmp(path + n - 5, ".lock") == 0) {
+		if (unlink(path) != 0)
+			log_error("git mirror: cannot remove the stale lock %s: %s", path, strerror(errno));
+		else
+			log_info("git mirror: removed the stale lock %s (a process died while writing)", path);
+	}
+	return 0;
+}
+
+/*
+ * Lock files left by a process that died inside libgit2 (kill -9, a crash, a
+ * power cut while a ref was being written). libgit2 creates "<ref>.lock" with
+ * O_EXCL and renames it over the ref; a process killed between the two leaves
+ * it, and every later write of that ref fails with "file exists" - every
+ * later import or export of the remote, retried until it failed for good
+ * (found by tests/api/crash-safety.test.mjs). The caller holds the mirror's
+ * flock, which every writer of the mirror takes first (only gitrepo_open
+ * opens a mirror), and the kernel drops a dead process's flock: any lock file
+ * present now belongs to nobody.
+ */
+static void clear_stale_locks(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return; /* a new mirror: nothing to clear */
+	if (nftw(path, rm_lock_file, 16, FTW_PHYS) != 0)
+		log_error("git mirror: cannot walk %s for stale locks: %s", path, strerror(errno));
+}
+
 int gitrepo_open(struct gitrepo **out, const char *dir, const char *key)
 {
 	struct gitrepo *r;
@@ -147,6 +184,7 @@ int gitrepo_open(struct gitrepo **out, const char *dir, const char *key)
 			gitrepo_close(r);
 			return rc;
 		}
+	clear_stale_locks(path);
 	if (git_repository_open_bare(&r->repo, path) < 0 && git_repository_init(&r->repo, path, 1) < 0) {
 		rc = local_fail("cannot open or create the mirror");
 		gitrepo_close(r);

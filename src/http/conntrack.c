@@ -46,6 +46,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -346,6 +347,27 @@ void conntrack_idle(struct conntrack *ct, struct ct_conn *c)
 {
 	if (c)
 		set_phase(ct, c, PH_WAIT_HEAD);
+}
+
+size_t conntrack_in_flight(struct conntrack *ct)
+{
+	size_t busy = 0;
+
+	if (!ct)
+		return 0;
+	/* Under mu, no connection in the table is closed (conntrack_close
+	 * removes it first), so its fd is still the connection's. */
+	pthread_mutex_lock(&ct->mu);
+	for (size_t i = 0; i < ct->n; i++) {
+		const struct ct_conn *c = ct->conns[i];
+		unsigned phase = (unsigned)(atomic_load_explicit(&c->state, memory_order_acquire) & 3u);
+		int unread = 0;
+
+		if (phase != PH_WAIT_HEAD || (ioctl(c->fd, FIONREAD, &unread) == 0 && unread > 0))
+			busy++;
+	}
+	pthread_mutex_unlock(&ct->mu);
+	return busy;
 }
 
 unsigned long conntrack_reaped(struct conntrack *ct)

@@ -59,6 +59,13 @@ void conntrack_busy(struct ct_conn *c);
 /* The response was sent: waiting for the next request head. */
 void conntrack_idle(struct conntrack *ct, struct ct_conn *c);
 
+/* Requests in flight now: connections reading a body or handling and
+ * answering a request, and connections waiting for a head whose bytes the
+ * kernel holds unread (a request on its way in). Idle keep-alive connections
+ * are not counted, nor a head libmicrohttpd has read in part (a trickler:
+ * --head-timeout bounds it). For draining at shutdown (listener_quiesce). */
+size_t conntrack_in_flight(struct conntrack *ct);
+
 /* Connections shut down for an overdue head or body since the start. */
 unsigned long conntrack_reaped(struct conntrack *ct);
 

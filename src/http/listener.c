@@ -87,6 +87,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #define DISCARD_MAX ((size_t)64 << 20)
 /* Prefetch steps run at once, and waiting (each suspended with its body, up to
@@ -443,6 +444,10 @@ static enum MHD_Result send_response(struct req *r)
 	}
 	snprintf(num, sizeof(num), "%ld", r->id);
 	MHD_add_response_header(resp, "X-Request-Id", num);
+	/* Draining: a keep-alive client must not send its next request on a
+	 * connection the stop is about to close. */
+	if (atomic_load(&r->srv->draining))
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = real_queue(r->conn, (unsigned)r->status, resp);
 	MHD_destroy_response(resp);
 	access_log(r, r->status);
@@ -783,12 +788,51 @@ int listener_site_port(struct server *srv)
 	return daemon_port(srv->site_daemon);
 }
 
+/*
+ * SIGTERM's drain: stop accepting, then let the requests in flight finish
+ * before listener_stop closes every connection. Without the wait,
+ * MHD_stop_daemon dropped a request that had arrived and not been answered
+ * yet ("socket hang up" at the client: tests/api/multiprocess.test.mjs, the
+ * rolling restart). The listening socket is shut down at once, so a new
+ * connection is refused (a balancer or client retries elsewhere) rather than
+ * left in the backlog until the stop resets it. /healthz answers 503 from
+ * now on and each response closes its connection. The wait ends when no
+ * request was in flight for DRAIN_QUIET_TICKS ticks in a row (a request sent
+ * just before the balancer took the process out is still on its way), or
+ * after DRAIN_MS (a handler stuck longer is cut, as before).
+ */
+#define DRAIN_MS 8000
+#define DRAIN_TICK_MS 20
+#define DRAIN_QUIET_TICKS 5
+
 void listener_quiesce(struct server *srv)
 {
-	if (srv->daemon)
-		MHD_quiesce_daemon(srv->daemon);
-	if (srv->site_daemon)
-		MHD_quiesce_daemon(srv->site_daemon);
+	const struct timespec tick = { 0, DRAIN_TICK_MS * 1000000L };
+	struct MHD_Daemon *daemons[2] = { srv->daemon, srv->site_daemon };
+	int quiet = 0, waited = 0;
+	size_t busy = 0;
+
+	if (!srv->daemon)
+		return;
+	atomic_store(&srv->draining, true);
+	for (int i = 0; i < 2; i++) {
+		MHD_socket fd = daemons[i] ? MHD_quiesce_daemon(daemons[i]) : MHD_INVALID_SOCKET;
+		if (fd == MHD_INVALID_SOCKET)
+			continue;
+		/* Linux stops listening on shutdown(): new connections are
+		 * refused; the descriptor stays allocated until listener_stop
+		 * (a daemon thread may still hold it). */
+		(void)shutdown(fd, SHUT_RDWR);
+		srv->quiesced_fd[i] = fd;
+		srv->has_quiesced_fd[i] = true;
+	}
+	for (; waited < DRAIN_MS && quiet < DRAIN_QUIET_TICKS; waited += DRAIN_TICK_MS) {
+		busy = conntrack_in_flight(srv->conns);
+		quiet = busy ? 0 : quiet + 1;
+		(void)nanosleep(&tick, NULL);
+	}
+	if (busy)
+		log_error("stopping with %zu requests still in flight after %d ms", busy, DRAIN_MS);
 }
 
 void listener_stop(struct server *srv)
@@ -801,6 +845,11 @@ void listener_stop(struct server *srv)
 	if (srv->site_daemon)
 		MHD_stop_daemon(srv->site_daemon);
 	srv->daemon = srv->site_daemon = NULL;
+	for (int i = 0; i < 2; i++)
+		if (srv->has_quiesced_fd[i]) {
+			(void)close(srv->quiesced_fd[i]);
+			srv->has_quiesced_fd[i] = false;
+		}
 	fetch_free(srv->fetches);
 	srv->fetches = NULL;
 	/* every connection is closed now: nothing refers to the tracker */
