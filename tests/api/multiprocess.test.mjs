@@ -161,7 +161,7 @@ describe('several docsd processes on one PostgreSQL', () => {
         await rawOk(servers[A].url, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/site-spaces`, { token, json: { spaceId: space.id } }, 'addSpaceToSite', 201);
         await rawOk(servers[A].url, 'PATCH', `/v1/orgs/${org.id}/sites/${site.id}`, { token, json: { basename } }, 'updateSiteById');
         await rawOk(servers[A].url, 'POST', `/v1/orgs/${org.id}/sites/${site.id}/publish`, { token, json: {} }, 'publishSite');
-        const html = (i, path) => raw(servers[i].url, 'GET', `/sites/${basename}${path}`, { headers: HTML });
+        const html = (i, path) => raw(servers[i].siteUrl, 'GET', `/sites/${basename}${path}`, { headers: HTML });
         let p = await html(B, '/');
         assert.equal(p.status, 200, p.text.slice(0, 300));
         assert.match(p.text, /Text of First page/);
