@@ -39,7 +39,7 @@ start() { # N: start N processes on the one database; MP_PORTS gets their ports
   MP_PORTS=""
   for (( k = 0; k < $1; k++ )); do
     port=$(freeport)
-    "$bin" serve --listen "127.0.0.1:$port" --database "$db" --data "$work/data-$k" --public-url "http://127.0.0.1:$port" \
+    "$bin" serve --listen "127.0.0.1:$port" --database "$db" --data "$work/data-$k" --public-url "http://127.0.0.1:$port" --site-listen 127.0.0.1:0 \
       --threads "$threads" --log-level error >>"$work/server-$k.log" 2>&1 &
     pids+=("$!")
     for (( i = 0; i < 100; i++ )); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done

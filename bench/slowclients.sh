@@ -43,7 +43,7 @@ port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{
 url="http://127.0.0.1:$port"
 # --connection-timeout 120: the idle connections stay for the whole run (the default, 30 s,
 # would close them part way); --head-timeout 10 (the default) cuts the slow heads.
-"$bin" serve --listen "127.0.0.1:$port" --data "$work/data" --public-url "$url" --log-level error \
+"$bin" serve --listen "127.0.0.1:$port" --data "$work/data" --public-url "$url" --site-listen 127.0.0.1:0 --log-level error \
   --connection-timeout 120 >"$work/server.log" 2>&1 &
 server_pid=$!
 for (( i = 0; i < 100; i++ )); do curl -fs "$url/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
