@@ -57,7 +57,7 @@ gen_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 repo_kb=$(du -sk "$work/src.git" | cut -f1)
 
 port=$(free_port)
-"$bin" serve --data "$work/data" --listen "127.0.0.1:$port" --allow-private-network --log-level error \
+"$bin" serve --data "$work/data" --listen "127.0.0.1:$port" --site-listen 127.0.0.1:0 --allow-private-network --log-level error \
   "${extra_args[@]}" 2>>"$work/docsd.log" >/dev/null &
 docsd_pid=$!
 for (( i = 0; i < 300; i++ )); do

@@ -43,7 +43,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 port=$(free_port)
-"$bin" serve --data "$work/data" --listen "127.0.0.1:$port" --log-level error \
+"$bin" serve --data "$work/data" --listen "127.0.0.1:$port" --site-listen 127.0.0.1:0 --log-level error \
   "${extra_args[@]}" 2>>"$work/docsd.log" >/dev/null &
 docsd_pid=$!
 for (( i = 0; i < 300; i++ )); do
