@@ -60,9 +60,22 @@ int dom_event_record_at(struct dom *d, const struct integration *it, const char 
 	/* The job's subject is the installation: `docsd job list` shows whose.
 	 * The integration's row is locked first so that its events take their
 	 * sequence numbers (the delivery order) one transaction at a time. */
-	if ((rc = store_integration_lock(d->tx, it->id)) || (rc = store_event_create(d->tx, &ev)) ||
-	    (rc = store_job_enqueue(d->tx, INTEGRATION_DELIVER_KIND, installation_id ? installation_id : it->id,
-				    arena_printf(d->arena, "{\"event\":\"%s\"}", ev.id), run_after, job)))
+	if ((rc = store_integration_lock(d->tx, it->id)) || (rc = store_event_create(d->tx, &ev)))
+		return rc;
+	/* The events of an installation are delivered in order: their jobs
+	 * share an order key, so the queue claims one only when the previous
+	 * one has finished (store_job_enqueue_ordered), with no polling. The
+	 * lock above numbers the jobs in the events' own order. Tasks (maybe
+	 * scheduled hours ahead) and events of no installation neither wait
+	 * nor are waited for (store_event_has_older_pending says the same). */
+	const char *subject = installation_id ? installation_id : it->id;
+	const char *payload = arena_printf(d->arena, "{\"event\":\"%s\"}", ev.id);
+	if (installation_id && strcmp(type, "task") != 0)
+		rc = store_job_enqueue_ordered(d->tx, INTEGRATION_DELIVER_KIND, subject, payload, run_after,
+					       arena_printf(d->arena, "deliver:%s", installation_id), job);
+	else
+		rc = store_job_enqueue(d->tx, INTEGRATION_DELIVER_KIND, subject, payload, run_after, job);
+	if (rc)
 		return rc;
 	if (d->srv)
 		dom_jobs_queued(d);

@@ -28,6 +28,12 @@ struct job {
  * run_after 0 (now). *id (ID_LEN + 1 bytes) gets its id. */
 int store_job_enqueue(struct store_tx *tx, const char *kind, const char *subject, const char *payload_json,
 		      int64_t run_after, char *id);
+/* The same, in order with the other jobs of order_key (not NULL): the job is
+ * claimed only once every job of the key queued before it has finished
+ * (done or failed), whatever their kinds. The caller's transaction must
+ * serialize the jobs of one key (lock the row the key names). */
+int store_job_enqueue_ordered(struct store_tx *tx, const char *kind, const char *subject, const char *payload_json,
+			      int64_t run_after, const char *order_key, char *id);
 /* The same, deduplicated: when a job of this kind and subject is already
  * queued (not yet running), no job is added, that job's run_after moves
  * earlier if this one is, and *id gets that job's id. */

@@ -845,6 +845,16 @@ static const char m0019_saml_sso[] =
  * none). */
 static const char m0020_token_names[] = "ALTER TABLE tokens ADD COLUMN name TEXT NOT NULL DEFAULT '';";
 
+/* 24: the job queue's per-key order (issue 31, store/jobs.c). A job with an
+ * order_key runs only after every job of that key with a lower order_seq
+ * has finished (done or failed): the claim itself skips it, so a job that
+ * must wait is never claimed and pushed back. NULL key: no order. The index
+ * serves the claim's NOT EXISTS probe and the enqueue's MAX(order_seq). */
+static const char m0024_job_order[] =
+	"ALTER TABLE jobs ADD COLUMN order_key TEXT;"
+	"ALTER TABLE jobs ADD COLUMN order_seq BIGINT NOT NULL DEFAULT 0;"
+	"CREATE INDEX jobs_order ON jobs (order_key, order_seq, state);";
+
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
 	{ 2, "content", m0002_content, NULL, NULL },
@@ -866,5 +876,6 @@ const struct migration migrations[] = {
 	{ 18, "web interface sessions and passwords", m0018_sessions, NULL, NULL },
 	{ 19, "SAML requests and used assertions", m0019_saml_sso, NULL, NULL },
 	{ 20, "token names", m0020_token_names, NULL, NULL },
+	{ 24, "job order keys", m0024_job_order, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));
