@@ -53,9 +53,9 @@ static int enqueue(struct store_tx *tx, const char *kind, const char *subject, c
 	 * left to follow. */
 	rc = st_exec(tx,
 		     "INSERT INTO jobs (id, kind, subject, payload, state, dedup, attempts, run_after, created_at, "
-		     "updated_at, order_key, order_seq) VALUES ($1, $2, $3, $4, 'queued', $5, 0, $6, $7, $7, $8, "
-		     "CASE WHEN $8 IS NULL THEN 0 ELSE (SELECT COALESCE(MAX(o.order_seq), 0) + 1 FROM jobs o "
-		     "WHERE o.order_key = $8) END) "
+		     "updated_at, order_key, order_seq) VALUES ($1, $2, $3, $4, 'queued', $5, 0, $6, $7, $7, CAST($8 AS TEXT), "
+		     "CASE WHEN CAST($8 AS TEXT) IS NULL THEN 0 ELSE (SELECT COALESCE(MAX(o.order_seq), 0) + 1 FROM jobs o "
+		     "WHERE o.order_key = CAST($8 AS TEXT)) END) "
 		     "ON CONFLICT (kind, subject) WHERE state = 'queued' AND dedup = 1 DO NOTHING",
 		     p, NP(p), added);
 	return rc;
