@@ -127,15 +127,18 @@ static const char claim_any[] =
 static const char claim_kind[] =
 	"SELECT " J_COLS " FROM jobs j WHERE j.kind = $2 AND " CLAIM_DUE "ORDER BY j.run_after, j.id LIMIT 1"
 	DB_POSTGRES_ONLY(" FOR UPDATE OF j SKIP LOCKED");
+static const char claim_except[] =
+	"SELECT " J_COLS " FROM jobs j WHERE j.kind <> $2 AND " CLAIM_DUE "ORDER BY j.run_after, j.id LIMIT 1"
+	DB_POSTGRES_ONLY(" FOR UPDATE OF j SKIP LOCKED");
 
-int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, int64_t now, int64_t lease_ms,
-		    store_job_limit_fn max_attempts, void *arg, struct job *out)
+static int claim(struct store_tx *tx, const char *worker, const char *sql, const char *kind, int64_t now,
+		 int64_t lease_ms, store_job_limit_fn max_attempts, void *arg, struct job *out)
 {
 	for (;;) {
 		struct db_param p[] = { P_INT(now), P_TEXT(kind) };
 		struct job j;
 		int64_t changes = 0;
-		int rc = st_one(tx, kind ? claim_kind : claim_any, p, kind ? 2 : 1, fill_job, &j);
+		int rc = st_one(tx, sql, p, kind ? 2 : 1, fill_job, &j);
 
 		if (rc)
 			return rc;
@@ -166,6 +169,18 @@ int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, i
 		*out = j;
 		return 0;
 	}
+}
+
+int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, int64_t now, int64_t lease_ms,
+		    store_job_limit_fn max_attempts, void *arg, struct job *out)
+{
+	return claim(tx, worker, kind ? claim_kind : claim_any, kind, now, lease_ms, max_attempts, arg, out);
+}
+
+int store_job_claim_except(struct store_tx *tx, const char *worker, const char *except_kind, int64_t now,
+			   int64_t lease_ms, store_job_limit_fn max_attempts, void *arg, struct job *out)
+{
+	return claim(tx, worker, claim_except, except_kind, now, lease_ms, max_attempts, arg, out);
 }
 
 int store_job_done(struct store_tx *tx, const struct job *j, const char *result_json, int64_t now)

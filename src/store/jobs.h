@@ -52,6 +52,11 @@ int store_job_enqueue_unique(struct store_tx *tx, const char *kind, const char *
 typedef int (*store_job_limit_fn)(const char *kind, void *arg);
 int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, int64_t now, int64_t lease_ms,
 		    store_job_limit_fn max_attempts, void *arg, struct job *out);
+/* The same, for a job of any kind but except_kind (not NULL): a worker that
+ * just ran a job of a kind looks at the other kinds first (jobs.c), so a
+ * backlog of one kind does not keep the others waiting. */
+int store_job_claim_except(struct store_tx *tx, const char *worker, const char *except_kind, int64_t now,
+			   int64_t lease_ms, store_job_limit_fn max_attempts, void *arg, struct job *out);
 /* running -> done, only if this claim (id, attempts, worker) still holds it:
  * ERR_CONFLICT when it lost its lease (the caller rolls back). */
 int store_job_done(struct store_tx *tx, const struct job *j, const char *result_json, int64_t now);

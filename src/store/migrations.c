@@ -848,12 +848,23 @@ static const char m0020_token_names[] = "ALTER TABLE tokens ADD COLUMN name TEXT
 /* 24: the job queue's per-key order (issue 31, store/jobs.c). A job with an
  * order_key runs only after every job of that key with a lower order_seq
  * has finished (done or failed): the claim itself skips it, so a job that
- * must wait is never claimed and pushed back. NULL key: no order. The index
- * serves the claim's NOT EXISTS probe and the enqueue's MAX(order_seq). */
+ * must wait is never claimed and pushed back. NULL key: no order.
+ * jobs_order serves the enqueue's MAX(order_seq); jobs_order_open the
+ * claim's NOT EXISTS probe, which must not walk a key's finished jobs (an
+ * installation keeps thousands for a week). */
 static const char m0024_job_order[] =
 	"ALTER TABLE jobs ADD COLUMN order_key TEXT;"
 	"ALTER TABLE jobs ADD COLUMN order_seq BIGINT NOT NULL DEFAULT 0;"
-	"CREATE INDEX jobs_order ON jobs (order_key, order_seq, state);";
+	"CREATE INDEX jobs_order ON jobs (order_key, order_seq);"
+	"CREATE INDEX jobs_order_open ON jobs (order_key, state, order_seq);"
+	/* A delivery's token mint deletes the integration's expired tokens
+	 * first: found by this index, not by a scan of every token. */
+	"CREATE INDEX integration_tokens_expiry ON integration_tokens (integration_id, expires_at);"
+	/* An event's number (MAX(seq) of its integration) and a delivery's
+	 * "an older event of the installation is pending" are index lookups,
+	 * not walks over every event the integration ever had. */
+	"CREATE INDEX integration_events_seq ON integration_events (integration_id, seq);"
+	"CREATE INDEX integration_events_pending ON integration_events (installation_id, status, seq);";
 
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
