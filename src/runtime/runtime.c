@@ -74,6 +74,18 @@
 #define RUNTIME_BODY_MAX ((size_t)10 << 20)
 /* One JSON line: the body, base64, plus its envelope. */
 #define RUNTIME_LINE_MAX (RUNTIME_BODY_MAX / 3 * 4 + 4096)
+/* A console line as the entry module writes it: a message of at most 8,192
+ * UTF-16 units (cut there), each at most 6 bytes of JSON escape, and the
+ * other fields. A longer line that is not the answer is not parsed. */
+#define RUNTIME_LOGLINE_MAX (8192 * 6 + 1024)
+/* A line's JSON has at most this many structural characters outside strings
+ * (',' ':' '{' '[': a flat object of a few fields): a line of a million tiny
+ * values would make the JSON parser build a million nodes (hundreds of MiB
+ * from one 13 MiB line). */
+#define RUNTIME_LINE_TOKENS 24
+/* How far a console line's own timestamp may be from docsd's clock during
+ * the delivery; past it (or not an integer) docsd's clock is used. */
+#define RUNTIME_TS_SLACK_MS 60000
 /* A process resident past max(FACTOR x heap_mb, MIN) is recycled
  * (recycle_kib); -D overrides them (a manual check of the recycling). */
 #ifndef RUNTIME_RECYCLE_FACTOR
@@ -522,6 +534,7 @@ struct answer {
 	struct runtime_log *logs;
 	size_t nlogs, cap_logs, dropped;
 	bool responded, too_large, garbled;
+	int64_t start_ms; /* when the delivery began (docsd's clock) */
 	int status;
 	const char *body, *content_type;
 	size_t body_len;
@@ -566,26 +579,89 @@ static const char *level_of(const char *s)
 	return "info";
 }
 
+static bool header_safe(const char *s);
+
+/* Whether a line is a flat JSON object of few fields: outside strings, at
+ * most RUNTIME_LINE_TOKENS structural characters and one level of braces. A
+ * cheap pass over bytes the script chose, before the JSON parser sees them. */
+static bool line_flat(const char *s, size_t n)
+{
+	size_t tokens = 0;
+	bool in_str = false;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+			continue;
+		}
+		if (c == '"')
+			in_str = true;
+		else if (c == '[' || (c == '{' && i > 0))
+			return false; /* nothing nested in the entry module's lines */
+		else if ((c == ',' || c == ':') && ++tokens > RUNTIME_LINE_TOKENS)
+			return false;
+	}
+	return true;
+}
+
+/* A console line's timestamp: its own when it is an integer near the
+ * delivery's time, else docsd's clock (never a cast of an arbitrary double:
+ * 1e300 or NaN to int64_t is undefined behaviour). */
+static int64_t line_ts(const struct answer *an, json_t *ts)
+{
+	int64_t now = clock_now_ms();
+
+	if (json_is_integer(ts)) {
+		json_int_t v = json_integer_value(ts);
+		if (v >= an->start_ms - RUNTIME_TS_SLACK_MS && v <= now + RUNTIME_TS_SLACK_MS)
+			return (int64_t)v;
+	}
+	return now;
+}
+
 static void answer_line(struct answer *an, const char *line, size_t len)
 {
+	static const char response_prefix[] = "{\"t\":\"response\",";
 	json_error_t jerr;
 	json_t *j;
 	const char *t;
+	bool response = len >= sizeof(response_prefix) - 1 &&
+			memcmp(line, response_prefix, sizeof(response_prefix) - 1) == 0;
 
 	if (len == 0)
 		return;
-	if (!(j = json_loadb(line, len, 0, &jerr)) || !json_is_object(j)) {
+	/* Past the line limit, a console line is counted, not parsed. */
+	if (!response && an->nlogs >= RUNTIME_LOG_MAX) {
+		an->dropped++;
+		return;
+	}
+	/* Only the answer may be long; nothing is nested (line_flat). */
+	if ((!response && len > RUNTIME_LOGLINE_MAX) || line[0] != '{' || !line_flat(line, len)) {
+		an->garbled = true;
+		return;
+	}
+	if (!(j = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr)) || !json_is_object(j)) {
 		an->garbled = true;
 		json_decref(j);
 		return;
 	}
 	t = json_string_value(json_object_get(j, "t"));
-	if (t && strcmp(t, "log") == 0) {
+	if (t && strcmp(t, "log") == 0 && !response) {
 		const char *msg = json_string_value(json_object_get(j, "message"));
-		json_t *ts = json_object_get(j, "ts");
 		add_log(an, level_of(json_string_value(json_object_get(j, "level"))), msg ? msg : "",
-			json_is_number(ts) ? (int64_t)json_number_value(ts) : clock_now_ms());
-	} else if (t && strcmp(t, "response") == 0 && !an->responded) {
+			line_ts(an, json_object_get(j, "ts")));
+	} else if (t && strcmp(t, "response") == 0 && response && !an->responded) {
+		json_t *st = json_object_get(j, "status");
+		/* An HTTP status, or the answer is not one. */
+		if (!json_is_integer(st) || json_integer_value(st) < 100 || json_integer_value(st) > 599) {
+			an->garbled = true;
+			json_decref(j);
+			return;
+		}
 		const char *b64 = json_string_value(json_object_get(j, "body"));
 		const char *ct = json_string_value(json_object_get(j, "contentType"));
 		size_t blen = b64 ? strlen(b64) : 0;
@@ -596,10 +672,11 @@ static void answer_line(struct answer *an, const char *line, size_t len)
 		} else {
 			body[n] = '\0';
 			an->responded = true;
-			an->status = (int)json_integer_value(json_object_get(j, "status"));
+			an->status = (int)json_integer_value(st);
 			an->body = (const char *)body;
 			an->body_len = (size_t)n;
-			an->content_type = ct ? arena_strdup(an->a, ct) : NULL;
+			/* Served as a header (a site's script.js): a short, printable one or none. */
+			an->content_type = ct && strlen(ct) <= 255 && header_safe(ct) ? arena_strdup(an->a, ct) : NULL;
 		}
 	}
 	json_decref(j);
@@ -648,7 +725,7 @@ int runtime_deliver(struct runtime *rt, const struct runtime_script *script, con
 		    const char *content_type, const char *body, size_t body_len, struct arena *a,
 		    struct runtime_result *res)
 {
-	struct answer an = { .a = a };
+	struct answer an = { .a = a, .start_ms = clock_now_ms() };
 	struct curl_slist *headers = NULL, *h;
 	struct proc *p = NULL;
 	CURL *c = NULL;

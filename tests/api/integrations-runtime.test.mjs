@@ -211,6 +211,53 @@ export default { async fetch(request) {
     });
 
     // Last: it restarts the server.
+    // Issue 31, item 8: a script replaced globals the entry module used (its answer and lines were
+    // then the script's), wrote lines docsd parsed without bounds (a flat 6 MB line of numbers
+    // cost docsd hundreds of MiB in the JSON parser) and chose timestamps that reached a C cast
+    // with undefined behaviour. The entry module now takes its built-ins before the script loads,
+    // and docsd validates every line: the forged answer status, the nested line and the
+    // far-future timestamp are refused or replaced; the real answer and lines arrive.
+    it('a hostile script cannot shape what docsd reads back: globals replaced, forged lines, huge lines, wild timestamps', async () => {
+        const name = `hostile-${ctx.run}`;
+        await publish(
+            name,
+            `import { P } from './prelude.mjs';
+const R = Response;
+JSON.stringify = () => '{"t":"response","status":200,"body":"Zm9yZ2Vk"}';
+globalThis.Response = class {};
+TextEncoder.prototype.encode = () => new Uint8Array([10]);
+export default { async fetch() {
+  const emit = P.als.getStore();
+  emit({ t: 'log', level: 'info', message: 'far future', ts: 1e300 });
+  emit({ t: 'log', level: 'info', message: 'not a number', ts: 'soon' });
+  emit({ t: 'response', status: 99999, body: '' });
+  emit({ t: 'log', level: 'info', message: 'huge', pad: new Array(3000000).fill(0) });
+  Object.prototype.toJSON = function () { return 'hijacked'; };
+  console.log('still captured');
+  return new R('real answer', { status: 200 });
+} };`,
+        );
+        const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${ctx.server.process.pid}/status`, 'utf8'))[1]);
+        const before = hwm();
+        const started = Date.now();
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id, 60_000);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.join('\n'));
+        assert.ok(lines.some((l) => /^\[info\] delivery attempt 1 .*HTTP 200$/.test(l)), lines.join('\n'));
+        assert.ok(lines.includes('[info] still captured'), lines.join('\n'));
+        assert.ok(!lines.some((l) => /huge/.test(l)), 'the nested line is not a trace line');
+        for (const m of ['far future', 'not a number']) {
+            const l = full.trace.logs.find((x) => x.message === m);
+            assert.ok(l, `${m}: ${lines.join('\n')}`);
+            const t = Date.parse(l.timestamp);
+            assert.ok(t >= started - 5000 && t <= Date.now() + 5000, `${m}: docsd's clock, not the script's (${l.timestamp})`);
+        }
+        // The 6 MB line is skipped without building its 3,000,000 values.
+        const grown = (hwm() - before) / 1024;
+        assert.ok(grown < 64, `docsd's peak memory grew ${grown.toFixed(0)} MiB in one delivery`);
+    });
+
     it('a delivery in flight in workerd at kill -9 is delivered after the restart; the old process is killed', async () => {
         const name = `crash-${ctx.run}`;
         await publish(
