@@ -107,6 +107,7 @@ struct proc {
 	int users;           /* deliveries holding it (a starting one counts its starter) */
 	int64_t last_used_ns;
 	char end_reason[256]; /* why it died, for the deliveries it took along */
+	char secret[40];      /* RUNTIME_SECRET_HEADER's value for this process (workerd.h) */
 	struct proc *next;
 };
 
@@ -453,9 +454,13 @@ static int acquire(struct runtime *rt, const struct runtime_script *script, stru
 	}
 	if (!p->dir)
 		rc = err_set(ERR_INTERNAL, "runtime: no directory for key \"%s\"", script->key);
-	else
-		rc = workerd_start(&rt->cfg, p->dir, script->source, script->source_len, RUNTIME_START_MS, &p->pid,
-				   &p->port);
+	else if (random_alnum(p->secret, 32) != 0)
+		rc = err_set(ERR_INTERNAL, "runtime: getrandom failed");
+	else {
+		p->secret[32] = '\0';
+		rc = workerd_start(&rt->cfg, p->dir, script->source, script->source_len, p->secret, RUNTIME_START_MS,
+				   &p->pid, &p->port);
+	}
 
 	pthread_mutex_lock(&rt->mu);
 	if (rc != 0) {
@@ -756,6 +761,11 @@ int runtime_deliver(struct runtime *rt, const struct runtime_script *script, con
 	if (!(c = curl_easy_init()) ||
 	    !(h = curl_slist_append(NULL, arena_printf(a, "Content-Type: %s", content_type)))) {
 		rc = err_set(ERR_INTERNAL, "runtime: curl_easy_init failed");
+		goto cleanup;
+	}
+	headers = h;
+	if (!(h = curl_slist_append(headers, arena_printf(a, RUNTIME_SECRET_HEADER ": %s", p->secret)))) {
+		rc = err_set(ERR_INTERNAL, "runtime: curl_slist_append failed");
 		goto cleanup;
 	}
 	headers = h;

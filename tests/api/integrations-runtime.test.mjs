@@ -15,7 +15,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setup } from './lib/fixtures.mjs';
 import { startServer, repoRoot } from './lib/server.mjs';
@@ -256,6 +256,92 @@ export default { async fetch() {
         // The 6 MB line is skipped without building its 3,000,000 values.
         const grown = (hwm() - before) / 1024;
         assert.ok(grown < 64, `docsd's peak memory grew ${grown.toFixed(0)} MiB in one delivery`);
+    });
+
+    // Issue 31, Low: scripts reached /metrics and the web interface through the API origin, and
+    // NAT64 addresses (64:ff9b::/96, which embed IPv4 ones such as 127.0.0.1) that docsd's own
+    // guard refuses. The router now passes only /v1 of docsd's origin; NAT64 is denied.
+    it("a script reaches only docsd's /v1, and no NAT64 address", async () => {
+        const name = `routes-${ctx.run}`;
+        const port = other.address().port;
+        const before = hits;
+        await publish(
+            name,
+            `${PRELUDE}
+export default { async fetch(request) {
+  const { env } = await read(request);
+  for (const path of ['/metrics', '/healthz', '/', '/v1x']) {
+    const r = await fetch(env.apiEndpoint + path);
+    console.log('path ' + path + ' ' + r.status);
+  }
+  try { const r = await fetch('http://[64:ff9b::7f00:1]:${port}/'); console.log('nat64 reached ' + r.status); }
+  catch (e) { console.log('nat64 refused'); }
+  const me = await call(env, 'GET', '/user');
+  console.log('api ' + me.status);
+  return new Response('OK');
+} };`,
+        );
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.join('\n'));
+        for (const p of ['/metrics', '/healthz', '/', '/v1x']) assert.ok(lines.includes(`[info] path ${p} 403`), lines.join('\n'));
+        assert.ok(lines.includes('[info] nat64 refused'), lines.join('\n'));
+        assert.ok(lines.includes('[info] api 200'), lines.join('\n'));
+        assert.equal(hits, before);
+    });
+
+    // Issue 31, item 11: a workerd process answered anyone on 127.0.0.1, so a script (with
+    // --allow-private-network) could deliver forged events to another integration's process.
+    // Each process now takes deliveries only with its own secret, which only docsd knows.
+    it("a process refuses a delivery without its secret: no forged event reaches another integration's script", async () => {
+        const name = `victim-${ctx.run}`;
+        const marker = `victim-marker-${ctx.run}`;
+        await publish(name, `// ${marker}
+export default { async fetch() { console.log('ran'); return new Response('handled by the victim'); } };`);
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id);
+        assert.equal(full.event.status, 'success', messages(full).join('\n'));
+        const procDir = join(ctx.server.dataDir, 'runtime', `p-${ctx.server.process.pid}`);
+        const dir = readdirSync(procDir).find((d) => {
+            try {
+                return readFileSync(join(procDir, d, 'script.mjs'), 'utf8').includes(marker);
+            } catch {
+                return false;
+            }
+        });
+        assert.ok(dir, 'the victim process is running');
+        const pid = Number(readFileSync(join(procDir, dir, 'pid'), 'utf8'));
+        // Low item: workerd gets an empty environment, not docsd's (translation engines' API keys).
+        assert.equal(readFileSync(`/proc/${pid}/environ`, 'utf8'), '', 'workerd inherits nothing of docsd\'s environment');
+        // Its listening port: the socket inodes of its descriptors, in /proc/net/tcp (state 0A).
+        const inodes = new Set();
+        for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+            try {
+                const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+                if (m) inodes.add(m[1]);
+            } catch {}
+        }
+        const ports = readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1).map((l) => l.trim().split(/\s+/))
+            .filter((f) => f.length > 9 && f[3] === '0A' && inodes.has(f[9])).map((f) => parseInt(f[1].split(':')[1], 16));
+        assert.ok(ports.length >= 1, 'found the process\'s port');
+        for (const port of ports) {
+            const forged = new FormData();
+            forged.set('event', JSON.stringify({ type: 'installation_setup', installationId: inst.id }));
+            forged.set('environment', JSON.stringify({ apiEndpoint: ctx.url }));
+            const r = await fetch(`http://127.0.0.1:${port}/v1`, { method: 'POST', body: forged });
+            assert.equal(r.status, 403);
+            assert.equal(await r.text(), 'not docsd');
+            const wrong = await fetch(`http://127.0.0.1:${port}/v1`, { method: 'POST', body: forged, headers: { 'X-Docsd-Runtime-Secret': 'x'.repeat(32) } });
+            assert.equal(wrong.status, 403);
+        }
+        // docsd's own deliveries still go through.
+        await ok(api.integrations.updateIntegrationInstallation(name, inst.id, { externalIds: ['again'] }), 'updateIntegrationInstallation');
+        const both = await waitFor('the second event', async () => {
+            const items = (await ok(api.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items;
+            return items.length === 2 ? items : null;
+        });
+        assert.ok(both.every((e) => e.status === 'success'));
     });
 
     it('a delivery in flight in workerd at kill -9 is delivered after the restart; the old process is killed', async () => {
