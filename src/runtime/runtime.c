@@ -127,7 +127,14 @@ struct runtime {
 	bool stopping;
 	bool reaper_started;
 	pthread_t reaper;
+	struct script_cache *scripts; /* site scripts' answers (script_cache.c) */
+	int64_t memory_kills;
 };
+
+struct script_cache *runtime_scripts(struct runtime *rt)
+{
+	return rt ? rt->scripts : NULL;
+}
 
 /* ---- the list (callers hold rt->mu) ---- */
 
@@ -267,6 +274,7 @@ int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 		rt->cfg.max_processes = 8;
 	pthread_mutex_init(&rt->mu, NULL);
 	pthread_cond_init(&rt->cond, NULL);
+	rt->scripts = script_cache_new();
 	if (!cfg->binary || !*cfg->binary) {
 		*out = rt;
 		return 0;
@@ -329,6 +337,7 @@ void runtime_free(struct runtime *rt)
 		(void)rmdir(rt->proc_dir);
 	}
 	free(rt->proc_dir);
+	script_cache_free(rt->scripts);
 	pthread_cond_destroy(&rt->cond);
 	pthread_mutex_destroy(&rt->mu);
 	free((char *)rt->cfg.binary);
@@ -355,7 +364,9 @@ void runtime_stats(const struct runtime *rt, struct runtime_stats *out)
 	out->started = m->started;
 	out->timeouts = m->timeouts;
 	out->crashes = m->crashes;
+	out->memory_kills = m->memory_kills;
 	pthread_mutex_unlock(&m->mu);
+	script_cache_stats(m->scripts, &out->script_hits, &out->script_misses, &out->script_refused);
 }
 
 /* ---- acquire / release ---- */

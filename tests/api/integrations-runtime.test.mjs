@@ -19,7 +19,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setup } from './lib/fixtures.mjs';
 import { startServer, repoRoot } from './lib/server.mjs';
-import { client, ok, createOrg, sleep } from './lib/api.mjs';
+import { client, ok, createOrg, sleep, raw } from './lib/api.mjs';
 import { validate } from './lib/schema.mjs';
 
 const WORKERD =
@@ -256,6 +256,68 @@ export default { async fetch() {
         // The 6 MB line is skipped without building its 3,000,000 values.
         const grown = (hwm() - before) / 1024;
         assert.ok(grown < 64, `docsd's peak memory grew ${grown.toFixed(0)} MiB in one delivery`);
+    });
+
+    // Issue 31, item 6: every visitor's script.js was a delivery (the shared fetch pool stalled
+    // behind a slow integration) minting two tokens. Now the answer is kept per installation,
+    // site and version for 60 s, a miss waits for at most 2 deliveries of its integration (past
+    // that: 503 at once), and no token is minted for an anonymous request.
+    it('site script.js: answered from a cache, bounded per integration, no token minted', async () => {
+        const site = async (title) => {
+            const r = await raw(ctx.url, 'POST', `/v1/orgs/${org.id}/sites`, { token: alice.token, json: { title } });
+            assert.equal(r.status, 201, r.text);
+            return r.json;
+        };
+        const scriptOf = async (name, slow) => {
+            await ok(api.integrations.publishIntegration(name, {
+                runtime: 'v2', organization: org.id, title: name, description: 'A site script', scopes: ['site:script:inject'], target: 'site',
+                script: `let n = 0;
+export default { async fetch(request) {
+  const form = await request.formData();
+  const env = JSON.parse(form.get('environment'));
+  if (JSON.parse(form.get('event')).type !== 'fetch_published_script') return new Response('OK');
+  n++;
+  ${slow ? "await new Promise((r) => setTimeout(r, 1500));" : ''}
+  return new Response('/* delivery ' + n + ' tokens ' + env.apiTokens.integration.length + '+' + env.apiTokens.installation.length + ' */', { headers: { 'content-type': 'application/javascript' } });
+} };`,
+            }), 'publishIntegration');
+            const inst = await install(name);
+            const s = await site(`Scripted ${name}`);
+            await ok(api.integrations.installIntegrationOnSite(name, inst.id, { siteId: s.id }), 'installIntegrationOnSite', 201);
+            const scripts = await ok(api.orgs.listSiteIntegrationScripts(org.id, s.id), 'listSiteIntegrationScripts');
+            assert.equal(scripts.length, 1);
+            return scripts[0].script;
+        };
+
+        const url = await scriptOf(`cached-${ctx.run}`, false);
+        const first = await fetch(url);
+        assert.equal(first.status, 200);
+        const body = await first.text();
+        assert.equal(body, '/* delivery 1 tokens 0+0 */', 'no token minted for a visitor');
+        const again = await Promise.all(Array.from({ length: 20 }, () => fetch(url).then(async (r) => [r.status, await r.text()])));
+        for (const [status, text] of again) {
+            assert.equal(status, 200);
+            assert.equal(text, body, 'answered from the cache: the script ran once');
+        }
+
+        // A slow integration: 10 visitors at once; at most 2 deliveries run (half of the shared
+        // fetch pool), the others are refused at once (503 in the error envelope) or, once an
+        // answer came, served from the cache.
+        const slowUrl = await scriptOf(`slow-${ctx.run}`, true);
+        const t0 = Date.now();
+        const many = await Promise.all(Array.from({ length: 10 }, () => fetch(slowUrl).then(async (r) => [r.status, await r.text(), Date.now() - t0])));
+        const served = many.filter(([st]) => st === 200), refused = many.filter(([st]) => st === 503);
+        assert.ok(served.length >= 1 && refused.length >= 1, JSON.stringify(many));
+        assert.ok(new Set(served.map(([, text]) => text)).size <= 2, 'at most 2 deliveries ran');
+        assert.equal(served.length + refused.length, 10, JSON.stringify(many));
+        for (const [, text, ms] of refused) {
+            assert.equal(JSON.parse(text).error.code, 503);
+            assert.ok(ms < 1400, `refused at once (${ms} ms)`);
+        }
+        // Once one answered, the cached answer serves everyone.
+        const after = await fetch(slowUrl);
+        assert.equal(after.status, 200);
+        assert.match(await after.text(), /^\/\* delivery \d tokens 0\+0 \*\/$/);
     });
 
     // Issue 31, Low: scripts reached /metrics and the web interface through the API origin, and
