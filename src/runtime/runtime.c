@@ -125,8 +125,8 @@ struct runtime {
 	 * list, while a new process of the same key may already be starting. */
 	uint64_t dir_seq;
 	bool stopping;
-	bool reaper_started;
-	pthread_t reaper;
+	bool reaper_started, memwatch_started;
+	pthread_t reaper, memwatch;
 	struct script_cache *scripts; /* site scripts' answers (script_cache.c) */
 	int64_t memory_kills;
 };
@@ -189,6 +189,89 @@ static void proc_discard(struct proc *p)
 {
 	workerd_remove_dir(p->dir);
 	proc_free(p);
+}
+
+static long rss_kib(pid_t pid);
+
+/* ---- the memory watch: a process past its memory bound is killed ---- */
+
+/* The V8 heap flag bounds only the JavaScript heap: ArrayBuffers and
+ * workerd's own allocations are outside it (measured: 1.59 GB of
+ * ArrayBuffers in 5 s against a 128 MiB heap). No cgroup is used (this
+ * docsd may run without a delegated cgroup v2 tree, as on the test VM,
+ * where /sys/fs/cgroup is v1), so the bound is a watch of every process's
+ * resident memory (/proc/PID/statm) every MEMWATCH_MS, SIGKILL past
+ * kill_kib(): max(RUNTIME_KILL_FACTOR x heap_mb, RUNTIME_KILL_MIN_KIB).
+ * Allocation is fast (about 300 MB/s here), so the overshoot is bounded by
+ * what a process can add in one period. The delivery in flight fails with
+ * the reason and is retried; the next one starts a new process. */
+#define MEMWATCH_MS 50
+#ifndef RUNTIME_KILL_FACTOR
+#define RUNTIME_KILL_FACTOR 4
+#endif
+#ifndef RUNTIME_KILL_MIN_KIB
+#define RUNTIME_KILL_MIN_KIB (512L * 1024)
+#endif
+#define MEMWATCH_MAX 64
+
+static long kill_kib(const struct runtime *rt)
+{
+	long kib = (long)rt->cfg.heap_mb * RUNTIME_KILL_FACTOR * 1024;
+
+	return kib < RUNTIME_KILL_MIN_KIB ? RUNTIME_KILL_MIN_KIB : kib;
+}
+
+static void *memwatch_main(void *arg)
+{
+	struct runtime *rt = arg;
+
+	pthread_mutex_lock(&rt->mu);
+	while (!rt->stopping) {
+		struct timespec ts;
+		pid_t pids[MEMWATCH_MAX];
+		long rss[MEMWATCH_MAX];
+		int n = 0;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += (long)MEMWATCH_MS * 1000000;
+		ts.tv_sec += ts.tv_nsec / 1000000000;
+		ts.tv_nsec %= 1000000000;
+		(void)pthread_cond_timedwait(&rt->cond, &rt->mu, &ts);
+		if (rt->stopping)
+			break;
+		for (struct proc *p = rt->procs; p && n < MEMWATCH_MAX; p = p->next)
+			if (p->state == PROC_READY && !p->dead && p->pid > 0)
+				pids[n++] = p->pid;
+		/* /proc is read without the mutex; a pid is looked up again after. */
+		pthread_mutex_unlock(&rt->mu);
+		for (int i = 0; i < n; i++)
+			rss[i] = rss_kib(pids[i]);
+		pthread_mutex_lock(&rt->mu);
+		for (int i = 0; i < n; i++) {
+			if (rss[i] <= kill_kib(rt))
+				continue;
+			for (struct proc *p = rt->procs; p; p = p->next) {
+				if (p->pid != pids[i] || p->dead)
+					continue;
+				char why[128], key[128];
+				snprintf(why, sizeof(why), "killed: its resident memory passed %ld MiB (%ld MiB)",
+					 kill_kib(rt) / 1024, rss[i] / 1024);
+				snprintf(key, sizeof(key), "%s", p->key); /* p may go once the mutex is released */
+				pid_t pid = kill_claim(rt, p, why);
+				bool discard = p->users == 0;
+				rt->memory_kills++;
+				pthread_mutex_unlock(&rt->mu);
+				log_error("runtime: the process of %s %s", key, why);
+				(void)workerd_kill(pid);
+				if (discard)
+					proc_discard(p);
+				pthread_mutex_lock(&rt->mu);
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&rt->mu);
+	return NULL;
 }
 
 /* ---- the reaper: idle processes, and those that exited by themselves ---- */
@@ -307,6 +390,11 @@ int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 		goto fail;
 	}
 	rt->reaper_started = true;
+	if ((e = pthread_create(&rt->memwatch, NULL, memwatch_main, rt)) != 0) {
+		rc = err_set(ERR_INTERNAL, "runtime: pthread_create: %s", strerror(e));
+		goto fail;
+	}
+	rt->memwatch_started = true;
 	rt->available = true;
 	*out = rt;
 	return 0;
@@ -325,6 +413,8 @@ void runtime_free(struct runtime *rt)
 	pthread_mutex_unlock(&rt->mu);
 	if (rt->reaper_started)
 		pthread_join(rt->reaper, NULL);
+	if (rt->memwatch_started)
+		pthread_join(rt->memwatch, NULL);
 	/* No delivery runs any more (the owner frees the runtime last). */
 	while (rt->procs) {
 		struct proc *p = rt->procs;

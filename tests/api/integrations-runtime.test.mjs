@@ -447,3 +447,65 @@ export default { async fetch(request) {
         assert.ok(lines.includes('[info] working on installation_setup'), lines.join('\n'));
     });
 });
+
+// Issue 31, item 7, with a server of its own: a wall clock of 15 s, so that the memory bound (not
+// the timeout) is what stops the script on a loaded machine.
+describe('integration scripts in workerd: the memory bound', { skip: !HAVE_WORKERD && `workerd not found at ${WORKERD}` }, () => {
+    let c2, api, org;
+    const publish = async (name, script) =>
+        ok(api.integrations.publishIntegration(name, { runtime: 'v2', organization: org.id, title: name, description: 'A memory hog', scopes: ['space:content:read'], script }), 'publishIntegration');
+    const install = async (name) => {
+        const res = await api.integrations.installIntegration(name, { organization: org.id });
+        assert.equal(res.status, 200);
+        return res.data;
+    };
+    const setupEvent = async (name, installationId) => {
+        const ev = await waitFor(`installation_setup of ${name}`, async () => {
+            const items = (await ok(api.integrations.listIntegrationEvents(name, { limit: 100 }), 'listIntegrationEvents')).items;
+            const mine = items.filter((e) => e.installationId === installationId && e.payload.type === 'installation_setup');
+            return mine.length ? mine[mine.length - 1] : null;
+        });
+        return ok(api.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
+    };
+    const messages = (full) => full.trace.logs.map((l) => `[${l.level}] ${l.message}`);
+    before(async () => {
+        c2 = await setup({ extraArgs: ['--integration-runtime', WORKERD, '--integration-timeout', '15', '--job-workers', '2'] });
+        const u = await c2.user('hog');
+        api = u.api;
+        ({ org } = await createOrg(c2.url, u.token, `Hog ${c2.run}`));
+    });
+    after(async () => {
+        await c2?.server.stop();
+    });
+
+    // Issue 31, item 7: only the V8 heap was bounded; ArrayBuffers grew past 1.5 GB in seconds.
+    // docsd now watches each process's resident memory and kills it past max(4 x heap, 512 MiB):
+    // the delivery fails with the reason and the retry, in a new process, is answered.
+    it('a script allocating ArrayBuffers without end is killed at the memory bound; the next delivery works', async () => {
+        const name = `hog-${c2.run}`;
+        await publish(
+            name,
+            `${PRELUDE}
+export default { async fetch(request) {
+  const { event, env } = await read(request);
+  if (event.type === 'installation_setup' && (await firstTime(env, 'hogged'))) {
+    const keep = [];
+    for (let i = 0; i < 96; i++) { const b = new Uint8Array(32 << 20); b.fill(i + 1); keep.push(b); }
+    console.log('allocated ' + keep.length * 32 + ' MiB and was not stopped');
+  }
+  console.log('answered ' + event.type);
+  return new Response('OK');
+} };`,
+        );
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.join('\n'));
+        assert.ok(lines.some((l) => /^\[warn\] delivery attempt 1 .*resident memory passed 512 MiB.*, will retry$/.test(l)), lines.join('\n'));
+        assert.ok(!lines.some((l) => /was not stopped/.test(l)), lines.join('\n'));
+        assert.ok(lines.some((l) => /^\[info\] delivery attempt 2 .*HTTP 200/.test(l)), lines.join('\n'));
+        const m = await (await fetch(`${c2.url}/metrics`)).text();
+        assert.match(m, /^docsd_runtime_memory_kills_total [1-9]\d*$/m);
+    });
+
+});
