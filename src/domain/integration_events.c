@@ -356,11 +356,38 @@ int dom_delivery_prepare(struct dom *d, const char *event_id, struct delivery *o
 int dom_delivery_record(struct dom *d, const char *event_id, int64_t attempts, const char *status,
 			const struct delivery_line *lines, int n)
 {
-	int rc = 0;
+	int64_t have = 0, bytes = 0, dropped = 0;
+	int rc = store_event_log_usage(d->tx, event_id, &have, &bytes);
 
-	for (int i = 0; i < n && rc == 0; i++)
+	/* An event's trace is bounded over all its attempts (EVENT_LOG_LINES,
+	 * EVENT_LOG_BYTES: five attempts of 1,000 lines of 8 KiB stored 40 MB):
+	 * past it, lines are counted, not stored, and one line says how many,
+	 * so the trace API, which shows up to 1,000 lines, shows all there is.
+	 * An attempt's own line (the first of each batch) is kept while the
+	 * event is under the line bound. */
+	for (int i = 0; i < n && rc == 0; i++) {
+		size_t len = strlen(lines[i].message);
+		if (have >= EVENT_LOG_LINES - 1 || (i > 0 && bytes + (int64_t)len > EVENT_LOG_BYTES)) {
+			dropped++;
+			continue;
+		}
 		rc = store_event_log_add(d->tx, event_id, lines[i].level, lines[i].message, lines[i].ts);
+		have++;
+		bytes += (int64_t)len;
+	}
+	if (rc == 0 && dropped && have < EVENT_LOG_LINES)
+		rc = store_event_log_add(d->tx, event_id, "warn",
+					 arena_printf(d->arena,
+						      "%lld more lines of this attempt were not kept (an event keeps at most "
+						      "%d lines and %d KiB of trace)",
+						      (long long)dropped, EVENT_LOG_LINES, EVENT_LOG_BYTES / 1024),
+					 clock_now_ms());
 	return rc ? rc : store_event_finish(d->tx, event_id, status, attempts);
+}
+
+int dom_events_prune(struct dom *d, int64_t *removed)
+{
+	return store_events_prune(d->tx, clock_now_ms() - EVENT_RETENTION_MS, EVENTS_PER_INTEGRATION, removed);
 }
 
 /* ---- sending ---- */

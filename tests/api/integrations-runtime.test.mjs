@@ -258,6 +258,35 @@ export default { async fetch() {
         assert.ok(grown < 64, `docsd's peak memory grew ${grown.toFixed(0)} MiB in one delivery`);
     });
 
+    // Issue 31, item 9: an event kept every line of every attempt (5 x 1,000 lines of 8 KiB: 40 MB)
+    // and the trace API showed only the first 1,000, hiding the later attempts. An event now keeps
+    // at most 1,000 lines and 1 MiB over all its attempts, says how many were not kept, and every
+    // attempt's own line is in the trace.
+    it("an event's trace is bounded over its attempts, and every attempt shows", async () => {
+        const name = `chatty-${ctx.run}`;
+        await publish(
+            name,
+            `${PRELUDE}
+export default { async fetch(request) {
+  const { event, env } = await read(request);
+  const line = 'x'.repeat(4000);
+  for (let i = 0; i < 900; i++) console.log(i + ' ' + line);
+  if (event.type === 'installation_setup' && (await firstTime(env, 'chatted'))) throw new Error('first attempt fails');
+  return new Response('OK');
+} };`,
+        );
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.slice(-5).join('\n'));
+        assert.ok(full.trace.logs.length <= 1000, `${full.trace.logs.length} lines`);
+        const bytes = full.trace.logs.reduce((n, l) => n + l.message.length, 0);
+        assert.ok(bytes <= 1024 * 1024 + 16 * 1024, `${bytes} bytes kept`);
+        assert.ok(lines.some((l) => /^\[warn\] delivery attempt 1 .*HTTP 500, will retry$/.test(l)), 'attempt 1 shows');
+        assert.ok(lines.some((l) => /^\[info\] delivery attempt 2 .*HTTP 200$/.test(l)), 'attempt 2 shows');
+        assert.ok(lines.some((l) => /^\[warn\] \d+ more lines of this attempt were not kept/.test(l)), 'the cut is said');
+    });
+
     // Issue 31, item 6: every visitor's script.js was a delivery (the shared fetch pool stalled
     // behind a slow integration) minting two tokens. Now the answer is kept per installation,
     // site and version for 60 s, a miss waits for at most 2 deliveries of its integration (past
