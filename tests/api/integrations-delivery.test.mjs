@@ -292,6 +292,32 @@ describe('integration delivery through a development tunnel', () => {
         assert.equal(ev.payload.type, 'installation_setup');
         assert.ok(tun.received.length >= before + 2, 'delivered again after the restart');
     });
+    // Issue 31, item 10: fields without a size limit made one GET /v1/integrations by an
+    // unrelated user 36-80 MB. Every listed field is bounded at publish (400 naming it); a refused
+    // publish changes nothing.
+    it('published fields are bounded: oversized ones are refused, naming the field', async () => {
+        const name = `big-${ctx.run}`;
+        const big = 'x'.repeat(20 * 1024);
+        const cases = [
+            [{ blocks: [{ id: 'b', title: big }] }, /^blocks: at most 16384 bytes/],
+            [{ contentSources: [{ id: 'c', title: big }] }, /^contentSources: at most 16384 bytes/],
+            [{ configurations: { account: { type: 'object', properties: { a: { type: 'string', description: big + big } } } } }, /^configurations: at most 32768 bytes/],
+            [{ externalLinks: [{ url: `https://example.com/${'a'.repeat(3000)}`, label: 'x' }] }, /^externalLinks\[0\]: url at most 2048/],
+            [{ externalLinks: [{ url: 'https://example.com/', label: 'l'.repeat(200) }] }, /^externalLinks\[0\]: .*label at most 100/],
+            [{ contentSecurityPolicy: { 'script-src': 's'.repeat(5000) } }, /^contentSecurityPolicy: at most 4096 bytes/],
+        ];
+        for (const [extra, msg] of cases) {
+            const r = await raw(ctx.url, 'POST', `/v1/integrations/${name}`, { token: alice.token, json: body(name, extra) });
+            assert.equal(r.status, 400, `${JSON.stringify(extra).slice(0, 80)}: ${r.text.slice(0, 200)}`);
+            assert.equal(r.json.error.code, 400);
+            assert.match(r.json.error.message, msg);
+        }
+        const gone = await raw(ctx.url, 'GET', `/v1/integrations/${name}`, { token: alice.token });
+        assert.equal(gone.status, 404, 'nothing was published');
+        // Within the bounds: published.
+        await ok(api.integrations.publishIntegration(name, body(name, { blocks: [{ id: 'b', title: 'Block' }], externalLinks: [{ url: 'https://example.com/', label: 'Docs' }] })), 'publishIntegration');
+    });
+
     it('a loopback tunnel is refused without --allow-private-network', async () => {
         // Last: the main server stops first, since on PostgreSQL the job queue is shared and its
         // workers (with --allow-private-network) would deliver this server's events.
