@@ -403,6 +403,14 @@ static void to_tunnel(const struct server *srv, const struct delivery *dl, struc
 				.allow_private = srv && srv->cfg.allow_private_network };
 	struct fetch_result res = { 0 };
 
+	/* A URL with a control character or a space (CR/LF: a header
+	 * injection) is never sent, and no retry makes it valid: final. */
+	for (const char *c = dl->url; *c; c++)
+		if ((unsigned char)*c <= 0x20 || *c == 0x7f) {
+			out->error = "the development tunnel URL has a control character or a space";
+			out->final = true;
+			return;
+		}
 	if (fetch_post(dl->url, headers, dl->body, dl->body_len, &o, &res) == 0) {
 		out->status = (int)res.status;
 		out->body = arena_strndup(a, res.data ? (const char *)res.data : "", res.data ? res.len : 0);
@@ -411,8 +419,9 @@ static void to_tunnel(const struct server *srv, const struct delivery *dl, struc
 	} else {
 		out->error = arena_strdup(a, res.error[0] ? res.error : err_message());
 	}
-	/* A refused address stays refused: no retry changes it. */
-	out->final = res.failure == FETCH_FAIL_REFUSED;
+	/* A refused address stays refused, and an answer past the size limit
+	 * will be as large again: no retry changes either. */
+	out->final = res.failure == FETCH_FAIL_REFUSED || res.failure == FETCH_FAIL_TOO_LARGE;
 	fetch_result_free(&res);
 }
 

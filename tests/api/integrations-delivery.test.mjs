@@ -37,6 +37,11 @@ async function tunnel() {
             }
             t.received.push({ path: req.url, contentType: req.headers['content-type'], fields });
             if (t.hang) return; // never answers: the delivery is in flight
+            if (t.big) {
+                res.writeHead(200, { 'content-type': 'text/plain' });
+                res.end('x'.repeat(2 << 20)); // past the 1 MiB a tunnel's answer is read up to
+                return;
+            }
             const status = t.answer(t.received.length);
             let event = {};
             try {
@@ -316,6 +321,49 @@ describe('integration delivery through a development tunnel', () => {
         assert.equal(gone.status, 404, 'nothing was published');
         // Within the bounds: published.
         await ok(api.integrations.publishIntegration(name, body(name, { blocks: [{ id: 'b', title: 'Block' }], externalLinks: [{ url: 'https://example.com/', label: 'Docs' }] })), 'publishIntegration');
+    });
+
+    // Issue 31, Low: a tunnel URL with CR/LF was accepted and retried five times; an oversized
+    // answer was retried. Both are final now: one attempt, the reason in the trace.
+    it('a tunnel URL with CR/LF, and an oversized tunnel answer, fail at once without retries', async () => {
+        const name = `crlf-${ctx.run}`;
+        await ok(api.integrations.publishIntegration(name, body(name)), 'publishIntegration');
+        const put = await raw(ctx.url, 'PUT', `/v1/integrations/${name}/dev`, { token: alice.token, json: { tunnelUrl: `${tun.url}/\r\nX-Injected: 1` } });
+        if (put.status === 204) {
+            const before = tun.received.length;
+            await install(name);
+            const [ev] = await waitFor('the event to fail', async () => {
+                const it = await events(name);
+                return it.length ? it : null;
+            }, 20_000);
+            assert.equal(ev.status, 'failed');
+            const one = await ok(api.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
+            const attempts = one.trace.logs.filter((l) => /^delivery attempt/.test(l.message));
+            assert.equal(attempts.length, 1, JSON.stringify(one.trace.logs));
+            assert.match(attempts[0].message, /control character or a space/);
+            assert.equal(tun.received.length, before, 'nothing was sent');
+        } else {
+            assert.equal(put.status, 400, put.text);
+        }
+
+        const bigName = `bigans-${ctx.run}`;
+        await ok(api.integrations.publishIntegration(bigName, body(bigName)), 'publishIntegration');
+        await empty(api.integrations.setIntegrationDevelopmentMode(bigName, { tunnelUrl: tun.url }), 204, 'setIntegrationDevelopmentMode');
+        tun.big = true;
+        try {
+            const before = tun.received.length;
+            await install(bigName);
+            const [ev] = await waitFor('the event to fail', async () => {
+                const it = await events(bigName);
+                return it.length ? it : null;
+            }, 20_000);
+            assert.equal(ev.status, 'failed');
+            const one = await ok(api.integrations.getIntegrationEvent(bigName, ev.id), 'getIntegrationEvent');
+            assert.equal(one.trace.logs.filter((l) => /^delivery attempt/.test(l.message)).length, 1, JSON.stringify(one.trace.logs));
+            assert.equal(tun.received.length, before + 1, 'one attempt');
+        } finally {
+            tun.big = false;
+        }
     });
 
     it('a loopback tunnel is refused without --allow-private-network', async () => {
