@@ -338,6 +338,39 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* --integration-runtime auto: the workerd that scripts/deps.sh installs
+ * (tools/workerd/, npm's package and its Linux binary) in the repository
+ * this docsd was built in: <repo>/build/docsd -> <repo>/tools/workerd/...
+ * (and a docsd installed beside a tools/ directory, one level up). NULL
+ * when there is none: the runtime is then off, as with "none". */
+static char *auto_binary(void)
+{
+	static const char *const rel[] = {
+		"/../tools/workerd/node_modules/@cloudflare/workerd-linux-64/bin/workerd",
+		"/../tools/workerd/node_modules/@cloudflare/workerd-linux-arm64/bin/workerd",
+		"/tools/workerd/node_modules/@cloudflare/workerd-linux-64/bin/workerd",
+		"/tools/workerd/node_modules/@cloudflare/workerd-linux-arm64/bin/workerd",
+	};
+	char exe[4096], *slash, *path = NULL;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	if (!(slash = strrchr(exe, '/')))
+		return NULL;
+	*slash = '\0'; /* the binary's directory */
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		if (asprintf(&path, "%s%s", exe, rel[i]) < 0)
+			oom_abort("workerd path", sizeof(exe));
+		if (access(path, X_OK) == 0)
+			return path;
+		free(path);
+		path = NULL;
+	}
+	return NULL;
+}
+
 int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 {
 	struct runtime *rt = xcalloc(1, sizeof(*rt));
@@ -345,7 +378,17 @@ int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 
 	*out = NULL;
 	rt->cfg = *cfg;
-	rt->cfg.binary = dup_or_null(cfg->binary);
+	if (cfg->binary && strcmp(cfg->binary, "none") == 0)
+		rt->cfg.binary = NULL;
+	else if (cfg->binary && strcmp(cfg->binary, "auto") == 0) {
+		rt->cfg.binary = auto_binary();
+		if (rt->cfg.binary)
+			log_info("runtime: integrations run in %s (--integration-runtime auto)", rt->cfg.binary);
+		else
+			log_info("runtime: no workerd installed (scripts/deps.sh run installs it; --integration-runtime PATH "
+				 "names one): deliveries without a development tunnel fail");
+	} else
+		rt->cfg.binary = dup_or_null(cfg->binary);
 	rt->cfg.work_dir = dup_or_null(cfg->work_dir);
 	rt->cfg.api_origin = dup_or_null(cfg->api_origin);
 	rt->cfg.api_connect = dup_or_null(cfg->api_connect);
@@ -358,7 +401,7 @@ int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 	pthread_mutex_init(&rt->mu, NULL);
 	pthread_cond_init(&rt->cond, NULL);
 	rt->scripts = script_cache_new();
-	if (!cfg->binary || !*cfg->binary) {
+	if (!rt->cfg.binary || !*rt->cfg.binary) {
 		*out = rt;
 		return 0;
 	}
