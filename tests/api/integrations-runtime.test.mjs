@@ -538,3 +538,34 @@ export default { async fetch(request) {
     });
 
 });
+
+// Issue 31, "Out of the box": scripts/deps.sh run installs the pinned workerd into tools/workerd/,
+// and docsd's --integration-runtime auto (the default) finds it beside build/. Runs when that
+// install is there (after scripts/serve.sh or scripts/deps.sh run).
+const TOOLS_WORKERD = join(repoRoot, 'tools', 'workerd', 'node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd');
+describe('integration runtime out of the box: --integration-runtime auto', { skip: !existsSync(TOOLS_WORKERD) && 'tools/workerd is not installed (scripts/deps.sh run)' }, () => {
+    let c3;
+    after(async () => {
+        await c3?.server.stop();
+    });
+    it('finds the workerd scripts/deps.sh installed and runs a published script with it', async () => {
+        c3 = await setup({ extraArgs: ['--integration-runtime', 'auto', '--job-workers', '2'] });
+        const u = await c3.user('auto');
+        const { org } = await createOrg(c3.url, u.token, `Auto ${c3.run}`);
+        const name = `auto-${c3.run}`;
+        await ok(u.api.integrations.publishIntegration(name, {
+            runtime: 'v2', organization: org.id, title: name, description: 'Out of the box', scopes: ['space:content:read'],
+            script: "export default { async fetch() { console.log('ran in the installed workerd'); return new Response('OK'); } };",
+        }), 'publishIntegration');
+        const res = await u.api.integrations.installIntegration(name, { organization: org.id });
+        assert.equal(res.status, 200);
+        const ev = await waitFor('the event', async () => {
+            const items = (await ok(u.api.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items;
+            return items.length ? items[0] : null;
+        });
+        assert.equal(ev.status, 'success');
+        const full = await ok(u.api.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
+        assert.ok(full.trace.logs.some((l) => l.message === 'ran in the installed workerd'), JSON.stringify(full.trace.logs));
+        assert.match(readFileSync(join(c3.server.dataDir, 'server.log'), 'utf8'), /integrations run in .*tools\/workerd\/node_modules\/@cloudflare\/workerd-linux-64\/bin\/workerd \(--integration-runtime auto\)/);
+    });
+});

@@ -433,7 +433,8 @@ static void order_suite(struct store *s)
 	CHECK(store_job_enqueue_ordered(&tx, ka, "1", NULL, 0, key, a1) == 0);
 	CHECK(store_job_enqueue_ordered(&tx, kb, "2", NULL, 0, key, a2) == 0);
 	CHECK(store_job_enqueue_ordered(&tx, ka, "3", NULL, 0, key, a3) == 0);
-	CHECK(store_job_enqueue_ordered(&tx, ka, "4", NULL, 0, other, b1) == 0);
+	/* b1 after a1 in the claim's order (run_after, then a random id). */
+	CHECK(store_job_enqueue_ordered(&tx, ka, "4", NULL, clock_now_ms() + 2, other, b1) == 0);
 	CHECK(store_job_enqueue(&tx, kc, "5", NULL, 0, u1) == 0);
 	CHECK(store_job_enqueue_ordered(&tx, ka, "x", NULL, 0, "", u1) == ERR_INVALID);
 	CHECK(store_job_enqueue(&tx, kc, "5", NULL, 0, u1) == 0);
