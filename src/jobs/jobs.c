@@ -27,6 +27,14 @@
  *                                                      | done |  | failed | expired on the last attempt)
  *                                                      +------+  +--------+
  *
+ * A job with an order key (store_job_enqueue_ordered) is claimable only
+ * while no job of its key with a lower order_seq is queued or running: the
+ * claim's own WHERE clause says so, so such a job stays queued, unclaimed,
+ * until the transaction that finishes its predecessor (done, or failed)
+ * commits; no transition of its own is needed. A worker claims a kind other
+ * than the one it ran last first (jobs_run_next), so that one kind's backlog
+ * does not hold the others back.
+ *
  * running -> queued is also store_job_defer: the handler asked to run later
  * (job_run.defer_ms: an older job it must follow is unfinished); the attempt
  * is given back, so waiting never exhausts a job's attempts.
