@@ -119,11 +119,11 @@ int dom_site_script(const struct server *srv, struct store *st, struct arena *a,
  * attempts, lines and bytes of messages; finished events are deleted
  * EVENT_RETENTION_MS after they finished, and an integration keeps at most
  * EVENTS_PER_INTEGRATION of them (dom_events_prune, run by the periodic
- * purge). */
+ * purge): at most 512 MiB of trace per integration, however chatty. */
 #define EVENT_LOG_LINES 1000
-#define EVENT_LOG_BYTES (1024 * 1024)
+#define EVENT_LOG_BYTES (256 * 1024)
 #define EVENT_RETENTION_MS (30LL * 24 * 60 * 60 * 1000)
-#define EVENTS_PER_INTEGRATION 10000
+#define EVENTS_PER_INTEGRATION 2000
 int dom_events_prune(struct dom *d, int64_t *removed);
 /* Record an attempt: its lines, and the event's status ("pending": it will
  * be retried; "success"; "failed"). */

@@ -485,3 +485,42 @@ describe('integration delivery throughput: a backlog in order, without polling',
         assert.ok(secs < 25, `${2 * (N + 1)} events took ${secs} s`);
     });
 });
+
+// Issue 31, item 9, the retention rule: finished events go 30 days after they finished (the
+// periodic purge, which also runs at start). SQLite only: on PostgreSQL the database is shared
+// with the other test files, whose events a server 31 days ahead would purge too.
+describe('integration events: retention', { skip: !!process.env.DOCSD_TEST_DATABASE && 'SQLite only (a shared PostgreSQL database)' }, () => {
+    let server, tun2;
+    after(async () => {
+        if (server && !server.exited) await server.stop();
+        tun2?.server.close();
+    });
+    it('finished events are deleted 30 days after they finished, with their traces', async () => {
+        tun2 = await tunnel();
+        server = await startServer({ extraArgs: ['--allow-private-network'] });
+        const u = await server.createUser(`ret-${Date.now()}@example.com`, 'Ret');
+        const capi = client(server.url, u.token);
+        const { org: o } = await createOrg(server.url, u.token, 'Retention');
+        const name = `ret-${Date.now()}`;
+        await ok(capi.integrations.publishIntegration(name, { organization: o.id, title: 'Retention', description: 'r', script: 'export default {}', scopes: ['space:content:read'] }), 'publishIntegration');
+        await empty(capi.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: tun2.url }), 204, 'setIntegrationDevelopmentMode');
+        assert.equal((await capi.integrations.installIntegration(name, { organization: o.id })).status, 200);
+        const [ev] = await waitFor('the event', async () => {
+            const it = (await ok(capi.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items;
+            return it.length && it[0].status === 'success' ? it : null;
+        }, 20_000);
+        const dataDir = server.dataDir;
+        await server.stop({ keepData: true });
+        // 29 days later: kept.
+        server = await startServer({ dataDir, extraArgs: ['--allow-private-network', '--clock-offset-ms', String(29 * 86400_000)] });
+        let c = client(server.url, u.token);
+        assert.equal((await ok(c.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items.length, 1);
+        await server.stop({ keepData: true });
+        // 31 days later: the purge at start deleted it.
+        server = await startServer({ dataDir, extraArgs: ['--allow-private-network', '--clock-offset-ms', String(31 * 86400_000)] });
+        c = client(server.url, u.token);
+        assert.equal((await ok(c.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items.length, 0);
+        const gone = await raw(server.url, 'GET', `/v1/integrations/${name}/events/${ev.id}`, { token: u.token });
+        assert.equal(gone.status, 404);
+    });
+});
