@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages docsd needs for one purpose:
 #   run    build and serve (compiler, pkg-config, the -dev libraries; curl and jq for the
-#          README's first requests and walk-through), and Apertium with Debian 12's language
+#          README's first requests and walk-through), Node.js with npm and the pinned workerd
+#          (tools/workerd: `npm ci --ignore-scripts` there brings npm's workerd package and its
+#          Linux binary, the version tests/cli pins; docsd's --integration-runtime auto finds it,
+#          so published integrations run; DOCSD_INTEGRATION_RUNTIME=none skips it), and
+#          Apertium with Debian 12's language
 #          pairs between GitBook's languages and the middle languages docsd chains through
 #          (translate/route.c). DOCSD_TRANSLATION_PAIRS picks them:
 #            all      (default) 21 pair packages: English into es, fr, pt, pt-br, it, ro, hr,
@@ -66,7 +70,7 @@ case "${DOCSD_TRANSLATION_PAIRS:-all}" in
 esac
 
 case "$purpose" in
-  run)   wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}") ;;
+  run)   wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}") ;;
   test)  wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk sqlite3 poppler-utils chromium git xmlsec1) ;;
   bench) wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}" nginx-light wrk sqlite3 git) ;;
   -h|--help) usage ;;
@@ -136,6 +140,29 @@ ensure_node() {
   echo "deps.sh: the tests use Node $v from $dir/bin" >&2
 }
 
+# The pinned workerd (tools/workerd/package-lock.json: the same version as tests/cli), for
+# `run`: docsd's --integration-runtime auto looks for it there. Skipped with
+# DOCSD_INTEGRATION_RUNTIME=none, or when it is installed; a failed install (offline) is said
+# and is not fatal: docsd then records events and delivers them to development tunnels only.
+ensure_workerd() {
+  local dir=$root/tools/workerd bin
+  [ "${DOCSD_INTEGRATION_RUNTIME:-auto}" = none ] && return 0
+  case "$(uname -m)" in
+    x86_64) bin=$dir/node_modules/@cloudflare/workerd-linux-64/bin/workerd ;;
+    aarch64|arm64) bin=$dir/node_modules/@cloudflare/workerd-linux-arm64/bin/workerd ;;
+    *) echo "deps.sh: no workerd for $(uname -m): integrations run only through development tunnels" >&2
+       return 0 ;;
+  esac
+  [ -x "$bin" ] && return 0
+  command -v npm >/dev/null 2>&1 || { echo "deps.sh: npm is missing: workerd not installed" >&2; return 0; }
+  echo "deps.sh: installing the pinned workerd into $dir (npm ci --ignore-scripts)" >&2
+  if ! (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2) || [ ! -x "$bin" ]; then
+    echo "deps.sh: workerd could not be installed; published integrations will not run" \
+         "(deliveries without a development tunnel fail until it is)" >&2
+  fi
+  return 0
+}
+
 # es->ro: apertium-es-ro installs its data but only the ro->es mode. The mode is the package's
 # own pipeline (its modes.xml, mode "es-ro"), written where docsd looks besides
 # /usr/share/apertium. Nothing is written when the package is absent or the mode is there.
@@ -157,6 +184,7 @@ ensure_es_ro_mode() {
 if [ "${#missing[@]}" -eq 0 ]; then
   ensure_es_ro_mode
   [ "$purpose" = test ] && ensure_node
+  [ "$purpose" = run ] && ensure_workerd
   exit 0
 fi
 
@@ -173,4 +201,5 @@ apt-get update -q >&2
 apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 ensure_es_ro_mode
 [ "$purpose" = test ] && ensure_node
+[ "$purpose" = run ] && ensure_workerd
 exit 0

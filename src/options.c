@@ -210,10 +210,13 @@ static const struct cli_option options[] = {
 	  "one translation engine batch (process or HTTP request) at most this long", OPT_INT,
 	  CFG(translation_timeout), 1, 3600 },
 	/* Integrations: published scripts run in workerd (npm's workerd package
-	 * ships the binary); without it deliveries without a dev tunnel fail. */
-	{ "integration-runtime", "DOCSD_INTEGRATION_RUNTIME", "PATH", NULL, NULL,
-	  "workerd binary that runs published integrations (none: events are recorded,\n"
-	  "delivered to dev tunnels only)", OPT_STR_NULL, CFG(integration_runtime) },
+	 * ships the binary; scripts/deps.sh installs the pinned one under
+	 * tools/workerd/, where "auto" finds it); without it deliveries without a
+	 * dev tunnel fail. */
+	{ "integration-runtime", "DOCSD_INTEGRATION_RUNTIME", "PATH", "auto", NULL,
+	  "workerd binary that runs published integrations; auto: the one scripts/deps.sh\n"
+	  "installed (tools/workerd/ beside build/), when there; none: events are recorded,\n"
+	  "delivered to dev tunnels only", OPT_STR_NULL, CFG(integration_runtime) },
 	{ "integration-timeout", "DOCSD_INTEGRATION_TIMEOUT", "SECS", "10", NULL,
 	  "one delivery of an event to an integration at most this long (its process is killed past it)", OPT_INT,
 	  CFG(integration_timeout), 1, 600 },

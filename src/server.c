@@ -197,6 +197,7 @@ int server_start(struct server **out, const struct config *cfg)
 	 * docsd here rather than failing every Git job. */
 	if ((rc = integration_runtime_start(s)))
 		goto fail;
+	metrics_set_runtime(s->metrics, s->runtime);
 	if ((rc = dom_git_init()) || (rc = jobs_start(&s->jobs, s->store, s, cfg->job_workers)))
 		goto fail;
 	atomic_store(&s->ready, 1);

@@ -60,9 +60,22 @@ int dom_event_record_at(struct dom *d, const struct integration *it, const char 
 	/* The job's subject is the installation: `docsd job list` shows whose.
 	 * The integration's row is locked first so that its events take their
 	 * sequence numbers (the delivery order) one transaction at a time. */
-	if ((rc = store_integration_lock(d->tx, it->id)) || (rc = store_event_create(d->tx, &ev)) ||
-	    (rc = store_job_enqueue(d->tx, INTEGRATION_DELIVER_KIND, installation_id ? installation_id : it->id,
-				    arena_printf(d->arena, "{\"event\":\"%s\"}", ev.id), run_after, job)))
+	if ((rc = store_integration_lock(d->tx, it->id)) || (rc = store_event_create(d->tx, &ev)))
+		return rc;
+	/* The events of an installation are delivered in order: their jobs
+	 * share an order key, so the queue claims one only when the previous
+	 * one has finished (store_job_enqueue_ordered), with no polling. The
+	 * lock above numbers the jobs in the events' own order. Tasks (maybe
+	 * scheduled hours ahead) and events of no installation neither wait
+	 * nor are waited for (store_event_has_older_pending says the same). */
+	const char *subject = installation_id ? installation_id : it->id;
+	const char *payload = arena_printf(d->arena, "{\"event\":\"%s\"}", ev.id);
+	if (installation_id && strcmp(type, "task") != 0)
+		rc = store_job_enqueue_ordered(d->tx, INTEGRATION_DELIVER_KIND, subject, payload, run_after,
+					       arena_printf(d->arena, "deliver:%s", installation_id), job);
+	else
+		rc = store_job_enqueue(d->tx, INTEGRATION_DELIVER_KIND, subject, payload, run_after, job);
+	if (rc)
 		return rc;
 	if (d->srv)
 		dom_jobs_queued(d);
@@ -206,7 +219,7 @@ static const char *tunnel_of(struct dom *d, const struct integration *it, const 
  * (and installation in when has_in): out->url or out->script, tokens,
  * environment, multipart. */
 static int build(struct dom *d, const struct integration_view *v, const char *org_id, const char *payload,
-		 const struct integration_installation *in, bool has_in, struct delivery *out)
+		 const struct integration_installation *in, bool has_in, bool anonymous, struct delivery *out)
 {
 	const char *itok, *ntok = NULL, *secrets, *sig_it, *sig_in = NULL;
 	char boundary[40];
@@ -221,8 +234,16 @@ static int build(struct dom *d, const struct integration_view *v, const char *or
 		if ((rc = store_integration_script(d->tx, v->it.id, v->it.version, &out->script)))
 			return rc;
 	}
-	if ((rc = dom_integration_token_mint(d, &v->it, NULL, &itok)) ||
-	    (has_in && (rc = dom_integration_token_mint(d, &v->it, in->id, &ntok))) ||
+	/* An anonymous request (a visitor's script.js) mints no token: two rows
+	 * per page view would grow the tokens table without bound; the
+	 * environment then carries empty tokens. */
+	if (anonymous) {
+		itok = "";
+		ntok = has_in ? "" : NULL;
+	} else if ((rc = dom_integration_token_mint(d, &v->it, NULL, &itok)) ||
+		   (has_in && (rc = dom_integration_token_mint(d, &v->it, in->id, &ntok))))
+		return rc;
+	if (
 	    (rc = dom_integration_secrets_open(d, &v->it, &secrets)) ||
 	    (rc = signing_secret(d, "integration", v->it.id, &sig_it)) ||
 	    (has_in && (rc = signing_secret(d, "installation", in->id, &sig_in))))
@@ -329,17 +350,44 @@ int dom_delivery_prepare(struct dom *d, const char *event_id, struct delivery *o
 		has_in = rc == 0; /* gone after installation_deleted */
 	}
 	out->attempts = ev.attempts;
-	return build(d, &v, ev.org_id, ev.payload, &in, has_in, out);
+	return build(d, &v, ev.org_id, ev.payload, &in, has_in, false, out);
 }
 
 int dom_delivery_record(struct dom *d, const char *event_id, int64_t attempts, const char *status,
 			const struct delivery_line *lines, int n)
 {
-	int rc = 0;
+	int64_t have = 0, bytes = 0, dropped = 0;
+	int rc = store_event_log_usage(d->tx, event_id, &have, &bytes);
 
-	for (int i = 0; i < n && rc == 0; i++)
+	/* An event's trace is bounded over all its attempts (EVENT_LOG_LINES,
+	 * EVENT_LOG_BYTES: five attempts of 1,000 lines of 8 KiB stored 40 MB):
+	 * past it, lines are counted, not stored, and one line says how many,
+	 * so the trace API, which shows up to 1,000 lines, shows all there is.
+	 * An attempt's own line (the first of each batch) is kept while the
+	 * event is under the line bound. */
+	for (int i = 0; i < n && rc == 0; i++) {
+		size_t len = strlen(lines[i].message);
+		if (have >= EVENT_LOG_LINES - 1 || (i > 0 && bytes + (int64_t)len > EVENT_LOG_BYTES)) {
+			dropped++;
+			continue;
+		}
 		rc = store_event_log_add(d->tx, event_id, lines[i].level, lines[i].message, lines[i].ts);
+		have++;
+		bytes += (int64_t)len;
+	}
+	if (rc == 0 && dropped && have < EVENT_LOG_LINES)
+		rc = store_event_log_add(d->tx, event_id, "warn",
+					 arena_printf(d->arena,
+						      "%lld more lines of this attempt were not kept (an event keeps at most "
+						      "%d lines and %d KiB of trace)",
+						      (long long)dropped, EVENT_LOG_LINES, EVENT_LOG_BYTES / 1024),
+					 clock_now_ms());
 	return rc ? rc : store_event_finish(d->tx, event_id, status, attempts);
+}
+
+int dom_events_prune(struct dom *d, int64_t *removed)
+{
+	return store_events_prune(d->tx, clock_now_ms() - EVENT_RETENTION_MS, EVENTS_PER_INTEGRATION, removed);
 }
 
 /* ---- sending ---- */
@@ -355,6 +403,14 @@ static void to_tunnel(const struct server *srv, const struct delivery *dl, struc
 				.allow_private = srv && srv->cfg.allow_private_network };
 	struct fetch_result res = { 0 };
 
+	/* A URL with a control character or a space (CR/LF: a header
+	 * injection) is never sent, and no retry makes it valid: final. */
+	for (const char *c = dl->url; *c; c++)
+		if ((unsigned char)*c <= 0x20 || *c == 0x7f) {
+			out->error = "the development tunnel URL has a control character or a space";
+			out->final = true;
+			return;
+		}
 	if (fetch_post(dl->url, headers, dl->body, dl->body_len, &o, &res) == 0) {
 		out->status = (int)res.status;
 		out->body = arena_strndup(a, res.data ? (const char *)res.data : "", res.data ? res.len : 0);
@@ -363,8 +419,9 @@ static void to_tunnel(const struct server *srv, const struct delivery *dl, struc
 	} else {
 		out->error = arena_strdup(a, res.error[0] ? res.error : err_message());
 	}
-	/* A refused address stays refused: no retry changes it. */
-	out->final = res.failure == FETCH_FAIL_REFUSED;
+	/* A refused address stays refused, and an answer past the size limit
+	 * will be as large again: no retry changes either. */
+	out->final = res.failure == FETCH_FAIL_REFUSED || res.failure == FETCH_FAIL_TOO_LARGE;
 	fetch_result_free(&res);
 }
 
@@ -408,8 +465,41 @@ struct script_req {
 	const struct server *srv;
 	struct arena *a;
 	const char *name, *installation_id, *site_id;
+	const char *integration_id, *cache_key; /* set by script_check */
 	struct delivery dl;
 };
+
+/* Read only: the installation is active on the site and may inject a script;
+ * the cache key names the integration's version, so a publish is seen at
+ * once. */
+static int script_check(struct store_tx *tx, struct script_req *q, struct integration_view *v,
+			struct integration_installation *in)
+{
+	struct integration_target t;
+
+	memset(v, 0, sizeof(*v));
+	if (store_integration_get(tx, q->name, &v->it) || store_installation_get(tx, v->it.id, q->installation_id, in) ||
+	    store_target_get(tx, in->id, "site", q->site_id, &t))
+		return err_set(ERR_NOT_FOUND, "no such script");
+	if (strcmp(in->status, "active") != 0 || strcmp(t.status, "active") != 0 ||
+	    !strstr(v->it.scopes, "\"site:script:inject\""))
+		return err_set(ERR_NOT_FOUND, "no such script");
+	q->integration_id = arena_strdup(q->a, v->it.id);
+	/* The dev tunnel's answer changes without a new version: not cached. */
+	q->cache_key = v->it.dev_tunnel ? NULL
+					: arena_printf(q->a, "%s/%s/%s/%lld", v->it.id, in->id, q->site_id,
+						       (long long)v->it.version);
+	return 0;
+}
+
+static int script_lookup(struct store_tx *tx, void *arg)
+{
+	struct script_req *q = arg;
+	struct integration_view v;
+	struct integration_installation in;
+
+	return script_check(tx, q, &v, &in);
+}
 
 static int script_prepare(struct store_tx *tx, void *arg)
 {
@@ -417,20 +507,13 @@ static int script_prepare(struct store_tx *tx, void *arg)
 	struct dom d;
 	struct integration_view v;
 	struct integration_installation in;
-	struct integration_target t;
 	char id[ID_LEN + 1];
 	int rc;
 
 	dom_init(&d, q->srv, tx, q->a, NULL);
-	memset(&v, 0, sizeof(v));
 	memset(&q->dl, 0, sizeof(q->dl));
-	if ((rc = store_integration_get(tx, q->name, &v.it)) ||
-	    (rc = store_installation_get(tx, v.it.id, q->installation_id, &in)) ||
-	    (rc = store_target_get(tx, in.id, "site", q->site_id, &t)))
-		return err_set(ERR_NOT_FOUND, "no such script");
-	if (strcmp(in.status, "active") != 0 || strcmp(t.status, "active") != 0 ||
-	    !strstr(v.it.scopes, "\"site:script:inject\""))
-		return err_set(ERR_NOT_FOUND, "no such script");
+	if ((rc = script_check(tx, q, &v, &in)))
+		return rc;
 	if ((rc = store_org_get(tx, v.it.org_id, &v.owner)))
 		return rc;
 	v.admin = true;
@@ -441,18 +524,38 @@ static int script_prepare(struct store_tx *tx, void *arg)
 				  "{\"eventId\":\"%s\",\"type\":\"fetch_published_script\",\"installationId\":\"%s\","
 				  "\"siteId\":\"%s\"}",
 				  id, in.id, q->site_id),
-		     &in, true, &q->dl);
+		     &in, true, true, &q->dl);
 }
 
 int dom_site_script(const struct server *srv, struct store *st, struct arena *a, const char *name,
 		    const char *installation_id, const char *site_id, struct delivery_answer *out)
 {
 	struct script_req q = { .srv = srv, .a = a, .name = name, .installation_id = installation_id, .site_id = site_id };
-	int rc = store_tx_run(st, 1, a, script_prepare, &q);
+	struct runtime *rt = srv ? srv->runtime : NULL;
+	struct runtime_result hit;
+	int rc = store_tx_run(st, 0, a, script_lookup, &q);
 
 	memset(out, 0, sizeof(*out));
 	if (rc)
 		return rc;
-	dom_delivery_send(srv, &q.dl, a, out);
-	return 0;
+	/* Cached per installation, site and version (GitBook caches it too):
+	 * visitors' page loads do not each wake the integration. */
+	if (q.cache_key && runtime_script_cached(rt, q.cache_key, a, &hit)) {
+		out->status = hit.status;
+		out->body = hit.body;
+		out->body_len = hit.body_len;
+		out->content_type = hit.content_type;
+		return 0;
+	}
+	/* At most a few deliveries of one integration at once: a slow script
+	 * cannot take the fetch pool other organizations' requests share. */
+	if ((rc = runtime_script_begin(rt, q.integration_id)))
+		return rc;
+	if ((rc = store_tx_run(st, 1, a, script_prepare, &q)) == 0) {
+		dom_delivery_send(srv, &q.dl, a, out);
+		if (q.cache_key && out->status >= 200 && out->status <= 299)
+			runtime_script_put(rt, q.cache_key, out->body, out->body_len, out->content_type);
+	}
+	runtime_script_end(rt, q.integration_id);
+	return rc;
 }

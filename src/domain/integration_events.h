@@ -115,6 +115,16 @@ void dom_delivery_send(const struct server *srv, const struct delivery *dl, stru
  * site:script:inject. */
 int dom_site_script(const struct server *srv, struct store *st, struct arena *a, const char *name,
 		    const char *installation_id, const char *site_id, struct delivery_answer *out);
+/* Bounds of what events keep (issue 31): an event's trace over all its
+ * attempts, lines and bytes of messages; finished events are deleted
+ * EVENT_RETENTION_MS after they finished, and an integration keeps at most
+ * EVENTS_PER_INTEGRATION of them (dom_events_prune, run by the periodic
+ * purge): at most 512 MiB of trace per integration, however chatty. */
+#define EVENT_LOG_LINES 1000
+#define EVENT_LOG_BYTES (256 * 1024)
+#define EVENT_RETENTION_MS (30LL * 24 * 60 * 60 * 1000)
+#define EVENTS_PER_INTEGRATION 2000
+int dom_events_prune(struct dom *d, int64_t *removed);
 /* Record an attempt: its lines, and the event's status ("pending": it will
  * be retried; "success"; "failed"). */
 int dom_delivery_record(struct dom *d, const char *event_id, int64_t attempts, const char *status,

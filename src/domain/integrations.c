@@ -172,14 +172,78 @@ static int integration_user(struct dom *d, const char *name, const char *title, 
 
 #define DEF(field, value) (in->field ? in->field : (v.it.id ? v.it.field : (value)))
 
+/* Bounds of the published fields (issue 31): each is in every listing of
+ * the integration (GET /v1/integrations, by any user of any organization
+ * for a public one), so an unbounded one made one list 36-80 MB. The
+ * handler checked their shape; their size is checked here, as stored
+ * (compact JSON), 400 naming the field. Icon and preview images are served
+ * at their own URLs, not in listings, and are bounded as images. */
+#define PUBLISHED_JSON_MAX (16 * 1024)
+#define PUBLISHED_CONFIG_MAX (32 * 1024)
+#define PUBLISHED_CSP_MAX 4096
+#define PUBLISHED_LINK_URL_MAX 2048
+#define PUBLISHED_LINK_LABEL_MAX 100
+#define PUBLISHED_ICON_MAX (256 * 1024)
+#define PUBLISHED_IMAGE_MAX (1024 * 1024)
+
+static int too_long(const char *field, const char *v, size_t max)
+{
+	return v && strlen(v) > max ? err_set(ERR_INVALID, "%s: at most %zu bytes", field, max) : 0;
+}
+
+static int published_fields_bounded(const struct integration_input *in)
+{
+	int rc;
+
+	if ((rc = too_long("blocks", in->blocks, PUBLISHED_JSON_MAX)) ||
+	    (rc = too_long("contentSources", in->content_sources, PUBLISHED_JSON_MAX)) ||
+	    (rc = too_long("configurations", in->configurations, PUBLISHED_CONFIG_MAX)) ||
+	    (rc = too_long("contentSecurityPolicy", in->csp, PUBLISHED_CSP_MAX)) ||
+	    (rc = too_long("icon", in->icon, PUBLISHED_ICON_MAX)) ||
+	    (rc = too_long("externalLinks", in->external_links,
+			   5 * (PUBLISHED_LINK_URL_MAX + PUBLISHED_LINK_LABEL_MAX + 32))))
+		return rc;
+	if (in->external_links) {
+		json_t *l = json_loads(in->external_links, 0, NULL), *e;
+		size_t i;
+		rc = 0;
+		json_array_foreach(l, i, e) {
+			const char *u = json_string_value(json_object_get(e, "url"));
+			const char *b = json_string_value(json_object_get(e, "label"));
+			if ((u && strlen(u) > PUBLISHED_LINK_URL_MAX) || (b && strlen(b) > PUBLISHED_LINK_LABEL_MAX)) {
+				rc = err_set(ERR_INVALID, "externalLinks[%zu]: url at most %d bytes, label at most %d", i,
+					     PUBLISHED_LINK_URL_MAX, PUBLISHED_LINK_LABEL_MAX);
+				break;
+			}
+		}
+		json_decref(l);
+		if (rc)
+			return rc;
+	}
+	if (in->preview_images) {
+		json_t *l = json_loads(in->preview_images, 0, NULL), *e;
+		size_t i;
+		rc = 0;
+		json_array_foreach(l, i, e) if (json_is_string(e) && strlen(json_string_value(e)) > PUBLISHED_IMAGE_MAX) {
+			rc = err_set(ERR_INVALID, "previewImages[%zu]: at most %d bytes", i, PUBLISHED_IMAGE_MAX);
+			break;
+		}
+		json_decref(l);
+	}
+	return rc;
+}
+
 int dom_integration_publish(struct dom *d, const char *name, const struct integration_input *in,
 			    struct integration_view *out)
 {
 	struct integration_view v;
 	struct org org;
 	const char *sealed = NULL;
-	int rc = load(d, name, true, &v);
+	int rc = published_fields_bounded(in);
 
+	if (rc)
+		return rc;
+	rc = load(d, name, true, &v);
 	if (rc == ERR_NOT_FOUND) {
 		/* Names are global: one hidden from the caller is still taken. */
 		if (store_integration_get(d->tx, name, &v.it) == 0)

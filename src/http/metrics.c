@@ -4,6 +4,7 @@
  * are relaxed atomics: exact totals, no ordering needed.
  */
 #include "http/services.h"
+#include "runtime/runtime.h"
 #include "store/store.h"
 #include "util/alloc.h"
 
@@ -21,6 +22,7 @@ static const double buckets_s[] = { 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0
 struct metrics {
 	int nroutes;
 	struct store *store; /* jobs by kind and state are counted in it; NULL: none */
+	struct runtime *runtime; /* docsd_runtime_*; NULL: none */
 	atomic_long open;
 	atomic_ulong hist[NBUCKETS + 1];
 	atomic_ulong hist_count;
@@ -41,6 +43,11 @@ int metrics_new(struct metrics **out, int nroutes)
 void metrics_set_store(struct metrics *m, struct store *s)
 {
 	m->store = s;
+}
+
+void metrics_set_runtime(struct metrics *m, struct runtime *rt)
+{
+	m->runtime = rt;
 }
 
 void metrics_free(struct metrics *m)
@@ -175,6 +182,31 @@ char *metrics_render(struct metrics *m, const char *const *route_names, int nrou
 		      "docsd_slow_connections_closed_total %lu\n",
 		  extra->slow_connections_closed);
 	render_jobs(m, &b);
+	if (m->runtime) {
+		/* The integrations' runtime (runtime/runtime.h): processes and why
+		 * they ended; site scripts served from the cache or refused. */
+		struct runtime_stats rs;
+		runtime_stats(m->runtime, &rs);
+		sb_printf(&b,
+			  "# HELP docsd_runtime_processes Running workerd processes.\n# TYPE docsd_runtime_processes gauge\n"
+			  "docsd_runtime_processes %d\n"
+			  "# HELP docsd_runtime_starts_total workerd processes started.\n# TYPE docsd_runtime_starts_total counter\n"
+			  "docsd_runtime_starts_total %lld\n"
+			  "# HELP docsd_runtime_timeouts_total Deliveries past the wall clock (their process killed).\n"
+			  "# TYPE docsd_runtime_timeouts_total counter\ndocsd_runtime_timeouts_total %lld\n"
+			  "# HELP docsd_runtime_crashes_total workerd processes that ended by themselves.\n"
+			  "# TYPE docsd_runtime_crashes_total counter\ndocsd_runtime_crashes_total %lld\n"
+			  "# HELP docsd_runtime_memory_kills_total workerd processes killed past the memory bound.\n"
+			  "# TYPE docsd_runtime_memory_kills_total counter\ndocsd_runtime_memory_kills_total %lld\n"
+			  "# HELP docsd_runtime_site_scripts_total Site script.js requests by outcome.\n"
+			  "# TYPE docsd_runtime_site_scripts_total counter\n"
+			  "docsd_runtime_site_scripts_total{result=\"cached\"} %lld\n"
+			  "docsd_runtime_site_scripts_total{result=\"delivered\"} %lld\n"
+			  "docsd_runtime_site_scripts_total{result=\"refused\"} %lld\n",
+			  rs.running, (long long)rs.started, (long long)rs.timeouts, (long long)rs.crashes,
+			  (long long)rs.memory_kills, (long long)rs.script_hits, (long long)rs.script_misses,
+			  (long long)rs.script_refused);
+	}
 	if (b.failed) {
 		free(b.p);
 		return NULL;

@@ -94,6 +94,10 @@ struct metrics_extra {
 /* Count the job queue's rows by kind and state in each rendering. */
 struct store;
 void metrics_set_store(struct metrics *m, struct store *s);
+/* The integrations' runtime whose counters /metrics reports (docsd_runtime_*);
+ * NULL: none. */
+struct runtime;
+void metrics_set_runtime(struct metrics *m, struct runtime *rt);
 /* The text, malloc'd (the caller frees it), its length in *len; NULL only
  * when vsnprintf refuses a line. */
 char *metrics_render(struct metrics *m, const char *const *route_names, int nroutes,

@@ -5,8 +5,13 @@
  * One job per event, subject the installation. At least once: the event
  * stays pending until an attempt's outcome is recorded, so a process killed
  * mid-delivery delivers it again after the restart (the job's lease
- * passes). In order per installation: an event waits (deferred, not
- * counted) while an older one of its installation is pending.
+ * passes). In order per installation: the events' jobs share an order key
+ * (dom_event_record_at), so the queue claims an event's job only once the
+ * previous event's job has finished; the next one is claimable in the
+ * transaction that ends the previous one, with no push-back or polling.
+ * An event that still finds an older one pending (a job queued before the
+ * order keys existed, or one whose job failed outside a delivery) waits,
+ * deferred and not counted, as before.
  *
  * An attempt's outcome:
  *   2xx                            -> success

@@ -27,6 +27,14 @@
  *                                                      | done |  | failed | expired on the last attempt)
  *                                                      +------+  +--------+
  *
+ * A job with an order key (store_job_enqueue_ordered) is claimable only
+ * while no job of its key with a lower order_seq is queued or running: the
+ * claim's own WHERE clause says so, so such a job stays queued, unclaimed,
+ * until the transaction that finishes its predecessor (done, or failed)
+ * commits; no transition of its own is needed. A worker claims a kind other
+ * than the one it ran last first (jobs_run_next), so that one kind's backlog
+ * does not hold the others back.
+ *
  * running -> queued is also store_job_defer: the handler asked to run later
  * (job_run.defer_ms: an older job it must follow is unfinished); the attempt
  * is given back, so waiting never exhausts a job's attempts.
@@ -207,14 +215,19 @@ static void finish_failed(struct store *store, const struct job *j, int max_atte
 /* Claim: queued (or expired running) -> running, committed at once so other
  * claimers see it. */
 static int claim(const struct kind_table *t, struct store *store, const char *worker, const char *kind,
-		 struct arena *a, struct job *j)
+		 const char *except, struct arena *a, struct job *j)
 {
 	struct store_tx tx;
 	int rc = store_tx_begin(store, &tx, 1, a);
+	int64_t now = clock_now_ms();
 
 	if (rc)
 		return rc;
-	rc = store_job_claim(&tx, worker, kind, clock_now_ms(), JOB_LEASE_MS, max_attempts_of, (void *)t, j);
+	/* Another kind first, then any: see jobs_run_next. */
+	rc = except ? store_job_claim_except(&tx, worker, except, now, JOB_LEASE_MS, max_attempts_of, (void *)t, j)
+		    : ERR_NOT_FOUND;
+	if (rc == ERR_NOT_FOUND)
+		rc = store_job_claim(&tx, worker, kind, now, JOB_LEASE_MS, max_attempts_of, (void *)t, j);
 	/* Commit when none was due too: the claim may have failed jobs whose
 	 * lease expired on their last attempt. */
 	if (rc == 0 || rc == ERR_NOT_FOUND) {
@@ -230,8 +243,26 @@ int jobs_run_one(struct store *store, const struct server *srv, const char *work
 	return jobs_run_one_in(job_kinds, job_kinds_count, store, srv, worker, kind);
 }
 
+static int run_one(const struct job_kind *kinds, size_t nkinds, struct store *store, const struct server *srv,
+		   const char *worker, const char *kind, char *last_kind, size_t last_len);
+
 int jobs_run_one_in(const struct job_kind *kinds, size_t nkinds, struct store *store, const struct server *srv,
 		    const char *worker, const char *kind)
+{
+	return run_one(kinds, nkinds, store, srv, worker, kind, NULL, 0);
+}
+
+int jobs_run_next(struct store *store, const struct server *srv, const char *worker, char *last_kind, size_t last_len)
+{
+	return run_one(job_kinds, job_kinds_count, store, srv, worker, NULL, last_kind, last_len);
+}
+
+/* last_kind (when not NULL): the kind this worker ran last, in and out.
+ * The claim looks at the other kinds first: with every worker busy on a
+ * backlog of one kind (the deliveries of many installations), a job of
+ * another kind waits one job's time, not the backlog's. */
+static int run_one(const struct job_kind *kinds, size_t nkinds, struct store *store, const struct server *srv,
+		   const char *worker, const char *kind, char *last_kind, size_t last_len)
 {
 	struct kind_table t = { kinds, nkinds };
 	struct arena a;
@@ -243,11 +274,13 @@ int jobs_run_one_in(const struct job_kind *kinds, size_t nkinds, struct store *s
 	int rc;
 
 	arena_init(&a);
-	rc = claim(&t, store, worker, kind, &a, &j);
+	rc = claim(&t, store, worker, kind, last_kind && *last_kind ? last_kind : NULL, &a, &j);
 	if (rc) {
 		arena_free(&a);
 		return rc == ERR_NOT_FOUND ? 0 : rc;
 	}
+	if (last_kind)
+		snprintf(last_kind, last_len, "%s", j.kind);
 	if (!(k = jobs_kind_find(kinds, nkinds, j.kind))) {
 		/* Another docsd (a newer one, or one with test kinds) may know it:
 		 * give it back a minute later (the attempt counts, so a kind no
@@ -340,6 +373,7 @@ static int idle_wait(struct jobs *j, unsigned seq, int64_t ms)
 static void *worker_thread(void *arg)
 {
 	struct jobs *j = arg;
+	char last_kind[64] = "";
 
 	for (;;) {
 		unsigned seq;
@@ -350,7 +384,7 @@ static void *worker_thread(void *arg)
 		pthread_mutex_lock(&j->mu);
 		seq = j->kick_seq;
 		pthread_mutex_unlock(&j->mu);
-		int rc = jobs_run_one(j->store, j->srv, j->worker, NULL);
+		int rc = jobs_run_next(j->store, j->srv, j->worker, last_kind, sizeof(last_kind));
 		if (rc < 0)
 			log_error("job worker: %s", err_message());
 		if (rc != 1) {

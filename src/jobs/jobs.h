@@ -116,6 +116,10 @@ void jobs_kick(struct jobs *j);
  * 1 when a job ran (whatever its outcome), 0 when none was due, <0 on error.
  * The workers' loop, and tests. */
 int jobs_run_one(struct store *store, const struct server *srv, const char *worker, const char *kind);
+/* A worker's step: like jobs_run_one for any kind, but a kind other than
+ * *last_kind (the kind this worker ran last, updated) is claimed first when
+ * one is due. */
+int jobs_run_next(struct store *store, const struct server *srv, const char *worker, char *last_kind, size_t last_len);
 /* The same with another table of kinds (unit tests' own handlers). */
 int jobs_run_one_in(const struct job_kind *kinds, size_t nkinds, struct store *store, const struct server *srv,
 		    const char *worker, const char *kind);

@@ -5,6 +5,7 @@
  * queued, and finished jobs past JOB_KEEP_MS are deleted.
  */
 #include "jobs/workers.h"
+#include "domain/integration_events.h"
 #include "domain/domain.h"
 #include "store/store.h"
 #include "util/alloc.h"
@@ -37,6 +38,13 @@ static int tx_after_purge(struct store_tx *tx, void *arg)
 	int64_t pruned = 0;
 	char id[ID_LEN + 1];
 	int rc = store_job_prune(tx, clock_now_ms() - JOB_KEEP_MS, &pruned);
+	struct dom d;
+
+	/* Integration events past their retention, or past an integration's
+	 * count (domain/integration_events.h), go too. */
+	dom_init(&d, NULL, tx, tx->arena, NULL);
+	if (rc == 0)
+		rc = dom_events_prune(&d, &pruned);
 
 	if (rc == 0 && *removed)
 		rc = store_job_enqueue_unique(tx, JOB_KIND_GC, NULL, NULL, 0, id);

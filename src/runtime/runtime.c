@@ -74,6 +74,18 @@
 #define RUNTIME_BODY_MAX ((size_t)10 << 20)
 /* One JSON line: the body, base64, plus its envelope. */
 #define RUNTIME_LINE_MAX (RUNTIME_BODY_MAX / 3 * 4 + 4096)
+/* A console line as the entry module writes it: a message of at most 8,192
+ * UTF-16 units (cut there), each at most 6 bytes of JSON escape, and the
+ * other fields. A longer line that is not the answer is not parsed. */
+#define RUNTIME_LOGLINE_MAX (8192 * 6 + 1024)
+/* A line's JSON has at most this many structural characters outside strings
+ * (',' ':' '{' '[': a flat object of a few fields): a line of a million tiny
+ * values would make the JSON parser build a million nodes (hundreds of MiB
+ * from one 13 MiB line). */
+#define RUNTIME_LINE_TOKENS 24
+/* How far a console line's own timestamp may be from docsd's clock during
+ * the delivery; past it (or not an integer) docsd's clock is used. */
+#define RUNTIME_TS_SLACK_MS 60000
 /* A process resident past max(FACTOR x heap_mb, MIN) is recycled
  * (recycle_kib); -D overrides them (a manual check of the recycling). */
 #ifndef RUNTIME_RECYCLE_FACTOR
@@ -95,6 +107,7 @@ struct proc {
 	int users;           /* deliveries holding it (a starting one counts its starter) */
 	int64_t last_used_ns;
 	char end_reason[256]; /* why it died, for the deliveries it took along */
+	char secret[40];      /* RUNTIME_SECRET_HEADER's value for this process (workerd.h) */
 	struct proc *next;
 };
 
@@ -112,9 +125,16 @@ struct runtime {
 	 * list, while a new process of the same key may already be starting. */
 	uint64_t dir_seq;
 	bool stopping;
-	bool reaper_started;
-	pthread_t reaper;
+	bool reaper_started, memwatch_started;
+	pthread_t reaper, memwatch;
+	struct script_cache *scripts; /* site scripts' answers (script_cache.c) */
+	int64_t memory_kills;
 };
+
+struct script_cache *runtime_scripts(struct runtime *rt)
+{
+	return rt ? rt->scripts : NULL;
+}
 
 /* ---- the list (callers hold rt->mu) ---- */
 
@@ -169,6 +189,89 @@ static void proc_discard(struct proc *p)
 {
 	workerd_remove_dir(p->dir);
 	proc_free(p);
+}
+
+static long rss_kib(pid_t pid);
+
+/* ---- the memory watch: a process past its memory bound is killed ---- */
+
+/* The V8 heap flag bounds only the JavaScript heap: ArrayBuffers and
+ * workerd's own allocations are outside it (measured: 1.59 GB of
+ * ArrayBuffers in 5 s against a 128 MiB heap). No cgroup is used (this
+ * docsd may run without a delegated cgroup v2 tree, as on the test VM,
+ * where /sys/fs/cgroup is v1), so the bound is a watch of every process's
+ * resident memory (/proc/PID/statm) every MEMWATCH_MS, SIGKILL past
+ * kill_kib(): max(RUNTIME_KILL_FACTOR x heap_mb, RUNTIME_KILL_MIN_KIB).
+ * Allocation is fast (about 300 MB/s here), so the overshoot is bounded by
+ * what a process can add in one period. The delivery in flight fails with
+ * the reason and is retried; the next one starts a new process. */
+#define MEMWATCH_MS 50
+#ifndef RUNTIME_KILL_FACTOR
+#define RUNTIME_KILL_FACTOR 4
+#endif
+#ifndef RUNTIME_KILL_MIN_KIB
+#define RUNTIME_KILL_MIN_KIB (512L * 1024)
+#endif
+#define MEMWATCH_MAX 64
+
+static long kill_kib(const struct runtime *rt)
+{
+	long kib = (long)rt->cfg.heap_mb * RUNTIME_KILL_FACTOR * 1024;
+
+	return kib < RUNTIME_KILL_MIN_KIB ? RUNTIME_KILL_MIN_KIB : kib;
+}
+
+static void *memwatch_main(void *arg)
+{
+	struct runtime *rt = arg;
+
+	pthread_mutex_lock(&rt->mu);
+	while (!rt->stopping) {
+		struct timespec ts;
+		pid_t pids[MEMWATCH_MAX];
+		long rss[MEMWATCH_MAX];
+		int n = 0;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += (long)MEMWATCH_MS * 1000000;
+		ts.tv_sec += ts.tv_nsec / 1000000000;
+		ts.tv_nsec %= 1000000000;
+		(void)pthread_cond_timedwait(&rt->cond, &rt->mu, &ts);
+		if (rt->stopping)
+			break;
+		for (struct proc *p = rt->procs; p && n < MEMWATCH_MAX; p = p->next)
+			if (p->state == PROC_READY && !p->dead && p->pid > 0)
+				pids[n++] = p->pid;
+		/* /proc is read without the mutex; a pid is looked up again after. */
+		pthread_mutex_unlock(&rt->mu);
+		for (int i = 0; i < n; i++)
+			rss[i] = rss_kib(pids[i]);
+		pthread_mutex_lock(&rt->mu);
+		for (int i = 0; i < n; i++) {
+			if (rss[i] <= kill_kib(rt))
+				continue;
+			for (struct proc *p = rt->procs; p; p = p->next) {
+				if (p->pid != pids[i] || p->dead)
+					continue;
+				char why[128], key[128];
+				snprintf(why, sizeof(why), "killed: its resident memory passed %ld MiB (%ld MiB)",
+					 kill_kib(rt) / 1024, rss[i] / 1024);
+				snprintf(key, sizeof(key), "%s", p->key); /* p may go once the mutex is released */
+				pid_t pid = kill_claim(rt, p, why);
+				bool discard = p->users == 0;
+				rt->memory_kills++;
+				pthread_mutex_unlock(&rt->mu);
+				log_error("runtime: the process of %s %s", key, why);
+				(void)workerd_kill(pid);
+				if (discard)
+					proc_discard(p);
+				pthread_mutex_lock(&rt->mu);
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&rt->mu);
+	return NULL;
 }
 
 /* ---- the reaper: idle processes, and those that exited by themselves ---- */
@@ -235,6 +338,39 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* --integration-runtime auto: the workerd that scripts/deps.sh installs
+ * (tools/workerd/, npm's package and its Linux binary) in the repository
+ * this docsd was built in: <repo>/build/docsd -> <repo>/tools/workerd/...
+ * (and a docsd installed beside a tools/ directory, one level up). NULL
+ * when there is none: the runtime is then off, as with "none". */
+static char *auto_binary(void)
+{
+	static const char *const rel[] = {
+		"/../tools/workerd/node_modules/@cloudflare/workerd-linux-64/bin/workerd",
+		"/../tools/workerd/node_modules/@cloudflare/workerd-linux-arm64/bin/workerd",
+		"/tools/workerd/node_modules/@cloudflare/workerd-linux-64/bin/workerd",
+		"/tools/workerd/node_modules/@cloudflare/workerd-linux-arm64/bin/workerd",
+	};
+	char exe[4096], *slash, *path = NULL;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	if (!(slash = strrchr(exe, '/')))
+		return NULL;
+	*slash = '\0'; /* the binary's directory */
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		if (asprintf(&path, "%s%s", exe, rel[i]) < 0)
+			oom_abort("workerd path", sizeof(exe));
+		if (access(path, X_OK) == 0)
+			return path;
+		free(path);
+		path = NULL;
+	}
+	return NULL;
+}
+
 int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 {
 	struct runtime *rt = xcalloc(1, sizeof(*rt));
@@ -242,7 +378,17 @@ int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 
 	*out = NULL;
 	rt->cfg = *cfg;
-	rt->cfg.binary = dup_or_null(cfg->binary);
+	if (cfg->binary && strcmp(cfg->binary, "none") == 0)
+		rt->cfg.binary = NULL;
+	else if (cfg->binary && strcmp(cfg->binary, "auto") == 0) {
+		rt->cfg.binary = auto_binary();
+		if (rt->cfg.binary)
+			log_info("runtime: integrations run in %s (--integration-runtime auto)", rt->cfg.binary);
+		else
+			log_info("runtime: no workerd installed (scripts/deps.sh run installs it; --integration-runtime PATH "
+				 "names one): deliveries without a development tunnel fail");
+	} else
+		rt->cfg.binary = dup_or_null(cfg->binary);
 	rt->cfg.work_dir = dup_or_null(cfg->work_dir);
 	rt->cfg.api_origin = dup_or_null(cfg->api_origin);
 	rt->cfg.api_connect = dup_or_null(cfg->api_connect);
@@ -254,7 +400,8 @@ int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 		rt->cfg.max_processes = 8;
 	pthread_mutex_init(&rt->mu, NULL);
 	pthread_cond_init(&rt->cond, NULL);
-	if (!cfg->binary || !*cfg->binary) {
+	rt->scripts = script_cache_new();
+	if (!rt->cfg.binary || !*rt->cfg.binary) {
 		*out = rt;
 		return 0;
 	}
@@ -286,6 +433,11 @@ int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 		goto fail;
 	}
 	rt->reaper_started = true;
+	if ((e = pthread_create(&rt->memwatch, NULL, memwatch_main, rt)) != 0) {
+		rc = err_set(ERR_INTERNAL, "runtime: pthread_create: %s", strerror(e));
+		goto fail;
+	}
+	rt->memwatch_started = true;
 	rt->available = true;
 	*out = rt;
 	return 0;
@@ -304,6 +456,8 @@ void runtime_free(struct runtime *rt)
 	pthread_mutex_unlock(&rt->mu);
 	if (rt->reaper_started)
 		pthread_join(rt->reaper, NULL);
+	if (rt->memwatch_started)
+		pthread_join(rt->memwatch, NULL);
 	/* No delivery runs any more (the owner frees the runtime last). */
 	while (rt->procs) {
 		struct proc *p = rt->procs;
@@ -316,6 +470,7 @@ void runtime_free(struct runtime *rt)
 		(void)rmdir(rt->proc_dir);
 	}
 	free(rt->proc_dir);
+	script_cache_free(rt->scripts);
 	pthread_cond_destroy(&rt->cond);
 	pthread_mutex_destroy(&rt->mu);
 	free((char *)rt->cfg.binary);
@@ -342,7 +497,9 @@ void runtime_stats(const struct runtime *rt, struct runtime_stats *out)
 	out->started = m->started;
 	out->timeouts = m->timeouts;
 	out->crashes = m->crashes;
+	out->memory_kills = m->memory_kills;
 	pthread_mutex_unlock(&m->mu);
+	script_cache_stats(m->scripts, &out->script_hits, &out->script_misses, &out->script_refused);
 }
 
 /* ---- acquire / release ---- */
@@ -441,9 +598,13 @@ static int acquire(struct runtime *rt, const struct runtime_script *script, stru
 	}
 	if (!p->dir)
 		rc = err_set(ERR_INTERNAL, "runtime: no directory for key \"%s\"", script->key);
-	else
-		rc = workerd_start(&rt->cfg, p->dir, script->source, script->source_len, RUNTIME_START_MS, &p->pid,
-				   &p->port);
+	else if (random_alnum(p->secret, 32) != 0)
+		rc = err_set(ERR_INTERNAL, "runtime: getrandom failed");
+	else {
+		p->secret[32] = '\0';
+		rc = workerd_start(&rt->cfg, p->dir, script->source, script->source_len, p->secret, RUNTIME_START_MS,
+				   &p->pid, &p->port);
+	}
 
 	pthread_mutex_lock(&rt->mu);
 	if (rc != 0) {
@@ -522,6 +683,7 @@ struct answer {
 	struct runtime_log *logs;
 	size_t nlogs, cap_logs, dropped;
 	bool responded, too_large, garbled;
+	int64_t start_ms; /* when the delivery began (docsd's clock) */
 	int status;
 	const char *body, *content_type;
 	size_t body_len;
@@ -566,26 +728,89 @@ static const char *level_of(const char *s)
 	return "info";
 }
 
+static bool header_safe(const char *s);
+
+/* Whether a line is a flat JSON object of few fields: outside strings, at
+ * most RUNTIME_LINE_TOKENS structural characters and one level of braces. A
+ * cheap pass over bytes the script chose, before the JSON parser sees them. */
+static bool line_flat(const char *s, size_t n)
+{
+	size_t tokens = 0;
+	bool in_str = false;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+			continue;
+		}
+		if (c == '"')
+			in_str = true;
+		else if (c == '[' || (c == '{' && i > 0))
+			return false; /* nothing nested in the entry module's lines */
+		else if ((c == ',' || c == ':') && ++tokens > RUNTIME_LINE_TOKENS)
+			return false;
+	}
+	return true;
+}
+
+/* A console line's timestamp: its own when it is an integer near the
+ * delivery's time, else docsd's clock (never a cast of an arbitrary double:
+ * 1e300 or NaN to int64_t is undefined behaviour). */
+static int64_t line_ts(const struct answer *an, json_t *ts)
+{
+	int64_t now = clock_now_ms();
+
+	if (json_is_integer(ts)) {
+		json_int_t v = json_integer_value(ts);
+		if (v >= an->start_ms - RUNTIME_TS_SLACK_MS && v <= now + RUNTIME_TS_SLACK_MS)
+			return (int64_t)v;
+	}
+	return now;
+}
+
 static void answer_line(struct answer *an, const char *line, size_t len)
 {
+	static const char response_prefix[] = "{\"t\":\"response\",";
 	json_error_t jerr;
 	json_t *j;
 	const char *t;
+	bool response = len >= sizeof(response_prefix) - 1 &&
+			memcmp(line, response_prefix, sizeof(response_prefix) - 1) == 0;
 
 	if (len == 0)
 		return;
-	if (!(j = json_loadb(line, len, 0, &jerr)) || !json_is_object(j)) {
+	/* Past the line limit, a console line is counted, not parsed. */
+	if (!response && an->nlogs >= RUNTIME_LOG_MAX) {
+		an->dropped++;
+		return;
+	}
+	/* Only the answer may be long; nothing is nested (line_flat). */
+	if ((!response && len > RUNTIME_LOGLINE_MAX) || line[0] != '{' || !line_flat(line, len)) {
+		an->garbled = true;
+		return;
+	}
+	if (!(j = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr)) || !json_is_object(j)) {
 		an->garbled = true;
 		json_decref(j);
 		return;
 	}
 	t = json_string_value(json_object_get(j, "t"));
-	if (t && strcmp(t, "log") == 0) {
+	if (t && strcmp(t, "log") == 0 && !response) {
 		const char *msg = json_string_value(json_object_get(j, "message"));
-		json_t *ts = json_object_get(j, "ts");
 		add_log(an, level_of(json_string_value(json_object_get(j, "level"))), msg ? msg : "",
-			json_is_number(ts) ? (int64_t)json_number_value(ts) : clock_now_ms());
-	} else if (t && strcmp(t, "response") == 0 && !an->responded) {
+			line_ts(an, json_object_get(j, "ts")));
+	} else if (t && strcmp(t, "response") == 0 && response && !an->responded) {
+		json_t *st = json_object_get(j, "status");
+		/* An HTTP status, or the answer is not one. */
+		if (!json_is_integer(st) || json_integer_value(st) < 100 || json_integer_value(st) > 599) {
+			an->garbled = true;
+			json_decref(j);
+			return;
+		}
 		const char *b64 = json_string_value(json_object_get(j, "body"));
 		const char *ct = json_string_value(json_object_get(j, "contentType"));
 		size_t blen = b64 ? strlen(b64) : 0;
@@ -596,10 +821,11 @@ static void answer_line(struct answer *an, const char *line, size_t len)
 		} else {
 			body[n] = '\0';
 			an->responded = true;
-			an->status = (int)json_integer_value(json_object_get(j, "status"));
+			an->status = (int)json_integer_value(st);
 			an->body = (const char *)body;
 			an->body_len = (size_t)n;
-			an->content_type = ct ? arena_strdup(an->a, ct) : NULL;
+			/* Served as a header (a site's script.js): a short, printable one or none. */
+			an->content_type = ct && strlen(ct) <= 255 && header_safe(ct) ? arena_strdup(an->a, ct) : NULL;
 		}
 	}
 	json_decref(j);
@@ -648,7 +874,7 @@ int runtime_deliver(struct runtime *rt, const struct runtime_script *script, con
 		    const char *content_type, const char *body, size_t body_len, struct arena *a,
 		    struct runtime_result *res)
 {
-	struct answer an = { .a = a };
+	struct answer an = { .a = a, .start_ms = clock_now_ms() };
 	struct curl_slist *headers = NULL, *h;
 	struct proc *p = NULL;
 	CURL *c = NULL;
@@ -679,6 +905,11 @@ int runtime_deliver(struct runtime *rt, const struct runtime_script *script, con
 	if (!(c = curl_easy_init()) ||
 	    !(h = curl_slist_append(NULL, arena_printf(a, "Content-Type: %s", content_type)))) {
 		rc = err_set(ERR_INTERNAL, "runtime: curl_easy_init failed");
+		goto cleanup;
+	}
+	headers = h;
+	if (!(h = curl_slist_append(headers, arena_printf(a, RUNTIME_SECRET_HEADER ": %s", p->secret)))) {
+		rc = err_set(ERR_INTERNAL, "runtime: curl_slist_append failed");
 		goto cleanup;
 	}
 	headers = h;

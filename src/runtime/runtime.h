@@ -87,7 +87,31 @@ int runtime_deliver(struct runtime *rt, const struct runtime_script *script, con
 struct runtime_stats {
 	int running;
 	int64_t started, timeouts, crashes;
+	int64_t memory_kills;                   /* processes killed past the memory bound */
+	int64_t script_hits, script_misses, script_refused; /* site scripts (below) */
 };
 void runtime_stats(const struct runtime *rt, struct runtime_stats *out);
+
+/* Site scripts (script_cache.c): a SiteIntegrationScript's answer kept per
+ * key (installation, site, integration version) for 60 s, at most 1 MiB
+ * each, 16 MiB in all; and at most 2 deliveries of one integration's site
+ * script at a time. A runtime without workerd has them too (the dev tunnel
+ * uses the bound). rt may be NULL (no cache, no bound). */
+struct arena;
+/* 1 and *out filled (status 200, into a) when key is cached and fresh. */
+int runtime_script_cached(struct runtime *rt, const char *key, struct arena *a, struct runtime_result *out);
+void runtime_script_put(struct runtime *rt, const char *key, const char *body, size_t len, const char *content_type);
+/* Take one of the integration's delivery slots: ERR_UNAVAILABLE when its
+ * slots are all taken (refused, not queued); runtime_script_end gives it
+ * back. */
+int runtime_script_begin(struct runtime *rt, const char *integration_id);
+void runtime_script_end(struct runtime *rt, const char *integration_id);
+
+/* Inside the runtime (runtime.c owns the cache; script_cache.c is it). */
+struct script_cache;
+struct script_cache *runtime_scripts(struct runtime *rt);
+struct script_cache *script_cache_new(void);
+void script_cache_free(struct script_cache *c);
+void script_cache_stats(struct script_cache *c, int64_t *hits, int64_t *misses, int64_t *refused);
 
 #endif

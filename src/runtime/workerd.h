@@ -28,6 +28,13 @@
 
 #include "runtime/runtime.h"
 
+/* The header every delivery carries with its process's own secret (the
+ * secret argument of workerd_start, a binding of the main worker only): the
+ * entry module answers 403 without running the script to a request without
+ * it, so one script (which may reach 127.0.0.1 with --allow-private-network)
+ * cannot deliver forged events to another integration's process. */
+#define RUNTIME_SECRET_HEADER "X-Docsd-Runtime-Secret"
+
 /* proc_dir/w-<key or its hash>, malloc'd; NULL only for an empty key. */
 char *workerd_dir(const char *proc_dir, const char *key);
 
@@ -38,7 +45,7 @@ char *workerd_dir(const char *proc_dir, const char *key);
  * start (the message quotes the start of its log: a script that does not
  * load ends here), ERR_INTERNAL when a file or spawn call failed. */
 int workerd_start(const struct runtime_config *cfg, const char *dir, const char *source, size_t source_len,
-		  int64_t start_ms, pid_t *pid, int *port);
+		  const char *secret, int64_t start_ms, pid_t *pid, int *port);
 
 /* SIGKILL the process group and reap it; the status waitpid() gave, or -1. */
 int workerd_kill(pid_t pid);

@@ -621,6 +621,47 @@ int store_event_log_add(struct store_tx *tx, const char *event_id, const char *l
 		       p, NP(p), NULL);
 }
 
+static int fill_usage(struct store_tx *tx, struct db_rows *r, void *out)
+{
+	int64_t *u = out;
+
+	u[0] = st_int(tx, r, 0);
+	u[1] = st_int(tx, r, 1);
+	return 0;
+}
+
+int store_event_log_usage(struct store_tx *tx, const char *event_id, int64_t *lines, int64_t *bytes)
+{
+	struct db_param p[] = { P_TEXT(event_id) };
+	int64_t u[2] = { 0, 0 };
+	int rc = st_one(tx,
+			"SELECT COUNT(*), COALESCE(SUM(LENGTH(message)), 0) FROM integration_event_logs WHERE event_id = $1",
+			p, NP(p), fill_usage, u);
+
+	*lines = u[0];
+	*bytes = u[1];
+	return rc;
+}
+
+int store_events_prune(struct store_tx *tx, int64_t before, int64_t keep, int64_t *removed)
+{
+	struct db_param p[] = { P_INT(before) };
+	struct db_param q[] = { P_INT(keep) };
+	int64_t a = 0, b = 0;
+	/* Finished events past the retention; then, per integration, finished
+	 * events beyond its newest `keep` (seq numbers them per integration).
+	 * Their trace lines go with them (ON DELETE CASCADE). */
+	int rc = st_exec(tx, "DELETE FROM integration_events WHERE status <> 'pending' AND finished_at < $1", p, NP(p), &a);
+
+	if (rc == 0)
+		rc = st_exec(tx,
+			     "DELETE FROM integration_events WHERE status <> 'pending' AND seq <= (SELECT MAX(l.seq) "
+			     "FROM integration_events l WHERE l.integration_id = integration_events.integration_id) - $1",
+			     q, NP(q), &b);
+	*removed = a + b;
+	return rc;
+}
+
 static int fill_log(struct store_tx *tx, struct db_rows *r, void *out)
 {
 	struct integration_log *l = out;

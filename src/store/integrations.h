@@ -137,6 +137,11 @@ int store_event_finish(struct store_tx *tx, const char *id, const char *status, 
 int store_event_log_add(struct store_tx *tx, const char *event_id, const char *level, const char *message,
 			int64_t ts);
 int store_event_logs(struct store_tx *tx, const char *event_id, struct integration_log **items, int *n);
+/* How many trace lines an event has, and their messages' bytes. */
+int store_event_log_usage(struct store_tx *tx, const char *event_id, int64_t *lines, int64_t *bytes);
+/* Delete finished events (and their trace lines) that finished before
+ * `before`, and those of an integration beyond its newest `keep`. */
+int store_events_prune(struct store_tx *tx, int64_t before, int64_t keep, int64_t *removed);
 
 /* An organization by its hostname, or the hostname's first label (what
  * publishIntegration's `organization` calls a subdomain). */

@@ -34,7 +34,7 @@ static int fill_job(struct store_tx *tx, struct db_rows *r, void *out)
 }
 
 static int enqueue(struct store_tx *tx, const char *kind, const char *subject, const char *payload,
-		   int64_t run_after, int dedup, char *id, int64_t *added)
+		   int64_t run_after, int dedup, const char *order_key, char *id, int64_t *added)
 {
 	int64_t now = clock_now_ms();
 	int rc;
@@ -45,10 +45,17 @@ static int enqueue(struct store_tx *tx, const char *kind, const char *subject, c
 		return err_set(ERR_INTERNAL, "cannot make a job id");
 	struct db_param p[] = { P_TEXT(id), P_TEXT(kind), P_TEXT(subject ? subject : ""),
 				P_TEXT(payload ? payload : "{}"), P_INT(dedup), P_INT(run_after > 0 ? run_after : now),
-				P_INT(now) };
+				P_INT(now), order_key ? P_TEXT(order_key) : P_NULL };
+	/* order_seq: after every job of the key still in the table. The caller
+	 * serializes the jobs of one key (its transaction locks the row the key
+	 * names: an integration, a space), so two never take the same number;
+	 * once every job of a key is pruned, numbering may restart: nothing is
+	 * left to follow. */
 	rc = st_exec(tx,
 		     "INSERT INTO jobs (id, kind, subject, payload, state, dedup, attempts, run_after, created_at, "
-		     "updated_at) VALUES ($1, $2, $3, $4, 'queued', $5, 0, $6, $7, $7) "
+		     "updated_at, order_key, order_seq) VALUES ($1, $2, $3, $4, 'queued', $5, 0, $6, $7, $7, CAST($8 AS TEXT), "
+		     "CASE WHEN CAST($8 AS TEXT) IS NULL THEN 0 ELSE (SELECT COALESCE(MAX(o.order_seq), 0) + 1 FROM jobs o "
+		     "WHERE o.order_key = CAST($8 AS TEXT)) END) "
 		     "ON CONFLICT (kind, subject) WHERE state = 'queued' AND dedup = 1 DO NOTHING",
 		     p, NP(p), added);
 	return rc;
@@ -59,7 +66,17 @@ int store_job_enqueue(struct store_tx *tx, const char *kind, const char *subject
 {
 	int64_t added = 0;
 
-	return enqueue(tx, kind, subject, payload_json, run_after, 0, id, &added);
+	return enqueue(tx, kind, subject, payload_json, run_after, 0, NULL, id, &added);
+}
+
+int store_job_enqueue_ordered(struct store_tx *tx, const char *kind, const char *subject, const char *payload_json,
+			      int64_t run_after, const char *order_key, char *id)
+{
+	int64_t added = 0;
+
+	if (!order_key || !*order_key)
+		return err_set(ERR_INVALID, "an ordered job needs an order key");
+	return enqueue(tx, kind, subject, payload_json, run_after, 0, order_key, id, &added);
 }
 
 static int fill_id(struct store_tx *tx, struct db_rows *r, void *out)
@@ -74,7 +91,7 @@ int store_job_enqueue_unique(struct store_tx *tx, const char *kind, const char *
 			     int64_t run_after, char *id)
 {
 	int64_t added = 0;
-	int rc = enqueue(tx, kind, subject, payload_json, run_after, 1, id, &added);
+	int rc = enqueue(tx, kind, subject, payload_json, run_after, 1, NULL, id, &added);
 
 	if (rc || added)
 		return rc;
@@ -88,25 +105,40 @@ int store_job_enqueue_unique(struct store_tx *tx, const char *kind, const char *
 		      2, fill_id, id);
 }
 
-/* The next due job: queued and due, or running with its lease passed. On
- * PostgreSQL, rows another claimer holds are skipped, not waited for. */
+/* The next due job: queued and due, or running with its lease passed, and,
+ * for a job with an order key, the oldest unfinished job of its key (no job
+ * of the key with a lower order_seq is queued or running). A job waiting
+ * for an older one is thus never claimed, so it costs no claim, no push-back
+ * and no poll: it becomes claimable in the transaction that finishes its
+ * predecessor. On PostgreSQL, rows another claimer holds are skipped, not
+ * waited for; the NOT EXISTS reads committed rows, so a predecessor another
+ * worker is claiming right now is still queued or running there, and its
+ * successor stays blocked. */
+#define CLAIM_DUE \
+	"((j.state = 'queued' AND j.run_after <= $1) OR (j.state = 'running' AND j.lease_until < $1)) " \
+	"AND (j.order_key IS NULL OR NOT EXISTS (SELECT 1 FROM jobs o WHERE o.order_key = j.order_key " \
+	"AND o.order_seq < j.order_seq AND o.state IN ('queued', 'running'))) "
+#define J_COLS \
+	"j.id, j.kind, j.subject, j.payload, j.state, j.worker, j.last_error, j.result, j.attempts, j.run_after, " \
+	"j.lease_until, j.created_at, j.updated_at"
 static const char claim_any[] =
-	"SELECT " JOB_COLS " FROM jobs WHERE (state = 'queued' AND run_after <= $1) "
-	"OR (state = 'running' AND lease_until < $1) ORDER BY run_after, id LIMIT 1"
-	DB_POSTGRES_ONLY(" FOR UPDATE SKIP LOCKED");
+	"SELECT " J_COLS " FROM jobs j WHERE " CLAIM_DUE "ORDER BY j.run_after, j.id LIMIT 1"
+	DB_POSTGRES_ONLY(" FOR UPDATE OF j SKIP LOCKED");
 static const char claim_kind[] =
-	"SELECT " JOB_COLS " FROM jobs WHERE kind = $2 AND ((state = 'queued' AND run_after <= $1) "
-	"OR (state = 'running' AND lease_until < $1)) ORDER BY run_after, id LIMIT 1"
-	DB_POSTGRES_ONLY(" FOR UPDATE SKIP LOCKED");
+	"SELECT " J_COLS " FROM jobs j WHERE j.kind = $2 AND " CLAIM_DUE "ORDER BY j.run_after, j.id LIMIT 1"
+	DB_POSTGRES_ONLY(" FOR UPDATE OF j SKIP LOCKED");
+static const char claim_except[] =
+	"SELECT " J_COLS " FROM jobs j WHERE j.kind <> $2 AND " CLAIM_DUE "ORDER BY j.run_after, j.id LIMIT 1"
+	DB_POSTGRES_ONLY(" FOR UPDATE OF j SKIP LOCKED");
 
-int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, int64_t now, int64_t lease_ms,
-		    store_job_limit_fn max_attempts, void *arg, struct job *out)
+static int claim(struct store_tx *tx, const char *worker, const char *sql, const char *kind, int64_t now,
+		 int64_t lease_ms, store_job_limit_fn max_attempts, void *arg, struct job *out)
 {
 	for (;;) {
 		struct db_param p[] = { P_INT(now), P_TEXT(kind) };
 		struct job j;
 		int64_t changes = 0;
-		int rc = st_one(tx, kind ? claim_kind : claim_any, p, kind ? 2 : 1, fill_job, &j);
+		int rc = st_one(tx, sql, p, kind ? 2 : 1, fill_job, &j);
 
 		if (rc)
 			return rc;
@@ -137,6 +169,18 @@ int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, i
 		*out = j;
 		return 0;
 	}
+}
+
+int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, int64_t now, int64_t lease_ms,
+		    store_job_limit_fn max_attempts, void *arg, struct job *out)
+{
+	return claim(tx, worker, kind ? claim_kind : claim_any, kind, now, lease_ms, max_attempts, arg, out);
+}
+
+int store_job_claim_except(struct store_tx *tx, const char *worker, const char *except_kind, int64_t now,
+			   int64_t lease_ms, store_job_limit_fn max_attempts, void *arg, struct job *out)
+{
+	return claim(tx, worker, claim_except, except_kind, now, lease_ms, max_attempts, arg, out);
 }
 
 int store_job_done(struct store_tx *tx, const struct job *j, const char *result_json, int64_t now)

@@ -28,6 +28,12 @@ struct job {
  * run_after 0 (now). *id (ID_LEN + 1 bytes) gets its id. */
 int store_job_enqueue(struct store_tx *tx, const char *kind, const char *subject, const char *payload_json,
 		      int64_t run_after, char *id);
+/* The same, in order with the other jobs of order_key (not NULL): the job is
+ * claimed only once every job of the key queued before it has finished
+ * (done or failed), whatever their kinds. The caller's transaction must
+ * serialize the jobs of one key (lock the row the key names). */
+int store_job_enqueue_ordered(struct store_tx *tx, const char *kind, const char *subject, const char *payload_json,
+			      int64_t run_after, const char *order_key, char *id);
 /* The same, deduplicated: when a job of this kind and subject is already
  * queued (not yet running), no job is added, that job's run_after moves
  * earlier if this one is, and *id gets that job's id. */
@@ -46,6 +52,11 @@ int store_job_enqueue_unique(struct store_tx *tx, const char *kind, const char *
 typedef int (*store_job_limit_fn)(const char *kind, void *arg);
 int store_job_claim(struct store_tx *tx, const char *worker, const char *kind, int64_t now, int64_t lease_ms,
 		    store_job_limit_fn max_attempts, void *arg, struct job *out);
+/* The same, for a job of any kind but except_kind (not NULL): a worker that
+ * just ran a job of a kind looks at the other kinds first (jobs.c), so a
+ * backlog of one kind does not keep the others waiting. */
+int store_job_claim_except(struct store_tx *tx, const char *worker, const char *except_kind, int64_t now,
+			   int64_t lease_ms, store_job_limit_fn max_attempts, void *arg, struct job *out);
 /* running -> done, only if this claim (id, attempts, worker) still holds it:
  * ERR_CONFLICT when it lost its lease (the caller rolls back). */
 int store_job_done(struct store_tx *tx, const struct job *j, const char *result_json, int64_t now);

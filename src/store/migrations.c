@@ -887,6 +887,26 @@ static const char m0022_signin_throttle[] =
 	"  last_at BIGINT NOT NULL) " WITHOUT_ROWID ";"
 	"CREATE INDEX signin_throttle_last ON signin_throttle (last_at);"
 	"ALTER TABLE users ADD COLUMN token_gen BIGINT NOT NULL DEFAULT 0;";
+/* 23: the job queue's per-key order (issue 31, store/jobs.c). A job with an
+ * order_key runs only after every job of that key with a lower order_seq
+ * has finished (done or failed): the claim itself skips it, so a job that
+ * must wait is never claimed and pushed back. NULL key: no order.
+ * jobs_order serves the enqueue's MAX(order_seq); jobs_order_open the
+ * claim's NOT EXISTS probe, which must not walk a key's finished jobs (an
+ * installation keeps thousands for a week). */
+static const char m0023_job_order[] =
+	"ALTER TABLE jobs ADD COLUMN order_key TEXT;"
+	"ALTER TABLE jobs ADD COLUMN order_seq BIGINT NOT NULL DEFAULT 0;"
+	"CREATE INDEX jobs_order ON jobs (order_key, order_seq);"
+	"CREATE INDEX jobs_order_open ON jobs (order_key, state, order_seq);"
+	/* A delivery's token mint deletes the integration's expired tokens
+	 * first: found by this index, not by a scan of every token. */
+	"CREATE INDEX integration_tokens_expiry ON integration_tokens (integration_id, expires_at);"
+	/* An event's number (MAX(seq) of its integration) and a delivery's
+	 * "an older event of the installation is pending" are index lookups,
+	 * not walks over every event the integration ever had. */
+	"CREATE INDEX integration_events_seq ON integration_events (integration_id, seq);"
+	"CREATE INDEX integration_events_pending ON integration_events (installation_id, status, seq);";
 
 const struct migration migrations[] = {
 	{ 1, "foundation", m0001_foundation, NULL, NULL },
@@ -911,5 +931,6 @@ const struct migration migrations[] = {
 	{ 20, "token names", m0020_token_names, NULL, NULL },
 	{ 21, "SAML identities and verified email domains", m0021_saml_identities, NULL, NULL },
 	{ 22, "sign-in throttle and token generations", m0022_signin_throttle, NULL, NULL },
+	{ 23, "job order keys", m0023_job_order, NULL, NULL },
 };
 const int migrations_count = (int)(sizeof(migrations) / sizeof(migrations[0]));

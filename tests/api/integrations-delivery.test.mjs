@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, workTree } from './lib/git.mjs';
 import { setup } from './lib/fixtures.mjs';
-import { startServer } from './lib/server.mjs';
+import { startServer, runCli } from './lib/server.mjs';
 import { client, ok, empty, expectError, createOrg, raw, sleep } from './lib/api.mjs';
 import { validate } from './lib/schema.mjs';
 
@@ -37,6 +37,11 @@ async function tunnel() {
             }
             t.received.push({ path: req.url, contentType: req.headers['content-type'], fields });
             if (t.hang) return; // never answers: the delivery is in flight
+            if (t.big) {
+                res.writeHead(200, { 'content-type': 'text/plain' });
+                res.end('x'.repeat(2 << 20)); // past the 1 MiB a tunnel's answer is read up to
+                return;
+            }
             const status = t.answer(t.received.length);
             let event = {};
             try {
@@ -292,6 +297,75 @@ describe('integration delivery through a development tunnel', () => {
         assert.equal(ev.payload.type, 'installation_setup');
         assert.ok(tun.received.length >= before + 2, 'delivered again after the restart');
     });
+    // Issue 31, item 10: fields without a size limit made one GET /v1/integrations by an
+    // unrelated user 36-80 MB. Every listed field is bounded at publish (400 naming it); a refused
+    // publish changes nothing.
+    it('published fields are bounded: oversized ones are refused, naming the field', async () => {
+        const name = `big-${ctx.run}`;
+        const big = 'x'.repeat(20 * 1024);
+        const cases = [
+            [{ blocks: [{ id: 'b', title: big }] }, /^blocks: at most 16384 bytes/],
+            [{ contentSources: [{ id: 'c', title: big }] }, /^contentSources: at most 16384 bytes/],
+            [{ configurations: { account: { type: 'object', properties: { a: { type: 'string', description: big + big } } } } }, /^configurations: at most 32768 bytes/],
+            [{ externalLinks: [{ url: `https://example.com/${'a'.repeat(3000)}`, label: 'x' }] }, /^externalLinks\[0\]: url at most 2048/],
+            [{ externalLinks: [{ url: 'https://example.com/', label: 'l'.repeat(200) }] }, /^externalLinks\[0\]: .*label at most 100/],
+            [{ contentSecurityPolicy: { 'script-src': 's'.repeat(5000) } }, /^contentSecurityPolicy: at most 4096 bytes/],
+        ];
+        for (const [extra, msg] of cases) {
+            const r = await raw(ctx.url, 'POST', `/v1/integrations/${name}`, { token: alice.token, json: body(name, extra) });
+            assert.equal(r.status, 400, `${JSON.stringify(extra).slice(0, 80)}: ${r.text.slice(0, 200)}`);
+            assert.equal(r.json.error.code, 400);
+            assert.match(r.json.error.message, msg);
+        }
+        const gone = await raw(ctx.url, 'GET', `/v1/integrations/${name}`, { token: alice.token });
+        assert.equal(gone.status, 404, 'nothing was published');
+        // Within the bounds: published.
+        await ok(api.integrations.publishIntegration(name, body(name, { blocks: [{ id: 'b', title: 'Block' }], externalLinks: [{ url: 'https://example.com/', label: 'Docs' }] })), 'publishIntegration');
+    });
+
+    // Issue 31, Low: a tunnel URL with CR/LF was accepted and retried five times; an oversized
+    // answer was retried. Both are final now: one attempt, the reason in the trace.
+    it('a tunnel URL with CR/LF, and an oversized tunnel answer, fail at once without retries', async () => {
+        const name = `crlf-${ctx.run}`;
+        await ok(api.integrations.publishIntegration(name, body(name)), 'publishIntegration');
+        const put = await raw(ctx.url, 'PUT', `/v1/integrations/${name}/dev`, { token: alice.token, json: { tunnelUrl: `${tun.url}/\r\nX-Injected: 1` } });
+        if (put.status === 204) {
+            const before = tun.received.length;
+            await install(name);
+            const [ev] = await waitFor('the event to fail', async () => {
+                const it = await events(name);
+                return it.length ? it : null;
+            }, 20_000);
+            assert.equal(ev.status, 'failed');
+            const one = await ok(api.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
+            const attempts = one.trace.logs.filter((l) => /^delivery attempt/.test(l.message));
+            assert.equal(attempts.length, 1, JSON.stringify(one.trace.logs));
+            assert.match(attempts[0].message, /control character or a space/);
+            assert.equal(tun.received.length, before, 'nothing was sent');
+        } else {
+            assert.equal(put.status, 400, put.text);
+        }
+
+        const bigName = `bigans-${ctx.run}`;
+        await ok(api.integrations.publishIntegration(bigName, body(bigName)), 'publishIntegration');
+        await empty(api.integrations.setIntegrationDevelopmentMode(bigName, { tunnelUrl: tun.url }), 204, 'setIntegrationDevelopmentMode');
+        tun.big = true;
+        try {
+            const before = tun.received.length;
+            await install(bigName);
+            const [ev] = await waitFor('the event to fail', async () => {
+                const it = await events(bigName);
+                return it.length ? it : null;
+            }, 20_000);
+            assert.equal(ev.status, 'failed');
+            const one = await ok(api.integrations.getIntegrationEvent(bigName, ev.id), 'getIntegrationEvent');
+            assert.equal(one.trace.logs.filter((l) => /^delivery attempt/.test(l.message)).length, 1, JSON.stringify(one.trace.logs));
+            assert.equal(tun.received.length, before + 1, 'one attempt');
+        } finally {
+            tun.big = false;
+        }
+    });
+
     it('a loopback tunnel is refused without --allow-private-network', async () => {
         // Last: the main server stops first, since on PostgreSQL the job queue is shared and its
         // workers (with --allow-private-network) would deliver this server's events.
@@ -318,4 +392,135 @@ describe('integration delivery through a development tunnel', () => {
         }
     });
 
+});
+
+// Issue 31, item 12: the events of an installation were claimed, found waiting for an older one,
+// and pushed back 2 s each round (about 0.6 events/s per installation). Now a job of an
+// installation is claimable only once the previous one has finished, so a backlog drains at the
+// tunnel's pace, in order, one at a time per installation, while other job kinds still run.
+describe('integration delivery throughput: a backlog in order, without polling', () => {
+    let ctx, api, org;
+    const N = 40; // events per installation after the first
+    const DELAY_MS = 100; // the tunnel's time per answer: a backlog of about 4 s per installation
+    const seen = new Map(); // installation -> event ids in the order received
+    const inFlight = new Map();
+    let maxInFlight = 0;
+    let server;
+
+    before(async () => {
+        process.env.DOCSD_TEST_JOBS = '1'; // the test-only job kind, for "other kinds still run"
+        server = http.createServer((req, res) => {
+            const chunks = [];
+            req.on('data', (c) => chunks.push(c));
+            req.on('end', async () => {
+                const r = new Request('http://x/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] }, body: Buffer.concat(chunks) });
+                const ev = JSON.parse((await r.formData()).get('event'));
+                const key = ev.installationId;
+                inFlight.set(key, (inFlight.get(key) || 0) + 1);
+                maxInFlight = Math.max(maxInFlight, inFlight.get(key));
+                if (!seen.has(key)) seen.set(key, []);
+                seen.get(key).push(ev.eventId);
+                await sleep(DELAY_MS);
+                inFlight.set(key, inFlight.get(key) - 1);
+                res.writeHead(200, { 'content-type': 'text/plain' });
+                res.end('OK');
+            });
+        });
+        await new Promise((r) => server.listen(0, '127.0.0.1', r));
+        ctx = await setup({ extraArgs: ['--allow-private-network', '--job-workers', '3'] });
+        const alice = await ctx.user('alice');
+        api = alice.api;
+        ({ org } = await createOrg(ctx.url, alice.token, `Throughput ${ctx.run}`));
+    });
+    after(async () => {
+        await ctx?.server.stop();
+        server?.close();
+    });
+
+    it(`${N + 1} events of each of two installations: delivered in order, one at a time, fast; another kind runs meanwhile`, async () => {
+        const url = `http://127.0.0.1:${server.address().port}/`;
+        const names = [`fast-a-${ctx.run}`, `fast-b-${ctx.run}`];
+        const installs = [];
+        for (const name of names) {
+            await ok(api.integrations.publishIntegration(name, {
+                organization: org.id, title: 'Fast', description: 'Delivers quickly', script: 'export default {}', scopes: ['space:content:read'],
+            }), 'publishIntegration');
+            await empty(api.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: url }), 204, 'setIntegrationDevelopmentMode');
+            const res = await api.integrations.installIntegration(name, { organization: org.id });
+            assert.equal(res.status, 200);
+            installs.push(res.data);
+        }
+        const start = Date.now();
+        for (let i = 0; i < N; i++)
+            for (let k = 0; k < names.length; k++)
+                await ok(api.integrations.updateIntegrationInstallation(names[k], installs[k].id, { externalIds: [`ext-${i}`] }), 'updateIntegrationInstallation');
+
+        // Another kind while the backlog exists: it runs at once, it does not queue behind it.
+        const enq = await runCli(['job', 'enqueue', ...ctx.server.storageArgs(), '--kind', 'test.sleep-then-write', '--subject', `other-${ctx.run}`, '--payload', '{"ms":10}']);
+        assert.equal(enq.code, 0, enq.stderr);
+        const { id } = JSON.parse(enq.stdout);
+        await waitFor('the other kind\'s job to finish', async () => {
+            const r = await runCli(['job', 'list', ...ctx.server.storageArgs(), '--kind', 'test.sleep-then-write']);
+            const j = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((x) => x.id === id);
+            return j && j.state === 'done';
+        }, 15_000);
+        // Pending events are not listed (GitBook lists finished ones): fewer than all are.
+        const deliveredThen = (await Promise.all(names.map(async (n) => (await ok(api.integrations.listIntegrationEvents(n), 'listIntegrationEvents')).items)))
+            .flat().length;
+        const pendingThen = 2 * (N + 1) - deliveredThen;
+        assert.ok(pendingThen > 0, 'the other job ran while the backlog was still pending');
+
+        // The old queue took about 1.6 s per event of an installation (over a minute here).
+        const lists = await waitFor('every event to be delivered', async () => {
+            const all = await Promise.all(names.map(async (n) => (await ok(api.integrations.listIntegrationEvents(n), 'listIntegrationEvents')).items));
+            return all.every((items) => items.length === N + 1 && items.every((e) => e.status === 'success')) ? all : null;
+        }, 30_000);
+        const secs = (Date.now() - start) / 1000;
+        for (let k = 0; k < names.length; k++) {
+            // Newest first in the list: the delivery order is the reverse.
+            const expected = lists[k].map((e) => e.payload.eventId).reverse();
+            assert.deepEqual(seen.get(installs[k].id), expected, `installation ${k}: delivered once each, in order`);
+        }
+        assert.equal(maxInFlight, 1, 'never two deliveries of one installation at once');
+        assert.ok(secs < 25, `${2 * (N + 1)} events took ${secs} s`);
+    });
+});
+
+// Issue 31, item 9, the retention rule: finished events go 30 days after they finished (the
+// periodic purge, which also runs at start). SQLite only: on PostgreSQL the database is shared
+// with the other test files, whose events a server 31 days ahead would purge too.
+describe('integration events: retention', { skip: !!process.env.DOCSD_TEST_DATABASE && 'SQLite only (a shared PostgreSQL database)' }, () => {
+    let server, tun2;
+    after(async () => {
+        if (server && !server.exited) await server.stop();
+        tun2?.server.close();
+    });
+    it('finished events are deleted 30 days after they finished, with their traces', async () => {
+        tun2 = await tunnel();
+        server = await startServer({ extraArgs: ['--allow-private-network'] });
+        const u = await server.createUser(`ret-${Date.now()}@example.com`, 'Ret');
+        const capi = client(server.url, u.token);
+        const { org: o } = await createOrg(server.url, u.token, 'Retention');
+        const name = `ret-${Date.now()}`;
+        await ok(capi.integrations.publishIntegration(name, { organization: o.id, title: 'Retention', description: 'r', script: 'export default {}', scopes: ['space:content:read'] }), 'publishIntegration');
+        await empty(capi.integrations.setIntegrationDevelopmentMode(name, { tunnelUrl: tun2.url }), 204, 'setIntegrationDevelopmentMode');
+        assert.equal((await capi.integrations.installIntegration(name, { organization: o.id })).status, 200);
+        const [ev] = await waitFor('the event', async () => {
+            const it = (await ok(capi.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items;
+            return it.length && it[0].status === 'success' ? it : null;
+        }, 20_000);
+        const dataDir = server.dataDir;
+        await server.stop({ keepData: true });
+        // 29 days later: kept.
+        server = await startServer({ dataDir, extraArgs: ['--allow-private-network', '--clock-offset-ms', String(29 * 86400_000)] });
+        let c = client(server.url, u.token);
+        assert.equal((await ok(c.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items.length, 1);
+        await server.stop({ keepData: true });
+        // 31 days later: the purge at start deleted it.
+        server = await startServer({ dataDir, extraArgs: ['--allow-private-network', '--clock-offset-ms', String(31 * 86400_000)] });
+        c = client(server.url, u.token);
+        assert.equal((await ok(c.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items.length, 0);
+        const gone = await raw(server.url, 'GET', `/v1/integrations/${name}/events/${ev.id}`, { token: u.token });
+        assert.equal(gone.status, 404);
+    });
 });

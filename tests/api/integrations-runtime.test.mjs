@@ -15,11 +15,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setup } from './lib/fixtures.mjs';
 import { startServer, repoRoot } from './lib/server.mjs';
-import { client, ok, createOrg, sleep } from './lib/api.mjs';
+import { client, ok, createOrg, sleep, raw } from './lib/api.mjs';
 import { validate } from './lib/schema.mjs';
 
 const WORKERD =
@@ -211,6 +211,230 @@ export default { async fetch(request) {
     });
 
     // Last: it restarts the server.
+    // Issue 31, item 8: a script replaced globals the entry module used (its answer and lines were
+    // then the script's), wrote lines docsd parsed without bounds (a flat 6 MB line of numbers
+    // cost docsd hundreds of MiB in the JSON parser) and chose timestamps that reached a C cast
+    // with undefined behaviour. The entry module now takes its built-ins before the script loads,
+    // and docsd validates every line: the forged answer status, the nested line and the
+    // far-future timestamp are refused or replaced; the real answer and lines arrive.
+    it('a hostile script cannot shape what docsd reads back: globals replaced, forged lines, huge lines, wild timestamps', async () => {
+        const name = `hostile-${ctx.run}`;
+        await publish(
+            name,
+            `import { P } from './prelude.mjs';
+const R = Response;
+JSON.stringify = () => '{"t":"response","status":200,"body":"Zm9yZ2Vk"}';
+globalThis.Response = class {};
+TextEncoder.prototype.encode = () => new Uint8Array([10]);
+export default { async fetch() {
+  const emit = P.als.getStore();
+  emit({ t: 'log', level: 'info', message: 'far future', ts: 1e300 });
+  emit({ t: 'log', level: 'info', message: 'not a number', ts: 'soon' });
+  emit({ t: 'response', status: 99999, body: '' });
+  emit({ t: 'log', level: 'info', message: 'huge', pad: new Array(3000000).fill(0) });
+  Object.prototype.toJSON = function () { return 'hijacked'; };
+  console.log('still captured');
+  return new R('real answer', { status: 200 });
+} };`,
+        );
+        const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${ctx.server.process.pid}/status`, 'utf8'))[1]);
+        const before = hwm();
+        const started = Date.now();
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id, 60_000);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.join('\n'));
+        assert.ok(lines.some((l) => /^\[info\] delivery attempt 1 .*HTTP 200$/.test(l)), lines.join('\n'));
+        assert.ok(lines.includes('[info] still captured'), lines.join('\n'));
+        assert.ok(!lines.some((l) => /huge/.test(l)), 'the nested line is not a trace line');
+        for (const m of ['far future', 'not a number']) {
+            const l = full.trace.logs.find((x) => x.message === m);
+            assert.ok(l, `${m}: ${lines.join('\n')}`);
+            const t = Date.parse(l.timestamp);
+            assert.ok(t >= started - 5000 && t <= Date.now() + 5000, `${m}: docsd's clock, not the script's (${l.timestamp})`);
+        }
+        // The 6 MB line is skipped without building its 3,000,000 values.
+        const grown = (hwm() - before) / 1024;
+        assert.ok(grown < 64, `docsd's peak memory grew ${grown.toFixed(0)} MiB in one delivery`);
+    });
+
+    // Issue 31, item 9: an event kept every line of every attempt (5 x 1,000 lines of 8 KiB: 40 MB)
+    // and the trace API showed only the first 1,000, hiding the later attempts. An event now keeps
+    // at most 1,000 lines and 256 KiB over all its attempts, says how many were not kept, and every
+    // attempt's own line is in the trace.
+    it("an event's trace is bounded over its attempts, and every attempt shows", async () => {
+        const name = `chatty-${ctx.run}`;
+        await publish(
+            name,
+            `${PRELUDE}
+export default { async fetch(request) {
+  const { event, env } = await read(request);
+  const line = 'x'.repeat(4000);
+  for (let i = 0; i < 900; i++) console.log(i + ' ' + line);
+  if (event.type === 'installation_setup' && (await firstTime(env, 'chatted'))) throw new Error('first attempt fails');
+  return new Response('OK');
+} };`,
+        );
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.slice(-5).join('\n'));
+        assert.ok(full.trace.logs.length <= 1000, `${full.trace.logs.length} lines`);
+        const bytes = full.trace.logs.reduce((n, l) => n + l.message.length, 0);
+        assert.ok(bytes <= 256 * 1024 + 16 * 1024, `${bytes} bytes kept`);
+        assert.ok(lines.some((l) => /^\[warn\] delivery attempt 1 .*HTTP 500, will retry$/.test(l)), 'attempt 1 shows');
+        assert.ok(lines.some((l) => /^\[info\] delivery attempt 2 .*HTTP 200$/.test(l)), 'attempt 2 shows');
+        assert.ok(lines.some((l) => /^\[warn\] \d+ more lines of this attempt were not kept/.test(l)), 'the cut is said');
+    });
+
+    // Issue 31, item 6: every visitor's script.js was a delivery (the shared fetch pool stalled
+    // behind a slow integration) minting two tokens. Now the answer is kept per installation,
+    // site and version for 60 s, a miss waits for at most 2 deliveries of its integration (past
+    // that: 503 at once), and no token is minted for an anonymous request.
+    it('site script.js: answered from a cache, bounded per integration, no token minted', async () => {
+        const site = async (title) => {
+            const r = await raw(ctx.url, 'POST', `/v1/orgs/${org.id}/sites`, { token: alice.token, json: { title } });
+            assert.equal(r.status, 201, r.text);
+            return r.json;
+        };
+        const scriptOf = async (name, slow) => {
+            await ok(api.integrations.publishIntegration(name, {
+                runtime: 'v2', organization: org.id, title: name, description: 'A site script', scopes: ['site:script:inject'], target: 'site',
+                script: `let n = 0;
+export default { async fetch(request) {
+  const form = await request.formData();
+  const env = JSON.parse(form.get('environment'));
+  if (JSON.parse(form.get('event')).type !== 'fetch_published_script') return new Response('OK');
+  n++;
+  ${slow ? "await new Promise((r) => setTimeout(r, 1500));" : ''}
+  return new Response('/* delivery ' + n + ' tokens ' + env.apiTokens.integration.length + '+' + env.apiTokens.installation.length + ' */', { headers: { 'content-type': 'application/javascript' } });
+} };`,
+            }), 'publishIntegration');
+            const inst = await install(name);
+            const s = await site(`Scripted ${name}`);
+            await ok(api.integrations.installIntegrationOnSite(name, inst.id, { siteId: s.id }), 'installIntegrationOnSite', 201);
+            const scripts = await ok(api.orgs.listSiteIntegrationScripts(org.id, s.id), 'listSiteIntegrationScripts');
+            assert.equal(scripts.length, 1);
+            return scripts[0].script;
+        };
+
+        const url = await scriptOf(`cached-${ctx.run}`, false);
+        const first = await fetch(url);
+        assert.equal(first.status, 200);
+        const body = await first.text();
+        assert.equal(body, '/* delivery 1 tokens 0+0 */', 'no token minted for a visitor');
+        const again = await Promise.all(Array.from({ length: 20 }, () => fetch(url).then(async (r) => [r.status, await r.text()])));
+        for (const [status, text] of again) {
+            assert.equal(status, 200);
+            assert.equal(text, body, 'answered from the cache: the script ran once');
+        }
+
+        // A slow integration: 10 visitors at once; at most 2 deliveries run (half of the shared
+        // fetch pool), the others are refused at once (503 in the error envelope) or, once an
+        // answer came, served from the cache.
+        const slowUrl = await scriptOf(`slow-${ctx.run}`, true);
+        const t0 = Date.now();
+        const many = await Promise.all(Array.from({ length: 10 }, () => fetch(slowUrl).then(async (r) => [r.status, await r.text(), Date.now() - t0])));
+        const served = many.filter(([st]) => st === 200), refused = many.filter(([st]) => st === 503);
+        assert.ok(served.length >= 1 && refused.length >= 1, JSON.stringify(many));
+        assert.ok(new Set(served.map(([, text]) => text)).size <= 2, 'at most 2 deliveries ran');
+        assert.equal(served.length + refused.length, 10, JSON.stringify(many));
+        for (const [, text, ms] of refused) {
+            assert.equal(JSON.parse(text).error.code, 503);
+            assert.ok(ms < 1400, `refused at once (${ms} ms)`);
+        }
+        // Once one answered, the cached answer serves everyone.
+        const after = await fetch(slowUrl);
+        assert.equal(after.status, 200);
+        assert.match(await after.text(), /^\/\* delivery \d tokens 0\+0 \*\/$/);
+    });
+
+    // Issue 31, Low: scripts reached /metrics and the web interface through the API origin, and
+    // NAT64 addresses (64:ff9b::/96, which embed IPv4 ones such as 127.0.0.1) that docsd's own
+    // guard refuses. The router now passes only /v1 of docsd's origin; NAT64 is denied.
+    it("a script reaches only docsd's /v1, and no NAT64 address", async () => {
+        const name = `routes-${ctx.run}`;
+        const port = other.address().port;
+        const before = hits;
+        await publish(
+            name,
+            `${PRELUDE}
+export default { async fetch(request) {
+  const { env } = await read(request);
+  for (const path of ['/metrics', '/healthz', '/', '/v1x']) {
+    const r = await fetch(env.apiEndpoint + path);
+    console.log('path ' + path + ' ' + r.status);
+  }
+  try { const r = await fetch('http://[64:ff9b::7f00:1]:${port}/'); console.log('nat64 reached ' + r.status); }
+  catch (e) { console.log('nat64 refused'); }
+  const me = await call(env, 'GET', '/user');
+  console.log('api ' + me.status);
+  return new Response('OK');
+} };`,
+        );
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.join('\n'));
+        for (const p of ['/metrics', '/healthz', '/', '/v1x']) assert.ok(lines.includes(`[info] path ${p} 403`), lines.join('\n'));
+        assert.ok(lines.includes('[info] nat64 refused'), lines.join('\n'));
+        assert.ok(lines.includes('[info] api 200'), lines.join('\n'));
+        assert.equal(hits, before);
+    });
+
+    // Issue 31, item 11: a workerd process answered anyone on 127.0.0.1, so a script (with
+    // --allow-private-network) could deliver forged events to another integration's process.
+    // Each process now takes deliveries only with its own secret, which only docsd knows.
+    it("a process refuses a delivery without its secret: no forged event reaches another integration's script", async () => {
+        const name = `victim-${ctx.run}`;
+        const marker = `victim-marker-${ctx.run}`;
+        await publish(name, `// ${marker}
+export default { async fetch() { console.log('ran'); return new Response('handled by the victim'); } };`);
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id);
+        assert.equal(full.event.status, 'success', messages(full).join('\n'));
+        const procDir = join(ctx.server.dataDir, 'runtime', `p-${ctx.server.process.pid}`);
+        const dir = readdirSync(procDir).find((d) => {
+            try {
+                return readFileSync(join(procDir, d, 'script.mjs'), 'utf8').includes(marker);
+            } catch {
+                return false;
+            }
+        });
+        assert.ok(dir, 'the victim process is running');
+        const pid = Number(readFileSync(join(procDir, dir, 'pid'), 'utf8'));
+        // Low item: workerd gets an empty environment, not docsd's (translation engines' API keys).
+        assert.equal(readFileSync(`/proc/${pid}/environ`, 'utf8'), '', 'workerd inherits nothing of docsd\'s environment');
+        // Its listening port: the socket inodes of its descriptors, in /proc/net/tcp (state 0A).
+        const inodes = new Set();
+        for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+            try {
+                const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+                if (m) inodes.add(m[1]);
+            } catch {}
+        }
+        const ports = readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1).map((l) => l.trim().split(/\s+/))
+            .filter((f) => f.length > 9 && f[3] === '0A' && inodes.has(f[9])).map((f) => parseInt(f[1].split(':')[1], 16));
+        assert.ok(ports.length >= 1, 'found the process\'s port');
+        for (const port of ports) {
+            const forged = new FormData();
+            forged.set('event', JSON.stringify({ type: 'installation_setup', installationId: inst.id }));
+            forged.set('environment', JSON.stringify({ apiEndpoint: ctx.url }));
+            const r = await fetch(`http://127.0.0.1:${port}/v1`, { method: 'POST', body: forged });
+            assert.equal(r.status, 403);
+            assert.equal(await r.text(), 'not docsd');
+            const wrong = await fetch(`http://127.0.0.1:${port}/v1`, { method: 'POST', body: forged, headers: { 'X-Docsd-Runtime-Secret': 'x'.repeat(32) } });
+            assert.equal(wrong.status, 403);
+        }
+        // docsd's own deliveries still go through.
+        await ok(api.integrations.updateIntegrationInstallation(name, inst.id, { externalIds: ['again'] }), 'updateIntegrationInstallation');
+        const both = await waitFor('the second event', async () => {
+            const items = (await ok(api.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items;
+            return items.length === 2 ? items : null;
+        });
+        assert.ok(both.every((e) => e.status === 'success'));
+    });
+
     it('a delivery in flight in workerd at kill -9 is delivered after the restart; the old process is killed', async () => {
         const name = `crash-${ctx.run}`;
         await publish(
@@ -250,5 +474,98 @@ export default { async fetch(request) {
         const lines = messages(full);
         assert.equal(full.event.status, 'success', lines.join('\n'));
         assert.ok(lines.includes('[info] working on installation_setup'), lines.join('\n'));
+    });
+});
+
+// Issue 31, item 7, with a server of its own: a wall clock of 15 s, so that the memory bound (not
+// the timeout) is what stops the script on a loaded machine.
+describe('integration scripts in workerd: the memory bound', { skip: !HAVE_WORKERD && `workerd not found at ${WORKERD}` }, () => {
+    let c2, api, org;
+    const publish = async (name, script) =>
+        ok(api.integrations.publishIntegration(name, { runtime: 'v2', organization: org.id, title: name, description: 'A memory hog', scopes: ['space:content:read'], script }), 'publishIntegration');
+    const install = async (name) => {
+        const res = await api.integrations.installIntegration(name, { organization: org.id });
+        assert.equal(res.status, 200);
+        return res.data;
+    };
+    const setupEvent = async (name, installationId) => {
+        const ev = await waitFor(`installation_setup of ${name}`, async () => {
+            const items = (await ok(api.integrations.listIntegrationEvents(name, { limit: 100 }), 'listIntegrationEvents')).items;
+            const mine = items.filter((e) => e.installationId === installationId && e.payload.type === 'installation_setup');
+            return mine.length ? mine[mine.length - 1] : null;
+        });
+        return ok(api.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
+    };
+    const messages = (full) => full.trace.logs.map((l) => `[${l.level}] ${l.message}`);
+    before(async () => {
+        c2 = await setup({ extraArgs: ['--integration-runtime', WORKERD, '--integration-timeout', '15', '--job-workers', '2'] });
+        const u = await c2.user('hog');
+        api = u.api;
+        ({ org } = await createOrg(c2.url, u.token, `Hog ${c2.run}`));
+    });
+    after(async () => {
+        await c2?.server.stop();
+    });
+
+    // Issue 31, item 7: only the V8 heap was bounded; ArrayBuffers grew past 1.5 GB in seconds.
+    // docsd now watches each process's resident memory and kills it past max(4 x heap, 512 MiB):
+    // the delivery fails with the reason and the retry, in a new process, is answered.
+    it('a script allocating ArrayBuffers without end is killed at the memory bound; the next delivery works', async () => {
+        const name = `hog-${c2.run}`;
+        await publish(
+            name,
+            `${PRELUDE}
+export default { async fetch(request) {
+  const { event, env } = await read(request);
+  if (event.type === 'installation_setup' && (await firstTime(env, 'hogged'))) {
+    const keep = [];
+    for (let i = 0; i < 96; i++) { const b = new Uint8Array(32 << 20); b.fill(i + 1); keep.push(b); }
+    console.log('allocated ' + keep.length * 32 + ' MiB and was not stopped');
+  }
+  console.log('answered ' + event.type);
+  return new Response('OK');
+} };`,
+        );
+        const inst = await install(name);
+        const full = await setupEvent(name, inst.id);
+        const lines = messages(full);
+        assert.equal(full.event.status, 'success', lines.join('\n'));
+        assert.ok(lines.some((l) => /^\[warn\] delivery attempt 1 .*resident memory passed 512 MiB.*, will retry$/.test(l)), lines.join('\n'));
+        assert.ok(!lines.some((l) => /was not stopped/.test(l)), lines.join('\n'));
+        assert.ok(lines.some((l) => /^\[info\] delivery attempt 2 .*HTTP 200/.test(l)), lines.join('\n'));
+        const m = await (await fetch(`${c2.url}/metrics`)).text();
+        assert.match(m, /^docsd_runtime_memory_kills_total [1-9]\d*$/m);
+    });
+
+});
+
+// Issue 31, "Out of the box": scripts/deps.sh run installs the pinned workerd into tools/workerd/,
+// and docsd's --integration-runtime auto (the default) finds it beside build/. Runs when that
+// install is there (after scripts/serve.sh or scripts/deps.sh run).
+const TOOLS_WORKERD = join(repoRoot, 'tools', 'workerd', 'node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd');
+describe('integration runtime out of the box: --integration-runtime auto', { skip: !existsSync(TOOLS_WORKERD) && 'tools/workerd is not installed (scripts/deps.sh run)' }, () => {
+    let c3;
+    after(async () => {
+        await c3?.server.stop();
+    });
+    it('finds the workerd scripts/deps.sh installed and runs a published script with it', async () => {
+        c3 = await setup({ extraArgs: ['--integration-runtime', 'auto', '--job-workers', '2'] });
+        const u = await c3.user('auto');
+        const { org } = await createOrg(c3.url, u.token, `Auto ${c3.run}`);
+        const name = `auto-${c3.run}`;
+        await ok(u.api.integrations.publishIntegration(name, {
+            runtime: 'v2', organization: org.id, title: name, description: 'Out of the box', scopes: ['space:content:read'],
+            script: "export default { async fetch() { console.log('ran in the installed workerd'); return new Response('OK'); } };",
+        }), 'publishIntegration');
+        const res = await u.api.integrations.installIntegration(name, { organization: org.id });
+        assert.equal(res.status, 200);
+        const ev = await waitFor('the event', async () => {
+            const items = (await ok(u.api.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items;
+            return items.length ? items[0] : null;
+        });
+        assert.equal(ev.status, 'success');
+        const full = await ok(u.api.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
+        assert.ok(full.trace.logs.some((l) => l.message === 'ran in the installed workerd'), JSON.stringify(full.trace.logs));
+        assert.match(readFileSync(join(c3.server.dataDir, 'server.log'), 'utf8'), /integrations run in .*tools\/workerd\/node_modules\/@cloudflare\/workerd-linux-64\/bin\/workerd \(--integration-runtime auto\)/);
     });
 });

@@ -14,6 +14,11 @@ export const repoRoot = resolve(here, '..', '..', '..');
 export const DOCSD_BIN = process.env.DOCSD_BIN || join(repoRoot, 'build', 'docsd');
 export const DATABASE_URL = process.env.DOCSD_TEST_DATABASE || '';
 const ASAN = process.env.DOCSD_ASAN === '1';
+// docsd's --integration-runtime defaults to auto (the workerd scripts/deps.sh installed under
+// tools/workerd, when there): the tests choose their runtime themselves, so without a flag a
+// test's server runs none, whatever this checkout has installed. A test's explicit
+// --integration-runtime overrides this.
+process.env.DOCSD_INTEGRATION_RUNTIME ??= 'none';
 const START_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 10_000;
 const CLI_TIMEOUT_MS = 10_000;

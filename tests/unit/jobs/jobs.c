@@ -408,6 +408,89 @@ static void schedule_suite(struct store *s)
 
 /* docsd's table of kinds: each kind once, with a worker and a limit; the
  * test-only kind is found only with DOCSD_TEST_JOBS=1. */
+/* Ordered jobs (issue 31): of one order key only the oldest unfinished job
+ * is claimable, whatever its state (queued in backoff, running); another
+ * key's jobs and unordered jobs are not held back; a failed predecessor
+ * releases the next; claim_except prefers another kind. */
+static void order_suite(struct store *s)
+{
+	struct arena a;
+	struct store_tx tx;
+	struct job j;
+	char key[40], other[40], ka[40], kb[40], kc[40], r[9], a1[ID_LEN + 1], a2[ID_LEN + 1], a3[ID_LEN + 1], b1[ID_LEN + 1],
+		u1[ID_LEN + 1];
+	int64_t now = clock_now_ms();
+
+		arena_init(&a);
+	random_alnum(r, 8);
+	snprintf(key, sizeof(key), "unit-order-%s", r);
+	snprintf(other, sizeof(other), "unit-other-%s", r);
+	/* Kinds of this call alone: earlier suites leave due jobs behind. */
+	snprintf(ka, sizeof(ka), "unit.ord-a-%s", r);
+	snprintf(kb, sizeof(kb), "unit.ord-b-%s", r);
+	snprintf(kc, sizeof(kc), "unit.ord-c-%s", r);
+	CHECK(tx_begin(s, &tx, &a) == 0);
+	CHECK(store_job_enqueue_ordered(&tx, ka, "1", NULL, 0, key, a1) == 0);
+	CHECK(store_job_enqueue_ordered(&tx, kb, "2", NULL, 0, key, a2) == 0);
+	CHECK(store_job_enqueue_ordered(&tx, ka, "3", NULL, 0, key, a3) == 0);
+	/* b1 after a1 in the claim's order (run_after, then a random id). */
+	CHECK(store_job_enqueue_ordered(&tx, ka, "4", NULL, clock_now_ms() + 2, other, b1) == 0);
+	CHECK(store_job_enqueue(&tx, kc, "5", NULL, 0, u1) == 0);
+	CHECK(store_job_enqueue_ordered(&tx, ka, "x", NULL, 0, "", u1) == ERR_INVALID);
+	CHECK(store_job_enqueue(&tx, kc, "5", NULL, 0, u1) == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+	now = clock_now_ms() + 5; /* every job above is due */
+
+	/* a1 running: a2 and a3 wait, b1 (another key) does not. */
+	CHECK(claim(s, &a, "w1", ka, now, &j) == 0);
+	CHECK(strcmp(j.id, a1) == 0);
+	CHECK(claim(s, &a, "w2", kb, now, &j) == ERR_NOT_FOUND);
+	CHECK(claim(s, &a, "w2", ka, now, &j) == 0);
+	CHECK(strcmp(j.id, b1) == 0);
+	CHECK(tx_begin(s, &tx, &a) == 0);
+	CHECK(store_job_done(&tx, &j, NULL, now) == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+	CHECK(claim(s, &a, "w2", ka, now, &j) == ERR_NOT_FOUND);
+	CHECK(claim(s, &a, "w2", kc, now, &j) == 0); /* unordered: free */
+	CHECK(tx_begin(s, &tx, &a) == 0);
+	CHECK(store_job_done(&tx, &j, NULL, now) == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+
+	/* a1 done: a2 is claimable at once, in the same instant (no poll). */
+	{
+		struct job held = get(s, &a, a1);
+		CHECK(tx_begin(s, &tx, &a) == 0);
+		CHECK(store_job_done(&tx, &held, NULL, now) == 0);
+		CHECK(store_tx_commit(&tx) == 0);
+	}
+	CHECK(claim(s, &a, "w1", kb, now, &j) == 0);
+	CHECK(strcmp(j.id, a2) == 0);
+	/* a2 retried with backoff: still unfinished, a3 keeps waiting. */
+	CHECK(tx_begin(s, &tx, &a) == 0);
+	CHECK(store_job_retry(&tx, &j, "again", now + 60000, now) == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+	CHECK(claim(s, &a, "w1", ka, now + 1000, &j) == ERR_NOT_FOUND);
+	/* a2 fails for good: a3 goes. */
+	CHECK(claim(s, &a, "w1", kb, now + 60000, &j) == 0);
+	CHECK(strcmp(j.id, a2) == 0);
+	CHECK(tx_begin(s, &tx, &a) == 0);
+	CHECK(store_job_retry(&tx, &j, "gave up", -1, now + 60000) == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+	CHECK(claim(s, &a, "w1", ka, now + 60000, &j) == 0);
+	CHECK(strcmp(j.id, a3) == 0);
+
+	/* claim_except: another kind before the one just run. */
+	CHECK(tx_begin(s, &tx, &a) == 0);
+	CHECK(store_job_enqueue(&tx, kc, "6", NULL, now - 5000, u1) == 0);
+	CHECK(store_job_enqueue(&tx, ka, "7", NULL, now - 9000, a1) == 0);
+	CHECK(store_tx_commit(&tx) == 0);
+	CHECK(tx_begin(s, &tx, &a) == 0);
+	CHECK(store_job_claim_except(&tx, "w3", ka, now + 60000, JOB_LEASE_MS, limit_of, NULL, &j) == 0);
+	CHECK(strcmp(j.kind, ka) != 0);
+	CHECK(store_tx_commit(&tx) == 0);
+	arena_free(&a);
+}
+
 UNIT_TEST(jobs_kinds_table)
 {
 	const char *was = getenv("DOCSD_TEST_JOBS");
@@ -439,3 +522,4 @@ UNIT_TEST_ON_ENGINES(jobs_claim_lease_dedup, claim_suite)
 UNIT_TEST_ON_ENGINES(jobs_retry_backoff_limit, retry_suite)
 UNIT_TEST_ON_ENGINES(jobs_two_workers_run_each_job_once, workers_suite)
 UNIT_TEST_ON_ENGINES(jobs_periodic_schedule, schedule_suite)
+UNIT_TEST_ON_ENGINES(jobs_order_key_claims_oldest_unfinished, order_suite)
