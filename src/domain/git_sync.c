@@ -48,8 +48,13 @@
 
 /* Bodies and blobs stored per write transaction: the writer is held briefly. */
 #define STORE_BATCH 256
-/* How long a job waits before trying again while an older one of its space runs. */
+/* Git jobs of one space run in order through the queue's order key (the
+ * claim skips a job while an older one of its key is unfinished:
+ * store_job_enqueue_ordered; both enqueues below hold the space's row lock,
+ * which serializes them). DEFER_MS is only the fallback for jobs queued
+ * before order keys existed, which gate_read still sees waiting. */
 #define DEFER_MS 500
+#define ORDER_KEY(a, space_id) arena_printf((a), "git:%s", (space_id))
 /* An import retried when the space's content moved between its read and its write. */
 #define IMPORT_TRIES 3
 #define COMMIT_MESSAGE_MAX 65536
@@ -251,7 +256,7 @@ int dom_git_sync_start(struct dom *d, const char *space_id, const struct dom_git
 	if (!(payload = payload_json(d->arena, &l, rq->commit_message, ts, rq->force, rq->standalone,
 				     d->actor.user_id, false, rq->direction == GIT_EXPORT ? s.revision : NULL)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	if ((rc = store_job_enqueue(d->tx, kind, s.id, payload, 0, job_id)))
+	if ((rc = store_job_enqueue_ordered(d->tx, kind, s.id, payload, 0, ORDER_KEY(d->arena, s.id), job_id)))
 		return rc;
 	op_start(&l, arena_strdup(d->arena, job_id), rq->direction, now);
 	if ((rc = link_put(d->tx, d->arena, &l)))
@@ -299,7 +304,8 @@ static int after_merge(struct dom *d, const struct space *s, const struct change
 			   cr->subject && *cr->subject ? cr->subject : "No subject");
 	if (!(payload = payload_json(d->arena, &l, msg, 0, false, false, d->actor.user_id, true, revision)))
 		return err_set(ERR_INTERNAL, "out of memory");
-	if ((rc = store_job_enqueue(d->tx, JOB_KIND_GIT_EXPORT, s->id, payload, 0, job_id)))
+	if ((rc = store_job_enqueue_ordered(d->tx, JOB_KIND_GIT_EXPORT, s->id, payload, 0, ORDER_KEY(d->arena, s->id),
+					     job_id)))
 		return rc;
 	op_start(&l, arena_strdup(d->arena, job_id), GIT_EXPORT, clock_now_ms());
 	if ((rc = link_put(d->tx, d->arena, &l)))
