@@ -4,6 +4,7 @@
  */
 #include "api/content.h"
 #include "json/serialize_content.h"
+#include "json/serialize_cr.h"
 #include "domain/content.h"
 #include "util/util.h"
 

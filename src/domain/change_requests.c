@@ -16,7 +16,6 @@
 #include "domain/merge_rules.h"
 #include "domain/spaces.h"
 #include "format/document.h"
-#include "json/serialize_content.h"
 #include "util/err.h"
 #include "util/util.h"
 

@@ -28,7 +28,8 @@
 
 #include "model/revision.h"
 #include "model/tree_edit.h"
-#include "json/serialize_cr.h"
+#include "model/comment_view.h"
+#include "model/content_results.h"
 #include "model/tree_merge.h"
 #include "domain/domain.h"
 

@@ -4,7 +4,7 @@
  */
 #include "domain/orgs.h"
 #include "domain/integrations.h"
-#include "json/serialize.h"
+#include "json/jsonw.h"
 #include "model/validate.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -78,6 +78,16 @@ static int org_fresh(struct dom *d, const char *org_id, struct dom_org *out)
 		return rc;
 	out->actor = d->actor.org;
 	return 0;
+}
+
+/* Organization.emailDomains, ["a.com", ...]: the text the organization's row
+ * keeps (org.email_domains) and org_to_json writes back as it is. */
+static void email_domains_to_json(struct jw *g, const char *const *domains, int n)
+{
+	jw_arr_open(g);
+	for (int i = 0; i < n; i++)
+		jw_str(g, domains[i]);
+	jw_arr_close(g);
 }
 
 /* The request's email domains, lower-cased and checked: *list (in the arena)

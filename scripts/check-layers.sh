@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The folder edges of src/ (DESIGN.md, "Shape of the program"): which folder may include which.
+# Run by scripts/test.sh as the quick "layers" stage, or by hand: scripts/check-layers.sh.
+#
+# DESIGN: the floors are only true while something checks them. Every `#include "x/y.h"` of a
+# file in src/<folder>/ must name a folder (or one header) listed for <folder> in ALLOWED
+# below; an include of the same folder and src/*.h (options.h, server.h) from main.c/server.c
+# are always allowed. An edge that is wrong today but not yet removed is written in
+# EXCEPTIONS with the step that removes it; the check fails both on a new edge that is in
+# neither list and on an exception that no longer occurs (so the list shrinks, never rots).
+# Last line: "layers: N passed, M failed" (N files checked clean, M offending edges).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+# folder: the folders (or folder/header.h) it may include. Lower floors first; nothing
+# includes upward. store/store.h is the transaction type every caller of the domain holds;
+# the domain may write the JSON text it stores or signs with the writer (json/jsonw.h), but
+# its result types live in model/, never in a serializer's header.
+declare -A ALLOWED=(
+  [util]=""
+  [model]="util"
+  [format]="model util"
+  [json]="model util"
+  [store]="model util"
+  [git]="format model util"
+  [translate]="format model util"
+  [runtime]="model util"
+  [domain]="store model format util git translate runtime json/jsonw.h"
+  [jobs]="domain store model format util"
+  [site]="domain json model format util http store/store.h"
+  [api]="domain json model format util http store/store.h"
+  [app]="domain json model format util http store/store.h site"
+  [http]="util model json store/store.h domain/domain.h api/routes.h app/app.h site/site.h"
+)
+
+# file -> include: today's edges against the table, each with what removes it.
+EXCEPTIONS='
+src/format/gitbook_render.c -> json/jsonw.h       # jw is a byte buffer: util/buf (issue 33 §2)
+src/format/html_allow.h -> json/jsonw.h           # idem
+src/format/markdown.h -> json/jsonw.h             # idem
+src/format/openapi_doc.h -> json/jsonw.h          # idem
+src/model/adaptive_content.c -> json/jsonw.h      # idem
+src/model/revision.h -> json/jsonw.h              # idem
+src/json/serialize_comments.c -> format/markdown.h     # serializers take plain data (issue 33 §2)
+src/json/serialize_content.c -> format/markdown.h      # idem
+src/json/serialize_integrations.h -> domain/integrations.h  # result types to model/ (§2)
+src/json/serialize_site_redirects.c -> domain/site_redirects.h  # idem
+src/store/revisions.c -> format/markdown.h        # the domain hands the store links/sections (§2)
+src/store/search.c -> format/markdown.h           # idem
+src/translate/job.c -> domain/translations.h      # orchestration to domain/translation_run.c (§2)
+src/translate/job.c -> domain/job.h               # idem
+src/translate/job.c -> store/store.h              # idem
+src/jobs/translation.c -> translate/job.h         # idem
+src/domain/git_sync.c -> json/serialize_git.h       # the link row keeps the GitSyncState JSON (an API shape)
+src/domain/integration_events.c -> json/serialize_integrations.h  # event payloads (being reworked elsewhere)
+src/domain/sites.c -> json/serialize_sites.h      # customization checks are rules: to model/
+src/domain/tokens.c -> http/services.h            # token_issue/token_lookup to the domain (§2)
+src/http/tokens.c -> store/integrations.h         # idem
+src/api/meta.c -> site/site.h                     # site URL helpers belong below the site
+src/site/serve.c -> store/search.h                # search through the domain
+src/app/pages_translations.c -> translate/engine.h  # engine list through the domain
+'
+EXCEPTIONS=$(printf '%s\n' "$EXCEPTIONS" | sed 's/#.*//; s/[[:space:]]*$//; /^$/d')
+
+passed=0
+failed=0
+seen=""
+for f in src/*/*.[ch]; do
+  dir=${f#src/}; dir=${dir%%/*}
+  if [ -z "${ALLOWED[$dir]+set}" ]; then
+    echo "layers: $f: folder $dir/ has no row in ALLOWED" >&2
+    failed=$((failed + 1)); continue
+  fi
+  bad=0
+  while IFS= read -r inc; do
+    [ -n "$inc" ] || continue
+    case $inc in */*) ;; *) continue ;; esac   # same folder
+    to=${inc%%/*}
+    [ "$to" = "$dir" ] && continue
+    ok=0
+    for a in ${ALLOWED[$dir]}; do
+      if [ "$a" = "$to" ] || [ "$a" = "$inc" ]; then ok=1; break; fi
+    done
+    [ "$ok" = 1 ] && continue
+    edge="$f -> $inc"
+    if printf '%s\n' "$EXCEPTIONS" | grep -qxF -- "$edge"; then
+      seen+="$edge"$'\n'; continue
+    fi
+    echo "layers: $edge: $dir/ may include only: ${ALLOWED[$dir]:-(nothing of ours)}" >&2
+    bad=$((bad + 1))
+  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+  if [ "$bad" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + bad)); fi
+done
+
+# An exception that no longer occurs (or is allowed now) must leave the list.
+while IFS= read -r edge; do
+  [ -n "$edge" ] || continue
+  if ! printf '%s' "$seen" | grep -qxF -- "$edge"; then
+    echo "layers: stale exception (remove it from scripts/check-layers.sh): $edge" >&2
+    failed=$((failed + 1))
+  fi
+done <<< "$EXCEPTIONS"
+
+echo "layers: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
