@@ -19,17 +19,13 @@
 static const char *comment_table_cell_json(struct arena *a, const char *record, const char *definition)
 {
 	struct jw g;
-	char *out = NULL;
 
 	jw_init(&g);
 	jw_obj_open(&g);
 	jw_kstr(&g, "record", record);
 	jw_kstr(&g, "definition", definition);
 	jw_obj_close(&g);
-	if (jw_ok(&g))
-		out = arena_strndup(a, g.buf, g.len);
-	jw_free(&g);
-	return out;
+	return jw_take(&g, a, NULL);
 }
 
 /* Where an operation's comments live, and the actor's role on the space. */

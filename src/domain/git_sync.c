@@ -77,14 +77,10 @@ static int creds_key(const struct server *srv, struct store_tx *tx, unsigned cha
 static const char *state_json(struct arena *a, const struct gs_link *l)
 {
 	struct jw w;
-	char *out = NULL;
 
 	jw_init(&w);
 	git_sync_state_to_json(&w, l);
-	if (jw_ok(&w))
-		out = arena_strndup(a, w.buf, w.len);
-	jw_free(&w);
-	return out;
+	return jw_take(&w, a, NULL);
 }
 
 static int link_put(struct store_tx *tx, struct arena *a, const struct gs_link *l)
@@ -98,15 +94,11 @@ static const char *commit_json(struct arena *a, const char *oid, const char *mes
 			       const char *commit_url, const char *ref)
 {
 	struct jw w;
-	char *out = NULL;
 	const char *url = commit_url && *commit_url ? arena_printf(a, "%s%s", commit_url, oid) : NULL;
 
 	jw_init(&w);
 	git_sync_commit_to_json(&w, oid, message, by_gitbook, url, ref);
-	if (jw_ok(&w))
-		out = arena_strndup(a, w.buf, w.len);
-	jw_free(&w);
-	return out;
+	return jw_take(&w, a, NULL);
 }
 
 /* What an import applied besides the commit: a re-import of the same commit

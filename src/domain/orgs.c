@@ -108,8 +108,7 @@ static int email_domains(struct dom *d, const struct org_input *in, const char *
 	}
 	jw_init(&w);
 	email_domains_to_json(&w, domains, in->n_email_domains);
-	*json = jw_ok(&w) ? arena_strndup(d->arena, w.buf, w.len) : NULL;
-	jw_free(&w);
+	*json = jw_take(&w, d->arena, NULL);
 	if (!*json)
 		return err_set(ERR_INTERNAL, "out of memory");
 	*list = domains;
