@@ -17,18 +17,19 @@
 #include "util/err.h"
 #include "util/text.h"
 #include "util/util.h"
+#include "util/fnv.h"
 
 /* ------------------------------------------------------------------- map */
 
 static uint64_t hash_key(const char *s, bool fold)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	uint64_t h = FNV1A_BASIS;
 
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (fold && c >= 'A' && c <= 'Z')
 			c = (unsigned char)(c - 'A' + 'a');
-		h = (h ^ c) * 1099511628211ull;
+		h = fnv1a_step(h, c);
 	}
 	return h;
 }

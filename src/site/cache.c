@@ -15,6 +15,7 @@
 
 #include "util/alloc.h"
 #include "util/err.h"
+#include "util/fnv.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,15 +40,6 @@ struct sitecache {
 	struct sc_entry *buckets[NBUCKETS];
 	struct sc_entry *head, *tail;     /* most recent first */
 };
-
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
 
 int sitecache_new(struct sitecache **out, size_t max_bytes)
 {
@@ -129,7 +121,7 @@ static struct sc_entry *find(struct sitecache *c, const char *key, uint64_t h)
 int sitecache_get(struct sitecache *c, const char *key, struct arena *a, const char **body, size_t *len,
 		  int *status, const char **ctype)
 {
-	uint64_t h = fnv(key);
+	uint64_t h = fnv1a_str(key);
 	struct sc_entry *e;
 	char *copy = NULL;
 
@@ -154,7 +146,7 @@ int sitecache_get(struct sitecache *c, const char *key, struct arena *a, const c
 void sitecache_put(struct sitecache *c, const char *key, const char *body, size_t len, int status,
 		   const char *ctype)
 {
-	uint64_t h = fnv(key);
+	uint64_t h = fnv1a_str(key);
 	struct sc_entry *e, *old;
 	size_t klen = strlen(key), cost = sizeof(*e) + klen + 1 + len;
 

@@ -29,6 +29,7 @@
 #include "util/base64.h"
 #include "util/log.h"
 #include "util/util.h"
+#include "util/fnv.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -53,15 +54,6 @@ struct revcache {
 	struct rc_entry lru;       /* sentinel of the recency list */
 	int64_t hits, misses, evictions;
 };
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
 
 int revcache_new(struct revcache **out, size_t max_bytes)
 {
@@ -107,7 +99,7 @@ void revcache_stats(struct revcache *c, struct revcache_stats *out)
 
 static struct rc_entry **rc_slot(struct revcache *c, const char *id)
 {
-	struct rc_entry **at = &c->buckets[hash_str(id) & (c->nbuckets - 1)];
+	struct rc_entry **at = &c->buckets[fnv1a_str(id) & (c->nbuckets - 1)];
 
 	while (*at && strcmp((*at)->rv->id, id) != 0)
 		at = &(*at)->hnext;
@@ -140,7 +132,7 @@ static void rc_grow(struct revcache *c)
 	for (size_t i = 0; i < c->nbuckets; i++)
 		for (struct rc_entry *e = c->buckets[i], *next; e; e = next) {
 			next = e->hnext;
-			struct rc_entry **at = &b[hash_str(e->rv->id) & (nb - 1)];
+			struct rc_entry **at = &b[fnv1a_str(e->rv->id) & (nb - 1)];
 			e->hnext = *at;
 			*at = e;
 		}
@@ -345,7 +337,7 @@ static void seen_init(struct arena *a, struct seen *s, size_t n)
 /* 1 when id was new (and is now in the set). */
 static int seen_add(struct seen *s, const char *id)
 {
-	size_t i = hash_str(id) & (s->cap - 1);
+	size_t i = fnv1a_str(id) & (s->cap - 1);
 
 	while (s->keys[i]) {
 		if (strcmp(s->keys[i], id) == 0)
@@ -358,7 +350,7 @@ static int seen_add(struct seen *s, const char *id)
 
 static int seen_has(const struct seen *s, const char *id)
 {
-	size_t i = hash_str(id) & (s->cap - 1);
+	size_t i = fnv1a_str(id) & (s->cap - 1);
 
 	while (s->keys[i]) {
 		if (strcmp(s->keys[i], id) == 0)
@@ -813,7 +805,7 @@ static void hset_free(struct hset *h)
 
 static int hset_has(const struct hset *h, const char *k)
 {
-	for (size_t i = hash_str(k) & (h->cap - 1); h->keys[i]; i = (i + 1) & (h->cap - 1))
+	for (size_t i = fnv1a_str(k) & (h->cap - 1); h->keys[i]; i = (i + 1) & (h->cap - 1))
 		if (strcmp(h->keys[i], k) == 0)
 			return 1;
 	return 0;
@@ -821,7 +813,7 @@ static int hset_has(const struct hset *h, const char *k)
 
 static void hset_place(const char **keys, size_t cap, const char *k)
 {
-	size_t i = hash_str(k) & (cap - 1);
+	size_t i = fnv1a_str(k) & (cap - 1);
 
 	while (keys[i])
 		i = (i + 1) & (cap - 1);

@@ -10,6 +10,7 @@
 #include "util/alloc.h"
 #include "util/log.h"
 #include "util/util.h"
+#include "util/fnv.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -343,10 +344,8 @@ out:
 
 int store_org_lock(struct store_tx *tx, const char *org_id)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a: a stable key per organization */
+	uint64_t h = fnv1a_str(org_id); /* a stable key per organization */
 
-	for (const char *p = org_id; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
 	return tx->drv->lock(tx->conn, (int64_t)(h >> 1));
 }
 
@@ -572,11 +571,7 @@ static void count_key_build(struct count_key *k, const struct list_req *lr, cons
 
 static struct count_slot *count_slot(struct store *s, const struct count_key *k)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < k->len; i++)
-		h = (h ^ (unsigned char)k->buf[i]) * 1099511628211ull;
-	return &s->counts[h % COUNT_SLOTS];
+	return &s->counts[fnv1a(k->buf, k->len) % COUNT_SLOTS];
 }
 
 static int count_get(struct store_tx *tx, const struct list_req *lr, const struct count_key *k)
