@@ -658,7 +658,7 @@ static int store_batch(struct sync *c, struct store_tx *tx, void *arg)
 	for (int i = b->from; i < b->to && rc == 0; i++) {
 		if (b->kind == 0) {
 			const struct layout_body *bd = &b->out->bodies[i];
-			rc = store_body_put(tx, bd->markdown, &b->out->pages[bd->page].body);
+			rc = dom_body_put(tx, bd->markdown, &b->out->pages[bd->page].body);
 		} else {
 			const struct layout_blob *bl = &b->out->blobs[i];
 			struct rev_file *f = &b->out->files[bl->file];

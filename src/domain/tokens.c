@@ -2,12 +2,45 @@
  * tokens.c - personal API tokens managed by their owner (tokens.h).
  */
 #include "domain/tokens.h"
-#include "http/services.h"
+#include "store/integrations.h"
 #include "util/err.h"
 #include "util/text.h"
 #include "util/util.h"
 
 #include <string.h>
+
+#define TOKEN_PREFIX "gb_api_"
+
+int token_issue(struct store_tx *tx, const char *user_id, char out[TOKEN_LEN + 1])
+{
+	char hash[65];
+	size_t plen = strlen(TOKEN_PREFIX);
+
+	memcpy(out, TOKEN_PREFIX, plen);
+	if (random_alnum(out + plen, TOKEN_LEN - plen))
+		return err_set(ERR_INTERNAL, "getrandom failed");
+	if (sha256_hex(hash, out, TOKEN_LEN))
+		return err_set(ERR_INTERNAL, "sha256 failed");
+	return store_token_create(tx, user_id, hash);
+}
+
+int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **integration_id,
+		 const char **installation_id, struct user *user, int64_t *gen)
+{
+	int rc = store_token_owner(tx, hash, user, gen);
+
+	*integration_id = NULL;
+	*installation_id = NULL;
+	if (rc == 0) {
+		*user_id = user->id;
+		return 0;
+	}
+	user->id = NULL;
+	if (rc != ERR_NOT_FOUND)
+		return rc;
+	return store_integration_token_lookup(tx, hash, user_id, integration_id, installation_id);
+}
+
 
 static int need_user(struct dom *d)
 {

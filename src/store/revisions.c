@@ -22,7 +22,6 @@
  * end. So the cache never exceeds its budget and never frees a revision a
  * transaction is using.
  */
-#include "format/markdown.h"
 #include "model/revision.h"
 #include "store/internal.h"
 #include "util/alloc.h"
@@ -631,7 +630,7 @@ static const char *const blob_touch_sql[2] = {
 	"UPDATE file_blobs SET created_at = $2 WHERE hash = $1 AND created_at < $2",
 };
 
-int store_body_put(struct store_tx *tx, const char *markdown, const char **hash)
+int store_body_insert(struct store_tx *tx, const char *markdown, const char **hash, bool *fresh)
 {
 	char h[65];
 	size_t len = strlen(markdown);
@@ -641,6 +640,7 @@ int store_body_put(struct store_tx *tx, const char *markdown, const char **hash)
 	if (sha256_hex(h, markdown, len))
 		return err_set(ERR_INTERNAL, "hash failed");
 	*hash = arena_strdup(tx->arena, h);
+	*fresh = false;
 	if ((rc = content_touch(tx, body_touch_sql, h, now, &have)) || have)
 		return rc;
 	struct db_param p[] = { P_TEXT(h), P_TEXT(markdown), P_INT(now) };
@@ -648,20 +648,20 @@ int store_body_put(struct store_tx *tx, const char *markdown, const char **hash)
 		     "INSERT INTO page_bodies (hash, markdown, created_at) VALUES ($1, $2, $3) "
 		     "ON CONFLICT (hash) DO NOTHING",
 		     p, NP(p), &changes);
-	if (rc || changes == 0)
-		return rc;
-	/* First time this body is stored: take its links. */
-	struct md_link *links;
-	size_t n;
-	if (md_links(tx->arena, markdown, len, &links, &n))
-		return err_set(ERR_INTERNAL, "reading the page's links failed");
-	for (size_t i = 0; i < n; i++) {
-		struct db_param lp[] = { P_TEXT(h), P_INT(i), P_TEXT(links[i].target), P_INT(links[i].line) };
-		if ((rc = st_exec(tx, "INSERT INTO page_links (body_hash, seq, target, line) VALUES ($1, $2, $3, $4)",
-				  lp, NP(lp), NULL)))
-			return rc;
+	*fresh = rc == 0 && changes != 0;
+	return rc;
+}
+
+int store_body_links_put(struct store_tx *tx, const char *hash, const struct body_link *links, int n)
+{
+	int rc = 0;
+
+	for (int i = 0; i < n && rc == 0; i++) {
+		struct db_param lp[] = { P_TEXT(hash), P_INT(i), P_TEXT(links[i].target), P_INT(links[i].line) };
+		rc = st_exec(tx, "INSERT INTO page_links (body_hash, seq, target, line) VALUES ($1, $2, $3, $4)", lp,
+			     NP(lp), NULL);
 	}
-	return 0;
+	return rc;
 }
 
 static int fill_text0(struct store_tx *tx, struct db_rows *r, void *out)
