@@ -201,8 +201,7 @@ int token_authenticate(struct token_cache *tc, struct store_tx *tx, const char *
 	if (unconfirmed)
 		*unconfirmed = -1;
 	if (token_cache_get(tc, hash, cached_user, &cached, &epoch)) {
-		if (!(*user_id = arena_strdup(tx->arena, cached_user)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		*user_id = arena_strdup(tx->arena, cached_user); /* never NULL (util/alloc.h) */
 		if (unconfirmed) {
 			/* The caller reads the generation with the membership. */
 			*unconfirmed = cached;

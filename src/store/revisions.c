@@ -29,6 +29,7 @@
 #include "util/log.h"
 #include "util/util.h"
 #include "util/fnv.h"
+#include "util/lru.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -40,17 +41,15 @@
 
 struct rc_entry {
 	struct revision *rv;
-	size_t bytes;
 	struct rc_entry *hnext;       /* index chain */
-	struct rc_entry *prev, *next; /* recency: lru.next is the most recent */
+	struct lru_node lru;          /* recency; cost: the revision's heap bytes */
 };
 
 struct revcache {
 	pthread_mutex_t mu;
-	size_t max_bytes, bytes;
+	struct lru lru;            /* util/lru.h: the budget and the recency */
 	struct rc_entry **buckets; /* power of two */
 	size_t nbuckets, n;
-	struct rc_entry lru;       /* sentinel of the recency list */
 	int64_t hits, misses, evictions;
 };
 
@@ -66,8 +65,7 @@ int revcache_new(struct revcache **out, size_t max_bytes)
 		free(c);
 		return err_set(ERR_INTERNAL, "cannot create the revision cache's mutex");
 	}
-	c->max_bytes = max_bytes;
-	c->lru.prev = c->lru.next = &c->lru;
+	lru_init(&c->lru, max_bytes);
 	*out = c;
 	return 0;
 }
@@ -76,8 +74,9 @@ void revcache_free(struct revcache *c)
 {
 	if (!c)
 		return;
-	for (struct rc_entry *e = c->lru.next, *next; e != &c->lru; e = next) {
-		next = e->next;
+	for (struct lru_node *n; (n = lru_oldest(&c->lru));) {
+		struct rc_entry *e = LRU_ENTRY(n, struct rc_entry, lru);
+		lru_remove(&c->lru, n);
 		/* Every transaction has ended: the cache's reference is the last. */
 		if (--e->rv->refs == 0)
 			revision_free(e->rv);
@@ -91,7 +90,7 @@ void revcache_free(struct revcache *c)
 void revcache_stats(struct revcache *c, struct revcache_stats *out)
 {
 	pthread_mutex_lock(&c->mu);
-	*out = (struct revcache_stats){ .bytes = c->bytes, .max_bytes = c->max_bytes, .entries = (int64_t)c->n,
+	*out = (struct revcache_stats){ .bytes = c->lru.bytes, .max_bytes = c->lru.max_bytes, .entries = (int64_t)c->n,
 					.hits = c->hits, .misses = c->misses, .evictions = c->evictions };
 	pthread_mutex_unlock(&c->mu);
 }
@@ -103,20 +102,6 @@ static struct rc_entry **rc_slot(struct revcache *c, const char *id)
 	while (*at && strcmp((*at)->rv->id, id) != 0)
 		at = &(*at)->hnext;
 	return at;
-}
-
-static void lru_unlink(struct rc_entry *e)
-{
-	e->prev->next = e->next;
-	e->next->prev = e->prev;
-}
-
-static void lru_push_front(struct revcache *c, struct rc_entry *e)
-{
-	e->prev = &c->lru;
-	e->next = c->lru.next;
-	c->lru.next->prev = e;
-	c->lru.next = e;
 }
 
 /* Twice the buckets when the index is full, up to 2^26. */
@@ -146,8 +131,7 @@ static void rc_evict(struct revcache *c, struct rc_entry *e)
 	struct rc_entry **at = rc_slot(c, e->rv->id);
 
 	*at = e->hnext;
-	lru_unlink(e);
-	c->bytes -= e->bytes;
+	lru_remove(&c->lru, &e->lru);
 	c->n--;
 	c->evictions++;
 	if (--e->rv->refs == 0)
@@ -185,8 +169,7 @@ static struct revision *cache_find(struct revcache *c, const char *id, int count
 	if ((e = *rc_slot(c, id))) {
 		rv = e->rv;
 		rv->refs++;
-		lru_unlink(e);
-		lru_push_front(c, e);
+		lru_touch(&c->lru, &e->lru);
 	}
 	if (count) {
 		if (rv)
@@ -202,39 +185,40 @@ static struct revision *cache_find(struct revcache *c, const char *id, int count
  * evicting the least recently used revisions no transaction holds. */
 static void cache_add(struct revcache *c, struct revision *rv)
 {
-	size_t bytes, freeable = 0;
-	struct rc_entry *e, *v, **at;
+	size_t bytes, freeable = 0, max;
+	struct rc_entry *e, **at;
+	struct lru_node *v;
 
-	if (!c || c->max_bytes == 0)
+	if (!c || c->lru.max_bytes == 0)
 		return;
+	max = c->lru.max_bytes;
 	bytes = revision_heap_bytes(rv) + sizeof(*e);
-	if (bytes > c->max_bytes)
+	if (bytes > max)
 		return;
 	e = xcalloc(1, sizeof(*e));
 	e->rv = rv;
-	e->bytes = bytes;
 	pthread_mutex_lock(&c->mu);
 	if (*rc_slot(c, rv->id))
 		goto uncached; /* another transaction built it first */
 	/* First see whether evicting can make room: when the room is held by
 	 * open transactions, nothing is evicted for nothing. */
-	for (v = c->lru.prev; c->bytes - freeable + bytes > c->max_bytes && v != &c->lru; v = v->prev)
-		if (v->rv->refs == 1)
-			freeable += v->bytes;
-	if (c->bytes - freeable + bytes > c->max_bytes)
+	for (v = lru_oldest(&c->lru); c->lru.bytes - freeable + bytes > max && v; v = lru_newer(&c->lru, v))
+		if (LRU_ENTRY(v, struct rc_entry, lru)->rv->refs == 1)
+			freeable += v->cost;
+	if (c->lru.bytes - freeable + bytes > max)
 		goto uncached;
-	for (v = c->lru.prev; c->bytes + bytes > c->max_bytes;) {
-		struct rc_entry *older = v->prev;
-		if (v->rv->refs == 1)
-			rc_evict(c, v);
-		v = older;
+	for (v = lru_oldest(&c->lru); c->lru.bytes + bytes > max;) {
+		struct lru_node *next = lru_newer(&c->lru, v);
+		struct rc_entry *old = LRU_ENTRY(v, struct rc_entry, lru);
+		if (old->rv->refs == 1)
+			rc_evict(c, old);
+		v = next;
 	}
 	rc_grow(c);
 	at = rc_slot(c, rv->id);
 	e->hnext = *at;
 	*at = e;
-	lru_push_front(c, e);
-	c->bytes += bytes;
+	lru_push(&c->lru, &e->lru, bytes);
 	c->n++;
 	rv->refs++;
 	pthread_mutex_unlock(&c->mu);
