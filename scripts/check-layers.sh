@@ -9,6 +9,8 @@
 # EXCEPTIONS with the step that removes it; the check fails both on a new edge that is in
 # neither list and on an exception that no longer occurs (so the list shrinks, never rots).
 # Last line: "layers: N passed, M failed" (N files checked clean, M offending edges).
+# scripts/check-layers.sh --self-test checks the checker on a made-up tree (a forbidden edge,
+# an allowed one, a stale exception) and prints the same line.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -54,6 +56,35 @@ src/site/serve.c -> store/search.h                # search through the domain
 src/app/pages_translations.c -> translate/engine.h  # engine list through the domain
 '
 EXCEPTIONS=$(printf '%s\n' "$EXCEPTIONS" | sed 's/#.*//; s/[[:space:]]*$//; /^$/d')
+
+if [ "${1:-}" = --self-test ]; then
+  t=$(mktemp -d "${TMPDIR:-/tmp}/check-layers.XXXXXX")
+  trap 'rm -rf "$t"' EXIT
+  mkdir -p "$t/scripts" "$t/src/util" "$t/src/domain" "$t/src/json"
+  cp "${BASH_SOURCE[0]}" "$t/scripts/check-layers.sh"
+  # The copy's exception list: one edge that occurs, one that does not (stale).
+  sed -i "/^EXCEPTIONS='\$/,/^'\$/c\\
+EXCEPTIONS='\\
+src/json/w.c -> domain/domain.h\\
+src/json/gone.c -> domain/domain.h\\
+'" "$t/scripts/check-layers.sh"
+  printf '#include "util/buf.h"\n#include "json/jsonw.h"\n' > "$t/src/domain/ok.c"
+  printf '#include "domain/domain.h"\n' > "$t/src/util/bad.h"
+  printf '#include "json/serialize.h"\n' > "$t/src/domain/bad.c"
+  printf '#include "domain/domain.h"\n' > "$t/src/json/w.c"
+  out=$("$t/scripts/check-layers.sh" 2>&1) && { echo "layers: self-test: the check passed a bad tree" >&2; echo "layers: 0 passed, 1 failed"; exit 1; }
+  ok=0; bad=0
+  for want in "src/util/bad.h -> domain/domain.h: util/ may include only" \
+              "src/domain/bad.c -> json/serialize.h: domain/ may include only" \
+              "stale exception (remove it from scripts/check-layers.sh): src/json/gone.c -> domain/domain.h" \
+              "layers: 2 passed, 3 failed"; do
+    if printf '%s\n' "$out" | grep -qF -- "$want"; then ok=$((ok + 1)); else bad=$((bad + 1)); echo "layers: self-test: missing: $want" >&2; fi
+  done
+  if printf '%s\n' "$out" | grep -qF "ok.c"; then bad=$((bad + 1)); echo "layers: self-test: an allowed edge was refused" >&2; fi
+  echo "layers: $ok passed, $bad failed"
+  [ "$bad" -eq 0 ]
+  exit
+fi
 
 passed=0
 failed=0

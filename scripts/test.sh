@@ -178,7 +178,7 @@ make -j"$jobs" || die make "make (build/docsd)"
 [ -x build/docsd ] || die make "make did not produce build/docsd"
 
 # The folder edges (which src/ folder may include which): a second, no need of a build.
-stage layers plain 60 scripts/check-layers.sh
+stage layers plain 60 bash -c 'scripts/check-layers.sh --self-test && scripts/check-layers.sh'
 
 say "PostgreSQL (throwaway cluster)" postgres
 pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/docsd-pg.XXXXXX")
