@@ -1,5 +1,8 @@
 /*
- * tokens.c - personal API tokens managed by their owner (tokens.h).
+ * tokens.c - API tokens: issued and looked up here (token_issue,
+ * token_lookup: the store's rows, no rule but the token's shape), managed by
+ * their owner (dom_token_*). http/tokens.c keeps only the cache in front of
+ * token_lookup and the header parse.
  */
 #include "domain/tokens.h"
 #include "store/integrations.h"
@@ -40,7 +43,6 @@ int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, co
 		return rc;
 	return store_integration_token_lookup(tx, hash, user_id, integration_id, installation_id);
 }
-
 
 static int need_user(struct dom *d)
 {

@@ -445,7 +445,7 @@ int store_blob_get(struct store_tx *tx, const char *hash, unsigned char **data, 
 		   const char **content_type);
 /* ---- garbage: bodies and blobs no revision references (store/revisions.c) ----
  * A page_bodies or file_blobs row's created_at is when it was last stored:
- * store_body_put / store_blob_put set it again when it is older than
+ * store_body_insert / store_blob_put set it again when it is older than
  * STORE_CONTENT_TOUCH_MS. The collector (jobs/jobs.c) removes the rows that
  * no revision of any space (live, or deleted and not yet purged) references
  * and that were last stored before its cutoff, now - CONTENT_GC_GRACE_MS. So
