@@ -45,7 +45,6 @@ src/model/revision.h -> json/jsonw.h              # the stored manifest is JSON:
 src/json/serialize_comments.c -> format/markdown.h     # serializers take plain data (issue 33 §2)
 src/json/serialize_content.c -> format/markdown.h      # idem
 src/json/serialize_integrations.h -> domain/integrations.h  # result types to model/ (§2)
-src/json/serialize_site_redirects.c -> domain/site_redirects.h  # idem
 src/domain/git_sync.c -> json/serialize_git.h       # the link row keeps the GitSyncState JSON (an API shape)
 src/domain/integration_events.c -> json/serialize_integrations.h  # event payloads (being reworked elsewhere)
 src/domain/sites.c -> json/serialize_sites.h      # customization checks are rules: to model/
