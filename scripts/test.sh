@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test run (the README's second command; CI runs it through .ci/run):
-#   deps -> make -> throwaway PostgreSQL -> C unit tests (SQLite + PostgreSQL)
+#   deps -> make -> folder edges (scripts/check-layers.sh) -> throwaway PostgreSQL -> C unit tests (SQLite + PostgreSQL)
 #   -> API tests on SQLite, and beside them on PostgreSQL -> ASan/UBSan build
 #   -> API tests on SQLite under the sanitizers in the background, beside: GitBook's CLI
 #      (SQLite), browser tests of published sites and the web interface (chromium, SQLite),
@@ -176,6 +176,9 @@ echo "node $(node --version), npm $(npm --version)"
 say "make" make
 make -j"$jobs" || die make "make (build/docsd)"
 [ -x build/docsd ] || die make "make did not produce build/docsd"
+
+# The folder edges (which src/ folder may include which): a second, no need of a build.
+stage layers plain 60 bash -c 'scripts/check-layers.sh --self-test && scripts/check-layers.sh'
 
 say "PostgreSQL (throwaway cluster)" postgres
 pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/docsd-pg.XXXXXX")

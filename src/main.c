@@ -10,6 +10,7 @@
 #include "model/validate.h"
 #include "http/listener.h"
 #include "http/services.h"
+#include "domain/tokens.h"
 #include "jobs/jobs.h"
 #include "options.h"
 #include "server.h"

@@ -23,7 +23,7 @@ int api_send_member(struct req *r, const struct member *m);
 /* mergeRules: {"type":"none"}, {"type":"rules","rules":[{"rule":...}...]}, and
  * for a space also {"type":"inherit"} (the organization's rules). 1 when
  * present (*out: compact JSON in the request arena), 0 when absent. */
-int body_merge_rules(struct req *r, bool allow_inherit, const char **out);
+int api_body_merge_rules(struct req *r, bool allow_inherit, const char **out);
 
 /* Whether the caller may see members' email addresses (members of the org can). */
 static inline bool api_sees_emails(const struct req *r)

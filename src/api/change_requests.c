@@ -4,6 +4,7 @@
  */
 #include "api/content.h"
 #include "json/serialize_content.h"
+#include "json/serialize_cr.h"
 #include "domain/content.h"
 #include "util/util.h"
 
@@ -30,7 +31,7 @@ static int send_cr(struct req *r, int status, const struct change_request *cr, c
 	return 0;
 }
 
-int cr_create(struct req *r)
+int api_cr_create(struct req *r)
 {
 	struct space s;
 	struct change_request cr;
@@ -71,7 +72,7 @@ static int list_query(struct req *r, struct list_req *lr, struct cursor *cur, st
 	return 0;
 }
 
-int cr_list(struct req *r)
+int api_cr_list(struct req *r)
 {
 	struct space s;
 	struct list_req lr;
@@ -92,7 +93,7 @@ int cr_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int cr_get(struct req *r)
+int api_cr_get(struct req *r)
 {
 	struct space s;
 	struct change_request cr;
@@ -101,7 +102,7 @@ int cr_get(struct req *r)
 	return rc ? rc : send_cr(r, 200, &cr, &s);
 }
 
-int cr_list_org(struct req *r)
+int api_cr_list_org(struct req *r)
 {
 	struct list_req lr;
 	struct cursor cur;
@@ -121,7 +122,7 @@ int cr_list_org(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int cr_update(struct req *r)
+int api_cr_update(struct req *r)
 {
 	struct space s;
 	struct change_request cr;
@@ -135,7 +136,7 @@ int cr_update(struct req *r)
 	return send_cr(r, 200, &cr, &s);
 }
 
-int cr_contributors(struct req *r)
+int api_cr_contributors(struct req *r)
 {
 	struct list_req lr;
 	int64_t total;
@@ -155,7 +156,7 @@ int cr_contributors(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int cr_changes(struct req *r)
+int api_cr_changes(struct req *r)
 {
 	struct cr_changes c;
 	long limit = 10; /* GitBook's default */
@@ -173,12 +174,12 @@ int cr_changes(struct req *r)
 /* Before the write transaction (routes.h): fetch the batch's file URLs, so
  * that the transaction only stores bytes. */
 /* Only batches with URLs take the prefetch step (and a fetch thread). */
-int cr_content_has_urls(struct req *r)
+int api_cr_content_has_urls(struct req *r)
 {
 	return dom_content_has_urls(json_object_get(r->json, "changes"));
 }
 
-int cr_content_prefetch(struct req *r)
+int api_cr_content_prefetch(struct req *r)
 {
 	struct fetched_files *ff = arena_alloc(&r->arena, sizeof(*ff));
 	int rc;
@@ -190,7 +191,7 @@ int cr_content_prefetch(struct req *r)
 	return 0;
 }
 
-int cr_content_update(struct req *r)
+int api_cr_content_update(struct req *r)
 {
 	struct space s;
 	struct change_request cr;
@@ -229,7 +230,7 @@ static int send_merge(struct req *r, const struct cr_merge_result *m)
 	return 0;
 }
 
-int cr_merge(struct req *r)
+int api_cr_merge(struct req *r)
 {
 	struct cr_merge_result m;
 	int rc = dom_cr_merge(&r->dom, space_id(r), cr_key(r), &m);
@@ -237,7 +238,7 @@ int cr_merge(struct req *r)
 	return rc ? rc : send_merge(r, &m);
 }
 
-int cr_update_from_main(struct req *r)
+int api_cr_update_from_main(struct req *r)
 {
 	struct cr_merge_result m;
 	int rc = dom_cr_update_from_space(&r->dom, space_id(r), cr_key(r), &m);

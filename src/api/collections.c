@@ -29,15 +29,15 @@ static int body_collection(struct req *r, bool create, struct collection_input *
 	if ((rc = body_string(r, "description", F_NULLABLE, 0, COLLECTION_DESCRIPTION_MAX, &in->description)) < 0)
 		return rc;
 	in->has_description = rc == 1;
-	if ((rc = body_level(r, "defaultLevel", &in->default_level)) < 0)
+	if ((rc = api_body_level(r, "defaultLevel", &in->default_level)) < 0)
 		return rc;
 	in->has_level = rc == 1;
-	if (create && (rc = body_parent(r, "parent", &in->parent_id)) < 0)
+	if (create && (rc = api_body_parent(r, "parent", &in->parent_id)) < 0)
 		return rc;
 	return 0;
 }
 
-int collection_create(struct req *r)
+int api_collection_create(struct req *r)
 {
 	struct collection_input in;
 	struct collection c;
@@ -48,7 +48,7 @@ int collection_create(struct req *r)
 	return send_collection(r, 201, &c);
 }
 
-int collection_get(struct req *r)
+int api_collection_get(struct req *r)
 {
 	struct collection c;
 	int rc = dom_collection_get(&r->dom, req_param(r, "collectionId"), ROLE_READ, &c);
@@ -56,7 +56,7 @@ int collection_get(struct req *r)
 	return rc ? rc : send_collection(r, 200, &c);
 }
 
-int collection_update(struct req *r)
+int api_collection_update(struct req *r)
 {
 	struct collection_input in;
 	struct collection c;
@@ -68,7 +68,7 @@ int collection_update(struct req *r)
 	return send_collection(r, 200, &c);
 }
 
-int collection_delete(struct req *r)
+int api_collection_delete(struct req *r)
 {
 	int rc = dom_object_delete(&r->dom, DOM_COLLECTION, req_param(r, "collectionId"));
 
@@ -76,18 +76,18 @@ int collection_delete(struct req *r)
 	return rc ? rc : resp_empty(r, 204);
 }
 
-int collection_move(struct req *r)
+int api_collection_move(struct req *r)
 {
 	struct dom_place p;
 	struct dom_object o;
 	int rc;
 
-	if ((rc = body_place(r, &p)) || (rc = dom_object_move(&r->dom, DOM_COLLECTION, req_param(r, "collectionId"), &p, &o)))
+	if ((rc = api_body_place(r, &p)) || (rc = dom_object_move(&r->dom, DOM_COLLECTION, req_param(r, "collectionId"), &p, &o)))
 		return rc;
 	return send_collection(r, 200, &o.collection);
 }
 
-int collection_transfer(struct req *r)
+int api_collection_transfer(struct req *r)
 {
 	struct dom_object o;
 	const char *org_id;
@@ -99,7 +99,7 @@ int collection_transfer(struct req *r)
 	return send_collection(r, 200, &o.collection);
 }
 
-int org_collections_list(struct req *r)
+int api_org_collections_list(struct req *r)
 {
 	static const char *const bools[] = { "false", "true", NULL };
 	struct list_req lr;

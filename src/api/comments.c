@@ -179,7 +179,7 @@ static int send_list(struct req *r, const struct dom_comment *items, int n, int6
 
 /* ---- comments and replies ---- */
 
-int comment_list(struct req *r)
+int api_comment_list(struct req *r)
 {
 	static const char *const statuses[] = { "all", "open", "resolved", NULL };
 	struct comment_at at = place_of(r);
@@ -204,7 +204,7 @@ int comment_list(struct req *r)
 	return send_list(r, items, n, total, next);
 }
 
-int reply_list(struct req *r)
+int api_reply_list(struct req *r)
 {
 	struct comment_at at = place_of(r);
 	struct list_req lr;
@@ -234,17 +234,17 @@ static int get_one(struct req *r, const char *reply_id)
 	return send_one(r, 200, &c);
 }
 
-int comment_get(struct req *r)
+int api_comment_get(struct req *r)
 {
 	return get_one(r, NULL);
 }
 
-int reply_get(struct req *r)
+int api_reply_get(struct req *r)
 {
 	return get_one(r, req_param(r, "commentReplyId"));
 }
 
-int comment_create(struct req *r)
+int api_comment_create(struct req *r)
 {
 	struct comment_at at = place_of(r);
 	struct comment_new in = { 0 };
@@ -258,7 +258,7 @@ int comment_create(struct req *r)
 	return send_one(r, 201, &c);
 }
 
-int reply_create(struct req *r)
+int api_reply_create(struct req *r)
 {
 	struct comment_at at = place_of(r);
 	struct dom_comment c;
@@ -284,12 +284,12 @@ static int update_one(struct req *r, const char *reply_id)
 	return send_one(r, 200, &c);
 }
 
-int comment_update(struct req *r)
+int api_comment_update(struct req *r)
 {
 	return update_one(r, NULL);
 }
 
-int reply_update(struct req *r)
+int api_reply_update(struct req *r)
 {
 	return update_one(r, req_param(r, "commentReplyId"));
 }
@@ -303,19 +303,19 @@ static int delete_one(struct req *r, const char *reply_id)
 	return rc ? rc : resp_empty(r, 204);
 }
 
-int comment_delete(struct req *r)
+int api_comment_delete(struct req *r)
 {
 	return delete_one(r, NULL);
 }
 
-int reply_delete(struct req *r)
+int api_reply_delete(struct req *r)
 {
 	return delete_one(r, req_param(r, "commentReplyId"));
 }
 
 /* ---- commenters ---- */
 
-int commenter_list(struct req *r)
+int api_commenter_list(struct req *r)
 {
 	struct comment_at at = place_of(r);
 	struct list_req lr;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int body_level(struct req *r, const char *field, int *out)
+int api_body_level(struct req *r, const char *field, int *out)
 {
 	json_t *v = body_field(r, field);
 	enum role role;
@@ -31,12 +31,12 @@ int body_level(struct req *r, const char *field, int *out)
 	return 1;
 }
 
-int body_parent(struct req *r, const char *field, const char **out)
+int api_body_parent(struct req *r, const char *field, const char **out)
 {
 	return body_string(r, field, F_NULLABLE, 1, 64, out);
 }
 
-int body_position(struct req *r, const char **ref, int *after)
+int api_body_position(struct req *r, const char **ref, int *after)
 {
 	json_t *pos = body_field(r, "position"), *before, *aft, *ptr, *type, *id;
 
@@ -69,16 +69,16 @@ int body_position(struct req *r, const char **ref, int *after)
 	return 1;
 }
 
-int body_place(struct req *r, struct dom_place *out)
+int api_body_place(struct req *r, struct dom_place *out)
 {
 	const char *ref;
 	int after, rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = body_parent(r, "parent", &out->parent_id)) < 0)
+	if ((rc = api_body_parent(r, "parent", &out->parent_id)) < 0)
 		return rc;
 	out->has_parent = rc == 1;
-	if ((rc = body_position(r, &ref, &after)) < 0)
+	if ((rc = api_body_position(r, &ref, &after)) < 0)
 		return rc;
 	out->ref_id = ref;
 	out->after = after != 0;

@@ -17,13 +17,13 @@
  * the rules (a parent is a collection of the organization, a position names a
  * sibling, who may put what where) are the domain's (domain/spaces.h). */
 /* defaultLevel: "inherit", a role, or null. 1 when present, 0 when absent. */
-int body_level(struct req *r, const char *field, int *out);
+int api_body_level(struct req *r, const char *field, int *out);
 /* parent (or `field`): a collection id, or null for the top level; 1 when the
  * field is present, 0 when absent (*out = NULL). */
-int body_parent(struct req *r, const char *field, const char **out);
+int api_body_parent(struct req *r, const char *field, const char **out);
 /* position {before|after: {type: space|collection, ...}}: *ref = NULL when absent. */
-int body_position(struct req *r, const char **ref, int *after);
+int api_body_position(struct req *r, const char **ref, int *after);
 /* Where a move puts an item: "parent" and/or "position". */
-int body_place(struct req *r, struct dom_place *out);
+int api_body_place(struct req *r, struct dom_place *out);
 
 #endif

@@ -66,17 +66,17 @@ static int start(struct req *r, enum git_direction dir)
 	return resp_empty(r, 204);
 }
 
-int git_import(struct req *r)
+int api_git_import(struct req *r)
 {
 	return start(r, GIT_IMPORT);
 }
 
-int git_export(struct req *r)
+int api_git_export(struct req *r)
 {
 	return start(r, GIT_EXPORT);
 }
 
-int git_info(struct req *r)
+int api_git_info(struct req *r)
 {
 	const char *json;
 	struct jw *g;
@@ -89,7 +89,7 @@ int git_info(struct req *r)
 	return 0;
 }
 
-int git_legacy_delete(struct req *r)
+int api_git_legacy_delete(struct req *r)
 {
 	bool removed = false;
 	int rc = dom_git_link_remove(&r->dom, req_param(r, "spaceId"), &removed);

@@ -29,7 +29,7 @@ static int body_grant_role(struct req *r, enum role *role)
 	return 0;
 }
 
-int grant_invite(struct req *r)
+int api_grant_invite(struct req *r)
 {
 	enum dom_kind kind;
 	const char *id = target(r, &kind);
@@ -73,12 +73,12 @@ static int list_grants(struct req *r, enum grant_kind gk)
 	return resp_list_end(r, total, next);
 }
 
-int grant_list_users(struct req *r)
+int api_grant_list_users(struct req *r)
 {
 	return list_grants(r, GRANT_USER);
 }
 
-int grant_list_teams(struct req *r)
+int api_grant_list_teams(struct req *r)
 {
 	return list_grants(r, GRANT_TEAM);
 }
@@ -96,12 +96,12 @@ static int update_grant(struct req *r, enum grant_kind gk, const char *principal
 	return resp_empty(r, 204);
 }
 
-int grant_update_user(struct req *r)
+int api_grant_update_user(struct req *r)
 {
 	return update_grant(r, GRANT_USER, "userId");
 }
 
-int grant_update_team(struct req *r)
+int api_grant_update_team(struct req *r)
 {
 	return update_grant(r, GRANT_TEAM, "teamId");
 }
@@ -119,12 +119,12 @@ static int remove_grant(struct req *r, enum grant_kind gk, const char *principal
 	return resp_empty(r, removed ? 205 : 204);
 }
 
-int grant_remove_user(struct req *r)
+int api_grant_remove_user(struct req *r)
 {
 	return remove_grant(r, GRANT_USER, "userId");
 }
 
-int grant_remove_team(struct req *r)
+int api_grant_remove_team(struct req *r)
 {
 	return remove_grant(r, GRANT_TEAM, "teamId");
 }

@@ -20,7 +20,7 @@ static int read_args(struct req *r, struct import_args *out)
 	return dom_import_args(&r->arena, url, source, out);
 }
 
-int content_import_prefetch(struct req *r)
+int api_content_import_prefetch(struct req *r)
 {
 	struct import_crawl *c = arena_alloc(&r->arena, sizeof(*c));
 	struct import_args args;
@@ -34,7 +34,7 @@ int content_import_prefetch(struct req *r)
 	return 0;
 }
 
-int content_import(struct req *r)
+int api_content_import(struct req *r)
 {
 	struct import_result res;
 	struct jw *g;

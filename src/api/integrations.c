@@ -192,7 +192,7 @@ static int send_integration(struct req *r, const struct integration_view *v)
 	return 0;
 }
 
-int integration_publish(struct req *r)
+int api_integration_publish(struct req *r)
 {
 	struct integration_input in;
 	struct integration_view v;
@@ -203,7 +203,7 @@ int integration_publish(struct req *r)
 	return send_integration(r, &v);
 }
 
-int integration_get(struct req *r)
+int api_integration_get(struct req *r)
 {
 	struct integration_view v;
 	int rc = check_name(r) ? err_set(ERR_NOT_FOUND, "integration not found")
@@ -258,17 +258,17 @@ static int list_integrations(struct req *r, const char *org_id)
 	return resp_list_end(r, total, next);
 }
 
-int integration_list(struct req *r)
+int api_integration_list(struct req *r)
 {
 	return list_integrations(r, NULL);
 }
 
-int org_integration_list(struct req *r)
+int api_org_integration_list(struct req *r)
 {
 	return list_integrations(r, req_param(r, "organizationId"));
 }
 
-int integration_delete(struct req *r)
+int api_integration_delete(struct req *r)
 {
 	bool removed = false;
 	int rc = check_name(r) ? 0 : dom_integration_delete(&r->dom, name_of(r), &removed);
@@ -302,7 +302,7 @@ static int send_image(struct req *r, const char *b64)
 	return resp_bytes(r, 200, type, buf, (size_t)len);
 }
 
-int integration_icon(struct req *r)
+int api_integration_icon(struct req *r)
 {
 	struct integration_view v;
 	int rc = check_name(r) ? err_set(ERR_NOT_FOUND, "integration not found")
@@ -315,7 +315,7 @@ int integration_icon(struct req *r)
 	return send_image(r, v.it.icon);
 }
 
-int integration_preview(struct req *r)
+int api_integration_preview(struct req *r)
 {
 	struct integration_view v;
 	json_t *a;
@@ -336,7 +336,7 @@ int integration_preview(struct req *r)
 	return send_image(r, copy);
 }
 
-int integration_dev_put(struct req *r)
+int api_integration_dev_put(struct req *r)
 {
 	const char *url;
 	int all = 0, rc;
@@ -350,14 +350,14 @@ int integration_dev_put(struct req *r)
 	return resp_empty(r, 204);
 }
 
-int integration_dev_delete(struct req *r)
+int api_integration_dev_delete(struct req *r)
 {
 	int rc = dom_integration_dev_clear(&r->dom, name_of(r));
 
 	return rc ? rc : resp_empty(r, 205);
 }
 
-int integration_task(struct req *r)
+int api_integration_task(struct req *r)
 {
 	json_t *task = body_field(r, "task"), *sched = body_field(r, "schedule");
 	long schedule = 0;
@@ -383,7 +383,7 @@ static int send_installation(struct req *r, int status, const struct integration
 	return 0;
 }
 
-int installation_create(struct req *r)
+int api_installation_create(struct req *r)
 {
 	struct integration_installation in;
 	const char *org;
@@ -395,7 +395,7 @@ int installation_create(struct req *r)
 	return send_installation(r, 200, &in);
 }
 
-int installation_get(struct req *r)
+int api_installation_get(struct req *r)
 {
 	struct integration_installation in;
 	int rc = dom_installation_get(&r->dom, name_of(r), req_param(r, "installationId"), &in);
@@ -429,7 +429,7 @@ static int update_input(struct req *r, struct installation_update *u)
 	return 0;
 }
 
-int installation_update(struct req *r)
+int api_installation_update(struct req *r)
 {
 	struct installation_update u;
 	struct integration_installation in;
@@ -441,7 +441,7 @@ int installation_update(struct req *r)
 	return send_installation(r, 200, &in);
 }
 
-int installation_delete(struct req *r)
+int api_installation_delete(struct req *r)
 {
 	bool removed;
 	int rc = dom_installation_delete(&r->dom, name_of(r), req_param(r, "installationId"), &removed);
@@ -449,7 +449,7 @@ int installation_delete(struct req *r)
 	return rc ? rc : resp_empty(r, removed ? 205 : 204);
 }
 
-int installation_list(struct req *r)
+int api_installation_list(struct req *r)
 {
 	struct list_req lr;
 	struct cursor cur;
@@ -469,7 +469,7 @@ int installation_list(struct req *r)
 }
 
 /* listOrganizationInstallations: items {integration, installation}. */
-int org_installation_list(struct req *r)
+int api_org_installation_list(struct req *r)
 {
 	struct list_req lr;
 	struct cursor cur;
@@ -493,7 +493,7 @@ int org_installation_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int space_integration_list(struct req *r)
+int api_space_integration_list(struct req *r)
 {
 	struct integration_view *items;
 	int n, rc = dom_space_integrations(&r->dom, req_param(r, "spaceId"), &items, &n);
@@ -506,7 +506,7 @@ int space_integration_list(struct req *r)
 	return resp_list_end(r, n, NULL);
 }
 
-int installation_token(struct req *r)
+int api_installation_token(struct req *r)
 {
 	const char *token;
 	int rc = dom_installation_token(&r->dom, name_of(r), req_param(r, "installationId"), &token);
@@ -541,7 +541,7 @@ static int send_target(struct req *r, int status, const struct target_view *tv)
 	return 0;
 }
 
-int target_install(struct req *r)
+int api_target_install(struct req *r)
 {
 	const char *kind = kind_of(r), *id;
 	struct target_view tv;
@@ -553,7 +553,7 @@ int target_install(struct req *r)
 	return send_target(r, 201, &tv);
 }
 
-int target_get(struct req *r)
+int api_target_get(struct req *r)
 {
 	struct target_view tv;
 	int rc = dom_target_get(&r->dom, name_of(r), req_param(r, "installationId"), kind_of(r), target_of(r), &tv);
@@ -561,7 +561,7 @@ int target_get(struct req *r)
 	return rc ? rc : send_target(r, 200, &tv);
 }
 
-int target_update(struct req *r)
+int api_target_update(struct req *r)
 {
 	struct installation_update u;
 	struct target_view tv;
@@ -574,7 +574,7 @@ int target_update(struct req *r)
 	return send_target(r, 200, &tv);
 }
 
-int target_uninstall(struct req *r)
+int api_target_uninstall(struct req *r)
 {
 	bool removed;
 	int rc = dom_target_uninstall(&r->dom, name_of(r), req_param(r, "installationId"), kind_of(r), target_of(r),
@@ -586,7 +586,7 @@ int target_uninstall(struct req *r)
 /* listIntegrationSpaceInstallations / ...Sites (every installation) and
  * listIntegrationInstallationSpaces / ...Sites (one). `extended`: the full
  * Space instead of its id. */
-int target_list(struct req *r)
+int api_target_list(struct req *r)
 {
 	struct list_req lr;
 	struct cursor cur;
@@ -612,7 +612,7 @@ int target_list(struct req *r)
 
 /* ---- events ---- */
 
-int event_list(struct req *r)
+int api_event_list(struct req *r)
 {
 	struct list_req lr;
 	struct cursor cur;
@@ -631,7 +631,7 @@ int event_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int event_get(struct req *r)
+int api_event_get(struct req *r)
 {
 	struct event_view ev;
 	int rc = dom_event_get(&r->dom, name_of(r), req_param(r, "eventId"), &ev);
@@ -643,7 +643,7 @@ int event_get(struct req *r)
 }
 
 /* listSiteIntegrationScripts: a bare array of SiteIntegrationScript. */
-int site_integration_scripts(struct req *r)
+int api_site_integration_scripts(struct req *r)
 {
 	struct site_script *s;
 	int n, rc = dom_site_integration_scripts_get(&r->dom, req_param(r, "organizationId"), req_param(r, "siteId"), &s,
@@ -663,7 +663,7 @@ int site_integration_scripts(struct req *r)
 /* The delivery to the integration's worker (up to --integration-timeout) is
  * the route's prefetch step: it runs on the fetch pool, never on an HTTP
  * worker thread, so visitors' page loads cannot tie those up. */
-int integration_site_script_prefetch(struct req *r)
+int api_integration_site_script_prefetch(struct req *r)
 {
 	struct delivery_answer *ans = arena_alloc(&r->arena, sizeof(*ans));
 	int rc = dom_site_script(r->srv, r->srv->store, &r->arena, name_of(r), req_param(r, "installationId"),
@@ -675,7 +675,7 @@ int integration_site_script_prefetch(struct req *r)
 	return 0;
 }
 
-int integration_site_script(struct req *r)
+int api_integration_site_script(struct req *r)
 {
 	const struct delivery_answer *a = r->site_script;
 

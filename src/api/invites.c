@@ -16,7 +16,7 @@ static int send_invite(struct req *r, int status, const struct invite *inv)
 	return 0;
 }
 
-int invite_list(struct req *r)
+int api_invite_list(struct req *r)
 {
 	struct list_req lr;
 	int64_t total;
@@ -35,7 +35,7 @@ int invite_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int invite_create(struct req *r)
+int api_invite_create(struct req *r)
 {
 	struct invite inv;
 	enum role role = ROLE_GUEST;
@@ -55,7 +55,7 @@ int invite_create(struct req *r)
 	return send_invite(r, 201, &inv);
 }
 
-int invite_get(struct req *r)
+int api_invite_get(struct req *r)
 {
 	struct invite inv;
 	int rc = dom_invite_get(&r->dom, req_param(r, "organizationId"), req_param(r, "inviteId"), &inv);
@@ -63,7 +63,7 @@ int invite_get(struct req *r)
 	return rc ? rc : send_invite(r, 200, &inv);
 }
 
-int invite_update(struct req *r)
+int api_invite_update(struct req *r)
 {
 	struct invite inv;
 	enum role role;
@@ -75,7 +75,7 @@ int invite_update(struct req *r)
 	return send_invite(r, 200, &inv);
 }
 
-int invite_delete(struct req *r)
+int api_invite_delete(struct req *r)
 {
 	bool removed;
 	int rc = dom_invite_delete(&r->dom, req_param(r, "organizationId"), req_param(r, "inviteId"), &removed);
@@ -86,7 +86,7 @@ int invite_delete(struct req *r)
 	return resp_empty(r, removed ? 205 : 204);
 }
 
-int invite_join(struct req *r)
+int api_invite_join(struct req *r)
 {
 	struct jw *g;
 	bool joined;

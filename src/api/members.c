@@ -16,7 +16,7 @@ int api_send_member(struct req *r, const struct member *m)
 	return 0;
 }
 
-int member_list(struct req *r)
+int api_member_list(struct req *r)
 {
 	static const char *const roles[] = { "admin", "create", "review", "edit", "comment", "read", "guest", NULL };
 	static const char *const sorts[] = { "joinedAt", "lastSeenAt", NULL };
@@ -43,7 +43,7 @@ int member_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int member_get(struct req *r)
+int api_member_get(struct req *r)
 {
 	struct member m;
 	int rc = dom_member_get(&r->dom, r->dom.actor.org_id, req_param(r, "userId"), &m);
@@ -51,7 +51,7 @@ int member_get(struct req *r)
 	return rc ? rc : api_send_member(r, &m);
 }
 
-int member_update(struct req *r)
+int api_member_update(struct req *r)
 {
 	struct member_input in = { 0 };
 	struct member m;
@@ -65,7 +65,7 @@ int member_update(struct req *r)
 	return api_send_member(r, &m);
 }
 
-int member_delete(struct req *r)
+int api_member_delete(struct req *r)
 {
 	bool removed;
 	int rc = dom_member_remove(&r->dom, r->dom.actor.org_id, req_param(r, "userId"), &removed);
@@ -74,7 +74,7 @@ int member_delete(struct req *r)
 	return rc ? rc : resp_empty(r, removed ? 205 : 204);
 }
 
-int member_ping(struct req *r)
+int api_member_ping(struct req *r)
 {
 	const char *jwt;
 	struct jw *g;
@@ -87,7 +87,7 @@ int member_ping(struct req *r)
 	return 0;
 }
 
-int member_sso(struct req *r)
+int api_member_sso(struct req *r)
 {
 	struct member m;
 	int rc = dom_member_set_sso(&r->dom, r->dom.actor.org_id, req_param(r, "userId"), &m);
@@ -95,7 +95,7 @@ int member_sso(struct req *r)
 	return rc ? rc : api_send_member(r, &m);
 }
 
-int member_teams(struct req *r)
+int api_member_teams(struct req *r)
 {
 	struct list_req lr;
 	int64_t total;

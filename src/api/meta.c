@@ -75,7 +75,7 @@ static int send_user(struct req *r, const struct user *u)
 	return 0;
 }
 
-int user_get_self(struct req *r)
+int api_user_get_self(struct req *r)
 {
 	struct user u;
 	int rc = dom_user_self(&r->dom, &u);
@@ -83,7 +83,7 @@ int user_get_self(struct req *r)
 	return rc ? rc : send_user(r, &u);
 }
 
-int user_get(struct req *r)
+int api_user_get(struct req *r)
 {
 	struct user u;
 	int rc = dom_user_get(&r->dom, req_param(r, "userId"), &u);

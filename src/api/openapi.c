@@ -46,7 +46,7 @@ static int send_spec(struct req *r, int status, const struct openapi_spec *s)
 	return 0;
 }
 
-int openapi_list(struct req *r)
+int api_openapi_list(struct req *r)
 {
 	struct list_req lr;
 	int64_t total;
@@ -65,7 +65,7 @@ int openapi_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int openapi_create(struct req *r)
+int api_openapi_create(struct req *r)
 {
 	struct openapi_source src;
 	struct openapi_spec s;
@@ -81,7 +81,7 @@ int openapi_create(struct req *r)
 	return send_spec(r, 201, &s);
 }
 
-int openapi_put(struct req *r)
+int api_openapi_put(struct req *r)
 {
 	struct openapi_source src;
 	struct openapi_spec s;
@@ -96,7 +96,7 @@ int openapi_put(struct req *r)
 	return send_spec(r, 200, &s);
 }
 
-int openapi_get(struct req *r)
+int api_openapi_get(struct req *r)
 {
 	struct openapi_spec s;
 	int rc = dom_openapi_get(&r->dom, req_param(r, "organizationId"), req_param(r, "specSlug"), &s);
@@ -104,7 +104,7 @@ int openapi_get(struct req *r)
 	return rc ? rc : send_spec(r, 200, &s);
 }
 
-int openapi_delete(struct req *r)
+int api_openapi_delete(struct req *r)
 {
 	bool removed;
 	int rc = dom_openapi_delete(&r->dom, req_param(r, "organizationId"), req_param(r, "specSlug"), &removed);
@@ -113,7 +113,7 @@ int openapi_delete(struct req *r)
 	return rc ? rc : resp_empty(r, 204);
 }
 
-int openapi_update(struct req *r)
+int api_openapi_update(struct req *r)
 {
 	struct openapi_spec s;
 	const char *visibility;
@@ -126,7 +126,7 @@ int openapi_update(struct req *r)
 	return send_spec(r, 200, &s);
 }
 
-int openapi_versions_list(struct req *r)
+int api_openapi_versions_list(struct req *r)
 {
 	struct list_req lr;
 	int64_t total;
@@ -166,17 +166,17 @@ static int send_version(struct req *r, bool content)
 	return 0;
 }
 
-int openapi_version_get(struct req *r)
+int api_openapi_version_get(struct req *r)
 {
 	return send_version(r, false);
 }
 
-int openapi_version_content(struct req *r)
+int api_openapi_version_content(struct req *r)
 {
 	return send_version(r, true);
 }
 
-int openapi_published(struct req *r)
+int api_openapi_published(struct req *r)
 {
 	const char *json;
 	int rc = dom_openapi_published(&r->dom, req_param(r, "organizationId"), req_param(r, "specSlug"),

@@ -20,7 +20,7 @@ static int send_org(struct req *r, int status, const struct dom_org *o)
 	return 0;
 }
 
-int org_list(struct req *r)
+int api_org_list(struct req *r)
 {
 	struct list_req lr;
 	int64_t total;
@@ -81,12 +81,12 @@ static int body_org(struct req *r, bool create, struct org_input *in)
 		return rc;
 	in->has_invite_links = rc == 1;
 	in->invite_links = b;
-	if ((rc = body_merge_rules(r, false, &in->merge_rules)) < 0)
+	if ((rc = api_body_merge_rules(r, false, &in->merge_rules)) < 0)
 		return rc;
 	return 0;
 }
 
-int org_create(struct req *r)
+int api_org_create(struct req *r)
 {
 	struct org_input in;
 	struct dom_org o;
@@ -101,7 +101,7 @@ int org_create(struct req *r)
 	return send_org(r, 201, &o);
 }
 
-int org_get(struct req *r)
+int api_org_get(struct req *r)
 {
 	struct dom_org o;
 	int rc = dom_org_get(&r->dom, req_param(r, "organizationId"), &o);
@@ -109,7 +109,7 @@ int org_get(struct req *r)
 	return rc ? rc : send_org(r, 200, &o);
 }
 
-int body_merge_rules(struct req *r, bool allow_inherit, const char **out)
+int api_body_merge_rules(struct req *r, bool allow_inherit, const char **out)
 {
 	static const char *const simple[] = {
 		"require_at_least_one_review", "require_all_reviews_approved", "require_agent_review",
@@ -177,7 +177,7 @@ int body_merge_rules(struct req *r, bool allow_inherit, const char **out)
 	return 1;
 }
 
-int org_update(struct req *r)
+int api_org_update(struct req *r)
 {
 	struct org_input in;
 	struct dom_org o;
@@ -188,7 +188,7 @@ int org_update(struct req *r)
 	return send_org(r, 200, &o);
 }
 
-int org_by_email_domain(struct req *r)
+int api_org_by_email_domain(struct req *r)
 {
 	struct dom_org *items;
 	struct jw *g;
@@ -239,7 +239,7 @@ static int body_invitees(struct req *r, struct org_invitee **out, int *n)
 	return 0;
 }
 
-int org_invite_users(struct req *r)
+int api_org_invite_users(struct req *r)
 {
 	struct org_invite_input in = { 0 };
 	struct org_invitee *emails = NULL;

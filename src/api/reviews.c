@@ -39,7 +39,7 @@ static int body_comment(struct req *r, const char **out)
 	return 1;
 }
 
-int review_list(struct req *r)
+int api_review_list(struct req *r)
 {
 	static const char *const bools[] = { "false", "true", NULL };
 	static const char *const formats[] = { "markdown", "document", NULL };
@@ -62,7 +62,7 @@ int review_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int review_submit(struct req *r)
+int api_review_submit(struct req *r)
 {
 	struct space s;
 	struct change_request cr;
@@ -81,7 +81,7 @@ int review_submit(struct req *r)
 	return 0;
 }
 
-int reviewer_list(struct req *r)
+int api_reviewer_list(struct req *r)
 {
 	struct list_req lr;
 	int64_t total;
@@ -100,7 +100,7 @@ int reviewer_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int reviewer_request(struct req *r)
+int api_reviewer_request(struct req *r)
 {
 	const char **users = NULL, *subject = NULL;
 	struct cr_requested_reviewer *items;
@@ -117,7 +117,7 @@ int reviewer_request(struct req *r)
 	return 0;
 }
 
-int reviewer_remove(struct req *r)
+int api_reviewer_remove(struct req *r)
 {
 	bool removed;
 	int rc = dom_reviewer_remove(&r->dom, space_id(r), cr_key(r), req_param(r, "userId"), &removed);

@@ -9,6 +9,7 @@
  */
 #include "api/content.h"
 #include "json/serialize_content.h"
+#include "json/serialize_cr.h"
 #include "domain/content.h"
 #include "util/util.h"
 
@@ -56,7 +57,7 @@ static struct page_json page_opts(struct req *r, const char *space_id, const cha
 				   .no_git = !with_metadata(r) };
 }
 
-int content_revision_get(struct req *r)
+int api_content_revision_get(struct req *r)
 {
 	struct dom_revision rv;
 	struct page_json o;
@@ -73,7 +74,7 @@ int content_revision_get(struct req *r)
 				rv.file_urls, &o);
 }
 
-int content_pages_list(struct req *r)
+int api_content_pages_list(struct req *r)
 {
 	struct dom_pages pg;
 	struct page_json o;
@@ -89,7 +90,7 @@ int content_pages_list(struct req *r)
 	return pages_to_json(g, pg.src.rv, &o);
 }
 
-int content_files_list(struct req *r)
+int api_content_files_list(struct req *r)
 {
 	struct dom_file_list l;
 	struct list_req lr;
@@ -111,7 +112,7 @@ int content_files_list(struct req *r)
 	return resp_list_end(r, l.src.rv->nfiles, next);
 }
 
-int content_file_get(struct req *r)
+int api_content_file_get(struct req *r)
 {
 	struct dom_file f;
 	int rc;
@@ -153,12 +154,12 @@ static int send_page(struct req *r, const char *page_id, const char *page_path)
 	return page_to_json(g, pg.src.rv, pg.page, &o);
 }
 
-int content_page_get(struct req *r)
+int api_content_page_get(struct req *r)
 {
 	return send_page(r, req_param(r, "pageId"), NULL);
 }
 
-int content_page_by_path(struct req *r)
+int api_content_page_by_path(struct req *r)
 {
 	return send_page(r, NULL, req_param(r, "pagePath"));
 }
@@ -209,12 +210,12 @@ static int send_links(struct req *r, const char *page_id)
 	return resp_list_end_open(r, l.n, slice_next(r, l.start, l.shown, l.n));
 }
 
-int content_page_links(struct req *r)
+int api_content_page_links(struct req *r)
 {
 	return send_links(r, req_param(r, "pageId"));
 }
 
-int content_space_links(struct req *r)
+int api_content_space_links(struct req *r)
 {
 	return send_links(r, NULL);
 }
@@ -241,12 +242,12 @@ static int send_backlinks(struct req *r, int file)
 	return resp_list_end(r, b.n, slice_next(r, b.start, b.shown, b.n));
 }
 
-int content_page_backlinks(struct req *r)
+int api_content_page_backlinks(struct req *r)
 {
 	return send_backlinks(r, 0);
 }
 
-int content_file_backlinks(struct req *r)
+int api_content_file_backlinks(struct req *r)
 {
 	return send_backlinks(r, 1);
 }
@@ -267,7 +268,7 @@ static int send_download(struct req *r, const struct dom_download *dl)
 }
 
 /* /files/<space>.<revision>.<file>.<expires>.<sig> */
-int content_blob_get(struct req *r)
+int api_content_blob_get(struct req *r)
 {
 	struct dom_download dl;
 	int rc = dom_file_download(&r->dom, req_param(r, "blob"), &dl);
@@ -278,7 +279,7 @@ int content_blob_get(struct req *r)
 /* ---- PDF ---- */
 
 /* getSpacePDF and getChangeRequestPDF. */
-int content_space_pdf(struct req *r)
+int api_content_space_pdf(struct req *r)
 {
 	const char *page = req_query(r, "page"), *only = req_query(r, "only"), *url;
 	struct jw *g;
@@ -294,13 +295,13 @@ int content_space_pdf(struct req *r)
 	return 0;
 }
 
-int content_cr_pdf(struct req *r)
+int api_content_cr_pdf(struct req *r)
 {
-	return content_space_pdf(r);
+	return api_content_space_pdf(r);
 }
 
 /* /pdf/<space>.<revision>.<page|+page|all>.<expires>.<sig>.pdf */
-int content_pdf_get(struct req *r)
+int api_content_pdf_get(struct req *r)
 {
 	struct dom_download dl;
 	int rc = dom_pdf_render(&r->dom, req_param(r, "pdf"), &dl);

@@ -60,7 +60,7 @@ static int send_provider(struct req *r, int status, const struct saml_provider *
 	return 0;
 }
 
-int saml_list(struct req *r)
+int api_saml_list(struct req *r)
 {
 	struct list_req lr;
 	int64_t total;
@@ -79,7 +79,7 @@ int saml_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int saml_create(struct req *r)
+int api_saml_create(struct req *r)
 {
 	struct saml_input in;
 	struct saml_provider sp;
@@ -95,7 +95,7 @@ int saml_create(struct req *r)
 	return send_provider(r, 201, &sp);
 }
 
-int saml_get(struct req *r)
+int api_saml_get(struct req *r)
 {
 	struct saml_provider sp;
 	int rc = dom_saml_get(&r->dom, req_param(r, "organizationId"), req_param(r, "samlProviderId"), &sp);
@@ -103,7 +103,7 @@ int saml_get(struct req *r)
 	return rc ? rc : send_provider(r, 200, &sp);
 }
 
-int saml_update(struct req *r)
+int api_saml_update(struct req *r)
 {
 	struct saml_input in;
 	struct saml_provider sp;
@@ -115,7 +115,7 @@ int saml_update(struct req *r)
 	return send_provider(r, 200, &sp);
 }
 
-int saml_delete(struct req *r)
+int api_saml_delete(struct req *r)
 {
 	bool removed;
 	int rc = dom_saml_delete(&r->dom, req_param(r, "organizationId"), req_param(r, "samlProviderId"), &removed);
@@ -126,7 +126,7 @@ int saml_delete(struct req *r)
 	return resp_empty(r, removed ? 205 : 204);
 }
 
-int sso_logins(struct req *r)
+int api_sso_logins(struct req *r)
 {
 	struct saml_provider *items;
 	struct jw *g;

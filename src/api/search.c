@@ -7,7 +7,7 @@
 #include "json/serialize_search.h"
 #include "domain/comments.h"
 
-int search_space(struct req *r)
+int api_search_space(struct req *r)
 {
 	struct list_req lr;
 	struct cursor cur;
@@ -25,7 +25,7 @@ int search_space(struct req *r)
 	return resp_list_end(r, n, next);
 }
 
-int search_org(struct req *r)
+int api_search_org(struct req *r)
 {
 	struct list_req lr;
 	struct cursor cur;

@@ -59,7 +59,7 @@ static int send_redirect(struct req *r, int status, const struct site_redirect *
 	return 0;
 }
 
-int site_redirects_list(struct req *r)
+int api_site_redirects_list(struct req *r)
 {
 	struct site_redirect *items;
 	struct list_req lr;
@@ -79,7 +79,7 @@ int site_redirects_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int site_redirect_create(struct req *r)
+int api_site_redirect_create(struct req *r)
 {
 	struct redirect_dest dest;
 	struct site_redirect x;
@@ -94,7 +94,7 @@ int site_redirect_create(struct req *r)
 	return send_redirect(r, 201, &x);
 }
 
-int site_redirect_update(struct req *r)
+int api_site_redirect_update(struct req *r)
 {
 	struct redirect_dest dest;
 	struct site_redirect x;
@@ -111,7 +111,7 @@ int site_redirect_update(struct req *r)
 	return send_redirect(r, 200, &x);
 }
 
-int site_redirect_delete(struct req *r)
+int api_site_redirect_delete(struct req *r)
 {
 	bool deleted;
 	int rc = dom_site_redirect_delete(&r->dom, req_param(r, "organizationId"), req_param(r, "siteId"),
@@ -120,7 +120,7 @@ int site_redirect_delete(struct req *r)
 	return rc ? rc : resp_empty(r, deleted ? 205 : 204);
 }
 
-int site_redirect_by_source(struct req *r)
+int api_site_redirect_by_source(struct req *r)
 {
 	const char *source = req_query(r, "source");
 	struct redirect_target t;

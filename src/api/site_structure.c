@@ -244,12 +244,12 @@ static int item_move(struct req *r, enum site_item_kind kind)
 
 /* ---- sections ---- */
 
-int site_sections_list(struct req *r)
+int api_site_sections_list(struct req *r)
 {
 	return list_items(r, SITE_ITEM_SECTION, -1);
 }
 
-int site_section_create(struct req *r)
+int api_site_section_create(struct req *r)
 {
 	struct site_section_input in;
 	struct site_answer v;
@@ -263,29 +263,29 @@ int site_section_create(struct req *r)
 	return send_item(r, 201, &v);
 }
 
-int site_section_update(struct req *r)
+int api_site_section_update(struct req *r)
 {
 	return item_update(r, SITE_ITEM_SECTION);
 }
 
-int site_section_delete(struct req *r)
+int api_site_section_delete(struct req *r)
 {
 	return item_delete(r, SITE_ITEM_SECTION);
 }
 
-int site_section_move(struct req *r)
+int api_site_section_move(struct req *r)
 {
 	return item_move(r, SITE_ITEM_SECTION);
 }
 
 /* ---- section groups ---- */
 
-int site_groups_list(struct req *r)
+int api_site_groups_list(struct req *r)
 {
 	return list_items(r, SITE_ITEM_GROUP, -1);
 }
 
-int site_group_create(struct req *r)
+int api_site_group_create(struct req *r)
 {
 	struct site_group_input in;
 	json_t *parent = body_field(r, "parent");
@@ -303,17 +303,17 @@ int site_group_create(struct req *r)
 	return send_item(r, 201, &v);
 }
 
-int site_group_update(struct req *r)
+int api_site_group_update(struct req *r)
 {
 	return item_update(r, SITE_ITEM_GROUP);
 }
 
-int site_group_delete(struct req *r)
+int api_site_group_delete(struct req *r)
 {
 	return item_delete(r, SITE_ITEM_GROUP);
 }
 
-int site_group_add_section(struct req *r)
+int api_site_group_add_section(struct req *r)
 {
 	const char *section_id;
 	struct site_answer v;
@@ -326,7 +326,7 @@ int site_group_add_section(struct req *r)
 	return send_item(r, 201, &v);
 }
 
-int site_group_remove_section(struct req *r)
+int api_site_group_remove_section(struct req *r)
 {
 	int rc = dom_site_group_remove_section(&r->dom, org_of(r), site_of(r), item_param(r, SITE_ITEM_GROUP),
 					       item_param(r, SITE_ITEM_SECTION));
@@ -334,14 +334,14 @@ int site_group_remove_section(struct req *r)
 	return rc ? rc : resp_empty(r, 204);
 }
 
-int site_group_move(struct req *r)
+int api_site_group_move(struct req *r)
 {
 	return item_move(r, SITE_ITEM_GROUP);
 }
 
 /* ---- site spaces ---- */
 
-int site_spaces_list(struct req *r)
+int api_site_spaces_list(struct req *r)
 {
 	static const char *const bools[] = { "false", "true", NULL };
 	int want, rc;
@@ -352,7 +352,7 @@ int site_spaces_list(struct req *r)
 	return list_items(r, SITE_ITEM_SPACE, want);
 }
 
-int site_space_create(struct req *r)
+int api_site_space_create(struct req *r)
 {
 	const char *space_id, *section_id;
 	struct site_answer v;
@@ -365,17 +365,17 @@ int site_space_create(struct req *r)
 	return send_item(r, 201, &v);
 }
 
-int site_space_update(struct req *r)
+int api_site_space_update(struct req *r)
 {
 	return item_update(r, SITE_ITEM_SPACE);
 }
 
-int site_space_delete(struct req *r)
+int api_site_space_delete(struct req *r)
 {
 	return item_delete(r, SITE_ITEM_SPACE);
 }
 
-int site_space_move(struct req *r)
+int api_site_space_move(struct req *r)
 {
 	return item_move(r, SITE_ITEM_SPACE);
 }
@@ -404,18 +404,18 @@ static int send_structure(struct req *r, bool published)
 	return 0;
 }
 
-int site_structure_get(struct req *r)
+int api_site_structure_get(struct req *r)
 {
 	return send_structure(r, false);
 }
 
-int site_published_get(struct req *r)
+int api_site_published_get(struct req *r)
 {
 	return send_structure(r, true);
 }
 
 /* sortSiteStructure: answers with the moved item (SiteStructureItem). */
-int site_structure_sort(struct req *r)
+int api_site_structure_sort(struct req *r)
 {
 	json_t *item = body_field(r, "item");
 	struct site_position pos;

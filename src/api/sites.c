@@ -77,7 +77,7 @@ static int body_object(struct req *r, const char *field, json_t **out)
 
 /* ---- the site ---- */
 
-int site_create(struct req *r)
+int api_site_create(struct req *r)
 {
 	struct site_input in;
 	const char *loc;
@@ -100,7 +100,7 @@ int site_create(struct req *r)
 	return send_site(r, 201, &s);
 }
 
-int site_get(struct req *r)
+int api_site_get(struct req *r)
 {
 	struct site s;
 	int rc = dom_site_get(&r->dom, org_of(r), site_of(r), ROLE_READ, false, &s);
@@ -146,7 +146,7 @@ static enum MHD_Result type_arg(void *cls, enum MHD_ValueKind kind, const char *
 	return MHD_YES;
 }
 
-int site_list(struct req *r)
+int api_site_list(struct req *r)
 {
 	static const char *const bools[] = { "false", "true", NULL };
 	struct type_args ta;
@@ -252,7 +252,7 @@ static int body_site_update(struct req *r, struct site_update *in)
 	return 0;
 }
 
-int site_update(struct req *r)
+int api_site_update(struct req *r)
 {
 	struct site_update in;
 	struct site s;
@@ -263,7 +263,7 @@ int site_update(struct req *r)
 	return send_site(r, 200, &s);
 }
 
-int site_delete(struct req *r)
+int api_site_delete(struct req *r)
 {
 	int rc = dom_site_delete(&r->dom, org_of(r), site_of(r));
 
@@ -271,7 +271,7 @@ int site_delete(struct req *r)
 	return rc ? rc : resp_empty(r, 204);
 }
 
-int site_publish(struct req *r)
+int api_site_publish(struct req *r)
 {
 	struct site s;
 	int rc = dom_site_set_published(&r->dom, org_of(r), site_of(r), true, &s);
@@ -279,7 +279,7 @@ int site_publish(struct req *r)
 	return rc ? rc : send_site(r, 200, &s);
 }
 
-int site_unpublish(struct req *r)
+int api_site_unpublish(struct req *r)
 {
 	struct site s;
 	int rc = dom_site_set_published(&r->dom, org_of(r), site_of(r), false, &s);
@@ -306,7 +306,7 @@ static int query_unmasked(struct req *r)
 	return req_query_enum(r, "unmasked", bools, &v);
 }
 
-int site_customization_get(struct req *r)
+int api_site_customization_get(struct req *r)
 {
 	struct site s;
 	int rc;
@@ -316,7 +316,7 @@ int site_customization_get(struct req *r)
 	return send_customization(r, s.customization, NULL);
 }
 
-int site_customization_put(struct req *r)
+int api_site_customization_put(struct req *r)
 {
 	struct site s;
 	int rc = dom_site_customization_set(&r->dom, org_of(r), site_of(r), r->json, &s);
@@ -324,7 +324,7 @@ int site_customization_put(struct req *r)
 	return rc ? rc : send_customization(r, s.customization, NULL);
 }
 
-int site_space_customization_get(struct req *r)
+int api_site_space_customization_get(struct req *r)
 {
 	struct site_space ss;
 	struct site s;
@@ -336,7 +336,7 @@ int site_space_customization_get(struct req *r)
 	return send_customization(r, s.customization, &ss);
 }
 
-int site_space_customization_patch(struct req *r)
+int api_site_space_customization_patch(struct req *r)
 {
 	struct site_space ss;
 	struct site s;
@@ -346,7 +346,7 @@ int site_space_customization_patch(struct req *r)
 	return rc ? rc : send_customization(r, s.customization, &ss);
 }
 
-int site_space_customization_delete(struct req *r)
+int api_site_space_customization_delete(struct req *r)
 {
 	bool deleted;
 	int rc = dom_site_space_customization_delete(&r->dom, org_of(r), site_of(r), req_param(r, "siteSpaceId"),
@@ -366,7 +366,7 @@ static int send_share_link(struct req *r, int status, const struct site *s, cons
 	return 0;
 }
 
-int site_share_links_list(struct req *r)
+int api_site_share_links_list(struct req *r)
 {
 	struct site_share_link *items;
 	struct list_req lr;
@@ -386,7 +386,7 @@ int site_share_links_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int site_share_link_create(struct req *r)
+int api_site_share_link_create(struct req *r)
 {
 	struct site_share_link l;
 	const char *name;
@@ -399,7 +399,7 @@ int site_share_link_create(struct req *r)
 	return send_share_link(r, 201, &s, &l);
 }
 
-int site_share_link_update(struct req *r)
+int api_site_share_link_update(struct req *r)
 {
 	struct site_share_link l;
 	const char *name;
@@ -416,7 +416,7 @@ int site_share_link_update(struct req *r)
 	return send_share_link(r, 200, &s, &l);
 }
 
-int site_share_link_delete(struct req *r)
+int api_site_share_link_delete(struct req *r)
 {
 	bool deleted;
 	int rc = dom_site_share_link_delete(&r->dom, org_of(r), site_of(r), req_param(r, "shareLinkId"), &deleted);
@@ -435,7 +435,7 @@ static int send_adaptive_schema(struct req *r, const struct site *s)
 	return 0;
 }
 
-int site_adaptive_schema_get(struct req *r)
+int api_site_adaptive_schema_get(struct req *r)
 {
 	struct site s;
 	int rc = dom_site_adaptive_schema_get(&r->dom, org_of(r), site_of(r), &s);
@@ -443,7 +443,7 @@ int site_adaptive_schema_get(struct req *r)
 	return rc ? rc : send_adaptive_schema(r, &s);
 }
 
-int site_adaptive_schema_put(struct req *r)
+int api_site_adaptive_schema_put(struct req *r)
 {
 	json_t *schema;
 	struct site s;
@@ -455,7 +455,7 @@ int site_adaptive_schema_put(struct req *r)
 	return send_adaptive_schema(r, &s);
 }
 
-int site_adaptive_template_conditions(struct req *r)
+int api_site_adaptive_template_conditions(struct req *r)
 {
 	struct template_condition *items;
 	struct jw *g;
@@ -478,7 +478,7 @@ static int send_auth(struct req *r, const struct site_publishing_auth *a)
 	return 0;
 }
 
-int site_publishing_auth_get(struct req *r)
+int api_site_publishing_auth_get(struct req *r)
 {
 	struct site_publishing_auth a;
 	int rc = dom_site_publishing_auth_get(&r->dom, org_of(r), site_of(r), &a);
@@ -499,7 +499,7 @@ static bool http_url(const char *s)
 	return true;
 }
 
-int site_publishing_auth_update(struct req *r)
+int api_site_publishing_auth_update(struct req *r)
 {
 	struct site_publishing_auth a;
 	const char *backend, *fallback;
@@ -519,7 +519,7 @@ int site_publishing_auth_update(struct req *r)
 	return send_auth(r, &a);
 }
 
-int site_publishing_auth_regenerate(struct req *r)
+int api_site_publishing_auth_regenerate(struct req *r)
 {
 	struct site_publishing_auth a;
 	int rc = dom_site_publishing_auth_regenerate(&r->dom, org_of(r), site_of(r), &a);

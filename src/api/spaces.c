@@ -63,12 +63,12 @@ static int body_space(struct req *r, bool create, struct space_input *in)
 		return rc;
 	in->has_emoji = rc == 1;
 	if (create) {
-		if ((rc = body_parent(r, "parent", &in->parent_id)) < 0)
+		if ((rc = api_body_parent(r, "parent", &in->parent_id)) < 0)
 			return rc;
 		return 0;
 	}
 	if ((rc = body_enum(r, "visibility", visibilities, &in->visibility)) < 0 ||
-	    (rc = body_level(r, "defaultLevel", &in->default_level)) < 0)
+	    (rc = api_body_level(r, "defaultLevel", &in->default_level)) < 0)
 		return rc;
 	in->has_level = rc == 1;
 	if ((rc = body_string(r, "icon", F_NULLABLE, 1, 2048, &in->icon)) < 0)
@@ -76,12 +76,12 @@ static int body_space(struct req *r, bool create, struct space_input *in)
 	in->has_icon = rc == 1;
 	if (in->icon && !valid_url(in->icon))
 		return err_set(ERR_INVALID, "icon: must be an absolute http(s) URL");
-	if ((rc = body_merge_rules(r, true, &in->merge_rules)) < 0)
+	if ((rc = api_body_merge_rules(r, true, &in->merge_rules)) < 0)
 		return rc;
 	return 0;
 }
 
-int space_create(struct req *r)
+int api_space_create(struct req *r)
 {
 	struct space_input in;
 	struct space s;
@@ -94,7 +94,7 @@ int space_create(struct req *r)
 	return send_space(r, 201, &s);
 }
 
-int space_get(struct req *r)
+int api_space_get(struct req *r)
 {
 	struct space s;
 	int rc = dom_space_get(&r->dom, req_param(r, "spaceId"), ROLE_READ, &s);
@@ -103,7 +103,7 @@ int space_get(struct req *r)
 	return rc ? rc : send_space(r, 200, &s);
 }
 
-int space_update(struct req *r)
+int api_space_update(struct req *r)
 {
 	struct space_input in;
 	struct space s;
@@ -114,14 +114,14 @@ int space_update(struct req *r)
 	return send_space(r, 200, &s);
 }
 
-int space_delete(struct req *r)
+int api_space_delete(struct req *r)
 {
 	int rc = dom_object_delete(&r->dom, DOM_SPACE, req_param(r, "spaceId"));
 
 	return rc ? rc : resp_empty(r, 204);
 }
 
-int space_restore(struct req *r)
+int api_space_restore(struct req *r)
 {
 	struct space s;
 	int rc = dom_space_restore(&r->dom, req_param(r, "spaceId"), &s);
@@ -129,7 +129,7 @@ int space_restore(struct req *r)
 	return rc ? rc : send_space(r, 200, &s);
 }
 
-int space_duplicate(struct req *r)
+int api_space_duplicate(struct req *r)
 {
 	struct space s;
 	int rc = dom_space_duplicate(&r->dom, req_param(r, "spaceId"), &s);
@@ -138,18 +138,18 @@ int space_duplicate(struct req *r)
 	return rc ? rc : send_space(r, 200, &s);
 }
 
-int space_move(struct req *r)
+int api_space_move(struct req *r)
 {
 	struct dom_place p;
 	struct dom_object o;
 	int rc;
 
-	if ((rc = body_place(r, &p)) || (rc = dom_object_move(&r->dom, DOM_SPACE, req_param(r, "spaceId"), &p, &o)))
+	if ((rc = api_body_place(r, &p)) || (rc = dom_object_move(&r->dom, DOM_SPACE, req_param(r, "spaceId"), &p, &o)))
 		return rc;
 	return send_space(r, 200, &o.space);
 }
 
-int space_transfer(struct req *r)
+int api_space_transfer(struct req *r)
 {
 	struct dom_object o;
 	const char *org_id, *parent;
@@ -157,7 +157,7 @@ int space_transfer(struct req *r)
 
 	/* GitBook names the new place "collection" in later versions of transferSpace. */
 	if ((rc = body_string(r, "organization", F_REQUIRED, 1, 64, &org_id)) < 0 ||
-	    (rc = body_parent(r, "parent", &parent)) < 0 || (!parent && (rc = body_parent(r, "collection", &parent)) < 0) ||
+	    (rc = api_body_parent(r, "parent", &parent)) < 0 || (!parent && (rc = api_body_parent(r, "collection", &parent)) < 0) ||
 	    (rc = dom_object_transfer(&r->dom, DOM_SPACE, req_param(r, "spaceId"), org_id, parent, &o)))
 		return rc;
 	return send_space(r, 200, &o.space);
@@ -184,19 +184,19 @@ static int send_spaces(struct req *r, const char *org_id, const char *collection
 	return resp_list_end(r, total, next);
 }
 
-int org_spaces_list(struct req *r)
+int api_org_spaces_list(struct req *r)
 {
 	return send_spaces(r, r->dom.actor.org_id, NULL);
 }
 
-int collection_spaces_list(struct req *r)
+int api_collection_spaces_list(struct req *r)
 {
 	return send_spaces(r, NULL, req_param(r, "collectionId"));
 }
 
 /* The spaces a member can access, with the role that gives it (permission);
  * the embedded space's permissions are the caller's. */
-int member_spaces_list(struct req *r)
+int api_member_spaces_list(struct req *r)
 {
 	struct member_space *items;
 	struct list_req lr;

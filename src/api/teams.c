@@ -18,7 +18,7 @@ static int send_team(struct req *r, int status, const struct dom_team *t)
 	return 0;
 }
 
-int team_list(struct req *r)
+int api_team_list(struct req *r)
 {
 	struct team_filter f = { .title = req_query(r, "title"), .owner = req_query(r, "owner") };
 	struct list_req lr;
@@ -38,7 +38,7 @@ int team_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int team_create(struct req *r)
+int api_team_create(struct req *r)
 {
 	const char *title, **members;
 	struct dom_team t;
@@ -52,7 +52,7 @@ int team_create(struct req *r)
 	return send_team(r, 201, &t);
 }
 
-int team_get(struct req *r)
+int api_team_get(struct req *r)
 {
 	struct dom_team t;
 	int rc = dom_team_get(&r->dom, r->dom.actor.org_id, req_param(r, "teamId"), &t);
@@ -60,7 +60,7 @@ int team_get(struct req *r)
 	return rc ? rc : send_team(r, 200, &t);
 }
 
-int team_update(struct req *r)
+int api_team_update(struct req *r)
 {
 	const char *title;
 	struct dom_team t;
@@ -72,7 +72,7 @@ int team_update(struct req *r)
 	return send_team(r, 200, &t);
 }
 
-int team_delete(struct req *r)
+int api_team_delete(struct req *r)
 {
 	bool removed;
 	int rc = dom_team_delete(&r->dom, r->dom.actor.org_id, req_param(r, "teamId"), &removed);
@@ -81,7 +81,7 @@ int team_delete(struct req *r)
 	return rc ? rc : resp_empty(r, 204);
 }
 
-int team_members_list(struct req *r)
+int api_team_members_list(struct req *r)
 {
 	struct list_req lr;
 	int64_t total;
@@ -137,7 +137,7 @@ static int body_memberships(struct req *r, struct team_membership **out, int *n)
 	return 0;
 }
 
-int team_members_update(struct req *r)
+int api_team_members_update(struct req *r)
 {
 	struct team_members_input in = { 0 };
 	struct team_membership *set;
@@ -156,7 +156,7 @@ int team_members_update(struct req *r)
 	return resp_empty(r, 204);
 }
 
-int team_member_add(struct req *r)
+int api_team_member_add(struct req *r)
 {
 	const char *role = NULL;
 	enum team_role tr = TEAM_MEMBER;
@@ -168,7 +168,7 @@ int team_member_add(struct req *r)
 	return resp_empty(r, 204);
 }
 
-int team_member_remove(struct req *r)
+int api_team_member_remove(struct req *r)
 {
 	bool removed;
 	int rc = dom_team_member_remove(&r->dom, r->dom.actor.org_id, req_param(r, "teamId"), req_param(r, "userId"),

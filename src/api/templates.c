@@ -4,7 +4,7 @@
 #include "api/content.h"
 #include "domain/content.h"
 
-int content_template_apply(struct req *r)
+int api_content_template_apply(struct req *r)
 {
 	const char *id = NULL;
 	json_t *params = json_object_get(r->json, "params");

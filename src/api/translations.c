@@ -59,7 +59,7 @@ static int instructions(struct req *r, bool required, json_t **out)
 	return 0;
 }
 
-int translation_list(struct req *r)
+int api_translation_list(struct req *r)
 {
 	struct list_req lr;
 	struct cursor cur;
@@ -78,7 +78,7 @@ int translation_list(struct req *r)
 	return resp_list_end(r, total, next);
 }
 
-int translation_create(struct req *r)
+int api_translation_create(struct req *r)
 {
 	struct translation_input in = { 0 };
 	struct translation t;
@@ -105,7 +105,7 @@ int translation_create(struct req *r)
 	return send_translation(r, 201, &t);
 }
 
-int translation_get(struct req *r)
+int api_translation_get(struct req *r)
 {
 	struct translation t;
 	int rc = dom_translation_get(&r->dom, org_of(r), id_of(r), &t);
@@ -113,7 +113,7 @@ int translation_get(struct req *r)
 	return rc ? rc : send_translation(r, 200, &t);
 }
 
-int translation_update(struct req *r)
+int api_translation_update(struct req *r)
 {
 	struct translation t;
 	json_t *doc;
@@ -124,7 +124,7 @@ int translation_update(struct req *r)
 	return send_translation(r, 200, &t);
 }
 
-int translation_delete(struct req *r)
+int api_translation_delete(struct req *r)
 {
 	bool removed;
 	int rc = dom_translation_delete(&r->dom, org_of(r), id_of(r), &removed);
@@ -132,7 +132,7 @@ int translation_delete(struct req *r)
 	return rc ? rc : resp_empty(r, removed ? 205 : 204);
 }
 
-int translation_run(struct req *r)
+int api_translation_run(struct req *r)
 {
 	int rc = dom_translation_run(&r->dom, org_of(r), id_of(r));
 

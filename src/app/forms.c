@@ -55,8 +55,7 @@ const char *app_path2(struct app_page *p, const char *prefix, const char *id, co
 		app_href(&h, prefix2, id2 ? id2 : "");
 	if (suffix)
 		html_raw(&h, suffix);
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
+	out = jw_take(&h, &p->r->arena, "/");
 	return out;
 }
 

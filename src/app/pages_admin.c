@@ -324,8 +324,7 @@ int page_team_create(struct app_page *p)
 		jw_init(&h);
 		app_href(&h, "/o/", org_id);
 		app_href(&h, "/teams/", t.team.id);
-		p->location = jw_ok(&h) ? arena_strndup(&r->arena, h.buf, h.len) : "/";
-		jw_free(&h);
+		p->location = jw_take(&h, &r->arena, "/");
 	}
 	return 0;
 }
@@ -356,8 +355,7 @@ static int render_team(struct app_page *p, const char *error)
 		jw_init(&h);
 		app_href(&h, "/o/", org_id);
 		app_href(&h, "/teams/", team_id);
-		base = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-		jw_free(&h);
+		base = jw_take(&h, &p->r->arena, "/");
 		struct app_crumb crumbs[] = { { "Home", "/" },
 					      { o.org.title, app_path(p, "/o/", org_id, "") },
 					      { "Teams", app_path(p, "/o/", org_id, "/teams") },

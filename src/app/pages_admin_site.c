@@ -104,8 +104,7 @@ static int render(struct app_page *p, const char *error)
 		const char *org_href;
 		jw_init(&h);
 		app_href(&h, "/o/", org_id);
-		org_href = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-		jw_free(&h);
+		org_href = jw_take(&h, &p->r->arena, "/");
 		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, org_href },
 					      { s.title && *s.title ? s.title : "Site", site_path(p, "") },
 					      { "Settings", NULL } };

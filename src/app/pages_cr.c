@@ -36,8 +36,7 @@ static void crumbs_for(struct app_page *p, const struct space *s, const char *ti
 	app_href(&h, "/s/", s->id);
 	space_href = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
 	html_raw(&h, "/~/changes");
-	list_href = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
+	list_href = jw_take(&h, &p->r->arena, "/");
 	struct app_crumb crumbs[] = {
 		{ "Home", "/" },
 		{ s->title && *s->title ? s->title : "Untitled space", space_href },
@@ -248,8 +247,7 @@ int page_history(struct app_page *p)
 		const char *space_href;
 		jw_init(&h);
 		app_href(&h, "/s/", s.id);
-		space_href = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-		jw_free(&h);
+		space_href = jw_take(&h, &p->r->arena, "/");
 		struct app_crumb crumbs[] = {
 			{ "Home", "/" },
 			{ s.title && *s.title ? s.title : "Untitled space", space_href },

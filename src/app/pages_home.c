@@ -298,8 +298,7 @@ int page_collection(struct app_page *p)
 		struct jw h;
 		jw_init(&h);
 		app_href(&h, "/o/", c.org_id);
-		org_href = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-		jw_free(&h);
+		org_href = jw_take(&h, &p->r->arena, "/");
 		struct app_crumb crumbs[] = { { "Home", "/" }, { o.org.title, org_href }, { c.title, NULL } };
 		app_frame_begin(p, c.title && *c.title ? c.title : "Collection", crumbs, 3);
 	}

@@ -24,8 +24,7 @@ static const char *org_href(struct app_page *p, const char *org_id)
 
 	jw_init(&h);
 	app_href(&h, "/o/", org_id);
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
+	out = jw_take(&h, &p->r->arena, "/");
 	return out;
 }
 

@@ -64,8 +64,7 @@ static const char *cr_href(struct app_page *p, const char *space_id, int64_t num
 	jw_init(&h);
 	app_href(&h, "/s/", space_id);
 	html_raw(&h, num);
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
+	out = jw_take(&h, &p->r->arena, "/");
 	return out;
 }
 
@@ -182,9 +181,8 @@ static int back_to_where(struct app_page *p, const char *space_id, const char *n
 		return err_set(ERR_INTERNAL, "out of memory");
 	}
 	/* app_href escapes for HTML; a space id has no '&' or quotes. */
-	p->location = arena_strndup(&p->r->arena, h.buf, h.len);
-	jw_free(&h);
-	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
+	p->location = jw_take(&h, &p->r->arena, NULL);
+	return 0;
 }
 
 static int back_to2(struct app_page *p, const char *space_id, const char *number, const char *anchor,
@@ -301,8 +299,7 @@ static const char *comment_href(struct app_page *p, const char *href, const char
 	html_raw(&h, href);
 	app_href(&h, "/~/comments/", id);
 	html_raw(&h, anchor ? anchor : "");
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
-	jw_free(&h);
+	out = jw_take(&h, &p->r->arena, NULL);
 	return out ? out : href;
 }
 
@@ -800,8 +797,7 @@ static int diff_section(struct app_page *p, const struct space *s, const struct 
 		}
 		html_raw(&h, "/");
 		url_path_enc(&h, pg->path ? pg->path : pg->slug);
-		more = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
-		jw_free(&h);
+		more = jw_take(&h, &p->r->arena, NULL);
 		if (!more)
 			return err_set(ERR_INTERNAL, "out of memory");
 		if (left == 0) {
@@ -1654,8 +1650,7 @@ static const char *page_href(struct app_page *p, const char *base, const struct 
 	html_raw(&h, base);
 	html_raw(&h, "/");
 	url_path_enc(&h, pg->path ? pg->path : pg->slug ? pg->slug : "");
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
-	jw_free(&h);
+	out = jw_take(&h, &p->r->arena, NULL);
 	return out;
 }
 

@@ -769,8 +769,7 @@ static const char *cz_path(struct app_page *p, const struct cz *t, const char *s
 	app_href(&h, "/site-spaces/", t->ss_id);
 	html_raw(&h, "/customization");
 	html_raw(&h, suffix);
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
+	out = jw_take(&h, &p->r->arena, "/");
 	return out;
 }
 

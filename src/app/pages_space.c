@@ -42,8 +42,7 @@ static const char *space_href(struct app_page *p, const char *space_id, const ch
 	jw_init(&h);
 	app_href(&h, "/s/", space_id);
 	html_raw(&h, tail);
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
-	jw_free(&h);
+	out = jw_take(&h, &p->r->arena, NULL);
 	return out;
 }
 
@@ -62,8 +61,7 @@ static const char *content_base(struct app_page *p, const char *space_id, const 
 		html_raw(&h, "/~/changes/");
 		url_path_enc(&h, cr);
 	}
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
-	jw_free(&h);
+	out = jw_take(&h, &p->r->arena, NULL);
 	return out;
 }
 
@@ -199,8 +197,7 @@ static int space_head(struct app_page *p, const struct space *s, const char *tit
 		return rc;
 	jw_init(&h);
 	app_href(&h, "/o/", s->org_id);
-	org_href = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
+	org_href = jw_take(&h, &p->r->arena, "/");
 	struct app_crumb crumbs[] = {
 		{ "Home", "/" },
 		{ o.org.title && *o.org.title ? o.org.title : "Organization", org_href },
@@ -261,8 +258,7 @@ static const char *app_content_link(void *ctx, const char *target)
 	page_url(&h, l->base, t.page);
 	if (hash)
 		html_raw(&h, hash);
-	url = jw_ok(&h) ? arena_strndup(a, h.buf, h.len) : NULL;
-	jw_free(&h);
+	url = jw_take(&h, a, NULL);
 	return url;
 }
 

@@ -94,8 +94,7 @@ static const char *cr_url(struct app_page *p, const char *space_id, const char *
 	html_raw(&h, tail);
 	if (page_id)
 		url_path_enc(&h, page_id);
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
-	jw_free(&h);
+	out = jw_take(&h, &p->r->arena, NULL);
 	return out;
 }
 
@@ -156,8 +155,7 @@ static void frame(struct app_page *p, const struct content_src *src, const char 
 
 	jw_init(&h);
 	app_href(&h, "/s/", src->space.id);
-	space_href = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "/";
-	jw_free(&h);
+	space_href = jw_take(&h, &p->r->arena, "/");
 	cr_href = cr_url(p, src->space.id, num, "", NULL);
 	snprintf(label, sizeof(label), "Change request #%s", num);
 	struct app_crumb crumbs[] = {
@@ -747,8 +745,7 @@ static int to_page(struct app_page *p, const char *page_id)
 	url_path_enc(&h, num);
 	html_raw(&h, "/");
 	url_path_enc(&h, dp.page->path ? dp.page->path : dp.page->slug);
-	p->location = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : NULL;
-	jw_free(&h);
+	p->location = jw_take(&h, &p->r->arena, NULL);
 	return p->location ? 0 : err_set(ERR_INTERNAL, "out of memory");
 }
 
@@ -770,8 +767,7 @@ static const char *merged_note(struct app_page *p, const struct content_base_out
 	}
 	html_raw(&h, bo->nauthors ? "'s edit" : "");
 	html_raw(&h, ". Check the result below.");
-	out = jw_ok(&h) ? arena_strndup(&p->r->arena, h.buf, h.len) : "Saved, merged with another edit.";
-	jw_free(&h);
+	out = jw_take(&h, &p->r->arena, "Saved, merged with another edit.");
 	return out;
 }
 

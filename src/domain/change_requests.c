@@ -16,7 +16,6 @@
 #include "domain/merge_rules.h"
 #include "domain/spaces.h"
 #include "format/document.h"
-#include "json/serialize_content.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -424,7 +423,7 @@ static int merge_trees(struct dom *d, const struct revision *base, const struct 
 	if ((rc = tree_merge(d->arena, base, ours, theirs, bodies, n, clock_now_ms(), res)))
 		return rc;
 	for (int i = 0; i < res->nbodies; i++) /* none when there are conflicts */
-		if ((rc = store_body_put(d->tx, res->bodies[i].markdown, &res->work.pages[res->bodies[i].page].body)))
+		if ((rc = dom_body_put(d->tx, res->bodies[i].markdown, &res->work.pages[res->bodies[i].page].body)))
 			return rc;
 	return 0;
 }

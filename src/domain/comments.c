@@ -4,14 +4,29 @@
  * Every operation loads its place once (the space with the actor's role, and
  * the change request when the route names one), which is the access check of
  * the operation; the rules on bodies, reactions and targets follow, then the
- * store. Results come back with their views (json/serialize_comments.h):
+ * store. Results come back with their views (model/comment_view.h):
  * permissions from comment_permissions(), the same function the checks use.
  */
 #include "domain/comments.h"
+#include "json/jsonw.h"
 #include "util/err.h"
 #include "util/util.h"
 
 #include <string.h>
+
+/* What a comment's target.tableCell is stored as: {"record":..,"definition":..}
+ * compact, in a. NULL only past the JSON writer's SIZE_MAX / 2 bytes. */
+static const char *comment_table_cell_json(struct arena *a, const char *record, const char *definition)
+{
+	struct jw g;
+
+	jw_init(&g);
+	jw_obj_open(&g);
+	jw_kstr(&g, "record", record);
+	jw_kstr(&g, "definition", definition);
+	jw_obj_close(&g);
+	return jw_take(&g, a, NULL);
+}
 
 /* Where an operation's comments live, and the actor's role on the space. */
 struct place {

@@ -26,7 +26,7 @@
 #ifndef DOCSD_DOMAIN_COMMENTS_H
 #define DOCSD_DOMAIN_COMMENTS_H
 
-#include "json/serialize_comments.h"
+#include "model/comment_view.h"
 #include "domain/domain.h"
 
 #define COMMENT_MARKDOWN_MAX 10000 /* characters of a comment's body */

@@ -7,7 +7,7 @@
 #include "domain/openapi.h"
 #include "util/util.h"
 #include "model/revision.h"
-#include "json/serialize_comments.h"
+#include "model/comment_view.h"
 #include "model/merge3.h"
 #include "util/err.h"
 #include "util/text.h"

@@ -28,7 +28,8 @@
 
 #include "model/revision.h"
 #include "model/tree_edit.h"
-#include "json/serialize_cr.h"
+#include "model/comment_view.h"
+#include "model/content_results.h"
 #include "model/tree_merge.h"
 #include "domain/domain.h"
 
@@ -82,6 +83,15 @@ int dom_page_get(struct dom *d, const char *space_id, const char *cr_key, const 
 /* A page body by hash (NULL: "", read from nowhere); a missing row is a
  * broken revision (ERR_INTERNAL), never an empty page. */
 int dom_page_body(struct dom *d, const char *hash, const char **out);
+/* Store a page body once in tx (store_body_insert): *hash gets its SHA-256
+ * (hex); the first time it is stored its links are read here (md_links) and
+ * stored with it. The store never parses markdown: what it keeps of a body
+ * comes from the domain. */
+int dom_body_put(struct store_tx *tx, const char *markdown, const char **hash);
+/* Index a page for search in tx: its sections (md_sections, split at
+ * headings) handed to store_search_put_page. */
+int dom_search_put_page(struct store_tx *tx, const char *org_id, const char *space_id, const char *page_id,
+			const char *title, const char *path, const char *markdown);
 /* A bodies array for rv, every entry NULL. */
 int dom_page_bodies_new(struct dom *d, const struct revision *rv, const char ***out);
 /* Load the body of p (one of rv->pages) into bodies when it is a document

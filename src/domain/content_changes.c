@@ -29,6 +29,7 @@
 #include "util/alloc.h"
 #include "util/util.h"
 
+#include <limits.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,7 +475,45 @@ static int put_body(struct batch *b, const char *md, struct meta *m, const char 
 	if (!body)
 		return err_set(ERR_INTERNAL, "out of memory");
 	*title_out = md_title(d->arena, body, strlen(body));
-	return store_body_put(d->tx, body, hash);
+	return dom_body_put(d->tx, body, hash);
+}
+
+int dom_body_put(struct store_tx *tx, const char *markdown, const char **hash)
+{
+	struct md_link *links;
+	struct body_link *bl;
+	size_t n;
+	bool fresh;
+	int rc;
+
+	if ((rc = store_body_insert(tx, markdown, hash, &fresh)) || !fresh)
+		return rc;
+	/* First time this body is stored: take its links. */
+	if (md_links(tx->arena, markdown, strlen(markdown), &links, &n))
+		return err_set(ERR_INTERNAL, "reading the page's links failed");
+	if (n > INT_MAX / sizeof(*bl))
+		return err_set(ERR_INVALID, "document.markdown: too many links");
+	bl = arena_alloc(tx->arena, sizeof(*bl) * (n ? n : 1));
+	for (size_t i = 0; i < n; i++)
+		bl[i] = (struct body_link){ .target = links[i].target, .line = links[i].line };
+	return store_body_links_put(tx, *hash, bl, (int)n);
+}
+
+int dom_search_put_page(struct store_tx *tx, const char *org_id, const char *space_id, const char *page_id,
+			const char *title, const char *path, const char *markdown)
+{
+	struct md_section *secs = NULL;
+	struct search_section *ss;
+	size_t n = 0;
+
+	if (md_sections(tx->arena, markdown ? markdown : "", markdown ? strlen(markdown) : 0, &secs, &n))
+		return err_set(ERR_INTERNAL, "splitting the page into sections: %s", err_message());
+	if (n > INT_MAX / sizeof(*ss))
+		return err_set(ERR_INVALID, "document.markdown: too many sections");
+	ss = arena_alloc(tx->arena, sizeof(*ss) * (n ? n : 1));
+	for (size_t i = 0; i < n; i++)
+		ss[i] = (struct search_section){ .id = secs[i].id, .title = secs[i].title, .body = secs[i].body };
+	return store_search_put_page(tx, org_id, space_id, page_id, title, path, ss, (int)n);
 }
 
 static void note_outcome(struct batch *b, const char *kind, const char *page_id, const char *ref)

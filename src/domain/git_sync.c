@@ -83,14 +83,10 @@ static int creds_key(const struct server *srv, struct store_tx *tx, unsigned cha
 static const char *state_json(struct arena *a, const struct gs_link *l)
 {
 	struct jw w;
-	char *out = NULL;
 
 	jw_init(&w);
 	git_sync_state_to_json(&w, l);
-	if (jw_ok(&w))
-		out = arena_strndup(a, w.buf, w.len);
-	jw_free(&w);
-	return out;
+	return jw_take(&w, a, NULL);
 }
 
 static int link_put(struct store_tx *tx, struct arena *a, const struct gs_link *l)
@@ -104,15 +100,11 @@ static const char *commit_json(struct arena *a, const char *oid, const char *mes
 			       const char *commit_url, const char *ref)
 {
 	struct jw w;
-	char *out = NULL;
 	const char *url = commit_url && *commit_url ? arena_printf(a, "%s%s", commit_url, oid) : NULL;
 
 	jw_init(&w);
 	git_sync_commit_to_json(&w, oid, message, by_gitbook, url, ref);
-	if (jw_ok(&w))
-		out = arena_strndup(a, w.buf, w.len);
-	jw_free(&w);
-	return out;
+	return jw_take(&w, a, NULL);
 }
 
 /* What an import applied besides the commit: a re-import of the same commit
@@ -689,7 +681,7 @@ static int store_batch(struct sync *c, struct store_tx *tx, void *arg)
 	for (int i = b->from; i < b->to && rc == 0; i++) {
 		if (b->kind == 0) {
 			const struct layout_body *bd = &b->out->bodies[i];
-			rc = store_body_put(tx, bd->markdown, &b->out->pages[bd->page].body);
+			rc = dom_body_put(tx, bd->markdown, &b->out->pages[bd->page].body);
 		} else {
 			const struct layout_blob *bl = &b->out->blobs[i];
 			struct rev_file *f = &b->out->files[bl->file];

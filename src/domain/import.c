@@ -21,6 +21,7 @@
 #include "util/fetch.h"
 #include "util/image.h"
 #include "util/util.h"
+#include "util/fnv.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -85,11 +86,9 @@ struct strmap {
 
 static size_t map_slot(const struct strmap *m, const char *k)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	uint64_t h = fnv1a_str(k);
 	size_t i;
 
-	for (const char *p = k; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
 	for (i = (size_t)(h & (MAP_CAP - 1)); m->keys[i] && strcmp(m->keys[i], k) != 0; i = (i + 1) & (MAP_CAP - 1))
 		;
 	return i;

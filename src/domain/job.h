@@ -4,7 +4,7 @@
  *
  * The domain layer does not include the queue's headers (jobs/jobs.h): the
  * queue calls the domain, never the reverse. A domain function that does a
- * job's work (dom_git_job_run, dom_openapi_job_process, tr_job_run) takes
+ * job's work (dom_git_job_run, dom_openapi_job_process, dom_translation_job_run) takes
  * this context; domain code that only queues a job uses store/jobs.h (the
  * rows) in its own transaction. The contract of such a function, whether it
  * ran in the worker's transaction or its own, is jobs/jobs.h's (idempotence,

@@ -7,7 +7,6 @@
 #include "domain/secrets.h"
 #include "json/jsonw.h"
 #include "format/jwt.h"
-#include "json/serialize.h"
 #include "util/err.h"
 #include "util/util.h"
 
@@ -83,6 +82,23 @@ int dom_member_remove(struct dom *d, const char *org_id, const char *user_id, bo
 	if (rc || (rc = keep_an_admin(d, org_id, &m)))
 		return rc;
 	return store_member_remove(d->tx, org_id, user_id, removed);
+}
+
+/* The claims of the visitor JWT that updateOrganizationMemberLastSeenAt signs
+ * (format/jwt.h): {sub: user id, org, role: a role name or "guest", iat, exp}
+ * (seconds since the epoch). */
+static void visitor_jwt_claims_to_json(struct jw *g, const char *user_id, const char *org_id, enum role role, int64_t iat,
+				int64_t exp)
+{
+	const char *name = role_name(role);
+
+	jw_obj_open(g);
+	jw_kstr(g, "sub", user_id);
+	jw_kstr(g, "org", org_id);
+	jw_kstr(g, "role", name ? name : "guest");
+	jw_kint(g, "iat", iat);
+	jw_kint(g, "exp", exp);
+	jw_obj_close(g);
 }
 
 /* Whether email's domain is one of the organization's emailDomains (a JSON

@@ -4,7 +4,7 @@
  */
 #include "domain/orgs.h"
 #include "domain/integrations.h"
-#include "json/serialize.h"
+#include "json/jsonw.h"
 #include "model/validate.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -80,6 +80,16 @@ static int org_fresh(struct dom *d, const char *org_id, struct dom_org *out)
 	return 0;
 }
 
+/* Organization.emailDomains, ["a.com", ...]: the text the organization's row
+ * keeps (org.email_domains) and org_to_json writes back as it is. */
+static void email_domains_to_json(struct jw *g, const char *const *domains, int n)
+{
+	jw_arr_open(g);
+	for (int i = 0; i < n; i++)
+		jw_str(g, domains[i]);
+	jw_arr_close(g);
+}
+
 /* The request's email domains, lower-cased and checked: *list (in the arena)
  * and *json, the text the organization's row keeps. */
 static int email_domains(struct dom *d, const struct org_input *in, const char ***list, const char **json)
@@ -98,8 +108,7 @@ static int email_domains(struct dom *d, const struct org_input *in, const char *
 	}
 	jw_init(&w);
 	email_domains_to_json(&w, domains, in->n_email_domains);
-	*json = jw_ok(&w) ? arena_strndup(d->arena, w.buf, w.len) : NULL;
-	jw_free(&w);
+	*json = jw_take(&w, d->arena, NULL);
 	if (!*json)
 		return err_set(ERR_INTERNAL, "out of memory");
 	*list = domains;

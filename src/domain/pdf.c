@@ -21,6 +21,7 @@
 #include "util/err.h"
 #include "util/log.h"
 #include "util/util.h"
+#include "util/lru.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -238,15 +239,14 @@ struct pdf_entry {
 	char *key;
 	unsigned char *data;
 	size_t len;
-	struct pdf_entry *prev, *next;
+	struct lru_node lru; /* cost: len + strlen(key) */
 };
 
 struct pdfcache {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	size_t max_bytes, bytes;
 	int max_renders, wait_ms;
-	struct pdf_entry lru; /* sentinel: lru.next is the most recent */
+	struct lru lru;       /* util/lru.h: the budget and the recency */
 	char **inflight;      /* max_renders keys, NULL when free */
 	int rendering, peak;
 	int64_t entries, hits, renders, rejected;
@@ -274,10 +274,9 @@ int pdfcache_new(struct pdfcache **out, size_t max_bytes, int max_renders, int w
 		free(c);
 		return err_set(ERR_INTERNAL, "cannot create the PDF cache's mutex");
 	}
-	c->max_bytes = max_bytes;
+	lru_init(&c->lru, max_bytes);
 	c->max_renders = max_renders;
 	c->wait_ms = wait_ms < 0 ? 0 : wait_ms;
-	c->lru.prev = c->lru.next = &c->lru;
 	*out = c;
 	return 0;
 }
@@ -293,9 +292,9 @@ void pdfcache_free(struct pdfcache *c)
 {
 	if (!c)
 		return;
-	for (struct pdf_entry *e = c->lru.next, *next; e != &c->lru; e = next) {
-		next = e->next;
-		entry_free(e);
+	for (struct lru_node *n; (n = lru_oldest(&c->lru));) {
+		lru_remove(&c->lru, n);
+		entry_free(LRU_ENTRY(n, struct pdf_entry, lru));
 	}
 	for (int i = 0; i < c->max_renders; i++)
 		free(c->inflight[i]);
@@ -308,31 +307,19 @@ void pdfcache_free(struct pdfcache *c)
 void pdfcache_stats(struct pdfcache *c, struct pdfcache_stats *out)
 {
 	pthread_mutex_lock(&c->mu);
-	*out = (struct pdfcache_stats){ .bytes = c->bytes, .entries = c->entries, .hits = c->hits,
+	*out = (struct pdfcache_stats){ .bytes = c->lru.bytes, .entries = c->entries, .hits = c->hits,
 					.renders = c->renders, .rejected = c->rejected, .rendering = c->rendering,
 					.peak = c->peak };
 	pthread_mutex_unlock(&c->mu);
 }
 
-static void unlink_entry(struct pdf_entry *e)
-{
-	e->prev->next = e->next;
-	e->next->prev = e->prev;
-}
-
-static void push_front(struct pdfcache *c, struct pdf_entry *e)
-{
-	e->prev = &c->lru;
-	e->next = c->lru.next;
-	c->lru.next->prev = e;
-	c->lru.next = e;
-}
-
 static struct pdf_entry *find(struct pdfcache *c, const char *key)
 {
-	for (struct pdf_entry *e = c->lru.next; e != &c->lru; e = e->next)
+	for (struct lru_node *n = lru_newest(&c->lru); n; n = lru_older(&c->lru, n)) {
+		struct pdf_entry *e = LRU_ENTRY(n, struct pdf_entry, lru);
 		if (strcmp(e->key, key) == 0)
 			return e;
+	}
 	return NULL;
 }
 
@@ -365,8 +352,7 @@ int pdfcache_begin(struct pdfcache *c, const char *key, struct arena *a, const u
 			memcpy(copy, e->data, e->len);
 			*data = copy;
 			*len = e->len;
-			unlink_entry(e);
-			push_front(c, e);
+			lru_touch(&c->lru, &e->lru);
 			c->hits++;
 			rc = 1;
 			break;
@@ -401,7 +387,7 @@ void pdfcache_end(struct pdfcache *c, const char *key, const unsigned char *data
 	int slot;
 
 	/* Copied before the mutex: the bytes are the caller's arena's. */
-	if (data && len + strlen(key) <= c->max_bytes) {
+	if (data && len + strlen(key) <= c->lru.max_bytes) {
 		e = xcalloc(1, sizeof(*e));
 		e->key = xstrdup(key);
 		e->data = xmalloc(len ? len : 1);
@@ -418,15 +404,13 @@ void pdfcache_end(struct pdfcache *c, const char *key, const unsigned char *data
 		c->renders++;
 	if (e && !find(c, key)) {
 		size_t bytes = e->len + strlen(e->key);
-		while (c->bytes + bytes > c->max_bytes && c->lru.prev != &c->lru) {
-			struct pdf_entry *old = c->lru.prev;
-			unlink_entry(old);
-			c->bytes -= old->len + strlen(old->key);
+		struct lru_node *n;
+		while (!lru_fits(&c->lru, bytes) && (n = lru_oldest(&c->lru))) {
+			lru_remove(&c->lru, n);
 			c->entries--;
-			entry_free(old);
+			entry_free(LRU_ENTRY(n, struct pdf_entry, lru));
 		}
-		push_front(c, e);
-		c->bytes += bytes;
+		lru_push(&c->lru, &e->lru, bytes);
 		c->entries++;
 		e = NULL;
 	}

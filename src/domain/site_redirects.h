@@ -55,17 +55,6 @@ int dom_site_redirect_update(struct dom *d, const char *org_id, const char *site
 int dom_site_redirect_delete(struct dom *d, const char *org_id, const char *site_id, const char *id,
 			     bool *deleted);
 
-/* Where a redirect leads, for its URL: the site, the section (NULL for a
- * site without sections, or the default), the site space (NULL: a
- * section's default) and the page's path (NULL: the space's root). */
-struct redirect_target {
-	struct site site;
-	const char *share_key;
-	struct site_structure st;
-	const struct site_section *sec;
-	const struct site_space *ss;
-	const char *page_path;
-};
 /* getSiteRedirectBySource (read): the redirect and where it leads.
  * share_key (NULL: none) must be an active share link of the site. */
 int dom_site_redirect_by_source(struct dom *d, const char *org_id, const char *site_id, const char *share_key,

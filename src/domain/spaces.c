@@ -10,6 +10,7 @@
  * keeps the search index on it and tells the subscribers of "the space's
  * content advanced" (domain/events.h draws who calls it and who listens).
  */
+#include "domain/content.h"
 #include "domain/integrations.h"
 #include "domain/spaces.h"
 #include "model/revision.h"
@@ -265,7 +266,7 @@ static int index_sync(struct dom *d, const struct space *s, const struct revisio
 			continue;
 		}
 		if ((p->body && (rc = store_body_get(d->tx, p->body, &md))) ||
-		    (rc = store_search_put_page(d->tx, s->org_id, s->id, p->id, p->title, p->path, md)))
+		    (rc = dom_search_put_page(d->tx, s->org_id, s->id, p->id, p->title, p->path, md)))
 			return rc;
 	}
 	for (int i = 0; old && i < old->npages; i++)

@@ -5,7 +5,8 @@
  *
  * DESIGN
  * A token is shown once, in the answer to its creation, and only its
- * SHA-256 is stored (http/tokens.c). The list names a token by its name and
+ * SHA-256 is stored (token_issue below; the cache in front of token_lookup is
+ * http/tokens.c). The list names a token by its name and
  * the first 16 hex digits of that hash; nobody but its owner sees or revokes
  * it (every function takes the actor as the owner: there is no rule to check
  * beyond that). A revocation bumps the owner's token generation in d->tx
@@ -23,6 +24,21 @@
 
 #define DOM_TOKEN_NAME_MAX 64 /* characters */
 #define DOM_TOKENS_MAX 100    /* per user */
+
+/* Create a new API token for user_id: "gb_api_" + 39 random alphanumerics (the
+ * prefix keeps GitBook's look, so secret scanners that know GitBook tokens flag
+ * ours too), returned once in out, stored hashed (SHA-256). No access check:
+ * the callers are the actor's own dom_token_create and the CLI. */
+#define TOKEN_LEN 46
+int token_issue(struct store_tx *tx, const char *user_id, char out[TOKEN_LEN + 1]);
+/* Who a token hash names: an API token's user (*user filled, *gen its
+ * token generation, *integration_id and *installation_id NULL), or an integration /
+ * installation token's integration user (domain/integrations.h; user->id
+ * NULL, *integration_id set, *installation_id set for an installation token). Those are never
+ * cached: uninstalling revokes them at once. ERR_NOT_FOUND when the hash
+ * names nothing. */
+int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **integration_id,
+		 const char **installation_id, struct user *user, int64_t *gen);
 
 /* A new token for the actor named name (1..64 characters, trimmed):
  * *token (the secret, in d->arena: show it once) and *row. ERR_INVALID

@@ -1,7 +1,8 @@
 /*
  * translations.h - translations of spaces (GitBook's Translations: create,
  * list, get, update the instructions, delete, run) and the two halves of a
- * run that the translation job (translate/job.c) calls around the engine.
+ * run, and the run itself (domain/translation_run.c: dom_translation_job_run,
+ * the work of the job; translate/ only holds the engines).
  *
  * Access: a translation is visible to whoever reads its source space (else
  * 404, as for one that does not exist); creating, changing, running and
@@ -123,5 +124,12 @@ struct tr_run {
 int dom_translation_plan(struct dom *d, const char *id, const char *job_id, struct tr_run *out);
 /* words: the words sent to the engine; duration_s: the run's. */
 int dom_translation_apply(struct dom *d, const struct tr_run *run, int64_t words, int64_t duration_s);
+
+/* One run (kind JOB_KIND_TRANSLATION, "translation.run"; subject the
+ * translation's id; queued by dom_translation_run; its worker is
+ * jobs/translation.c), in transactions of its own on run->store (d->tx is
+ * NULL: the engine runs for seconds and must not hold the writer). */
+struct dom_job;
+int dom_translation_job_run(struct dom *d, struct dom_job *run);
 
 #endif

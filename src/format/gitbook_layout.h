@@ -111,7 +111,7 @@ struct layout_import_in {
 };
 
 /* A page's markdown body (front matter removed, links rewritten), for the
- * caller to store (store_body_put) and put the hash into pages[i].body. */
+ * caller to store (dom_body_put) and put the hash into pages[i].body. */
 struct layout_body {
 	int page;           /* index into layout_import_out.pages */
 	const char *markdown;

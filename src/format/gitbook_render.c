@@ -13,22 +13,23 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json/jsonw.h"
+#include "util/buf.h"
 #include "util/err.h"
 #include "util/text.h"
 #include "util/util.h"
+#include "util/fnv.h"
 
 /* ------------------------------------------------------------------- map */
 
 static uint64_t hash_key(const char *s, bool fold)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	uint64_t h = FNV1A_BASIS;
 
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (fold && c >= 'A' && c <= 'Z')
 			c = (unsigned char)(c - 'A' + 'a');
-		h = (h ^ c) * 1099511628211ull;
+		h = fnv1a_step(h, c);
 	}
 	return h;
 }
@@ -240,9 +241,9 @@ void lay_layout_json(struct arena *a, const struct md_layout *l, const char **ou
 
 /* ------------------------------------------------------------ YAML writer */
 
-static void put(struct jw *b, const char *s)
+static void put(struct buf *b, const char *s)
 {
-	jw_put(b, s, strlen(s));
+	buf_put(b, s, strlen(s));
 }
 
 /* A YAML scalar that reads back as exactly s: plain when that is unambiguous,
@@ -270,7 +271,7 @@ static bool plain_ok(const char *s)
 	return true;
 }
 
-static void yaml_scalar(struct jw *b, const char *s)
+static void yaml_scalar(struct buf *b, const char *s)
 {
 	if (plain_ok(s)) {
 		put(b, s);
@@ -291,13 +292,13 @@ static void yaml_scalar(struct jw *b, const char *s)
 			snprintf(esc, sizeof(esc), "\\x%02x", c);
 			put(b, esc);
 		} else {
-			jw_put(b, p, 1);
+			buf_put(b, p, 1);
 		}
 	}
 	put(b, "\"");
 }
 
-static void yaml_key(struct jw *b, const char *key, const char *val)
+static void yaml_key(struct buf *b, const char *key, const char *val)
 {
 	put(b, key);
 	put(b, ": ");
@@ -306,7 +307,7 @@ static void yaml_key(struct jw *b, const char *key, const char *val)
 }
 
 /* A page's variables (a JSON object's text) as front matter "vars:" lines. */
-static void yaml_vars(struct jw *b, const char *vars)
+static void yaml_vars(struct buf *b, const char *vars)
 {
 	json_t *j = vars ? json_loads(vars, 0, NULL) : NULL;
 	const char *k;
@@ -334,7 +335,7 @@ static void yaml_vars(struct jw *b, const char *vars)
 }
 
 /* The layout options that differ from the defaults, as front matter lines. */
-static void yaml_layout(struct jw *b, const char *layout)
+static void yaml_layout(struct buf *b, const char *layout)
 {
 	json_t *j = layout ? json_loads(layout, 0, NULL) : NULL;
 	json_t *w = json_object_get(j, "width");
@@ -408,7 +409,7 @@ static const char *map_link(void *vctx, const char *target)
 /* A page's cover (GitBook's RevisionPageDocumentCover as JSON text) as
  * front matter "cover:" (the file's path in the repository, or the URL)
  * and "coverY:" lines. */
-static void yaml_cover(struct jw *b, struct page_ctx *c, const char *cover)
+static void yaml_cover(struct buf *b, struct page_ctx *c, const char *cover)
 {
 	json_t *j = cover ? json_loads(cover, 0, NULL) : NULL;
 	const json_t *ref = json_object_get(j, "ref");
@@ -433,13 +434,13 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 		    const struct lay_paths *paths, const unsigned char **data, size_t *len)
 {
 	struct page_ctx c = { a, self, paths };
-	struct jw b;
+	struct buf b;
 	const char *md, *heading;
 	struct md_front fm;
 	char *copy;
 	int rc = -1;
 
-	jw_init(&b);
+	buf_init(&b);
 	if (!body)
 		body = "";
 	md = md_rewrite_links(a, body, strlen(body), map_link, &c);
@@ -482,7 +483,7 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 			put(&b, "---\n---\n");
 	}
 	put(&b, md);
-	if (!jw_ok(&b)) {
+	if (!buf_ok(&b)) {
 		err_set(ERR_INTERNAL, "page file too large");
 		goto done;
 	}
@@ -493,7 +494,7 @@ int lay_render_page(struct arena *a, const struct rev_page *p, const char *body,
 	*len = b.len;
 	rc = 0;
 done:
-	jw_free(&b);
+	buf_free(&b);
 	return rc;
 }
 
@@ -501,7 +502,7 @@ done:
 
 /* Link text or heading text: ASCII punctuation markdown reads is escaped,
  * line breaks become spaces. */
-static void md_text(struct jw *b, const char *s)
+static void md_text(struct buf *b, const char *s)
 {
 	if (!s || !*s)
 		s = "Untitled";
@@ -513,7 +514,7 @@ static void md_text(struct jw *b, const char *s)
 		}
 		if (strchr("\\`*_[]<>&!#~|", c))
 			put(b, "\\");
-		jw_put(b, p, 1);
+		buf_put(b, p, 1);
 	}
 }
 
@@ -538,12 +539,12 @@ struct sum_ctx {
 	const struct revision *rv;
 	const char *summary_path;
 	const struct lay_paths *paths;
-	struct jw *b;
+	struct buf *b;
 };
 
 /* A link's title: ` "Nav title"`, '"' and '\\' escaped, line breaks as spaces
  * (SUMMARY.md's nav title, format/summary.h). */
-static void nav_title(struct jw *b, const char *t)
+static void nav_title(struct buf *b, const char *t)
 {
 	if (!t || !*t)
 		return;
@@ -551,7 +552,7 @@ static void nav_title(struct jw *b, const char *t)
 	for (const char *s = t; *s; s++) {
 		if (*s == '"' || *s == '\\')
 			put(b, "\\");
-		jw_put(b, *s == '\n' || *s == '\r' ? " " : s, 1);
+		buf_put(b, *s == '\n' || *s == '\r' ? " " : s, 1);
 	}
 	put(b, "\"");
 }
@@ -581,7 +582,7 @@ static void sum_item(struct sum_ctx *c, const struct rev_page *p, int depth)
 			for (const char *s = p->href; *s; s++) {
 				if (*s == '<' || *s == '>' || *s == '\\')
 					put(c->b, "\\");
-				jw_put(c->b, *s == '\n' || *s == '\r' ? " " : s, 1);
+				buf_put(c->b, *s == '\n' || *s == '\r' ? " " : s, 1);
 			}
 			put(c->b, ">");
 		}
@@ -599,11 +600,11 @@ static void sum_item(struct sum_ctx *c, const struct rev_page *p, int depth)
 int lay_render_summary(struct arena *a, const struct revision *rv, const char *summary_path,
 		       const struct lay_paths *paths, const unsigned char **data, size_t *len)
 {
-	struct jw b;
+	struct buf b;
 	struct sum_ctx c = { a, rv, summary_path, paths, &b };
 	char *copy;
 
-	jw_init(&b);
+	buf_init(&b);
 	put(&b, "# Table of contents\n\n");
 	for (int i = rv->first_root; i >= 0; i = rv->pages[i].next_sibling)
 		sum_item(&c, &rv->pages[i], 0);
@@ -617,8 +618,8 @@ int lay_render_summary(struct arena *a, const struct revision *rv, const char *s
 		for (int k = g->first_child; k >= 0; k = rv->pages[k].next_sibling)
 			sum_item(&c, &rv->pages[k], 0);
 	}
-	if (!jw_ok(&b)) {
-		jw_free(&b);
+	if (!buf_ok(&b)) {
+		buf_free(&b);
 		return err_set(ERR_INTERNAL, "SUMMARY.md too large");
 	}
 	copy = arena_alloc(a, b.len + 1);
@@ -626,7 +627,7 @@ int lay_render_summary(struct arena *a, const struct revision *rv, const char *s
 	copy[b.len] = '\0';
 	*data = (const unsigned char *)copy;
 	*len = b.len;
-	jw_free(&b);
+	buf_free(&b);
 	return 0;
 }
 

@@ -100,7 +100,7 @@ static bool class_ok(const char *c, size_t n)
 }
 
 struct walk {
-	struct jw *out;
+	struct buf *out;
 	html_url_fn url;
 	void *ctx;
 };
@@ -112,24 +112,24 @@ static void xml_init(void)
 	xmlInitParser();
 }
 
-static void esc(struct jw *b, const char *s)
+static void esc(struct buf *b, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
-		case '&': jw_put(b, "&amp;", 5); break;
-		case '<': jw_put(b, "&lt;", 4); break;
-		case '>': jw_put(b, "&gt;", 4); break;
-		case '"': jw_put(b, "&quot;", 6); break;
-		case '\'': jw_put(b, "&#39;", 5); break;
-		default: jw_put(b, s, 1);
+		case '&': buf_put(b, "&amp;", 5); break;
+		case '<': buf_put(b, "&lt;", 4); break;
+		case '>': buf_put(b, "&gt;", 4); break;
+		case '"': buf_put(b, "&quot;", 6); break;
+		case '\'': buf_put(b, "&#39;", 5); break;
+		default: buf_put(b, s, 1);
 		}
 	}
 }
 
-static void raw(struct jw *b, const char *s)
+static void raw(struct buf *b, const char *s)
 {
 	if (*s)
-		jw_put(b, s, strlen(s));
+		buf_put(b, s, strlen(s));
 }
 
 static const struct element *element_of(const char *name)
@@ -214,7 +214,7 @@ static bool has_attr(xmlNodePtr n, const char *name)
 
 /* srcset: each candidate's URL checked (and mapped) into b; *any false when
  * none is kept. */
-static void srcset_value(struct walk *w, struct jw *b, const char *v, bool *any)
+static void srcset_value(struct walk *w, struct buf *b, const char *v, bool *any)
 {
 	const char *p = v;
 
@@ -238,7 +238,7 @@ static void srcset_value(struct walk *w, struct jw *b, const char *v, bool *any)
 			esc(b, mapped);
 			for (size_t i = 0; i < dl; i++)
 				if (isalnum((unsigned char)rest[i]) || rest[i] == '.' || rest[i] == ' ')
-					jw_put(b, rest + i, 1);
+					buf_put(b, rest + i, 1);
 			*any = true;
 		}
 		free(u);
@@ -269,38 +269,38 @@ static void write_attrs(struct walk *w, xmlNodePtr n, const struct element *el)
 				raw(w->out, "\"");
 			}
 		} else if (!strcasecmp(name, "srcset")) {
-			struct jw s;
+			struct buf s;
 			bool any;
-			jw_init(&s);
+			buf_init(&s);
 			srcset_value(w, &s, v, &any);
-			jw_put(&s, "", 1);
-			if (any && jw_ok(&s)) {
+			buf_put(&s, "", 1);
+			if (any && buf_ok(&s)) {
 				raw(w->out, " srcset=\"");
 				raw(w->out, s.buf); /* escaped by srcset_value */
 				raw(w->out, "\"");
 			}
-			jw_free(&s);
+			buf_free(&s);
 		} else if (!strcasecmp(name, "class")) {
 			/* Only the class names content may use (class_ok). */
-			struct jw c;
-			jw_init(&c);
+			struct buf c;
+			buf_init(&c);
 			for (const char *p = v; *p;) {
 				p += strspn(p, " \t\n");
 				size_t k = strcspn(p, " \t\n");
 				if (k && class_ok(p, k) && strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") >= k) {
 					if (c.len)
-						jw_put(&c, " ", 1);
-					jw_put(&c, p, k);
+						buf_put(&c, " ", 1);
+					buf_put(&c, p, k);
 				}
 				p += k;
 			}
-			jw_put(&c, "", 1);
-			if (jw_ok(&c) && c.buf[0]) {
+			buf_put(&c, "", 1);
+			if (buf_ok(&c) && c.buf[0]) {
 				raw(w->out, " class=\"");
 				raw(w->out, c.buf);
 				raw(w->out, "\"");
 			}
-			jw_free(&c);
+			buf_free(&c);
 		} else if (!strcasecmp(name, "type") && !strcasecmp(el->name, "input")) {
 			/* cmark-gfm's task list items: disabled checkboxes only. */
 			raw(w->out, " type=\"checkbox\"");
@@ -308,7 +308,7 @@ static void write_attrs(struct walk *w, xmlNodePtr n, const struct element *el)
 			raw(w->out, " ");
 			for (const char *c = name; *c; c++) {
 				char l = (char)tolower((unsigned char)*c);
-				jw_put(w->out, &l, 1);
+				buf_put(w->out, &l, 1);
 			}
 			raw(w->out, "=\"");
 			esc(w->out, v);
@@ -498,7 +498,7 @@ static void walk_children(struct walk *w, xmlNodePtr n, int depth)
 		walk_node(w, c, depth);
 }
 
-int html_allow(struct jw *out, const char *html, size_t len, html_url_fn url, void *ctx)
+int html_allow(struct buf *out, const char *html, size_t len, html_url_fn url, void *ctx)
 {
 	static const char pre[] = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>";
 	struct walk w = { .out = out, .url = url, .ctx = ctx };

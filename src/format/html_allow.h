@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 
-#include "json/jsonw.h"
+#include "util/buf.h"
 
 #define HTML_ALLOW_MAX_DEPTH 64
 
@@ -40,7 +40,7 @@ typedef const char *(*html_url_fn)(void *ctx, const char *url);
 /* html[0..len), an HTML fragment, written safe into out (see above). url
  * may be NULL. 0, or -1 when libxml2 fails (nothing written; the error
  * set): the caller must then write nothing of html. */
-int html_allow(struct jw *out, const char *html, size_t len, html_url_fn url, void *ctx);
+int html_allow(struct buf *out, const char *html, size_t len, html_url_fn url, void *ctx);
 
 /* Whether url (an attribute's value) is one html_allow keeps; image: an
  * img or source URL (data:image/ allowed). */

@@ -35,6 +35,7 @@
 #include "util/err.h"
 #include "util/text.h"
 #include "util/util.h"
+#include "util/fnv.h"
 
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
@@ -531,11 +532,7 @@ struct slugs {
 
 static size_t slug_hash(const char *s)
 {
-	size_t h = 14695981039346656037ULL & SIZE_MAX;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * (size_t)1099511628211ULL;
-	return h;
+	return (size_t)fnv1a_str(s);
 }
 
 static unsigned *slug_find(struct slugs *t, const char *k)

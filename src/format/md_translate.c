@@ -44,6 +44,7 @@
 #include "format/gitbook_tags.h"
 #include "format/markdown.h"
 #include "util/alloc.h"
+#include "util/buf.h"
 #include "util/err.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -798,29 +799,12 @@ static bool same_str(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-/* A growing text (malloc'd: freed by the check that made it). */
-struct buf {
-	char *s;
-	size_t n, cap;
-};
-
-static void buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		b->cap = 2 * (b->n + n + 1);
-		b->s = xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
 /* One side of the comparison: a tree walked one structural node at a time,
  * the texts passed on the way gathered in text. want: what each of the
  * source's text nodes should read (NULL for the rendered side). */
 struct side {
 	cmark_iter *it;
-	struct buf text;
+	struct buf text; /* util/buf.h: freed by the check that made it */
 	const char *const *want;
 	int next_text;
 };
@@ -829,7 +813,7 @@ static cmark_event_type next_structural(struct side *s, cmark_node **node)
 {
 	cmark_event_type ev;
 
-	s->text.n = 0;
+	buf_reset(&s->text);
 	while ((ev = cmark_iter_next(s->it)) != CMARK_EVENT_DONE) {
 		cmark_node *n = cmark_iter_get_node(s->it);
 		cmark_node_type type = cmark_node_get_type(n);
@@ -837,7 +821,7 @@ static cmark_event_type next_structural(struct side *s, cmark_node **node)
 		if (type == CMARK_NODE_TEXT) {
 			const char *lit = s->want ? s->want[s->next_text++] : cmark_node_get_literal(n);
 			if (ev == CMARK_EVENT_ENTER && lit)
-				buf_add(&s->text, lit, strlen(lit));
+				buf_puts(&s->text, lit);
 			continue;
 		}
 		if (type == CMARK_NODE_HTML_BLOCK && same_str(cmark_node_get_literal(n), END_LIST_COMMENT))
@@ -902,7 +886,7 @@ static bool same_tree(cmark_node *src, const char *const *want, cmark_node *rend
 		cmark_node *na, *nb;
 		cmark_event_type ea = next_structural(&a, &na), eb = next_structural(&b, &nb);
 
-		if (ea != eb || a.text.n != b.text.n || (a.text.n && memcmp(a.text.s, b.text.s, a.text.n) != 0))
+		if (ea != eb || a.text.len != b.text.len || (a.text.len && memcmp(a.text.buf, b.text.buf, a.text.len) != 0))
 			same = false;
 		else if (ea == CMARK_EVENT_DONE)
 			break;
@@ -916,8 +900,8 @@ static bool same_tree(cmark_node *src, const char *const *want, cmark_node *rend
 		cmark_iter_free(a.it);
 	if (b.it)
 		cmark_iter_free(b.it);
-	free(a.text.s);
-	free(b.text.s);
+	buf_free(&a.text);
+	buf_free(&b.text);
 	return same;
 }
 

@@ -20,6 +20,7 @@
 #include "http/services.h"
 #include "util/alloc.h"
 #include "util/err.h"
+#include "util/fnv.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -68,11 +69,7 @@ void pagecache_free(struct pagecache *pc)
 
 static struct pc_slot *slot_for(struct pagecache *pc, const char *key, size_t klen)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < klen; i++)
-		h = (h ^ (unsigned char)key[i]) * 1099511628211ull;
-	return &pc->slots[h % (uint64_t)pc->nslots];
+	return &pc->slots[fnv1a(key, klen) % (uint64_t)pc->nslots];
 }
 
 int pagecache_get(struct pagecache *pc, const char *key, size_t klen, int64_t generation, struct jw *w)

@@ -17,6 +17,7 @@
 #include "http/services.h"
 #include "util/alloc.h"
 #include "util/err.h"
+#include "util/fnv.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -69,10 +70,8 @@ void ratelimit_free(struct ratelimit *rl)
 
 static unsigned bucket_of(const struct ratelimit *rl, const char *key, size_t n)
 {
-	uint64_t h = 1469598103934665603ull ^ rl->seed;
+	uint64_t h = fnv1a_from(FNV1A_BASIS ^ rl->seed, key, n);
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)key[i]) * 1099511628211ull;
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
 	h ^= h >> 32;

@@ -28,19 +28,10 @@ void token_cache_put(struct token_cache *tc, const char *hash, const char *user_
  * rarely; one flush is simpler than finding the entry of a hash). */
 void token_cache_flush(struct token_cache *tc);
 
-/* Create a new API token for user_id: random, returned once in out, stored hashed. */
+/* API tokens are issued and looked up in the domain (domain/tokens.h:
+ * token_issue, token_lookup); the cache in front of the lookup is here. */
 struct store_tx;
-#define TOKEN_LEN 46
-int token_issue(struct store_tx *tx, const char *user_id, char out[TOKEN_LEN + 1]);
-/* Who a token hash names: an API token's user (*user filled, *gen its
- * token generation, *integration_id and *installation_id NULL), or an integration /
- * installation token's integration user (domain/integrations.h; user->id
- * NULL, *integration_id set, *installation_id set for an installation token). Those are never
- * cached: uninstalling revokes them at once. ERR_NOT_FOUND when the hash
- * names nothing. */
 struct user;
-int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **integration_id,
-		 const char **installation_id, struct user *user, int64_t *gen);
 /* Who the token of hash is, in the request's transaction tx: 0 with
  * *user_id (in tx's arena), *installation_id (NULL but for installation
  * tokens) and, when the store was read, *user (the caller's row; user->id

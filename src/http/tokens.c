@@ -1,9 +1,9 @@
 /*
- * tokens.c - API tokens and the cache in front of their lookup.
+ * tokens.c - the cache in front of API tokens' lookup, and the header parse.
  *
- * A token is "gb_api_" + 39 random alphanumerics (the prefix keeps GitBook's
- * look, so secret scanners that know GitBook tokens flag ours too). Only its
- * SHA-256 is stored.
+ * Issuing a token and asking the store whose a hash is are the domain's
+ * (domain/tokens.c: token_issue, token_lookup); this file decides when the
+ * store must be asked.
  *
  * DESIGN: the cache and revocation (issue 30 item 6b)
  * The cache maps hashes to (user id, the user's token generation) for a
@@ -33,7 +33,7 @@
  * fails.
  */
 #include "http/services.h"
-#include "store/integrations.h"
+#include "domain/tokens.h"
 #include "store/store.h"
 #include "util/alloc.h"
 #include "util/err.h"
@@ -46,7 +46,6 @@
 #define TC_SLOTS 4096
 #define TC_STRIPES 16
 #define TC_TTL_MS 60000
-#define TOKEN_PREFIX "gb_api_"
 
 struct tc_slot {
 	char hash[65];
@@ -133,19 +132,6 @@ void token_cache_flush(struct token_cache *tc)
 	atomic_fetch_add(&tc->epoch, 1);
 }
 
-int token_issue(struct store_tx *tx, const char *user_id, char out[TOKEN_LEN + 1])
-{
-	char hash[65];
-	size_t plen = strlen(TOKEN_PREFIX);
-
-	memcpy(out, TOKEN_PREFIX, plen);
-	if (random_alnum(out + plen, TOKEN_LEN - plen))
-		return err_set(ERR_INTERNAL, "getrandom failed");
-	if (sha256_hex(hash, out, TOKEN_LEN))
-		return err_set(ERR_INTERNAL, "sha256 failed");
-	return store_token_create(tx, user_id, hash);
-}
-
 int token_hash_header(const char *authorization, char hash[65])
 {
 	const char *t;
@@ -169,23 +155,6 @@ int token_hash_header(const char *authorization, char hash[65])
 	if (sha256_hex(hash, t, n))
 		return err_set(ERR_INTERNAL, "sha256 failed");
 	return 0;
-}
-
-int token_lookup(struct store_tx *tx, const char *hash, const char **user_id, const char **integration_id,
-		 const char **installation_id, struct user *user, int64_t *gen)
-{
-	int rc = store_token_owner(tx, hash, user, gen);
-
-	*integration_id = NULL;
-	*installation_id = NULL;
-	if (rc == 0) {
-		*user_id = user->id;
-		return 0;
-	}
-	user->id = NULL;
-	if (rc != ERR_NOT_FOUND)
-		return rc;
-	return store_integration_token_lookup(tx, hash, user_id, integration_id, installation_id);
 }
 
 /* The store's answer for a cache entry (user_id, cached) in tx: 0 when the
@@ -232,8 +201,7 @@ int token_authenticate(struct token_cache *tc, struct store_tx *tx, const char *
 	if (unconfirmed)
 		*unconfirmed = -1;
 	if (token_cache_get(tc, hash, cached_user, &cached, &epoch)) {
-		if (!(*user_id = arena_strdup(tx->arena, cached_user)))
-			return err_set(ERR_INTERNAL, "out of memory");
+		*user_id = arena_strdup(tx->arena, cached_user); /* never NULL (util/alloc.h) */
 		if (unconfirmed) {
 			/* The caller reads the generation with the membership. */
 			*unconfirmed = cached;

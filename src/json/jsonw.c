@@ -12,34 +12,14 @@ void jw_init(struct jw *w)
 
 void jw_free(struct jw *w)
 {
-	free(w->buf);
-	jw_init(w);
+	buf_free(&w->b);
+	w->comma = false;
 }
 
 void jw_reset(struct jw *w)
 {
-	w->len = 0;
+	buf_reset(&w->b);
 	w->comma = false;
-	w->oom = false;
-}
-
-bool jw_reserve(struct jw *w, size_t n)
-{
-	size_t cap = w->cap ? w->cap : 1024;
-	char *nb;
-
-	if (w->oom)
-		return false;
-	if (n > SIZE_MAX / 2 - w->len) {
-		w->oom = true;
-		return false;
-	}
-	while (cap - w->len < n)
-		cap *= 2;
-	nb = xrealloc(w->buf, cap); /* out of memory stops the process (util/alloc.h) */
-	w->buf = nb;
-	w->cap = cap;
-	return true;
 }
 
 /* 1 for bytes JSON requires escaped (the quote, the backslash, controls); 2 for

@@ -7,6 +7,11 @@
  * and call overhead measured 27% of the server's CPU, so this writer copies
  * runs of plain characters with memcpy and escapes only what JSON requires.
  *
+ * The bytes are a struct buf (util/buf.h), the buffer the HTML writer shares:
+ * `w.b` is that buffer, and w.buf / w.len / w.cap / w.oom name the same fields
+ * (an anonymous union: the same layout, checked below) for the callers that read
+ * them. jw_take hands the text to an arena once.
+ *
  * Commas: `comma` is set after every complete value and cleared by an opening
  * bracket or a key, so callers only say what comes next. Out of memory stops
  * the process (util/alloc.h); a document past SIZE_MAX / 2 bytes sets `oom`
@@ -21,13 +26,25 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/buf.h"
+
 struct jw {
-	char *buf;
-	size_t len;
-	size_t cap;
+	union {
+		struct buf b;
+		struct {
+			char *buf;
+			size_t len;
+			size_t cap;
+			bool oom;
+		};
+	};
 	bool comma;
-	bool oom;
 };
+_Static_assert(offsetof(struct jw, buf) == offsetof(struct jw, b.buf) &&
+		       offsetof(struct jw, len) == offsetof(struct jw, b.len) &&
+		       offsetof(struct jw, cap) == offsetof(struct jw, b.cap) &&
+		       offsetof(struct jw, oom) == offsetof(struct jw, b.oom),
+	       "struct jw's named fields are its struct buf's");
 
 void jw_init(struct jw *w);
 void jw_free(struct jw *w);
@@ -38,14 +55,22 @@ static inline bool jw_ok(const struct jw *w)
 }
 
 /* Make room for n more bytes; false (and oom) when that fails. */
-bool jw_reserve(struct jw *w, size_t n);
+static inline bool jw_reserve(struct jw *w, size_t n)
+{
+	return buf_reserve(&w->b, n);
+}
 
 static inline void jw_put(struct jw *w, const char *s, size_t n)
 {
-	if (w->cap - w->len < n && !jw_reserve(w, n))
-		return;
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
+	buf_put(&w->b, s, n);
+}
+
+/* The text written, NUL-terminated in a, and the writer freed (buf_take):
+ * `fallback` when it overflowed. */
+static inline const char *jw_take(struct jw *w, struct arena *a, const char *fallback)
+{
+	w->comma = false;
+	return buf_take(&w->b, a, fallback);
 }
 
 static inline void jw_sep(struct jw *w)

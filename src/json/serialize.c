@@ -86,14 +86,6 @@ void org_to_json(struct jw *g, const char *base, const struct org *o, const stru
 	jw_obj_close(g);
 }
 
-void email_domains_to_json(struct jw *g, const char *const *domains, int n)
-{
-	jw_arr_open(g);
-	for (int i = 0; i < n; i++)
-		jw_str(g, domains[i]);
-	jw_arr_close(g);
-}
-
 void member_to_json(struct jw *g, const char *base, const struct member *m, bool with_email)
 {
 	jw_obj_open(g);
@@ -355,19 +347,5 @@ void member_space_to_json(struct jw *g, const char *base, enum role permission, 
 	jw_str(g, role_name(permission));
 	jw_key(g, "space");
 	space_to_json(g, base, s, s->access);
-	jw_obj_close(g);
-}
-
-void visitor_jwt_claims_to_json(struct jw *g, const char *user_id, const char *org_id, enum role role, int64_t iat,
-				int64_t exp)
-{
-	const char *name = role_name(role);
-
-	jw_obj_open(g);
-	jw_kstr(g, "sub", user_id);
-	jw_kstr(g, "org", org_id);
-	jw_kstr(g, "role", name ? name : "guest");
-	jw_kint(g, "iat", iat);
-	jw_kint(g, "exp", exp);
 	jw_obj_close(g);
 }

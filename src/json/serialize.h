@@ -16,9 +16,6 @@
 
 void user_to_json(struct jw *g, const char *base, const struct user *u, bool with_email);
 void org_to_json(struct jw *g, const char *base, const struct org *o, const struct membership *caller);
-/* Organization.emailDomains, ["a.com", ...]: the text the organization's row
- * keeps (org.email_domains) and org_to_json writes back as it is. */
-void email_domains_to_json(struct jw *g, const char *const *domains, int n);
 void member_to_json(struct jw *g, const char *base, const struct member *m, bool with_email);
 void team_to_json(struct jw *g, const struct team *t, enum role caller, bool caller_team_owner);
 /* {"role": "owner" | "member"}: GitBook's TeamMember. */
@@ -46,11 +43,5 @@ void invite_to_json(struct jw *g, const struct invite *inv, enum role caller);
 void saml_provider_to_json(struct jw *g, const char *base, const struct saml_provider *sp, enum role caller);
 /* OrganizationSSOProviderLogin: {id, label, startURL}. */
 void saml_login_to_json(struct jw *g, const char *base, const struct saml_provider *sp);
-
-/* The claims of the visitor JWT that updateOrganizationMemberLastSeenAt signs
- * (format/jwt.h): {sub: user id, org, role: a role name or "guest", iat, exp}
- * (seconds since the epoch). */
-void visitor_jwt_claims_to_json(struct jw *g, const char *user_id, const char *org_id, enum role role, int64_t iat,
-				int64_t exp);
 
 #endif

@@ -8,30 +8,6 @@
 
 #include <string.h>
 
-void comment_permissions(struct comment_permissions *out, enum role role, bool author)
-{
-	out->view = role >= ROLE_READ;
-	out->reply = role >= ROLE_COMMENT;
-	out->edit = author && role >= ROLE_COMMENT;
-	out->del = out->edit || role >= ROLE_CREATE;
-}
-
-const char *comment_table_cell_json(struct arena *a, const char *record, const char *definition)
-{
-	struct jw g;
-	char *out = NULL;
-
-	jw_init(&g);
-	jw_obj_open(&g);
-	jw_kstr(&g, "record", record);
-	jw_kstr(&g, "definition", definition);
-	jw_obj_close(&g);
-	if (jw_ok(&g))
-		out = arena_strndup(a, g.buf, g.len);
-	jw_free(&g);
-	return out;
-}
-
 /* A URL of docsd's own ids under the public URL: nothing to escape (jw_kurl). */
 static void put(struct jw *g, const char *s)
 {

@@ -1,12 +1,14 @@
 /*
  * serialize_cr.h - JSON of what content operations answer beyond the objects
  * themselves: a content batch's result, a merge's result, links and content
- * locations. The shapes live here; the domain (domain/content.h) fills them.
+ * locations. The result structs the domain fills (domain/content.h) live in
+ * model/content_results.h; their JSON lives here.
  */
 #ifndef DOCSD_JSON_SERIALIZE_CR_H
 #define DOCSD_JSON_SERIALIZE_CR_H
 
 #include "json/jsonw.h"
+#include "model/content_results.h"
 #include "model/merge_rules.h"
 #include "json/serialize_comments.h"
 #include "model/model.h"
@@ -14,78 +16,19 @@
 #include "json/serialize_content.h"
 #include "model/tree_merge.h"
 
-/* What a batch of content changes did: the pages and files it touched. */
-#define CONTENT_MAX_OUTCOMES 64
-struct content_change {
-	const char *kind; /* created_page | updated_page | deleted_page */
-	const char *page_id;
-	const char *ref;
-};
-struct content_outcome {
-	struct content_change items[CONTENT_MAX_OUTCOMES];
-	int n;
-	struct rev_file files[CONTENT_MAX_OUTCOMES];
-	int nfiles;
-	/* The download URL of each of files[], when the domain signed them
-	 * (dom_cr_content_apply with urls). */
-	const char *file_urls[CONTENT_MAX_OUTCOMES];
-};
-
 /* updateChangeRequestContent with compat=false: {changeRequest, changes,
  * insertedFiles}, each inserted file with o->file_urls[i]. */
 void cr_content_result_to_json(struct jw *g, const char *base, const struct change_request *cr,
 			       const char *space_revision, const struct content_outcome *o);
 
-/* What a merge or an update of a change request answers. */
-struct cr_merge_result {
-	const char *revision; /* the new revision, or the head when nothing was written */
-	const char *result;   /* "merge" | "update" | "conflicts" */
-	struct merge_conflict *conflicts;
-	int nconflicts;
-};
 void cr_merge_result_to_json(struct jw *g, const struct cr_merge_result *m);
 
-/* getChangeRequestChanges: what differs between a change request's base and
- * its head (RevisionSemanticChanges). Pages point into the revision they are
- * shown from (created, edited, moved: the head; deleted: the base), `was`
- * into the base. */
-enum cr_change_kind {
-	CR_PAGE_CREATED,
-	CR_PAGE_EDITED,
-	CR_PAGE_DELETED,
-	CR_PAGE_MOVED,
-	CR_FILE_CREATED,
-	CR_FILE_EDITED,
-	CR_FILE_DELETED,
-};
-struct cr_change {
-	enum cr_change_kind kind;
-	const struct rev_page *page, *was;
-	const struct rev_page *parent_before, *parent_after; /* moved; NULL: top level */
-	const struct rev_file *file, *file_was;
-	const char *url, *url_was; /* download URLs of file and file_was */
-};
-struct cr_changes {
-	struct cr_change *items;
-	int n;
-	int more; /* changes left out above the limit */
-};
 void cr_changes_to_json(struct jw *g, const struct cr_changes *c);
 /* One UserContributor: {user, actionType, count, updatedAt}. */
 void cr_contributor_to_json(struct jw *g, const char *base, const struct user *u, const char *action, int64_t count,
 			    int64_t updated_at);
 
 /* ---- links ---- */
-enum link_kind { LINK_PAGE, LINK_FILE, LINK_URL, LINK_ANCHOR };
-struct link_target {
-	enum link_kind kind;
-	const char *status; /* ok | broken | in-app */
-	const struct rev_page *page;
-	const struct rev_file *file;
-	const char *file_url; /* file's download URL (dom_links signs it), else NULL */
-	const char *url;
-};
-
 /* Where content sits, for ContentLocation: the organization and space the
  * revision belongs to, the actor's standing and role, and how to write pages
  * (pages.bodies: the markdown of the pages shown, which the domain loaded). */

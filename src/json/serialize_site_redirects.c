@@ -3,7 +3,7 @@
  */
 #include "json/serialize_site_redirects.h"
 
-#include "domain/site_redirects.h"
+#include "model/site_redirect.h"
 #include "json/serialize_site_structure.h"
 
 #include <stdio.h>

@@ -8,8 +8,8 @@
 #include "json/jsonw.h"
 #include "model/model.h"
 
-struct site_redirect;   /* store/site_redirects.h */
-struct redirect_target; /* domain/site_redirects.h */
+struct site_redirect;   /* model/site_redirect.h */
+struct redirect_target; /* model/site_redirect.h */
 
 /* SiteRedirect: object, id, source, destination (by kind). */
 void site_redirect_to_json(struct jw *g, const struct site_redirect *r);

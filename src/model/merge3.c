@@ -15,6 +15,7 @@
 #include "model/merge3.h"
 #include "util/alloc.h"
 #include "util/err.h"
+#include "util/fnv.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -110,12 +111,8 @@ static int split_lines(struct arena *a, const char *s, size_t len, struct text *
 
 static uint64_t hash_line(const struct line *l)
 {
-	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+	uint64_t h = fnv1a(l->p, l->len);
 
-	for (size_t i = 0; i < l->len; i++) {
-		h ^= (unsigned char)l->p[i];
-		h *= 0x100000001b3u;
-	}
 	return h ^ (h >> 29);
 }
 

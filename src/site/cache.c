@@ -6,8 +6,8 @@
  * site id and generation, the revision of every visible site space, the
  * visible set, the URL path and the share prefix), so an entry never goes
  * stale: it is only evicted. A hash table of chained entries with one LRU
- * list, bounded in bytes (keys, bodies and bookkeeping); the least recently
- * used entries go first; a body larger than an eighth of the budget is not
+ * list (util/lru.h), bounded in bytes (keys, bodies and bookkeeping); the
+ * least recently used entries go first; a body larger than an eighth of the budget is not
  * kept. One mutex: a hit copies the body into the request's arena while it
  * is held (a memcpy of a few tens of KiB).
  */
@@ -15,6 +15,8 @@
 
 #include "util/alloc.h"
 #include "util/err.h"
+#include "util/fnv.h"
+#include "util/lru.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -24,30 +26,20 @@
 
 struct sc_entry {
 	struct sc_entry *next;            /* bucket chain */
-	struct sc_entry *lru_prev, *lru_next;
+	struct lru_node lru;
 	uint64_t hash;
 	char *key;
 	char *body;
-	size_t len, cost;
+	size_t len;
 	int status;
 	const char *ctype;                /* a static string */
 };
 
 struct sitecache {
 	pthread_mutex_t mu;
-	size_t max_bytes, bytes;
+	struct lru lru;
 	struct sc_entry *buckets[NBUCKETS];
-	struct sc_entry *head, *tail;     /* most recent first */
 };
-
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
 
 int sitecache_new(struct sitecache **out, size_t max_bytes)
 {
@@ -57,7 +49,7 @@ int sitecache_new(struct sitecache **out, size_t max_bytes)
 		free(c);
 		return err_set(ERR_INTERNAL, "cannot create the site cache's mutex");
 	}
-	c->max_bytes = max_bytes;
+	lru_init(&c->lru, max_bytes);
 	*out = c;
 	return 0;
 }
@@ -73,36 +65,12 @@ void sitecache_free(struct sitecache *c)
 {
 	if (!c)
 		return;
-	for (struct sc_entry *e = c->head, *n; e; e = n) {
-		n = e->lru_next;
-		entry_free(e);
+	for (struct lru_node *n; (n = lru_oldest(&c->lru));) {
+		lru_remove(&c->lru, n);
+		entry_free(LRU_ENTRY(n, struct sc_entry, lru));
 	}
 	pthread_mutex_destroy(&c->mu);
 	free(c);
-}
-
-static void lru_unlink(struct sitecache *c, struct sc_entry *e)
-{
-	if (e->lru_prev)
-		e->lru_prev->lru_next = e->lru_next;
-	else
-		c->head = e->lru_next;
-	if (e->lru_next)
-		e->lru_next->lru_prev = e->lru_prev;
-	else
-		c->tail = e->lru_prev;
-	e->lru_prev = e->lru_next = NULL;
-}
-
-static void lru_front(struct sitecache *c, struct sc_entry *e)
-{
-	e->lru_next = c->head;
-	e->lru_prev = NULL;
-	if (c->head)
-		c->head->lru_prev = e;
-	c->head = e;
-	if (!c->tail)
-		c->tail = e;
 }
 
 static void remove_entry(struct sitecache *c, struct sc_entry *e)
@@ -113,8 +81,7 @@ static void remove_entry(struct sitecache *c, struct sc_entry *e)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = e->next;
-	lru_unlink(c, e);
-	c->bytes -= e->cost;
+	lru_remove(&c->lru, &e->lru);
 	entry_free(e);
 }
 
@@ -129,11 +96,11 @@ static struct sc_entry *find(struct sitecache *c, const char *key, uint64_t h)
 int sitecache_get(struct sitecache *c, const char *key, struct arena *a, const char **body, size_t *len,
 		  int *status, const char **ctype)
 {
-	uint64_t h = fnv(key);
+	uint64_t h = fnv1a_str(key);
 	struct sc_entry *e;
 	char *copy = NULL;
 
-	if (!c || !c->max_bytes)
+	if (!c || !c->lru.max_bytes)
 		return 0;
 	pthread_mutex_lock(&c->mu);
 	if ((e = find(c, key, h))) {
@@ -144,8 +111,7 @@ int sitecache_get(struct sitecache *c, const char *key, struct arena *a, const c
 		*len = e->len;
 		*status = e->status;
 		*ctype = e->ctype;
-		lru_unlink(c, e);
-		lru_front(c, e);
+		lru_touch(&c->lru, &e->lru);
 	}
 	pthread_mutex_unlock(&c->mu);
 	return copy != NULL;
@@ -154,11 +120,12 @@ int sitecache_get(struct sitecache *c, const char *key, struct arena *a, const c
 void sitecache_put(struct sitecache *c, const char *key, const char *body, size_t len, int status,
 		   const char *ctype)
 {
-	uint64_t h = fnv(key);
+	uint64_t h = fnv1a_str(key);
 	struct sc_entry *e, *old;
+	struct lru_node *n;
 	size_t klen = strlen(key), cost = sizeof(*e) + klen + 1 + len;
 
-	if (!c || cost > c->max_bytes / 8)
+	if (!c || cost > c->lru.max_bytes / 8)
 		return;
 	e = xcalloc(1, sizeof(*e));
 	e->key = xmalloc(klen + 1);
@@ -167,17 +134,15 @@ void sitecache_put(struct sitecache *c, const char *key, const char *body, size_
 	memcpy(e->body, body, len);
 	e->hash = h;
 	e->len = len;
-	e->cost = cost;
 	e->status = status;
 	e->ctype = ctype;
 	pthread_mutex_lock(&c->mu);
 	if ((old = find(c, key, h)))
 		remove_entry(c, old);
-	while (c->tail && c->bytes + cost > c->max_bytes)
-		remove_entry(c, c->tail);
+	while (!lru_fits(&c->lru, cost) && (n = lru_oldest(&c->lru)))
+		remove_entry(c, LRU_ENTRY(n, struct sc_entry, lru));
 	e->next = c->buckets[h % NBUCKETS];
 	c->buckets[h % NBUCKETS] = e;
-	lru_front(c, e);
-	c->bytes += cost;
+	lru_push(&c->lru, &e->lru, cost);
 	pthread_mutex_unlock(&c->mu);
 }

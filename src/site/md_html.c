@@ -351,7 +351,7 @@ static void render_md(struct mdh *m, const char *md, size_t len)
 	cmark_parser_free(p);
 	if (raw_html) {
 		m->out = final;
-		if (!jw_ok(&seg) || html_allow(final, seg.buf ? seg.buf : "", seg.len, raw_html_url, m))
+		if (!jw_ok(&seg) || html_allow(&final->b, seg.buf ? seg.buf : "", seg.len, raw_html_url, m))
 			m->oom = 1; /* nothing of the segment is written */
 		jw_free(&seg);
 	}

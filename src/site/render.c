@@ -118,7 +118,6 @@ int sv_reading_order(struct arena *a, const struct revision *rv, const struct re
 const char *sv_page_url(struct arena *a, const struct sv_space *sp, const struct rev_page *p)
 {
 	struct jw b;
-	char *s;
 
 	if (!p || p == sv_first_page(sp->rv))
 		return *sp->url ? sp->url : "/";
@@ -126,9 +125,7 @@ const char *sv_page_url(struct arena *a, const struct sv_space *sp, const struct
 	html_raw(&b, sp->url);
 	jw_put(&b, "/", 1);
 	url_path_enc(&b, p->path);
-	s = jw_ok(&b) ? arena_strndup(a, b.buf, b.len) : NULL;
-	jw_free(&b);
-	return s;
+	return jw_take(&b, a, NULL);
 }
 
 const char *sv_twin_url(struct arena *a, const struct sv_space *sp, const struct rev_page *p)

@@ -70,6 +70,12 @@ int st_list_keep(struct store_tx *tx, const char *const sql[2][2], struct db_par
 		 const struct list_req *lr, st_row_fn fill, size_t size, st_key_fn key, store_keep_fn keep,
 		 void *ctx, void **items, int *n, char **next);
 
+/* The count cache in front of st_total / st_total_keep (store/totals.c), one
+ * per store: made and freed by store.c, reached from a transaction. */
+struct count_cache;
+struct count_cache *count_cache_new(void);
+void count_cache_free(struct count_cache *c);
+struct count_cache *st_count_cache(struct store_tx *tx);
 /* A list's total (store.h, "List totals"), when lr->total is set: count_sql
  * is one COUNT(*) statement with exactly the parameters p (the list's filters,
  * no LIMIT or cursor). Cached in the store's count cache when lr->generation

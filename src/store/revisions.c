@@ -22,13 +22,14 @@
  * end. So the cache never exceeds its budget and never frees a revision a
  * transaction is using.
  */
-#include "format/markdown.h"
 #include "model/revision.h"
 #include "store/internal.h"
 #include "util/alloc.h"
 #include "util/base64.h"
 #include "util/log.h"
 #include "util/util.h"
+#include "util/fnv.h"
+#include "util/lru.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -40,28 +41,17 @@
 
 struct rc_entry {
 	struct revision *rv;
-	size_t bytes;
 	struct rc_entry *hnext;       /* index chain */
-	struct rc_entry *prev, *next; /* recency: lru.next is the most recent */
+	struct lru_node lru;          /* recency; cost: the revision's heap bytes */
 };
 
 struct revcache {
 	pthread_mutex_t mu;
-	size_t max_bytes, bytes;
+	struct lru lru;            /* util/lru.h: the budget and the recency */
 	struct rc_entry **buckets; /* power of two */
 	size_t nbuckets, n;
-	struct rc_entry lru;       /* sentinel of the recency list */
 	int64_t hits, misses, evictions;
 };
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
 
 int revcache_new(struct revcache **out, size_t max_bytes)
 {
@@ -75,8 +65,7 @@ int revcache_new(struct revcache **out, size_t max_bytes)
 		free(c);
 		return err_set(ERR_INTERNAL, "cannot create the revision cache's mutex");
 	}
-	c->max_bytes = max_bytes;
-	c->lru.prev = c->lru.next = &c->lru;
+	lru_init(&c->lru, max_bytes);
 	*out = c;
 	return 0;
 }
@@ -85,8 +74,9 @@ void revcache_free(struct revcache *c)
 {
 	if (!c)
 		return;
-	for (struct rc_entry *e = c->lru.next, *next; e != &c->lru; e = next) {
-		next = e->next;
+	for (struct lru_node *n; (n = lru_oldest(&c->lru));) {
+		struct rc_entry *e = LRU_ENTRY(n, struct rc_entry, lru);
+		lru_remove(&c->lru, n);
 		/* Every transaction has ended: the cache's reference is the last. */
 		if (--e->rv->refs == 0)
 			revision_free(e->rv);
@@ -100,32 +90,18 @@ void revcache_free(struct revcache *c)
 void revcache_stats(struct revcache *c, struct revcache_stats *out)
 {
 	pthread_mutex_lock(&c->mu);
-	*out = (struct revcache_stats){ .bytes = c->bytes, .max_bytes = c->max_bytes, .entries = (int64_t)c->n,
+	*out = (struct revcache_stats){ .bytes = c->lru.bytes, .max_bytes = c->lru.max_bytes, .entries = (int64_t)c->n,
 					.hits = c->hits, .misses = c->misses, .evictions = c->evictions };
 	pthread_mutex_unlock(&c->mu);
 }
 
 static struct rc_entry **rc_slot(struct revcache *c, const char *id)
 {
-	struct rc_entry **at = &c->buckets[hash_str(id) & (c->nbuckets - 1)];
+	struct rc_entry **at = &c->buckets[fnv1a_str(id) & (c->nbuckets - 1)];
 
 	while (*at && strcmp((*at)->rv->id, id) != 0)
 		at = &(*at)->hnext;
 	return at;
-}
-
-static void lru_unlink(struct rc_entry *e)
-{
-	e->prev->next = e->next;
-	e->next->prev = e->prev;
-}
-
-static void lru_push_front(struct revcache *c, struct rc_entry *e)
-{
-	e->prev = &c->lru;
-	e->next = c->lru.next;
-	c->lru.next->prev = e;
-	c->lru.next = e;
 }
 
 /* Twice the buckets when the index is full, up to 2^26. */
@@ -140,7 +116,7 @@ static void rc_grow(struct revcache *c)
 	for (size_t i = 0; i < c->nbuckets; i++)
 		for (struct rc_entry *e = c->buckets[i], *next; e; e = next) {
 			next = e->hnext;
-			struct rc_entry **at = &b[hash_str(e->rv->id) & (nb - 1)];
+			struct rc_entry **at = &b[fnv1a_str(e->rv->id) & (nb - 1)];
 			e->hnext = *at;
 			*at = e;
 		}
@@ -155,8 +131,7 @@ static void rc_evict(struct revcache *c, struct rc_entry *e)
 	struct rc_entry **at = rc_slot(c, e->rv->id);
 
 	*at = e->hnext;
-	lru_unlink(e);
-	c->bytes -= e->bytes;
+	lru_remove(&c->lru, &e->lru);
 	c->n--;
 	c->evictions++;
 	if (--e->rv->refs == 0)
@@ -194,8 +169,7 @@ static struct revision *cache_find(struct revcache *c, const char *id, int count
 	if ((e = *rc_slot(c, id))) {
 		rv = e->rv;
 		rv->refs++;
-		lru_unlink(e);
-		lru_push_front(c, e);
+		lru_touch(&c->lru, &e->lru);
 	}
 	if (count) {
 		if (rv)
@@ -211,39 +185,40 @@ static struct revision *cache_find(struct revcache *c, const char *id, int count
  * evicting the least recently used revisions no transaction holds. */
 static void cache_add(struct revcache *c, struct revision *rv)
 {
-	size_t bytes, freeable = 0;
-	struct rc_entry *e, *v, **at;
+	size_t bytes, freeable = 0, max;
+	struct rc_entry *e, **at;
+	struct lru_node *v;
 
-	if (!c || c->max_bytes == 0)
+	if (!c || c->lru.max_bytes == 0)
 		return;
+	max = c->lru.max_bytes;
 	bytes = revision_heap_bytes(rv) + sizeof(*e);
-	if (bytes > c->max_bytes)
+	if (bytes > max)
 		return;
 	e = xcalloc(1, sizeof(*e));
 	e->rv = rv;
-	e->bytes = bytes;
 	pthread_mutex_lock(&c->mu);
 	if (*rc_slot(c, rv->id))
 		goto uncached; /* another transaction built it first */
 	/* First see whether evicting can make room: when the room is held by
 	 * open transactions, nothing is evicted for nothing. */
-	for (v = c->lru.prev; c->bytes - freeable + bytes > c->max_bytes && v != &c->lru; v = v->prev)
-		if (v->rv->refs == 1)
-			freeable += v->bytes;
-	if (c->bytes - freeable + bytes > c->max_bytes)
+	for (v = lru_oldest(&c->lru); c->lru.bytes - freeable + bytes > max && v; v = lru_newer(&c->lru, v))
+		if (LRU_ENTRY(v, struct rc_entry, lru)->rv->refs == 1)
+			freeable += v->cost;
+	if (c->lru.bytes - freeable + bytes > max)
 		goto uncached;
-	for (v = c->lru.prev; c->bytes + bytes > c->max_bytes;) {
-		struct rc_entry *older = v->prev;
-		if (v->rv->refs == 1)
-			rc_evict(c, v);
-		v = older;
+	for (v = lru_oldest(&c->lru); c->lru.bytes + bytes > max;) {
+		struct lru_node *next = lru_newer(&c->lru, v);
+		struct rc_entry *old = LRU_ENTRY(v, struct rc_entry, lru);
+		if (old->rv->refs == 1)
+			rc_evict(c, old);
+		v = next;
 	}
 	rc_grow(c);
 	at = rc_slot(c, rv->id);
 	e->hnext = *at;
 	*at = e;
-	lru_push_front(c, e);
-	c->bytes += bytes;
+	lru_push(&c->lru, &e->lru, bytes);
 	c->n++;
 	rv->refs++;
 	pthread_mutex_unlock(&c->mu);
@@ -345,7 +320,7 @@ static void seen_init(struct arena *a, struct seen *s, size_t n)
 /* 1 when id was new (and is now in the set). */
 static int seen_add(struct seen *s, const char *id)
 {
-	size_t i = hash_str(id) & (s->cap - 1);
+	size_t i = fnv1a_str(id) & (s->cap - 1);
 
 	while (s->keys[i]) {
 		if (strcmp(s->keys[i], id) == 0)
@@ -358,7 +333,7 @@ static int seen_add(struct seen *s, const char *id)
 
 static int seen_has(const struct seen *s, const char *id)
 {
-	size_t i = hash_str(id) & (s->cap - 1);
+	size_t i = fnv1a_str(id) & (s->cap - 1);
 
 	while (s->keys[i]) {
 		if (strcmp(s->keys[i], id) == 0)
@@ -639,7 +614,7 @@ static const char *const blob_touch_sql[2] = {
 	"UPDATE file_blobs SET created_at = $2 WHERE hash = $1 AND created_at < $2",
 };
 
-int store_body_put(struct store_tx *tx, const char *markdown, const char **hash)
+int store_body_insert(struct store_tx *tx, const char *markdown, const char **hash, bool *fresh)
 {
 	char h[65];
 	size_t len = strlen(markdown);
@@ -649,6 +624,7 @@ int store_body_put(struct store_tx *tx, const char *markdown, const char **hash)
 	if (sha256_hex(h, markdown, len))
 		return err_set(ERR_INTERNAL, "hash failed");
 	*hash = arena_strdup(tx->arena, h);
+	*fresh = false;
 	if ((rc = content_touch(tx, body_touch_sql, h, now, &have)) || have)
 		return rc;
 	struct db_param p[] = { P_TEXT(h), P_TEXT(markdown), P_INT(now) };
@@ -656,20 +632,20 @@ int store_body_put(struct store_tx *tx, const char *markdown, const char **hash)
 		     "INSERT INTO page_bodies (hash, markdown, created_at) VALUES ($1, $2, $3) "
 		     "ON CONFLICT (hash) DO NOTHING",
 		     p, NP(p), &changes);
-	if (rc || changes == 0)
-		return rc;
-	/* First time this body is stored: take its links. */
-	struct md_link *links;
-	size_t n;
-	if (md_links(tx->arena, markdown, len, &links, &n))
-		return err_set(ERR_INTERNAL, "reading the page's links failed");
-	for (size_t i = 0; i < n; i++) {
-		struct db_param lp[] = { P_TEXT(h), P_INT(i), P_TEXT(links[i].target), P_INT(links[i].line) };
-		if ((rc = st_exec(tx, "INSERT INTO page_links (body_hash, seq, target, line) VALUES ($1, $2, $3, $4)",
-				  lp, NP(lp), NULL)))
-			return rc;
+	*fresh = rc == 0 && changes != 0;
+	return rc;
+}
+
+int store_body_links_put(struct store_tx *tx, const char *hash, const struct body_link *links, int n)
+{
+	int rc = 0;
+
+	for (int i = 0; i < n && rc == 0; i++) {
+		struct db_param lp[] = { P_TEXT(hash), P_INT(i), P_TEXT(links[i].target), P_INT(links[i].line) };
+		rc = st_exec(tx, "INSERT INTO page_links (body_hash, seq, target, line) VALUES ($1, $2, $3, $4)", lp,
+			     NP(lp), NULL);
 	}
-	return 0;
+	return rc;
 }
 
 static int fill_text0(struct store_tx *tx, struct db_rows *r, void *out)
@@ -813,7 +789,7 @@ static void hset_free(struct hset *h)
 
 static int hset_has(const struct hset *h, const char *k)
 {
-	for (size_t i = hash_str(k) & (h->cap - 1); h->keys[i]; i = (i + 1) & (h->cap - 1))
+	for (size_t i = fnv1a_str(k) & (h->cap - 1); h->keys[i]; i = (i + 1) & (h->cap - 1))
 		if (strcmp(h->keys[i], k) == 0)
 			return 1;
 	return 0;
@@ -821,7 +797,7 @@ static int hset_has(const struct hset *h, const char *k)
 
 static void hset_place(const char **keys, size_t cap, const char *k)
 {
-	size_t i = hash_str(k) & (cap - 1);
+	size_t i = fnv1a_str(k) & (cap - 1);
 
 	while (keys[i])
 		i = (i + 1) & (cap - 1);

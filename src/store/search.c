@@ -37,7 +37,6 @@
  * doubled) or quoted tsquery lexemes ('...' with quote and backslash escaped)
  * inside expressions bound as parameters.
  */
-#include "format/markdown.h"
 #include "store/internal.h"
 
 #include <stdbool.h>
@@ -663,17 +662,13 @@ static void sb_indexed(struct sbuf *b, const char *s)
 }
 
 int store_search_put_page(struct store_tx *tx, const char *org_id, const char *space_id, const char *page_id,
-			  const char *title, const char *path, const char *markdown)
+			  const char *title, const char *path, const struct search_section *secs, int n)
 {
-	struct md_section *secs = NULL;
 	struct sbuf anchors = { .a = tx->arena }, body = { .a = tx->arena };
-	size_t n = 0;
 
-	if (md_sections(tx->arena, markdown ? markdown : "", markdown ? strlen(markdown) : 0, &secs, &n))
-		return err_set(ERR_INTERNAL, "splitting the page into sections: %s", err_message());
 	sb_puts(&anchors, "");
 	sb_puts(&body, "");
-	for (size_t i = 0; i < n && body.len < SEARCH_TEXT_MAX; i++) {
+	for (int i = 0; i < n && body.len < SEARCH_TEXT_MAX; i++) {
 		if (i > 0) {
 			sb_putn(&anchors, "\x1e", 1);
 			sb_putn(&body, "\x1e", 1);

@@ -4,7 +4,7 @@
  * Included by store.h.
  *
  * The index holds one row per page of a space's current revision: the page's
- * title, path, and its sections (md_sections: split at headings). Whoever
+ * title, path, and its sections (md_sections: split at headings, by the domain). Whoever
  * moves a space's current revision (merge, template, import) keeps it in step
  * with store_search_put_page / store_search_remove_page in the same
  * transaction. Rows go with their space (purge) and follow it to another
@@ -36,9 +36,10 @@
 #include "model/model.h" /* struct search_section, search_page, search_space */
 
 /* Index a page (replacing what was indexed for it): its title, path, and the
- * sections of its markdown. */
+ * n sections of its markdown, which the domain split (dom_search_put_page in
+ * domain/content.h: the store does not read markdown). */
 int store_search_put_page(struct store_tx *tx, const char *org_id, const char *space_id, const char *page_id,
-			  const char *title, const char *path, const char *markdown);
+			  const char *title, const char *path, const struct search_section *secs, int n);
 /* Drop a page from the index (nothing happens when it is not indexed). */
 int store_search_remove_page(struct store_tx *tx, const char *space_id, const char *page_id);
 /* Index to_space_id's pages as from_space_id's (a duplicate of its content). */

@@ -9,20 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/site_redirect.h"
 #include "store/store.h"
-
-/* GitBook's SiteRedirect: from source (a path of the site, "/a/b") to a
- * section, a site space or a page of a site space. */
-struct site_redirect {
-	const char *id;
-	const char *site_id;
-	const char *source;
-	const char *kind;          /* site-section | site-space | site-page */
-	const char *section_id;    /* site-section */
-	const char *site_space_id; /* site-space, site-page */
-	const char *page_id;       /* site-page */
-	int64_t created_at;
-};
 
 /* Oldest first; search (NULL: all) keeps those whose source contains it,
  * without regard to case. */

@@ -10,6 +10,7 @@
 #include "util/alloc.h"
 #include "util/log.h"
 #include "util/util.h"
+#include "util/fnv.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -19,34 +20,6 @@
 #include <time.h>
 
 #define MAINTAIN_INTERVAL_MS 100
-
-/*
- * The count cache: list totals of organizations' lists (store.h, "List
- * totals"), direct-mapped, a new key taking its slot over. An entry is
- * (key, generation, total); the key names the statement (its address: one
- * per list and filter shape), its parameters and whose access filtered the
- * rows. It is used only when the generation the caller read in its own
- * transaction equals the entry's, so a total is never older than that
- * transaction's view of the organization. On PostgreSQL (READ COMMITTED) the
- * count's statement may see a write committed after the generation was read:
- * the entry is then filed under the older generation with a newer total, so a
- * total can be newer than the generation it is served for, never older.
- * Bounded: COUNT_SLOTS entries of at most COUNT_KEY_MAX key bytes (longer keys
- * are not cached), ~2 MB. A miss costs one COUNT(*) over the filtered rows
- * (~50 ms for 50,000 spaces on SQLite here) or, for an access-filtered list,
- * a read of every row (~100 ms for 50,000): paid by the first request after
- * each write to the organization, per viewer and filter.
- */
-#define COUNT_SLOTS 4096
-#define COUNT_KEY_MAX 480
-
-struct count_slot {
-	pthread_mutex_t mu;
-	int64_t generation; /* 0: empty */
-	int64_t total;
-	size_t klen;
-	char key[COUNT_KEY_MAX];
-};
 
 struct store {
 	const struct db_driver *drv;
@@ -64,7 +37,7 @@ struct store {
 	int nfree;
 	struct db_conn **free;
 	struct revcache *revcache; /* not owned (store_set_revision_cache) */
-	struct count_slot *counts; /* COUNT_SLOTS list totals (st_total) */
+	struct count_cache *counts; /* list totals (st_total: store/totals.c) */
 };
 
 const char *store_engine(const struct store *s)
@@ -118,9 +91,7 @@ int store_open(struct store **out, const char *sqlite_path, const char *pg_url, 
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
 	pthread_mutex_init(&s->write_mu, NULL);
-	s->counts = xcalloc(COUNT_SLOTS, sizeof(*s->counts));
-	for (int i = 0; i < COUNT_SLOTS; i++)
-		pthread_mutex_init(&s->counts[i].mu, NULL);
+	s->counts = count_cache_new();
 	s->n = nconn;
 	/* Open the first connection now so a bad target fails at start. */
 	rc = s->drv->open(&s->free[0], s->target);
@@ -159,10 +130,7 @@ void store_close(struct store *s)
 	for (int i = 0; i < s->nfree; i++)
 		if (s->free[i])
 			s->drv->close(s->free[i]);
-	if (s->counts)
-		for (int i = 0; i < COUNT_SLOTS; i++)
-			pthread_mutex_destroy(&s->counts[i].mu);
-	free(s->counts);
+	count_cache_free(s->counts);
 	free(s->free);
 	free(s->target);
 	free(s);
@@ -343,10 +311,8 @@ out:
 
 int store_org_lock(struct store_tx *tx, const char *org_id)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a: a stable key per organization */
+	uint64_t h = fnv1a_str(org_id); /* a stable key per organization */
 
-	for (const char *p = org_id; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
 	return tx->drv->lock(tx->conn, (int64_t)(h >> 1));
 }
 
@@ -521,178 +487,9 @@ int st_list_keep(struct store_tx *tx, const char *const sql[2][2], struct db_par
 	return 0;
 }
 
-/* ---- list totals (store.h, "List totals") ---- */
-
-struct count_key {
-	char buf[COUNT_KEY_MAX];
-	size_t len;
-	int ok; /* fits, and the list may be cached (lr->generation > 0) */
-};
-
-static void key_add(struct count_key *k, const void *data, size_t n)
+struct count_cache *st_count_cache(struct store_tx *tx)
 {
-	if (!k->ok || n > sizeof(k->buf) - k->len) {
-		k->ok = 0;
-		return;
-	}
-	memcpy(k->buf + k->len, data, n);
-	k->len += n;
-}
-
-/* The key of a list's total: the statement's address, the parameters that
- * select rows (skip_from..: the LIMIT and cursor are not part of it) and the
- * viewer. Each part is length-prefixed so no two lists share a key. */
-static void count_key_build(struct count_key *k, const struct list_req *lr, const void *stmt,
-			    const struct db_param *p, int np, int skip)
-{
-	k->len = 0;
-	k->ok = lr->generation > 0;
-	key_add(k, &stmt, sizeof(stmt));
-	for (int i = 0; i < np; i++) {
-		uint32_t n;
-
-		if (i == skip)
-			continue;
-		key_add(k, &p[i].type, sizeof(p[i].type));
-		if (p[i].type == DB_TEXT) {
-			n = (uint32_t)strlen(p[i].s);
-			key_add(k, &n, sizeof(n));
-			key_add(k, p[i].s, n);
-		} else if (p[i].type == DB_INT) {
-			key_add(k, &p[i].i, sizeof(p[i].i));
-		}
-	}
-	if (lr->count_who) {
-		uint32_t n = (uint32_t)strlen(lr->count_who);
-		key_add(k, "w", 1);
-		key_add(k, &n, sizeof(n));
-		key_add(k, lr->count_who, n);
-	}
-}
-
-static struct count_slot *count_slot(struct store *s, const struct count_key *k)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < k->len; i++)
-		h = (h ^ (unsigned char)k->buf[i]) * 1099511628211ull;
-	return &s->counts[h % COUNT_SLOTS];
-}
-
-static int count_get(struct store_tx *tx, const struct list_req *lr, const struct count_key *k)
-{
-	struct count_slot *sl;
-	int hit = 0;
-
-	if (!k->ok)
-		return 0;
-	sl = count_slot(tx->store, k);
-	pthread_mutex_lock(&sl->mu);
-	if (sl->generation == lr->generation && sl->klen == k->len && memcmp(sl->key, k->buf, k->len) == 0) {
-		*lr->total = sl->total;
-		hit = 1;
-	}
-	pthread_mutex_unlock(&sl->mu);
-	return hit;
-}
-
-static void count_put(struct store_tx *tx, const struct list_req *lr, const struct count_key *k)
-{
-	struct count_slot *sl;
-
-	if (!k->ok)
-		return;
-	sl = count_slot(tx->store, k);
-	pthread_mutex_lock(&sl->mu);
-	sl->generation = lr->generation;
-	sl->total = *lr->total;
-	sl->klen = k->len;
-	memcpy(sl->key, k->buf, k->len);
-	pthread_mutex_unlock(&sl->mu);
-}
-
-int st_total(struct store_tx *tx, const struct list_req *lr, const char *count_sql, const struct db_param *p, int np)
-{
-	struct count_key k;
-	struct db_rows *r;
-	int rc;
-
-	if (!lr->total)
-		return 0;
-	count_key_build(&k, lr, count_sql, p, np, -1);
-	if (count_get(tx, lr, &k))
-		return 0;
-	if ((rc = st_query(tx, &r, count_sql, p, np)))
-		return rc;
-	rc = st_next(tx, r);
-	*lr->total = rc == 1 ? st_int(tx, r, 0) : 0;
-	st_done(tx, r);
-	if (rc < 0)
-		return rc;
-	count_put(tx, lr, &k);
-	return 0;
-}
-
-int st_total_keep(struct store_tx *tx, const struct list_req *lr, const char *const sql[2][2], struct db_param *p,
-		  int np, int limit_idx, st_row_fn fill, size_t size, st_key_fn key, store_keep_fn keep, void *ctx)
-{
-	struct arena scratch, *own = tx->arena;
-	struct count_key k;
-	char *row, last_id[128];
-	int64_t total = 0, last_key = 0;
-	int cursor = 0, rc = 0;
-
-	if (!lr->total)
-		return 0;
-	count_key_build(&k, lr, sql, p, np - 2, limit_idx);
-	if (count_get(tx, lr, &k))
-		return 0;
-	/* Rows are read in batches in ascending order, each batch's strings in a
-	 * scratch arena freed before the next, so counting a large list costs
-	 * its rows' time but not their memory. */
-	row = arena_alloc(own, size);
-	arena_init(&scratch);
-	tx->arena = &scratch;
-	p[limit_idx] = P_INT(1000);
-	p[np - 2] = P_NULL;
-	p[np - 1] = P_NULL;
-	for (;;) {
-		struct db_rows *r;
-		int got = 0;
-		const char *id = NULL;
-
-		if ((rc = st_query(tx, &r, sql[0][cursor], p, np)))
-			break;
-		while ((rc = st_next(tx, r)) == 1) {
-			got++;
-			memset(row, 0, size);
-			if ((rc = fill(tx, r, row)))
-				break;
-			key(row, &last_key, &id);
-			if (!keep || keep(ctx, row) >= ROLE_READ)
-				total++;
-		}
-		st_done(tx, r);
-		if (rc < 0 || got < 1000)
-			break;
-		if (!id || strlen(id) >= sizeof(last_id)) {
-			rc = err_set(ERR_INTERNAL, "list total: row id too long");
-			break;
-		}
-		snprintf(last_id, sizeof(last_id), "%s", id);
-		arena_free(&scratch);
-		arena_init(&scratch);
-		p[np - 2] = P_INT(last_key);
-		p[np - 1] = P_TEXT(last_id);
-		cursor = 1;
-	}
-	tx->arena = own;
-	arena_free(&scratch);
-	if (rc < 0)
-		return rc;
-	*lr->total = total;
-	count_put(tx, lr, &k);
-	return 0;
+	return tx->store->counts;
 }
 
 char *st_like_pattern(struct store_tx *tx, const char *s)

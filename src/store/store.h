@@ -421,9 +421,14 @@ int store_tx_hold_revision(struct store_tx *tx, struct revision *rv);
 /* Write a new revision of space_id (nr says its parent and what changed) and
  * return it, cached. */
 int store_revision_create(struct store_tx *tx, const struct revision_new *nr, const struct revision **out);
-/* Store a page body once: *hash gets its SHA-256 (hex). Links in it are taken
- * the first time it is stored. */
-int store_body_put(struct store_tx *tx, const char *markdown, const char **hash);
+/* Store a page body once: *hash gets its SHA-256 (hex); *fresh is true when
+ * this transaction stored it (the caller then stores its links,
+ * store_body_links_put: the store does not read markdown; dom_body_put in
+ * domain/content.h does both). */
+int store_body_insert(struct store_tx *tx, const char *markdown, const char **hash, bool *fresh);
+struct body_link;
+/* The links of a body stored fresh, in order. */
+int store_body_links_put(struct store_tx *tx, const char *hash, const struct body_link *links, int n);
 int store_body_get(struct store_tx *tx, const char *hash, const char **markdown);
 /* The links a body holds, in order. */
 struct body_link {
@@ -440,7 +445,7 @@ int store_blob_get(struct store_tx *tx, const char *hash, unsigned char **data, 
 		   const char **content_type);
 /* ---- garbage: bodies and blobs no revision references (store/revisions.c) ----
  * A page_bodies or file_blobs row's created_at is when it was last stored:
- * store_body_put / store_blob_put set it again when it is older than
+ * store_body_insert / store_blob_put set it again when it is older than
  * STORE_CONTENT_TOUCH_MS. The collector (jobs/jobs.c) removes the rows that
  * no revision of any space (live, or deleted and not yet purged) references
  * and that were last stored before its cutoff, now - CONTENT_GC_GRACE_MS. So

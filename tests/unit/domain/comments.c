@@ -13,6 +13,7 @@
  */
 #include "model/revision.h"
 #include "domain/comments.h"
+#include "domain/content.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -343,9 +344,9 @@ static void search(struct fx *f)
 	int n;
 
 	CHECK(store_tx_begin(f->s, &f->tx, 1, &f->a) == 0);
-	CHECK(store_search_put_page(&f->tx, f->org.id, f->sp.id, "p-open", "Hatching", "hatching",
+	CHECK(dom_search_put_page(&f->tx, f->org.id, f->sp.id, "p-open", "Hatching", "hatching",
 				    "# Hatch patterns\n\nCustom hatch patterns.\n") == 0);
-	CHECK(store_search_put_page(&f->tx, f->org.id, f->secret.id, "p-secret", "Hidden", "hidden",
+	CHECK(dom_search_put_page(&f->tx, f->org.id, f->secret.id, "p-secret", "Hidden", "hidden",
 				    "Secret hatch patterns.\n") == 0);
 	CHECK(store_tx_commit(&f->tx) == 0);
 

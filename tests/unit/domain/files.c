@@ -305,7 +305,7 @@ static void urls_suite(struct store *s)
 		 * entry stays NULL; a missing body row fails the read, not the JSON. */
 		const struct revision *rb = NULL;
 		const char *bh = NULL;
-		CHECK(store_body_put(&tx, "# Shown\n", &bh) == 0 && bh);
+		CHECK(dom_body_put(&tx, "# Shown\n", &bh) == 0 && bh);
 		struct rev_page bp[2] = {
 			{ .id = "g1", .type = PAGE_GROUP, .title = "G", .slug = "g", .pos = 1 },
 			{ .id = "d1", .parent = "g1", .type = PAGE_DOCUMENT, .title = "D", .slug = "d", .pos = 1, .body = bh },
@@ -458,9 +458,9 @@ static void gc_suite(struct store *s)
 	gone.org_id = live.org_id = org.id;
 	CHECK(store_space_create(&tx, &gone) == 0);
 	CHECK(store_space_create(&tx, &live) == 0);
-	CHECK(store_body_put(&tx, text[0], &h) == 0 && (b_gone = stored(&a, h)));
-	CHECK(store_body_put(&tx, text[1], &h) == 0 && (b_shared = stored(&a, h)));
-	CHECK(store_body_put(&tx, text[2], &h) == 0 && (b_orphan = stored(&a, h))); /* in no revision */
+	CHECK(dom_body_put(&tx, text[0], &h) == 0 && (b_gone = stored(&a, h)));
+	CHECK(dom_body_put(&tx, text[1], &h) == 0 && (b_shared = stored(&a, h)));
+	CHECK(dom_body_put(&tx, text[2], &h) == 0 && (b_orphan = stored(&a, h))); /* in no revision */
 	CHECK(store_blob_put(&tx, (const unsigned char *)text[3], strlen(text[3]), "text/plain", &h) == 0 &&
 	      (f_gone = stored(&a, h)));
 	CHECK(store_blob_put(&tx, (const unsigned char *)text[4], strlen(text[4]), "text/plain", &h) == 0 &&
@@ -510,7 +510,7 @@ static void gc_suite(struct store *s)
 
 	/* storing a body again that was collected brings it back */
 	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
-	CHECK(store_body_put(&tx, text[0], &h) == 0);
+	CHECK(dom_body_put(&tx, text[0], &h) == 0);
 	CHECK(store_blob_put(&tx, (const unsigned char *)text[3], strlen(text[3]), "text/plain", &h) == 0);
 	CHECK(store_tx_commit(&tx) == 0);
 	CHECK(body_exists(s, b_gone) && blob_exists(s, f_gone));
@@ -518,12 +518,12 @@ static void gc_suite(struct store *s)
 	/* a row stored again later counts as stored then: two old unreferenced
 	 * bodies, one of them stored again two hours on, before a collection */
 	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
-	CHECK(store_body_put(&tx, text[5], &h) == 0 && (b_old = stored(&a, h)));
-	CHECK(store_body_put(&tx, text[6], &h) == 0 && (b_touched = stored(&a, h)));
+	CHECK(dom_body_put(&tx, text[5], &h) == 0 && (b_old = stored(&a, h)));
+	CHECK(dom_body_put(&tx, text[6], &h) == 0 && (b_touched = stored(&a, h)));
 	CHECK(store_tx_commit(&tx) == 0);
 	clock_set_offset(2 * 3600 * 1000);
 	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
-	CHECK(store_body_put(&tx, text[6], &h) == 0);
+	CHECK(dom_body_put(&tx, text[6], &h) == 0);
 	CHECK(store_tx_commit(&tx) == 0);
 	collect(s, clock_now_ms() - CONTENT_GC_GRACE_MS);
 	CHECK(!body_exists(s, b_old));
@@ -535,11 +535,11 @@ static void gc_suite(struct store *s)
 	 * waits for the row, then finds it young; SQLite: it waits for the writer) */
 	clock_set_offset(0);
 	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
-	CHECK(store_body_put(&tx, text[7], &h) == 0 && (b_raced = stored(&a, h)));
+	CHECK(dom_body_put(&tx, text[7], &h) == 0 && (b_raced = stored(&a, h)));
 	CHECK(store_tx_commit(&tx) == 0);
 	clock_set_offset(4 * 3600 * 1000);
 	CHECK(store_tx_begin(s, &tx, 1, &a) == 0);
-	CHECK(store_body_put(&tx, text[7], &h) == 0);
+	CHECK(dom_body_put(&tx, text[7], &h) == 0);
 	struct collector col = { .s = s, .cutoff = clock_now_ms() - CONTENT_GC_GRACE_MS, .rc = -99 };
 	pthread_t th;
 	CHECK(pthread_create(&th, NULL, collector_run, &col) == 0);

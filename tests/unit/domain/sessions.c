@@ -7,6 +7,7 @@
 #include "domain/sessions.h"
 #include "store/sessions.h"
 #include "http/services.h"
+#include "domain/tokens.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"

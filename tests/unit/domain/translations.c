@@ -13,7 +13,6 @@
 #include "domain/translations.h"
 #include "jobs/jobs.h"
 #include "translate/engine.h"
-#include "translate/job.h"
 #include "fixtures.h"
 #include "unit.h"
 #include "util/err.h"
@@ -269,7 +268,7 @@ static void translations_suite(struct store *st)
 		CHECK(tree_work_init(&tw, &w.a, cur, clock_now_ms()) == 0);
 		for (int i = 0; i < tw.n; i++)
 			if (strcmp(tw.pages[i].slug, "authentication") == 0) {
-				CHECK(store_body_put(&w.tx, "# Authentication\n\nTokens expire after one hour.\n", &hash) == 0);
+				CHECK(dom_body_put(&w.tx, "# Authentication\n\nTokens expire after one hour.\n", &hash) == 0);
 				tw.pages[i].body = hash;
 				auth = &tw.pages[i];
 			}

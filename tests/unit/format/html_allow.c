@@ -13,14 +13,14 @@
 
 static char *allow(const char *html)
 {
-	struct jw out;
+	struct buf out;
 	char *s;
 
-	jw_init(&out);
+	buf_init(&out);
 	CHECK(html_allow(&out, html, strlen(html), NULL, NULL) == 0);
-	jw_put(&out, "", 1);
-	s = strdup(jw_ok(&out) ? out.buf : "");
-	jw_free(&out);
+	buf_put(&out, "", 1);
+	s = strdup(buf_ok(&out) ? out.buf : "");
+	buf_free(&out);
 	return s;
 }
 
@@ -134,7 +134,7 @@ static int tag_bad(const char *html)
 
 UNIT_TEST(html_allow_nesting_and_size)
 {
-	struct jw out;
+	struct buf out;
 	size_t n = 200000;
 	char *deep = malloc(n * 6 + 64), *p = deep;
 
@@ -142,20 +142,20 @@ UNIT_TEST(html_allow_nesting_and_size)
 		p += sprintf(p, "<div>");
 	p += sprintf(p, "<script>alert(1)</script>deep text");
 	*p = '\0';
-	jw_init(&out);
+	buf_init(&out);
 	CHECK(html_allow(&out, deep, strlen(deep), NULL, NULL) == 0);
-	jw_put(&out, "", 1);
-	CHECK(jw_ok(&out) && !strstr(out.buf, "alert"));
-	jw_free(&out);
+	buf_put(&out, "", 1);
+	CHECK(buf_ok(&out) && !strstr(out.buf, "alert"));
+	buf_free(&out);
 	/* huge: a megabyte of markup */
 	p = deep;
 	for (size_t i = 0; i < n / 10; i++)
 		p += sprintf(p, "<b>x</b><i>");
 	*p = '\0';
-	jw_init(&out);
+	buf_init(&out);
 	CHECK(html_allow(&out, deep, strlen(deep), NULL, NULL) == 0);
-	CHECK(jw_ok(&out) && out.len > 0);
-	jw_free(&out);
+	CHECK(buf_ok(&out) && out.len > 0);
+	buf_free(&out);
 	/* random bytes: no crash, nothing but allowed output */
 	unsigned seed = 7;
 	for (int round = 0; round < 500; round++) {
@@ -163,13 +163,13 @@ UNIT_TEST(html_allow_nesting_and_size)
 		for (size_t i = 0; i < len; i++)
 			deep[i] = "<>/=\"' abcdefghijklmnopqrstuvwxyz!-&;#\x01\xff"[rand_r(&seed) % 40];
 		deep[len] = '\0';
-		jw_init(&out);
+		buf_init(&out);
 		CHECK(html_allow(&out, deep, len, NULL, NULL) == 0);
-		jw_put(&out, "", 1);
-		CHECK(jw_ok(&out) && !tag_bad(out.buf));
+		buf_put(&out, "", 1);
+		CHECK(buf_ok(&out) && !tag_bad(out.buf));
 		if (tag_bad(out.buf))
 			fprintf(stderr, "  [%s] -> [%s]\n", deep, out.buf);
-		jw_free(&out);
+		buf_free(&out);
 	}
 	free(deep);
 }

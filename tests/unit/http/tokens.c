@@ -1,5 +1,6 @@
 /* http/tokens.c: the token cache and its flush on revocation (domain/tokens.h) */
 #include "http/services.h"
+#include "domain/tokens.h"
 #include "store/store.h"
 #include "unit.h"
 #include "util/err.h"

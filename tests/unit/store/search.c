@@ -6,6 +6,7 @@
  */
 #include "jobs/jobs.h"
 #include "store/internal.h"
+#include "domain/content.h"
 #include "unit.h"
 #include "util/err.h"
 #include "util/util.h"
@@ -33,7 +34,7 @@ static void put(struct fixture *f, const struct space *sp, const char *id, const
 
 	snprintf(path, sizeof(path), "%s-path", id);
 	CHECK(store_tx_begin(f->s, &tx, 1, &f->a) == 0);
-	CHECK(store_search_put_page(&tx, sp->org_id, sp->id, id, title, path, md) == 0);
+	CHECK(dom_search_put_page(&tx, sp->org_id, sp->id, id, title, path, md) == 0);
 	CHECK(store_tx_commit(&tx) == 0);
 }
 
