@@ -51,7 +51,7 @@ src/domain/sites.c -> json/serialize_sites.h      # customization checks are rul
 src/api/meta.c -> site/site.h                     # site URL helpers belong below the site
 src/site/serve.c -> store/search.h                # search through the domain
 src/app/pages_translations.c -> translate/engine.h  # engine list through the domain
-src/model/adaptive_content.c -> format/markdown.h  # code ranges from cmark-gfm's parse (issue 30): adaptive content moves to format/
+src/model/adaptive_content.c -> format/markdown.h  # code ranges from the cmark-gfm parse (issue 30): adaptive content moves to format/
 src/http/metrics.c -> runtime/runtime.h          # docsd_runtime_* counters: the server passes a stats callback instead
 '
 EXCEPTIONS=$(printf '%s\n' "$EXCEPTIONS" | sed 's/#.*//; s/[[:space:]]*$//; /^$/d')
