@@ -257,7 +257,7 @@ void app_frame_begin(struct app_page *p, const char *title, const struct app_cru
 		    "<header class=\"top\"><a class=\"brand\" href=\"/\">docsd</a><nav aria-label=\"Main\">"
 		    "<a href=\"/\">Home</a>");
 	if (p->user)
-		html_raw(b, "<a href=\"/settings/tokens\">API tokens</a>");
+		html_raw(b, "<a href=\"/settings/tokens\">API tokens</a><a href=\"/settings/sso\">Sign-in providers</a>");
 	html_raw(b, "</nav>");
 	if (p->user) {
 		html_raw(b, "<div class=\"who\"><span>Signed in as <strong>");

@@ -247,7 +247,10 @@ static int render(struct app_page *p, const char *error)
 		    "organization (one a line, at most 100)</label><br><textarea id=\"org-emailDomains\" "
 		    "name=\"emailDomains\" rows=\"4\" cols=\"40\" spellcheck=\"false\">");
 	domains_text(b, o->email_domains, "\n");
-	html_raw(b, "</textarea></p><fieldset><legend>Switches</legend>");
+	html_raw(b, "</textarea></p><p class=\"hint\">A SAML provider creates accounts only for addresses of a "
+		    "verified domain: <a href=\"");
+	app_text(b, app_path(p, "/o/", o->id, "/domains"));
+	html_raw(b, "\">verify the email domains</a>.</p><fieldset><legend>Switches</legend>");
 	check(b, "sso", "SSO enforced: members sign in through the organization's SAML providers", o->sso);
 	check(b, "ai", "AI features", o->ai);
 	check(b, "inviteLinks", "Invite links: members may join with a link", o->invite_links);

@@ -43,6 +43,11 @@ describe('web interface: an organization\'s settings', () => {
         assert.match(f, /<option value="read" selected>read<\/option>/, 'the default role is read');
         assert.match(f, new RegExp(`<option value="${site.id}">Docs &lt;site&gt;</option>`));
         assert.match(f, /<label for="org-inviteLinks">/);
+        // the way to the domain verification page (SAML creates accounts only for verified domains)
+        assert.match(f, new RegExp(`<a href="/o/${org.id}/domains">verify the email domains</a>`));
+        assert.match(f, /<a href="\/settings\/sso">Sign-in providers<\/a>/, 'the top bar links the sign-in providers page');
+        assert.equal((await app.page(aliceS, `/o/${org.id}/domains`)).status, 200);
+        assert.equal((await app.page(aliceS, '/settings/sso')).status, 200);
         const title = `Renamed <${ctx.run}>`;
         const r = await app.post(aliceS, `/o/${org.id}/settings`, {
             switches: '1', title, hostname: `h${ctx.run}`.toLowerCase().slice(0, 32), defaultRole: 'guest',
