@@ -826,6 +826,12 @@ void listener_quiesce(struct server *srv)
 		srv->quiesced_fd[i] = fd;
 		srv->has_quiesced_fd[i] = true;
 	}
+	/* The fetch pool's shutdown rule holds during the drain too: what
+	 * waits in its queue is answered 503 now, and a crawl ends at its
+	 * next fetch (server.stopping); the fetches running finish. Called
+	 * again by listener_stop, where it has nothing left to do. */
+	atomic_store(&srv->stopping, true);
+	fetch_stop(srv->fetches);
 	for (; waited < DRAIN_MS && quiet < DRAIN_QUIET_TICKS; waited += DRAIN_TICK_MS) {
 		busy = conntrack_in_flight(srv->conns);
 		quiet = busy ? 0 : quiet + 1;
