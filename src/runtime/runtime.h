@@ -31,7 +31,8 @@ struct runtime_config {
 	const char *binary;      /* workerd's path (--integration-runtime); NULL: no runtime */
 	const char *work_dir;    /* where generated configs and scripts live (data_dir/runtime) */
 	const char *api_origin;  /* docsd's public API origin as scripts see it, "http://127.0.0.1:8080" */
-	const char *api_connect; /* where that origin really is: docsd's listen address, "127.0.0.1:8080" */
+	const char *api_connect; /* where that origin really is: docsd's callback listener, "127.0.0.1:41234" */
+	const char *api_secret;  /* RUNTIME_CALLBACK_HEADER's value (workerd.h), added by the router to each callback; NULL: none */
 	bool allow_private_network;
 	int heap_mb;             /* V8 --max-old-space-size per process */
 	int timeout_ms;          /* one delivery, wall clock; the process is killed past it */
