@@ -10,7 +10,8 @@
  * module that captures console.* per request and returns the lines to
  * docsd beside the script's answer. Outbound requests of the script go
  * through a small router worker (its globalOutbound): docsd's own API
- * origin reaches docsd's listen address, everything else the public
+ * origin reaches docsd's callback listener (api_connect, with api_secret
+ * in a header), everything else the public
  * network only (private too with --allow-private-network).
  *
  * The runtime is called by the delivery job (jobs/), outside any

@@ -4,8 +4,8 @@
  *
  * The generated config has four services: "main", the published script
  * behind the generated entry module; "router", a worker that is main's
- * globalOutbound; "docsd", an external HTTP service at docsd's listen
- * address; "network", a network service allowing "public" addresses only
+ * globalOutbound; "docsd", an external HTTP service at docsd's callback
+ * listener (api_connect; the router adds the api_secret header); "network", a network service allowing "public" addresses only
  * ("private" too with --allow-private-network, which covers loopback). The
  * router sends a request for docsd's API origin to "docsd" and every other
  * to "network": workerd's own default outbound would refuse the callback to
