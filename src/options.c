@@ -220,6 +220,12 @@ static const struct cli_option options[] = {
 	{ "integration-timeout", "DOCSD_INTEGRATION_TIMEOUT", "SECS", "10", NULL,
 	  "one delivery of an event to an integration at most this long (its process is killed past it)", OPT_INT,
 	  CFG(integration_timeout), 1, 600 },
+	/* The scripts' callbacks have a listener of their own (http/listener.c,
+	 * listener_start_runtime), so they and local clients do not share
+	 * --max-connections-per-ip. */
+	{ "runtime-callback-connections", "DOCSD_RUNTIME_CALLBACK_CONNECTIONS", "N", "64", NULL,
+	  "connections the integrations' scripts may hold open to docsd's API at once", OPT_INT,
+	  CFG(runtime_callback_connections), 1, 100000 },
 	/* SAML's start and ACS URLs are open to anyone and each costs a row
 	 * or a signature check (domain/saml_sso.h). */
 	{ "sso-rate-limit", "DOCSD_SSO_RATE_LIMIT", "N", "30", NULL,

@@ -42,30 +42,50 @@ int server_open_store(struct store **out, const struct config *cfg, int nconn)
 
 /* The integrations' runtime (runtime/runtime.h), before the job workers
  * that deliver through it: scripts call back docsd's public origin, which
- * is really its listen address. Without --integration-runtime it is a
- * runtime whose deliveries fail with the reason. */
+ * is really the callback listener (listener_start_runtime: its own
+ * connection budget, so that scripts and local clients do not share
+ * 127.0.0.1's), with the secret the router adds. Without
+ * --integration-runtime it is a runtime whose deliveries fail with the
+ * reason, and no callback listener. */
 static int integration_runtime_start(struct server *s)
 {
 	char work_dir[1024], origin[512], connect[300]; /* runtime_new copies them */
 	const char *scheme_end = strstr(s->public_url, "://");
 	const char *path = scheme_end ? strchr(scheme_end + 3, '/') : NULL;
+	bool wanted = s->cfg.integration_runtime && strcmp(s->cfg.integration_runtime, "none") != 0;
+	int rc;
+
+	/* Started first, since the router's target is its port; stopped again
+	 * when "auto" finds no workerd. */
+	if (wanted) {
+		if (random_alnum(s->runtime_secret, 32) != 0)
+			return err_set(ERR_INTERNAL, "cannot draw the runtime's callback secret");
+		s->runtime_secret[32] = '\0';
+		if ((rc = listener_start_runtime(s)))
+			return rc;
+	}
 
 	snprintf(work_dir, sizeof(work_dir), "%s/runtime", s->cfg.data_dir ? s->cfg.data_dir : "./data");
 	snprintf(origin, sizeof(origin), "%.*s", path ? (int)(path - s->public_url) : (int)strlen(s->public_url),
 		 s->public_url);
-	snprintf(connect, sizeof(connect), "127.0.0.1:%d", listener_port(s));
-	struct runtime_config rc = {
+	snprintf(connect, sizeof(connect), "127.0.0.1:%d", wanted ? listener_runtime_port(s) : listener_port(s));
+	struct runtime_config cfg = {
 		.binary = s->cfg.integration_runtime,
 		.work_dir = work_dir,
 		.api_origin = origin,
 		.api_connect = connect,
+		.api_secret = s->runtime_secret,
 		.allow_private_network = s->cfg.allow_private_network,
 		.heap_mb = 128,
 		.timeout_ms = s->cfg.integration_timeout > 0 ? s->cfg.integration_timeout * 1000 : 10000,
 		.idle_ms = 5 * 60 * 1000,
 		.max_processes = 16,
 	};
-	return runtime_new(&s->runtime, &rc);
+	if ((rc = runtime_new(&s->runtime, &cfg)))
+		return rc;
+	if (!runtime_available(s->runtime))
+		listener_stop_runtime(s);
+	return 0;
 }
 
 /* scheme://host[:port] of url: its origin's length. */

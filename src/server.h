@@ -27,6 +27,12 @@ struct sitecache;
 struct tr_engine;
 struct runtime;
 
+/* The header of the runtime's callbacks that carries srv->runtime_secret:
+ * runtime/workerd.h's RUNTIME_CALLBACK_HEADER (the layers keep http/ from
+ * including runtime/; tests/api/integrations-runtime.test.mjs fails when the
+ * two differ). */
+#define SERVER_RUNTIME_CALLBACK_HEADER "X-Docsd-Callback-Secret"
+
 struct config {
 	const char *listen;       /* host:port */
 	const char *data_dir;     /* SQLite at data_dir/docsd.db */
@@ -58,6 +64,7 @@ struct config {
 	int translation_timeout;  /* seconds one engine process may run */
 	const char *integration_runtime; /* workerd's binary (runtime/runtime.h); NULL: none */
 	int integration_timeout;  /* seconds one delivery to a script may take */
+	int runtime_callback_connections; /* the scripts' callback listener's connections at most */
 	int sso_rate_limit;       /* SAML start/ACS requests per minute per client address; 0 = unlimited */
 	const char *domain_verification_base; /* tests: where email domains' proofs are fetched (domain/saml_sso.h) */
 	const char *trusted_proxy; /* CIDR[,CIDR...] whose X-Forwarded-For is believed; NULL: none */
@@ -86,6 +93,11 @@ struct server {
 	struct runtime *runtime;  /* integrations' scripts in workerd (runtime/runtime.h) */
 	void *daemon;             /* struct MHD_Daemon: the API and the web interface */
 	void *site_daemon;        /* struct MHD_Daemon: published sites, scripts, uploads */
+	void *runtime_daemon;     /* struct MHD_Daemon: the scripts' API callbacks; NULL without a runtime */
+	/* What the runtime's router adds to every callback (in the header
+	 * SERVER_RUNTIME_CALLBACK_HEADER), drawn at start; the callback listener
+	 * serves nothing without it. */
+	char runtime_secret[40];
 	struct conntrack *conns;  /* slow-client deadlines (http/conntrack.h) */
 	struct fetchpool *fetches; /* prefetch steps off the HTTP workers (http/listener.c) */
 	atomic_int ready;

@@ -60,6 +60,9 @@ struct req {
 	/* Arrived on the published sites' listener (--site-listen): the other
 	 * origin, which serves no app or API route and reads no session. */
 	bool site_origin;
+	/* Arrived on the integrations' callback listener (listener_start_runtime):
+	 * the API only, and only with the server's runtime secret. */
+	bool runtime_origin;
 
 	/* routing */
 	const struct route *route;

@@ -340,12 +340,16 @@ static void fetch_stop(struct fetchpool *p)
 
 /* ---- requests ---- */
 
+/* Which listener a request arrived on. */
+enum origin { ORIGIN_MAIN, ORIGIN_SITE, ORIGIN_RUNTIME };
+
 static struct req *req_new(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method,
-			   bool site_origin)
+			   enum origin origin)
 {
 	struct req *r = xcalloc(1, sizeof(*r));
 
-	r->site_origin = site_origin;
+	r->site_origin = origin == ORIGIN_SITE;
+	r->runtime_origin = origin == ORIGIN_RUNTIME;
 
 	arena_init(&r->arena);
 	r->srv = srv;
@@ -485,8 +489,8 @@ static uint64_t announced_body(const struct server *srv, struct MHD_Connection *
 	return 0;
 }
 
-/* Both listeners' access handler; site_origin: the published sites' one. */
-static enum MHD_Result handle(struct server *srv, bool site_origin, struct MHD_Connection *conn, const char *url,
+/* Every listener's access handler; origin: which one. */
+static enum MHD_Result handle(struct server *srv, enum origin origin, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
 	struct req *r = *con_cls == &query_cut_marker ? NULL : *con_cls;
@@ -495,7 +499,7 @@ static enum MHD_Result handle(struct server *srv, bool site_origin, struct MHD_C
 	if (!r) {
 		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 		uint64_t body_len = announced_body(srv, conn);
-		r = req_new(srv, conn, url, method, site_origin);
+		r = req_new(srv, conn, url, method, origin);
 		*con_cls = r;
 		r->ct = ci ? ci->socket_context : NULL;
 		conntrack_head_done(srv->conns, r->ct, body_len);
@@ -553,7 +557,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 				  const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
 	(void)version;
-	return handle(cls, false, conn, url, method, upload_data, upload_data_size, con_cls);
+	return handle(cls, ORIGIN_MAIN, conn, url, method, upload_data, upload_data_size, con_cls);
 }
 
 static enum MHD_Result on_site_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -561,7 +565,15 @@ static enum MHD_Result on_site_request(void *cls, struct MHD_Connection *conn, c
 				       void **con_cls)
 {
 	(void)version;
-	return handle(cls, true, conn, url, method, upload_data, upload_data_size, con_cls);
+	return handle(cls, ORIGIN_SITE, conn, url, method, upload_data, upload_data_size, con_cls);
+}
+
+static enum MHD_Result on_runtime_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+					  const char *version, const char *upload_data, size_t *upload_data_size,
+					  void **con_cls)
+{
+	(void)version;
+	return handle(cls, ORIGIN_RUNTIME, conn, url, method, upload_data, upload_data_size, con_cls);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
@@ -672,11 +684,12 @@ static unsigned fd_room(unsigned threads)
 	return rl.rlim_cur - reserve < UINT_MAX ? (unsigned)(rl.rlim_cur - reserve) : UINT_MAX;
 }
 
-/* One daemon on sa, with on_request for the API and the app or
- * on_site_request for published sites; both share the connection tracker,
- * the fetch pool and the limits. */
+/* One daemon on sa, with on_request for the API and the app,
+ * on_site_request for published sites or on_runtime_request for the
+ * scripts' callbacks; all share the connection tracker, the fetch pool and
+ * the timeouts; per_ip is the per-address connection limit (0: none). */
 static struct MHD_Daemon *daemon_start(struct server *srv, struct sockaddr_in *sa, MHD_AccessHandlerCallback handler,
-				       unsigned threads, unsigned max_conn)
+				       unsigned threads, unsigned max_conn, unsigned per_ip)
 {
 	/* Several epoll threads, and always a connection timeout: libmicrohttpd
 	 * 0.9.75 can wait on a full 128-event epoll buffer until the next timeout
@@ -688,7 +701,7 @@ static struct MHD_Daemon *daemon_start(struct server *srv, struct sockaddr_in *s
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)sa,
 				MHD_OPTION_THREAD_POOL_SIZE, threads,
 				MHD_OPTION_CONNECTION_LIMIT, max_conn,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)srv->cfg.max_connections_per_ip,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)srv->cfg.connection_timeout,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32 * 1024,
 				MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
@@ -745,10 +758,11 @@ int listener_start(struct server *srv)
 		return rc;
 	}
 	MHD_set_panic_func(on_panic, NULL);
-	d = daemon_start(srv, &sa, on_request, threads, max_conn);
+	d = daemon_start(srv, &sa, on_request, threads, max_conn, (unsigned)srv->cfg.max_connections_per_ip);
 	if (d) {
 		srv->daemon = d;
-		d = daemon_start(srv, &site_sa, on_site_request, threads, max_conn);
+		d = daemon_start(srv, &site_sa, on_site_request, threads, max_conn,
+				 (unsigned)srv->cfg.max_connections_per_ip);
 		srv->site_daemon = d;
 	}
 	if (!d) {
@@ -776,6 +790,52 @@ static int daemon_port(void *daemon)
 	const union MHD_DaemonInfo *info = daemon ? MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT) : NULL;
 
 	return info ? info->port : 0;
+}
+
+/*
+ * The scripts' callbacks (README, "Integrations runtime", Limits): workerd
+ * connects from 127.0.0.1, like every local client of the main listener, and
+ * libmicrohttpd counts --max-connections-per-ip at accept, before any header:
+ * a script with many fetches in flight took the whole budget of 127.0.0.1
+ * and local clients were refused (and the other way round). So callbacks
+ * come to a listener of their own, on loopback and an ephemeral port, with
+ * its own limit (--runtime-callback-connections, for all connections and per
+ * address alike: only workerd connects). The router refuses anything on it
+ * without the server's callback secret and serves only /v1 there, so that
+ * nothing else on the machine uses it to dodge the main listener's limits.
+ */
+int listener_start_runtime(struct server *srv)
+{
+	struct sockaddr_in sa;
+	unsigned n = srv->cfg.runtime_callback_connections > 0 ? (unsigned)srv->cfg.runtime_callback_connections : 64;
+	unsigned threads = srv->cfg.threads > 0 ? (unsigned)srv->cfg.threads : 2;
+
+	if (!srv->conns || !srv->fetches)
+		return err_set(ERR_INTERNAL, "the runtime's listener starts after the others");
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sa.sin_port = 0;
+	/* libmicrohttpd wants at least one connection per thread. */
+	if (threads > n)
+		threads = n;
+	srv->runtime_daemon = daemon_start(srv, &sa, on_runtime_request, threads, n, n);
+	if (!srv->runtime_daemon)
+		return err_set(ERR_UNAVAILABLE, "cannot listen on 127.0.0.1 for the integrations' callbacks");
+	log_info("runtime callbacks listen on 127.0.0.1:%d", listener_runtime_port(srv));
+	return 0;
+}
+
+void listener_stop_runtime(struct server *srv)
+{
+	if (srv->runtime_daemon)
+		MHD_stop_daemon(srv->runtime_daemon);
+	srv->runtime_daemon = NULL;
+}
+
+int listener_runtime_port(struct server *srv)
+{
+	return daemon_port(srv->runtime_daemon);
 }
 
 int listener_port(struct server *srv)
@@ -808,6 +868,8 @@ int listener_site_port(struct server *srv)
 void listener_quiesce(struct server *srv)
 {
 	const struct timespec tick = { 0, DRAIN_TICK_MS * 1000000L };
+	/* Not the runtime's listener: a delivery in flight (which the drain
+	 * waits for) still calls back docsd; listener_stop stops it. */
 	struct MHD_Daemon *daemons[2] = { srv->daemon, srv->site_daemon };
 	int quiet = 0, waited = 0;
 	size_t busy = 0;
@@ -851,6 +913,7 @@ void listener_stop(struct server *srv)
 	if (srv->site_daemon)
 		MHD_stop_daemon(srv->site_daemon);
 	srv->daemon = srv->site_daemon = NULL;
+	listener_stop_runtime(srv);
 	for (int i = 0; i < 2; i++)
 		if (srv->has_quiesced_fd[i]) {
 			(void)close(srv->quiesced_fd[i]);

@@ -425,6 +425,34 @@ static int subresource_refused(struct req *r)
 	return 1;
 }
 
+/* The integrations' callback listener (listener_start_runtime): only
+ * workerd's router, which adds the server's secret, and only the API. The
+ * secret is compared in constant time: the listener is on loopback, but any
+ * local process may connect. 0: refused and answered; 1: go on. */
+static int runtime_origin_guard(struct req *r)
+{
+	const char *given = req_header(r, SERVER_RUNTIME_CALLBACK_HEADER);
+	const char *want = r->srv->runtime_secret;
+	size_t n = strlen(want);
+	unsigned char diff = 0;
+
+	if (!given || !*want || strlen(given) != n) {
+		diff = 1;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			diff |= (unsigned char)(given[i] ^ want[i]);
+	}
+	if (diff) {
+		respond_error(r, err_set(ERR_FORBIDDEN, "this listener serves the integrations' runtime only"));
+		return 0;
+	}
+	if (strcmp(r->url, "/v1") != 0 && strncmp(r->url, "/v1/", 4) != 0) {
+		respond_error(r, err_set(ERR_NOT_FOUND, "only the API (/v1) is served to integrations"));
+		return 0;
+	}
+	return 1;
+}
+
 int router_dispatch(struct req *r)
 {
 	char path[2048];
@@ -446,11 +474,15 @@ int router_dispatch(struct req *r)
 		r->stage = REQ_DISPATCHED;
 		return 0;
 	}
+	if (r->stage == REQ_RECEIVED && r->runtime_origin && runtime_origin_guard(r) == 0) {
+		r->stage = REQ_DISPATCHED;
+		return 0;
+	}
 	/* The main listener: what moved to the site origin is a 308 there;
 	 * published sites (site/serve.c) at a site's own hostname (site_serve
 	 * returns 1 for a hostname that names no site); then script and style
 	 * load only from the web interface's own assets. */
-	if (r->stage == REQ_RECEIVED && !r->site_origin &&
+	if (r->stage == REQ_RECEIVED && !r->site_origin && !r->runtime_origin &&
 	    ((site_main_moved_path(r) && site_moved_to_site_origin(r) == 0) || (site_request(r) && site_serve(r) == 0) ||
 	     subresource_refused(r) == 0)) {
 		r->stage = REQ_DISPATCHED;

@@ -392,6 +392,7 @@ int runtime_new(struct runtime **out, const struct runtime_config *cfg)
 	rt->cfg.work_dir = dup_or_null(cfg->work_dir);
 	rt->cfg.api_origin = dup_or_null(cfg->api_origin);
 	rt->cfg.api_connect = dup_or_null(cfg->api_connect);
+	rt->cfg.api_secret = dup_or_null(cfg->api_secret);
 	if (rt->cfg.heap_mb <= 0)
 		rt->cfg.heap_mb = 128;
 	if (rt->cfg.timeout_ms <= 0)
@@ -477,6 +478,7 @@ void runtime_free(struct runtime *rt)
 	free((char *)rt->cfg.work_dir);
 	free((char *)rt->cfg.api_origin);
 	free((char *)rt->cfg.api_connect);
+	free((char *)rt->cfg.api_secret);
 	free(rt);
 }
 

@@ -10,7 +10,8 @@
  * module that captures console.* per request and returns the lines to
  * docsd beside the script's answer. Outbound requests of the script go
  * through a small router worker (its globalOutbound): docsd's own API
- * origin reaches docsd's listen address, everything else the public
+ * origin reaches docsd's callback listener (api_connect, with api_secret
+ * in a header), everything else the public
  * network only (private too with --allow-private-network).
  *
  * The runtime is called by the delivery job (jobs/), outside any
@@ -31,7 +32,8 @@ struct runtime_config {
 	const char *binary;      /* workerd's path (--integration-runtime); NULL: no runtime */
 	const char *work_dir;    /* where generated configs and scripts live (data_dir/runtime) */
 	const char *api_origin;  /* docsd's public API origin as scripts see it, "http://127.0.0.1:8080" */
-	const char *api_connect; /* where that origin really is: docsd's listen address, "127.0.0.1:8080" */
+	const char *api_connect; /* where that origin really is: docsd's callback listener, "127.0.0.1:41234" */
+	const char *api_secret;  /* RUNTIME_CALLBACK_HEADER's value (workerd.h), added by the router to each callback; NULL: none */
 	bool allow_private_network;
 	int heap_mb;             /* V8 --max-old-space-size per process */
 	int timeout_ms;          /* one delivery, wall clock; the process is killed past it */

@@ -4,8 +4,8 @@
  *
  * The generated config has four services: "main", the published script
  * behind the generated entry module; "router", a worker that is main's
- * globalOutbound; "docsd", an external HTTP service at docsd's listen
- * address; "network", a network service allowing "public" addresses only
+ * globalOutbound; "docsd", an external HTTP service at docsd's callback
+ * listener (api_connect; the router adds the api_secret header); "network", a network service allowing "public" addresses only
  * ("private" too with --allow-private-network, which covers loopback). The
  * router sends a request for docsd's API origin to "docsd" and every other
  * to "network": workerd's own default outbound would refuse the callback to
@@ -179,7 +179,9 @@ static const char entry_js[] =
 	"};\n";
 
 /* The router: docsd's API (its origin, paths under /v1) to the "docsd"
- * service; any other path of docsd's origin (/metrics, the web interface, published
+ * service (docsd's callback listener), with the callback secret in
+ * RUNTIME_CALLBACK_HEADER (set, never the script's own value: the script
+ * does not know it, it is a binding of this worker only); any other path of docsd's origin (/metrics, the web interface, published
  * sites) is refused, 403, never reaching docsd; the rest goes to the
  * "network" service (public addresses only, unless private is allowed). */
 static const char router_js[] =
@@ -190,7 +192,9 @@ static const char router_js[] =
 	"    if (url.origin !== new URL(env.API_ORIGIN).origin) return env.NETWORK.fetch(request);\n"
 	"    if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/'))\n"
 	"      return new Response('only docsd\\'s API (/v1) is reachable from an integration', { status: 403 });\n"
-	"    return env.DOCSD.fetch(request);\n"
+	"    const forwarded = new Request(request);\n"
+	"    forwarded.headers.set('" RUNTIME_CALLBACK_HEADER "', env.API_SECRET);\n"
+	"    return env.DOCSD.fetch(forwarded);\n"
 	"  },\n"
 	"};\n";
 
@@ -226,7 +230,7 @@ static const char config_fmt[] =
 	"  compatibilityDate = \"2025-05-25\",\n"
 	"  bindings = [\n"
 	"    (name = \"API_ORIGIN\", text = \"%s\"),\n"
-
+	"    (name = \"API_SECRET\", text = \"%s\"),\n"
 	"    (name = \"DOCSD\", service = \"docsd\"),\n"
 	"    (name = \"NETWORK\", service = \"network\"),\n"
 	"  ],\n"
@@ -316,14 +320,16 @@ static int capnp_text(char *out, size_t n, const char *what, const char *s)
 static int write_files(const struct runtime_config *cfg, const char *dir, const char *source, size_t source_len,
 		       const char *secret)
 {
-	char origin[1024], connect_to[512], own[128], *config = NULL;
+	char origin[1024], connect_to[512], own[128], api_secret[128], *config = NULL;
 	int rc, len;
 
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
 		return err_set(ERR_INTERNAL, "runtime: cannot create %s: %s", dir, strerror(errno));
 	if ((rc = capnp_text(origin, sizeof(origin), "the API origin", cfg->api_origin)) != 0 ||
 	    (rc = capnp_text(connect_to, sizeof(connect_to), "the API address", cfg->api_connect)) != 0 ||
-	    (rc = capnp_text(own, sizeof(own), "the process secret", secret)) != 0)
+	    (rc = capnp_text(own, sizeof(own), "the process secret", secret)) != 0 ||
+	    (rc = capnp_text(api_secret, sizeof(api_secret), "the callback secret",
+			     cfg->api_secret ? cfg->api_secret : "")) != 0)
 		return rc;
 	/* NAT64 prefixes map IPv4 addresses (127.0.0.1 too) into IPv6 space that
 	 * workerd's "public" admits: refused as docsd's own guard refuses them
@@ -331,7 +337,7 @@ static int write_files(const struct runtime_config *cfg, const char *dir, const 
 	len = asprintf(&config, config_fmt, connect_to,
 		       cfg->allow_private_network ? "\"public\", \"private\"" : "\"public\"",
 		       cfg->allow_private_network ? "" : "\"64:ff9b::/96\", \"64:ff9b:1::/48\"",
-		       cfg->heap_mb > 0 ? cfg->heap_mb : 128, own, origin);
+		       cfg->heap_mb > 0 ? cfg->heap_mb : 128, own, origin, api_secret);
 	if (len < 0)
 		oom_abort("workerd config", sizeof(config_fmt) + 2048);
 	rc = write_file(dir, "config.capnp", config, (size_t)len);

@@ -34,6 +34,11 @@
  * it, so one script (which may reach 127.0.0.1 with --allow-private-network)
  * cannot deliver forged events to another integration's process. */
 #define RUNTIME_SECRET_HEADER "X-Docsd-Runtime-Secret"
+/* The header the router worker adds to every callback of a script to
+ * docsd's API (runtime_config.api_secret): the callback listener serves
+ * nothing without it (http/listener.c, listener_start_runtime); server.h's
+ * SERVER_RUNTIME_CALLBACK_HEADER is the same name. */
+#define RUNTIME_CALLBACK_HEADER "X-Docsd-Callback-Secret"
 
 /* proc_dir/w-<key or its hash>, malloc'd; NULL only for an empty key. */
 char *workerd_dir(const char *proc_dir, const char *key);

@@ -569,3 +569,137 @@ describe('integration runtime out of the box: --integration-runtime auto', { ski
         assert.match(readFileSync(join(c3.server.dataDir, 'server.log'), 'utf8'), /integrations run in .*tools\/workerd\/node_modules\/@cloudflare\/workerd-linux-64\/bin\/workerd \(--integration-runtime auto\)/);
     });
 });
+
+// Issue 31, "Script callbacks share 127.0.0.1's per-address connection limit": libmicrohttpd
+// counts --max-connections-per-ip at accept, and workerd connects from 127.0.0.1 like any local
+// client, so a script with many fetches in flight took the address's whole budget (its own
+// callbacks were refused past it, and so were local clients). Callbacks now reach a listener of
+// their own (127.0.0.1, an ephemeral port, --runtime-callback-connections), which serves only the
+// API and only with the secret the runtime's router adds. A server of its own, with a per-address
+// limit of 8: the script runs 20 callbacks at a time for 1.5 s while a local client keeps 4
+// requests in flight on the main listener (and the test polls through its own connection).
+describe('integration scripts in workerd: callbacks have their own connection budget', { skip: !HAVE_WORKERD && `workerd not found at ${WORKERD}` }, () => {
+    let c4, u, org;
+    before(async () => {
+        c4 = await setup({
+            extraArgs: ['--integration-runtime', WORKERD, '--integration-timeout', '20', '--job-workers', '2', '--max-connections-per-ip', '8'],
+        });
+        u = await c4.user('budget');
+        ({ org } = await createOrg(c4.url, u.token, `Budget ${c4.run}`));
+    });
+    after(async () => {
+        await c4?.server.stop();
+    });
+
+    const callbackPort = () => {
+        const m = /runtime callbacks listen on 127\.0\.0\.1:(\d+)/.exec(readFileSync(join(c4.server.dataDir, 'server.log'), 'utf8'));
+        assert.ok(m, 'the server logs its callback listener');
+        return Number(m[1]);
+    };
+
+    it("a script's 20 parallel callbacks and a local client's 4 requests all succeed", async () => {
+        const name = `budget-${c4.run}`;
+        await ok(
+            u.api.integrations.publishIntegration(name, {
+                runtime: 'v2', organization: org.id, title: name, description: 'Many callbacks at once', scopes: ['space:content:read'],
+                script: `${PRELUDE}
+export default { async fetch(request) {
+  const { env } = await read(request);
+  let good = 0, bad = 0;
+  const errors = new Set();
+  const until = Date.now() + 1500;
+  while (Date.now() < until) {
+    await Promise.all(Array.from({ length: 20 }, async () => {
+      try {
+        const r = await call(env, 'GET', '/user');
+        const j = await r.json();
+        if (r.status === 200 && j.object === 'user') good++; else { bad++; errors.add('HTTP ' + r.status); }
+      } catch (e) { bad++; errors.add(String(e && e.message)); }
+    }));
+  }
+  console.log('callbacks ' + good + ' ok, ' + bad + ' failed ' + [...errors].join('; '));
+  return new Response('OK');
+} };`,
+            }),
+            'publishIntegration',
+        );
+        // The local client: 4 keep-alive connections of its own, 4 requests at a time, until the
+        // event is delivered.
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+        const port = new URL(c4.url).port;
+        const local = () =>
+            new Promise((resolve) => {
+                const req = http.get({ host: '127.0.0.1', port, path: '/v1/user', agent, headers: { Authorization: `Bearer ${u.token}` } }, (res) => {
+                    const chunks = [];
+                    res.on('data', (c) => chunks.push(c));
+                    res.on('end', () => resolve(res.statusCode === 200 && JSON.parse(Buffer.concat(chunks).toString()).object === 'user' ? 'ok' : `HTTP ${res.statusCode}`));
+                    res.on('error', (e) => resolve(e.code || e.message));
+                });
+                req.on('error', (e) => resolve(e.code || e.message));
+            });
+        const res = await u.api.integrations.installIntegration(name, { organization: org.id });
+        assert.equal(res.status, 200);
+        let done = false;
+        const outcomes = [];
+        const client = (async () => {
+            while (!done) outcomes.push(...(await Promise.all([local(), local(), local(), local()])));
+        })();
+        let ev;
+        try {
+            ev = await waitFor('the event', async () => {
+                const items = (await ok(u.api.integrations.listIntegrationEvents(name), 'listIntegrationEvents')).items;
+                return items.length && items[0].status !== 'pending' ? items[0] : null;
+            });
+        } finally {
+            done = true;
+            await client;
+            agent.destroy();
+        }
+        const full = await ok(u.api.integrations.getIntegrationEvent(name, ev.id), 'getIntegrationEvent');
+        const lines = full.trace.logs.map((l) => l.message);
+        assert.equal(ev.status, 'success', lines.join('\n'));
+        const m = lines.map((l) => /^callbacks (\d+) ok, (\d+) failed/.exec(l)).find(Boolean);
+        assert.ok(m, lines.join('\n'));
+        assert.ok(Number(m[1]) >= 20, lines.join('\n'));
+        assert.equal(Number(m[2]), 0, `the script's callbacks failed: ${lines.join('\n')}`);
+        const failed = outcomes.filter((o) => o !== 'ok');
+        assert.ok(outcomes.length >= 8, `the local client made ${outcomes.length} requests`);
+        assert.deepEqual(failed, [], `local requests failed while the script ran: ${failed.slice(0, 5).join(', ')}`);
+    });
+
+    it('the callback listener refuses anyone without the runtime secret, and serves only /v1', async () => {
+        const port = callbackPort();
+        const base = `http://127.0.0.1:${port}`;
+        assert.notEqual(port, Number(new URL(c4.url).port));
+        for (const [path, headers] of [
+            ['/v1/user', {}],
+            ['/v1/user', { 'X-Docsd-Callback-Secret': 'guessed-secret-guessed-secret-xx' }],
+            ['/v1/user', { 'X-Docsd-Callback-Secret': '' }],
+            ['/metrics', {}],
+            ['/healthz', {}],
+            ['/', {}],
+        ]) {
+            const r = await raw(base, 'GET', path, { token: u.token, headers });
+            assert.equal(r.status, 403, `${path} ${JSON.stringify(headers)}: ${r.text}`);
+            assert.equal(r.json?.error?.code, 403, r.text);
+            assert.match(r.json.error.message, /integrations' runtime only/);
+        }
+        // The main listener is unchanged.
+        const me = await raw(c4.url, 'GET', '/v1/user', { token: u.token });
+        assert.equal(me.status, 200, me.text);
+    });
+});
+
+// A server without a runtime starts no callback listener.
+describe('no integration runtime: no callback listener', () => {
+    let c5;
+    after(async () => {
+        await c5?.server.stop();
+    });
+    it('logs no callback listener with --integration-runtime none', async () => {
+        c5 = await setup({ extraArgs: ['--integration-runtime', 'none'] });
+        const me = await raw(c5.url, 'GET', '/v1/user', { token: (await c5.user('none')).token });
+        assert.equal(me.status, 200, me.text);
+        assert.doesNotMatch(readFileSync(join(c5.server.dataDir, 'server.log'), 'utf8'), /runtime callbacks listen/);
+    });
+});
