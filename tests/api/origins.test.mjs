@@ -181,8 +181,9 @@ describe('two origins: the web interface and the published sites', () => {
 
     it('the options: --site-url may not be the public URL\'s origin; a bad one is refused', async () => {
         for (const [args, msg] of [
-            [['--site-url', 'http://127.0.0.1:1'], /another origin/],
-            [['--site-url', 'javascript:alert(1)'], /--site-url/],
+            // (an ephemeral site listener: the default port + 1 of a random port may be taken)
+            [['--site-listen', '127.0.0.1:0', '--site-url', 'http://127.0.0.1:1'], /another origin/],
+            [['--site-listen', '127.0.0.1:0', '--site-url', 'javascript:alert(1)'], /--site-url/],
             [['--site-listen', 'nonsense'], /--site-listen/],
         ]) {
             const port = 40000 + Math.floor(Math.random() * 20000);
