@@ -28,7 +28,8 @@
 #include <strings.h>
 
 /* Attributes every allowed element may carry. */
-static const char *const global_attrs[] = { "id", "class", "title", "lang", "dir", "align", NULL };
+static const char *const global_attrs[] = { "id", "class", "title", "lang", "dir", "align",
+						    "aria-label" /* cards() writes it */, NULL };
 
 enum { EL_VOID = 1 };
 
@@ -88,10 +89,13 @@ static const char *const dropped[] = {
 };
 
 /* Class names content may use: GitBook's buttons and icons, code languages,
- * and those site/md_html.c gives math, diagrams and numbered lines. */
+ * those site/md_html.c gives math, diagrams and numbered lines, and those
+ * cards() below writes - so that what html_allow writes, read again, comes
+ * back the same (fuzz/html_allow.c checks it). */
 static bool class_ok(const char *c, size_t n)
 {
-	static const char *const names[] = { "button", "primary", "secondary", "math", "math-display", "diagram", "line", NULL };
+	static const char *const names[] = { "button", "primary", "secondary", "math", "math-display", "diagram", "line",
+					     "cards", "card", "card-body", "card-cell", "card-cover", "card-link", NULL };
 
 	for (int i = 0; names[i]; i++)
 		if (strlen(names[i]) == n && !memcmp(c, names[i], n))

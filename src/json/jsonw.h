@@ -42,6 +42,10 @@ bool jw_reserve(struct jw *w, size_t n);
 
 static inline void jw_put(struct jw *w, const char *s, size_t n)
 {
+	/* Nothing to add: also keeps memcpy off a writer that has no buffer
+	 * yet (NULL + 0 is undefined behaviour; UBSan stops on it). */
+	if (n == 0)
+		return;
 	if (w->cap - w->len < n && !jw_reserve(w, n))
 		return;
 	memcpy(w->buf + w->len, s, n);
