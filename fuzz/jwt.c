@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *claims = NULL, *payload;
 	const char *tok;
 	char *s, *text, *bad;
+	int rc;
 
 	if (size > 16 * 1024)
 		return 0;
@@ -47,12 +48,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (text) {
 		if (jwt_hs256_sign(&a, "site-key", text, strlen(text), &tok) != 0)
 			abort();
-		if (visitor_jwt_verify(tok, "site-key", NOW, &claims) != 0 || !json_equal(claims, payload))
+		/* The reader takes tokens up to 8 KiB (visitor.c JWT_MAX): longer
+		 * ones are refused, the others must read back as signed. */
+		rc = visitor_jwt_verify(tok, "site-key", NOW, &claims);
+		if (strlen(tok) <= 8192 ? rc != 0 || !json_equal(claims, payload) : rc == 0)
 			abort(); /* docsd's own token not read back */
 		json_decref(claims);
 		claims = NULL;
 		if (visitor_jwt_verify(tok, "other-key", NOW, &claims) == 0)
 			abort();
+		if (strlen(tok) > 8192)
+			goto done;
 		bad = arena_strdup(&a, tok);
 		bad[strlen(bad) - 1] = bad[strlen(bad) - 1] == 'A' ? 'B' : 'A';
 		if (visitor_jwt_verify(bad, "site-key", NOW, &claims) == 0) {
@@ -65,6 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bad[strlen(bad) - 3] = bad[strlen(bad) - 3] == 'A' ? 'B' : 'A';
 		if (visitor_jwt_verify(bad, "site-key", NOW, &claims) == 0)
 			abort();
+done:
 		free(text);
 	}
 	json_decref(payload);

@@ -2,7 +2,8 @@
 # The whole test run (the README's second command; CI runs it through .ci/run):
 #   deps -> make -> throwaway PostgreSQL -> C unit tests (SQLite + PostgreSQL)
 #   -> API tests on SQLite, and beside them on PostgreSQL -> GitBook's CLI (SQLite)
-#   -> browser tests of published sites and the web interface (chromium, SQLite)
+#   -> browser tests of published sites and the web interface (chromium, SQLite),
+#      and beside those two the libFuzzer targets (fuzz/, a few seconds each)
 #   -> keep-alive stall check
 #   -> ASan/UBSan build -> API tests on SQLite under the sanitizers.
 # Setup steps (deps, builds, PostgreSQL, npm ci) stop the run at once. A failing test stage
@@ -26,6 +27,9 @@ t_asan=${TEST_TIMEOUT_ASAN:-540}
 t_conns=${TEST_TIMEOUT_CONNS:-90}
 t_browser=${TEST_TIMEOUT_BROWSER:-300}
 t_cli=${TEST_TIMEOUT_CLI:-180}
+# the fuzz stage: building build-fuzz/ (clang, the whole tree) and 19 targets x FUZZ_SECONDS
+t_fuzz=${TEST_TIMEOUT_FUZZ:-900}
+fuzz_secs=${TEST_FUZZ_SECONDS:-3}
 
 passed=0
 failed=0
@@ -208,6 +212,13 @@ stage_bg api-postgres node "$t_api" env DOCSD_BIN="$root/build/docsd" \
 stage api-sqlite node "$t_api" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/api test
 stage_join api-postgres node "$t_api"
 
+# The libFuzzer targets (fuzz/, clang with ASan + UBSan into build-fuzz/), each a few
+# seconds on its seed corpus (fuzz/run.sh: one line per target, then "N passed, N failed";
+# bench/fuzz.sh is the 10-minute form). In the background beside the CLI and browser
+# stages, which mostly wait on Node and Chromium; joined before keepalive-conns, which
+# measures latency and must not compete for the cores.
+stage_bg fuzz plain "$t_fuzz" make -j"$jobs" fuzz FUZZ_SECONDS="$fuzz_secs"
+
 # GitBook's own CLI, unchanged, against docsd: OpenAPI specs, and integrations published,
 # installed and run in workerd (tests/cli was installed before the unit stage; its server
 # helper is tests/api's, installed above).
@@ -220,6 +231,8 @@ timeout -k 15 300 npm --prefix tests/browser ci --no-audit --no-fund || die npm 
 # Debian's chromium, headless, against a site published through the API (SQLite build);
 # full-page screenshots in tests/browser/artifacts/.
 stage browser node "$t_browser" env DOCSD_BIN="$root/build/docsd" npm --prefix tests/browser test
+
+stage_join fuzz plain "$t_fuzz"
 
 stage keepalive-conns plain "$t_conns" env DOCSD_BIN="$root/build/docsd" bench/conns.sh
 

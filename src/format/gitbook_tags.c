@@ -2,8 +2,6 @@
  * gitbook_tags.c - finding GitBook's {% %} and {{ }} tags (gitbook_tags.h).
  */
 #include "format/gitbook_tags.h"
-#include "format/gitbook_render.h"
-#include "util/text.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -52,20 +50,6 @@ bool gb_tag_at(const char *s, size_t n, size_t at, struct gb_tag *t)
 	return at + 1 < n && s[at] == '{' && s[at + 1] == '%' && tag_from(s, n, at, GB_TAG_BLOCK, t);
 }
 
-/* A value copied from the source bytes: cmark, which reads the rest of the
- * page, replaces invalid UTF-8, but tag arguments never pass through it, so
- * they are cleaned here the same way (the renderer writes them into the
- * page's HTML, which must stay valid UTF-8: fuzz/md_html.c). */
-static const char *arg_value(struct arena *a, const char *s, size_t n)
-{
-	char *v = arena_strndup(a, s, n);
-	bool changed;
-
-	if (strlen(v) == n && utf8_len(v) >= 0)
-		return v;
-	return lay_utf8_clean(a, (const unsigned char *)s, n, &changed);
-}
-
 const char *gb_tag_arg(struct arena *a, const struct gb_tag *t, const char *key)
 {
 	const char *args = t->args;
@@ -79,11 +63,11 @@ const char *gb_tag_arg(struct arena *a, const struct gb_tag *t, const char *key)
 			if (q == '"' || q == '\'') {
 				for (e = j + 1; e < n && args[e] != q; e++)
 					;
-				return arg_value(a, args + j + 1, e - j - 1);
+				return arena_strndup(a, args + j + 1, e - j - 1);
 			}
 			for (e = j; e < n && !isspace((unsigned char)args[e]); e++)
 				;
-			return arg_value(a, args + j, e - j);
+			return arena_strndup(a, args + j, e - j);
 		}
 	}
 	return NULL;

@@ -43,9 +43,7 @@ bool gb_tag_next(const char *s, size_t n, size_t from, unsigned kinds, struct gb
 bool gb_tag_at(const char *s, size_t n, size_t at, struct gb_tag *t);
 
 /* The value of key="..." (or '...', or a bare word up to a blank) in t's
- * arguments, copied into the arena as valid UTF-8 (invalid sequences and
- * NULs become U+FFFD, as cmark reads the rest of the page); NULL when the
- * key is absent. An
+ * arguments, copied into the arena; NULL when the key is absent. An
  * unterminated quote runs to the
  * end of the arguments. */
 const char *gb_tag_arg(struct arena *a, const struct gb_tag *t, const char *key);
