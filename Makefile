@@ -47,23 +47,28 @@ unit-asan:
 	build-asan/unit-tests
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
 
 # Unit tests live in a folder per layer (tests/unit/<layer>/) and share tests/unit/unit.h.
 $(UNIT_OBJ): CFLAGS_BASE += -Itests/unit
 
-# libFuzzer targets, one file per target in fuzz/, built with clang into
-# build-fuzz/ (ASan + UBSan): `make fuzz`, then for example
-# `build-fuzz/fuzz-html_markdown -max_total_time=180 corpus/` (clang warns
-# of {NULL} table ends that gcc accepts: that warning is off there).
+# libFuzzer targets, one file per target in fuzz/ with its seed corpus in
+# fuzz/corpus/<target>/, built with clang into build-fuzz/ (ASan + UBSan):
+# `make fuzz` builds them; `make fuzz FUZZ_SECONDS=N` also runs each for N
+# seconds (fuzz/run.sh: one line per target, then "N passed, N failed").
+# One target by hand: `build-fuzz/fuzz-html_markdown -max_total_time=180
+# fuzz/corpus/html_markdown/` (clang warns of {NULL} table ends that gcc
+# accepts: that warning is off there).
 FUZZ_SRC := $(wildcard fuzz/*.c)
+FUZZ_SECONDS ?=
 .PHONY: fuzz
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g -fno-omit-frame-pointer -Wno-missing-field-initializers" \
 		SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
 		$(FUZZ_SRC:fuzz/%.c=build-fuzz/fuzz-%)
+	$(if $(FUZZ_SECONDS),fuzz/run.sh $(FUZZ_SECONDS))
 
 $(BUILD)/fuzz-%: $(BUILD)/fuzz/%.o $(OBJ)
 	$(CC) $(OPT) $(SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)

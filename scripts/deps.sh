@@ -23,7 +23,8 @@
 #          browser test of a published site drives it headless: tests/browser),
 #          Apertium's pairs as in run (the translation tests translate English into Spanish,
 #          and into French through Spanish),
-#          git (the Git sync tests make bare repositories and serve one with git http-backend)
+#          git (the Git sync tests make bare repositories and serve one with git http-backend),
+#          clang (the libFuzzer targets of fuzz/: Debian 12's clang 14 ships libFuzzer)
 #   bench  run + Node.js >= 18 (seeding), nginx-light (the reference server), wrk, sqlite3 (storage figures),
 #          git (the Git sync benchmark generates its repository)
 # Prints nothing and changes nothing when everything is present. As root it runs
@@ -71,7 +72,7 @@ esac
 
 case "$purpose" in
   run)   wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}") ;;
-  test)  wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk sqlite3 poppler-utils chromium git xmlsec1) ;;
+  test)  wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}" postgresql wrk sqlite3 poppler-utils chromium git xmlsec1 clang) ;;
   bench) wanted=("${run_pkgs[@]}" "${pair_pkgs[@]}" "${node_pkgs[@]}" nginx-light wrk sqlite3 git) ;;
   -h|--help) usage ;;
   *) echo "deps.sh: unknown purpose '$purpose'" >&2; usage ;;

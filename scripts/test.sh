@@ -4,7 +4,8 @@
 #   -> API tests on SQLite, and beside them on PostgreSQL -> ASan/UBSan build
 #   -> API tests on SQLite under the sanitizers in the background, beside: GitBook's CLI
 #      (SQLite), browser tests of published sites and the web interface (chromium, SQLite),
-#      C unit tests under the sanitizers -> keep-alive stall check (alone).
+#      C unit tests under the sanitizers, and the libFuzzer targets (fuzz/, a few seconds
+#      each) -> keep-alive stall check (alone).
 # Setup steps (deps, builds, PostgreSQL, npm ci) stop the run at once. A failing test stage
 # is reported and the remaining stages still run, so one run shows every failure; set
 # TEST_FAIL_FAST=1 to stop at the first failing stage instead. A stage that runs no test
@@ -26,6 +27,9 @@ t_asan=${TEST_TIMEOUT_ASAN:-1200}
 t_conns=${TEST_TIMEOUT_CONNS:-90}
 t_browser=${TEST_TIMEOUT_BROWSER:-300}
 t_cli=${TEST_TIMEOUT_CLI:-180}
+# the fuzz stage: building build-fuzz/ (clang, the whole tree) and 19 targets x FUZZ_SECONDS
+t_fuzz=${TEST_TIMEOUT_FUZZ:-900}
+fuzz_secs=${TEST_FUZZ_SECONDS:-3}
 
 passed=0
 failed=0
@@ -222,6 +226,11 @@ stage_bg api-sqlite-asan node "$t_asan" env DOCSD_BIN="$root/build-asan/docsd" D
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   npm --prefix tests/api test
 
+# The libFuzzer targets (fuzz/, clang with ASan + UBSan into build-fuzz/), each a few
+# seconds on its seed corpus (fuzz/run.sh: one line per target, then "N passed, N failed";
+# bench/fuzz.sh is the 10-minute form), in the background too.
+stage_bg fuzz plain "$t_fuzz" make -j"$jobs" fuzz FUZZ_SECONDS="$fuzz_secs"
+
 # GitBook's own CLI, unchanged, against docsd: OpenAPI specs, and integrations published,
 # installed and run in workerd (tests/cli was installed before the unit stage; its server
 # helper is tests/api's, installed above).
@@ -239,6 +248,7 @@ stage unit-asan plain "$t_unit" env DOCSD_TEST_PG_URL="$pg_url" DOCSD_TEST_REQUI
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/tests/unit/lsan.supp:print_suppressions=0" \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 make -j"$jobs" unit-asan
 
+stage_join fuzz plain "$t_fuzz"
 stage_join api-sqlite-asan node "$t_asan"
 
 # Timing-sensitive (keep-alive stalls): alone, after every other stage.

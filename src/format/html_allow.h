@@ -17,7 +17,9 @@
  *     (ASCII whitespace and controls inside it ignored, any case).
  *   - Comments, processing instructions and CDATA go; text is escaped.
  *   - Nesting deeper than HTML_ALLOW_MAX_DEPTH keeps only the text.
- *   - Output is well-formed: every element written is closed.
+ *   - Output is well-formed: every element written is closed, and it is a
+ *     fixed point: read again, it comes back byte for byte (libxml2's
+ *     implicit closes are settled by another pass).
  * GitBook's own markup gets its meaning: a table with data-view="cards"
  * becomes a grid of cards (the data-card-target column is the card's link,
  * data-card-cover its image), <a class="button ..."> a button, <picture>

@@ -49,7 +49,10 @@ int cursor_decode(struct arena *a, const char *page, struct cursor *out)
 		return err_set(ERR_INVALID, "page: invalid cursor");
 	raw[len] = '\0';
 	nl1 = (char *)raw + 2;
-	nl2 = strchr(nl1 + 1, '\n');
+	/* The id is after the LAST line break: ids never hold one (id_valid),
+	 * but a sort key may (a title), and splitting at its own line break
+	 * would refuse the cursor docsd itself gave out. */
+	nl2 = strrchr(nl1 + 1, '\n');
 	if (!nl2 || !id_valid(nl2 + 1))
 		return err_set(ERR_INVALID, "page: invalid cursor");
 	*nl2 = '\0';

@@ -42,6 +42,10 @@ bool buf_reserve(struct buf *b, size_t n);
 
 static inline void buf_put(struct buf *b, const char *s, size_t n)
 {
+	/* Nothing to add: also keeps memcpy off a buffer that has no memory
+	 * yet (NULL + 0 is undefined behaviour; UBSan stops on it: fuzz/). */
+	if (n == 0)
+		return;
 	if (b->cap - b->len < n && !buf_reserve(b, n))
 		return;
 	memcpy(b->buf + b->len, s, n);

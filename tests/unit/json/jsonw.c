@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 UNIT_TEST(jsonw_writes_valid_json_with_escapes)
 {
@@ -123,4 +124,20 @@ UNIT_TEST(jsonw_replaces_invalid_utf8)
 		json_decref(v);
 		jw_free(&w);
 	}
+}
+
+/* Writing nothing to a writer with no buffer yet: memcpy(NULL + 0, s, 0) is
+ * undefined behaviour that UBSan stops on (found by fuzz/adaptive.c through
+ * site/md_html.c's heading text; `make unit-asan` fails on the old code). */
+UNIT_TEST(jsonw_put_nothing_to_an_empty_writer)
+{
+	struct jw w;
+
+	jw_init(&w);
+	jw_put(&w, "", 0);
+	CHECK(jw_ok(&w) && w.len == 0);
+	jw_put(&w, "ab", 2);
+	jw_put(&w, NULL, 0);
+	CHECK(jw_ok(&w) && w.len == 2 && memcmp(w.buf, "ab", 2) == 0);
+	jw_free(&w);
 }
