@@ -100,9 +100,9 @@ static int render(struct app_page *p, const char *error)
 		    "name=\"defaultLevel\">");
 	for (int i = 0; i < NLEVELS; i++) {
 		html_raw(b, "<option value=\"");
-		html_raw(b, levels[i][0]);
+		app_text(b, levels[i][0]);
 		html_raw(b, strcmp(cur, levels[i][0]) == 0 ? "\" selected>" : "\">");
-		html_raw(b, levels[i][1]);
+		app_text(b, levels[i][1]);
 		html_raw(b, "</option>");
 	}
 	html_raw(b, "</select></p><p><button type=\"submit\">Save settings</button></p></form>");

@@ -102,9 +102,9 @@ static void source_forms(struct app_page *p, const char *action, bool replace, c
 		html_raw(b, "\">");
 	}
 	html_raw(b, "<label for=\"url-");
-	html_raw(b, id);
+	app_text(b, id);
 	html_raw(b, "\">The specification's URL (fetched again every six hours)</label><input id=\"url-");
-	html_raw(b, id);
+	app_text(b, id);
 	html_raw(b, "\" name=\"url\" type=\"text\" inputmode=\"url\" maxlength=\"2048\" placeholder=\"https://\" value=\"");
 	app_text(b, sent && sent->url ? sent->url : "");
 	html_raw(b, "\"><label for=\"text-");

@@ -67,7 +67,7 @@ int net_addr_from_sockaddr(const struct sockaddr *sa, struct net_addr *out)
 const char *net_addr_format(const struct net_addr *a, char buf[46])
 {
 	if (!inet_ntop(a->family, a->b, buf, 46))
-		strcpy(buf, "?");
+		memcpy(buf, "?", 2);
 	return buf;
 }
 
