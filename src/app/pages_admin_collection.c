@@ -101,7 +101,10 @@ static int render(struct app_page *p, const char *error)
 	for (int i = 0; i < NLEVELS; i++) {
 		html_raw(b, "<option value=\"");
 		app_text(b, levels[i][0]);
-		html_raw(b, strcmp(cur, levels[i][0]) == 0 ? "\" selected>" : "\">");
+		if (strcmp(cur, levels[i][0]) == 0)
+			html_raw(b, "\" selected>");
+		else
+			html_raw(b, "\">");
 		app_text(b, levels[i][1]);
 		html_raw(b, "</option>");
 	}

@@ -108,14 +108,17 @@ static void source_forms(struct app_page *p, const char *action, bool replace, c
 	html_raw(b, "\" name=\"url\" type=\"text\" inputmode=\"url\" maxlength=\"2048\" placeholder=\"https://\" value=\"");
 	app_text(b, sent && sent->url ? sent->url : "");
 	html_raw(b, "\"><label for=\"text-");
-	html_raw(b, id);
+	app_text(b, id);
 	html_raw(b, "\">Or its text (YAML or JSON)</label><textarea id=\"text-");
-	html_raw(b, id);
+	app_text(b, id);
 	html_raw(b, "\" name=\"text\" rows=\"10\" cols=\"80\" spellcheck=\"false\">");
 	if (sent && sent->text && !sent->file && strlen(sent->text) <= OPENAPI_ECHO_MAX)
 		app_text(b, sent->text);
 	html_raw(b, "</textarea><button type=\"submit\" class=\"primary\">");
-	html_raw(b, replace ? "Replace the source" : "Add specification");
+	if (replace)
+		html_raw(b, "Replace the source");
+	else
+		html_raw(b, "Add specification");
 	html_raw(b, "</button></form>");
 
 	html_raw(b, "<h3>From a file</h3><form class=\"stack\" method=\"post\" enctype=\"multipart/form-data\" "
@@ -130,9 +133,9 @@ static void source_forms(struct app_page *p, const char *action, bool replace, c
 		html_raw(b, "\">");
 	}
 	html_raw(b, "<label for=\"file-");
-	html_raw(b, id);
+	app_text(b, id);
 	html_raw(b, "\">The specification's file (.yaml, .yml or .json)</label><input id=\"file-");
-	html_raw(b, id);
+	app_text(b, id);
 	html_raw(b, "\" name=\"file\" type=\"file\" required accept=\".yaml,.yml,.json,application/json,application/yaml,"
 		    "text/yaml\"><button type=\"submit\">Upload</button></form>");
 }
